@@ -1,0 +1,83 @@
+#include "catalogloader.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QStandardPaths>
+
+namespace headroom {
+
+std::optional<QString> CatalogLoader::readFile(const QString& path, QByteArray* contents, qint64 maxBytes)
+{
+    QFileInfo info(path);
+    if (!info.exists())
+        return QStringLiteral("%1: no such file").arg(path);
+    if (info.isDir())
+        return QStringLiteral("%1: is a directory, not a file").arg(path);
+    if (info.size() > maxBytes)
+        return QStringLiteral("%1: file is %2 bytes; the limit is %3").arg(path).arg(info.size()).arg(maxBytes);
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return QStringLiteral("%1: cannot read (%2)").arg(path, f.errorString());
+    *contents = f.read(maxBytes + 1);
+    if (contents->size() > maxBytes)
+        return QStringLiteral("%1: file is larger than %2 bytes").arg(path).arg(maxBytes);
+    return std::nullopt;
+}
+
+void CatalogLoader::addDirectory(Catalog& catalog, const QString& dir, bool gpus, LoadReport* report)
+{
+    QDir d(dir);
+    if (!d.exists())
+        return;
+    const QStringList files = d.entryList({ QStringLiteral("*.json") }, QDir::Files, QDir::Name);
+    for (const QString& name : files) {
+        const QString path = d.filePath(name);
+        QByteArray text;
+        if (auto err = readFile(path, &text)) {
+            if (report)
+                report->errors << *err;
+            continue;
+        }
+        // Resource paths (":/gpus/t4.json") are shown without the colon prefix.
+        const QString origin = path.startsWith(QLatin1Char(':')) ? path.mid(2) : path;
+        const std::string originUtf8 = origin.toStdString();
+        const std::string_view view(text.constData(), std::size_t(text.size()));
+        auto error = gpus ? catalog.addGpuJson(view, originUtf8) : catalog.addModelJson(view, originUtf8);
+        if (error) {
+            if (report)
+                report->errors << QString::fromStdString(error->toString());
+            continue;
+        }
+        if (report)
+            ++(gpus ? report->gpuFiles : report->modelFiles);
+    }
+}
+
+Catalog CatalogLoader::bundled(LoadReport* report)
+{
+    Catalog c;
+    addDirectory(c, QStringLiteral(":/gpus"), true, report);
+    addDirectory(c, QStringLiteral(":/models"), false, report);
+    return c;
+}
+
+QString CatalogLoader::userGpuDirectory()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/gpus");
+}
+
+QString CatalogLoader::userModelDirectory()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/models");
+}
+
+Catalog CatalogLoader::withUserData(LoadReport* report)
+{
+    Catalog c = bundled(report);
+    addDirectory(c, userGpuDirectory(), true, report);
+    addDirectory(c, userModelDirectory(), false, report);
+    return c;
+}
+
+} // namespace headroom

@@ -1,0 +1,79 @@
+#include "cli.h"
+
+#include "estimatecommand.h"
+
+#include <QCoreApplication>
+#include <QStringList>
+#include <QTextStream>
+
+#include <cstring>
+
+namespace headroom {
+
+namespace {
+
+    const char* const kCommands[] = { "estimate", "list", "export" };
+
+    QString overview()
+    {
+        return QStringLiteral(
+            "Usage: headroom [command] [options]\n"
+            "\n"
+            "Headroom explores the GPU memory and bandwidth of one neural-network training step.\n"
+            "Without a command it opens the explorer window.\n"
+            "\n"
+            "Commands:\n"
+            "  estimate   Memory timeline, peak, verdict, step time and roofline of one training step\n"
+            "             (table, or JSON with --json). With no options: the default scenario.\n"
+            "  list       List the GPUs (`list gpus`) or the model presets (`list models`).\n"
+            "  export     Render the charts to SVG, PNG or PDF without a display.\n"
+            "\n"
+            "Options:\n"
+            "  -h, --help     Displays help on commandline options.\n"
+            "  -v, --version  Displays version information.\n"
+            "\n"
+            "Run `headroom <command> --help` for the options of a command.\n");
+    }
+
+} // namespace
+
+bool isHeadlessInvocation(int argc, char** argv)
+{
+    if (argc < 2)
+        return false;
+    const char* a = argv[1];
+    for (const char* c : kCommands) {
+        if (std::strcmp(a, c) == 0)
+            return true;
+    }
+    return std::strcmp(a, "--help") == 0 || std::strcmp(a, "-h") == 0 || std::strcmp(a, "--version") == 0
+        || std::strcmp(a, "-v") == 0 || std::strcmp(a, "--help-all") == 0;
+}
+
+int runHeadless(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("headroom"));
+    QCoreApplication::setOrganizationName(QStringLiteral("headroom"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(HEADROOM_VERSION));
+    const QStringList args = QCoreApplication::arguments();
+    QTextStream out(stdout);
+    const QString command = args.value(1);
+    if (command == QLatin1String("--version") || command == QLatin1String("-v")) {
+        out << "headroom " << QCoreApplication::applicationVersion() << "\n";
+        return 0;
+    }
+    if (command == QLatin1String("--help") || command == QLatin1String("-h") || command == QLatin1String("--help-all")) {
+        out << overview();
+        return 0;
+    }
+    // The command stays in the list as the first positional argument of its parser.
+    if (command == QLatin1String("estimate"))
+        return runEstimate(args);
+    if (command == QLatin1String("list"))
+        return runList(args);
+    QTextStream(stderr) << "headroom: unknown command \"" << command << "\"\n";
+    return 2;
+}
+
+} // namespace headroom

@@ -1,0 +1,339 @@
+#include "estimatecommand.h"
+
+#include "catalogloader.h"
+#include "report.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QTextStream>
+
+#include <cmath>
+
+namespace headroom {
+
+namespace {
+
+    QTextStream& out()
+    {
+        static QTextStream s(stdout);
+        return s;
+    }
+    QTextStream& err()
+    {
+        static QTextStream s(stderr);
+        return s;
+    }
+
+    const QCommandLineOption kGpu({ QStringLiteral("gpu") }, QStringLiteral("GPU id (see `headroom list gpus`)."),
+                                  QStringLiteral("id"));
+    const QCommandLineOption kModel({ QStringLiteral("model") },
+                                    QStringLiteral("Model preset id (see `headroom list models`) or path to a model JSON file."),
+                                    QStringLiteral("id|path"));
+    const QCommandLineOption kBatch({ QStringLiteral("batch") }, QStringLiteral("Micro-batch size (default 8)."),
+                                    QStringLiteral("N"));
+    const QCommandLineOption kSeq({ QStringLiteral("seq") },
+                                  QStringLiteral("Sequence length in tokens, or image side in pixels for vision models "
+                                                 "(default: the model's)."),
+                                  QStringLiteral("N"));
+    const QCommandLineOption kPrecision({ QStringLiteral("precision") },
+                                        QStringLiteral("fp32, tf32, fp16, bf16, bf16-pure or fp8 (default bf16)."),
+                                        QStringLiteral("p"));
+    const QCommandLineOption kStyle({ QStringLiteral("mixed-style") },
+                                    QStringLiteral("autocast (FP32 weights) or master-weights (16-bit weights, FP32 "
+                                                   "master copy; DeepSpeed/Megatron)."),
+                                    QStringLiteral("style"));
+    const QCommandLineOption kMasterGrads({ QStringLiteral("master-grads") },
+                                          QStringLiteral("Gradient storage with master-weights: fp32 or low."),
+                                          QStringLiteral("g"));
+    const QCommandLineOption kZero({ QStringLiteral("zero") }, QStringLiteral("ZeRO stage 0-3 (default 0)."),
+                                   QStringLiteral("stage"));
+    const QCommandLineOption kDp({ QStringLiteral("dp") }, QStringLiteral("Data-parallel GPUs (default 1)."),
+                                 QStringLiteral("N"));
+    const QCommandLineOption kOffload({ QStringLiteral("offload") },
+                                      QStringLiteral("Keep optimizer states on the host (ZeRO-Offload)."));
+    const QCommandLineOption kCkpt({ QStringLiteral("checkpointing") },
+                                   QStringLiteral("Activation checkpointing: none, selective or full."),
+                                   QStringLiteral("mode"));
+    const QCommandLineOption kAttention({ QStringLiteral("attention") },
+                                        QStringLiteral("eager (s x s scores saved) or fused (FlashAttention/SDPA)."),
+                                        QStringLiteral("impl"));
+    const QCommandLineOption kOptimizer({ QStringLiteral("optimizer") },
+                                        QStringLiteral("adamw, adam, sgd, sgd-momentum, adamw-8bit or adafactor."),
+                                        QStringLiteral("name"));
+    const QCommandLineOption kGradAccum({ QStringLiteral("grad-accum") },
+                                        QStringLiteral("Gradient accumulation steps (default 1)."), QStringLiteral("N"));
+    const QCommandLineOption kOverhead({ QStringLiteral("overhead-mib") },
+                                       QStringLiteral("Framework overhead in MiB (default: the GPU file's)."),
+                                       QStringLiteral("MiB"));
+    const QCommandLineOption kReserve({ QStringLiteral("allocator-reserve") },
+                                      QStringLiteral("Caching-allocator slack as a fraction of allocated bytes (default 0)."),
+                                      QStringLiteral("fraction"));
+    const QCommandLineOption kMemory({ QStringLiteral("memory-gib") },
+                                     QStringLiteral("What-if: override the GPU's memory capacity (GiB)."),
+                                     QStringLiteral("GiB"));
+    const QCommandLineOption kBandwidth({ QStringLiteral("bandwidth-gbps") },
+                                        QStringLiteral("What-if: override the memory bandwidth (GB/s)."),
+                                        QStringLiteral("GB/s"));
+    const QCommandLineOption kPeak({ QStringLiteral("peak-tflops") },
+                                   QStringLiteral("What-if: override the peak of the precision in use (TFLOP/s)."),
+                                   QStringLiteral("TFLOP/s"));
+    const QCommandLineOption kDatasheet({ QStringLiteral("datasheet") },
+                                        QStringLiteral("Use the GPU's datasheet figures, without the default "
+                                                       "scenario's what-if bandwidth."));
+
+    std::optional<QString> number(const QCommandLineParser& p, const QCommandLineOption& o, double min, double max,
+                                  double* v)
+    {
+        if (!p.isSet(o))
+            return std::nullopt;
+        bool ok = false;
+        const QString text = p.value(o);
+        const double d = text.toDouble(&ok);
+        if (!ok || !std::isfinite(d) || d < min || d > max) {
+            return QStringLiteral("--%1: \"%2\" is not a number between %3 and %4")
+                .arg(o.names().first(), text, QString::number(min, 'g', 10), QString::number(max, 'g', 10));
+        }
+        *v = d;
+        return std::nullopt;
+    }
+
+    std::optional<QString> integer(const QCommandLineParser& p, const QCommandLineOption& o, qint64 min, qint64 max,
+                                   std::int64_t* v)
+    {
+        if (!p.isSet(o))
+            return std::nullopt;
+        bool ok = false;
+        const QString text = p.value(o);
+        const qint64 n = text.toLongLong(&ok);
+        if (!ok || n < min || n > max) {
+            return QStringLiteral("--%1: \"%2\" is not a whole number between %3 and %4")
+                .arg(o.names().first(), text)
+                .arg(min)
+                .arg(max);
+        }
+        *v = n;
+        return std::nullopt;
+    }
+
+    template <typename E>
+    std::optional<QString> choice(const QCommandLineParser& p, const QCommandLineOption& o,
+                                  std::optional<E> (*parse)(std::string_view), const char* valid, E* v)
+    {
+        if (!p.isSet(o))
+            return std::nullopt;
+        const QString text = p.value(o);
+        const auto parsed = parse(text.toStdString());
+        if (!parsed)
+            return QStringLiteral("--%1: unknown value \"%2\"; valid: %3").arg(o.names().first(), text, QLatin1String(valid));
+        *v = *parsed;
+        return std::nullopt;
+    }
+
+} // namespace
+
+void addScenarioOptions(QCommandLineParser& parser)
+{
+    parser.addOptions({ kGpu, kModel, kBatch, kSeq, kPrecision, kStyle, kMasterGrads, kZero, kDp, kOffload, kCkpt,
+                        kAttention, kOptimizer, kGradAccum, kOverhead, kReserve, kMemory, kBandwidth, kPeak, kDatasheet });
+}
+
+std::optional<QString> resolveScenario(const QCommandLineParser& p, const Catalog& catalog, ResolvedScenario* out)
+{
+    const Scenario defaults = defaultScenario();
+    Scenario s = defaults;
+    const bool defaultGpu = !p.isSet(kGpu);
+    if (!defaultGpu)
+        s.gpuId = p.value(kGpu).toStdString();
+    out->gpu = catalog.gpu(s.gpuId);
+    if (!out->gpu) {
+        return QStringLiteral("--gpu: unknown GPU id \"%1\"; valid: %2")
+            .arg(QString::fromStdString(s.gpuId), QString::fromStdString(catalog.gpuIds()));
+    }
+    // The default scenario's what-if bandwidth belongs to its GPU; another GPU starts from its datasheet.
+    if (!defaultGpu || p.isSet(kDatasheet))
+        s.overrides = {};
+
+    const bool defaultModel = !p.isSet(kModel);
+    if (!defaultModel) {
+        const QString value = p.value(kModel);
+        if (const ModelSpec* m = catalog.model(value.toStdString())) {
+            out->model = *m;
+        } else if (value.endsWith(QLatin1String(".json")) || value.contains(QLatin1Char('/'))) {
+            QByteArray text;
+            if (auto e = CatalogLoader::readFile(value, &text))
+                return QStringLiteral("--model: %1").arg(*e);
+            auto parsed = parseModelSpec(std::string_view(text.constData(), std::size_t(text.size())), value.toStdString());
+            if (!parsed)
+                return QStringLiteral("--model: %1").arg(QString::fromStdString(parsed.error().toString()));
+            out->model = std::move(parsed.value());
+        } else {
+            return QStringLiteral("--model: unknown model \"%1\" (not a preset id and not a .json file); valid ids: %2")
+                .arg(value, QString::fromStdString(catalog.modelIds()));
+        }
+        s.modelId = out->model.id;
+        s.config.microBatch = 8;
+        s.config.sequenceLength = out->model.defaultSequence;
+    } else {
+        const ModelSpec* m = catalog.model(s.modelId);
+        if (!m)
+            return QStringLiteral("the default model \"%1\" is missing from the catalog").arg(QString::fromStdString(s.modelId));
+        out->model = *m;
+    }
+
+    TrainingConfig& c = s.config;
+    std::int64_t n = 0;
+    double d = 0.0;
+    std::optional<QString> e;
+    if ((e = integer(p, kBatch, 1, qint64(1) << 40, &c.microBatch)))
+        return e;
+    if ((e = integer(p, kSeq, 1, qint64(1) << 30, &c.sequenceLength)))
+        return e;
+    if ((e = choice(p, kPrecision, &precisionFromString, "fp32, tf32, fp16, bf16, bf16-pure, fp8", &c.precision)))
+        return e;
+    if ((e = choice(p, kStyle, &mixedStyleFromString, "autocast, master-weights", &c.mixedStyle)))
+        return e;
+    if ((e = choice(p, kMasterGrads, &gradientStorageFromString, "fp32, low", &c.masterGradients)))
+        return e;
+    n = c.zeroStage;
+    if ((e = integer(p, kZero, 0, 3, &n)))
+        return e;
+    c.zeroStage = int(n);
+    n = c.dataParallel;
+    if ((e = integer(p, kDp, 1, 1 << 20, &n)))
+        return e;
+    c.dataParallel = int(n);
+    c.offloadOptimizer = p.isSet(kOffload);
+    if ((e = choice(p, kCkpt, &checkpointingFromString, "none, selective, full", &c.checkpointing)))
+        return e;
+    if ((e = choice(p, kAttention, &attentionFromString, "eager, fused", &c.attention)))
+        return e;
+    if ((e = choice(p, kOptimizer, &optimizerFromString, "adamw, adam, sgd, sgd-momentum, adamw-8bit, adafactor",
+                    &c.optimizer)))
+        return e;
+    n = c.gradientAccumulation;
+    if ((e = integer(p, kGradAccum, 1, 1 << 20, &n)))
+        return e;
+    c.gradientAccumulation = int(n);
+    if (p.isSet(kOverhead)) {
+        if ((e = number(p, kOverhead, 0, 1 << 20, &d)))
+            return e;
+        c.overheadBytes = d * 1048576.0;
+    }
+    if ((e = number(p, kReserve, 0, 10, &c.allocatorReserveFraction)))
+        return e;
+    if (p.isSet(kMemory)) {
+        if ((e = number(p, kMemory, 0.001, 1 << 20, &d)))
+            return e;
+        s.overrides.memoryBytes = d * 1073741824.0;
+        s.overrides.note = "what-if capacity from the command line";
+    }
+    if (p.isSet(kBandwidth)) {
+        if ((e = number(p, kBandwidth, 0.001, 1e7, &d)))
+            return e;
+        s.overrides.bandwidthBytesPerSecond = d * 1e9;
+        if (s.overrides.note.empty() || !defaultGpu)
+            s.overrides.note = "what-if bandwidth from the command line";
+    }
+    if (p.isSet(kPeak)) {
+        if ((e = number(p, kPeak, 1e-6, 1e7, &d)))
+            return e;
+        s.overrides.peakFlopsPerSecond = d * 1e12;
+        s.overrides.note = "what-if peak from the command line";
+    }
+    out->scenario = s;
+    return std::nullopt;
+}
+
+int runEstimate(const QStringList& arguments)
+{
+    QCommandLineParser p;
+    p.setApplicationDescription(QStringLiteral(
+        "Estimate the memory and step time of one training step.\n"
+        "With no options: the default scenario, BERT-base on an RTX A3000 12 GB laptop GPU with a what-if\n"
+        "392 GB/s memory bandwidth (its datasheet says 336 GB/s)."));
+    p.addHelpOption();
+    addScenarioOptions(p);
+    const QCommandLineOption json({ QStringLiteral("json") }, QStringLiteral("Print the result as JSON."));
+    const QCommandLineOption timeline({ QStringLiteral("timeline") },
+                                      QStringLiteral("With --json: include the per-operator memory timeline."));
+    const QCommandLineOption failIfOom({ QStringLiteral("fail-if-oom") },
+                                       QStringLiteral("Exit with status 3 when the step does not fit."));
+    p.addOptions({ json, timeline, failIfOom });
+    p.addPositionalArgument(QStringLiteral("estimate"), QStringLiteral("The command."));
+    if (!p.parse(arguments)) {
+        err() << "headroom estimate: " << p.errorText() << "\n";
+        return 2;
+    }
+    if (p.isSet(QStringLiteral("help"))) {
+        out() << p.helpText();
+        return 0;
+    }
+    if (p.positionalArguments().size() > 1) {
+        err() << "headroom estimate: unexpected argument \"" << p.positionalArguments().at(1) << "\"\n";
+        return 2;
+    }
+    LoadReport report;
+    const Catalog catalog = CatalogLoader::withUserData(&report);
+    for (const QString& e : report.errors)
+        err() << "warning: " << e << "\n";
+    ResolvedScenario r;
+    if (auto e = resolveScenario(p, catalog, &r)) {
+        err() << "headroom estimate: " << *e << "\n";
+        return 2;
+    }
+    const Estimate est = estimate(r.model, *r.gpu, r.scenario.config, r.scenario.overrides);
+    if (p.isSet(json)) {
+        ReportOptions ro;
+        ro.timeline = p.isSet(timeline);
+        out() << QString::fromStdString(estimateToJson(est, r.model, ro));
+    } else {
+        out() << QString::fromStdString(estimateToTable(est, r.model));
+    }
+    out().flush();
+    return (p.isSet(failIfOom) && !est.fits) ? 3 : 0;
+}
+
+int runList(const QStringList& arguments)
+{
+    QCommandLineParser p;
+    p.setApplicationDescription(QStringLiteral("List the GPUs or the model presets Headroom knows."));
+    p.addHelpOption();
+    p.addPositionalArgument(QStringLiteral("what"), QStringLiteral("gpus or models"));
+    if (!p.parse(arguments)) {
+        err() << "headroom list: " << p.errorText() << "\n";
+        return 2;
+    }
+    if (p.isSet(QStringLiteral("help"))) {
+        out() << p.helpText();
+        return 0;
+    }
+    const QStringList pos = p.positionalArguments();
+    const QString what = pos.size() >= 2 ? pos.at(1) : QString();
+    LoadReport report;
+    const Catalog catalog = CatalogLoader::withUserData(&report);
+    for (const QString& e : report.errors)
+        err() << "warning: " << e << "\n";
+    if (what == QLatin1String("gpus")) {
+        for (const GpuSpec& g : catalog.gpus()) {
+            out() << QStringLiteral("%1  %2  %3  %4 GB/s\n")
+                         .arg(QString::fromStdString(g.id), -26)
+                         .arg(QString::fromStdString(formatBytes(g.memoryBytes())), 10)
+                         .arg(QString::fromStdString(g.name), -58)
+                         .arg(g.bandwidthGBps.value);
+        }
+        return 0;
+    }
+    if (what == QLatin1String("models")) {
+        for (const ModelSpec& m : catalog.models()) {
+            out() << QStringLiteral("%1  %2  %3\n")
+                         .arg(QString::fromStdString(m.id), -16)
+                         .arg(QString::fromStdString(formatCount(double(m.reference.parameters))), 8)
+                         .arg(QString::fromStdString(m.name));
+        }
+        return 0;
+    }
+    err() << "headroom list: say what to list: gpus or models\n";
+    return 2;
+}
+
+} // namespace headroom

@@ -1,0 +1,40 @@
+#include "graph.h"
+
+#include <algorithm>
+#include <map>
+
+namespace headroom {
+
+void Graph::clear()
+{
+    tensors.clear();
+    storages.clear();
+    ops.clear();
+    refs.clear();
+    params.clear();
+    regions.clear();
+    names.reset();
+    layers = 0;
+    samplesTokens = 1.0;
+}
+
+double Graph::parameterCount() const
+{
+    double n = 0.0;
+    for (const auto& p : params)
+        n += p.numel;
+    return n;
+}
+
+double Graph::largestParameterGroup() const
+{
+    std::map<int, double> perLayer;
+    for (const auto& p : params)
+        perLayer[p.layer] += p.numel;
+    double best = 0.0;
+    for (const auto& [layer, n] : perLayer)
+        best = std::max(best, n);
+    return best;
+}
+
+} // namespace headroom

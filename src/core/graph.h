@@ -1,0 +1,132 @@
+#pragma once
+
+// The operator graph of a forward pass, as PyTorch eager would record it: logical tensors (with the storage they
+// live in, so views and in-place ops share bytes), parameters, and operators that say which tensors autograd saves
+// for backward. Sizes are per sample (activations) or fixed (parameters), so one graph serves every micro-batch.
+// lowering.h turns it into the full training step (forward, recompute, backward, optimizer).
+
+#include "types.h"
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace headroom {
+
+using TensorId = std::int32_t;
+inline constexpr TensorId kNoTensor = -1;
+
+enum class TensorRole : std::uint8_t {
+    Activation, // produced by an operator
+    Input,      // part of the batch (token ids, labels, images)
+    Parameter,  // a leaf that requires grad
+    WeightCopy, // a cast of a parameter (autocast cache, FP8 copy)
+};
+
+struct GraphTensor {
+    Linear numel;
+    DType dtype = DType::F32;
+    TensorRole role = TensorRole::Activation;
+    bool requiresGrad = false;
+    std::int32_t storage = -1;
+    std::int32_t param = -1;    // parameter index for Parameter and WeightCopy tensors
+    std::int32_t producer = -1; // forward operator index, -1 for leaves
+};
+
+struct GraphStorage {
+    Linear bytes;
+    bool autocastCached = false; // autocast keeps the cast until the forward pass leaves the autocast region
+};
+
+// Operator types the builder knows. Each has a forward cost, a backward cost and a rule for what it saves.
+enum class OpType : std::uint8_t {
+    Embedding,
+    Linear,
+    Conv2d,
+    Matmul,         // batched matmul inside eager attention
+    FusedAttention, // FlashAttention / SDPA
+    Softmax,
+    LogSoftmax,
+    NllLoss,
+    LayerNorm,
+    RmsNorm,
+    BatchNorm,
+    Unary,   // activation functions, casts that need no saved state, pow, rsqrt, tanh
+    Add,     // backward passes the gradient through (aliasing it where dtype and shape agree)
+    Binary,  // mul
+    Dropout,
+    Cast,
+    Split,   // one storage viewed as several tensors; backward concatenates the gradients
+    Pool,
+    Reduce,  // mean over a dimension (RMSNorm variance)
+};
+
+struct OpCost {
+    Linear flops;
+    Linear bytes;
+};
+
+struct GraphOp {
+    OpType type = OpType::Unary;
+    OpKind kind = OpKind::Elementwise;
+    MathUnit unit = MathUnit::Fp32Vector;
+    std::int16_t layer = -1;  // -1 embeddings/stem, 0..L-1 blocks, L the head and loss
+    std::int16_t region = -1; // activation-checkpoint region, -1 when not checkpointed
+    std::string_view label;
+    std::int32_t inBegin = 0, inCount = 0;
+    std::int32_t outBegin = 0, outCount = 0;
+    std::int32_t savedBegin = 0, savedCount = 0;
+    OpCost forward;
+    OpCost backward;
+    Linear modelFlops; // forward matmul FLOPs by the dense convention used for MFU (Narayanan et al. 2021)
+    bool inplace = false;
+};
+
+struct Parameter {
+    std::string_view name;
+    double numel = 0.0;
+    DType dtype = DType::F32;
+    std::int16_t layer = -1;
+    bool matmulWeight = false; // weight of a Linear / Conv2d (cast by autocast, quantised by 8-bit optimizers)
+    TensorId tensor = kNoTensor;
+    double lastDim = 0.0;       // size of the last dimension; 0 for 1-D parameters (Adafactor factors >= 2-D)
+    double secondLastDim = 0.0;
+};
+
+struct CheckpointRegion {
+    std::int32_t firstOp = 0;
+    std::int32_t lastOp = 0; // inclusive
+};
+
+struct Graph {
+    std::vector<GraphTensor> tensors;
+    std::vector<GraphStorage> storages;
+    std::vector<GraphOp> ops;
+    std::vector<TensorId> refs; // operator inputs, outputs and saved tensors
+    std::vector<Parameter> params;
+    std::vector<CheckpointRegion> regions;
+    // Storage for labels that are not string literals (CNN layer names); shared with the lowered schedule so
+    // that its labels stay valid after the graph is gone.
+    std::shared_ptr<std::deque<std::string>> names;
+    int layers = 0;             // transformer blocks, or CNN layers with weights
+    double samplesTokens = 1.0; // tokens (or images) one sample contributes to throughput
+
+    // Empties the graph but keeps its capacity, so that rebuilding on every slider tick allocates nothing.
+    void clear();
+
+    double parameterCount() const;
+    double largestParameterGroup() const; // elements of the largest layer (DeepSpeed's "largest layer")
+
+    std::span<const TensorId> inputs(const GraphOp& op) const { return { refs.data() + op.inBegin, size_t(op.inCount) }; }
+    std::span<const TensorId> outputs(const GraphOp& op) const { return { refs.data() + op.outBegin, size_t(op.outCount) }; }
+    std::span<const TensorId> saved(const GraphOp& op) const
+    {
+        return { refs.data() + op.savedBegin, size_t(op.savedCount) };
+    }
+};
+
+} // namespace headroom

@@ -1,0 +1,136 @@
+#pragma once
+
+// Emulates PyTorch eager (and torch.autocast) one operator at a time while a model builder describes its forward
+// pass. Each call records an operator with its FLOPs and bytes, creates the output tensor in the dtype PyTorch
+// would produce, inserts the casts autocast would insert, and records what autograd saves for backward.
+//
+// Autocast policy follows aten/src/ATen/autocast_mode.cpp (CUDA): linear, matmul, conv and SDPA run in the
+// low-precision type (casting activations per call, caching casts of leaf weights for the whole forward);
+// layer_norm, pow, rsqrt and the losses run in FP32 (casting their inputs); softmax and log_softmax write FP32
+// from 16-bit inputs without a separate cast; everything else keeps or promotes its input types.
+
+#include "graph.h"
+#include "trainingconfig.h"
+
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace headroom {
+
+struct PrecisionPlan {
+    DType paramType = DType::F32;  // parameters as stored in the model
+    DType lowType = DType::BF16;   // autocast target / 16-bit type
+    bool autocast = false;         // torch.autocast region around the forward pass and loss
+    bool fp8Gemms = false;         // Transformer Engine style Linear layers
+    MathUnit matmulUnit = MathUnit::Fp32Vector;
+    MathUnit convUnit = MathUnit::Tf32Tensor;
+    MathUnit attentionUnit = MathUnit::Fp32Vector;
+    MathUnit fp8Unit = MathUnit::Fp8Tensor;
+};
+
+PrecisionPlan planPrecision(const TrainingConfig& config);
+
+enum class UnaryFn : std::uint8_t {
+    Gelu,      // F.gelu: saves input
+    GeluTanh,  // F.gelu(approximate="tanh"): saves input
+    Silu,      // F.silu: saves input
+    Relu,      // saves output
+    Relu6,     // hardtanh: saves output
+    Sigmoid,   // saves output
+    Tanh,      // saves output
+    PowCube,   // torch.pow(x, 3.0): FP32 under autocast, saves input
+    Square,    // x.pow(2): FP32 under autocast, saves input
+    Rsqrt,     // FP32 under autocast, saves output
+    Neg,       // nothing saved
+    ScaleByConstant, // x * python_float: nothing saved
+    AddConstant,     // x + python_float: nothing saved
+};
+
+class GraphBuilder {
+public:
+    GraphBuilder(Graph& graph, const PrecisionPlan& plan);
+
+    void setLayer(int layer) { m_layer = static_cast<std::int16_t>(layer); }
+    int layer() const { return m_layer; }
+    void beginRegion();
+    void endRegion();
+    const PrecisionPlan& plan() const { return m_plan; }
+
+    TensorId input(std::string_view label, DType type, double numelPerSample);
+    // A parameter of shape [..., secondLastDim, lastDim]; pass 0 for both when it is 1-D.
+    TensorId parameter(std::string_view name, double numel, bool matmulWeight, double lastDim = 0.0,
+                       double secondLastDim = 0.0);
+    TensorId normParameter(std::string_view name, double numel); // never cast, never 8-bit
+
+    // rows = tokens (or pixels) per sample.
+    // perSampleRows = false for lookups shared by the batch (position ids of shape [1, s]).
+    TensorId embedding(TensorId weight, TensorId ids, double rows, double dim, std::string_view label,
+                       bool perSampleRows = true);
+    TensorId linear(TensorId x, TensorId weight, TensorId bias, double rows, double in, double out,
+                    std::string_view label);
+    TensorId conv2d(TensorId x, TensorId weight, TensorId bias, double inChannels, double outChannels,
+                    double kernelArea, double groups, double outPixels, std::string_view label);
+    // Batched matmul [G, M, K] x [G, K, N]; groups per sample.
+    TensorId matmul(TensorId a, TensorId b, double groups, double m, double n, double k, std::string_view label);
+    TensorId fusedAttention(TensorId q, TensorId k, TensorId v, double seq, double heads, double headDim,
+                            bool causal, double dropout, std::string_view label);
+    TensorId softmax(TensorId x, double rows, double cols, std::string_view label);
+    TensorId logSoftmax(TensorId x, double rows, double cols, std::string_view label);
+    TensorId nllLoss(TensorId logProbs, TensorId target, double rows, std::string_view label);
+    TensorId layerNorm(TensorId x, TensorId gamma, TensorId beta, double rows, double dim, std::string_view label);
+    TensorId rmsNorm(TensorId x, TensorId gamma, double rows, double dim, std::string_view label);
+    TensorId batchNorm(TensorId x, TensorId gamma, TensorId beta, double channels, std::string_view label);
+    TensorId unary(TensorId x, UnaryFn fn, std::string_view label, bool inplace = false);
+    TensorId add(TensorId a, TensorId b, std::string_view label, bool inplace = false);
+    TensorId concat(TensorId a, TensorId b, std::string_view label); // torch.cat; nothing saved
+    // expand + reshape that materialises `factor` copies (transformers repeat_kv); backward sums them.
+    TensorId repeat(TensorId x, double factor, std::string_view label);
+    // A tensor computed without autograd history (RoPE cos/sin, masks): one elementwise op, no gradient.
+    TensorId constant(double numelPerSample, DType type, double flopsPerElement, std::string_view label);
+    TensorId mul(TensorId a, TensorId b, std::string_view label);
+    TensorId dropout(TensorId x, double p, std::string_view label);
+    TensorId cast(TensorId x, DType to, std::string_view label);
+    TensorId reduceMean(TensorId x, double keepFraction, std::string_view label); // output numel = x * keepFraction
+    TensorId pool(TensorId x, double outNumelPerSample, double window, bool savesIndices, std::string_view label);
+    std::vector<TensorId> split(TensorId x, std::span<const double> fractions, std::string_view label);
+    // A new logical tensor over the same storage (view, reshape, permute). No operator is recorded.
+    TensorId view(TensorId x, double numelPerSample = -1.0);
+
+    const GraphTensor& tensor(TensorId t) const { return m_g.tensors[t]; }
+    double numel(TensorId t) const { return m_g.tensors[t].numel.perSample + m_g.tensors[t].numel.fixed; }
+    std::string_view intern(std::string s);
+
+private:
+    TensorId newTensor(Linear numel, DType type, TensorRole role, bool requiresGrad);
+    TensorId newActivation(double numelPerSample, DType type, bool requiresGrad);
+    int beginOp(OpType type, OpKind kind, MathUnit unit, std::string_view label);
+    void addInputs(std::initializer_list<TensorId> ts);
+    void addOutputs(std::initializer_list<TensorId> ts);
+    void addSaved(std::initializer_list<TensorId> ts);
+    void finishOp(int op, OpCost fwd, OpCost bwd, Linear modelFlops = {});
+
+    TensorId autocastLow(TensorId x);       // cast an activation to the low type (per call)
+    TensorId autocastFp32(TensorId x);      // cast an activation to FP32 (per call)
+    TensorId weightFor(TensorId w, bool fp8); // cached cast of a parameter, or the parameter itself
+    DType promote(DType a, DType b) const;
+    bool grad(TensorId t) const { return t != kNoTensor && m_g.tensors[t].requiresGrad; }
+    double bytes(TensorId t) const;
+
+    Graph& m_g;
+    PrecisionPlan m_plan;
+    std::int16_t m_layer = -1;
+    std::int16_t m_region = -1;
+    std::vector<TensorId> m_weightCache; // per parameter: its autocast copy
+    std::vector<TensorId> m_fp8Cache;    // per parameter: its FP8 copy
+};
+
+// FLOPs and bytes of C[M x N] = A[M x K] B[K x N] (NVIDIA, "Matrix Multiplication Background User's Guide").
+OpCost gemmCost(double m, double n, double k, double bytesA, double bytesB, double bytesC);
+inline double arithmeticIntensity(const OpCost& c, double batch = 1.0)
+{
+    const double b = c.bytes.at(batch);
+    return b > 0 ? c.flops.at(batch) / b : 0.0;
+}
+
+} // namespace headroom

@@ -1,0 +1,568 @@
+#include "lowering.h"
+
+#include "graphbuilder.h"
+
+#include <algorithm>
+#include <string>
+#include <unordered_map>
+#include <utility>
+
+namespace headroom {
+
+namespace {
+
+    constexpr std::int32_t kResident = -2;
+
+    // Per-thread scratch arrays, reused across lowerings so that a slider tick allocates nothing.
+    struct Scratch {
+        std::vector<std::int32_t> storageProducer, block0, block1, gradBlock, paramGrad;
+        std::vector<std::uint8_t> saved, seenStorage;
+        std::vector<std::int32_t> allocCount, freeCount, allocFill, freeFill;
+        std::vector<std::int32_t> labelGroup;
+    };
+
+    class Lowerer {
+    public:
+        Lowerer(const Graph& graph, const TrainingConfig& config, Schedule& out, Scratch& scratch)
+            : g(graph)
+            , cfg(config)
+            , plan(planPrecision(config))
+            , ranks(std::max(1, config.dataParallel))
+            , recompute(config.checkpointing != Checkpointing::None && !graph.regions.empty())
+            , s(out)
+            , storageProducer(scratch.storageProducer)
+            , block0(scratch.block0)
+            , block1(scratch.block1)
+            , gradBlock(scratch.gradBlock)
+            , paramGrad(scratch.paramGrad)
+            , saved(scratch.saved)
+            , sc(scratch)
+        {
+        }
+
+        void run();
+
+    private:
+        // ---- blocks and uses ----
+        std::int32_t newBlock(Linear bytes, MemoryCategory cat, std::int32_t step)
+        {
+            MemoryBlock b;
+            b.bytes = bytes;
+            b.category = cat;
+            b.alloc = step;
+            b.lastUse = step;
+            s.blocks.push_back(b);
+            saved.push_back(0);
+            return static_cast<std::int32_t>(s.blocks.size() - 1);
+        }
+        void use(std::int32_t b, std::int32_t step)
+        {
+            if (b >= 0)
+                s.blocks[b].lastUse = std::max(s.blocks[b].lastUse, step);
+        }
+        std::int32_t emit(Phase phase, bool isRecompute, std::int32_t op, const OpCost& cost)
+        {
+            Step st;
+            st.phase = phase;
+            st.recompute = isRecompute;
+            st.op = op;
+            st.cost = cost;
+            if (op >= 0) {
+                const GraphOp& o = g.ops[op];
+                st.kind = o.kind;
+                st.unit = o.unit;
+                st.layer = o.layer;
+                st.label = o.label;
+                st.kernels = (phase == Phase::Backward && !isRecompute && (o.type == OpType::Linear || o.type == OpType::Conv2d))
+                    ? 2
+                    : 1;
+            }
+            s.steps.push_back(st);
+            return static_cast<std::int32_t>(s.steps.size() - 1);
+        }
+
+        bool isResidentTensor(TensorId t) const
+        {
+            const auto& x = g.tensors[t];
+            return x.role == TensorRole::Parameter || x.role == TensorRole::Input
+                || (x.role == TensorRole::WeightCopy && !g.storages[x.storage].autocastCached);
+        }
+        bool producedInRegion(std::int32_t storage, int region) const
+        {
+            const std::int32_t p = storageProducer[storage];
+            const auto& r = g.regions[region];
+            return p >= r.firstOp && p <= r.lastOp;
+        }
+        std::int32_t blockFor(TensorId t, int regionContext) const
+        {
+            if (isResidentTensor(t))
+                return -1;
+            const std::int32_t st = g.tensors[t].storage;
+            if (regionContext >= 0 && producedInRegion(st, regionContext))
+                return block1[st];
+            return block0[st];
+        }
+        MemoryCategory storageCategory(TensorId t) const
+        {
+            return g.tensors[t].role == TensorRole::WeightCopy ? MemoryCategory::WeightCopies : MemoryCategory::Transient;
+        }
+
+        void forwardPass();
+        void backwardPass();
+        void recomputeRegion(int region);
+        void produceGrad(TensorId t, const GraphOp& op, std::int32_t step);
+        void produceParamGrad(std::int32_t param, std::int32_t step);
+        void optimizerStep();
+        void layerBuffers();
+        void setupResident();
+        void finish();
+
+        const Graph& g;
+        const TrainingConfig& cfg;
+        PrecisionPlan plan;
+        int ranks;
+        bool recompute;
+        Schedule& s;
+
+        std::vector<std::int32_t>& storageProducer;
+        std::vector<std::int32_t>&block0, &block1, &gradBlock, &paramGrad;
+        std::vector<std::uint8_t>& saved;
+        Scratch& sc;
+        double gradElemBytes = 4.0;
+        bool gradsResident = false;
+    };
+
+    void Lowerer::setupResident()
+    {
+        const int zero = cfg.zeroStage;
+        const bool master = isMixed(cfg.precision) && cfg.mixedStyle == MixedPrecisionStyle::MasterWeights;
+        if (master)
+            gradElemBytes = cfg.masterGradients == GradientStorage::FP32 ? 4.0 : bytesPerElement(plan.paramType);
+        else
+            gradElemBytes = bytesPerElement(plan.paramType);
+        s.gradientType = gradElemBytes == 4.0 ? DType::F32 : plan.paramType;
+
+        double params = 0.0;
+        for (const auto& p : g.params)
+            params += p.numel;
+        s.parameters = params;
+        const double pw = bytesPerElement(plan.paramType);
+
+        // Parameters: a 1/N shard under ZeRO-3 (ZeRO paper, sec. 5.3, P_p).
+        s.resident[index(MemoryCategory::Weights)] = fixedAmount(params * pw / (zero >= 3 ? ranks : 1));
+
+        // Persistent FP8 weight copies and the input batch.
+        for (std::size_t t = 0; t < g.tensors.size(); ++t) {
+            const auto& x = g.tensors[t];
+            const bool firstOfStorage = storageProducer[x.storage] == x.producer;
+            if (x.role == TensorRole::WeightCopy && !g.storages[x.storage].autocastCached && firstOfStorage)
+                s.resident[index(MemoryCategory::WeightCopies)] += g.storages[x.storage].bytes;
+            else if (x.role == TensorRole::Input)
+                s.resident[index(MemoryCategory::Transient)] += g.storages[x.storage].bytes;
+        }
+
+        // Optimizer states and master weights: a 1/N shard from ZeRO-1 on; on the host when offloaded.
+        const double gradBytesForOptimizer = gradElemBytes;
+        s.optimizer = optimizerFootprint(g, cfg, plan.paramType, gradBytesForOptimizer);
+        if (!cfg.offloadOptimizer) {
+            s.resident[index(MemoryCategory::OptimizerStates)]
+                = fixedAmount((s.optimizer.stateBytes + s.optimizer.masterBytes) / (zero >= 1 ? ranks : 1));
+        }
+
+        // Gradients that exist before backward starts: accumulation over micro-batches keeps them, and Megatron
+        // allocates its FP32 main_grad buffer once at start-up.
+        gradsResident = cfg.gradientAccumulation > 1 || (master && cfg.masterGradients == GradientStorage::FP32);
+        const double gradShard = 1.0 / (zero >= 2 ? ranks : 1);
+        const bool gradsOnHost = cfg.offloadOptimizer && zero >= 2;
+        paramGrad.assign(g.params.size(), -1);
+        if (gradsResident) {
+            if (!gradsOnHost)
+                s.resident[index(MemoryCategory::Gradients)] += fixedAmount(params * gradElemBytes * gradShard);
+            std::fill(paramGrad.begin(), paramGrad.end(), kResident);
+        }
+        // PyTorch DistributedDataParallel keeps flat gradient buckets as large as all gradients
+        // (gradient_as_bucket_view defaults to False). DeepSpeed and Megatron reduce in their own contiguous
+        // gradient buffers, which the ZeRO paper's baseline (16 bytes per parameter) already counts.
+        if (ranks > 1 && zero == 0 && !master)
+            s.resident[index(MemoryCategory::Gradients)] += fixedAmount(params * gradElemBytes);
+
+        // Collectives per rank (NCCL ring volumes, nccl-tests PERFORMANCE.md; ZeRO paper sec. 7).
+        if (ranks > 1) {
+            const double f = double(ranks - 1) / ranks;
+            const double sg = params * gradElemBytes, sw = params * pw;
+            switch (zero) {
+            case 0:
+                s.commBytesPerStep = 2.0 * f * sg;
+                break;
+            case 1:
+                s.commBytesPerStep = f * (sg + sw);
+                break;
+            case 2:
+                s.commBytesPerMicroBatch = f * sg;
+                s.commBytesPerStep = f * sw;
+                break;
+            default:
+                s.commBytesPerMicroBatch = f * (2.0 * sw + sg);
+                break;
+            }
+        }
+        if (cfg.offloadOptimizer) {
+            s.offloadParameters = params / (zero >= 1 ? ranks : 1);
+            s.offloadBytesPerStep = s.offloadParameters * (gradElemBytes + pw);
+        }
+    }
+
+    void Lowerer::forwardPass()
+    {
+        const std::int32_t nOps = static_cast<std::int32_t>(g.ops.size());
+        for (std::int32_t i = 0; i < nOps; ++i) {
+            const GraphOp& op = g.ops[i];
+            const std::int32_t step = emit(Phase::Forward, false, i, op.forward);
+            for (TensorId t : g.outputs(op)) {
+                if (isResidentTensor(t))
+                    continue;
+                const std::int32_t st = g.tensors[t].storage;
+                if (block0[st] < 0)
+                    block0[st] = newBlock(g.storages[st].bytes, storageCategory(t), step);
+                use(block0[st], step);
+            }
+            for (TensorId t : g.inputs(op))
+                use(blockFor(t, -1), step);
+            if (!(recompute && op.region >= 0)) {
+                for (TensorId t : g.saved(op)) {
+                    const std::int32_t b = blockFor(t, -1);
+                    if (b >= 0)
+                        saved[b] = 1;
+                }
+            } else {
+                // Inside a checkpointed region nothing is kept; the region's inputs are kept by the checkpoint
+                // itself, which the recomputation's use of them expresses.
+            }
+        }
+        s.forwardEnd = nOps - 1;
+        // Autocast caches casts of leaf weights until the forward pass leaves the autocast region.
+        for (std::size_t st = 0; st < g.storages.size(); ++st) {
+            if (g.storages[st].autocastCached && block0[st] >= 0)
+                use(block0[st], s.forwardEnd);
+        }
+    }
+
+    void Lowerer::recomputeRegion(int region)
+    {
+        const auto& r = g.regions[region];
+        for (std::int32_t j = r.firstOp; j <= r.lastOp; ++j) {
+            const GraphOp& op = g.ops[j];
+            const std::int32_t step = emit(Phase::Backward, true, j, op.forward);
+            for (TensorId t : g.outputs(op)) {
+                if (isResidentTensor(t))
+                    continue;
+                const std::int32_t st = g.tensors[t].storage;
+                if (producedInRegion(st, region)) {
+                    if (block1[st] < 0)
+                        block1[st] = newBlock(g.storages[st].bytes, storageCategory(t), step);
+                    use(block1[st], step);
+                } else {
+                    use(block0[st], step);
+                }
+            }
+            for (TensorId t : g.inputs(op))
+                use(blockFor(t, region), step);
+            for (TensorId t : g.saved(op)) {
+                const std::int32_t b = blockFor(t, region);
+                if (b >= 0)
+                    saved[b] = 1;
+            }
+        }
+    }
+
+    void Lowerer::produceParamGrad(std::int32_t param, std::int32_t step)
+    {
+        const Parameter& p = g.params[param];
+        const double incoming = p.numel * bytesPerElement(p.dtype);
+        const bool zeroShards = cfg.zeroStage >= 2;
+        if (paramGrad[param] < 0 && paramGrad[param] != kResident) {
+            // First gradient of this parameter: AccumulateGrad keeps the incoming tensor as .grad. Under ZeRO-2/3
+            // the full gradient sits in the layer's reduce bucket and only this rank's shard stays.
+            double bytes = p.numel * gradElemBytes / (zeroShards ? ranks : 1);
+            if (cfg.offloadOptimizer && zeroShards)
+                bytes = 0.0;
+            paramGrad[param] = newBlock(fixedAmount(bytes), MemoryCategory::Gradients, step);
+            return;
+        }
+        // Accumulation into an existing gradient (a tied weight's second use, a later micro-batch, Megatron's
+        // main_grad): the incoming tensor lives for this step only. Under ZeRO-2/3 it is in the bucket already.
+        if (!zeroShards)
+            use(newBlock(fixedAmount(incoming), MemoryCategory::Transient, step), step);
+        if (paramGrad[param] >= 0)
+            use(paramGrad[param], step);
+    }
+
+    void Lowerer::produceGrad(TensorId t, const GraphOp& op, std::int32_t step)
+    {
+        const GraphTensor& x = g.tensors[t];
+        if (x.role == TensorRole::Parameter) {
+            produceParamGrad(x.param, step);
+            return;
+        }
+        const Linear bytes = x.numel * bytesPerElement(x.dtype);
+        if (gradBlock[t] < 0) {
+            if (op.type == OpType::Add && op.outCount > 0) {
+                const TensorId out = g.outputs(op)[0];
+                const GraphTensor& o = g.tensors[out];
+                if (gradBlock[out] >= 0 && o.dtype == x.dtype && o.numel.perSample == x.numel.perSample
+                    && o.numel.fixed == x.numel.fixed) {
+                    gradBlock[t] = gradBlock[out]; // AddBackward returns the incoming gradient itself
+                    use(gradBlock[t], step);
+                    return;
+                }
+            }
+            gradBlock[t] = newBlock(bytes, MemoryCategory::Transient, step);
+        } else {
+            use(newBlock(bytes, MemoryCategory::Transient, step), step); // accumulated, then freed
+        }
+        use(gradBlock[t], step);
+    }
+
+    void Lowerer::backwardPass()
+    {
+        const std::int32_t nOps = static_cast<std::int32_t>(g.ops.size());
+        for (std::int32_t i = nOps - 1; i >= 0; --i) {
+            const GraphOp& op = g.ops[i];
+            if (recompute && op.region >= 0 && g.regions[op.region].lastOp == i)
+                recomputeRegion(op.region);
+
+            bool anyInputGrad = false;
+            for (TensorId t : g.inputs(op))
+                anyInputGrad = anyInputGrad || g.tensors[t].requiresGrad;
+            bool anyOutputGrad = (i == nOps - 1); // the loss is the root of backward
+            for (TensorId t : g.outputs(op))
+                anyOutputGrad = anyOutputGrad || gradBlock[t] >= 0;
+            if (!anyInputGrad || !anyOutputGrad)
+                continue;
+
+            const std::int32_t step = emit(Phase::Backward, false, i, op.backward);
+            const int ctx = (recompute && op.region >= 0) ? op.region : -1;
+            for (TensorId t : g.saved(op))
+                use(blockFor(t, ctx), step);
+            for (TensorId t : g.outputs(op)) {
+                if (gradBlock[t] >= 0)
+                    use(gradBlock[t], step);
+            }
+            for (TensorId t : g.inputs(op)) {
+                if (g.tensors[t].requiresGrad)
+                    produceGrad(t, op, step);
+            }
+        }
+    }
+
+    void Lowerer::layerBuffers()
+    {
+        const int zero = cfg.zeroStage;
+        if (zero < 2)
+            return;
+        // Layer index -1 .. layers: shift by one.
+        int maxLayer = 0;
+        for (const auto& op : g.ops)
+            maxLayer = std::max<int>(maxLayer, op.layer);
+        const int n = maxLayer + 2;
+        std::vector<std::int32_t> firstF(n, -1), lastF(n, -1), firstB(n, -1), lastB(n, -1);
+        for (std::int32_t i = 0; i < static_cast<std::int32_t>(s.steps.size()); ++i) {
+            const Step& st = s.steps[i];
+            if (st.op < 0)
+                continue;
+            const int l = st.layer + 1;
+            auto& first = st.phase == Phase::Forward ? firstF : firstB;
+            auto& last = st.phase == Phase::Forward ? lastF : lastB;
+            if (first[l] < 0)
+                first[l] = i;
+            last[l] = i;
+        }
+        std::vector<double> used(n, 0.0), owned(n, 0.0);
+        std::vector<std::uint8_t> seen(g.params.size() * n, 0);
+        for (const auto& op : g.ops) {
+            for (TensorId t : g.inputs(op)) {
+                const std::int32_t p = g.tensors[t].param;
+                if (p < 0)
+                    continue;
+                const int l = op.layer + 1;
+                if (!seen[std::size_t(p) * n + l]) {
+                    seen[std::size_t(p) * n + l] = 1;
+                    used[l] += g.params[p].numel;
+                }
+            }
+        }
+        for (const auto& p : g.params)
+            owned[p.layer + 1] += p.numel;
+        const double pw = bytesPerElement(plan.paramType);
+        for (int l = 0; l < n; ++l) {
+            // ZeRO-3 gathers a layer's parameters before it runs and releases them after, in forward and again in
+            // backward (DeepSpeed stage3 pre/post-forward hooks).
+            if (zero >= 3 && used[l] > 0.0) {
+                if (firstF[l] >= 0)
+                    use(newBlock(fixedAmount(used[l] * pw), MemoryCategory::Transient, firstF[l]), lastF[l]);
+                if (firstB[l] >= 0)
+                    use(newBlock(fixedAmount(used[l] * pw), MemoryCategory::Transient, firstB[l]), lastB[l]);
+            }
+            // ZeRO-2/3 reduce-scatter a layer's gradients from a full-size bucket once its backward is done.
+            if (owned[l] > 0.0 && firstB[l] >= 0)
+                use(newBlock(fixedAmount(owned[l] * pw), MemoryCategory::Transient, firstB[l]), lastB[l]);
+        }
+    }
+
+    void Lowerer::optimizerStep()
+    {
+        const double shard = cfg.zeroStage >= 1 ? 1.0 / ranks : 1.0;
+        OpCost cost;
+        if (!cfg.offloadOptimizer) {
+            cost.flops = fixedAmount(s.optimizer.flops * shard);
+            cost.bytes = fixedAmount(s.optimizer.trafficBytes * shard);
+        }
+        const std::int32_t step = emit(Phase::Optimizer, false, -1, cost);
+        Step& st = s.steps[step];
+        st.kind = OpKind::Optimizer;
+        st.unit = MathUnit::Fp32Vector;
+        st.layer = static_cast<std::int16_t>(g.layers);
+        st.label = s.optimizer.implementation;
+        st.kernels = s.optimizer.kernels;
+        s.optimizerBegin = step;
+        // Gradients stay until the optimizer has consumed them (zero_grad(set_to_none=True) frees them after).
+        for (std::int32_t b : paramGrad)
+            use(b, step);
+        if (s.optimizer.tempBytes > 0.0 && !cfg.offloadOptimizer)
+            use(newBlock(fixedAmount(s.optimizer.tempBytes * shard), MemoryCategory::Transient, step), step);
+    }
+
+    void Lowerer::finish()
+    {
+        for (std::size_t b = 0; b < s.blocks.size(); ++b) {
+            if (saved[b] && s.blocks[b].category == MemoryCategory::Transient)
+                s.blocks[b].category = MemoryCategory::Activations;
+        }
+        const std::size_t nSteps = s.steps.size();
+        auto& allocCount = sc.allocCount;
+        auto& freeCount = sc.freeCount;
+        allocCount.assign(nSteps, 0);
+        freeCount.assign(nSteps, 0);
+        for (const auto& b : s.blocks) {
+            if (b.alloc < 0)
+                continue;
+            ++allocCount[b.alloc];
+            ++freeCount[std::max(b.alloc, b.lastUse)];
+        }
+        std::int32_t offset = 0;
+        for (std::size_t i = 0; i < nSteps; ++i) {
+            s.steps[i].eventsBegin = offset;
+            s.steps[i].allocCount = allocCount[i];
+            s.steps[i].freeCount = freeCount[i];
+            offset += allocCount[i] + freeCount[i];
+        }
+        s.events.assign(offset, -1);
+        auto& allocFill = sc.allocFill;
+        auto& freeFill = sc.freeFill;
+        allocFill.assign(nSteps, 0);
+        freeFill.assign(nSteps, 0);
+        for (std::int32_t b = 0; b < static_cast<std::int32_t>(s.blocks.size()); ++b) {
+            const auto& blk = s.blocks[b];
+            if (blk.alloc < 0)
+                continue;
+            const Step& a = s.steps[blk.alloc];
+            s.events[a.eventsBegin + allocFill[blk.alloc]++] = b;
+            const std::int32_t f = std::max(blk.alloc, blk.lastUse);
+            const Step& fr = s.steps[f];
+            s.events[fr.eventsBegin + fr.allocCount + freeFill[f]++] = b;
+        }
+        for (const auto& op : g.ops)
+            s.modelFlops += op.modelFlops * 3.0;
+        // Group steps by label text, phase and kind. Labels are mostly string literals shared by every layer, so
+        // a first pass finds each distinct label once (by content) and the groups follow from it.
+        std::unordered_map<const char*, std::int32_t> byPointer;
+        std::unordered_map<std::string_view, std::int32_t> byText;
+        byPointer.reserve(256);
+        byText.reserve(256);
+        s.stepGroup.resize(nSteps);
+        auto& groupOf = sc.labelGroup; // label index * 3 phases * kinds -> group
+        groupOf.clear();
+        constexpr int kSlots = 3 * kOpKindCount;
+        const char* lastPointer = nullptr;
+        std::int32_t lastLabel = -1;
+        for (std::size_t i = 0; i < nSteps; ++i) {
+            const Step& st = s.steps[i];
+            const Phase shown = st.recompute ? Phase::Forward : st.phase; // recomputation is forward work
+            std::int32_t label = lastLabel;
+            if (st.label.data() != lastPointer) {
+                auto p = byPointer.find(st.label.data());
+                if (p != byPointer.end()) {
+                    label = p->second;
+                } else {
+                    auto [t, inserted] = byText.try_emplace(st.label, std::int32_t(byText.size()));
+                    if (inserted)
+                        groupOf.resize(groupOf.size() + kSlots, -1);
+                    label = t->second;
+                    byPointer.emplace(st.label.data(), label);
+                }
+                lastPointer = st.label.data();
+                lastLabel = label;
+            }
+            std::int32_t& slot = groupOf[std::size_t(label) * kSlots + int(shown) * kOpKindCount + int(st.kind)];
+            if (slot < 0) {
+                slot = std::int32_t(s.groups.size());
+                s.groups.push_back({ st.label, shown, st.kind, st.unit });
+            }
+            s.stepGroup[i] = slot;
+        }
+        s.tokensPerSample = g.samplesTokens;
+        s.layers = g.layers;
+    }
+
+    void Lowerer::run()
+    {
+        s.names = g.names;
+        s.blocks.clear();
+        s.groups.clear();
+        s.stepGroup.clear();
+        s.events.clear();
+        s.steps.clear();
+        s.resident = {};
+        s.modelFlops = {};
+        s.commBytesPerMicroBatch = s.commBytesPerStep = s.offloadBytesPerStep = s.offloadParameters = 0.0;
+        saved.clear();
+        const std::size_t nStorages = g.storages.size();
+        storageProducer.assign(nStorages, -1);
+        auto& seenStorage = sc.seenStorage;
+        seenStorage.assign(nStorages, 0);
+        for (const auto& t : g.tensors) {
+            if (!seenStorage[t.storage]) {
+                seenStorage[t.storage] = 1;
+                storageProducer[t.storage] = t.producer;
+            }
+        }
+        block0.assign(nStorages, -1);
+        block1.assign(nStorages, -1);
+        gradBlock.assign(g.tensors.size(), -1);
+        s.blocks.reserve(g.tensors.size() * 3);
+        s.steps.reserve(g.ops.size() * 3 + 2);
+        setupResident();
+        forwardPass();
+        backwardPass();
+        layerBuffers();
+        optimizerStep();
+        finish();
+    }
+
+} // namespace
+
+void lowerTrainingStep(const Graph& graph, const TrainingConfig& config, Schedule& out)
+{
+    thread_local Scratch scratch;
+    Lowerer lowerer(graph, config, out, scratch);
+    lowerer.run();
+}
+
+Schedule lowerTrainingStep(const Graph& graph, const TrainingConfig& config)
+{
+    Schedule s;
+    lowerTrainingStep(graph, config, s);
+    return s;
+}
+
+} // namespace headroom

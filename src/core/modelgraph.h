@@ -1,0 +1,21 @@
+#pragma once
+
+// Builds the forward graph of a model for one training configuration. The sequence length (or image size) and the
+// checkpointing choice shape the graph; the micro-batch does not (sizes are per sample).
+
+#include "graph.h"
+#include "modelspec.h"
+#include "trainingconfig.h"
+
+namespace headroom {
+
+Graph buildGraph(const ModelSpec& model, const TrainingConfig& config);
+// Rebuilds into an existing graph, reusing its memory.
+void buildGraph(const ModelSpec& model, const TrainingConfig& config, Graph& out);
+void buildTransformerGraph(const ModelSpec& model, const TrainingConfig& config, Graph& out);
+void buildCnnGraph(const ModelSpec& model, const TrainingConfig& config, Graph& out);
+
+// Tokens per sample for a transformer at this sequence setting (patches plus class token for ViT).
+double transformerTokens(const TransformerSpec& t, std::int64_t sequenceSetting);
+
+} // namespace headroom

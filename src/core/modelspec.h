@@ -1,0 +1,142 @@
+#pragma once
+
+// A model as its reference implementation builds it. Transformers are described by their hyper-parameters plus
+// the implementation details that change memory (dropout rates, which head, tied embeddings, how the activation
+// and the norm are written); CNNs by their real layer list. Parsed from the `headroom-model` JSON format.
+
+#include "error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace headroom {
+
+enum class ModelFamily : std::uint8_t { Transformer, Cnn };
+
+enum class NormKind : std::uint8_t { LayerNorm, RMSNorm };
+
+// How the norm is written. `Fused` is one kernel (torch.nn.LayerNorm, apex/TE RMSNorm) that saves its input and
+// FP32 statistics. `Upcast` is the Hugging Face LlamaRMSNorm: x.to(float32), pow, mean, rsqrt, mul, cast, mul,
+// as separate autograd ops that save the FP32 input and the normalised tensor.
+enum class NormImpl : std::uint8_t { Fused, Upcast };
+
+// Activation as the reference code calls it. GeluComposite is transformers' NewGELUActivation ("gelu_new", used
+// by GPT-2): 0.5*x*(1+tanh(sqrt(2/pi)*(x+0.044715*x^3))) written as tensor ops, so autograd saves four tensors.
+enum class Activation : std::uint8_t { Gelu, GeluTanh, GeluComposite, QuickGelu, Silu, Relu };
+
+enum class PositionKind : std::uint8_t { Learned, Rotary, None };
+enum class HeadKind : std::uint8_t { CausalLM, MaskedLM, Classifier, None };
+enum class InputKind : std::uint8_t { Tokens, Patches };
+
+// Where eager attention casts the FP32 softmax output back to the value dtype under autocast:
+// explicitly before the dropout (GPT-2, Llama: `.to(value.dtype)`) or implicitly at the second matmul (BERT).
+enum class ProbsCast : std::uint8_t { BeforeDropout, AtMatmul };
+
+struct TransformerSpec {
+    int layers = 12;
+    int hidden = 768;
+    int heads = 12;
+    int kvHeads = 12;
+    int headDim = 0; // 0 means hidden / heads
+    int ffn = 3072;
+    std::int64_t vocab = 50257;
+    std::int64_t maxPositions = 1024;
+    int typeVocab = 0; // BERT token types
+
+    bool causal = true;
+    bool preNorm = true;
+    NormKind norm = NormKind::LayerNorm;
+    NormImpl normImpl = NormImpl::Fused;
+    Activation activation = Activation::Gelu;
+    bool gatedFfn = false;       // SwiGLU / GeGLU: act(gate(x)) * up(x)
+    PositionKind position = PositionKind::Learned;
+    bool fusedQkv = false;       // one projection producing Q, K and V (GPT-2 c_attn, torchvision in_proj)
+    bool qkvBias = true;
+    bool outBias = true;
+    bool ffnBias = true;
+    bool normBias = true;
+    bool embeddingNorm = false;  // BERT normalises the summed embeddings
+    bool finalNorm = true;       // pre-norm stacks end with a norm
+    bool tiedEmbeddings = true;
+    HeadKind head = HeadKind::CausalLM;
+    bool headBias = false;       // bias of the output projection (BERT's decoder bias, ViT's classifier)
+    int classes = 0;             // classifier outputs
+    ProbsCast probsCast = ProbsCast::BeforeDropout;
+
+    double embeddingDropout = 0.0;
+    double attentionDropout = 0.0; // on the softmax probabilities
+    double hiddenDropout = 0.0;    // after the attention output projection and after the FFN output
+    double ffnDropout = 0.0;       // after the FFN activation (torchvision MLPBlock)
+
+    InputKind input = InputKind::Tokens;
+    int imageSize = 224;
+    int patchSize = 16;
+    int channels = 3;
+    bool classToken = true;
+
+    int effectiveHeadDim() const { return headDim > 0 ? headDim : hidden / heads; }
+};
+
+enum class CnnOp : std::uint8_t {
+    Conv2d,
+    BatchNorm2d,
+    Relu,
+    Relu6,
+    Silu,
+    Sigmoid,
+    MaxPool2d,
+    AdaptiveAvgPool2d, // to 1 x 1
+    Add,
+    Mul,               // x * scale, scale broadcast over H x W (squeeze-and-excitation)
+    Flatten,
+    Linear,
+    Dropout,
+    StochasticDepth,   // torchvision StochasticDepth(mode="row")
+};
+
+struct CnnLayer {
+    std::string name;
+    CnnOp op = CnnOp::Conv2d;
+    std::vector<int> inputs; // indices of earlier layers; -1 is the image; empty means the previous layer
+    int outChannels = 0;     // Conv2d; Linear: out features
+    int kernel = 1;
+    int stride = 1;
+    int padding = 0;
+    int groups = 1;
+    bool bias = false;
+    bool inplace = false;
+    double p = 0.0; // Dropout / StochasticDepth probability
+};
+
+struct CnnSpec {
+    int channels = 3;
+    int imageSize = 224;
+    std::vector<CnnLayer> layers;
+};
+
+struct ModelReference {
+    std::string implementation; // "transformers BertForMaskedLM", "torchvision.models.resnet50"
+    std::string checkpoint;     // "google-bert/bert-base-uncased"
+    std::string url;
+    std::int64_t parameters = 0; // published count
+    std::string parametersSource;
+};
+
+struct ModelSpec {
+    std::string id;
+    std::string name;
+    std::string description;
+    ModelFamily family = ModelFamily::Transformer;
+    ModelReference reference;
+    int defaultSequence = 512; // tokens, or image side in pixels for vision models
+    TransformerSpec transformer;
+    CnnSpec cnn;
+
+    bool isVision() const { return family == ModelFamily::Cnn || transformer.input == InputKind::Patches; }
+};
+
+Expected<ModelSpec> parseModelSpec(std::string_view jsonText, std::string_view origin);
+std::string serializeModelSpec(const ModelSpec& model);
+
+} // namespace headroom

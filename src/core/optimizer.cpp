@@ -1,0 +1,118 @@
+#include "optimizer.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace headroom {
+
+namespace {
+
+    // bitsandbytes 8-bit optimizers quantise a state only for tensors of at least min_8bit_size = 4096 elements,
+    // block-wise with one FP32 absmax per 256 elements (bitsandbytes/optim/optimizer.py, Optimizer2State).
+    constexpr double kBnbMin8bitSize = 4096.0;
+    constexpr double kBnbBlock = 256.0;
+
+    double adafactorState(const Parameter& p)
+    {
+        // transformers.optimization.Adafactor with its defaults (beta1=None, so no first moment): a factored second
+        // moment (row and column statistics) for parameters with >= 2 dimensions, a full one otherwise.
+        if (p.lastDim > 0.0 && p.secondLastDim > 0.0)
+            return p.numel / p.lastDim + p.numel / p.secondLastDim;
+        return p.numel;
+    }
+
+} // namespace
+
+OptimizerFootprint optimizerFootprint(const Graph& graph, const TrainingConfig& config, DType paramType,
+                                      double gradBytes)
+{
+    OptimizerFootprint f;
+    const bool master = isMixed(config.precision) && config.mixedStyle == MixedPrecisionStyle::MasterWeights;
+    // Optimizer states take the dtype of the tensor they update: the FP32 master copy, the FP32 parameters under
+    // autocast, or BF16 parameters under pure BF16 (torch.zeros_like(p)).
+    const double s = master ? 4.0 : bytesPerElement(paramType);
+    const double pw = bytesPerElement(paramType);
+    double params = 0.0;
+    double largest = 0.0;
+    for (const auto& p : graph.params) {
+        params += p.numel;
+        largest = std::max(largest, p.numel);
+    }
+    if (master)
+        f.masterBytes = 4.0 * params; // ZeRO paper sec. 3.1: FP32 parameters are part of the optimizer states (K = 12)
+
+    // The master copy is updated by a fused kernel that also writes the 16-bit weights (DeepSpeed FusedAdam,
+    // Megatron / TE FusedAdam). Plain PyTorch uses the foreach implementation by default on CUDA.
+    const double masterIo = master ? 4.0 + 4.0 + pw : 0.0; // read + write master, write 16-bit weights
+    switch (config.optimizer) {
+    case OptimizerKind::AdamW:
+    case OptimizerKind::Adam: {
+        f.stateBytes = 2.0 * s * params;
+        f.flops = 14.0 * params; // roofline notes sec. 4.4: 12-15 FLOP per parameter
+        if (master) {
+            f.implementation = "fused Adam (DeepSpeed / Megatron)";
+            f.trafficBytes = params * (gradBytes + masterIo + 4.0 * s);
+            f.kernels = 1;
+        } else {
+            // torch.optim._multi_tensor_adam: lerp_(m), mul_(v), addcmul_(v), sqrt(v) -> temporary, div_, add_,
+            // addcdiv_(p); AdamW first decays p in place. The sqrt allocates one state-sized temporary.
+            f.implementation = config.optimizer == OptimizerKind::AdamW ? "torch.optim.AdamW (foreach)"
+                                                                         : "torch.optim.Adam (foreach)";
+            f.tempBytes = s * params;
+            const double decay = config.optimizer == OptimizerKind::AdamW ? 2.0 * pw : 0.0;
+            f.trafficBytes = params
+                * (decay + (2 * s + gradBytes) + 2 * s + (2 * s + gradBytes) + 2 * s + 2 * s + 2 * s + (2 * pw + 2 * s));
+            f.kernels = 8;
+        }
+        break;
+    }
+    case OptimizerKind::SGD:
+        f.implementation = master ? "fused SGD" : "torch.optim.SGD (foreach)";
+        f.flops = 2.0 * params;
+        f.trafficBytes = params * (master ? gradBytes + masterIo : 2.0 * pw + gradBytes);
+        f.kernels = 1;
+        break;
+    case OptimizerKind::SGDMomentum:
+        f.implementation = master ? "fused SGD with momentum" : "torch.optim.SGD momentum (foreach)";
+        f.stateBytes = s * params;
+        f.flops = 4.0 * params;
+        f.trafficBytes = params * (master ? gradBytes + masterIo + 2.0 * s : 2 * s + (2 * s + gradBytes) + (2 * pw + s));
+        f.kernels = 3;
+        break;
+    case OptimizerKind::AdamW8bit: {
+        f.implementation = "bitsandbytes AdamW8bit";
+        double state = 0.0;
+        for (const auto& p : graph.params) {
+            if (p.numel >= kBnbMin8bitSize)
+                state += 2.0 * p.numel + 2.0 * 4.0 * std::ceil(p.numel / kBnbBlock);
+            else
+                state += 2.0 * 4.0 * p.numel;
+        }
+        f.stateBytes = state;
+        f.flops = 20.0 * params;
+        f.trafficBytes = params * (gradBytes + 2.0 * pw + 2.0 * 2.0) + (master ? params * masterIo : 0.0);
+        f.kernels = static_cast<int>(graph.params.size());
+        break;
+    }
+    case OptimizerKind::Adafactor: {
+        f.implementation = "transformers Adafactor";
+        double state = 0.0;
+        for (const auto& p : graph.params)
+            state += adafactorState(p);
+        f.stateBytes = 4.0 * state; // statistics are kept in FP32
+        // The per-parameter loop allocates grad**2 and the reconstructed second moment in FP32, plus FP32 copies of
+        // 16-bit gradients and parameters.
+        f.tempBytes = largest * (2.0 * 4.0 + (pw < 4.0 ? 8.0 : 0.0));
+        f.flops = 20.0 * params;
+        f.trafficBytes = params * (gradBytes + 10.0 * 4.0 + 2.0 * pw);
+        f.kernels = 12 * static_cast<int>(graph.params.size());
+        break;
+    }
+    }
+    // GradScaler.unscale_ (FP16 autocast) reads and writes every gradient once more.
+    if (config.precision == Precision::MixedFP16 && !master)
+        f.trafficBytes += params * 2.0 * gradBytes;
+    return f;
+}
+
+} // namespace headroom

@@ -1,0 +1,301 @@
+#include "report.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace headroom {
+
+using nlohmann::json;
+
+namespace {
+
+    // Bytes and counts as JSON integers; values beyond int64 (absurd what-ifs) saturate rather than overflow.
+    json integer(double v)
+    {
+        if (!std::isfinite(v))
+            return v > 0 ? json(std::numeric_limits<std::int64_t>::max()) : json(0);
+        const double r = std::round(v);
+        if (r >= 9.2e18)
+            return json(std::numeric_limits<std::int64_t>::max());
+        if (r <= -9.2e18)
+            return json(std::numeric_limits<std::int64_t>::min());
+        return json(static_cast<std::int64_t>(r));
+    }
+
+    json finite(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+    json pointJson(const RooflinePoint& p)
+    {
+        json j;
+        j["name"] = p.name;
+        j["kind"] = std::string(toString(p.kind));
+        j["phase"] = std::string(toString(p.phase));
+        j["unit"] = std::string(toString(p.unit));
+        j["flops"] = finite(p.flops);
+        j["bytes"] = finite(p.bytes);
+        j["seconds"] = finite(p.seconds);
+        j["intensity_flops_per_byte"] = finite(p.intensity());
+        j["achieved_flops_per_second"] = finite(p.achievedFlopsPerSecond());
+        j["kernel_count"] = p.count;
+        return j;
+    }
+
+    const char* unitKey(MathUnit u)
+    {
+        static const char* k[] = { "fp32", "tf32", "fp16", "bf16", "fp8" };
+        return k[int(u)];
+    }
+
+} // namespace
+
+std::string formatBytes(double bytes)
+{
+    char buf[64];
+    const double a = std::fabs(bytes);
+    if (!std::isfinite(bytes))
+        return "inf";
+    if (a >= 1099511627776.0)
+        std::snprintf(buf, sizeof buf, "%.2f TiB", bytes / 1099511627776.0);
+    else if (a >= 1073741824.0)
+        std::snprintf(buf, sizeof buf, "%.2f GiB", bytes / 1073741824.0);
+    else if (a >= 1048576.0)
+        std::snprintf(buf, sizeof buf, "%.1f MiB", bytes / 1048576.0);
+    else if (a >= 1024.0)
+        std::snprintf(buf, sizeof buf, "%.1f KiB", bytes / 1024.0);
+    else
+        std::snprintf(buf, sizeof buf, "%.0f B", bytes);
+    return buf;
+}
+
+std::string formatSeconds(double s)
+{
+    char buf[64];
+    if (!std::isfinite(s))
+        return "inf";
+    if (s >= 1.0)
+        std::snprintf(buf, sizeof buf, "%.3f s", s);
+    else if (s >= 1e-3)
+        std::snprintf(buf, sizeof buf, "%.2f ms", s * 1e3);
+    else
+        std::snprintf(buf, sizeof buf, "%.1f us", s * 1e6);
+    return buf;
+}
+
+std::string formatCount(double n)
+{
+    char buf[64];
+    if (n >= 1e12)
+        std::snprintf(buf, sizeof buf, "%.2fT", n / 1e12);
+    else if (n >= 1e9)
+        std::snprintf(buf, sizeof buf, "%.2fB", n / 1e9);
+    else if (n >= 1e6)
+        std::snprintf(buf, sizeof buf, "%.1fM", n / 1e6);
+    else if (n >= 1e3)
+        std::snprintf(buf, sizeof buf, "%.1fK", n / 1e3);
+    else
+        std::snprintf(buf, sizeof buf, "%.0f", n);
+    return buf;
+}
+
+std::string estimateToJson(const Estimate& e, const ModelSpec& model, const ReportOptions& options)
+{
+    json j;
+    j["format"] = "headroom-estimate";
+    j["version"] = 1;
+    const GpuSpec& g = *e.gpu.spec;
+
+    json scenario;
+    scenario["model"] = model.id;
+    scenario["gpu"] = g.id;
+    scenario["micro_batch"] = e.config.microBatch;
+    scenario[model.isVision() ? "image_size" : "sequence_length"] = e.config.sequenceLength;
+    scenario["precision"] = std::string(toString(e.config.precision));
+    scenario["mixed_precision_style"] = std::string(toString(e.config.mixedStyle));
+    scenario["master_gradients"] = std::string(toString(e.config.masterGradients));
+    scenario["zero_stage"] = e.config.zeroStage;
+    scenario["data_parallel"] = e.config.dataParallel;
+    scenario["offload_optimizer"] = e.config.offloadOptimizer;
+    scenario["checkpointing"] = std::string(toString(e.config.checkpointing));
+    scenario["attention"] = std::string(toString(e.config.attention));
+    scenario["optimizer"] = std::string(toString(e.config.optimizer));
+    scenario["gradient_accumulation"] = e.config.gradientAccumulation;
+    j["scenario"] = scenario;
+
+    j["model"] = { { "id", model.id },
+                   { "name", model.name },
+                   { "reference", model.reference.implementation },
+                   { "checkpoint", model.reference.checkpoint } };
+    j["parameters"] = integer(e.parameters);
+
+    json mem;
+    for (int c = 0; c < kMemoryCategoryCount; ++c)
+        mem[std::string(toString(MemoryCategory(c)))] = integer(e.components[c]);
+    mem["peak"] = integer(e.peakBytes);
+    json atPeak;
+    for (int c = 0; c < kMemoryCategoryCount; ++c)
+        atPeak[std::string(toString(MemoryCategory(c)))] = integer(e.atPeak[c]);
+    mem["at_peak"] = atPeak;
+    j["memory"] = mem;
+    j["peak_phase"] = std::string(toString(e.peakPhase));
+    j["peak_operator"] = e.peakOperator;
+    j["peak_layer"] = e.peakLayer;
+    j["peak_in_recompute"] = e.peakInRecompute;
+
+    json gpu;
+    gpu["id"] = g.id;
+    gpu["name"] = g.name;
+    gpu["memory_bytes"] = integer(e.gpu.memoryBytes);
+    gpu["bandwidth_bytes_per_second"] = integer(e.gpu.bandwidthBytesPerSecond);
+    json peaks;
+    for (int u = 0; u < kMathUnitCount; ++u) {
+        if (e.gpu.peakFlopsPerSecond[u] > 0)
+            peaks[unitKey(MathUnit(u))] = finite(e.gpu.peakFlopsPerSecond[u]);
+    }
+    gpu["peak_flops_per_second"] = peaks;
+    json overridden = json::array();
+    json datasheet;
+    if (e.gpu.memoryOverridden) {
+        overridden.push_back("memory_bytes");
+        datasheet["memory_bytes"] = integer(g.memoryBytes());
+    }
+    if (e.gpu.bandwidthOverridden) {
+        overridden.push_back("bandwidth_bytes_per_second");
+        datasheet["bandwidth_bytes_per_second"] = integer(g.bandwidthBytesPerSecond());
+        datasheet["bandwidth_sources"] = g.bandwidthGBps.sources;
+    }
+    if (e.gpu.peakOverridden) {
+        overridden.push_back(std::string("peak_flops_per_second.") + unitKey(e.gpu.overriddenUnit));
+        datasheet[std::string("peak_flops_per_second.") + unitKey(e.gpu.overriddenUnit)]
+            = finite(g.peakFlopsPerSecond(e.gpu.overriddenUnit));
+    }
+    gpu["overridden"] = overridden;
+    if (!overridden.empty()) {
+        gpu["datasheet"] = datasheet;
+        gpu["override_note"] = e.gpu.overrideNote;
+    }
+    gpu["memory_sources"] = g.reportedMiB.present() ? g.reportedMiB.sources : g.capacityGB.sources;
+    gpu["overhead_bytes_default"] = integer(g.overheadBytes());
+    j["gpu"] = gpu;
+
+    j["capacity"] = integer(e.capacityBytes);
+    j["fits"] = e.fits;
+    j["headroom_bytes"] = integer(e.headroomBytes);
+    j["max_micro_batch"] = e.maxMicroBatch;
+    j[model.isVision() ? "max_image_size" : "max_sequence_length"] = e.maxSequence;
+    j["max_sequence_limited_by_model"] = e.maxSequenceLimitedByModel;
+
+    j["step_time_seconds"] = finite(e.stepSeconds);
+    j["time"] = { { "micro_batch_seconds", finite(e.microBatchSeconds) },
+                  { "gradient_accumulation", e.config.gradientAccumulation },
+                  { "optimizer_seconds", finite(e.optimizerSeconds) },
+                  { "communication_seconds", finite(e.communicationSeconds) },
+                  { "exposed_communication_seconds", finite(e.exposedCommunicationSeconds) },
+                  { "offload_seconds", finite(e.offloadSeconds) } };
+    j["throughput_per_second"] = finite(e.throughputPerSecond);
+    j["throughput_unit"] = e.vision ? "images" : "tokens";
+    j["mfu"] = finite(e.mfu);
+    j["mfu_peak_unit"] = unitKey(e.mfuUnit);
+    j["model_flops_per_step"] = finite(e.modelFlopsPerStep);
+    j["hardware_flops_per_step"] = finite(e.hardwareFlopsPerStep);
+
+    json roof;
+    json points = json::array();
+    for (const auto& p : e.kindPoints)
+        points.push_back(pointJson(p));
+    roof["points"] = points;
+    roof["step"] = pointJson(e.wholeStep);
+    if (options.operators) {
+        json ops = json::array();
+        for (const auto& p : e.operatorPoints)
+            ops.push_back(pointJson(p));
+        roof["operators"] = ops;
+    }
+    json roofs;
+    roofs["bandwidth_bytes_per_second"] = integer(e.gpu.bandwidthBytesPerSecond);
+    json compute;
+    for (int u = 0; u < kMathUnitCount; ++u) {
+        const double p = e.gpu.peakFlopsPerSecond[u];
+        if (p > 0)
+            compute[unitKey(MathUnit(u))] = { { "flops_per_second", p },
+                                              { "ridge_flops_per_byte", finite(p / e.gpu.bandwidthBytesPerSecond) } };
+    }
+    roofs["compute"] = compute;
+    roof["roofs"] = roofs;
+    j["roofline"] = roof;
+
+    if (options.timeline && e.schedule) {
+        json tl = json::array();
+        const auto& steps = e.schedule->steps;
+        for (std::size_t i = 0; i < e.timeline.size(); ++i) {
+            json p;
+            p["step"] = i;
+            p["phase"] = std::string(toString(steps[i].phase));
+            p["recompute"] = steps[i].recompute;
+            p["operator"] = std::string(steps[i].label);
+            p["layer"] = steps[i].layer;
+            json cats;
+            double total = 0.0;
+            for (int c = 0; c < kMemoryCategoryCount; ++c) {
+                cats[std::string(toString(MemoryCategory(c)))] = integer(e.timeline[i][c]);
+                total += e.timeline[i][c];
+            }
+            p["bytes"] = cats;
+            p["total"] = integer(total);
+            tl.push_back(p);
+        }
+        j["timeline"] = tl;
+    }
+    j["warnings"] = e.warnings;
+    return j.dump(2) + "\n";
+}
+
+std::string estimateToTable(const Estimate& e, const ModelSpec& model)
+{
+    std::string out;
+    char line[512];
+    const GpuSpec& g = *e.gpu.spec;
+    std::snprintf(line, sizeof line, "Model      %s (%s parameters)\n", model.name.c_str(), formatCount(e.parameters).c_str());
+    out += line;
+    std::snprintf(line, sizeof line, "GPU        %s, %s, %.0f GB/s%s\n", g.name.c_str(), formatBytes(e.gpu.memoryBytes).c_str(),
+                  e.gpu.bandwidthBytesPerSecond / 1e9, e.gpu.bandwidthOverridden ? " (what-if override)" : "");
+    out += line;
+    if (!e.gpu.overrideNote.empty() && (e.gpu.bandwidthOverridden || e.gpu.memoryOverridden || e.gpu.peakOverridden))
+        out += "           " + e.gpu.overrideNote + "\n";
+    std::snprintf(line, sizeof line, "Setting    micro-batch %lld, %s %lld, %s, ZeRO-%d x %d, checkpointing %s, %s attention, %s\n",
+                  (long long)e.config.microBatch, model.isVision() ? "image" : "sequence",
+                  (long long)e.config.sequenceLength, std::string(toString(e.config.precision)).c_str(), e.config.zeroStage,
+                  e.config.dataParallel, std::string(toString(e.config.checkpointing)).c_str(),
+                  std::string(toString(e.config.attention)).c_str(), std::string(toString(e.config.optimizer)).c_str());
+    out += line;
+    out += "\nMemory (per GPU)                 size        at peak\n";
+    static const char* names[] = { "weights", "weight copies", "gradients", "optimizer states", "activations", "transient", "overhead" };
+    for (int c = 0; c < kMemoryCategoryCount; ++c) {
+        std::snprintf(line, sizeof line, "  %-28s %12s %12s\n", names[c], formatBytes(e.components[c]).c_str(),
+                      formatBytes(e.atPeak[c]).c_str());
+        out += line;
+    }
+    std::snprintf(line, sizeof line, "  %-28s %12s   (%s, %s%s, layer %d)\n", "peak", formatBytes(e.peakBytes).c_str(),
+                  std::string(toString(e.peakPhase)).c_str(), e.peakOperator.c_str(), e.peakInRecompute ? " recompute" : "",
+                  e.peakLayer);
+    out += line;
+    std::snprintf(line, sizeof line, "  %-28s %12s\n", "capacity", formatBytes(e.capacityBytes).c_str());
+    out += line;
+    std::snprintf(line, sizeof line, "\nVerdict    %s: %s %s\n", e.fits ? "fits" : "does not fit",
+                  formatBytes(std::fabs(e.headroomBytes)).c_str(), e.fits ? "free" : "over");
+    out += line;
+    std::snprintf(line, sizeof line, "           largest micro-batch that fits: %lld; longest %s: %lld%s\n",
+                  (long long)e.maxMicroBatch, model.isVision() ? "image side" : "sequence", (long long)e.maxSequence,
+                  e.maxSequenceLimitedByModel ? " (model limit)" : "");
+    out += line;
+    std::snprintf(line, sizeof line, "Time       step %s, %.0f %s/s, MFU %.1f%%\n", formatSeconds(e.stepSeconds).c_str(),
+                  e.throughputPerSecond, e.vision ? "images" : "tokens", e.mfu * 100.0);
+    out += line;
+    for (const auto& w : e.warnings)
+        out += "Warning    " + w + "\n";
+    return out;
+}
+
+} // namespace headroom

@@ -1,0 +1,24 @@
+#pragma once
+
+// Results as text: JSON for scripts (bytes as integers) and an aligned table for people.
+
+#include "estimate.h"
+
+#include <string>
+
+namespace headroom {
+
+struct ReportOptions {
+    bool timeline = false;  // include the per-step memory timeline in JSON
+    bool operators = true;  // include per-operator roofline points
+};
+
+std::string estimateToJson(const Estimate& e, const ModelSpec& model, const ReportOptions& options = {});
+std::string estimateToTable(const Estimate& e, const ModelSpec& model);
+
+// "1.23 GiB", "512 MiB": binary units, as the driver reports memory.
+std::string formatBytes(double bytes);
+std::string formatSeconds(double s);
+std::string formatCount(double n); // 124.4M, 6.74B
+
+} // namespace headroom

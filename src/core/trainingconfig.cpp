@@ -1,0 +1,87 @@
+#include "trainingconfig.h"
+
+#include <array>
+#include <utility>
+
+namespace headroom {
+
+namespace {
+
+    template <typename E, std::size_t N>
+    std::optional<E> lookup(const std::array<std::pair<std::string_view, E>, N>& table, std::string_view s)
+    {
+        for (const auto& [name, value] : table) {
+            if (name == s)
+                return value;
+        }
+        return std::nullopt;
+    }
+
+    template <typename E, std::size_t N>
+    std::string_view reverse(const std::array<std::pair<std::string_view, E>, N>& table, E v)
+    {
+        for (const auto& [name, value] : table) {
+            if (value == v)
+                return name;
+        }
+        return table[0].first;
+    }
+
+    constexpr std::array<std::pair<std::string_view, Precision>, 6> kPrecision { {
+        { "fp32", Precision::FP32 },
+        { "tf32", Precision::TF32 },
+        { "fp16", Precision::MixedFP16 },
+        { "bf16", Precision::MixedBF16 },
+        { "bf16-pure", Precision::PureBF16 },
+        { "fp8", Precision::MixedFP8 },
+    } };
+    constexpr std::array<std::pair<std::string_view, MixedPrecisionStyle>, 2> kStyle { {
+        { "autocast", MixedPrecisionStyle::Autocast },
+        { "master-weights", MixedPrecisionStyle::MasterWeights },
+    } };
+    constexpr std::array<std::pair<std::string_view, GradientStorage>, 2> kGrad { {
+        { "fp32", GradientStorage::FP32 },
+        { "low", GradientStorage::Low },
+    } };
+    constexpr std::array<std::pair<std::string_view, Checkpointing>, 3> kCkpt { {
+        { "none", Checkpointing::None },
+        { "selective", Checkpointing::Selective },
+        { "full", Checkpointing::Full },
+    } };
+    constexpr std::array<std::pair<std::string_view, AttentionImpl>, 2> kAttn { {
+        { "eager", AttentionImpl::Eager },
+        { "fused", AttentionImpl::Fused },
+    } };
+    constexpr std::array<std::pair<std::string_view, OptimizerKind>, 6> kOpt { {
+        { "adamw", OptimizerKind::AdamW },
+        { "adam", OptimizerKind::Adam },
+        { "sgd", OptimizerKind::SGD },
+        { "sgd-momentum", OptimizerKind::SGDMomentum },
+        { "adamw-8bit", OptimizerKind::AdamW8bit },
+        { "adafactor", OptimizerKind::Adafactor },
+    } };
+
+} // namespace
+
+bool isMixed(Precision p)
+{
+    return p == Precision::MixedFP16 || p == Precision::MixedBF16 || p == Precision::MixedFP8;
+}
+
+bool usesTensorCores(Precision p) { return p != Precision::FP32; }
+
+std::string_view toString(Precision p) { return reverse(kPrecision, p); }
+std::string_view toString(MixedPrecisionStyle s) { return reverse(kStyle, s); }
+std::string_view toString(GradientStorage g) { return reverse(kGrad, g); }
+std::string_view toString(Checkpointing c) { return reverse(kCkpt, c); }
+std::string_view toString(AttentionImpl a) { return reverse(kAttn, a); }
+std::string_view toString(OptimizerKind o) { return reverse(kOpt, o); }
+
+std::optional<Precision> precisionFromString(std::string_view s) { return lookup(kPrecision, s); }
+std::optional<MixedPrecisionStyle> mixedStyleFromString(std::string_view s) { return lookup(kStyle, s); }
+std::optional<GradientStorage> gradientStorageFromString(std::string_view s) { return lookup(kGrad, s); }
+std::optional<Checkpointing> checkpointingFromString(std::string_view s) { return lookup(kCkpt, s); }
+std::optional<AttentionImpl> attentionFromString(std::string_view s) { return lookup(kAttn, s); }
+std::optional<OptimizerKind> optimizerFromString(std::string_view s) { return lookup(kOpt, s); }
+
+} // namespace headroom

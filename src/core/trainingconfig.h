@@ -1,0 +1,87 @@
+#pragma once
+
+// The knobs of one training step. Every field has a default that matches what PyTorch does when nobody
+// changes it, so that an estimate with no options describes the common case.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace headroom {
+
+enum class Precision : std::uint8_t {
+    FP32,      // FP32 everywhere; matmuls on the FP32 vector units (PyTorch >= 1.12 default: allow_tf32 = False)
+    TF32,      // FP32 storage, matmuls and convolutions on TF32 tensor cores
+    MixedFP16, // FP16 mixed precision (autocast + GradScaler, or FP16 weights with an FP32 master copy)
+    MixedBF16, // BF16 mixed precision
+    PureBF16,  // model.to(torch.bfloat16): weights, gradients and optimizer states all BF16, no master copy
+    MixedFP8,  // Transformer Engine style: GEMMs in FP8 with per-tensor scaling, everything else BF16 mixed
+};
+
+// How mixed precision keeps its weights.
+enum class MixedPrecisionStyle : std::uint8_t {
+    Autocast,      // torch.autocast: FP32 weights, 16-bit copies cast per step, FP32 gradients
+    MasterWeights, // DeepSpeed / Megatron: 16-bit weights, FP32 master copy inside the optimizer
+};
+
+// Gradient storage under MasterWeights. The ZeRO paper counts 16-bit gradients (16 bytes per parameter with Adam);
+// Megatron accumulates into FP32 main_grad and DeepSpeed keeps an FP32 gradient partition (18 bytes per parameter).
+enum class GradientStorage : std::uint8_t { Low, FP32 };
+
+enum class Checkpointing : std::uint8_t {
+    None,
+    Selective, // recompute the attention core only (Korthikanti et al. 2022, sec. 5)
+    Full,      // keep only each block's input, recompute the block in backward
+};
+
+enum class AttentionImpl : std::uint8_t {
+    Eager, // matmul + softmax + dropout + matmul: the s x s scores are saved
+    Fused, // FlashAttention / scaled_dot_product_attention: only Q, K, V, O and the log-sum-exp are saved
+};
+
+enum class OptimizerKind : std::uint8_t { AdamW, Adam, SGD, SGDMomentum, AdamW8bit, Adafactor };
+
+struct TrainingConfig {
+    std::int64_t microBatch = 8;
+    std::int64_t sequenceLength = 512; // tokens; for vision models the image side in pixels
+    Precision precision = Precision::MixedBF16;
+    MixedPrecisionStyle mixedStyle = MixedPrecisionStyle::Autocast;
+    GradientStorage masterGradients = GradientStorage::FP32;
+    int zeroStage = 0;          // 0..3
+    int dataParallel = 1;       // data-parallel ranks that ZeRO partitions over
+    bool offloadOptimizer = false;
+    Checkpointing checkpointing = Checkpointing::None;
+    AttentionImpl attention = AttentionImpl::Fused;
+    OptimizerKind optimizer = OptimizerKind::AdamW;
+    int gradientAccumulation = 1;
+    std::optional<double> overheadBytes; // CUDA context + workspaces; default from the GPU's generation
+    double allocatorReserveFraction = 0.0; // caching-allocator slack on top of allocated bytes
+};
+
+// What-if overrides of a GPU's figures. Each one is visible in every result that uses it.
+struct GpuOverrides {
+    std::optional<double> memoryBytes;
+    std::optional<double> bandwidthBytesPerSecond;
+    std::optional<double> peakFlopsPerSecond; // the roof of the precision in use
+    std::string note;                         // why: shown beside the overridden figure
+};
+
+bool isMixed(Precision p);
+bool usesTensorCores(Precision p);
+
+std::string_view toString(Precision p);
+std::string_view toString(MixedPrecisionStyle s);
+std::string_view toString(GradientStorage g);
+std::string_view toString(Checkpointing c);
+std::string_view toString(AttentionImpl a);
+std::string_view toString(OptimizerKind o);
+
+std::optional<Precision> precisionFromString(std::string_view s);
+std::optional<MixedPrecisionStyle> mixedStyleFromString(std::string_view s);
+std::optional<GradientStorage> gradientStorageFromString(std::string_view s);
+std::optional<Checkpointing> checkpointingFromString(std::string_view s);
+std::optional<AttentionImpl> attentionFromString(std::string_view s);
+std::optional<OptimizerKind> optimizerFromString(std::string_view s);
+
+} // namespace headroom

@@ -1,0 +1,98 @@
+// How fast the core answers: one full simulation (graph, lowering, timeline walk, roofline), the batch-slider
+// fast path on a cached schedule, and the largest-micro-batch search. Goal on a 2-core machine: < 50 us per
+// simulation and < 1 ms per search, so a slider can drive it at 120 frames per second.
+
+#include "catalogloader.h"
+#include "estimate.h"
+#include "lowering.h"
+#include "modelgraph.h"
+
+#include <benchmark/benchmark.h>
+
+#include <memory>
+
+using namespace headroom;
+
+namespace {
+
+const Catalog& cat()
+{
+    static const Catalog c = CatalogLoader::bundled();
+    return c;
+}
+
+TrainingConfig configFor(const ModelSpec& m)
+{
+    TrainingConfig c;
+    c.microBatch = 8;
+    c.sequenceLength = m.defaultSequence;
+    c.precision = Precision::MixedBF16;
+    return c;
+}
+
+EstimateOptions fastOptions()
+{
+    EstimateOptions o;
+    o.searchMaxSequence = false;
+    return o;
+}
+
+void fullSimulation(benchmark::State& state, const char* modelId)
+{
+    const ModelSpec& m = *cat().model(modelId);
+    const GpuSpec& g = *cat().gpu("a100-sxm4-80gb");
+    const TrainingConfig c = configFor(m);
+    const EstimateOptions o = fastOptions();
+    for (auto _ : state) {
+        Estimate e = estimate(m, g, c, {}, o);
+        benchmark::DoNotOptimize(e.peakBytes);
+    }
+}
+
+void batchTick(benchmark::State& state, const char* modelId)
+{
+    const ModelSpec& m = *cat().model(modelId);
+    const GpuSpec& g = *cat().gpu("a100-sxm4-80gb");
+    TrainingConfig c = configFor(m);
+    auto schedule = std::make_shared<const Schedule>(lowerTrainingStep(buildGraph(m, c), c));
+    const EstimateOptions o = fastOptions();
+    std::int64_t b = 1;
+    for (auto _ : state) {
+        c.microBatch = b;
+        b = b % 64 + 1;
+        Estimate e = evaluate(schedule, m, g, c, {}, o);
+        benchmark::DoNotOptimize(e.peakBytes);
+    }
+}
+
+void maxBatchSearch(benchmark::State& state, const char* modelId)
+{
+    const ModelSpec& m = *cat().model(modelId);
+    const TrainingConfig c = configFor(m);
+    for (auto _ : state) {
+        const Schedule s = lowerTrainingStep(buildGraph(m, c), c);
+        benchmark::DoNotOptimize(maxMicroBatch(s, 80e9, 500 * 1048576.0, 0.0));
+    }
+}
+
+void maxSequenceSearch(benchmark::State& state, const char* modelId)
+{
+    const ModelSpec& m = *cat().model(modelId);
+    const TrainingConfig c = configFor(m);
+    for (auto _ : state)
+        benchmark::DoNotOptimize(maxSequence(m, c, 80e9, 500 * 1048576.0));
+}
+
+} // namespace
+
+BENCHMARK_CAPTURE(fullSimulation, gpt2, "gpt2")->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(fullSimulation, llama_2_7b, "llama-2-7b")->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(fullSimulation, resnet50, "resnet50")->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(batchTick, gpt2, "gpt2")->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(batchTick, llama_2_7b, "llama-2-7b")->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(maxBatchSearch, gpt2, "gpt2")->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(maxBatchSearch, llama_2_7b, "llama-2-7b")->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(maxSequenceSearch, gpt2, "gpt2")->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(maxSequenceSearch, llama_2_7b, "llama-2-7b")->Unit(benchmark::kMicrosecond);
+
+BENCHMARK_MAIN();

@@ -1,0 +1,66 @@
+#pragma once
+
+// Shared helpers for the tests: load the bundled catalog once and build custom models in code.
+
+#include "catalogloader.h"
+#include "estimate.h"
+#include "modelspec.h"
+
+#include <QTest>
+
+namespace headroom::test {
+
+inline const Catalog& catalog()
+{
+    static const Catalog c = [] {
+        LoadReport report;
+        Catalog cat = CatalogLoader::bundled(&report);
+        if (!report.errors.isEmpty())
+            qFatal("bundled data failed to load: %s", qPrintable(report.errors.join(QLatin1Char('\n'))));
+        return cat;
+    }();
+    return c;
+}
+
+inline const ModelSpec& preset(const char* id)
+{
+    const ModelSpec* m = catalog().model(id);
+    if (!m)
+        qFatal("missing preset %s", id);
+    return *m;
+}
+
+inline const GpuSpec& gpu(const char* id)
+{
+    const GpuSpec* g = catalog().gpu(id);
+    if (!g)
+        qFatal("missing GPU %s", id);
+    return *g;
+}
+
+// A GPT layer as Korthikanti et al. 2022 and Narayanan et al. 2021 describe it: pre-LayerNorm, one QKV projection,
+// 4h FFN with GeLU, learned positions, tied embeddings, biases.
+inline ModelSpec gptModel(int layers, int hidden, int heads, std::int64_t vocab, std::int64_t positions, double dropout)
+{
+    ModelSpec m;
+    m.id = "test-gpt";
+    m.name = "test GPT";
+    auto& t = m.transformer;
+    t.layers = layers;
+    t.hidden = hidden;
+    t.heads = heads;
+    t.kvHeads = heads;
+    t.ffn = 4 * hidden;
+    t.vocab = vocab;
+    t.maxPositions = positions;
+    t.causal = true;
+    t.preNorm = true;
+    t.activation = Activation::Gelu;
+    t.fusedQkv = true;
+    t.tiedEmbeddings = true;
+    t.head = HeadKind::CausalLM;
+    t.embeddingDropout = t.attentionDropout = t.hiddenDropout = dropout;
+    return m;
+}
+
+} // namespace headroom::test

@@ -1,0 +1,188 @@
+// The headless command line: `headroom estimate`, `headroom list`, `--version`, and its error messages.
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+class TestCli : public QObject {
+    Q_OBJECT
+
+private slots:
+    void defaultScenarioJson();
+    void explicitScenario();
+    void badArguments_data();
+    void badArguments();
+    void listCommands();
+    void versionAndHelp();
+    void modelFromFile();
+    void failIfOom();
+
+private:
+    struct Run {
+        int code = -1;
+        QByteArray out;
+        QByteArray err;
+    };
+    static Run run(const QStringList& args)
+    {
+        QProcess p;
+        p.start(QStringLiteral(HEADROOM_BINARY), args);
+        p.waitForFinished(60000);
+        return { p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError() };
+    }
+};
+
+void TestCli::defaultScenarioJson()
+{
+    const Run r = run({ QStringLiteral("estimate"), QStringLiteral("--json") });
+    QCOMPARE(r.code, 0);
+    QJsonParseError pe;
+    const QJsonObject j = QJsonDocument::fromJson(r.out, &pe).object();
+    QCOMPARE(pe.error, QJsonParseError::NoError);
+    for (const char* key : { "parameters", "memory", "peak_phase", "capacity", "gpu", "fits", "max_micro_batch",
+                             "step_time_seconds", "throughput_per_second", "mfu", "roofline" })
+        QVERIFY2(j.contains(QLatin1String(key)), key);
+    const QJsonObject mem = j.value(QStringLiteral("memory")).toObject();
+    for (const char* key : { "weights", "weight_copies", "gradients", "optimizer_states", "activations", "transient",
+                             "overhead", "peak" }) {
+        QVERIFY2(mem.contains(QLatin1String(key)), key);
+        // Bytes are integers.
+        const double v = mem.value(QLatin1String(key)).toDouble();
+        QCOMPARE(v, std::floor(v));
+    }
+    // The default scenario: BERT-base on the RTX A3000 12 GB, with the explainer's 392 GB/s as a visible what-if
+    // over the datasheet's 336 GB/s.
+    const QJsonObject gpu = j.value(QStringLiteral("gpu")).toObject();
+    QCOMPARE(gpu.value(QStringLiteral("id")).toString(), QStringLiteral("rtx-a3000-12gb-laptop"));
+    QCOMPARE(gpu.value(QStringLiteral("memory_bytes")).toDouble(), 12288.0 * 1048576.0);
+    QCOMPARE(gpu.value(QStringLiteral("bandwidth_bytes_per_second")).toDouble(), 392e9);
+    QVERIFY(gpu.value(QStringLiteral("overridden")).toArray().contains(QStringLiteral("bandwidth_bytes_per_second")));
+    QCOMPARE(gpu.value(QStringLiteral("datasheet")).toObject().value(QStringLiteral("bandwidth_bytes_per_second")).toDouble(), 336e9);
+    QCOMPARE(j.value(QStringLiteral("parameters")).toDouble(), 109514298.0);
+    const QJsonArray points = j.value(QStringLiteral("roofline")).toObject().value(QStringLiteral("points")).toArray();
+    QVERIFY(!points.isEmpty());
+    for (const auto& p : points) {
+        const QJsonObject o = p.toObject();
+        for (const char* key : { "name", "flops", "bytes", "seconds" })
+            QVERIFY2(o.contains(QLatin1String(key)), key);
+    }
+    const double peak = mem.value(QStringLiteral("peak")).toDouble();
+    QCOMPARE(j.value(QStringLiteral("fits")).toBool(), peak <= j.value(QStringLiteral("capacity")).toDouble());
+}
+
+void TestCli::explicitScenario()
+{
+    const Run r = run({ QStringLiteral("estimate"), QStringLiteral("--gpu"), QStringLiteral("h100-sxm5-80gb"),
+                        QStringLiteral("--model"), QStringLiteral("llama-2-7b"), QStringLiteral("--batch"), QStringLiteral("1"),
+                        QStringLiteral("--seq"), QStringLiteral("4096"), QStringLiteral("--precision"), QStringLiteral("bf16"),
+                        QStringLiteral("--zero"), QStringLiteral("3"), QStringLiteral("--dp"), QStringLiteral("8"),
+                        QStringLiteral("--checkpointing"), QStringLiteral("full"), QStringLiteral("--attention"),
+                        QStringLiteral("fused"), QStringLiteral("--optimizer"), QStringLiteral("adamw"), QStringLiteral("--json") });
+    QCOMPARE(r.code, 0);
+    const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(j.value(QStringLiteral("parameters")).toDouble(), 6738415616.0);
+    QVERIFY(j.value(QStringLiteral("gpu")).toObject().value(QStringLiteral("overridden")).toArray().isEmpty());
+    QCOMPARE(j.value(QStringLiteral("scenario")).toObject().value(QStringLiteral("zero_stage")).toInt(), 3);
+    QVERIFY(j.value(QStringLiteral("fits")).toBool());
+
+    // The same with a table for people.
+    const Run t = run({ QStringLiteral("estimate"), QStringLiteral("--gpu"), QStringLiteral("rtx-3090") });
+    QCOMPARE(t.code, 0);
+    QVERIFY(t.out.contains("peak"));
+    QVERIFY(t.out.contains("NVIDIA GeForce RTX 3090"));
+}
+
+void TestCli::badArguments_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("mentions");
+    QTest::newRow("unknown gpu") << QStringList { QStringLiteral("--gpu"), QStringLiteral("rtx-9999") }
+                                 << QStringLiteral("rtx-a3000-12gb-laptop");
+    QTest::newRow("unknown model") << QStringList { QStringLiteral("--model"), QStringLiteral("gpt5") } << QStringLiteral("llama-2-7b");
+    QTest::newRow("bad precision") << QStringList { QStringLiteral("--precision"), QStringLiteral("fp64") } << QStringLiteral("bf16-pure");
+    QTest::newRow("bad zero") << QStringList { QStringLiteral("--zero"), QStringLiteral("4") } << QStringLiteral("--zero");
+    QTest::newRow("negative batch") << QStringList { QStringLiteral("--batch"), QStringLiteral("-3") } << QStringLiteral("--batch");
+    QTest::newRow("nan bandwidth") << QStringList { QStringLiteral("--bandwidth-gbps"), QStringLiteral("nan") }
+                                   << QStringLiteral("--bandwidth-gbps");
+    QTest::newRow("bad optimizer") << QStringList { QStringLiteral("--optimizer"), QStringLiteral("lion") } << QStringLiteral("adamw-8bit");
+    QTest::newRow("bad checkpointing") << QStringList { QStringLiteral("--checkpointing"), QStringLiteral("some") } << QStringLiteral("selective");
+    QTest::newRow("unknown option") << QStringList { QStringLiteral("--frobnicate") } << QStringLiteral("frobnicate");
+}
+
+void TestCli::badArguments()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, mentions);
+    const Run r = run(QStringList { QStringLiteral("estimate") } + args);
+    QCOMPARE(r.code, 2);
+    QVERIFY2(QString::fromUtf8(r.err).contains(mentions), r.err.constData());
+    QVERIFY(r.out.isEmpty());
+}
+
+void TestCli::listCommands()
+{
+    const Run g = run({ QStringLiteral("list"), QStringLiteral("gpus") });
+    QCOMPARE(g.code, 0);
+    QCOMPARE_GE(g.out.count('\n'), 30);
+    QVERIFY(g.out.contains("rtx-a3000-12gb-laptop"));
+    const Run m = run({ QStringLiteral("list"), QStringLiteral("models") });
+    QCOMPARE(m.code, 0);
+    for (const char* id : { "bert-base", "gpt2", "llama-2-7b", "resnet50", "transformer-100m" })
+        QVERIFY2(m.out.contains(id), id);
+    QCOMPARE(run({ QStringLiteral("list"), QStringLiteral("nothing") }).code, 2);
+}
+
+void TestCli::versionAndHelp()
+{
+    const Run v = run({ QStringLiteral("--version") });
+    QCOMPARE(v.code, 0);
+    QVERIFY(v.out.startsWith("headroom 0."));
+    const Run h = run({ QStringLiteral("--help") });
+    QCOMPARE(h.code, 0);
+    QVERIFY(h.out.contains("estimate"));
+    const Run eh = run({ QStringLiteral("estimate"), QStringLiteral("--help") });
+    QCOMPARE(eh.code, 0);
+    QVERIFY(eh.out.contains("--checkpointing"));
+}
+
+void TestCli::modelFromFile()
+{
+    QTemporaryDir dir;
+    const QString good = dir.filePath(QStringLiteral("tiny.json"));
+    QFile f(good);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"format":"headroom-model","version":1,"id":"tiny","name":"Tiny","family":"transformer",
+      "transformer":{"layers":2,"hidden":64,"heads":4,"ffn":256,"vocab":1000,"max_positions":128,"causal":true,
+      "norm":"layernorm","activation":"gelu","position":"learned","head":"causal_lm","tied_embeddings":true}})");
+    f.close();
+    const Run r = run({ QStringLiteral("estimate"), QStringLiteral("--model"), good, QStringLiteral("--json") });
+    QCOMPARE(r.code, 0);
+    // 2 layers of 12h^2 + 13h, 1000 x 64 embedding, 128 x 64 positions, final norm.
+    QCOMPARE(QJsonDocument::fromJson(r.out).object().value(QStringLiteral("parameters")).toDouble(),
+             2.0 * (12 * 64 * 64 + 13 * 64) + 1000 * 64 + 128 * 64 + 2 * 64);
+
+    const QString bad = dir.filePath(QStringLiteral("bad.json"));
+    QFile b(bad);
+    QVERIFY(b.open(QIODevice::WriteOnly));
+    b.write(R"({"format":"headroom-model","version":1,"id":"bad","name":"Bad","family":"transformer",
+      "transformer":{"layers":-2,"hidden":64,"heads":4,"ffn":256,"vocab":1000,"causal":true,
+      "norm":"layernorm","activation":"gelu","position":"none","head":"causal_lm"}})");
+    b.close();
+    const Run e = run({ QStringLiteral("estimate"), QStringLiteral("--model"), bad });
+    QCOMPARE(e.code, 2);
+    QVERIFY2(e.err.contains("bad.json") && e.err.contains("transformer.layers"), e.err.constData());
+}
+
+void TestCli::failIfOom()
+{
+    const Run r = run({ QStringLiteral("estimate"), QStringLiteral("--model"), QStringLiteral("llama-2-7b"),
+                        QStringLiteral("--fail-if-oom") });
+    QCOMPARE(r.code, 3);
+    QVERIFY(r.out.contains("does not fit"));
+}
+
+QTEST_APPLESS_MAIN(TestCli)
+#include "tst_cli.moc"

@@ -1,0 +1,265 @@
+// Properties of the simulated training step that must hold for every model and setting.
+
+#include "lowering.h"
+#include "modelgraph.h"
+#include "testsupport.h"
+
+#include <cmath>
+
+using namespace headroom;
+
+class TestSimulator : public QObject {
+    Q_OBJECT
+
+private slots:
+    void timelineReturnsToResident_data();
+    void timelineReturnsToResident();
+    void maxMicroBatchIsExact_data();
+    void maxMicroBatchIsExact();
+    void peakGrowsWithBatch();
+    void peakPhaseMovesWithBatch();
+    void zeroStagesShrinkMemory();
+    void fusedAttentionNeverCostsMore();
+    void gradientAccumulationKeepsGradients();
+    void overridesAreApplied();
+    void extremeSettingsStayFinite_data();
+    void extremeSettingsStayFinite();
+    void fp8NeedsFp8Hardware();
+};
+
+namespace {
+
+void addModels()
+{
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<QString>("precision");
+    QTest::addColumn<QString>("checkpointing");
+    QTest::addColumn<int>("zero");
+    for (const char* m : { "gpt2", "bert-base", "llama-2-7b", "qwen2.5-0.5b", "vit-b-16", "resnet50", "efficientnet-b0" }) {
+        QTest::newRow((std::string(m) + " bf16").c_str()) << QString::fromLatin1(m) << QStringLiteral("bf16") << QStringLiteral("none") << 0;
+        QTest::newRow((std::string(m) + " fp32 full").c_str()) << QString::fromLatin1(m) << QStringLiteral("fp32") << QStringLiteral("full") << 0;
+        QTest::newRow((std::string(m) + " fp8 selective zero3").c_str()) << QString::fromLatin1(m) << QStringLiteral("fp8") << QStringLiteral("selective") << 3;
+    }
+}
+
+TrainingConfig configFor(const ModelSpec& m, const QString& precision, const QString& ckpt, int zero)
+{
+    TrainingConfig c;
+    c.microBatch = 2;
+    c.sequenceLength = m.isVision() ? 224 : 256;
+    c.precision = *precisionFromString(precision.toStdString());
+    c.checkpointing = *checkpointingFromString(ckpt.toStdString());
+    c.zeroStage = zero;
+    c.dataParallel = zero > 0 ? 8 : 1;
+    c.attention = AttentionImpl::Eager;
+    return c;
+}
+
+} // namespace
+
+void TestSimulator::timelineReturnsToResident_data() { addModels(); }
+
+void TestSimulator::timelineReturnsToResident()
+{
+    QFETCH(QString, model);
+    QFETCH(QString, precision);
+    QFETCH(QString, checkpointing);
+    QFETCH(int, zero);
+    const ModelSpec& m = test::preset(model.toStdString().c_str());
+    const TrainingConfig c = configFor(m, precision, checkpointing, zero);
+    const Schedule s = lowerTrainingStep(buildGraph(m, c), c);
+    // Every block is allocated before it is freed, and after the last step only resident memory is left.
+    Linear live;
+    for (const Step& st : s.steps) {
+        const std::int32_t* ev = s.events.data() + st.eventsBegin;
+        for (int i = 0; i < st.allocCount; ++i)
+            live += s.blocks[ev[i]].bytes;
+        for (int i = 0; i < st.freeCount; ++i) {
+            const MemoryBlock& b = s.blocks[ev[st.allocCount + i]];
+            QVERIFY(b.alloc <= b.lastUse || b.alloc == std::max(b.alloc, b.lastUse));
+            live -= b.bytes;
+        }
+    }
+    QVERIFY(std::abs(live.fixed) < 1.0);
+    QVERIFY(std::abs(live.perSample) < 1.0);
+    // The phases come in order: forward, backward (with recomputation), optimizer.
+    int phase = 0;
+    for (const Step& st : s.steps) {
+        QCOMPARE_GE(int(st.phase), phase);
+        phase = int(st.phase);
+    }
+    QCOMPARE(int(s.steps.back().phase), int(Phase::Optimizer));
+}
+
+void TestSimulator::maxMicroBatchIsExact_data() { addModels(); }
+
+void TestSimulator::maxMicroBatchIsExact()
+{
+    QFETCH(QString, model);
+    QFETCH(QString, precision);
+    QFETCH(QString, checkpointing);
+    QFETCH(int, zero);
+    const ModelSpec& m = test::preset(model.toStdString().c_str());
+    const TrainingConfig c = configFor(m, precision, checkpointing, zero);
+    const Schedule s = lowerTrainingStep(buildGraph(m, c), c);
+    const double overhead = 400.0 * 1048576.0;
+    for (double capacity : { 8e9, 24e9, 80e9, 192e9 }) {
+        const std::int64_t best = maxMicroBatch(s, capacity, overhead, 0.05);
+        if (best == 0) {
+            QCOMPARE_GT(peakBytes(s, 1.0, overhead, 0.05), capacity);
+            continue;
+        }
+        QCOMPARE_LE(peakBytes(s, double(best), overhead, 0.05), capacity);
+        QCOMPARE_GT(peakBytes(s, double(best + 1), overhead, 0.05), capacity);
+    }
+}
+
+void TestSimulator::peakGrowsWithBatch()
+{
+    const ModelSpec& m = test::preset("gpt2");
+    TrainingConfig c;
+    double last = 0.0;
+    const Schedule s = lowerTrainingStep(buildGraph(m, c), c);
+    for (double b = 1; b <= 64; b *= 2) {
+        const double p = peakBytes(s, b, 0.0, 0.0);
+        QCOMPARE_GT(p, last);
+        last = p;
+    }
+}
+
+void TestSimulator::peakPhaseMovesWithBatch()
+{
+    // "Visualize and understand GPU memory in PyTorch" (Hugging Face blog): with a small batch the optimizer
+    // step (gradients plus optimizer temporaries) sets the peak; with a large batch the activations do.
+    const ModelSpec& m = test::preset("bert-base");
+    TrainingConfig c;
+    c.sequenceLength = 128;
+    c.microBatch = 1;
+    Estimate e = estimate(m, test::gpu("a100-sxm4-80gb"), c, {}, { {}, false, false });
+    QCOMPARE(int(e.peakPhase), int(Phase::Optimizer));
+    c.microBatch = 64;
+    e = estimate(m, test::gpu("a100-sxm4-80gb"), c, {}, { {}, false, false });
+    QVERIFY(e.peakPhase != Phase::Optimizer);
+}
+
+void TestSimulator::zeroStagesShrinkMemory()
+{
+    const ModelSpec& m = test::preset("llama-2-7b");
+    double last = 1e300;
+    for (int stage = 0; stage <= 3; ++stage) {
+        TrainingConfig c;
+        c.microBatch = 1;
+        c.sequenceLength = 1024;
+        c.mixedStyle = MixedPrecisionStyle::MasterWeights;
+        c.zeroStage = stage;
+        c.dataParallel = 8;
+        const Estimate e = estimate(m, test::gpu("h100-sxm5-80gb"), c, {}, { {}, false, false });
+        QCOMPARE_LT(e.peakBytes, last);
+        last = e.peakBytes;
+    }
+}
+
+void TestSimulator::fusedAttentionNeverCostsMore()
+{
+    for (const char* id : { "gpt2", "bert-base", "llama-3-8b", "vit-b-16" }) {
+        const ModelSpec& m = test::preset(id);
+        TrainingConfig c;
+        c.microBatch = 4;
+        c.sequenceLength = m.isVision() ? 224 : 1024;
+        c.attention = AttentionImpl::Eager;
+        const double eager = estimate(m, test::gpu("h100-sxm5-80gb"), c, {}, { {}, false, false }).peakBytes;
+        c.attention = AttentionImpl::Fused;
+        const double fused = estimate(m, test::gpu("h100-sxm5-80gb"), c, {}, { {}, false, false }).peakBytes;
+        QCOMPARE_LE(fused, eager);
+    }
+}
+
+void TestSimulator::gradientAccumulationKeepsGradients()
+{
+    const ModelSpec& m = test::preset("gpt2");
+    TrainingConfig c;
+    c.microBatch = 4;
+    c.sequenceLength = 512;
+    const Estimate one = estimate(m, test::gpu("rtx-3090"), c, {}, { {}, false, false });
+    c.gradientAccumulation = 4;
+    const Estimate four = estimate(m, test::gpu("rtx-3090"), c, {}, { {}, false, false });
+    // With accumulation the FP32 gradients exist during the forward pass of every later micro-batch.
+    QCOMPARE(four.components[index(MemoryCategory::Gradients)], one.components[index(MemoryCategory::Gradients)]);
+    QCOMPARE_GE(four.peakBytes, one.peakBytes);
+    QCOMPARE_LT(std::abs(four.microBatchSeconds - one.microBatchSeconds), 1e-12);
+    QCOMPARE_LT(std::abs(four.stepSeconds - (4 * one.microBatchSeconds + one.optimizerSeconds)), 1e-9);
+}
+
+void TestSimulator::overridesAreApplied()
+{
+    const ModelSpec& m = test::preset("gpt2");
+    const GpuSpec& g = test::gpu("rtx-a3000-12gb-laptop");
+    TrainingConfig c;
+    c.microBatch = 8;
+    const Estimate base = estimate(m, g, c, {}, { {}, false, false });
+    GpuOverrides o;
+    o.bandwidthBytesPerSecond = 392e9;
+    o.memoryBytes = 6.0 * 1073741824.0;
+    const Estimate what = estimate(m, g, c, o, { {}, false, false });
+    QCOMPARE(what.gpu.bandwidthBytesPerSecond, 392e9);
+    QCOMPARE(what.capacityBytes, 6.0 * 1073741824.0);
+    QVERIFY(what.gpu.bandwidthOverridden && what.gpu.memoryOverridden);
+    QCOMPARE_LT(what.stepSeconds, base.stepSeconds);  // more bandwidth, faster memory-bound kernels
+    QCOMPARE_LT(what.maxMicroBatch, base.maxMicroBatch); // less memory, smaller batches
+    QCOMPARE(what.peakBytes, base.peakBytes);
+}
+
+void TestSimulator::extremeSettingsStayFinite_data()
+{
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<qint64>("batch");
+    QTest::addColumn<qint64>("seq");
+    QTest::addColumn<int>("ranks");
+    QTest::newRow("batch 1e6") << QStringLiteral("gpt2") << qint64(1000000) << qint64(1024) << 1;
+    QTest::newRow("seq 1e6") << QStringLiteral("llama-2-7b") << qint64(1) << qint64(1000000) << 1;
+    QTest::newRow("1024 ranks") << QStringLiteral("llama-2-7b") << qint64(4) << qint64(4096) << 1024;
+    QTest::newRow("image 16384") << QStringLiteral("resnet50") << qint64(1000000) << qint64(16384) << 1;
+}
+
+void TestSimulator::extremeSettingsStayFinite()
+{
+    QFETCH(QString, model);
+    QFETCH(qint64, batch);
+    QFETCH(qint64, seq);
+    QFETCH(int, ranks);
+    const ModelSpec& m = test::preset(model.toStdString().c_str());
+    TrainingConfig c;
+    c.microBatch = batch;
+    c.sequenceLength = seq;
+    c.dataParallel = ranks;
+    c.zeroStage = ranks > 1 ? 3 : 0;
+    c.attention = AttentionImpl::Eager;
+    const Estimate e = estimate(m, test::gpu("h100-sxm5-80gb"), c, {}, { {}, false, true });
+    QVERIFY(std::isfinite(e.peakBytes));
+    QVERIFY(std::isfinite(e.stepSeconds) && e.stepSeconds > 0);
+    QVERIFY(std::isfinite(e.mfu));
+    QVERIFY(std::isfinite(e.throughputPerSecond));
+    for (const auto& point : e.timeline)
+        for (double v : point)
+            QVERIFY(std::isfinite(v) && v >= -1.0);
+}
+
+void TestSimulator::fp8NeedsFp8Hardware()
+{
+    const ModelSpec& m = test::preset("gpt2");
+    TrainingConfig c;
+    c.precision = Precision::MixedFP8;
+    const Estimate ampere = estimate(m, test::gpu("rtx-a3000-12gb-laptop"), c, {}, { {}, false, false });
+    QVERIFY(!ampere.warnings.empty());
+    QCOMPARE(int(ampere.mfuUnit), int(MathUnit::Bf16Tensor));
+    const Estimate hopper = estimate(m, test::gpu("h100-sxm5-80gb"), c, {}, { {}, false, false });
+    QCOMPARE(int(hopper.mfuUnit), int(MathUnit::Fp8Tensor));
+    // Transformer Engine saves FP8 copies of the GEMM inputs: fewer activation bytes than BF16.
+    TrainingConfig bf = c;
+    bf.precision = Precision::MixedBF16;
+    const Estimate bf16 = estimate(m, test::gpu("h100-sxm5-80gb"), bf, {}, { {}, false, false });
+    QCOMPARE_LT(hopper.components[index(MemoryCategory::Activations)], bf16.components[index(MemoryCategory::Activations)]);
+}
+
+QTEST_APPLESS_MAIN(TestSimulator)
+#include "tst_simulator.moc"
