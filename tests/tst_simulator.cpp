@@ -2,6 +2,8 @@
 
 #include "lowering.h"
 #include "modelgraph.h"
+#include "scenario.h"
+#include "sweep.h"
 #include "testsupport.h"
 
 #include <cmath>
@@ -25,6 +27,11 @@ private slots:
     void extremeSettingsStayFinite_data();
     void extremeSettingsStayFinite();
     void fp8NeedsFp8Hardware();
+    void batchSweepMatchesWalk();
+    void suggestionsMakeItFit();
+    void scenarioRoundTrip();
+    void badScenarioIsRejected_data();
+    void badScenarioIsRejected();
 };
 
 namespace {
@@ -259,6 +266,105 @@ void TestSimulator::fp8NeedsFp8Hardware()
     bf.precision = Precision::MixedBF16;
     const Estimate bf16 = estimate(m, test::gpu("h100-sxm5-80gb"), bf, {}, { {}, false, false });
     QCOMPARE_LT(hopper.components[index(MemoryCategory::Activations)], bf16.components[index(MemoryCategory::Activations)]);
+}
+
+void TestSimulator::batchSweepMatchesWalk()
+{
+    for (const char* id : { "gpt2", "llama-2-7b", "resnet50" }) {
+        const ModelSpec& m = test::preset(id);
+        TrainingConfig c;
+        c.sequenceLength = m.defaultSequence;
+        const GpuSpec& g = test::gpu("h100-sxm5-80gb");
+        const Estimate base = estimate(m, g, c, {}, { {}, false, false });
+        std::vector<double> batches;
+        for (double b = 1; b <= 512; b *= 1.5)
+            batches.push_back(std::floor(b));
+        const auto sweep = batchSweep(*base.schedule, batches, g.overheadBytes(), 0.0);
+        for (std::size_t i = 0; i < batches.size(); ++i) {
+            TrainingConfig at = c;
+            at.microBatch = std::int64_t(batches[i]);
+            const Estimate e = evaluate(base.schedule, m, g, at, {}, { {}, false, false });
+            QCOMPARE(sweep[i].peakBytes, e.peakBytes);
+            for (int k = 0; k < kMemoryCategoryCount; ++k)
+                QVERIFY(std::abs(sweep[i].atPeak[k] - e.atPeak[k]) <= 1e-6 * e.peakBytes);
+        }
+    }
+}
+
+void TestSimulator::suggestionsMakeItFit()
+{
+    // GPT-2 XL in FP32 with micro-batch 8 is far beyond a 12 GB laptop GPU; at least one suggestion lowers the
+    // peak, each lowers it by what it says, and those that claim to fit do.
+    const ModelSpec& m = test::preset("gpt2-xl");
+    const GpuSpec& g = test::gpu("rtx-a3000-12gb-laptop");
+    TrainingConfig c;
+    c.microBatch = 8;
+    c.sequenceLength = 1024;
+    c.precision = Precision::FP32;
+    c.attention = AttentionImpl::Eager;
+    const Estimate e = estimate(m, g, c, {}, { {}, false, false });
+    QVERIFY(!e.fits);
+    const auto fixes = suggestFixes(m, g, c, {}, e);
+    QVERIFY(!fixes.empty());
+    for (const Fix& f : fixes) {
+        const Estimate check = estimate(m, g, f.config, {}, { {}, false, false });
+        QCOMPARE(check.peakBytes, f.peakBytes);
+        QCOMPARE(f.savedBytes, e.peakBytes - check.peakBytes);
+        QCOMPARE(f.fits, check.fits);
+        QCOMPARE_GT(f.savedBytes, 0.0);
+    }
+}
+
+void TestSimulator::scenarioRoundTrip()
+{
+    ScenarioDocument d;
+    d.scenario = defaultScenario();
+    d.scenario.config.zeroStage = 2;
+    d.scenario.config.dataParallel = 4;
+    d.scenario.config.checkpointing = Checkpointing::Selective;
+    d.scenario.config.optimizer = OptimizerKind::Adafactor;
+    d.scenario.config.overheadBytes = 512.0 * 1048576.0;
+    d.scenario.overrides.memoryBytes = 10.0 * 1073741824.0;
+    d.title = QStringLiteral("RTX A3000 12 GB, 中文").toStdString();
+    const auto again = parseScenario(serializeScenario(d), "round trip");
+    QVERIFY2(again.ok(), again.ok() ? "" : again.error().toString().c_str());
+    QCOMPARE(serializeScenario(*again), serializeScenario(d));
+    QCOMPARE(again->title, d.title);
+    QCOMPARE(again->scenario.config.zeroStage, 2);
+    QCOMPARE(*again->scenario.overrides.bandwidthBytesPerSecond, 392e9);
+
+    // A custom model travels inside the scenario.
+    d.embeddedModel = test::gptModel(2, 64, 4, 1000, 128, 0.0);
+    d.scenario.modelId = d.embeddedModel->id;
+    const auto withModel = parseScenario(serializeScenario(d), "embedded");
+    QVERIFY(withModel.ok() && withModel->embeddedModel);
+    QCOMPARE(withModel->embeddedModel->transformer.hidden, 64);
+}
+
+void TestSimulator::badScenarioIsRejected_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QString>("field");
+    const QByteArray head = R"({"format":"headroom-scenario","version":1,"gpu":"t4","model":"gpt2",)";
+    QTest::newRow("zero batch") << head + R"("micro_batch":0,"sequence_length":8})" << QStringLiteral("micro_batch");
+    QTest::newRow("zero stage 5") << head + R"("micro_batch":1,"sequence_length":8,"zero_stage":5})" << QStringLiteral("zero_stage");
+    QTest::newRow("bad precision") << head + R"("micro_batch":1,"sequence_length":8,"precision":"fp4"})" << QStringLiteral("precision");
+    QTest::newRow("string batch") << head + R"("micro_batch":"8","sequence_length":8})" << QStringLiteral("micro_batch");
+    QTest::newRow("negative bandwidth") << head + R"("micro_batch":1,"sequence_length":8,"overrides":{"bandwidth_gb_per_s":-1}})"
+                                        << QStringLiteral("overrides.bandwidth_gb_per_s");
+    QTest::newRow("truncated") << head + R"("micro_batch":1,)" << QString();
+    QTest::newRow("newer version") << QByteArray(R"({"format":"headroom-scenario","version":2})") << QStringLiteral("version");
+}
+
+void TestSimulator::badScenarioIsRejected()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(QString, field);
+    const auto r = parseScenario(std::string_view(text.constData(), size_t(text.size())), "bad.headroom.json");
+    QVERIFY(!r.ok());
+    QCOMPARE(QString::fromStdString(r.error().field), field);
+    QCOMPARE(QString::fromStdString(r.error().origin), QStringLiteral("bad.headroom.json"));
+    QVERIFY(!r.error().message.empty());
 }
 
 QTEST_APPLESS_MAIN(TestSimulator)

@@ -33,12 +33,10 @@ torch 1.13 (convolution, batch norm, pooling, activations, adds, matmuls save th
 
 import argparse
 import collections
-import datetime
 import gc
 import json
 import os
 import platform
-import sys
 
 import torch
 import torch.nn as nn
@@ -501,7 +499,6 @@ def main():
                   f"{m['total_bytes_pack']:,} difference {predicted - m['total_bytes_pack']:,}")
     doc = {
         "generated_by": "tools/measure_saved_vision.py",
-        "generated_at": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "torch": torch.__version__,
         "torchvision": torchvision.__version__,
         "python": platform.python_version(),

@@ -1,0 +1,155 @@
+#include "scenario.h"
+
+#include "jsonreader.h"
+
+#include <cmath>
+
+namespace headroom {
+
+using detail::ObjectReader;
+using detail::ParseFailure;
+using nlohmann::json;
+
+namespace {
+
+    constexpr std::int64_t kMaxBatch = std::int64_t(1) << 40;
+    constexpr std::int64_t kMaxSequence = std::int64_t(1) << 30;
+
+    template <typename E>
+    E enumField(const ObjectReader& r, std::string_view key, E fallback, std::optional<E> (*parse)(std::string_view),
+                const char* valid)
+    {
+        if (!r.has(key))
+            return fallback;
+        const std::string s = r.string(key, 64);
+        if (auto v = parse(s))
+            return *v;
+        r.fail(key, "unknown value \"" + s + "\"; valid: " + valid);
+    }
+
+} // namespace
+
+std::optional<Error> validateConfig(const TrainingConfig& c, std::string_view origin)
+{
+    auto err = [&](const char* field, std::string msg) { return Error { std::string(origin), field, std::move(msg) }; };
+    if (c.microBatch < 1 || c.microBatch > kMaxBatch)
+        return err("micro_batch", "must be between 1 and " + std::to_string(kMaxBatch));
+    if (c.sequenceLength < 1 || c.sequenceLength > kMaxSequence)
+        return err("sequence_length", "must be between 1 and " + std::to_string(kMaxSequence));
+    if (c.zeroStage < 0 || c.zeroStage > 3)
+        return err("zero_stage", "must be 0, 1, 2 or 3");
+    if (c.dataParallel < 1 || c.dataParallel > (1 << 20))
+        return err("data_parallel", "must be between 1 and 1048576");
+    if (c.gradientAccumulation < 1 || c.gradientAccumulation > (1 << 20))
+        return err("gradient_accumulation", "must be between 1 and 1048576");
+    if (c.overheadBytes && (!std::isfinite(*c.overheadBytes) || *c.overheadBytes < 0 || *c.overheadBytes > 1e15))
+        return err("overhead_mib", "must be a finite, non-negative size");
+    if (!std::isfinite(c.allocatorReserveFraction) || c.allocatorReserveFraction < 0 || c.allocatorReserveFraction > 10)
+        return err("allocator_reserve", "must be between 0 and 10");
+    return std::nullopt;
+}
+
+Expected<ScenarioDocument> parseScenario(std::string_view jsonText, std::string_view origin)
+{
+    try {
+        const json doc = detail::parseDocument(jsonText);
+        const ObjectReader r(doc, "");
+        const std::string format = r.string("format", 64);
+        if (format != "headroom-scenario")
+            r.fail("format", "must be \"headroom-scenario\", got \"" + format + "\"");
+        const std::int64_t version = r.integer("version", 1, 1000);
+        if (version != 1)
+            r.fail("version", "version " + std::to_string(version) + " is newer than this Headroom reads (1)");
+        ScenarioDocument d;
+        d.title = r.stringOr("title", "", 500);
+        Scenario& s = d.scenario;
+        s.gpuId = r.string("gpu", 64);
+        if (r.has("model") && r.find("model")->is_object()) {
+            const auto& text = r.find("model")->dump();
+            auto m = parseModelSpec(text, std::string(origin) + " (model)");
+            if (!m)
+                throw ParseFailure { "model." + m.error().field, m.error().message };
+            d.embeddedModel = std::move(m.value());
+            s.modelId = d.embeddedModel->id;
+        } else {
+            s.modelId = r.string("model", 64);
+        }
+        TrainingConfig& c = s.config;
+        c.microBatch = r.integer("micro_batch", 1, kMaxBatch);
+        c.sequenceLength = r.integer("sequence_length", 1, kMaxSequence);
+        c.precision = enumField(r, "precision", c.precision, &precisionFromString, "fp32, tf32, fp16, bf16, bf16-pure, fp8");
+        c.mixedStyle = enumField(r, "mixed_style", c.mixedStyle, &mixedStyleFromString, "autocast, master-weights");
+        c.masterGradients = enumField(r, "master_gradients", c.masterGradients, &gradientStorageFromString, "fp32, low");
+        c.zeroStage = int(r.integerOr("zero_stage", 0, 0, 3));
+        c.dataParallel = int(r.integerOr("data_parallel", 1, 1, 1 << 20));
+        c.offloadOptimizer = r.booleanOr("offload_optimizer", false);
+        c.checkpointing = enumField(r, "checkpointing", c.checkpointing, &checkpointingFromString, "none, selective, full");
+        c.attention = enumField(r, "attention", c.attention, &attentionFromString, "eager, fused");
+        c.optimizer = enumField(r, "optimizer", c.optimizer, &optimizerFromString,
+                                "adamw, adam, sgd, sgd-momentum, adamw-8bit, adafactor");
+        c.gradientAccumulation = int(r.integerOr("gradient_accumulation", 1, 1, 1 << 20));
+        if (r.has("overhead_mib"))
+            c.overheadBytes = r.number("overhead_mib", 0, 1 << 24) * 1048576.0;
+        c.allocatorReserveFraction = r.numberOr("allocator_reserve", 0.0, 0.0, 10.0);
+        if (auto o = r.objectOr("overrides")) {
+            if (o->has("memory_gib"))
+                s.overrides.memoryBytes = o->number("memory_gib", 0.001, 1 << 20) * 1073741824.0;
+            if (o->has("bandwidth_gb_per_s"))
+                s.overrides.bandwidthBytesPerSecond = o->number("bandwidth_gb_per_s", 0.001, 1e7) * 1e9;
+            if (o->has("peak_tflops"))
+                s.overrides.peakFlopsPerSecond = o->number("peak_tflops", 1e-6, 1e7) * 1e12;
+            s.overrides.note = o->stringOr("note", "", 2000);
+        }
+        return d;
+    } catch (const ParseFailure& f) {
+        return Error { std::string(origin), f.field, f.message };
+    } catch (const std::exception& e) {
+        return Error { std::string(origin), "", e.what() };
+    }
+}
+
+std::string serializeScenario(const ScenarioDocument& d)
+{
+    const Scenario& s = d.scenario;
+    const TrainingConfig& c = s.config;
+    json j;
+    j["format"] = "headroom-scenario";
+    j["version"] = 1;
+    if (!d.title.empty())
+        j["title"] = d.title;
+    j["gpu"] = s.gpuId;
+    if (d.embeddedModel)
+        j["model"] = json::parse(serializeModelSpec(*d.embeddedModel));
+    else
+        j["model"] = s.modelId;
+    j["micro_batch"] = c.microBatch;
+    j["sequence_length"] = c.sequenceLength;
+    j["precision"] = std::string(toString(c.precision));
+    j["mixed_style"] = std::string(toString(c.mixedStyle));
+    j["master_gradients"] = std::string(toString(c.masterGradients));
+    j["zero_stage"] = c.zeroStage;
+    j["data_parallel"] = c.dataParallel;
+    j["offload_optimizer"] = c.offloadOptimizer;
+    j["checkpointing"] = std::string(toString(c.checkpointing));
+    j["attention"] = std::string(toString(c.attention));
+    j["optimizer"] = std::string(toString(c.optimizer));
+    j["gradient_accumulation"] = c.gradientAccumulation;
+    if (c.overheadBytes)
+        j["overhead_mib"] = *c.overheadBytes / 1048576.0;
+    if (c.allocatorReserveFraction != 0.0)
+        j["allocator_reserve"] = c.allocatorReserveFraction;
+    json o = json::object();
+    if (s.overrides.memoryBytes)
+        o["memory_gib"] = *s.overrides.memoryBytes / 1073741824.0;
+    if (s.overrides.bandwidthBytesPerSecond)
+        o["bandwidth_gb_per_s"] = *s.overrides.bandwidthBytesPerSecond / 1e9;
+    if (s.overrides.peakFlopsPerSecond)
+        o["peak_tflops"] = *s.overrides.peakFlopsPerSecond / 1e12;
+    if (!s.overrides.note.empty())
+        o["note"] = s.overrides.note;
+    if (!o.empty())
+        j["overrides"] = o;
+    return j.dump(2) + "\n";
+}
+
+} // namespace headroom

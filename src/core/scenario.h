@@ -1,0 +1,28 @@
+#pragma once
+
+// A scenario file (.headroom.json): GPU, model, every training setting and every what-if override, so that a
+// saved scenario reproduces the same estimate. A custom model can be embedded in the file.
+
+#include "error.h"
+#include "estimate.h"
+#include "modelspec.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace headroom {
+
+struct ScenarioDocument {
+    Scenario scenario;
+    std::optional<ModelSpec> embeddedModel; // when the model is not a catalog preset
+    std::string title;                      // optional, for reports and the window title
+};
+
+Expected<ScenarioDocument> parseScenario(std::string_view jsonText, std::string_view origin);
+std::string serializeScenario(const ScenarioDocument& doc);
+
+// Checks a configuration for values the simulator cannot take (a zero batch, ZeRO stage 5, ...).
+std::optional<Error> validateConfig(const TrainingConfig& config, std::string_view origin = {});
+
+} // namespace headroom

@@ -1,0 +1,193 @@
+#include "sweep.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace headroom {
+
+namespace {
+
+    // Total live bytes after each step's allocations (the high-water mark of the step), as lines in the batch.
+    void stepTotals(const Schedule& s, std::vector<Linear>& totals)
+    {
+        totals.resize(s.steps.size());
+        Linear live;
+        for (const auto& r : s.resident)
+            live += r;
+        for (std::size_t i = 0; i < s.steps.size(); ++i) {
+            const Step& st = s.steps[i];
+            const std::int32_t* ev = s.events.data() + st.eventsBegin;
+            for (std::int32_t k = 0; k < st.allocCount; ++k)
+                live += s.blocks[ev[k]].bytes;
+            totals[i] = live;
+            for (std::int32_t k = 0; k < st.freeCount; ++k)
+                live -= s.blocks[ev[st.allocCount + k]].bytes;
+        }
+    }
+
+    std::int32_t argmaxAt(const std::vector<Linear>& totals, double batch)
+    {
+        std::int32_t best = 0;
+        double bestValue = -1.0;
+        for (std::size_t i = 0; i < totals.size(); ++i) {
+            const double v = totals[i].at(batch);
+            if (v > bestValue) {
+                bestValue = v;
+                best = std::int32_t(i);
+            }
+        }
+        return best;
+    }
+
+    void assign(const std::vector<Linear>& totals, const std::vector<double>& b, std::vector<std::int32_t>& step,
+                std::size_t lo, std::size_t hi)
+    {
+        if (hi <= lo + 1)
+            return;
+        if (step[lo] == step[hi]) {
+            for (std::size_t k = lo + 1; k < hi; ++k)
+                step[k] = step[lo];
+            return;
+        }
+        const std::size_t mid = lo + (hi - lo) / 2;
+        step[mid] = argmaxAt(totals, b[mid]);
+        assign(totals, b, step, lo, mid);
+        assign(totals, b, step, mid, hi);
+    }
+
+} // namespace
+
+std::vector<SweepPoint> batchSweep(const Schedule& s, std::span<const double> batches, double overheadBytes,
+                                   double reserveFraction)
+{
+    std::vector<SweepPoint> out(batches.size());
+    if (batches.empty() || s.steps.empty())
+        return out;
+    thread_local std::vector<Linear> totals;
+    stepTotals(s, totals);
+
+    // Sort the batches (keeping their order for the answer) and find each one's peak step.
+    std::vector<std::size_t> order(batches.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return batches[a] < batches[b]; });
+    std::vector<double> sorted(batches.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        sorted[i] = batches[order[i]];
+    std::vector<std::int32_t> peakStep(sorted.size(), -1);
+    peakStep.front() = argmaxAt(totals, sorted.front());
+    peakStep.back() = argmaxAt(totals, sorted.back());
+    assign(totals, sorted, peakStep, 0, sorted.size() - 1);
+
+    // One more walk records each category at the (few) distinct peak steps.
+    std::map<std::int32_t, std::array<Linear, kMemoryCategoryCount>> atStep;
+    for (std::int32_t st : peakStep)
+        atStep.emplace(st, std::array<Linear, kMemoryCategoryCount> {});
+    std::array<Linear, kMemoryCategoryCount> live = s.resident;
+    for (std::size_t i = 0; i < s.steps.size(); ++i) {
+        const Step& st = s.steps[i];
+        const std::int32_t* ev = s.events.data() + st.eventsBegin;
+        for (std::int32_t k = 0; k < st.allocCount; ++k) {
+            const MemoryBlock& b = s.blocks[ev[k]];
+            live[index(b.category)] += b.bytes;
+        }
+        if (auto it = atStep.find(std::int32_t(i)); it != atStep.end())
+            it->second = live;
+        for (std::int32_t k = 0; k < st.freeCount; ++k) {
+            const MemoryBlock& b = s.blocks[ev[st.allocCount + k]];
+            live[index(b.category)] -= b.bytes;
+        }
+    }
+    for (std::size_t i = 0; i < sorted.size(); ++i) {
+        SweepPoint& p = out[order[i]];
+        p.batch = sorted[i];
+        p.peakStep = peakStep[i];
+        const auto& cats = atStep[peakStep[i]];
+        double allocated = 0.0;
+        for (int c = 0; c < kMemoryCategoryCount; ++c) {
+            p.atPeak[c] = cats[c].at(p.batch);
+            allocated += p.atPeak[c];
+        }
+        p.atPeak[index(MemoryCategory::Overhead)] += overheadBytes + allocated * reserveFraction;
+        p.peakBytes = allocated * (1.0 + reserveFraction) + overheadBytes;
+    }
+    return out;
+}
+
+std::vector<Fix> suggestFixes(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config,
+                              const GpuOverrides& overrides, const Estimate& current)
+{
+    std::vector<Fix> fixes;
+    EstimateOptions options;
+    options.searchMaxSequence = false;
+    options.keepTimeline = false;
+    auto attempt = [&](FixKind kind, TrainingConfig c) {
+        const Estimate e = estimate(model, gpu, c, overrides, options);
+        if (e.peakBytes >= current.peakBytes)
+            return;
+        Fix f;
+        f.kind = kind;
+        f.config = c;
+        f.peakBytes = e.peakBytes;
+        f.savedBytes = current.peakBytes - e.peakBytes;
+        f.fits = e.fits;
+        f.stepSeconds = e.stepSeconds;
+        f.throughputPerSecond = e.throughputPerSecond;
+        fixes.push_back(f);
+    };
+    const bool transformer = model.family == ModelFamily::Transformer;
+    if (transformer && config.attention == AttentionImpl::Eager) {
+        TrainingConfig c = config;
+        c.attention = AttentionImpl::Fused;
+        attempt(FixKind::FusedAttention, c);
+    }
+    if (transformer && config.checkpointing == Checkpointing::None && config.attention == AttentionImpl::Eager) {
+        TrainingConfig c = config;
+        c.checkpointing = Checkpointing::Selective;
+        attempt(FixKind::SelectiveCheckpointing, c);
+    }
+    if (config.checkpointing != Checkpointing::Full && transformer) {
+        TrainingConfig c = config;
+        c.checkpointing = Checkpointing::Full;
+        attempt(FixKind::FullCheckpointing, c);
+    }
+    if (config.precision == Precision::FP32 || config.precision == Precision::TF32) {
+        TrainingConfig c = config;
+        c.precision = gpu.supports(MathUnit::Bf16Tensor) ? Precision::MixedBF16 : Precision::MixedFP16;
+        attempt(FixKind::MixedPrecision, c);
+    }
+    if (config.optimizer == OptimizerKind::AdamW || config.optimizer == OptimizerKind::Adam) {
+        TrainingConfig c = config;
+        c.optimizer = OptimizerKind::AdamW8bit;
+        attempt(FixKind::EightBitOptimizer, c);
+    }
+    if (config.dataParallel > 1 && config.zeroStage < 3) {
+        TrainingConfig c = config;
+        c.zeroStage = config.zeroStage + 1;
+        attempt(FixKind::ZeroStage, c);
+    }
+    if (!config.offloadOptimizer) {
+        TrainingConfig c = config;
+        c.offloadOptimizer = true;
+        attempt(FixKind::OptimizerOffload, c);
+    }
+    if (current.maxMicroBatch >= 1 && current.maxMicroBatch < config.microBatch) {
+        // Keep the global batch with gradient accumulation.
+        TrainingConfig c = config;
+        c.microBatch = current.maxMicroBatch;
+        const double global = double(config.microBatch) * config.gradientAccumulation;
+        c.gradientAccumulation = int(std::ceil(global / double(c.microBatch)));
+        attempt(FixKind::SmallerMicroBatch, c);
+    }
+    std::stable_sort(fixes.begin(), fixes.end(), [](const Fix& a, const Fix& b) {
+        if (a.fits != b.fits)
+            return a.fits;
+        if (a.fits)
+            return a.throughputPerSecond > b.throughputPerSecond;
+        return a.savedBytes > b.savedBytes;
+    });
+    return fixes;
+}
+
+} // namespace headroom
