@@ -481,7 +481,7 @@ def main():
                               for k in set(b1["by_node_type"]) | set(b2["by_node_type"])}
                 slopes.append({"model": name, "image_size": size, "per_sample_bytes": slope,
                                "batch_independent_bytes": b1["total_bytes_pack"] - slope,
-                               "per_sample_by_node_type": dict(sorted(node_slope.items(), key=lambda kv: -kv[1]))})
+                               "per_sample_by_node_type": dict(sorted(node_slope.items(), key=lambda kv: (-kv[1], kv[0])))})
                 print(f"{name} {size}: per-sample slope {slope:,} bytes, intercept "
                       f"{b1['total_bytes_pack'] - slope:,}", flush=True)
     pr = probes()

@@ -229,8 +229,10 @@ Estimate evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& mod
     considerBatch(liveTotal);
     CategoryBytes maxima {};
     double peak = -1.0;
-    if (options.keepTimeline)
+    if (options.keepTimeline) {
         e.timeline.resize(s.steps.size());
+        e.stepStart.resize(s.steps.size());
+    }
     double micro = 0.0, backward = 0.0, forward = 0.0, optimizer = 0.0;
     double flops = 0.0, bytes = 0.0;
     const std::size_t nSteps = s.steps.size();
@@ -268,6 +270,8 @@ Estimate evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& mod
 
         // Time: max of compute time and memory time, with the launch floor.
         const double t = tm.seconds(st, batch);
+        if (options.keepTimeline)
+            e.stepStart[i] = micro + optimizer;
         const bool opt = st.phase == Phase::Optimizer;
         const double repeat = opt ? 1.0 : double(ga);
         const double f = st.cost.flops.at(batch) * repeat;

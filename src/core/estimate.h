@@ -91,6 +91,8 @@ struct Estimate {
     // The timeline: per schedule step, bytes per category at this micro-batch (overhead included).
     std::shared_ptr<const Schedule> schedule;
     std::vector<CategoryBytes> timeline;
+    std::vector<double> stepStart; // seconds from the start of the micro-batch to each step (one micro-batch, then
+                                   // the optimizer step)
 
     std::vector<std::string> warnings;
 };

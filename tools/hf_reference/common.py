@@ -121,7 +121,9 @@ class SavedMeter:
                 module=stack[-1][0] if stack else "<root>",
                 kind=kind,
             )
-        return t
+        # Return a detached alias (same storage): keeping `t` itself would, for saved outputs,
+        # create a tensor -> grad_fn -> packed tensor cycle that Python's GC cannot break (leak).
+        return t.detach()
 
     @staticmethod
     def _unpack(t):

@@ -1,0 +1,122 @@
+#include "batchsweepview.h"
+
+#include "formatting.h"
+#include "labels.h"
+#include "stackedareas.h"
+
+#include <QAreaSeries>
+#include <QChart>
+#include <QGraphicsSimpleTextItem>
+#include <QLegend>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QScatterSeries>
+#include <QValueAxis>
+
+namespace headroom::gui {
+
+namespace {
+    constexpr double kGiB = 1073741824.0;
+}
+
+BatchSweepView::BatchSweepView(QWidget* parent)
+    : ChartPanel(parent)
+{
+    auto* chart = new QChart;
+    m_axisX = new QLogValueAxis(chart);
+    m_axisX->setBase(2.0);
+    m_axisX->setLabelFormat(QStringLiteral("%g"));
+    m_axisX->setMinorTickCount(0);
+    m_axisY = new QValueAxis(chart);
+    m_axisY->setLabelFormat(QStringLiteral("%.0f"));
+    chart->addAxis(m_axisX, Qt::AlignBottom);
+    chart->addAxis(m_axisY, Qt::AlignLeft);
+    m_areas = std::make_unique<StackedAreas>(chart, m_axisX, m_axisY);
+    m_capacity = new QLineSeries(chart);
+    m_cursor = new QLineSeries(chart);
+    m_marker = new QScatterSeries(chart);
+    m_marker->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+    for (QXYSeries* s : std::initializer_list<QXYSeries*> { m_capacity, m_cursor, m_marker }) {
+        chart->addSeries(s);
+        s->attachAxis(m_axisX);
+        s->attachAxis(m_axisY);
+    }
+    m_capacity->append({ QPointF(1, 0), QPointF(2, 0) });
+    m_cursor->append({ QPointF(1, 0), QPointF(1, 0) });
+    m_marker->append(QPointF(1, 0));
+    chart->legend()->setVisible(false); // the memory chart beside it carries the category legend
+    m_label = new QGraphicsSimpleTextItem(chart);
+    m_label->setZValue(20);
+    chart->setTitle(tr("Memory at the peak against micro-batch"));
+    m_axisX->setTitleText(tr("micro-batch"));
+    m_axisY->setTitleText(tr("GiB"));
+    setChart(chart);
+}
+
+BatchSweepView::~BatchSweepView() = default;
+
+void BatchSweepView::setChartStyle(const ChartStyle& style)
+{
+    ChartPanel::setChartStyle(style);
+    m_capacity->setPen(QPen(style.capacity, style.lineWidth, Qt::DashLine));
+    m_cursor->setPen(QPen(style.foreground, style.lineWidth * 0.75, Qt::DotLine));
+    m_marker->setColor(style.foreground);
+    m_marker->setBorderColor(style.background);
+    m_marker->setMarkerSize(11.0 * style.markerScale);
+    m_areas->setLineWidth(style.lineWidth);
+    m_label->setFont(style.annotationFont);
+    m_label->setBrush(style.foreground);
+    placeLabels();
+}
+
+void BatchSweepView::setResult(const SimulationResult& r)
+{
+    const Estimate& e = r.estimate;
+    m_batches.clear();
+    std::array<QList<double>, kMemoryCategoryCount> values;
+    double top = e.capacityBytes;
+    for (const SweepPoint& p : r.sweep) {
+        m_batches.append(p.batch);
+        for (int c = 0; c < kMemoryCategoryCount; ++c)
+            values[c].append(p.atPeak[c]);
+        top = std::max(top, p.peakBytes);
+    }
+    if (m_batches.isEmpty())
+        return;
+    m_areas->setData(m_batches, values, kGiB);
+    const double lo = m_batches.front(), hi = std::max(m_batches.back(), lo * 2.0);
+    m_axisX->setRange(lo, hi);
+    m_axisY->setRange(0.0, top * 1.05 / kGiB);
+    m_axisY->applyNiceNumbers();
+    m_capacityBytes = e.capacityBytes;
+    m_capacity->replace({ QPointF(lo, e.capacityBytes / kGiB), QPointF(hi, e.capacityBytes / kGiB) });
+    const double b = double(e.config.microBatch);
+    m_cursor->replace({ QPointF(b, 0.0), QPointF(b, m_axisY->max()) });
+    m_marker->replace(0, QPointF(b, e.peakBytes / kGiB));
+    m_maxBatch = double(e.maxMicroBatch);
+    m_label->setText(e.maxMicroBatch > 0 ? tr("largest that fits: %1").arg(e.maxMicroBatch) : tr("nothing fits"));
+    placeLabels();
+}
+
+void BatchSweepView::placeLabels()
+{
+    if (m_batches.isEmpty())
+        return;
+    const double x = m_maxBatch >= 1.0 ? std::clamp(m_maxBatch, m_axisX->min(), m_axisX->max()) : m_axisX->min();
+    const QPointF at = chart()->mapToPosition(QPointF(x, m_capacityBytes / kGiB), m_capacity);
+    const QRectF br = m_label->boundingRect();
+    const QRectF plot = chart()->plotArea();
+    m_label->setPos(std::clamp(at.x() - br.width() / 2.0, plot.left(), plot.right() - br.width()), at.y() - br.height() - 4.0);
+}
+
+void BatchSweepView::resizeEvent(QResizeEvent* event)
+{
+    ChartPanel::resizeEvent(event);
+    placeLabels();
+}
+
+double BatchSweepView::peakAt(int i) const { return m_areas->topAt(i); }
+QPointF BatchSweepView::marker() const { return QPointF(m_marker->at(0).x(), m_marker->at(0).y() * kGiB); }
+double BatchSweepView::capacityLine() const { return m_capacity->at(0).y() * kGiB; }
+
+} // namespace headroom::gui

@@ -1,0 +1,57 @@
+#pragma once
+
+// Memory at the peak against micro-batch: the breakdown stacked by category for batch sizes from 1 up past the
+// largest that fits, with the capacity line and a marker at the current batch, so that the point where the run
+// stops fitting is visible.
+
+#include "chartpanel.h"
+
+#include <memory>
+
+QT_BEGIN_NAMESPACE
+class QGraphicsSimpleTextItem;
+class QLineSeries;
+class QLogValueAxis;
+class QScatterSeries;
+class QValueAxis;
+QT_END_NAMESPACE
+
+namespace headroom::gui {
+
+class StackedAreas;
+
+class BatchSweepView : public ChartPanel {
+    Q_OBJECT
+
+public:
+    explicit BatchSweepView(QWidget* parent = nullptr);
+    ~BatchSweepView() override;
+
+    void setResult(const SimulationResult& result) override;
+    void setChartStyle(const ChartStyle& style) override;
+
+    // For tests: the stacked peak at the i-th batch, the batches, the marker and the capacity line.
+    double peakAt(int i) const;
+    QList<double> batches() const { return m_batches; }
+    QPointF marker() const;
+    double capacityLine() const;
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    void placeLabels();
+
+    std::unique_ptr<StackedAreas> m_areas;
+    QLineSeries* m_capacity = nullptr;
+    QLineSeries* m_cursor = nullptr;
+    QScatterSeries* m_marker = nullptr;
+    QLogValueAxis* m_axisX = nullptr;
+    QValueAxis* m_axisY = nullptr;
+    QGraphicsSimpleTextItem* m_label = nullptr;
+    QList<double> m_batches;
+    double m_capacityBytes = 0.0;
+    double m_maxBatch = 0.0;
+};
+
+} // namespace headroom::gui

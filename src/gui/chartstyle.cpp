@@ -1,0 +1,128 @@
+#include "chartstyle.h"
+
+#include <QAbstractAxis>
+#include <QChart>
+#include <QGuiApplication>
+#include <QLegend>
+
+namespace headroom::gui {
+
+// Okabe & Ito (2008), "Color Universal Design": distinguishable with every common colour-vision deficiency.
+QColor categoryColor(MemoryCategory c)
+{
+    switch (c) {
+    case MemoryCategory::Weights:
+        return QColor(0x00, 0x72, 0xB2); // blue
+    case MemoryCategory::WeightCopies:
+        return QColor(0x56, 0xB4, 0xE9); // sky blue
+    case MemoryCategory::Gradients:
+        return QColor(0x00, 0x9E, 0x73); // bluish green
+    case MemoryCategory::OptimizerStates:
+        return QColor(0xE6, 0x9F, 0x00); // orange
+    case MemoryCategory::Activations:
+        return QColor(0xD5, 0x5E, 0x00); // vermillion
+    case MemoryCategory::Transient:
+        return QColor(0xCC, 0x79, 0xA7); // reddish purple
+    case MemoryCategory::Overhead:
+        return QColor(0x99, 0x99, 0x99); // grey
+    }
+    return Qt::gray;
+}
+
+QColor kindColor(OpKind k)
+{
+    switch (k) {
+    case OpKind::Gemm:
+        return QColor(0x00, 0x72, 0xB2);
+    case OpKind::Attention:
+        return QColor(0xD5, 0x5E, 0x00);
+    case OpKind::Normalization:
+        return QColor(0x00, 0x9E, 0x73);
+    case OpKind::Elementwise:
+        return QColor(0xCC, 0x79, 0xA7);
+    case OpKind::Embedding:
+        return QColor(0xE6, 0x9F, 0x00);
+    case OpKind::Loss:
+        return QColor(0x56, 0xB4, 0xE9);
+    case OpKind::Optimizer:
+        return QColor(0x77, 0x77, 0x77);
+    }
+    return Qt::gray;
+}
+
+QColor unitColor(MathUnit u)
+{
+    switch (u) {
+    case MathUnit::Fp32Vector:
+        return QColor(0x77, 0x77, 0x77);
+    case MathUnit::Tf32Tensor:
+        return QColor(0x00, 0x9E, 0x73);
+    case MathUnit::Fp16Tensor:
+        return QColor(0x56, 0xB4, 0xE9);
+    case MathUnit::Bf16Tensor:
+        return QColor(0x00, 0x72, 0xB2);
+    case MathUnit::Fp8Tensor:
+        return QColor(0xCC, 0x79, 0xA7);
+    }
+    return Qt::gray;
+}
+
+ChartStyle chartStyle(const QPalette& palette, bool presentation)
+{
+    ChartStyle s;
+    s.background = palette.color(QPalette::Base);
+    s.plotBackground = palette.color(QPalette::Base);
+    s.foreground = palette.color(QPalette::Text);
+    s.dark = s.background.lightnessF() < 0.5;
+    s.grid = s.dark ? QColor(255, 255, 255, 40) : QColor(0, 0, 0, 30);
+    s.capacity = s.dark ? QColor(0xF0, 0xF0, 0xF0) : QColor(0x10, 0x10, 0x10);
+    s.overflow = QColor(0xD5, 0x5E, 0x00);
+    s.bandwidth = s.dark ? QColor(0xF0, 0xE4, 0x42) : QColor(0x80, 0x60, 0x00);
+    s.presentation = presentation;
+    QFont base = QGuiApplication::font();
+    const qreal scale = presentation ? 1.8 : 1.0;
+    s.labelFont = base;
+    s.labelFont.setPointSizeF(base.pointSizeF() * scale);
+    s.titleFont = base;
+    s.titleFont.setPointSizeF(base.pointSizeF() * 1.15 * scale);
+    s.titleFont.setBold(true);
+    s.annotationFont = base;
+    s.annotationFont.setPointSizeF(base.pointSizeF() * 0.95 * scale);
+    s.lineWidth = presentation ? 4.0 : 2.0;
+    s.markerScale = presentation ? 1.6 : 1.0;
+    if (presentation) {
+        // High contrast: pure black on white or white on black.
+        s.background = s.plotBackground = s.dark ? Qt::black : Qt::white;
+        s.foreground = s.dark ? Qt::white : Qt::black;
+        s.grid = s.dark ? QColor(255, 255, 255, 70) : QColor(0, 0, 0, 60);
+    }
+    return s;
+}
+
+void applyAxisStyle(QAbstractAxis* axis, const ChartStyle& s)
+{
+    axis->setLabelsColor(s.foreground);
+    axis->setLabelsFont(s.labelFont);
+    axis->setTitleBrush(s.foreground);
+    axis->setTitleFont(s.labelFont);
+    axis->setGridLineColor(s.grid);
+    axis->setMinorGridLineColor(s.grid);
+    axis->setLinePenColor(s.foreground);
+}
+
+void applyStyle(QChart* chart, const ChartStyle& s)
+{
+    chart->setBackgroundBrush(s.background);
+    chart->setPlotAreaBackgroundBrush(s.plotBackground);
+    chart->setPlotAreaBackgroundVisible(true);
+    chart->setTitleBrush(s.foreground);
+    chart->setTitleFont(s.titleFont);
+    chart->legend()->setLabelColor(s.foreground);
+    chart->legend()->setFont(s.labelFont);
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->setBackgroundRoundness(0);
+    for (QAbstractAxis* a : chart->axes())
+        applyAxisStyle(a, s);
+}
+
+} // namespace headroom::gui

@@ -1,0 +1,45 @@
+#pragma once
+
+// Colours, fonts and line widths of every chart, in one place: fixed, colour-blind safe colours per memory
+// category and operator kind (Okabe & Ito's palette), chart backgrounds that follow the light or dark system
+// palette, and a presentation variant with large fonts and thick lines for projectors.
+
+#include "types.h"
+
+#include <QColor>
+#include <QFont>
+#include <QPalette>
+
+QT_BEGIN_NAMESPACE
+class QChart;
+class QAbstractAxis;
+QT_END_NAMESPACE
+
+namespace headroom::gui {
+
+QColor categoryColor(MemoryCategory c);
+QColor kindColor(OpKind k);
+QColor unitColor(MathUnit u);
+
+struct ChartStyle {
+    QColor background;
+    QColor plotBackground;
+    QColor foreground;
+    QColor grid;
+    QColor capacity;  // the GPU's memory line
+    QColor overflow;  // what does not fit
+    QColor bandwidth; // the roofline's memory slope
+    QFont labelFont;
+    QFont titleFont;
+    QFont annotationFont;
+    qreal lineWidth = 2.0;
+    qreal markerScale = 1.0;
+    bool dark = false;
+    bool presentation = false;
+};
+
+ChartStyle chartStyle(const QPalette& palette, bool presentation);
+void applyStyle(QChart* chart, const ChartStyle& style);
+void applyAxisStyle(QAbstractAxis* axis, const ChartStyle& style);
+
+} // namespace headroom::gui

@@ -1,0 +1,380 @@
+#include "controlpanel.h"
+
+#include "formatting.h"
+#include "labels.h"
+#include "ui_controlpanel.h"
+
+#include <QCompleter>
+#include <QEvent>
+#include <QLineEdit>
+#include <QStandardItemModel>
+#include <QStringListModel>
+
+#include <cmath>
+
+namespace headroom::gui {
+
+namespace {
+
+    // Logarithmic sliders: ten positions per doubling.
+    std::int64_t fromLog(int position, double minimum) { return std::llround(minimum * std::exp2(position / 10.0)); }
+    int toLog(double value, double minimum) { return int(std::lround(10.0 * std::log2(std::max(value, minimum) / minimum))); }
+
+    constexpr double kSeqMinTokens = 64.0;   // slider range 64 .. 131072 tokens
+    constexpr double kSeqMinPixels = 32.0;   // 32 .. 4096 pixels for vision models
+    constexpr int kRole = Qt::UserRole + 1;
+
+    QString gpuGroup(const GpuSpec& g)
+    {
+        return QString::fromStdString(g.vendor) + QStringLiteral(" · ") + QString::fromStdString(g.segment);
+    }
+
+    template <typename E>
+    void fillCombo(QComboBox* combo, std::initializer_list<E> values, QString (*label)(E))
+    {
+        const QVariant current = combo->currentData();
+        combo->clear();
+        for (E v : values)
+            combo->addItem(label(v), int(v));
+        const int i = combo->findData(current);
+        if (i >= 0)
+            combo->setCurrentIndex(i);
+    }
+
+    template <typename E>
+    void selectData(QComboBox* combo, E v)
+    {
+        const int i = combo->findData(int(v));
+        if (i >= 0)
+            combo->setCurrentIndex(i);
+    }
+
+    // A searchable, grouped picker: header rows are disabled, items carry the id.
+    void setupPicker(QComboBox* combo, const QList<QPair<QString, QList<QPair<QString, QString>>>>& groups)
+    {
+        auto* model = new QStandardItemModel(combo);
+        QStringList names;
+        for (const auto& [group, items] : groups) {
+            auto* header = new QStandardItem(group);
+            header->setFlags(Qt::NoItemFlags);
+            QFont f = header->font();
+            f.setBold(true);
+            header->setFont(f);
+            model->appendRow(header);
+            for (const auto& [id, name] : items) {
+                auto* item = new QStandardItem(name);
+                item->setData(id, kRole);
+                item->setToolTip(id);
+                model->appendRow(item);
+                names << name;
+            }
+        }
+        combo->setModel(model);
+        auto* completer = new QCompleter(new QStringListModel(names, combo), combo);
+        completer->setCaseSensitivity(Qt::CaseInsensitive);
+        completer->setFilterMode(Qt::MatchContains);
+        completer->setCompletionMode(QCompleter::PopupCompletion);
+        combo->setCompleter(completer);
+    }
+
+    int findId(QComboBox* combo, const std::string& id) { return combo->findData(QString::fromStdString(id), kRole); }
+
+} // namespace
+
+std::int64_t ControlPanel::batchFromPosition(int position) { return fromLog(position, 1.0); }
+int ControlPanel::positionFromBatch(std::int64_t batch) { return toLog(double(batch), 1.0); }
+
+ControlPanel::ControlPanel(QWidget* parent)
+    : QWidget(parent)
+    , m_ui(std::make_unique<Ui::ControlPanel>())
+{
+    m_ui->setupUi(this);
+    populateChoices();
+
+    auto slider = [this](QSlider* s, QSpinBox* spin, const QString& name, auto toValue, auto toPosition) {
+        connect(s, &QSlider::valueChanged, this, [=, this](int pos) {
+            if (m_syncing)
+                return;
+            m_syncing = true;
+            spin->setValue(int(toValue(pos)));
+            m_syncing = false;
+            edited(name, s->isSliderDown());
+        });
+        connect(s, &QSlider::sliderReleased, this, [=, this] { edited(name, false); });
+        connect(spin, &QSpinBox::valueChanged, this, [=, this](int v) {
+            if (m_syncing)
+                return;
+            m_syncing = true;
+            s->setValue(toPosition(v));
+            m_syncing = false;
+            edited(name);
+        });
+    };
+    slider(m_ui->batchSlider, m_ui->batchSpin, QStringLiteral("batch"), [](int p) { return batchFromPosition(p); },
+           [](int v) { return positionFromBatch(v); });
+    slider(m_ui->seqSlider, m_ui->seqSpin, QStringLiteral("sequence"),
+           [this](int p) { return fromLog(p, m_vision ? kSeqMinPixels : kSeqMinTokens); },
+           [this](int v) { return toLog(v, m_vision ? kSeqMinPixels : kSeqMinTokens); });
+    slider(m_ui->dpSlider, m_ui->dpSpin, QStringLiteral("data-parallel"), [](int p) { return fromLog(p, 1.0); },
+           [](int v) { return toLog(v, 1.0); });
+    connect(m_ui->zeroSlider, &QSlider::valueChanged, this, [this] { edited(QStringLiteral("zero"), m_ui->zeroSlider->isSliderDown()); });
+    connect(m_ui->accumSpin, &QSpinBox::valueChanged, this, [this] { edited(QStringLiteral("accumulation")); });
+
+    for (QComboBox* c : { m_ui->precisionCombo, m_ui->styleCombo, m_ui->optimizerCombo, m_ui->checkpointingCombo,
+                          m_ui->attentionCombo }) {
+        connect(c, &QComboBox::currentIndexChanged, this, [this, c] { edited(c->objectName()); });
+    }
+    for (QComboBox* c : { m_ui->gpuCombo, m_ui->modelCombo }) {
+        connect(c, &QComboBox::currentIndexChanged, this, [this, c] {
+            if (!c->currentData(kRole).isValid())
+                return; // a group header
+            edited(c == m_ui->gpuCombo ? QStringLiteral("gpu") : QStringLiteral("model"));
+        });
+        connect(c->lineEdit(), &QLineEdit::editingFinished, this, [c] {
+            const int i = c->findText(c->currentText(), Qt::MatchFixedString);
+            if (i >= 0)
+                c->setCurrentIndex(i);
+        });
+    }
+    connect(m_ui->offloadCheck, &QCheckBox::toggled, this, [this] { edited(QStringLiteral("offload")); });
+    for (QCheckBox* c : { m_ui->capacityCheck, m_ui->bandwidthCheck, m_ui->peakCheck })
+        connect(c, &QCheckBox::toggled, this, [this] { edited(QStringLiteral("override")); });
+    for (QDoubleSpinBox* s : { m_ui->capacitySpin, m_ui->bandwidthSpin, m_ui->peakSpin })
+        connect(s, &QDoubleSpinBox::valueChanged, this, [this] { edited(QStringLiteral("override")); });
+    connect(m_ui->overheadSpin, &QSpinBox::valueChanged, this, [this] { edited(QStringLiteral("overhead")); });
+    retranslate();
+}
+
+ControlPanel::~ControlPanel() = default;
+
+void ControlPanel::populateChoices()
+{
+    fillCombo(m_ui->precisionCombo,
+              { Precision::FP32, Precision::TF32, Precision::MixedFP16, Precision::MixedBF16, Precision::PureBF16, Precision::MixedFP8 },
+              &Labels::precision);
+    fillCombo(m_ui->styleCombo, { MixedPrecisionStyle::Autocast, MixedPrecisionStyle::MasterWeights }, &Labels::mixedStyle);
+    fillCombo(m_ui->optimizerCombo,
+              { OptimizerKind::AdamW, OptimizerKind::Adam, OptimizerKind::SGD, OptimizerKind::SGDMomentum,
+                OptimizerKind::AdamW8bit, OptimizerKind::Adafactor },
+              &Labels::optimizer);
+    fillCombo(m_ui->checkpointingCombo, { Checkpointing::None, Checkpointing::Selective, Checkpointing::Full },
+              &Labels::checkpointing);
+    fillCombo(m_ui->attentionCombo, { AttentionImpl::Eager, AttentionImpl::Fused }, &Labels::attention);
+}
+
+void ControlPanel::setCatalog(const Catalog* catalog)
+{
+    m_catalog = catalog;
+    populatePickers();
+    syncFromScenario();
+}
+
+void ControlPanel::populatePickers()
+{
+    if (!m_catalog)
+        return;
+    const bool was = m_syncing;
+    m_syncing = true;
+    QList<QPair<QString, QList<QPair<QString, QString>>>> gpus;
+    for (const GpuSpec& g : m_catalog->gpus()) {
+        const QString group = gpuGroup(g);
+        auto it = std::find_if(gpus.begin(), gpus.end(), [&](const auto& p) { return p.first == group; });
+        if (it == gpus.end()) {
+            gpus.append({ group, {} });
+            it = gpus.end() - 1;
+        }
+        it->second.append({ QString::fromStdString(g.id), QString::fromStdString(g.name) });
+    }
+    std::stable_sort(gpus.begin(), gpus.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    setupPicker(m_ui->gpuCombo, gpus);
+
+    QList<QPair<QString, QList<QPair<QString, QString>>>> models = {
+        { tr("Language models"), {} }, { tr("Encoders"), {} }, { tr("Vision"), {} }
+    };
+    for (const ModelSpec& m : m_catalog->models()) {
+        int group = 0;
+        if (m.isVision())
+            group = 2;
+        else if (!m.transformer.causal)
+            group = 1;
+        models[group].second.append({ QString::fromStdString(m.id),
+                                      QStringLiteral("%1 (%2)").arg(QString::fromStdString(m.name),
+                                                                    formatCount(double(m.reference.parameters))) });
+    }
+    setupPicker(m_ui->modelCombo, models);
+    m_syncing = was;
+}
+
+void ControlPanel::setScenario(const Scenario& scenario)
+{
+    m_scenario = scenario;
+    syncFromScenario();
+}
+
+void ControlPanel::syncFromScenario()
+{
+    if (!m_catalog)
+        return;
+    m_syncing = true;
+    const Scenario& s = m_scenario;
+    const TrainingConfig& c = s.config;
+    if (int i = findId(m_ui->gpuCombo, s.gpuId); i >= 0)
+        m_ui->gpuCombo->setCurrentIndex(i);
+    if (int i = findId(m_ui->modelCombo, s.modelId); i >= 0)
+        m_ui->modelCombo->setCurrentIndex(i);
+    updateSequenceMode();
+    m_ui->batchSpin->setValue(int(std::min<std::int64_t>(c.microBatch, m_ui->batchSpin->maximum())));
+    m_ui->batchSlider->setValue(positionFromBatch(c.microBatch));
+    m_ui->seqSpin->setValue(int(std::min<std::int64_t>(c.sequenceLength, m_ui->seqSpin->maximum())));
+    m_ui->seqSlider->setValue(toLog(double(c.sequenceLength), m_vision ? kSeqMinPixels : kSeqMinTokens));
+    m_ui->accumSpin->setValue(c.gradientAccumulation);
+    selectData(m_ui->precisionCombo, c.precision);
+    selectData(m_ui->styleCombo, c.mixedStyle);
+    selectData(m_ui->optimizerCombo, c.optimizer);
+    selectData(m_ui->checkpointingCombo, c.checkpointing);
+    selectData(m_ui->attentionCombo, c.attention);
+    m_ui->zeroSlider->setValue(c.zeroStage);
+    m_ui->zeroValue->setText(tr("stage %1").arg(c.zeroStage));
+    m_ui->dpSpin->setValue(c.dataParallel);
+    m_ui->dpSlider->setValue(toLog(double(c.dataParallel), 1.0));
+    m_ui->offloadCheck->setChecked(c.offloadOptimizer);
+
+    const GpuSpec* gpu = m_catalog->gpu(s.gpuId);
+    m_ui->capacityCheck->setChecked(s.overrides.memoryBytes.has_value());
+    m_ui->capacitySpin->setValue((s.overrides.memoryBytes ? *s.overrides.memoryBytes : (gpu ? gpu->memoryBytes() : 0)) / 1073741824.0);
+    m_ui->bandwidthCheck->setChecked(s.overrides.bandwidthBytesPerSecond.has_value());
+    m_ui->bandwidthSpin->setValue((s.overrides.bandwidthBytesPerSecond ? *s.overrides.bandwidthBytesPerSecond
+                                                                        : (gpu ? gpu->bandwidthBytesPerSecond() : 0)) / 1e9);
+    m_ui->peakCheck->setChecked(s.overrides.peakFlopsPerSecond.has_value());
+    const MathUnit unit = gemmUnit(c);
+    m_ui->peakSpin->setValue((s.overrides.peakFlopsPerSecond ? *s.overrides.peakFlopsPerSecond
+                                                               : (gpu ? gpu->peakFlopsPerSecond(unit) : 0)) / 1e12);
+    m_ui->overheadSpin->setValue(int(std::lround((c.overheadBytes ? *c.overheadBytes : (gpu ? gpu->overheadBytes() : 0)) / 1048576.0)));
+    updateOverrideMarks();
+    m_syncing = false;
+}
+
+void ControlPanel::updateSequenceMode()
+{
+    const ModelSpec* m = m_catalog ? m_catalog->model(m_scenario.modelId) : nullptr;
+    m_vision = m && m->isVision();
+    m_ui->seqLabel->setText(m_vision ? tr("&Image size (pixels)") : tr("&Sequence length (tokens)"));
+    m_ui->seqSlider->setMaximum(m_vision ? 70 : 110);
+}
+
+void ControlPanel::updateOverrideMarks()
+{
+    const bool any = m_ui->capacityCheck->isChecked() || m_ui->bandwidthCheck->isChecked() || m_ui->peakCheck->isChecked();
+    m_ui->capacitySpin->setEnabled(m_ui->capacityCheck->isChecked());
+    m_ui->bandwidthSpin->setEnabled(m_ui->bandwidthCheck->isChecked());
+    m_ui->peakSpin->setEnabled(m_ui->peakCheck->isChecked());
+    // An active what-if is marked so that nobody mistakes it for the datasheet.
+    m_ui->overrideGroup->setStyleSheet(any ? QStringLiteral("QGroupBox#overrideGroup { border: 2px solid #D55E00; "
+                                                            "border-radius: 4px; margin-top: 1.2em; }"
+                                                            "QGroupBox#overrideGroup::title { color: #D55E00; "
+                                                            "subcontrol-origin: margin; left: 8px; }")
+                                           : QString());
+    m_ui->overrideGroup->setTitle(any ? tr("What-if overrides (active)") : tr("What-if overrides"));
+    m_ui->overrideNote->setText(any && !m_scenario.overrides.note.empty() ? QString::fromStdString(m_scenario.overrides.note)
+                                                                         : QString());
+    m_ui->overrideNote->setVisible(!m_ui->overrideNote->text().isEmpty());
+}
+
+void ControlPanel::edited(const QString& control, bool dragging)
+{
+    if (m_syncing || !m_catalog)
+        return;
+    Scenario& s = m_scenario;
+    const std::string oldGpu = s.gpuId;
+    const std::string oldModel = s.modelId;
+    if (auto id = m_ui->gpuCombo->currentData(kRole); id.isValid())
+        s.gpuId = id.toString().toStdString();
+    if (auto id = m_ui->modelCombo->currentData(kRole); id.isValid())
+        s.modelId = id.toString().toStdString();
+    TrainingConfig& c = s.config;
+    c.microBatch = m_ui->batchSpin->value();
+    c.sequenceLength = m_ui->seqSpin->value();
+    c.gradientAccumulation = m_ui->accumSpin->value();
+    c.precision = Precision(m_ui->precisionCombo->currentData().toInt());
+    c.mixedStyle = MixedPrecisionStyle(m_ui->styleCombo->currentData().toInt());
+    c.optimizer = OptimizerKind(m_ui->optimizerCombo->currentData().toInt());
+    c.checkpointing = Checkpointing(m_ui->checkpointingCombo->currentData().toInt());
+    c.attention = AttentionImpl(m_ui->attentionCombo->currentData().toInt());
+    c.zeroStage = m_ui->zeroSlider->value();
+    c.dataParallel = m_ui->dpSpin->value();
+    c.offloadOptimizer = m_ui->offloadCheck->isChecked();
+    const GpuSpec* gpu = m_catalog->gpu(s.gpuId);
+
+    if (control == QLatin1String("model") && s.modelId != oldModel) {
+        // A new model starts at its usual sequence length (or image size).
+        if (const ModelSpec* m = m_catalog->model(s.modelId))
+            c.sequenceLength = m->defaultSequence;
+    }
+    if (control == QLatin1String("gpu") && s.gpuId != oldGpu) {
+        // Overrides belong to the GPU they were made for; a new GPU starts from its datasheet.
+        s.overrides = {};
+        c.overheadBytes.reset();
+    } else if (control == QLatin1String("override")) {
+        s.overrides.memoryBytes = m_ui->capacityCheck->isChecked() ? std::optional(m_ui->capacitySpin->value() * 1073741824.0) : std::nullopt;
+        s.overrides.bandwidthBytesPerSecond = m_ui->bandwidthCheck->isChecked() ? std::optional(m_ui->bandwidthSpin->value() * 1e9) : std::nullopt;
+        s.overrides.peakFlopsPerSecond = m_ui->peakCheck->isChecked() ? std::optional(m_ui->peakSpin->value() * 1e12) : std::nullopt;
+        if (!s.overrides.memoryBytes && !s.overrides.bandwidthBytesPerSecond && !s.overrides.peakFlopsPerSecond)
+            s.overrides.note.clear();
+        else if (s.overrides.note.empty())
+            s.overrides.note = tr("What-if set in the window").toStdString();
+    } else if (control == QLatin1String("overhead")) {
+        const double mib = m_ui->overheadSpin->value();
+        if (gpu && std::abs(mib - gpu->overheadBytes() / 1048576.0) < 0.5)
+            c.overheadBytes.reset();
+        else
+            c.overheadBytes = mib * 1048576.0;
+    }
+    syncFromScenario(); // derived labels and ranges (sequence mode, datasheet values in disabled overrides)
+    emit scenarioEdited(s, control, dragging);
+}
+
+void ControlPanel::setPresentationMode(bool on)
+{
+    // In front of a class only the essential sliders stay.
+    m_ui->styleCombo->setVisible(!on);
+    m_ui->styleLabel->setVisible(!on);
+    m_ui->accumSpin->setVisible(!on);
+    m_ui->accumLabel->setVisible(!on);
+    m_ui->offloadCheck->setVisible(!on);
+    m_ui->overrideGroup->setVisible(!on);
+    m_ui->dpLabel->setVisible(!on);
+    m_ui->dpSlider->setVisible(!on);
+    m_ui->dpSpin->setVisible(!on);
+}
+
+void ControlPanel::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange) {
+        m_ui->retranslateUi(this);
+        retranslate();
+    }
+    QWidget::changeEvent(event);
+}
+
+void ControlPanel::retranslate()
+{
+    const bool was = m_syncing;
+    m_syncing = true;
+    populateChoices();
+    populatePickers();
+    m_syncing = was;
+    syncFromScenario();
+}
+
+QSlider* ControlPanel::batchSlider() const { return m_ui->batchSlider; }
+QSlider* ControlPanel::sequenceSlider() const { return m_ui->seqSlider; }
+QSlider* ControlPanel::zeroSlider() const { return m_ui->zeroSlider; }
+QSlider* ControlPanel::dataParallelSlider() const { return m_ui->dpSlider; }
+QComboBox* ControlPanel::gpuCombo() const { return m_ui->gpuCombo; }
+QComboBox* ControlPanel::modelCombo() const { return m_ui->modelCombo; }
+QComboBox* ControlPanel::precisionCombo() const { return m_ui->precisionCombo; }
+QComboBox* ControlPanel::optimizerCombo() const { return m_ui->optimizerCombo; }
+QComboBox* ControlPanel::checkpointingCombo() const { return m_ui->checkpointingCombo; }
+QComboBox* ControlPanel::attentionCombo() const { return m_ui->attentionCombo; }
+
+} // namespace headroom::gui

@@ -1,0 +1,77 @@
+#pragma once
+
+// The controls: GPU and model pickers (grouped, type to search), logarithmic sliders with typed entry for
+// micro-batch, sequence length and data-parallel GPUs, the ZeRO stage, precision, optimizer, checkpointing,
+// attention, and the what-if overrides. The panel translates controls to a Scenario and back; it computes nothing.
+
+#include "catalog.h"
+#include "estimate.h"
+
+#include <QWidget>
+
+#include <memory>
+
+namespace Ui {
+class ControlPanel;
+}
+
+QT_BEGIN_NAMESPACE
+class QComboBox;
+class QSlider;
+class QSpinBox;
+QT_END_NAMESPACE
+
+namespace headroom::gui {
+
+class ControlPanel : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit ControlPanel(QWidget* parent = nullptr);
+    ~ControlPanel() override;
+
+    void setCatalog(const Catalog* catalog);
+    void setScenario(const Scenario& scenario); // updates the controls without emitting
+    const Scenario& scenario() const { return m_scenario; }
+    void setPresentationMode(bool on);           // only the essential controls
+
+    // Slider mappings (public for tests and benchmarks): logarithmic positions to values.
+    static std::int64_t batchFromPosition(int position);
+    static int positionFromBatch(std::int64_t batch);
+
+    QSlider* batchSlider() const;
+    QSlider* sequenceSlider() const;
+    QSlider* zeroSlider() const;
+    QSlider* dataParallelSlider() const;
+    QComboBox* gpuCombo() const;
+    QComboBox* modelCombo() const;
+    QComboBox* precisionCombo() const;
+    QComboBox* optimizerCombo() const;
+    QComboBox* checkpointingCombo() const;
+    QComboBox* attentionCombo() const;
+
+signals:
+    // `control` names what changed ("batch", "gpu", ...); `dragging` is true while a slider is held, so that an
+    // undo stack can fold one drag into one step.
+    void scenarioEdited(const headroom::Scenario& scenario, const QString& control, bool dragging);
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void populatePickers();
+    void populateChoices();
+    void syncFromScenario();
+    void edited(const QString& control, bool dragging = false);
+    void updateSequenceMode();
+    void updateOverrideMarks();
+    void retranslate();
+
+    std::unique_ptr<Ui::ControlPanel> m_ui;
+    const Catalog* m_catalog = nullptr;
+    Scenario m_scenario;
+    bool m_syncing = false;
+    bool m_vision = false;
+};
+
+} // namespace headroom::gui

@@ -1,0 +1,220 @@
+#include "explainer.h"
+
+#include "formatting.h"
+#include "labels.h"
+
+#include <QLocale>
+
+#include <algorithm>
+#include <map>
+
+namespace headroom::gui {
+
+namespace {
+
+    QString n(double v) { return QLocale().toString(v, 'f', 0); }
+
+    QString section(const QString& title, const QString& body) { return QStringLiteral("<h3>%1</h3>%2").arg(title, body); }
+
+    QString source(const QString& text) { return QStringLiteral("<p><small>%1</small></p>").arg(text); }
+
+    double bytesPerParam(DType t) { return bytesPerElement(t); }
+
+} // namespace
+
+QString Explainer::html(const ExplainRequest& request, const SimulationResult& r)
+{
+    if (!r.model)
+        return {};
+    switch (request.topic) {
+    case ExplainRequest::Topic::Category:
+    case ExplainRequest::Topic::Timeline:
+        return category(request.category, r);
+    case ExplainRequest::Topic::Operator:
+        return operatorPoint(request.operatorIndex, r);
+    case ExplainRequest::Topic::Roof:
+    case ExplainRequest::Topic::Capacity:
+        return capacity(r);
+    }
+    return {};
+}
+
+QString Explainer::contributors(const SimulationResult& r, MemoryCategory c, int step)
+{
+    const Estimate& e = r.estimate;
+    if (!e.schedule || step < 0)
+        return {};
+    const Schedule& s = *e.schedule;
+    const double batch = double(e.config.microBatch);
+    // Blocks of this category alive during `step`, summed by the operator that allocated them.
+    std::map<QString, double> byLabel;
+    for (const MemoryBlock& b : s.blocks) {
+        if (b.category != c || b.alloc < 0 || b.alloc > step || std::max(b.alloc, b.lastUse) < step)
+            continue;
+        const Step& at = s.steps[b.alloc];
+        QString label = QString::fromUtf8(at.label.data(), qsizetype(at.label.size()));
+        if (at.phase == Phase::Backward)
+            label += tr(" (gradient)");
+        byLabel[label] += b.bytes.at(batch);
+    }
+    std::vector<std::pair<double, QString>> sorted;
+    for (const auto& [label, bytes] : byLabel)
+        sorted.emplace_back(bytes, label);
+    std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    if (sorted.empty())
+        return {};
+    QString rows;
+    for (std::size_t i = 0; i < std::min<std::size_t>(8, sorted.size()); ++i)
+        rows += QStringLiteral("<tr><td>%1</td><td align=right>%2</td></tr>").arg(sorted[i].second.toHtmlEscaped(), formatBytes(sorted[i].first));
+    return tr("<p>Largest contributors, summed over layers, by the operator that created them:</p>") + QStringLiteral("<table>%1</table>").arg(rows);
+}
+
+QString Explainer::category(MemoryCategory c, const SimulationResult& r)
+{
+    const Estimate& e = r.estimate;
+    const TrainingConfig& cfg = e.config;
+    const double P = e.parameters;
+    const int N = std::max(1, cfg.dataParallel);
+    const bool master = isMixed(cfg.precision) && cfg.mixedStyle == MixedPrecisionStyle::MasterWeights;
+    DType paramType = DType::F32;
+    if (master || cfg.precision == Precision::PureBF16)
+        paramType = cfg.precision == Precision::MixedFP16 ? DType::F16 : DType::BF16;
+    const double pw = bytesPerParam(paramType);
+    QString body = QStringLiteral("<p>%1</p>").arg(Labels::categoryDescription(c));
+    const double value = e.components[index(c)];
+    QString formula;
+    QString src;
+    switch (c) {
+    case MemoryCategory::Weights:
+        formula = cfg.zeroStage >= 3 ? tr("P × %1 B ÷ N = %2 × %1 ÷ %3 = %4").arg(pw).arg(n(P)).arg(N).arg(formatBytes(value))
+                                     : tr("P × %1 B = %2 × %1 = %3").arg(pw).arg(n(P)).arg(formatBytes(value));
+        src = tr("torch.autocast keeps parameters in FP32 (PyTorch AMP documentation); DeepSpeed and Megatron keep 16-bit "
+                 "weights with an FP32 master copy; ZeRO-3 (P_p) shards them over N ranks (Rajbhandari et al. 2020, sec. 5).");
+        break;
+    case MemoryCategory::WeightCopies:
+        formula = tr("matmul weights × bytes of the copy = %1").arg(formatBytes(value));
+        src = tr("aten/src/ATen/autocast_mode.cpp: cached_cast keeps one low-precision copy of each leaf weight until the "
+                 "forward leaves the autocast region, and autograd keeps it until that layer's backward. Transformer Engine "
+                 "keeps FP8 copies and their transposes.");
+        break;
+    case MemoryCategory::Gradients: {
+        const double g = e.schedule ? (e.schedule->gradientType == DType::F32 ? 4.0 : 2.0) : 4.0;
+        formula = cfg.zeroStage >= 2 ? tr("P × %1 B ÷ N = %2 × %1 ÷ %3 = %4").arg(g).arg(n(P)).arg(N).arg(formatBytes(value))
+                                     : tr("P × %1 B = %2 × %1 = %3").arg(g).arg(n(P)).arg(formatBytes(value));
+        if (N > 1 && cfg.zeroStage == 0 && !master)
+            formula += tr(", plus DistributedDataParallel's gradient buckets of the same size");
+        src = tr("ZeRO-2 (P_os+g) shards gradients (Rajbhandari et al. 2020); Megatron and DeepSpeed keep FP32 gradient "
+                 "buffers (18 bytes per parameter with Adam), the ZeRO paper counts 16-bit gradients (16 bytes).");
+        break;
+    }
+    case MemoryCategory::OptimizerStates: {
+        QString per;
+        switch (cfg.optimizer) {
+        case OptimizerKind::AdamW:
+        case OptimizerKind::Adam:
+            per = master ? tr("4 (FP32 master) + 4 (m) + 4 (v) = 12 B") : tr("2 moments × %1 B").arg(pw);
+            break;
+        case OptimizerKind::SGD:
+            per = master ? tr("4 B (FP32 master)") : tr("0 B");
+            break;
+        case OptimizerKind::SGDMomentum:
+            per = master ? tr("4 (master) + 4 (momentum) B") : tr("%1 B (momentum)").arg(pw);
+            break;
+        case OptimizerKind::AdamW8bit:
+            per = tr("2 × 1 B + 2 × 4 B per 256 elements (tensors under 4096 elements keep 32-bit states)");
+            break;
+        case OptimizerKind::Adafactor:
+            per = tr("4 B × (rows + columns) per matrix: factored second moments, no first moment");
+            break;
+        }
+        formula = tr("per parameter: %1%2 → %3")
+                      .arg(per, cfg.zeroStage >= 1 ? tr(", ÷ N = %1 (ZeRO-1)").arg(N) : QString(), formatBytes(value));
+        if (cfg.offloadOptimizer)
+            formula = tr("on the host (optimizer offload): 0 B on the GPU");
+        src = tr("ZeRO paper sec. 3.1: K = 12 bytes per parameter for mixed-precision Adam; bitsandbytes "
+                 "Optimizer2State (min_8bit_size = 4096, block size 256); transformers Adafactor defaults.");
+        break;
+    }
+    case MemoryCategory::Activations:
+        formula = tr("tensors autograd saves for backward, at the end of the forward pass: %1").arg(formatBytes(value));
+        if (r.model->family == ModelFamily::Transformer && cfg.attention == AttentionImpl::Eager) {
+            const auto& t = r.model->transformer;
+            const double s = double(cfg.sequenceLength), b = double(cfg.microBatch), h = t.hidden, a = t.heads;
+            formula += tr("<br>For comparison, the closed form for a standard GPT layer with 16-bit activations and "
+                          "1-byte dropout masks (Korthikanti et al. 2022, Table 2): sbh(34 + 5as/h) × L = %1")
+                           .arg(formatBytes(s * b * h * (34.0 + 5.0 * a * s / h) * t.layers));
+        }
+        src = tr("Each operator saves what torch/csrc/autograd/derivatives.yaml says it saves (Linear its input, GELU its "
+                 "input, softmax its output, dropout a 1-byte mask, LayerNorm its input and FP32 mean and rstd), in the "
+                 "dtype autocast gives it.");
+        body += contributors(r, c, e.schedule ? e.schedule->forwardEnd : -1);
+        break;
+    case MemoryCategory::Transient:
+        formula = tr("live at the peak: %1").arg(formatBytes(e.atPeak[index(c)]));
+        src = tr("Liveness of every tensor in the simulated step: outputs in flight, gradients of activations, the "
+                 "optimizer's foreach temporaries (torch.optim._multi_tensor_adam), gathered ZeRO-3 layers.");
+        body += contributors(r, c, e.peakStep);
+        break;
+    case MemoryCategory::Overhead:
+        formula = tr("CUDA context and workspaces %1 (+ allocator reserve %2)")
+                      .arg(formatBytes(cfg.overheadBytes ? *cfg.overheadBytes : r.gpu->overheadBytes()))
+                      .arg(formatPercent(cfg.allocatorReserveFraction));
+        src = tr("Not a hardware figure: Headroom's default per GPU generation, editable under What-if overrides.");
+        break;
+    }
+    body += QStringLiteral("<p><b>%1</b></p>").arg(formula);
+    body += source(src);
+    return section(Labels::category(c), body);
+}
+
+QString Explainer::operatorPoint(int i, const SimulationResult& r)
+{
+    const Estimate& e = r.estimate;
+    if (i < 0 || i >= int(e.operatorPoints.size()))
+        return {};
+    const RooflinePoint& p = e.operatorPoints[i];
+    const double peak = e.gpu.peakFlopsPerSecond[int(p.unit)];
+    const double bw = e.gpu.bandwidthBytesPerSecond;
+    QString body = tr("<p>%1, %2, summed over %3 kernels of every layer.</p>")
+                       .arg(Labels::kind(p.kind), Labels::phase(p.phase))
+                       .arg(p.count);
+    body += tr("<p><b>intensity</b> = FLOPs / bytes = %1 / %2 = %3 FLOP/byte<br>"
+               "<b>attainable</b> = min(π, β × I) = min(%4, %5 × %3) = %6<br>"
+               "<b>time</b> = Σ max(FLOPs / (η<sub>c</sub> π), bytes / (η<sub>m</sub> β), launch) = %7</p>")
+                .arg(formatCount(p.flops), formatBytes(p.bytes))
+                .arg(p.intensity(), 0, 'f', 2)
+                .arg(formatFlopsPerSecond(peak), formatBandwidth(bw), formatFlopsPerSecond(std::min(peak, bw * p.intensity())),
+                     formatSeconds(p.seconds));
+    body += source(tr("Roofline: Williams, Waterman & Patterson 2009. Efficiencies η: GEMMs 0.80 of the dense tensor peak "
+                      "(MAMF table, stas00/ml-engineering), FP8 0.70, attention 0.60 (FlashAttention-2), memory 0.85 (HBM) "
+                      "or 0.78 (GDDR); kernel launch 5 µs."));
+    return section(QString::fromUtf8(p.name.data(), qsizetype(p.name.size())).toHtmlEscaped(), body);
+}
+
+QString Explainer::capacity(const SimulationResult& r)
+{
+    const GpuSpec& g = *r.gpu;
+    const Estimate& e = r.estimate;
+    QString body = tr("<p>%1: %2, %3; %4 of memory bandwidth.</p>")
+                       .arg(QString::fromStdString(g.name).toHtmlEscaped(), formatBytes(e.gpu.memoryBytes),
+                            QString::fromStdString(g.memoryType), formatBandwidth(e.gpu.bandwidthBytesPerSecond));
+    auto cite = [&](const SourcedFigure& f) {
+        QStringList parts;
+        for (const auto& id : f.sources) {
+            auto it = g.sources.find(id);
+            if (it == g.sources.end())
+                continue;
+            const QString title = QString::fromStdString(it->second.title).toHtmlEscaped();
+            parts << (it->second.url.empty() ? title
+                                             : QStringLiteral("<a href=\"%1\">%2</a>").arg(QString::fromStdString(it->second.url), title));
+        }
+        return parts.join(QStringLiteral("; "));
+    };
+    body += source(tr("Capacity: %1").arg(cite(g.reportedMiB.present() ? g.reportedMiB : g.capacityGB)));
+    body += source(tr("Bandwidth (datasheet %1): %2").arg(formatBandwidth(g.bandwidthBytesPerSecond()), cite(g.bandwidthGBps)));
+    if (e.gpu.bandwidthOverridden || e.gpu.memoryOverridden || e.gpu.peakOverridden)
+        body += tr("<p><b>What-if active:</b> %1</p>").arg(QString::fromStdString(e.gpu.overrideNote).toHtmlEscaped());
+    return section(tr("GPU"), body);
+}
+
+} // namespace headroom::gui

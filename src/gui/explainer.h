@@ -1,0 +1,27 @@
+#pragma once
+
+// Every number on screen is traceable: for a memory category, an operator dot, a roof or the capacity, the
+// explanation gives what it is, the formula with the current values plugged in, the largest contributors from
+// the simulated step, and the source (paper, datasheet, framework code).
+
+#include "chartpanel.h"
+
+#include <QCoreApplication>
+#include <QString>
+
+namespace headroom::gui {
+
+class Explainer {
+    Q_DECLARE_TR_FUNCTIONS(Explainer)
+
+public:
+    static QString html(const ExplainRequest& request, const SimulationResult& result);
+
+private:
+    static QString category(MemoryCategory c, const SimulationResult& r);
+    static QString operatorPoint(int index, const SimulationResult& r);
+    static QString capacity(const SimulationResult& r);
+    static QString contributors(const SimulationResult& r, MemoryCategory c, int step);
+};
+
+} // namespace headroom::gui

@@ -1,0 +1,19 @@
+#pragma once
+
+// Numbers for people, in the user's locale: bytes in binary units (as the driver reports memory), seconds,
+// FLOP/s and counts.
+
+#include <QString>
+
+namespace headroom::gui {
+
+QString formatBytes(double bytes, int decimals = 2);
+QString formatGiB(double bytes, int decimals = 1); // "11.4 GiB", the unit of the memory charts
+QString formatSeconds(double seconds);
+QString formatFlopsPerSecond(double flops);
+QString formatBandwidth(double bytesPerSecond);
+QString formatCount(double n);
+QString formatRate(double perSecond, const QString& unit);
+QString formatPercent(double fraction, int decimals = 1);
+
+} // namespace headroom::gui

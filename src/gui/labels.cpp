@@ -1,0 +1,192 @@
+#include "labels.h"
+
+namespace headroom::gui {
+
+QString Labels::category(MemoryCategory c)
+{
+    switch (c) {
+    case MemoryCategory::Weights:
+        return tr("Weights");
+    case MemoryCategory::WeightCopies:
+        return tr("Weight copies");
+    case MemoryCategory::Gradients:
+        return tr("Gradients");
+    case MemoryCategory::OptimizerStates:
+        return tr("Optimizer states");
+    case MemoryCategory::Activations:
+        return tr("Activations");
+    case MemoryCategory::Transient:
+        return tr("Temporaries");
+    case MemoryCategory::Overhead:
+        return tr("Framework overhead");
+    }
+    return {};
+}
+
+QString Labels::categoryDescription(MemoryCategory c)
+{
+    switch (c) {
+    case MemoryCategory::Weights:
+        return tr("Parameters as the model stores them: FP32 under autocast, 16-bit with a master copy, a 1/N shard under ZeRO-3.");
+    case MemoryCategory::WeightCopies:
+        return tr("Low-precision copies of the weights: autocast's FP16/BF16 cache, FP8 weights and their transposes.");
+    case MemoryCategory::Gradients:
+        return tr("Parameter gradients, a 1/N shard under ZeRO-2 and ZeRO-3, plus data-parallel gradient buckets.");
+    case MemoryCategory::OptimizerStates:
+        return tr("FP32 master weights and the optimizer's moments or momentum, a 1/N shard from ZeRO-1 on.");
+    case MemoryCategory::Activations:
+        return tr("Tensors autograd saves in the forward pass for the backward pass, the loss's included.");
+    case MemoryCategory::Transient:
+        return tr("Outputs in flight, activation gradients, gathered ZeRO-3 layers, optimizer temporaries, the input batch.");
+    case MemoryCategory::Overhead:
+        return tr("CUDA context, cuBLAS/cuDNN workspaces and caching-allocator slack.");
+    }
+    return {};
+}
+
+QString Labels::phase(Phase p)
+{
+    switch (p) {
+    case Phase::Forward:
+        return tr("forward");
+    case Phase::Backward:
+        return tr("backward");
+    case Phase::Optimizer:
+        return tr("optimizer step");
+    }
+    return {};
+}
+
+QString Labels::kind(OpKind k)
+{
+    switch (k) {
+    case OpKind::Gemm:
+        return tr("GEMM");
+    case OpKind::Attention:
+        return tr("Attention");
+    case OpKind::Normalization:
+        return tr("Normalization");
+    case OpKind::Elementwise:
+        return tr("Elementwise");
+    case OpKind::Embedding:
+        return tr("Embedding");
+    case OpKind::Loss:
+        return tr("Loss");
+    case OpKind::Optimizer:
+        return tr("Optimizer");
+    }
+    return {};
+}
+
+QString Labels::unit(MathUnit u)
+{
+    switch (u) {
+    case MathUnit::Fp32Vector:
+        return tr("FP32");
+    case MathUnit::Tf32Tensor:
+        return tr("TF32 tensor");
+    case MathUnit::Fp16Tensor:
+        return tr("FP16 tensor");
+    case MathUnit::Bf16Tensor:
+        return tr("BF16 tensor");
+    case MathUnit::Fp8Tensor:
+        return tr("FP8 tensor");
+    }
+    return {};
+}
+
+QString Labels::precision(Precision p)
+{
+    switch (p) {
+    case Precision::FP32:
+        return tr("FP32");
+    case Precision::TF32:
+        return tr("FP32 with TF32 matmuls");
+    case Precision::MixedFP16:
+        return tr("FP16 mixed");
+    case Precision::MixedBF16:
+        return tr("BF16 mixed");
+    case Precision::PureBF16:
+        return tr("Pure BF16");
+    case Precision::MixedFP8:
+        return tr("FP8 mixed (Transformer Engine)");
+    }
+    return {};
+}
+
+QString Labels::mixedStyle(MixedPrecisionStyle s)
+{
+    return s == MixedPrecisionStyle::Autocast ? tr("torch.autocast (FP32 weights)")
+                                              : tr("DeepSpeed/Megatron (16-bit weights, FP32 master)");
+}
+
+QString Labels::checkpointing(Checkpointing c)
+{
+    switch (c) {
+    case Checkpointing::None:
+        return tr("None");
+    case Checkpointing::Selective:
+        return tr("Selective (attention core)");
+    case Checkpointing::Full:
+        return tr("Full (every block)");
+    }
+    return {};
+}
+
+QString Labels::attention(AttentionImpl a)
+{
+    return a == AttentionImpl::Fused ? tr("Fused (FlashAttention / SDPA)") : tr("Eager (scores saved)");
+}
+
+QString Labels::optimizer(OptimizerKind o)
+{
+    switch (o) {
+    case OptimizerKind::AdamW:
+        return tr("AdamW");
+    case OptimizerKind::Adam:
+        return tr("Adam");
+    case OptimizerKind::SGD:
+        return tr("SGD");
+    case OptimizerKind::SGDMomentum:
+        return tr("SGD with momentum");
+    case OptimizerKind::AdamW8bit:
+        return tr("8-bit AdamW (bitsandbytes)");
+    case OptimizerKind::Adafactor:
+        return tr("Adafactor");
+    }
+    return {};
+}
+
+QString Labels::fix(const Fix& f)
+{
+    switch (f.kind) {
+    case FixKind::FusedAttention:
+        return tr("Use fused attention");
+    case FixKind::SelectiveCheckpointing:
+        return tr("Recompute the attention core (selective checkpointing)");
+    case FixKind::FullCheckpointing:
+        return tr("Checkpoint every block (full recomputation)");
+    case FixKind::MixedPrecision:
+        return tr("Train in %1").arg(precision(f.config.precision));
+    case FixKind::EightBitOptimizer:
+        return tr("Use 8-bit AdamW");
+    case FixKind::ZeroStage:
+        return tr("Go to ZeRO stage %1").arg(f.config.zeroStage);
+    case FixKind::OptimizerOffload:
+        return tr("Offload the optimizer to the CPU");
+    case FixKind::SmallerMicroBatch:
+        return tr("Micro-batch %1 with %2 accumulation steps").arg(f.config.microBatch).arg(f.config.gradientAccumulation);
+    }
+    return {};
+}
+
+QString Labels::layer(int layer, int layers)
+{
+    if (layer < 0)
+        return tr("the embeddings");
+    if (layer >= layers)
+        return tr("the head");
+    return tr("layer %1").arg(layer);
+}
+
+} // namespace headroom::gui

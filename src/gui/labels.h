@@ -1,0 +1,33 @@
+#pragma once
+
+// Translated, user-visible names for the core's enums. The core returns enums and stable identifiers; every
+// string a person reads goes through tr() here.
+
+#include "sweep.h"
+#include "trainingconfig.h"
+#include "types.h"
+
+#include <QCoreApplication>
+#include <QString>
+
+namespace headroom::gui {
+
+class Labels {
+    Q_DECLARE_TR_FUNCTIONS(Labels)
+
+public:
+    static QString category(MemoryCategory c);
+    static QString categoryDescription(MemoryCategory c);
+    static QString phase(Phase p);
+    static QString kind(OpKind k);
+    static QString unit(MathUnit u);
+    static QString precision(Precision p);
+    static QString mixedStyle(MixedPrecisionStyle s);
+    static QString checkpointing(Checkpointing c);
+    static QString attention(AttentionImpl a);
+    static QString optimizer(OptimizerKind o);
+    static QString fix(const Fix& f);
+    static QString layer(int layer, int layers);
+};
+
+} // namespace headroom::gui

@@ -1,0 +1,58 @@
+#pragma once
+
+// Where the memory goes: one stacked bar per phase of the training step (the highest point of the forward pass,
+// of the backward pass and of the optimizer step), split by category, against the GPU's capacity line, with the
+// headroom or the overflow written above the tallest bar.
+
+#include "chartpanel.h"
+
+#include <array>
+
+QT_BEGIN_NAMESPACE
+class QBarCategoryAxis;
+class QBarSet;
+class QGraphicsSimpleTextItem;
+class QLineSeries;
+class QStackedBarSeries;
+class QValueAxis;
+QT_END_NAMESPACE
+
+namespace headroom::gui {
+
+class MemoryChartView : public ChartPanel {
+    Q_OBJECT
+
+public:
+    explicit MemoryChartView(QWidget* parent = nullptr);
+
+    void setResult(const SimulationResult& result) override;
+    void setChartStyle(const ChartStyle& style) override;
+
+    // Read back for tests: bytes of a category in a phase's bar, the capacity line's height, the verdict label.
+    double barValue(Phase phase, MemoryCategory category) const;
+    double capacityLine() const;
+    QString verdictText() const;
+    bool overflowShown() const;
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    void placeLabels();
+    void retranslate();
+
+    QStackedBarSeries* m_bars = nullptr;
+    std::array<QBarSet*, kMemoryCategoryCount> m_sets {};
+    QLineSeries* m_capacity = nullptr;
+    QBarCategoryAxis* m_axisX = nullptr;
+    QValueAxis* m_axisHidden = nullptr;
+    QValueAxis* m_axisY = nullptr;
+    QGraphicsSimpleTextItem* m_verdict = nullptr;
+    QGraphicsSimpleTextItem* m_capacityLabel = nullptr;
+    std::array<double, 3> m_totals {};
+    int m_tallest = 0;
+    double m_capacityBytes = 0.0;
+    bool m_overflow = false;
+};
+
+} // namespace headroom::gui

@@ -1,0 +1,294 @@
+#include "rooflineview.h"
+
+#include "formatting.h"
+#include "labels.h"
+
+#include <QChart>
+#include <QCursor>
+#include <QGraphicsSimpleTextItem>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLocale>
+#include <QLogValueAxis>
+#include <QScatterSeries>
+#include <QToolTip>
+
+#include <cmath>
+
+namespace headroom::gui {
+
+namespace {
+    double floorDecade(double v) { return std::pow(10.0, std::floor(std::log10(v))); }
+    double ceilDecade(double v) { return std::pow(10.0, std::ceil(std::log10(v))); }
+}
+
+RooflineView::RooflineView(QWidget* parent)
+    : ChartPanel(parent)
+{
+    auto* chart = new QChart;
+    m_axisX = new QLogValueAxis(chart);
+    m_axisY = new QLogValueAxis(chart);
+    m_axisX->setLabelFormat(QStringLiteral("%g"));
+    m_axisY->setLabelFormat(QStringLiteral("%.0e"));
+    m_axisX->setMinorTickCount(8);
+    m_axisY->setMinorTickCount(8);
+    chart->addAxis(m_axisX, Qt::AlignBottom);
+    chart->addAxis(m_axisY, Qt::AlignLeft);
+    auto add = [&](QXYSeries* s) {
+        chart->addSeries(s);
+        s->attachAxis(m_axisX);
+        s->attachAxis(m_axisY);
+    };
+    m_bandwidth = new QLineSeries(chart);
+    m_bandwidth->append({ QPointF(1, 1), QPointF(10, 10) });
+    add(m_bandwidth);
+    m_ridge = new QLineSeries(chart);
+    m_ridge->append({ QPointF(1, 1), QPointF(1, 10) });
+    add(m_ridge);
+    for (int u = 0; u < kMathUnitCount; ++u) {
+        m_roofs[u] = new QLineSeries(chart);
+        m_roofs[u]->append({ QPointF(1, 1), QPointF(10, 1) });
+        add(m_roofs[u]);
+        m_roofLabels[u] = new QGraphicsSimpleTextItem(chart);
+        m_roofLabels[u]->setZValue(20);
+    }
+    for (int k = 0; k < kOpKindCount; ++k) {
+        m_dots[k] = new QScatterSeries(chart);
+        m_dots[k]->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+        m_dots[k]->setColor(kindColor(OpKind(k)));
+        m_dots[k]->setBorderColor(kindColor(OpKind(k)).darker(140));
+        m_dots[k]->setName(Labels::kind(OpKind(k)));
+        add(m_dots[k]);
+        connect(m_dots[k], &QScatterSeries::hovered, this, [this, k](const QPointF& p, bool on) {
+            if (on)
+                showDotTooltip(OpKind(k), p);
+            else
+                QToolTip::hideText();
+        });
+        connect(m_dots[k], &QScatterSeries::clicked, this, [this, k](const QPointF& p) {
+            const auto& pts = m_dots[k]->points();
+            for (int i = 0; i < pts.size(); ++i) {
+                if (pts[i] == p && i < int(m_dotOperators[k].size())) {
+                    ExplainRequest r;
+                    r.topic = ExplainRequest::Topic::Operator;
+                    r.operatorIndex = m_dotOperators[k][i];
+                    emit explainRequested(r);
+                }
+            }
+        });
+    }
+    m_step = new QScatterSeries(chart);
+    m_step->setMarkerShape(QScatterSeries::MarkerShapeStar);
+    m_step->append(QPointF(1, 1));
+    add(m_step);
+    connect(m_step, &QScatterSeries::hovered, this, [this](const QPointF&, bool on) {
+        if (!on) {
+            QToolTip::hideText();
+            return;
+        }
+        const auto& w = m_result.estimate.wholeStep;
+        QToolTip::showText(QCursor::pos(),
+                           tr("<b>Whole training step</b><br>%1 per step, %2 moved<br>intensity %3 FLOP/byte<br>"
+                              "achieved %4 in %5")
+                               .arg(formatCount(w.flops) + tr("FLOP"), formatBytes(w.bytes))
+                               .arg(w.intensity(), 0, 'f', 1)
+                               .arg(formatFlopsPerSecond(w.achievedFlopsPerSecond()), formatSeconds(w.seconds)),
+                           this);
+    });
+    m_bandwidthLabel = new QGraphicsSimpleTextItem(chart);
+    m_ridgeLabel = new QGraphicsSimpleTextItem(chart);
+    m_bandwidthLabel->setZValue(20);
+    m_ridgeLabel->setZValue(20);
+
+    chart->legend()->setAlignment(Qt::AlignRight);
+    for (QXYSeries* s : std::initializer_list<QXYSeries*> { m_bandwidth, m_ridge, m_step })
+        chart->legend()->markers(s).first()->setVisible(false);
+    for (auto* r : m_roofs)
+        chart->legend()->markers(r).first()->setVisible(false);
+    chart->setTitle(tr("Roofline of the training step"));
+    m_axisX->setTitleText(tr("arithmetic intensity (FLOP/byte)"));
+    m_axisY->setTitleText(tr("FLOP/s"));
+    setChart(chart);
+}
+
+void RooflineView::setChartStyle(const ChartStyle& style)
+{
+    ChartPanel::setChartStyle(style);
+    m_bandwidth->setPen(QPen(style.bandwidth, style.lineWidth * 1.25));
+    m_ridge->setPen(QPen(style.foreground, style.lineWidth * 0.5, Qt::DashLine));
+    for (int u = 0; u < kMathUnitCount; ++u) {
+        const bool active = MathUnit(u) == m_activeUnit;
+        m_roofs[u]->setPen(QPen(unitColor(MathUnit(u)), style.lineWidth * (active ? 1.5 : 0.9), active ? Qt::SolidLine : Qt::DashLine));
+        m_roofLabels[u]->setFont(style.annotationFont);
+        m_roofLabels[u]->setBrush(active ? style.foreground : unitColor(MathUnit(u)).darker(style.dark ? 70 : 120));
+    }
+    m_bandwidthLabel->setFont(style.annotationFont);
+    m_bandwidthLabel->setBrush(style.bandwidth);
+    m_ridgeLabel->setFont(style.annotationFont);
+    m_ridgeLabel->setBrush(style.foreground);
+    m_step->setColor(style.foreground);
+    m_step->setBorderColor(style.background);
+    m_step->setMarkerSize(22.0 * style.markerScale);
+    placeLabels();
+}
+
+void RooflineView::setResult(const SimulationResult& r)
+{
+    m_result = r;
+    const Estimate& e = r.estimate;
+    const double bw = e.gpu.bandwidthBytesPerSecond;
+    if (bw <= 0)
+        return;
+    m_bandwidthBytes = bw;
+    m_activeUnit = e.mfuUnit;
+    double peakMax = 0.0, peakMin = 1e300;
+    for (int u = 0; u < kMathUnitCount; ++u) {
+        if (e.gpu.peakFlopsPerSecond[u] > 0) {
+            peakMax = std::max(peakMax, e.gpu.peakFlopsPerSecond[u]);
+            peakMin = std::min(peakMin, e.gpu.peakFlopsPerSecond[u]);
+        }
+    }
+    // Axis ranges in whole decades around the roofs and the dots.
+    double xmin = 0.01, xmax = std::max(1e4, 10.0 * peakMax / bw);
+    double ymin = std::min(1e9, peakMin / 1e3), ymax = peakMax * 3.0;
+    for (const auto& p : e.operatorPoints) {
+        if (p.flops <= 0 || p.bytes <= 0 || p.seconds <= 0)
+            continue;
+        xmin = std::min(xmin, p.intensity() / 2.0);
+        xmax = std::max(xmax, p.intensity() * 2.0);
+        ymin = std::min(ymin, p.achievedFlopsPerSecond() / 3.0);
+    }
+    xmin = floorDecade(xmin);
+    xmax = ceilDecade(xmax);
+    ymin = floorDecade(std::max(ymin, 1e6));
+    ymax = ceilDecade(ymax);
+    m_axisX->setRange(xmin, xmax);
+    m_axisY->setRange(ymin, ymax);
+
+    // Bandwidth slope up to the highest ridge; each compute roof from its own ridge to the right edge.
+    const double ridgeMax = peakMax / bw;
+    const double x0 = std::max(xmin, ymin / bw);
+    m_bandwidth->replace({ QPointF(x0, x0 * bw), QPointF(ridgeMax, peakMax) });
+    for (int u = 0; u < kMathUnitCount; ++u) {
+        const double p = e.gpu.peakFlopsPerSecond[u];
+        m_roofs[u]->setVisible(p > 0);
+        m_roofLabels[u]->setVisible(p > 0);
+        if (p <= 0)
+            continue;
+        m_roofs[u]->replace({ QPointF(p / bw, p), QPointF(xmax, p) });
+        QString label = tr("%1 %2").arg(Labels::unit(MathUnit(u)), formatFlopsPerSecond(p));
+        if (e.gpu.peakOverridden && e.gpu.overriddenUnit == MathUnit(u))
+            label += tr(" (what-if)");
+        m_roofLabels[u]->setText(label);
+    }
+    const double active = e.gpu.peakFlopsPerSecond[int(m_activeUnit)];
+    const double ridge = active / bw;
+    m_ridge->replace({ QPointF(ridge, ymin), QPointF(ridge, active) });
+    m_ridgeLabel->setText(tr("ridge %1 FLOP/B").arg(QLocale().toString(ridge, 'f', ridge < 10 ? 1 : 0)));
+    m_bandwidthLabel->setText(e.gpu.bandwidthOverridden ? tr("%1 (what-if)").arg(formatBandwidth(bw)) : formatBandwidth(bw));
+
+    // Dots: operators by kind, area proportional to their share of the step time.
+    std::array<QList<QPointF>, kOpKindCount> points;
+    for (auto& v : m_dotOperators)
+        v.clear();
+    std::array<QList<double>, kOpKindCount> shares;
+    for (std::size_t i = 0; i < e.operatorPoints.size(); ++i) {
+        const auto& p = e.operatorPoints[i];
+        if (p.flops <= 0 || p.bytes <= 0 || p.seconds <= 0)
+            continue;
+        const int k = int(p.kind);
+        points[k].append(QPointF(p.intensity(), p.achievedFlopsPerSecond()));
+        shares[k].append(e.stepSeconds > 0 ? p.seconds / e.stepSeconds : 0.0);
+        m_dotOperators[k].push_back(int(i));
+    }
+    for (int k = 0; k < kOpKindCount; ++k) {
+        m_dots[k]->replace(points[k]);
+        QHash<int, QHash<QXYSeries::PointConfiguration, QVariant>> config;
+        for (int i = 0; i < points[k].size(); ++i) {
+            const double size = (5.0 + 34.0 * std::sqrt(std::clamp(shares[k][i], 0.0, 1.0))) * m_style.markerScale;
+            config[i][QXYSeries::PointConfiguration::Size] = size;
+        }
+        m_dots[k]->setPointsConfiguration(config);
+        chart()->legend()->markers(m_dots[k]).first()->setVisible(!points[k].isEmpty());
+    }
+    const auto& w = e.wholeStep;
+    m_step->replace(0, QPointF(std::max(w.intensity(), xmin), std::max(w.achievedFlopsPerSecond(), ymin)));
+    setChartStyle(m_style);
+}
+
+void RooflineView::placeLabels()
+{
+    QChart* c = chart();
+    const QRectF plot = c->plotArea();
+    for (int u = 0; u < kMathUnitCount; ++u) {
+        if (!m_roofs[u]->isVisible() || m_roofs[u]->count() < 2)
+            continue;
+        const QPointF right = c->mapToPosition(m_roofs[u]->at(1), m_roofs[u]);
+        const QRectF br = m_roofLabels[u]->boundingRect();
+        m_roofLabels[u]->setPos(right.x() - br.width() - 4.0, right.y() - br.height() - 1.0);
+    }
+    if (m_bandwidth->count() == 2) {
+        // Write the bandwidth along its slope, a third of the way up.
+        const QPointF a = c->mapToPosition(m_bandwidth->at(0), m_bandwidth);
+        const QPointF b = c->mapToPosition(m_bandwidth->at(1), m_bandwidth);
+        const double angle = std::atan2(b.y() - a.y(), b.x() - a.x()) * 180.0 / M_PI;
+        const QPointF at = a + (b - a) * 0.35;
+        m_bandwidthLabel->setRotation(angle);
+        m_bandwidthLabel->setPos(at + QPointF(0.0, -m_bandwidthLabel->boundingRect().height()));
+    }
+    if (m_ridge->count() == 2) {
+        const QPointF bottom = c->mapToPosition(m_ridge->at(0), m_ridge);
+        m_ridgeLabel->setPos(bottom.x() + 3.0, plot.bottom() - m_ridgeLabel->boundingRect().height() - 2.0);
+    }
+}
+
+void RooflineView::resizeEvent(QResizeEvent* event)
+{
+    ChartPanel::resizeEvent(event);
+    placeLabels();
+}
+
+void RooflineView::showDotTooltip(OpKind kind, const QPointF& point)
+{
+    const auto& pts = m_dots[int(kind)]->points();
+    const Estimate& e = m_result.estimate;
+    for (int i = 0; i < pts.size(); ++i) {
+        if (pts[i] != point || i >= int(m_dotOperators[int(kind)].size()))
+            continue;
+        const RooflinePoint& p = e.operatorPoints[m_dotOperators[int(kind)][i]];
+        const double roof = std::min(e.gpu.peakFlopsPerSecond[int(p.unit)], e.gpu.bandwidthBytesPerSecond * p.intensity());
+        const bool memoryBound = e.gpu.bandwidthBytesPerSecond * p.intensity() < e.gpu.peakFlopsPerSecond[int(p.unit)];
+        QToolTip::showText(QCursor::pos(),
+                           tr("<b>%1</b> (%2, %3)<br>%4 FLOP, %5 moved, intensity %6 FLOP/byte<br>"
+                              "attainable %7, achieved %8<br>%9 of the step (%10), %11")
+                               .arg(QString::fromUtf8(p.name.data(), qsizetype(p.name.size())).toHtmlEscaped(), Labels::phase(p.phase),
+                                    Labels::kind(p.kind), formatCount(p.flops), formatBytes(p.bytes))
+                               .arg(p.intensity(), 0, 'f', 2)
+                               .arg(formatFlopsPerSecond(roof), formatFlopsPerSecond(p.achievedFlopsPerSecond()),
+                                    formatPercent(e.stepSeconds > 0 ? p.seconds / e.stepSeconds : 0.0), formatSeconds(p.seconds),
+                                    memoryBound ? tr("memory-bound") : tr("compute-bound")),
+                           this);
+        return;
+    }
+}
+
+double RooflineView::bandwidthSlope() const
+{
+    if (m_bandwidth->count() < 2)
+        return 0.0;
+    const QPointF a = m_bandwidth->at(0), b = m_bandwidth->at(1);
+    return (b.y() - a.y()) / (b.x() - a.x());
+}
+
+double RooflineView::computeRoof(MathUnit unit) const
+{
+    const auto* r = m_roofs[int(unit)];
+    return r->isVisible() && r->count() > 0 ? r->at(0).y() : 0.0;
+}
+
+QList<QPointF> RooflineView::dots(OpKind kind) const { return m_dots[int(kind)]->points(); }
+QPointF RooflineView::stepMarker() const { return m_step->at(0); }
+QString RooflineView::bandwidthLabel() const { return m_bandwidthLabel->text(); }
+
+} // namespace headroom::gui

@@ -1,0 +1,60 @@
+#pragma once
+
+// The roofline (Williams, Waterman & Patterson 2009) of the training step on a log-log plot: the memory-bandwidth
+// slope labelled with its value, one compute roof per precision the GPU has, the ridge point of the precision in
+// use, the step's operators as dots (area by share of step time, colour by kind) and the whole step as a star.
+
+#include "chartpanel.h"
+
+#include <array>
+
+QT_BEGIN_NAMESPACE
+class QGraphicsSimpleTextItem;
+class QLineSeries;
+class QLogValueAxis;
+class QScatterSeries;
+QT_END_NAMESPACE
+
+namespace headroom::gui {
+
+class RooflineView : public ChartPanel {
+    Q_OBJECT
+
+public:
+    explicit RooflineView(QWidget* parent = nullptr);
+
+    void setResult(const SimulationResult& result) override;
+    void setChartStyle(const ChartStyle& style) override;
+
+    // For tests: the slope of the bandwidth roof (FLOP/s per FLOP/byte = bytes/s), a compute roof's height,
+    // the dots of one operator kind, the whole-step marker.
+    double bandwidthSlope() const;
+    double computeRoof(MathUnit unit) const; // 0 when not drawn
+    QList<QPointF> dots(OpKind kind) const;
+    QPointF stepMarker() const;
+    QString bandwidthLabel() const;
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    void placeLabels();
+    void showDotTooltip(OpKind kind, const QPointF& point);
+
+    QLogValueAxis* m_axisX = nullptr;
+    QLogValueAxis* m_axisY = nullptr;
+    QLineSeries* m_bandwidth = nullptr;
+    QLineSeries* m_ridge = nullptr;
+    std::array<QLineSeries*, kMathUnitCount> m_roofs {};
+    std::array<QScatterSeries*, kOpKindCount> m_dots {};
+    QScatterSeries* m_step = nullptr;
+    QGraphicsSimpleTextItem* m_bandwidthLabel = nullptr;
+    QGraphicsSimpleTextItem* m_ridgeLabel = nullptr;
+    std::array<QGraphicsSimpleTextItem*, kMathUnitCount> m_roofLabels {};
+    std::array<std::vector<int>, kOpKindCount> m_dotOperators; // dot index -> Estimate::operatorPoints index
+    SimulationResult m_result;
+    double m_bandwidthBytes = 0.0;
+    MathUnit m_activeUnit = MathUnit::Fp32Vector;
+};
+
+} // namespace headroom::gui

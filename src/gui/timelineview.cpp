@@ -1,0 +1,183 @@
+#include "timelineview.h"
+
+#include "formatting.h"
+#include "labels.h"
+#include "stackedareas.h"
+
+#include <QAreaSeries>
+#include <QChart>
+#include <QGraphicsSimpleTextItem>
+#include <QLegend>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QToolTip>
+#include <QValueAxis>
+
+namespace headroom::gui {
+
+namespace {
+    constexpr double kGiB = 1073741824.0;
+}
+
+TimelineView::TimelineView(QWidget* parent)
+    : ChartPanel(parent)
+{
+    auto* chart = new QChart;
+    m_axisX = new QValueAxis(chart);
+    m_axisY = new QValueAxis(chart);
+    m_axisY->setLabelFormat(QStringLiteral("%.0f"));
+    chart->addAxis(m_axisX, Qt::AlignBottom);
+    chart->addAxis(m_axisY, Qt::AlignLeft);
+    m_areas = std::make_unique<StackedAreas>(chart, m_axisX, m_axisY);
+    m_capacity = new QLineSeries(chart);
+    m_phaseLines = new QLineSeries(chart);
+    m_peak = new QScatterSeries(chart);
+    m_peak->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
+    for (QXYSeries* s : std::initializer_list<QXYSeries*> { m_capacity, m_phaseLines, m_peak }) {
+        chart->addSeries(s);
+        s->attachAxis(m_axisX);
+        s->attachAxis(m_axisY);
+    }
+    m_capacity->append({ QPointF(0, 0), QPointF(1, 0) });
+    m_peak->append(QPointF(0, 0));
+    chart->legend()->setVisible(false);
+    m_peakLabel = new QGraphicsSimpleTextItem(chart);
+    m_peakLabel->setZValue(20);
+    for (auto& l : m_phaseLabels) {
+        l = new QGraphicsSimpleTextItem(chart);
+        l->setZValue(20);
+    }
+    chart->setTitle(tr("Memory over one training step"));
+    m_axisX->setTitleText(tr("time within the step (ms)"));
+    m_axisY->setTitleText(tr("GiB"));
+    setChart(chart);
+    for (int c = 0; c < kMemoryCategoryCount; ++c) {
+        connect(m_areas->area(MemoryCategory(c)), &QAreaSeries::clicked, this, [this, c] {
+            ExplainRequest r;
+            r.topic = ExplainRequest::Topic::Category;
+            r.category = MemoryCategory(c);
+            emit explainRequested(r);
+        });
+    }
+}
+
+TimelineView::~TimelineView() = default;
+
+void TimelineView::setChartStyle(const ChartStyle& style)
+{
+    ChartPanel::setChartStyle(style);
+    m_capacity->setPen(QPen(style.capacity, style.lineWidth, Qt::DashLine));
+    m_phaseLines->setPen(QPen(style.foreground, style.lineWidth * 0.5, Qt::DotLine));
+    m_peak->setColor(style.overflow);
+    m_peak->setBorderColor(style.foreground);
+    m_peak->setMarkerSize(13.0 * style.markerScale);
+    m_areas->setLineWidth(style.lineWidth);
+    m_peakLabel->setFont(style.annotationFont);
+    m_peakLabel->setBrush(style.foreground);
+    for (auto* l : m_phaseLabels) {
+        l->setFont(style.annotationFont);
+        l->setBrush(style.foreground);
+    }
+    placeLabels();
+}
+
+void TimelineView::setResult(const SimulationResult& r)
+{
+    const Estimate& e = r.estimate;
+    if (!e.schedule || e.timeline.empty() || e.stepStart.size() != e.timeline.size())
+        return;
+    const auto& steps = e.schedule->steps;
+    const std::size_t n = e.timeline.size();
+    // Bucket the steps so that the chart stays fast; each bucket shows its highest step, so no peak is lost.
+    const std::size_t buckets = std::min<std::size_t>(n, kMaxPoints);
+    QList<double> x;
+    std::array<QList<double>, kMemoryCategoryCount> values;
+    x.reserve(qsizetype(buckets));
+    for (auto& v : values)
+        v.reserve(qsizetype(buckets));
+    std::size_t begin = 0;
+    for (std::size_t b = 0; b < buckets; ++b) {
+        const std::size_t end = (b + 1) * n / buckets;
+        std::size_t best = begin;
+        double bestTotal = -1.0;
+        for (std::size_t i = begin; i < end; ++i) {
+            double t = 0.0;
+            for (double v : e.timeline[i])
+                t += v;
+            if (t > bestTotal) {
+                bestTotal = t;
+                best = i;
+            }
+        }
+        if (std::size_t(e.peakStep) >= begin && std::size_t(e.peakStep) < end)
+            best = std::size_t(e.peakStep);
+        x.append(e.stepStart[best] * 1e3);
+        for (int c = 0; c < kMemoryCategoryCount; ++c)
+            values[c].append(e.timeline[best][c]);
+        begin = end;
+    }
+    m_points = int(x.size());
+    m_areas->setData(x, values, kGiB);
+
+    // Phase boundaries.
+    double backwardStart = 0.0, optimizerStart = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (steps[i].phase == Phase::Backward && backwardStart == 0.0)
+            backwardStart = e.stepStart[i];
+        if (steps[i].phase == Phase::Optimizer) {
+            optimizerStart = e.stepStart[i];
+            break;
+        }
+    }
+    const double end = (e.microBatchSeconds + e.optimizerSeconds) * 1e3;
+    m_phaseBounds = { 0.0, backwardStart * 1e3, optimizerStart * 1e3, end };
+    const double top = std::max(e.capacityBytes, e.peakBytes) * 1.1 / kGiB;
+    m_axisX->setRange(0.0, std::max(end, 1e-3));
+    m_axisY->setRange(0.0, top);
+    m_axisY->applyNiceNumbers();
+    m_capacity->replace({ QPointF(0.0, e.capacityBytes / kGiB), QPointF(end, e.capacityBytes / kGiB) });
+    const double ymax = m_axisY->max();
+    m_phaseLines->replace({ QPointF(m_phaseBounds[1], 0), QPointF(m_phaseBounds[1], ymax), QPointF(m_phaseBounds[2], ymax),
+                            QPointF(m_phaseBounds[2], 0) });
+    m_peak->replace(0, QPointF(e.stepStart[e.peakStep] * 1e3, e.peakBytes / kGiB));
+    const int layers = e.schedule->layers;
+    m_peakLabel->setText(tr("peak in the %1 of %2: %3")
+                             .arg(e.peakInRecompute ? tr("recomputation") : Labels::phase(e.peakPhase),
+                                  Labels::layer(e.peakLayer, layers), formatBytes(e.peakBytes)));
+    m_phaseLabels[0]->setText(Labels::phase(Phase::Forward));
+    m_phaseLabels[1]->setText(Labels::phase(Phase::Backward));
+    m_phaseLabels[2]->setText(Labels::phase(Phase::Optimizer));
+    placeLabels();
+}
+
+void TimelineView::placeLabels()
+{
+    QChart* c = chart();
+    const QRectF plot = c->plotArea();
+    const QPointF peak = c->mapToPosition(m_peak->at(0), m_peak);
+    const QRectF br = m_peakLabel->boundingRect();
+    m_peakLabel->setPos(std::clamp(peak.x() - br.width() / 2.0, plot.left(), std::max(plot.left(), plot.right() - br.width())),
+                        std::max(plot.top(), peak.y() - br.height() - 8.0));
+    for (int p = 0; p < 3; ++p) {
+        const double mid = (m_phaseBounds[p] + m_phaseBounds[p + 1]) / 2.0;
+        const QPointF at = c->mapToPosition(QPointF(mid, m_axisY->max()), m_phaseLines);
+        const QRectF lr = m_phaseLabels[p]->boundingRect();
+        const double width = c->mapToPosition(QPointF(m_phaseBounds[p + 1], 0), m_phaseLines).x()
+            - c->mapToPosition(QPointF(m_phaseBounds[p], 0), m_phaseLines).x();
+        m_phaseLabels[p]->setVisible(width > lr.width() + 4);
+        m_phaseLabels[p]->setPos(at.x() - lr.width() / 2.0, plot.top() + 2.0);
+    }
+}
+
+void TimelineView::resizeEvent(QResizeEvent* event)
+{
+    ChartPanel::resizeEvent(event);
+    placeLabels();
+}
+
+int TimelineView::pointCount() const { return m_points; }
+double TimelineView::topAt(int i) const { return m_areas->topAt(i); }
+QPointF TimelineView::peakMarker() const { return QPointF(m_peak->at(0).x(), m_peak->at(0).y() * kGiB); }
+QString TimelineView::peakText() const { return m_peakLabel->text(); }
+
+} // namespace headroom::gui

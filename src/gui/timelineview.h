@@ -1,0 +1,57 @@
+#pragma once
+
+// Memory over one training step: the simulated allocation timeline (forward, backward with recomputation, the
+// optimizer step) stacked by category against time, with the phases marked, the capacity line, and the peak
+// marked and named ("peak in the backward of layer 3: 11.4 GiB").
+
+#include "chartpanel.h"
+
+#include <memory>
+
+QT_BEGIN_NAMESPACE
+class QGraphicsSimpleTextItem;
+class QLineSeries;
+class QScatterSeries;
+class QValueAxis;
+QT_END_NAMESPACE
+
+namespace headroom::gui {
+
+class StackedAreas;
+
+class TimelineView : public ChartPanel {
+    Q_OBJECT
+
+public:
+    explicit TimelineView(QWidget* parent = nullptr);
+    ~TimelineView() override;
+
+    void setResult(const SimulationResult& result) override;
+    void setChartStyle(const ChartStyle& style) override;
+
+    // For tests.
+    int pointCount() const;
+    double topAt(int i) const;
+    QPointF peakMarker() const; // (ms, bytes)
+    QString peakText() const;
+    static constexpr int kMaxPoints = 720; // the timeline is bucketed to this many points, keeping each bucket's peak
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    void placeLabels();
+
+    std::unique_ptr<StackedAreas> m_areas;
+    QLineSeries* m_capacity = nullptr;
+    QLineSeries* m_phaseLines = nullptr;
+    QScatterSeries* m_peak = nullptr;
+    QValueAxis* m_axisX = nullptr;
+    QValueAxis* m_axisY = nullptr;
+    QGraphicsSimpleTextItem* m_peakLabel = nullptr;
+    std::array<QGraphicsSimpleTextItem*, 3> m_phaseLabels {};
+    std::array<double, 4> m_phaseBounds {}; // ms: forward start, backward start, optimizer start, end
+    int m_points = 0;
+};
+
+} // namespace headroom::gui

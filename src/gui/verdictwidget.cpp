@@ -1,0 +1,130 @@
+#include "verdictwidget.h"
+
+#include "formatting.h"
+#include "labels.h"
+
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace headroom::gui {
+
+VerdictWidget::VerdictWidget(QWidget* parent)
+    : QWidget(parent)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(8, 4, 8, 4);
+    layout->setSpacing(2);
+    m_headline = new QLabel(this);
+    m_headline->setObjectName(QStringLiteral("verdictHeadline"));
+    m_details = new QLabel(this);
+    m_details->setObjectName(QStringLiteral("verdictDetails"));
+    m_details->setWordWrap(true);
+    m_fixes = new QLabel(this);
+    m_fixes->setObjectName(QStringLiteral("verdictFixes"));
+    m_fixes->setWordWrap(true);
+    m_fixes->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+    for (QLabel* l : { m_headline, m_details })
+        l->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse);
+    layout->addWidget(m_headline);
+    layout->addWidget(m_details);
+    layout->addWidget(m_fixes);
+    connect(m_fixes, &QLabel::linkActivated, this, [this](const QString& link) {
+        bool ok = false;
+        const int i = link.mid(4).toInt(&ok);
+        if (link.startsWith(QLatin1String("fix:")) && ok && i >= 0 && i < int(m_background.fixes.size()))
+            emit fixRequested(m_background.fixes[i].config);
+    });
+    connect(m_details, &QLabel::linkActivated, this, &VerdictWidget::explainRequested);
+    setPresentationMode(false);
+}
+
+void VerdictWidget::setPresentationMode(bool on)
+{
+    QFont f = font();
+    f.setPointSizeF(f.pointSizeF() * (on ? 2.0 : 1.35));
+    f.setBold(true);
+    m_headline->setFont(f);
+    QFont d = font();
+    d.setPointSizeF(d.pointSizeF() * (on ? 1.5 : 1.0));
+    m_details->setFont(d);
+    m_fixes->setFont(d);
+}
+
+void VerdictWidget::setResult(const SimulationResult& result)
+{
+    m_result = result;
+    render();
+}
+
+void VerdictWidget::setBackground(const BackgroundResult& background, bool pending)
+{
+    m_background = background;
+    m_pending = pending;
+    render();
+}
+
+void VerdictWidget::render()
+{
+    const Estimate& e = m_result.estimate;
+    if (!m_result.model)
+        return;
+    const QString used = formatBytes(e.peakBytes);
+    const QString capacity = formatBytes(e.capacityBytes);
+    if (e.fits) {
+        m_headline->setText(tr("✔ Fits: %1 of %2 used, %3 free").arg(used, capacity, formatBytes(e.headroomBytes)));
+        m_headline->setStyleSheet(QStringLiteral("color: #009E73;"));
+    } else {
+        m_headline->setText(tr("✘ Does not fit: needs %1 of %2, %3 over").arg(used, capacity, formatBytes(-e.headroomBytes)));
+        m_headline->setStyleSheet(QStringLiteral("color: #D55E00;"));
+    }
+    const int layers = e.schedule ? e.schedule->layers : 0;
+    QString where = tr("Peak in the %1 of %2 (%3)")
+                        .arg(e.peakInRecompute ? tr("recomputation") : Labels::phase(e.peakPhase),
+                             Labels::layer(e.peakLayer, layers), QString::fromStdString(e.peakOperator).toHtmlEscaped());
+    const bool vision = e.vision;
+    QString sequence;
+    if (m_pending)
+        sequence = tr("longest %1: …").arg(vision ? tr("image side") : tr("sequence"));
+    else
+        sequence = tr("longest %1 that fits: %2%3")
+                       .arg(vision ? tr("image side") : tr("sequence"))
+                       .arg(m_background.maxSequence)
+                       .arg(m_background.maxSequenceLimitedByModel ? tr(" (model limit)") : QString());
+    const QString unit = vision ? tr("images") : tr("tokens");
+    m_details->setText(
+        tr("%1 · largest micro-batch that fits: <b>%2</b> · %3<br>Step %4 · %5 · MFU %6 of %7 · %8 parameters")
+            .arg(where)
+            .arg(e.maxMicroBatch)
+            .arg(sequence, formatSeconds(e.stepSeconds), formatRate(e.throughputPerSecond, unit),
+                 formatPercent(e.mfu), Labels::unit(e.mfuUnit), formatCount(e.parameters)));
+    QString fixes;
+    if (!e.fits) {
+        if (m_pending) {
+            fixes = tr("Looking for changes that would make it fit…");
+        } else if (m_background.fixes.empty()) {
+            fixes = tr("No single change makes it fit; a GPU with more memory or more data-parallel GPUs with ZeRO would.");
+        } else {
+            QStringList items;
+            int shown = 0;
+            for (std::size_t i = 0; i < m_background.fixes.size() && shown < 5; ++i, ++shown) {
+                const Fix& f = m_background.fixes[i];
+                items << tr("<a href=\"fix:%1\">%2</a>: saves %3%4, %5")
+                             .arg(i)
+                             .arg(Labels::fix(f).toHtmlEscaped(), formatBytes(f.savedBytes),
+                                  f.fits ? tr(", fits") : tr(", not enough alone"),
+                                  formatRate(f.throughputPerSecond, unit));
+            }
+            fixes = tr("What would help: ") + items.join(QStringLiteral(" · "));
+        }
+    }
+    for (const auto& w : e.warnings)
+        fixes += (fixes.isEmpty() ? QString() : QStringLiteral("<br>")) + QStringLiteral("⚠ ") + QString::fromStdString(w).toHtmlEscaped();
+    m_fixes->setText(fixes);
+    m_fixes->setVisible(!fixes.isEmpty());
+}
+
+QString VerdictWidget::headline() const { return m_headline->text(); }
+QString VerdictWidget::details() const { return m_details->text(); }
+QString VerdictWidget::suggestions() const { return m_fixes->text(); }
+
+} // namespace headroom::gui

@@ -1,0 +1,46 @@
+#pragma once
+
+// The verdict line: fits or not, used and free memory, where the peak happens, the largest micro-batch and the
+// longest sequence that fit, step time, throughput and MFU; when it does not fit, the cheapest changes that
+// would make it fit, each with the memory it saves (click one to apply it).
+
+#include "simulationcontroller.h"
+
+#include <QWidget>
+
+QT_BEGIN_NAMESPACE
+class QLabel;
+QT_END_NAMESPACE
+
+namespace headroom::gui {
+
+class VerdictWidget : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit VerdictWidget(QWidget* parent = nullptr);
+
+    void setResult(const SimulationResult& result);
+    void setBackground(const BackgroundResult& background, bool pending);
+    void setPresentationMode(bool on);
+
+    QString headline() const;
+    QString details() const;
+    QString suggestions() const;
+
+signals:
+    void fixRequested(const headroom::TrainingConfig& config);
+    void explainRequested(const QString& topic);
+
+private:
+    void render();
+
+    QLabel* m_headline = nullptr;
+    QLabel* m_details = nullptr;
+    QLabel* m_fixes = nullptr;
+    SimulationResult m_result;
+    BackgroundResult m_background;
+    bool m_pending = true;
+};
+
+} // namespace headroom::gui
