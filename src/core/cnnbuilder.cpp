@@ -128,7 +128,7 @@ void buildCnnGraph(const ModelSpec& model, const TrainingConfig& config, Graph& 
             break;
         }
         case CnnOp::Dropout:
-            y = b.dropout(x, L.p, name);
+            y = b.dropout(x, L.p, name, L.inplace);
             break;
         case CnnOp::StochasticDepth:
             // torchvision.ops.StochasticDepth(mode="row"): input * noise, noise of shape [B, 1, 1, 1]; identity

@@ -583,8 +583,10 @@ TensorId GraphBuilder::unary(TensorId x, UnaryFn fn, std::string_view label, boo
         savesInput = true;
         break;
     case UnaryFn::Relu:
-    case UnaryFn::Relu6:
         savesOutput = true;
+        break;
+    case UnaryFn::Relu6: // hardtanh: hardtanh_backward(grad, self, min, max)
+        savesInput = true;
         break;
     case UnaryFn::Sigmoid:
     case UnaryFn::Tanh:
@@ -602,6 +604,7 @@ TensorId GraphBuilder::unary(TensorId x, UnaryFn fn, std::string_view label, boo
     const int op = beginOp(OpType::Unary, OpKind::Elementwise, MathUnit::Fp32Vector, label);
     addInputs({ xi });
     TensorId y;
+    TensorId original = xi;
     if (inplace) {
         GraphTensor copy = m_g.tensors[xi];
         copy.producer = op;
@@ -610,12 +613,20 @@ TensorId GraphBuilder::unary(TensorId x, UnaryFn fn, std::string_view label, boo
         m_g.tensors.push_back(copy);
         y = static_cast<TensorId>(m_g.tensors.size() - 1);
         m_g.ops[op].inplace = true;
+        // An in-place op whose backward needs its input (silu_, hardtanh_) makes autograd save a clone of the input
+        // before it is overwritten: in place saves nothing then (measured with torch 1.13 saved_tensors_hooks,
+        // tools/torch_reference_vision.json).
+        if (savesInput)
+            original = newActivation(n, t, false);
     } else {
         y = newActivation(n, t, grad(xi));
     }
-    addOutputs({ y });
+    if (original != xi)
+        addOutputs({ y, original });
+    else
+        addOutputs({ y });
     if (savesInput)
-        addSaved({ xi });
+        addSaved({ original });
     if (savesOutput)
         addSaved({ y });
     const double savedIo = (savesInput || savesOutput) ? p : 0.0;
@@ -716,7 +727,7 @@ TensorId GraphBuilder::mul(TensorId a, TensorId b, std::string_view label)
     return y;
 }
 
-TensorId GraphBuilder::dropout(TensorId x, double p, std::string_view label)
+TensorId GraphBuilder::dropout(TensorId x, double p, std::string_view label, bool inplace)
 {
     // aten::dropout returns its input when p == 0 (or in eval mode): no mask, no copy.
     if (p <= 0.0)
@@ -726,8 +737,21 @@ TensorId GraphBuilder::dropout(TensorId x, double p, std::string_view label)
     const double pe = bytesPerElement(t);
     const int op = beginOp(OpType::Dropout, OpKind::Elementwise, MathUnit::Fp32Vector, label);
     addInputs({ x });
-    const TensorId y = newActivation(n, t, grad(x));
-    const TensorId mask = newActivation(n, DType::U8, false); // native_dropout's bool mask, one byte per element
+    TensorId y;
+    TensorId mask;
+    if (inplace) {
+        // dropout_ multiplies by a noise tensor of the input's dtype and saves it (aten _dropout_impl).
+        GraphTensor copy = m_g.tensors[x];
+        copy.producer = op;
+        copy.role = TensorRole::Activation;
+        m_g.tensors.push_back(copy);
+        y = static_cast<TensorId>(m_g.tensors.size() - 1);
+        m_g.ops[op].inplace = true;
+        mask = newActivation(n, t, false);
+    } else {
+        y = newActivation(n, t, grad(x));
+        mask = newActivation(n, DType::U8, false); // CUDA native_dropout's bool mask, one byte per element
+    }
     addOutputs({ y, mask });
     addSaved({ mask });
     finishOp(op, { perSample(n), perSample(n * (2.0 * pe + 1.0)) }, { perSample(n), perSample(n * (2.0 * pe + 1.0)) });

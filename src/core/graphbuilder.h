@@ -89,7 +89,7 @@ public:
     // A tensor computed without autograd history (RoPE cos/sin, masks): one elementwise op, no gradient.
     TensorId constant(double numelPerSample, DType type, double flopsPerElement, std::string_view label);
     TensorId mul(TensorId a, TensorId b, std::string_view label);
-    TensorId dropout(TensorId x, double p, std::string_view label);
+    TensorId dropout(TensorId x, double p, std::string_view label, bool inplace = false);
     TensorId cast(TensorId x, DType to, std::string_view label);
     TensorId reduceMean(TensorId x, double keepFraction, std::string_view label); // output numel = x * keepFraction
     TensorId pool(TensorId x, double outNumelPerSample, double window, bool savesIndices, std::string_view label);

@@ -76,8 +76,7 @@ MemoryChartView::MemoryChartView(QWidget* parent)
     m_capacity->attachAxis(m_axisHidden);
     m_capacity->attachAxis(m_axisY);
 
-    chart->legend()->setAlignment(Qt::AlignRight);
-    chart->legend()->markers(m_capacity).first()->setVisible(false);
+    chart->legend()->setVisible(false); // the window's category legend serves all memory charts
     m_verdict = new QGraphicsSimpleTextItem(chart);
     m_capacityLabel = new QGraphicsSimpleTextItem(chart);
     m_verdict->setZValue(20);

@@ -31,8 +31,8 @@ RooflineView::RooflineView(QWidget* parent)
     m_axisY = new QLogValueAxis(chart);
     m_axisX->setLabelFormat(QStringLiteral("%g"));
     m_axisY->setLabelFormat(QStringLiteral("%.0e"));
-    m_axisX->setMinorTickCount(8);
-    m_axisY->setMinorTickCount(8);
+    m_axisX->setMinorTickCount(-1);
+    m_axisY->setMinorTickCount(-1);
     chart->addAxis(m_axisX, Qt::AlignBottom);
     chart->addAxis(m_axisY, Qt::AlignLeft);
     auto add = [&](QXYSeries* s) {
@@ -149,20 +149,20 @@ void RooflineView::setResult(const SimulationResult& r)
             peakMin = std::min(peakMin, e.gpu.peakFlopsPerSecond[u]);
         }
     }
-    // Axis ranges in whole decades around the roofs and the dots.
-    double xmin = 0.01, xmax = std::max(1e4, 10.0 * peakMax / bw);
-    double ymin = std::min(1e9, peakMin / 1e3), ymax = peakMax * 3.0;
+    // Axis ranges in whole decades around the roofs and the operators that matter (at least 0.5 % of the step);
+    // negligible operators far to the left (a loss gradient's scatter) would squash the plot.
+    double xmin = 0.1, xmax = std::max(1e3, 10.0 * peakMax / bw);
+    double ymin = peakMin / 1e2, ymax = peakMax * 3.0;
     for (const auto& p : e.operatorPoints) {
-        if (p.flops <= 0 || p.bytes <= 0 || p.seconds <= 0)
+        if (p.flops <= 0 || p.bytes <= 0 || p.seconds <= 0 || p.seconds < 0.005 * e.stepSeconds)
             continue;
         xmin = std::min(xmin, p.intensity() / 2.0);
         xmax = std::max(xmax, p.intensity() * 2.0);
         ymin = std::min(ymin, p.achievedFlopsPerSecond() / 3.0);
     }
-    xmin = floorDecade(xmin);
+    xmin = floorDecade(std::max(xmin, 1e-3));
     xmax = ceilDecade(xmax);
-    ymin = floorDecade(std::max(ymin, 1e6));
-    ymax = ceilDecade(ymax);
+    ymin = floorDecade(std::max(ymin, peakMax / 1e6));
     m_axisX->setRange(xmin, xmax);
     m_axisY->setRange(ymin, ymax);
 
@@ -170,14 +170,28 @@ void RooflineView::setResult(const SimulationResult& r)
     const double ridgeMax = peakMax / bw;
     const double x0 = std::max(xmin, ymin / bw);
     m_bandwidth->replace({ QPointF(x0, x0 * bw), QPointF(ridgeMax, peakMax) });
+    // One roof per distinct peak: FP16 and BF16 usually share theirs and are drawn (and named) once; the roof of
+    // the precision in use is the one kept.
+    std::array<bool, kMathUnitCount> drawn {};
     for (int u = 0; u < kMathUnitCount; ++u) {
         const double p = e.gpu.peakFlopsPerSecond[u];
-        m_roofs[u]->setVisible(p > 0);
-        m_roofLabels[u]->setVisible(p > 0);
-        if (p <= 0)
+        bool duplicate = false;
+        for (int v = 0; v < kMathUnitCount; ++v) {
+            if (v != u && e.gpu.peakFlopsPerSecond[v] == p && (MathUnit(v) == m_activeUnit || (v < u && MathUnit(u) != m_activeUnit)))
+                duplicate = true;
+        }
+        drawn[u] = p > 0 && !duplicate;
+        m_roofs[u]->setVisible(drawn[u]);
+        m_roofLabels[u]->setVisible(drawn[u]);
+        if (!drawn[u])
             continue;
         m_roofs[u]->replace({ QPointF(p / bw, p), QPointF(xmax, p) });
-        QString label = tr("%1 %2").arg(Labels::unit(MathUnit(u)), formatFlopsPerSecond(p));
+        QStringList names;
+        for (int v = 0; v < kMathUnitCount; ++v) {
+            if (e.gpu.peakFlopsPerSecond[v] == p)
+                names << Labels::unit(MathUnit(v));
+        }
+        QString label = tr("%1 %2").arg(names.join(QStringLiteral(" / ")), formatFlopsPerSecond(p));
         if (e.gpu.peakOverridden && e.gpu.overriddenUnit == MathUnit(u))
             label += tr(" (what-if)");
         m_roofLabels[u]->setText(label);
@@ -221,12 +235,23 @@ void RooflineView::placeLabels()
 {
     QChart* c = chart();
     const QRectF plot = c->plotArea();
+    // Roof labels sit above their roof at the right edge; roofs close together push the lower labels below
+    // their line so that no two overlap.
+    std::vector<int> order;
     for (int u = 0; u < kMathUnitCount; ++u) {
-        if (!m_roofs[u]->isVisible() || m_roofs[u]->count() < 2)
-            continue;
+        if (m_roofs[u]->isVisible() && m_roofs[u]->count() >= 2)
+            order.push_back(u);
+    }
+    std::sort(order.begin(), order.end(), [this](int a, int b) { return m_roofs[a]->at(0).y() > m_roofs[b]->at(0).y(); });
+    double nextTop = -1e9;
+    for (int u : order) {
         const QPointF right = c->mapToPosition(m_roofs[u]->at(1), m_roofs[u]);
         const QRectF br = m_roofLabels[u]->boundingRect();
-        m_roofLabels[u]->setPos(right.x() - br.width() - 4.0, right.y() - br.height() - 1.0);
+        double y = right.y() - br.height() - 1.0;
+        if (y < nextTop)
+            y = std::max(nextTop, right.y() + 1.0);
+        m_roofLabels[u]->setPos(right.x() - br.width() - 4.0, y);
+        nextTop = y + br.height();
     }
     if (m_bandwidth->count() == 2) {
         // Write the bandwidth along its slope, a third of the way up.

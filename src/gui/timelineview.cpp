@@ -116,6 +116,11 @@ void TimelineView::setResult(const SimulationResult& r)
             values[c].append(e.timeline[best][c]);
         begin = end;
     }
+    // The last step (the optimizer) lasts until the end of the step.
+    const double stepEnd = (e.microBatchSeconds + e.optimizerSeconds) * 1e3;
+    x.append(stepEnd);
+    for (int c = 0; c < kMemoryCategoryCount; ++c)
+        values[c].append(e.timeline[n - 1][c]);
     m_points = int(x.size());
     m_areas->setData(x, values, kGiB);
 
@@ -129,13 +134,14 @@ void TimelineView::setResult(const SimulationResult& r)
             break;
         }
     }
-    const double end = (e.microBatchSeconds + e.optimizerSeconds) * 1e3;
+    const double end = stepEnd;
     m_phaseBounds = { 0.0, backwardStart * 1e3, optimizerStart * 1e3, end };
     const double top = std::max(e.capacityBytes, e.peakBytes) * 1.1 / kGiB;
     m_axisX->setRange(0.0, std::max(end, 1e-3));
+    m_axisX->applyNiceNumbers();
     m_axisY->setRange(0.0, top);
     m_axisY->applyNiceNumbers();
-    m_capacity->replace({ QPointF(0.0, e.capacityBytes / kGiB), QPointF(end, e.capacityBytes / kGiB) });
+    m_capacity->replace({ QPointF(0.0, e.capacityBytes / kGiB), QPointF(m_axisX->max(), e.capacityBytes / kGiB) });
     const double ymax = m_axisY->max();
     m_phaseLines->replace({ QPointF(m_phaseBounds[1], 0), QPointF(m_phaseBounds[1], ymax), QPointF(m_phaseBounds[2], ymax),
                             QPointF(m_phaseBounds[2], 0) });
@@ -164,8 +170,12 @@ void TimelineView::placeLabels()
         const QRectF lr = m_phaseLabels[p]->boundingRect();
         const double width = c->mapToPosition(QPointF(m_phaseBounds[p + 1], 0), m_phaseLines).x()
             - c->mapToPosition(QPointF(m_phaseBounds[p], 0), m_phaseLines).x();
-        m_phaseLabels[p]->setVisible(width > lr.width() + 4);
-        m_phaseLabels[p]->setPos(at.x() - lr.width() / 2.0, plot.top() + 2.0);
+        // A phase too short for its name is labelled at its start, above the plot.
+        const bool fits = width > lr.width() + 4;
+        m_phaseLabels[p]->setPos(fits ? at.x() - lr.width() / 2.0
+                                      : std::min(c->mapToPosition(QPointF(m_phaseBounds[p], 0), m_phaseLines).x() + 2.0,
+                                                 plot.right() - lr.width()),
+                                 fits ? plot.top() + 2.0 : plot.top() - lr.height() - 2.0);
     }
 }
 
