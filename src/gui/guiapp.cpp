@@ -6,9 +6,40 @@
 #include "simulationcontroller.h"
 
 #include <QApplication>
+#include <QCommandLineParser>
 #include <QStatusBar>
+#include <QStyle>
+#include <QStyleFactory>
+#include <QTimer>
 
 namespace headroom {
+
+namespace {
+
+    QPalette darkPalette()
+    {
+        QPalette p;
+        const QColor window(0x2B, 0x2B, 0x2E), base(0x1E, 0x1E, 0x20), text(0xE8, 0xE8, 0xE8);
+        p.setColor(QPalette::Window, window);
+        p.setColor(QPalette::WindowText, text);
+        p.setColor(QPalette::Base, base);
+        p.setColor(QPalette::AlternateBase, window);
+        p.setColor(QPalette::Text, text);
+        p.setColor(QPalette::Button, window);
+        p.setColor(QPalette::ButtonText, text);
+        p.setColor(QPalette::ToolTipBase, base);
+        p.setColor(QPalette::ToolTipText, text);
+        p.setColor(QPalette::Highlight, QColor(0x00, 0x72, 0xB2));
+        p.setColor(QPalette::HighlightedText, Qt::white);
+        p.setColor(QPalette::Link, QColor(0x56, 0xB4, 0xE9));
+        p.setColor(QPalette::PlaceholderText, QColor(0x90, 0x90, 0x90));
+        p.setColor(QPalette::Disabled, QPalette::Text, QColor(0x80, 0x80, 0x80));
+        p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(0x80, 0x80, 0x80));
+        p.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x80, 0x80, 0x80));
+        return p;
+    }
+
+} // namespace
 
 int runGui(int argc, char** argv)
 {
@@ -19,21 +50,70 @@ int runGui(int argc, char** argv)
     QApplication::setApplicationVersion(QStringLiteral(HEADROOM_VERSION));
     QGuiApplication::setDesktopFileName(QStringLiteral("io.github.headroom.Headroom"));
 
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QObject::tr("Headroom: GPU memory and bandwidth of a training step. "
+                                                 "Run `headroom --help` for the headless commands."));
+    const QCommandLineOption scenarioOption({ QStringLiteral("scenario") }, QObject::tr("Open a scenario file."),
+                                            QObject::tr("file"));
+    const QCommandLineOption paletteOption({ QStringLiteral("palette") },
+                                           QObject::tr("Colour scheme: system (default), light or dark."),
+                                           QObject::tr("scheme"));
+    const QCommandLineOption presentationOption({ QStringLiteral("presentation") },
+                                                QObject::tr("Start in presentation mode."));
+    const QCommandLineOption screenshotOption({ QStringLiteral("screenshot") },
+                                              QObject::tr("Render the window to a PNG file and quit."), QObject::tr("file"));
+    const QCommandLineOption sizeOption({ QStringLiteral("size") }, QObject::tr("Window size, e.g. 1280x720."),
+                                        QObject::tr("WxH"));
+    parser.addOptions({ scenarioOption, paletteOption, presentationOption, screenshotOption, sizeOption });
+    parser.process(app);
+
+    const QString scheme = parser.value(paletteOption);
+    if (scheme == QLatin1String("dark") || scheme == QLatin1String("light")) {
+        QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+        QApplication::setPalette(scheme == QLatin1String("dark") ? darkPalette() : QApplication::style()->standardPalette());
+    }
+
+    // A screenshot run must not read or change the user's saved window and scenario.
+    const bool screenshot = parser.isSet(screenshotOption);
     gui::AppSettings settings;
     LoadReport report;
     gui::SimulationController controller(CatalogLoader::withUserData(&report));
     gui::MainWindow window(&controller, &settings);
     QString settingsError;
-    const auto last = settings.lastScenario(&settingsError);
+    const auto last = screenshot ? std::nullopt : settings.lastScenario(&settingsError);
     if (!last || !window.applyScenario(last->scenario))
         window.applyScenario(defaultScenario());
+    if (parser.isSet(scenarioOption)) {
+        QString error;
+        if (!window.openScenarioFile(parser.value(scenarioOption), &error)) {
+            qWarning("%s", qPrintable(error));
+            if (screenshot)
+                return 1;
+            window.statusBar()->showMessage(error);
+        }
+    }
     if (!report.errors.isEmpty())
         window.statusBar()->showMessage(QObject::tr("Some data files were skipped: %1").arg(report.errors.join(QStringLiteral("; "))));
     else if (!settingsError.isEmpty())
         window.statusBar()->showMessage(QObject::tr("Ignored the saved scenario: %1").arg(settingsError), 10000);
-    if (settings.presentationMode())
+    if (parser.isSet(sizeOption)) {
+        const QStringList wh = parser.value(sizeOption).split(QLatin1Char('x'));
+        if (wh.size() == 2)
+            window.resize(wh[0].toInt(), wh[1].toInt());
+    }
+    if (parser.isSet(presentationOption) || (!screenshot && settings.presentationMode()))
         window.setPresentationMode(true);
     window.show();
+    if (screenshot) {
+        const QString path = parser.value(screenshotOption);
+        // Wait for the background search (longest sequence, suggestions) so that the verdict is complete.
+        auto grab = [&window, path] {
+            window.grab().save(path, "PNG");
+            QApplication::quit();
+        };
+        QObject::connect(&controller, &gui::SimulationController::backgroundChanged, &window, [grab] { QTimer::singleShot(200, grab); });
+        QTimer::singleShot(8000, &window, grab);
+    }
     return app.exec();
 }
 

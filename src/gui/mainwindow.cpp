@@ -3,6 +3,7 @@
 #include "appsettings.h"
 #include "batchsweepview.h"
 #include "catalogloader.h"
+#include "categorylegend.h"
 #include "controlpanel.h"
 #include "explainer.h"
 #include "labels.h"
@@ -29,6 +30,8 @@ MainWindow::MainWindow(SimulationController* controller, AppSettings* settings, 
     , m_settings(settings)
 {
     m_ui->setupUi(this);
+    m_legend = new CategoryLegend(m_ui->results);
+    m_ui->resultsLayout->insertWidget(1, m_legend);
     m_ui->explainDock->hide();
     m_ui->splitter->setStretchFactor(0, 0);
     m_ui->splitter->setStretchFactor(1, 1);
@@ -133,6 +136,7 @@ void MainWindow::setPresentationMode(bool on)
     m_ui->presentationAction->setChecked(on);
     m_ui->controls->setPresentationMode(on);
     m_ui->verdict->setPresentationMode(on);
+    m_legend->setPresentationMode(on);
     if (on)
         showFullScreen();
     else

@@ -18,6 +18,7 @@ namespace headroom::gui {
 
 class AppSettings;
 class BatchSweepView;
+class CategoryLegend;
 class ControlPanel;
 class MemoryChartView;
 class RooflineView;
@@ -63,6 +64,7 @@ private:
     void saveScenario();
 
     std::unique_ptr<Ui::MainWindow> m_ui;
+    CategoryLegend* m_legend = nullptr;
     SimulationController* m_controller;
     AppSettings* m_settings;
     ExplainRequest m_lastExplain;
