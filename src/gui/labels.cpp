@@ -95,6 +95,23 @@ QString Labels::unit(MathUnit u)
     return {};
 }
 
+QString Labels::unitShort(MathUnit u)
+{
+    switch (u) {
+    case MathUnit::Fp32Vector:
+        return tr("FP32");
+    case MathUnit::Tf32Tensor:
+        return tr("TF32");
+    case MathUnit::Fp16Tensor:
+        return tr("FP16");
+    case MathUnit::Bf16Tensor:
+        return tr("BF16");
+    case MathUnit::Fp8Tensor:
+        return tr("FP8");
+    }
+    return {};
+}
+
 QString Labels::precision(Precision p)
 {
     switch (p) {

@@ -21,6 +21,7 @@ public:
     static QString phase(Phase p);
     static QString kind(OpKind k);
     static QString unit(MathUnit u);
+    static QString unitShort(MathUnit u); // "BF16", for the roofline's roof labels
     static QString precision(Precision p);
     static QString mixedStyle(MixedPrecisionStyle s);
     static QString checkpointing(Checkpointing c);

@@ -87,7 +87,7 @@ MemoryChartView::MemoryChartView(QWidget* parent)
 
 void MemoryChartView::retranslate()
 {
-    chart()->setTitle(tr("Memory per GPU at the peak of each phase"));
+    chart()->setTitle(tr("Memory at the peak of each phase"));
     m_axisX->clear();
     m_axisX->append({ tr("Forward"), tr("Backward"), tr("Optimizer") });
     m_axisY->setTitleText(tr("GiB"));

@@ -5,6 +5,8 @@
 
 #include <QChart>
 #include <QCursor>
+#include <QGraphicsEllipseItem>
+#include <QGraphicsRectItem>
 #include <QGraphicsSimpleTextItem>
 #include <QLegend>
 #include <QLegendMarker>
@@ -31,8 +33,8 @@ RooflineView::RooflineView(QWidget* parent)
     m_axisY = new QLogValueAxis(chart);
     m_axisX->setLabelFormat(QStringLiteral("%g"));
     m_axisY->setLabelFormat(QStringLiteral("%.0e"));
-    m_axisX->setMinorTickCount(-1);
-    m_axisY->setMinorTickCount(-1);
+    m_axisX->setMinorTickCount(8);
+    m_axisY->setMinorTickCount(0);
     chart->addAxis(m_axisX, Qt::AlignBottom);
     chart->addAxis(m_axisY, Qt::AlignLeft);
     auto add = [&](QXYSeries* s) {
@@ -53,26 +55,27 @@ RooflineView::RooflineView(QWidget* parent)
         m_roofLabels[u] = new QGraphicsSimpleTextItem(chart);
         m_roofLabels[u]->setZValue(20);
     }
-    for (int k = 0; k < kOpKindCount; ++k) {
-        m_dots[k] = new QScatterSeries(chart);
-        m_dots[k]->setMarkerShape(QScatterSeries::MarkerShapeCircle);
-        m_dots[k]->setColor(kindColor(OpKind(k)));
-        m_dots[k]->setBorderColor(kindColor(OpKind(k)).darker(140));
-        m_dots[k]->setName(Labels::kind(OpKind(k)));
-        add(m_dots[k]);
-        connect(m_dots[k], &QScatterSeries::hovered, this, [this, k](const QPointF& p, bool on) {
+    for (int d = 0; d < int(m_dots.size()); ++d) {
+        const int k = d / kSizes;
+        m_dots[d] = new QScatterSeries(chart);
+        m_dots[d]->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+        m_dots[d]->setColor(kindColor(OpKind(k)));
+        m_dots[d]->setBorderColor(kindColor(OpKind(k)).darker(140));
+        m_dots[d]->setName(Labels::kind(OpKind(k)));
+        add(m_dots[d]);
+        connect(m_dots[d], &QScatterSeries::hovered, this, [this, d](const QPointF& p, bool on) {
             if (on)
-                showDotTooltip(OpKind(k), p);
+                showDotTooltip(d, p);
             else
                 QToolTip::hideText();
         });
-        connect(m_dots[k], &QScatterSeries::clicked, this, [this, k](const QPointF& p) {
-            const auto& pts = m_dots[k]->points();
+        connect(m_dots[d], &QScatterSeries::clicked, this, [this, d](const QPointF& p) {
+            const auto& pts = m_dots[d]->points();
             for (int i = 0; i < pts.size(); ++i) {
-                if (pts[i] == p && i < int(m_dotOperators[k].size())) {
+                if (pts[i] == p && i < int(m_dotOperators[d].size())) {
                     ExplainRequest r;
                     r.topic = ExplainRequest::Topic::Operator;
-                    r.operatorIndex = m_dotOperators[k][i];
+                    r.operatorIndex = m_dotOperators[d][i];
                     emit explainRequested(r);
                 }
             }
@@ -101,11 +104,17 @@ RooflineView::RooflineView(QWidget* parent)
     m_bandwidthLabel->setZValue(20);
     m_ridgeLabel->setZValue(20);
 
-    chart->legend()->setAlignment(Qt::AlignRight);
-    for (QXYSeries* s : std::initializer_list<QXYSeries*> { m_bandwidth, m_ridge, m_step })
-        chart->legend()->markers(s).first()->setVisible(false);
-    for (auto* r : m_roofs)
-        chart->legend()->markers(r).first()->setVisible(false);
+    // The operator-kind legend sits inside the plot, top left, where no dot can be (above the bandwidth roof), so
+    // that a narrow chart keeps its width for data.
+    chart->legend()->setVisible(false);
+    m_legendBox = new QGraphicsRectItem(chart);
+    m_legendBox->setZValue(15);
+    for (int k = 0; k < kOpKindCount; ++k) {
+        m_legendDots[k] = new QGraphicsEllipseItem(m_legendBox);
+        m_legendDots[k]->setBrush(kindColor(OpKind(k)));
+        m_legendDots[k]->setPen(QPen(kindColor(OpKind(k)).darker(140)));
+        m_legendTexts[k] = new QGraphicsSimpleTextItem(Labels::kind(OpKind(k)), m_legendBox);
+    }
     chart->setTitle(tr("Roofline of the training step"));
     m_axisX->setTitleText(tr("arithmetic intensity (FLOP/byte)"));
     m_axisY->setTitleText(tr("FLOP/s"));
@@ -127,6 +136,9 @@ void RooflineView::setChartStyle(const ChartStyle& style)
     m_bandwidthLabel->setBrush(style.bandwidth);
     m_ridgeLabel->setFont(style.annotationFont);
     m_ridgeLabel->setBrush(style.foreground);
+    static constexpr double kDiameters[kSizes] = { 7.0, 11.0, 17.0, 26.0, 38.0 };
+    for (int d = 0; d < int(m_dots.size()); ++d)
+        m_dots[d]->setMarkerSize(kDiameters[d % kSizes] * style.markerScale);
     m_step->setColor(style.foreground);
     m_step->setBorderColor(style.background);
     m_step->setMarkerSize(22.0 * style.markerScale);
@@ -189,9 +201,9 @@ void RooflineView::setResult(const SimulationResult& r)
         QStringList names;
         for (int v = 0; v < kMathUnitCount; ++v) {
             if (e.gpu.peakFlopsPerSecond[v] == p)
-                names << Labels::unit(MathUnit(v));
+                names << Labels::unitShort(MathUnit(v));
         }
-        QString label = tr("%1 %2").arg(names.join(QStringLiteral(" / ")), formatFlopsPerSecond(p));
+        QString label = tr("%1 %2").arg(names.join(QStringLiteral("/")), formatFlopsPerSecond(p));
         if (e.gpu.peakOverridden && e.gpu.overriddenUnit == MathUnit(u))
             label += tr(" (what-if)");
         m_roofLabels[u]->setText(label);
@@ -202,30 +214,22 @@ void RooflineView::setResult(const SimulationResult& r)
     m_ridgeLabel->setText(tr("ridge %1 FLOP/B").arg(QLocale().toString(ridge, 'f', ridge < 10 ? 1 : 0)));
     m_bandwidthLabel->setText(e.gpu.bandwidthOverridden ? tr("%1 (what-if)").arg(formatBandwidth(bw)) : formatBandwidth(bw));
 
-    // Dots: operators by kind, area proportional to their share of the step time.
-    std::array<QList<QPointF>, kOpKindCount> points;
+    // Dots: operators by kind, area growing with their share of the step time.
+    std::array<QList<QPointF>, kOpKindCount * kSizes> points;
     for (auto& v : m_dotOperators)
         v.clear();
-    std::array<QList<double>, kOpKindCount> shares;
+    m_kindShown.fill(false);
     for (std::size_t i = 0; i < e.operatorPoints.size(); ++i) {
         const auto& p = e.operatorPoints[i];
         if (p.flops <= 0 || p.bytes <= 0 || p.seconds <= 0)
             continue;
-        const int k = int(p.kind);
-        points[k].append(QPointF(p.intensity(), p.achievedFlopsPerSecond()));
-        shares[k].append(e.stepSeconds > 0 ? p.seconds / e.stepSeconds : 0.0);
-        m_dotOperators[k].push_back(int(i));
+        const int d = int(p.kind) * kSizes + sizeClass(e.stepSeconds > 0 ? p.seconds / e.stepSeconds : 0.0);
+        points[d].append(QPointF(p.intensity(), p.achievedFlopsPerSecond()));
+        m_dotOperators[d].push_back(int(i));
+        m_kindShown[int(p.kind)] = true;
     }
-    for (int k = 0; k < kOpKindCount; ++k) {
-        m_dots[k]->replace(points[k]);
-        QHash<int, QHash<QXYSeries::PointConfiguration, QVariant>> config;
-        for (int i = 0; i < points[k].size(); ++i) {
-            const double size = (5.0 + 34.0 * std::sqrt(std::clamp(shares[k][i], 0.0, 1.0))) * m_style.markerScale;
-            config[i][QXYSeries::PointConfiguration::Size] = size;
-        }
-        m_dots[k]->setPointsConfiguration(config);
-        chart()->legend()->markers(m_dots[k]).first()->setVisible(!points[k].isEmpty());
-    }
+    for (int d = 0; d < int(m_dots.size()); ++d)
+        m_dots[d]->replace(points[d]);
     const auto& w = e.wholeStep;
     m_step->replace(0, QPointF(std::max(w.intensity(), xmin), std::max(w.achievedFlopsPerSecond(), ymin)));
     setChartStyle(m_style);
@@ -250,7 +254,7 @@ void RooflineView::placeLabels()
         double y = right.y() - br.height() - 1.0;
         if (y < nextTop)
             y = std::max(nextTop, right.y() + 1.0);
-        m_roofLabels[u]->setPos(right.x() - br.width() - 4.0, y);
+        m_roofLabels[u]->setPos(std::max(plot.left() + 2.0, right.x() - br.width() - 4.0), y);
         nextTop = y + br.height();
     }
     if (m_bandwidth->count() == 2) {
@@ -266,22 +270,54 @@ void RooflineView::placeLabels()
         const QPointF bottom = c->mapToPosition(m_ridge->at(0), m_ridge);
         m_ridgeLabel->setPos(bottom.x() + 3.0, plot.bottom() - m_ridgeLabel->boundingRect().height() - 2.0);
     }
+    // Legend: the kinds present, one per row.
+    const QFontMetricsF fm(m_style.annotationFont);
+    const double row = fm.height(), dot = row * 0.6;
+    double width = 0.0;
+    int rows = 0;
+    for (int k = 0; k < kOpKindCount; ++k) {
+        m_legendDots[k]->setVisible(m_kindShown[k]);
+        m_legendTexts[k]->setVisible(m_kindShown[k]);
+        if (!m_kindShown[k])
+            continue;
+        m_legendTexts[k]->setFont(m_style.annotationFont);
+        m_legendTexts[k]->setBrush(m_style.foreground);
+        m_legendDots[k]->setRect(4.0, 2.0 + rows * row + (row - dot) / 2.0, dot, dot);
+        m_legendTexts[k]->setPos(8.0 + dot, 2.0 + rows * row);
+        width = std::max(width, 12.0 + dot + fm.horizontalAdvance(m_legendTexts[k]->text()));
+        ++rows;
+    }
+    const QRectF box(0, 0, width, rows * row + 4.0);
+    m_legendBox->setRect(box);
+    QColor fill = m_style.plotBackground;
+    fill.setAlpha(220);
+    m_legendBox->setBrush(fill);
+    m_legendBox->setPen(QPen(m_style.grid));
+    // Top left is above the bandwidth roof, where no operator can be.
+    m_legendBox->setPos(plot.left() + 4.0, plot.top() + 4.0);
 }
 
 void RooflineView::resizeEvent(QResizeEvent* event)
 {
     ChartPanel::resizeEvent(event);
+    // Label every decade when there is room, every second one when the chart is narrow.
+    const double decades = std::log10(m_axisX->max() / m_axisX->min());
+    const bool narrow = chart()->plotArea().width() / std::max(1.0, decades) < 45.0;
+    if ((m_axisX->base() == 100.0) != narrow) {
+        m_axisX->setBase(narrow ? 100.0 : 10.0);
+        m_axisX->setMinorTickCount(narrow ? 1 : 8);
+    }
     placeLabels();
 }
 
-void RooflineView::showDotTooltip(OpKind kind, const QPointF& point)
+void RooflineView::showDotTooltip(int series, const QPointF& point)
 {
-    const auto& pts = m_dots[int(kind)]->points();
+    const auto& pts = m_dots[series]->points();
     const Estimate& e = m_result.estimate;
     for (int i = 0; i < pts.size(); ++i) {
-        if (pts[i] != point || i >= int(m_dotOperators[int(kind)].size()))
+        if (pts[i] != point || i >= int(m_dotOperators[series].size()))
             continue;
-        const RooflinePoint& p = e.operatorPoints[m_dotOperators[int(kind)][i]];
+        const RooflinePoint& p = e.operatorPoints[m_dotOperators[series][i]];
         const double roof = std::min(e.gpu.peakFlopsPerSecond[int(p.unit)], e.gpu.bandwidthBytesPerSecond * p.intensity());
         const bool memoryBound = e.gpu.bandwidthBytesPerSecond * p.intensity() < e.gpu.peakFlopsPerSecond[int(p.unit)];
         QToolTip::showText(QCursor::pos(),
@@ -312,7 +348,27 @@ double RooflineView::computeRoof(MathUnit unit) const
     return r->isVisible() && r->count() > 0 ? r->at(0).y() : 0.0;
 }
 
-QList<QPointF> RooflineView::dots(OpKind kind) const { return m_dots[int(kind)]->points(); }
+QList<QPointF> RooflineView::dots(OpKind kind) const
+{
+    QList<QPointF> all;
+    for (int c = 0; c < kSizes; ++c)
+        all += m_dots[int(kind) * kSizes + c]->points();
+    return all;
+}
+
+int RooflineView::sizeClass(double share)
+{
+    // 0.5 %, 2 %, 8 %, 32 % of the step: each class about doubles the dot's diameter.
+    if (share < 0.005)
+        return 0;
+    if (share < 0.02)
+        return 1;
+    if (share < 0.08)
+        return 2;
+    if (share < 0.32)
+        return 3;
+    return 4;
+}
 QPointF RooflineView::stepMarker() const { return m_step->at(0); }
 QString RooflineView::bandwidthLabel() const { return m_bandwidthLabel->text(); }
 

@@ -9,6 +9,8 @@
 #include <array>
 
 QT_BEGIN_NAMESPACE
+class QGraphicsEllipseItem;
+class QGraphicsRectItem;
 class QGraphicsSimpleTextItem;
 class QLineSeries;
 class QLogValueAxis;
@@ -39,19 +41,27 @@ protected:
 
 private:
     void placeLabels();
-    void showDotTooltip(OpKind kind, const QPointF& point);
+    void showDotTooltip(int series, const QPointF& point);
+    static int sizeClass(double share);
 
     QLogValueAxis* m_axisX = nullptr;
     QLogValueAxis* m_axisY = nullptr;
     QLineSeries* m_bandwidth = nullptr;
     QLineSeries* m_ridge = nullptr;
     std::array<QLineSeries*, kMathUnitCount> m_roofs {};
-    std::array<QScatterSeries*, kOpKindCount> m_dots {};
+    // Dots by kind and size class. Area follows the share of step time in five classes: Qt Charts 6.4 misplaces
+    // scatter points that carry a per-point size on logarithmic axes, so each size is a series of its own.
+    static constexpr int kSizes = 5;
+    std::array<QScatterSeries*, kOpKindCount * kSizes> m_dots {};
     QScatterSeries* m_step = nullptr;
     QGraphicsSimpleTextItem* m_bandwidthLabel = nullptr;
     QGraphicsSimpleTextItem* m_ridgeLabel = nullptr;
     std::array<QGraphicsSimpleTextItem*, kMathUnitCount> m_roofLabels {};
-    std::array<std::vector<int>, kOpKindCount> m_dotOperators; // dot index -> Estimate::operatorPoints index
+    std::array<std::vector<int>, kOpKindCount * kSizes> m_dotOperators; // dot -> Estimate::operatorPoints index
+    QGraphicsRectItem* m_legendBox = nullptr;
+    std::array<QGraphicsEllipseItem*, kOpKindCount> m_legendDots {};
+    std::array<QGraphicsSimpleTextItem*, kOpKindCount> m_legendTexts {};
+    std::array<bool, kOpKindCount> m_kindShown {};
     SimulationResult m_result;
     double m_bandwidthBytes = 0.0;
     MathUnit m_activeUnit = MathUnit::Fp32Vector;
