@@ -1,6 +1,7 @@
 #include "estimatecommand.h"
 
 #include "catalogloader.h"
+#include "modelimport.h"
 #include "report.h"
 
 #include <QCoreApplication>
@@ -27,7 +28,8 @@ namespace {
     const QCommandLineOption kGpu({ QStringLiteral("gpu") }, QStringLiteral("GPU id (see `headroom list gpus`)."),
                                   QStringLiteral("id"));
     const QCommandLineOption kModel({ QStringLiteral("model") },
-                                    QStringLiteral("Model preset id (see `headroom list models`) or path to a model JSON file."),
+                                    QStringLiteral("Model preset id (see `headroom list models`), a Headroom model JSON file, a Hugging "
+                                                   "Face config.json, or a checkpoint directory holding one."),
                                     QStringLiteral("id|path"));
     const QCommandLineOption kBatch({ QStringLiteral("batch") }, QStringLiteral("Micro-batch size (default 8)."),
                                     QStringLiteral("N"));
@@ -158,16 +160,11 @@ std::optional<QString> resolveScenario(const QCommandLineParser& p, const Catalo
         const QString value = p.value(kModel);
         if (const ModelSpec* m = catalog.model(value.toStdString())) {
             out->model = *m;
-        } else if (value.endsWith(QLatin1String(".json")) || value.contains(QLatin1Char('/'))) {
-            QByteArray text;
-            if (auto e = CatalogLoader::readFile(value, &text))
+        } else if (value.endsWith(QLatin1String(".json")) || value.contains(QLatin1Char('/')) || QFileInfo::exists(value)) {
+            if (auto e = importModelFile(value, &out->model))
                 return QStringLiteral("--model: %1").arg(*e);
-            auto parsed = parseModelSpec(std::string_view(text.constData(), std::size_t(text.size())), value.toStdString());
-            if (!parsed)
-                return QStringLiteral("--model: %1").arg(QString::fromStdString(parsed.error().toString()));
-            out->model = std::move(parsed.value());
         } else {
-            return QStringLiteral("--model: unknown model \"%1\" (not a preset id and not a .json file); valid ids: %2")
+            return QStringLiteral("--model: unknown model \"%1\" (not a preset id, a .json file or a directory); valid ids: %2")
                 .arg(value, QString::fromStdString(catalog.modelIds()));
         }
         s.modelId = out->model.id;

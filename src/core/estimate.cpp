@@ -192,6 +192,30 @@ Estimate evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& mod
                   const TrainingConfig& config, const GpuOverrides& overrides, const EstimateOptions& options)
 {
     Estimate e;
+    evaluate(std::move(schedule), model, gpu, config, overrides, options, e);
+    return e;
+}
+
+void evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, const GpuSpec& gpu,
+              const TrainingConfig& config, const GpuOverrides& overrides, const EstimateOptions& options, Estimate& e)
+{
+    // Start from a clean estimate but keep the capacity of its vectors.
+    {
+        auto timeline = std::move(e.timeline);
+        auto stepStart = std::move(e.stepStart);
+        auto operators = std::move(e.operatorPoints);
+        auto kinds = std::move(e.kindPoints);
+        auto warnings = std::move(e.warnings);
+        e = Estimate {};
+        e.timeline = std::move(timeline);
+        e.stepStart = std::move(stepStart);
+        e.operatorPoints = std::move(operators);
+        e.operatorPoints.clear();
+        e.kindPoints = std::move(kinds);
+        e.kindPoints.clear();
+        e.warnings = std::move(warnings);
+        e.warnings.clear();
+    }
     const Schedule& s = *schedule;
     e.config = config;
     e.modelId = model.id;
@@ -220,7 +244,8 @@ Estimate evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& mod
 
     const TimeModel tm(e.gpu, options.efficiency);
     std::array<RooflinePoint, kOpKindCount> kinds {};
-    std::vector<RooflinePoint> groups(s.groups.size());
+    thread_local std::vector<RooflinePoint> groups;
+    groups.assign(s.groups.size(), RooflinePoint {});
 
     std::array<Linear, kMemoryCategoryCount> live = s.resident;
     Linear liveTotal;
@@ -232,6 +257,9 @@ Estimate evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& mod
     if (options.keepTimeline) {
         e.timeline.resize(s.steps.size());
         e.stepStart.resize(s.steps.size());
+    } else {
+        e.timeline.clear();
+        e.stepStart.clear();
     }
     double micro = 0.0, backward = 0.0, forward = 0.0, optimizer = 0.0;
     double flops = 0.0, bytes = 0.0;
@@ -384,7 +412,6 @@ Estimate evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& mod
     if (config.precision == Precision::MixedFP8 && !gpu.supports(MathUnit::Fp8Tensor))
         e.warnings.push_back("FP8 training needs FP8 tensor cores (compute capability 8.9 or later)");
     e.schedule = std::move(schedule);
-    return e;
 }
 
 Estimate estimate(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config,

@@ -112,6 +112,9 @@ Estimate estimate(const ModelSpec& model, const GpuSpec& gpu, const TrainingConf
 // Walks an already lowered schedule (the batch-slider fast path).
 Estimate evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, const GpuSpec& gpu,
                   const TrainingConfig& config, const GpuOverrides& overrides, const EstimateOptions& options);
+// The same into an existing estimate, reusing its memory (a slider tick then allocates nothing).
+void evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, const GpuSpec& gpu,
+              const TrainingConfig& config, const GpuOverrides& overrides, const EstimateOptions& options, Estimate& out);
 
 // Largest micro-batch whose peak fits `capacityBytes` (0 when even one sample does not fit).
 std::int64_t maxMicroBatch(const Schedule& schedule, double capacityBytes, double overheadBytes,

@@ -8,6 +8,7 @@ namespace headroom {
 PrecisionPlan planPrecision(const TrainingConfig& config)
 {
     PrecisionPlan p;
+    p.cpuKernels = config.kernels == KernelBackend::Cpu;
     const bool master = config.mixedStyle == MixedPrecisionStyle::MasterWeights;
     switch (config.precision) {
     case Precision::FP32:
@@ -451,10 +452,10 @@ TensorId GraphBuilder::fusedAttention(TensorId q, TensorId k, TensorId v, double
 
 // ---- normalisation, softmax and losses ----------------------------------------------------------------------
 
-TensorId GraphBuilder::softmax(TensorId x, double rows, double cols, std::string_view label)
+TensorId GraphBuilder::softmax(TensorId x, double rows, double cols, std::string_view label, bool forceFp32)
 {
     const DType in = m_g.tensors[x].dtype;
-    const DType outType = m_plan.autocast ? DType::F32 : in; // fp32_set_opt_dtype: no separate cast
+    const DType outType = (m_plan.autocast || forceFp32) ? DType::F32 : in; // fp32_set_opt_dtype: no separate cast
     const double n = rows * cols;
     const int op = beginOp(OpType::Softmax, OpKind::Attention, MathUnit::Fp32Vector, label);
     addInputs({ x });
@@ -488,9 +489,11 @@ TensorId GraphBuilder::nllLoss(TensorId logProbs, TensorId target, double rows, 
     const int op = beginOp(OpType::NllLoss, OpKind::Loss, MathUnit::Fp32Vector, label);
     addInputs({ logProbs, target });
     const TensorId loss = newTensor(fixedAmount(1.0), DType::F32, TensorRole::Activation, true);
-    m_g.tensors[loss].producer = op;
-    addOutputs({ loss });
-    addSaved({ target });
+    // nll_loss_forward also returns total_weight, a 0-d tensor of the input's dtype that backward reads.
+    const TensorId totalWeight = newTensor(fixedAmount(1.0), m_g.tensors[logProbs].dtype, TensorRole::Activation, false);
+    m_g.tensors[loss].producer = m_g.tensors[totalWeight].producer = op;
+    addOutputs({ loss, totalWeight });
+    addSaved({ target, totalWeight });
     // Backward writes a dense gradient the size of the log-probabilities (zeros plus one entry per row).
     finishOp(op, { perSample(rows), perSample(rows * (8.0 + p)) }, { perSample(rows), perSample(n * p + rows * 8.0) });
     return loss;
@@ -506,8 +509,10 @@ TensorId GraphBuilder::layerNorm(TensorId x, TensorId gamma, TensorId beta, doub
     const int op = beginOp(OpType::LayerNorm, OpKind::Normalization, MathUnit::Fp32Vector, label);
     addInputs({ xi, gamma, beta });
     const TensorId y = newActivation(n, t, true);
-    const TensorId mean = newActivation(rows, DType::F32, false);
-    const TensorId rstd = newActivation(rows, DType::F32, false);
+    // CUDA layer_norm keeps mean and rstd in FP32 (acc type); the CPU kernel in the input dtype.
+    const DType stats = m_plan.cpuKernels ? t : DType::F32;
+    const TensorId mean = newActivation(rows, stats, false);
+    const TensorId rstd = newActivation(rows, stats, false);
     addOutputs({ y, mean, rstd });
     addSaved({ xi, mean, rstd });
     const double pg = bytesPerElement(m_plan.paramType);
@@ -697,13 +702,15 @@ TensorId GraphBuilder::repeat(TensorId x, double factor, std::string_view label)
     return y;
 }
 
-TensorId GraphBuilder::constant(double numelPerSample, DType type, double flopsPerElement, std::string_view label)
+TensorId GraphBuilder::constant(double numel, DType type, double flopsPerElement, std::string_view label, bool perSampleSize)
 {
     const int op = beginOp(OpType::Unary, OpKind::Elementwise, MathUnit::Fp32Vector, label);
     addInputs({});
-    const TensorId y = newActivation(numelPerSample, type, false);
+    const Linear n = perSampleSize ? perSample(numel) : fixedAmount(numel);
+    const TensorId y = newTensor(n, type, TensorRole::Activation, false);
+    m_g.tensors[y].producer = op;
     addOutputs({ y });
-    finishOp(op, { perSample(flopsPerElement * numelPerSample), perSample(numelPerSample * bytesPerElement(type)) }, {});
+    finishOp(op, { n * flopsPerElement, n * bytesPerElement(type) }, {});
     return y;
 }
 
@@ -750,7 +757,8 @@ TensorId GraphBuilder::dropout(TensorId x, double p, std::string_view label, boo
         mask = newActivation(n, t, false);
     } else {
         y = newActivation(n, t, grad(x));
-        mask = newActivation(n, DType::U8, false); // CUDA native_dropout's bool mask, one byte per element
+        // CUDA native_dropout saves a bool mask, one byte per element; the CPU kernel saves input-dtype noise.
+        mask = newActivation(n, m_plan.cpuKernels ? t : DType::U8, false);
     }
     addOutputs({ y, mask });
     addSaved({ mask });

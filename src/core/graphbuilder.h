@@ -27,6 +27,7 @@ struct PrecisionPlan {
     MathUnit convUnit = MathUnit::Tf32Tensor;
     MathUnit attentionUnit = MathUnit::Fp32Vector;
     MathUnit fp8Unit = MathUnit::Fp8Tensor;
+    bool cpuKernels = false; // see KernelBackend
 };
 
 PrecisionPlan planPrecision(const TrainingConfig& config);
@@ -75,7 +76,8 @@ public:
     TensorId matmul(TensorId a, TensorId b, double groups, double m, double n, double k, std::string_view label);
     TensorId fusedAttention(TensorId q, TensorId k, TensorId v, double seq, double heads, double headDim,
                             bool causal, double dropout, std::string_view label);
-    TensorId softmax(TensorId x, double rows, double cols, std::string_view label);
+    // forceFp32: softmax(x, dim, dtype=torch.float32), as the Llama family writes it.
+    TensorId softmax(TensorId x, double rows, double cols, std::string_view label, bool forceFp32 = false);
     TensorId logSoftmax(TensorId x, double rows, double cols, std::string_view label);
     TensorId nllLoss(TensorId logProbs, TensorId target, double rows, std::string_view label);
     TensorId layerNorm(TensorId x, TensorId gamma, TensorId beta, double rows, double dim, std::string_view label);
@@ -87,7 +89,8 @@ public:
     // expand + reshape that materialises `factor` copies (transformers repeat_kv); backward sums them.
     TensorId repeat(TensorId x, double factor, std::string_view label);
     // A tensor computed without autograd history (RoPE cos/sin, masks): one elementwise op, no gradient.
-    TensorId constant(double numelPerSample, DType type, double flopsPerElement, std::string_view label);
+    // perSample = false for tensors shared by the whole batch (position ids and RoPE tables of shape [1, s, ...]).
+    TensorId constant(double numel, DType type, double flopsPerElement, std::string_view label, bool perSample = true);
     TensorId mul(TensorId a, TensorId b, std::string_view label);
     TensorId dropout(TensorId x, double p, std::string_view label, bool inplace = false);
     TensorId cast(TensorId x, DType to, std::string_view label);

@@ -7,10 +7,11 @@ namespace headroom::detail {
 
 using nlohmann::json;
 
-nlohmann::json parseDocument(std::string_view text)
+nlohmann::json parseDocument(std::string_view text, std::size_t maxBytes)
 {
-    if (text.size() > kMaxJsonBytes)
-        throw ParseFailure { "", "file is " + std::to_string(text.size()) + " bytes; the limit is 16 MiB" };
+    if (text.size() > maxBytes)
+        throw ParseFailure { "", "file is " + std::to_string(text.size()) + " bytes; the limit is "
+                                     + std::to_string(maxBytes >> 20) + " MiB" };
     if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
         throw ParseFailure { "", "file is empty" };
     bool tooDeep = false;

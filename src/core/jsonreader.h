@@ -26,7 +26,7 @@ inline constexpr std::size_t kMaxJsonBytes = 16u << 20; // 16 MiB: no preset or 
 inline constexpr int kMaxJsonDepth = 32;
 
 // Parses text, rejecting oversized input, excessive nesting and syntax errors (with the byte offset).
-nlohmann::json parseDocument(std::string_view text);
+nlohmann::json parseDocument(std::string_view text, std::size_t maxBytes = kMaxJsonBytes);
 
 std::string describe(const nlohmann::json& j); // "a string", "the number 3", ...
 std::string formatNumber(double v);

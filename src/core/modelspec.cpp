@@ -13,9 +13,9 @@ using nlohmann::json;
 
 namespace {
 
-    constexpr std::int64_t kMaxLayers = 4096;
-    constexpr std::int64_t kMaxWidth = 1 << 20;
-    constexpr std::int64_t kMaxVocab = 1 << 24;
+    constexpr std::int64_t kMaxLayers = kMaxModelLayers;
+    constexpr std::int64_t kMaxWidth = kMaxModelWidth;
+    constexpr std::int64_t kMaxVocab = kMaxModelVocab;
     constexpr std::size_t kMaxCnnLayers = 20000;
 
     const std::initializer_list<std::pair<std::string_view, NormKind>> kNorm { { "layernorm", NormKind::LayerNorm },
@@ -100,6 +100,12 @@ namespace {
         t.gatedFfn = r.booleanOr("gated_ffn", false);
         t.position = r.choice("position", kPos);
         t.fusedQkv = r.booleanOr("fused_qkv", false);
+        t.parallelResidual = r.booleanOr("parallel_residual", false);
+        t.rotaryFraction = r.numberOr("rotary_fraction", 1.0, 0.0, 1.0);
+        if (t.rotaryFraction <= 0.0)
+            r.fail("rotary_fraction", "must be above 0 and at most 1, got 0");
+        if (t.parallelResidual && !t.preNorm)
+            r.fail("parallel_residual", "needs norm_position \"pre\"");
         if (auto bias = r.objectOr("bias")) {
             t.qkvBias = bias->booleanOr("qkv", true);
             t.outBias = bias->booleanOr("attn_out", true);
@@ -113,6 +119,7 @@ namespace {
         t.headBias = r.booleanOr("head_bias", false);
         t.classes = int(r.integerOr("classes", 0, 0, 1 << 24));
         t.probsCast = r.choiceOr("probs_cast", ProbsCast::BeforeDropout, kProbs);
+        t.softmaxFp32 = r.booleanOr("softmax_fp32", false);
         if (auto drop = r.objectOr("dropout")) {
             t.embeddingDropout = drop->numberOr("embedding", 0.0, 0.0, 0.999);
             t.attentionDropout = drop->numberOr("attention", 0.0, 0.0, 0.999);
@@ -230,6 +237,10 @@ namespace {
         j["gated_ffn"] = t.gatedFfn;
         j["position"] = nameOf(kPos, t.position);
         j["fused_qkv"] = t.fusedQkv;
+        if (t.parallelResidual)
+            j["parallel_residual"] = true;
+        if (t.rotaryFraction != 1.0)
+            j["rotary_fraction"] = t.rotaryFraction;
         j["bias"] = { { "qkv", t.qkvBias }, { "attn_out", t.outBias }, { "ffn", t.ffnBias }, { "norm", t.normBias } };
         j["embedding_norm"] = t.embeddingNorm;
         j["final_norm"] = t.finalNorm;
@@ -239,6 +250,8 @@ namespace {
         if (t.classes)
             j["classes"] = t.classes;
         j["probs_cast"] = nameOf(kProbs, t.probsCast);
+        if (t.softmaxFp32)
+            j["softmax_fp32"] = true;
         j["dropout"] = { { "embedding", t.embeddingDropout },
                          { "attention", t.attentionDropout },
                          { "hidden", t.hiddenDropout },

@@ -12,6 +12,11 @@
 
 namespace headroom {
 
+// Bounds the model reader enforces on sizes; importers of other formats (hfconfig.h) use the same ones.
+inline constexpr std::int64_t kMaxModelLayers = 4096;
+inline constexpr std::int64_t kMaxModelWidth = 1 << 20;
+inline constexpr std::int64_t kMaxModelVocab = 1 << 24;
+
 enum class ModelFamily : std::uint8_t { Transformer, Cnn };
 
 enum class NormKind : std::uint8_t { LayerNorm, RMSNorm };
@@ -52,6 +57,8 @@ struct TransformerSpec {
     bool gatedFfn = false;       // SwiGLU / GeGLU: act(gate(x)) * up(x)
     PositionKind position = PositionKind::Learned;
     bool fusedQkv = false;       // one projection producing Q, K and V (GPT-2 c_attn, torchvision in_proj)
+    bool parallelResidual = false; // GPT-NeoX use_parallel_residual: x + attn(ln1(x)) + mlp(ln2(x))
+    double rotaryFraction = 1.0;   // GPT-NeoX rotary_pct: RoPE on this fraction of each head's channels
     bool qkvBias = true;
     bool outBias = true;
     bool ffnBias = true;
@@ -63,6 +70,7 @@ struct TransformerSpec {
     bool headBias = false;       // bias of the output projection (BERT's decoder bias, ViT's classifier)
     int classes = 0;             // classifier outputs
     ProbsCast probsCast = ProbsCast::BeforeDropout;
+    bool softmaxFp32 = false; // eager softmax(..., dtype=torch.float32).to(q.dtype): transformers' Llama family
 
     double embeddingDropout = 0.0;
     double attentionDropout = 0.0; // on the softmax probabilities

@@ -42,6 +42,11 @@ enum class AttentionImpl : std::uint8_t {
 
 enum class OptimizerKind : std::uint8_t { AdamW, Adam, SGD, SGDMomentum, AdamW8bit, Adafactor };
 
+// Whose kernels decide the dtypes of saved helper tensors. Training runs on CUDA; Cpu exists so that the simulator
+// can be checked byte for byte against measurements taken with PyTorch on a machine without a GPU (CPU dropout
+// saves input-dtype noise instead of a 1-byte mask, CPU layer_norm saves its statistics in the input dtype).
+enum class KernelBackend : std::uint8_t { Cuda, Cpu };
+
 struct TrainingConfig {
     std::int64_t microBatch = 8;
     std::int64_t sequenceLength = 512; // tokens; for vision models the image side in pixels
@@ -57,6 +62,7 @@ struct TrainingConfig {
     int gradientAccumulation = 1;
     std::optional<double> overheadBytes; // CUDA context + workspaces; default from the GPU's generation
     double allocatorReserveFraction = 0.0; // caching-allocator slack on top of allocated bytes
+    KernelBackend kernels = KernelBackend::Cuda;
 };
 
 // What-if overrides of a GPU's figures. Each one is visible in every result that uses it.

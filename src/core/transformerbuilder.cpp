@@ -5,6 +5,7 @@
 #include "graphbuilder.h"
 #include "modelgraph.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace headroom {
@@ -34,6 +35,8 @@ namespace {
             kv = m.kvHeads > 0 ? m.kvHeads : m.heads;
             d = m.effectiveHeadDim();
             f = m.ffn;
+            // GPTNeoXAttention: rotary_ndims = int(head_size * rotary_pct).
+            rd = m.rotaryFraction < 1.0 ? std::max(1.0, std::floor(d * m.rotaryFraction)) : d;
         }
 
         void build();
@@ -43,7 +46,9 @@ namespace {
         TensorId attention(TensorId x);
         TensorId mlp(TensorId x);
         TensorId activation(TensorId x);
-        TensorId rope(TensorId x, double heads);
+        TensorId rope(TensorId x);
+        TensorId rotate(TensorId x);
+        TensorId block(TensorId x);
         TensorId embeddings();
         void head(TensorId x);
         TensorId linearParam(TensorId x, double in, double out, bool bias, std::string_view name);
@@ -53,6 +58,7 @@ namespace {
         Graph& g;
         GraphBuilder b;
         double s = 0, h = 0, a = 0, kv = 0, d = 0, f = 0;
+        double rd = 0; // rotary channels per head
         TensorId ids = kNoTensor, labels = kNoTensor, wte = kNoTensor;
         TensorId cosT = kNoTensor, sinT = kNoTensor, causalMask = kNoTensor, paddingMask = kNoTensor;
     };
@@ -120,16 +126,26 @@ namespace {
         return x;
     }
 
-    TensorId TransformerBuilder::rope(TensorId x, double heads)
+    TensorId TransformerBuilder::rope(TensorId x)
+    {
+        if (rd < d) {
+            // Partial rotary (GPT-NeoX rotary_pct): transformers apply_rotary_pos_emb rotates the first rotary_dim
+            // channels of each head and concatenates the rest back unchanged.
+            const double fractions[] = { rd / d, 1.0 - rd / d };
+            const auto parts = b.split(x, fractions, "attn.rope");
+            return b.concat(rotate(parts[0]), parts[1], "attn.rope");
+        }
+        return rotate(x);
+    }
+
+    TensorId TransformerBuilder::rotate(TensorId x)
     {
         // transformers apply_rotary_pos_emb: (x * cos) + (rotate_half(x) * sin), rotate_half = cat(-x2, x1).
-        const double n = s * heads * d;
         const TensorId xc = b.mul(x, cosT, "attn.rope");
         const double halves[] = { 0.5, 0.5 };
         const auto parts = b.split(x, halves, "attn.rope");
         const TensorId neg = b.unary(parts[1], UnaryFn::Neg, "attn.rope");
         const TensorId rot = b.concat(neg, parts[0], "attn.rope");
-        (void)n;
         const TensorId xs = b.mul(rot, sinT, "attn.rope");
         return b.add(xc, xs, "attn.rope");
     }
@@ -152,8 +168,8 @@ namespace {
             v = linearParam(x, h, kvDim, m.qkvBias, "attn.v");
         }
         if (m.position == PositionKind::Rotary) {
-            q = rope(q, a);
-            k = rope(k, kv);
+            q = rope(q);
+            k = rope(k);
         }
         const bool selective = cfg.checkpointing == Checkpointing::Selective;
         TensorId ctx;
@@ -168,7 +184,13 @@ namespace {
             if (selective)
                 b.beginRegion();
             TensorId scores = b.matmul(q, k, a, s, s, d, "attn.scores");
-            scores = b.unary(scores, UnaryFn::ScaleByConstant, "attn.scale");
+            if (m.causal && m.position == PositionKind::Learned) {
+                // GPT-2 divides by torch.full([], sqrt(d)), a 0-d tensor that DivBackward saves.
+                const TensorId divisor = b.constant(1.0, b.tensor(scores).dtype, 0.0, "attn.scale", false);
+                scores = b.mul(scores, divisor, "attn.scale");
+            } else {
+                scores = b.unary(scores, UnaryFn::ScaleByConstant, "attn.scale");
+            }
             if (causalMask != kNoTensor || paddingMask != kNoTensor) {
                 // Additive mask: Llama's 4-D causal mask, BERT's extended padding mask.
                 scores = b.add(scores, causalMask != kNoTensor ? causalMask : paddingMask, "attn.mask");
@@ -176,9 +198,10 @@ namespace {
                 // GPT-2: torch.where(causal_mask, scores, min) with a boolean buffer.
                 scores = b.unary(scores, UnaryFn::ScaleByConstant, "attn.mask");
             }
-            TensorId probs = b.softmax(scores, a * s, s, "attn.softmax");
-            if (m.probsCast == ProbsCast::BeforeDropout && b.plan().autocast)
-                probs = b.cast(probs, b.plan().lowType, "attn.probs_cast");
+            const DType valueType = b.tensor(v).dtype;
+            TensorId probs = b.softmax(scores, a * s, s, "attn.softmax", m.softmaxFp32);
+            if (m.probsCast == ProbsCast::BeforeDropout && (b.plan().autocast || m.softmaxFp32))
+                probs = b.cast(probs, b.plan().autocast ? b.plan().lowType : valueType, "attn.probs_cast");
             probs = b.dropout(probs, m.attentionDropout, "attn.dropout");
             ctx = b.matmul(probs, v, a, s, d, s, "attn.context");
             if (selective)
@@ -242,7 +265,9 @@ namespace {
         if (m.position == PositionKind::Learned) {
             // Position ids are a [1, s] buffer slice: one lookup shared by the whole batch.
             const TensorId wpe = b.parameter("embed.positions", double(m.maxPositions) * h, false, h, double(m.maxPositions));
-            const TensorId pos = b.embedding(wpe, ids, s, h, "embed.positions", false);
+            // GPT-2 builds position ids with torch.arange on every forward; BERT reads a registered buffer.
+            const TensorId positionIds = m.causal ? b.constant(s, DType::I64, 0.0, "embed.position_ids", false) : ids;
+            const TensorId pos = b.embedding(wpe, positionIds, s, h, "embed.positions", false);
             x = b.add(x, pos, "embed.sum", m.typeVocab > 0); // BERT: embeddings += position_embeddings
         }
         if (!m.causal && cfg.attention == AttentionImpl::Eager) {
@@ -253,10 +278,11 @@ namespace {
             x = norm(x, "embed.norm");
         x = b.dropout(x, m.embeddingDropout, "embed.dropout");
         if (m.position == PositionKind::Rotary) {
-            // LlamaRotaryEmbedding returns cos and sin of shape [B, s, head_dim] in the hidden states' dtype.
+            // LlamaRotaryEmbedding returns cos and sin of shape [B, s, head_dim] in the hidden states' dtype
+            // (GPTNeoXRotaryEmbedding: [B, s, rotary_ndims]).
             const DType t = b.tensor(x).dtype;
-            cosT = b.constant(s * d, t, 4.0, "rotary");
-            sinT = b.constant(s * d, t, 4.0, "rotary");
+            cosT = b.constant(s * rd, t, 4.0, "rotary", false); // [1, s, d]: position ids are [1, s]
+            sinT = b.constant(s * rd, t, 4.0, "rotary", false);
             if (cfg.attention == AttentionImpl::Eager && m.causal) {
                 // _update_causal_mask builds a [B, 1, s, s] additive mask in the model dtype for eager attention.
                 causalMask = b.constant(s * s, t, 1.0, "causal_mask");
@@ -276,10 +302,12 @@ namespace {
             const TensorId w = m.tiedEmbeddings ? wte : b.parameter("lm_head", vocab * h, true, h, vocab);
             const TensorId bias = m.headBias ? b.parameter("lm_head", vocab, false) : kNoTensor;
             const TensorId logits = b.linear(x, w, bias, s, h, vocab, "lm_head");
-            // transformers ForCausalLMLoss upcasts the logits (logits.float()) before cross_entropy.
+            // transformers ForCausalLMLoss upcasts the logits (logits.float()) before cross_entropy, and pads and
+            // shifts the labels into a new int64 tensor that nll_loss saves.
             const TensorId logits32 = b.cast(logits, DType::F32, "loss.upcast");
             const TensorId lsm = b.logSoftmax(logits32, s, vocab, "loss.log_softmax");
-            b.nllLoss(lsm, labels, s, "loss.nll");
+            const TensorId shifted = b.constant(s, DType::I64, 0.0, "loss.shift_labels");
+            b.nllLoss(lsm, shifted, s, "loss.nll");
             break;
         }
         case HeadKind::MaskedLM: {
@@ -314,6 +342,36 @@ namespace {
         }
     }
 
+    TensorId TransformerBuilder::block(TensorId x)
+    {
+        if (m.parallelResidual) {
+            // GPT-NeoX use_parallel_residual: both branches read the block input and
+            // hidden_states = mlp_output + attn_output + hidden_states (transformers GPTNeoXLayer.forward).
+            TensorId y = attention(norm(x, "attn.norm"));
+            y = b.dropout(y, m.hiddenDropout, "attn.dropout_out");
+            TensorId z = mlp(norm(x, "mlp.norm"));
+            z = b.dropout(z, m.hiddenDropout, "mlp.dropout_out");
+            return b.add(b.add(z, y, "mlp.residual"), x, "attn.residual");
+        }
+        if (m.preNorm) {
+            TensorId y = norm(x, "attn.norm");
+            y = attention(y);
+            y = b.dropout(y, m.hiddenDropout, "attn.dropout_out");
+            x = b.add(y, x, "attn.residual");
+            y = norm(x, "mlp.norm");
+            y = mlp(y);
+            y = b.dropout(y, m.hiddenDropout, "mlp.dropout_out");
+            return b.add(y, x, "mlp.residual");
+        }
+        // BERT: LayerNorm(dropout(dense(x)) + input) after attention and after the FFN.
+        TensorId y = attention(x);
+        y = b.dropout(y, m.hiddenDropout, "attn.dropout_out");
+        x = norm(b.add(y, x, "attn.residual"), "attn.norm");
+        y = mlp(x);
+        y = b.dropout(y, m.hiddenDropout, "mlp.dropout_out");
+        return norm(b.add(y, x, "mlp.residual"), "mlp.norm");
+    }
+
     void TransformerBuilder::build()
     {
         g.layers = m.layers;
@@ -324,24 +382,7 @@ namespace {
             b.setLayer(l);
             if (full)
                 b.beginRegion();
-            if (m.preNorm) {
-                TensorId y = norm(x, "attn.norm");
-                y = attention(y);
-                y = b.dropout(y, m.hiddenDropout, "attn.dropout_out");
-                x = b.add(y, x, "attn.residual");
-                y = norm(x, "mlp.norm");
-                y = mlp(y);
-                y = b.dropout(y, m.hiddenDropout, "mlp.dropout_out");
-                x = b.add(y, x, "mlp.residual");
-            } else {
-                // BERT: LayerNorm(dropout(dense(x)) + input) after attention and after the FFN.
-                TensorId y = attention(x);
-                y = b.dropout(y, m.hiddenDropout, "attn.dropout_out");
-                x = norm(b.add(y, x, "attn.residual"), "attn.norm");
-                y = mlp(x);
-                y = b.dropout(y, m.hiddenDropout, "mlp.dropout_out");
-                x = norm(b.add(y, x, "mlp.residual"), "mlp.norm");
-            }
+            x = block(x);
             if (full)
                 b.endRegion();
         }

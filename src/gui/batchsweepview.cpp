@@ -2,7 +2,7 @@
 
 #include "formatting.h"
 #include "labels.h"
-#include "stackedareas.h"
+#include "plotitems.h"
 
 #include <QAreaSeries>
 #include <QChart>
@@ -31,7 +31,6 @@ BatchSweepView::BatchSweepView(QWidget* parent)
     m_axisY->setLabelFormat(QStringLiteral("%.0f"));
     chart->addAxis(m_axisX, Qt::AlignBottom);
     chart->addAxis(m_axisY, Qt::AlignLeft);
-    m_areas = std::make_unique<StackedAreas>(chart, m_axisX, m_axisY);
     m_capacity = new QLineSeries(chart);
     m_cursor = new QLineSeries(chart);
     m_marker = new QScatterSeries(chart);
@@ -42,11 +41,18 @@ BatchSweepView::BatchSweepView(QWidget* parent)
         s->attachAxis(m_axisY);
     }
     m_capacity->append({ QPointF(1, 0), QPointF(2, 0) });
+    m_areas = new StackedAreasItem(chart, m_capacity);
     m_cursor->append({ QPointF(1, 0), QPointF(1, 0) });
     m_marker->append(QPointF(1, 0));
     chart->legend()->setVisible(false); // the memory chart beside it carries the category legend
     m_label = new QGraphicsSimpleTextItem(chart);
     m_label->setZValue(20);
+    connect(m_areas, &StackedAreasItem::clicked, this, [this](int c) {
+        ExplainRequest r;
+        r.topic = ExplainRequest::Topic::Category;
+        r.category = MemoryCategory(c);
+        emit explainRequested(r);
+    });
     chart->setTitle(tr("Memory at the peak against micro-batch"));
     m_axisX->setTitleText(tr("micro-batch"));
     m_axisY->setTitleText(tr("GiB"));
@@ -63,14 +69,14 @@ void BatchSweepView::setChartStyle(const ChartStyle& style)
     m_marker->setColor(style.foreground);
     m_marker->setBorderColor(style.background);
     m_marker->setMarkerSize(11.0 * style.markerScale);
-    m_areas->setLineWidth(style.lineWidth);
     m_label->setFont(style.annotationFont);
     m_label->setBrush(style.foreground);
     placeLabels();
 }
 
-void BatchSweepView::setResult(const SimulationResult& r)
+void BatchSweepView::setResult(const std::shared_ptr<const SimulationResult>& result)
 {
+    const SimulationResult& r = *result;
     const Estimate& e = r.estimate;
     m_batches.clear();
     std::array<QList<double>, kMemoryCategoryCount> values;
@@ -83,18 +89,21 @@ void BatchSweepView::setResult(const SimulationResult& r)
     }
     if (m_batches.isEmpty())
         return;
-    m_areas->setData(m_batches, values, kGiB);
+    for (auto& v : values)
+        for (double& d : v)
+            d /= kGiB;
+    m_areas->setData(m_batches, values);
     const double lo = m_batches.front(), hi = std::max(m_batches.back(), lo * 2.0);
-    m_axisX->setRange(lo, hi);
-    m_axisY->setRange(0.0, top * 1.05 / kGiB);
-    m_axisY->applyNiceNumbers();
+    if (m_axisX->min() != lo || m_axisX->max() != hi)
+        m_axisX->setRange(lo, hi);
+    setStableTop(m_axisY, top * 1.05 / kGiB);
     m_capacityBytes = e.capacityBytes;
-    m_capacity->replace({ QPointF(lo, e.capacityBytes / kGiB), QPointF(hi, e.capacityBytes / kGiB) });
+    replaceIfChanged(m_capacity, { QPointF(lo, e.capacityBytes / kGiB), QPointF(hi, e.capacityBytes / kGiB) });
     const double b = double(e.config.microBatch);
-    m_cursor->replace({ QPointF(b, 0.0), QPointF(b, m_axisY->max()) });
-    m_marker->replace(0, QPointF(b, e.peakBytes / kGiB));
+    replaceIfChanged(m_cursor, { QPointF(b, 0.0), QPointF(b, m_axisY->max()) });
+    replaceIfChanged(m_marker, { QPointF(b, e.peakBytes / kGiB) });
     m_maxBatch = double(e.maxMicroBatch);
-    m_label->setText(e.maxMicroBatch > 0 ? tr("largest that fits: %1").arg(e.maxMicroBatch) : tr("nothing fits"));
+    setTextIfChanged(m_label, e.maxMicroBatch > 0 ? tr("largest that fits: %1").arg(e.maxMicroBatch) : tr("nothing fits"));
     placeLabels();
 }
 
@@ -115,7 +124,7 @@ void BatchSweepView::resizeEvent(QResizeEvent* event)
     placeLabels();
 }
 
-double BatchSweepView::peakAt(int i) const { return m_areas->topAt(i); }
+double BatchSweepView::peakAt(int i) const { return m_areas->topAt(i) * kGiB; }
 QPointF BatchSweepView::marker() const { return QPointF(m_marker->at(0).x(), m_marker->at(0).y() * kGiB); }
 double BatchSweepView::capacityLine() const { return m_capacity->at(0).y() * kGiB; }
 

@@ -18,7 +18,7 @@ QT_END_NAMESPACE
 
 namespace headroom::gui {
 
-class StackedAreas;
+class StackedAreasItem;
 
 class BatchSweepView : public ChartPanel {
     Q_OBJECT
@@ -27,7 +27,7 @@ public:
     explicit BatchSweepView(QWidget* parent = nullptr);
     ~BatchSweepView() override;
 
-    void setResult(const SimulationResult& result) override;
+    void setResult(const std::shared_ptr<const SimulationResult>& result) override;
     void setChartStyle(const ChartStyle& style) override;
 
     // For tests: the stacked peak at the i-th batch, the batches, the marker and the capacity line.
@@ -42,7 +42,7 @@ protected:
 private:
     void placeLabels();
 
-    std::unique_ptr<StackedAreas> m_areas;
+    StackedAreasItem* m_areas = nullptr;
     QLineSeries* m_capacity = nullptr;
     QLineSeries* m_cursor = nullptr;
     QScatterSeries* m_marker = nullptr;

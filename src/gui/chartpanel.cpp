@@ -1,13 +1,17 @@
 #include "chartpanel.h"
 
 #include <QChart>
+#include <QGraphicsLineItem>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
 
 namespace headroom::gui {
 
 ChartPanel::ChartPanel(QWidget* parent)
     : QChartView(parent)
 {
-    setRenderHint(QPainter::Antialiasing);
+    setRenderHint(QPainter::Antialiasing, false);
     setFrameShape(QFrame::NoFrame);
     setMouseTracking(true);
     // Full updates keep text items and series consistent when only parts change.
@@ -18,6 +22,21 @@ void ChartPanel::setChartStyle(const ChartStyle& style)
 {
     m_style = style;
     applyStyle(chart(), style);
+    cacheStaticItems();
+}
+
+void ChartPanel::cacheStaticItems()
+{
+    if (!scene())
+        return;
+    for (QGraphicsItem* item : scene()->items()) {
+        // Axis labels, titles and grid lines; our own annotations change with every tick and would only churn a
+        // cache.
+        if (item->cacheMode() != QGraphicsItem::NoCache)
+            continue;
+        if (item->type() == QGraphicsTextItem::Type || item->type() == QGraphicsLineItem::Type)
+            item->setCacheMode(QGraphicsItem::DeviceCoordinateCache);
+    }
 }
 
 QString ChartPanel::title() const { return chart()->title(); }

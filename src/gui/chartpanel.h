@@ -26,8 +26,11 @@ class ChartPanel : public QChartView {
 public:
     explicit ChartPanel(QWidget* parent = nullptr);
 
-    virtual void setResult(const SimulationResult& result) = 0;
+    virtual void setResult(const std::shared_ptr<const SimulationResult>& result) = 0;
     virtual void setChartStyle(const ChartStyle& style);
+    // Caches the chart's text and grid items as pixmaps: axis labels are rich-text documents that Qt Charts lays
+    // out again on every paint otherwise. Call after the chart's items exist (and after a style change).
+    void cacheStaticItems();
     const ChartStyle& chartStyle() const { return m_style; }
     QString title() const;
 

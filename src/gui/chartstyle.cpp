@@ -4,6 +4,11 @@
 #include <QChart>
 #include <QGuiApplication>
 #include <QLegend>
+#include <QGraphicsSimpleTextItem>
+#include <QValueAxis>
+#include <QXYSeries>
+
+#include <cmath>
 
 namespace headroom::gui {
 
@@ -67,6 +72,43 @@ QColor unitColor(MathUnit u)
     return Qt::gray;
 }
 
+double niceCeiling(double v)
+{
+    if (!(v > 0.0) || !std::isfinite(v))
+        return 1.0;
+    const double p = std::pow(10.0, std::floor(std::log10(v)));
+    for (double m : { 1.0, 2.0, 2.5, 5.0, 10.0 }) {
+        if (m * p >= v * (1.0 - 1e-12))
+            return m * p;
+    }
+    return 10.0 * p;
+}
+
+void setStableTop(QValueAxis* axis, double top)
+{
+    const double nice = niceCeiling(top);
+    if (axis->min() != 0.0 || axis->max() != nice) {
+        axis->setRange(0.0, nice);
+        // A constant tick count: changing it makes Qt Charts create new grid items.
+        if (axis->tickCount() != 6)
+            axis->setTickCount(6);
+    }
+}
+
+bool replaceIfChanged(QXYSeries* series, const QList<QPointF>& points)
+{
+    if (series->points() == points)
+        return false;
+    series->replace(points);
+    return true;
+}
+
+void setTextIfChanged(QGraphicsSimpleTextItem* item, const QString& text)
+{
+    if (item->text() != text)
+        item->setText(text);
+}
+
 ChartStyle chartStyle(const QPalette& palette, bool presentation)
 {
     ChartStyle s;
@@ -105,9 +147,13 @@ void applyAxisStyle(QAbstractAxis* axis, const ChartStyle& s)
     axis->setLabelsFont(s.labelFont);
     axis->setTitleBrush(s.foreground);
     axis->setTitleFont(s.labelFont);
-    axis->setGridLineColor(s.grid);
-    axis->setMinorGridLineColor(s.grid);
-    axis->setLinePenColor(s.foreground);
+    // Solid cosmetic (width 0) grid pens: the raster engine draws them directly, where a dashed or width-1 pen is
+    // stroked into a path on every repaint.
+    axis->setGridLinePen(QPen(s.grid, 0.0, Qt::SolidLine));
+    QColor minor = s.grid;
+    minor.setAlphaF(minor.alphaF() * 0.5);
+    axis->setMinorGridLinePen(QPen(minor, 0.0, Qt::SolidLine));
+    axis->setLinePen(QPen(s.foreground, 0.0));
 }
 
 void applyStyle(QChart* chart, const ChartStyle& s)

@@ -13,6 +13,9 @@
 QT_BEGIN_NAMESPACE
 class QChart;
 class QAbstractAxis;
+class QValueAxis;
+class QXYSeries;
+class QGraphicsSimpleTextItem;
 QT_END_NAMESPACE
 
 namespace headroom::gui {
@@ -39,6 +42,17 @@ struct ChartStyle {
 };
 
 ChartStyle chartStyle(const QPalette& palette, bool presentation);
+
+// The smallest "nice" number (1, 2, 2.5 or 5 times a power of ten) not below v.
+double niceCeiling(double v);
+// Sets [0, niceCeiling(top)] on a value axis only when that changes: a changed range re-lays out the chart, which
+// costs more than the rest of a slider tick.
+void setStableTop(QValueAxis* axis, double top);
+// Replaces a series' points only when they differ: a replaced series re-strokes its outline even with the same
+// points. Returns whether it changed.
+bool replaceIfChanged(QXYSeries* series, const QList<QPointF>& points);
+// The same for a text item.
+void setTextIfChanged(QGraphicsSimpleTextItem* item, const QString& text);
 void applyStyle(QChart* chart, const ChartStyle& style);
 void applyAxisStyle(QAbstractAxis* axis, const ChartStyle& style);
 

@@ -268,16 +268,23 @@ void ControlPanel::updateOverrideMarks()
     m_ui->capacitySpin->setEnabled(m_ui->capacityCheck->isChecked());
     m_ui->bandwidthSpin->setEnabled(m_ui->bandwidthCheck->isChecked());
     m_ui->peakSpin->setEnabled(m_ui->peakCheck->isChecked());
-    // An active what-if is marked so that nobody mistakes it for the datasheet.
-    m_ui->overrideGroup->setStyleSheet(any ? QStringLiteral("QGroupBox#overrideGroup { border: 2px solid #D55E00; "
-                                                            "border-radius: 4px; margin-top: 1.2em; }"
-                                                            "QGroupBox#overrideGroup::title { color: #D55E00; "
-                                                            "subcontrol-origin: margin; left: 8px; }")
-                                           : QString());
-    m_ui->overrideGroup->setTitle(any ? tr("What-if overrides (active)") : tr("What-if overrides"));
-    m_ui->overrideNote->setText(any && !m_scenario.overrides.note.empty() ? QString::fromStdString(m_scenario.overrides.note)
-                                                                         : QString());
-    m_ui->overrideNote->setVisible(!m_ui->overrideNote->text().isEmpty());
+    // An active what-if is marked so that nobody mistakes it for the datasheet. Style sheets re-polish the whole
+    // group, so they change only when the state does, never on a slider tick.
+    const QString sheet = any ? QStringLiteral("QGroupBox#overrideGroup { border: 2px solid #D55E00; "
+                                               "border-radius: 4px; margin-top: 1.2em; }"
+                                               "QGroupBox#overrideGroup::title { color: #D55E00; "
+                                               "subcontrol-origin: margin; left: 8px; }")
+                              : QString();
+    if (m_ui->overrideGroup->styleSheet() != sheet)
+        m_ui->overrideGroup->setStyleSheet(sheet);
+    const QString title = any ? tr("What-if overrides (active)") : tr("What-if overrides");
+    if (m_ui->overrideGroup->title() != title)
+        m_ui->overrideGroup->setTitle(title);
+    const QString note = any && !m_scenario.overrides.note.empty() ? QString::fromStdString(m_scenario.overrides.note) : QString();
+    if (m_ui->overrideNote->text() != note) {
+        m_ui->overrideNote->setText(note);
+        m_ui->overrideNote->setVisible(!note.isEmpty());
+    }
 }
 
 void ControlPanel::edited(const QString& control, bool dragging)

@@ -98,10 +98,13 @@ void MainWindow::onScenarioEdited(const Scenario& scenario, const QString&, bool
 
 void MainWindow::onResultChanged()
 {
-    const SimulationResult& r = m_controller->result();
-    for (ChartPanel* c : charts())
-        c->setResult(r);
-    m_ui->verdict->setResult(r);
+    const auto shared = m_controller->sharedResult();
+    const SimulationResult& r = *shared;
+    for (ChartPanel* c : charts()) {
+        c->setResult(shared);
+        c->cacheStaticItems(); // grid and label items that a changed axis range created
+    }
+    m_ui->verdict->setResult(shared);
     m_ui->verdict->setBackground(m_controller->background(), m_controller->backgroundPending());
     setWindowTitle(tr("%1 on %2 — Headroom").arg(QString::fromStdString(r.model->name), QString::fromStdString(r.gpu->name)));
     if (m_explainShown)

@@ -9,15 +9,15 @@
 #include <array>
 
 QT_BEGIN_NAMESPACE
-class QBarCategoryAxis;
-class QBarSet;
+class QCategoryAxis;
 class QGraphicsSimpleTextItem;
 class QLineSeries;
-class QStackedBarSeries;
 class QValueAxis;
 QT_END_NAMESPACE
 
 namespace headroom::gui {
+
+class StackedBarsItem;
 
 class MemoryChartView : public ChartPanel {
     Q_OBJECT
@@ -25,7 +25,7 @@ class MemoryChartView : public ChartPanel {
 public:
     explicit MemoryChartView(QWidget* parent = nullptr);
 
-    void setResult(const SimulationResult& result) override;
+    void setResult(const std::shared_ptr<const SimulationResult>& result) override;
     void setChartStyle(const ChartStyle& style) override;
 
     // Read back for tests: bytes of a category in a phase's bar, the capacity line's height, the verdict label.
@@ -40,12 +40,11 @@ protected:
 private:
     void placeLabels();
     void retranslate();
+    void applyOverflowStyle();
 
-    QStackedBarSeries* m_bars = nullptr;
-    std::array<QBarSet*, kMemoryCategoryCount> m_sets {};
+    StackedBarsItem* m_bars = nullptr;
     QLineSeries* m_capacity = nullptr;
-    QBarCategoryAxis* m_axisX = nullptr;
-    QValueAxis* m_axisHidden = nullptr;
+    QCategoryAxis* m_axisX = nullptr;
     QValueAxis* m_axisY = nullptr;
     QGraphicsSimpleTextItem* m_verdict = nullptr;
     QGraphicsSimpleTextItem* m_capacityLabel = nullptr;

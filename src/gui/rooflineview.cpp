@@ -2,6 +2,7 @@
 
 #include "formatting.h"
 #include "labels.h"
+#include "plotitems.h"
 
 #include <QChart>
 #include <QCursor>
@@ -33,7 +34,7 @@ RooflineView::RooflineView(QWidget* parent)
     m_axisY = new QLogValueAxis(chart);
     m_axisX->setLabelFormat(QStringLiteral("%g"));
     m_axisY->setLabelFormat(QStringLiteral("%.0e"));
-    m_axisX->setMinorTickCount(8);
+    m_axisX->setMinorTickCount(0);
     m_axisY->setMinorTickCount(0);
     chart->addAxis(m_axisX, Qt::AlignBottom);
     chart->addAxis(m_axisY, Qt::AlignLeft);
@@ -55,32 +56,6 @@ RooflineView::RooflineView(QWidget* parent)
         m_roofLabels[u] = new QGraphicsSimpleTextItem(chart);
         m_roofLabels[u]->setZValue(20);
     }
-    for (int d = 0; d < int(m_dots.size()); ++d) {
-        const int k = d / kSizes;
-        m_dots[d] = new QScatterSeries(chart);
-        m_dots[d]->setMarkerShape(QScatterSeries::MarkerShapeCircle);
-        m_dots[d]->setColor(kindColor(OpKind(k)));
-        m_dots[d]->setBorderColor(kindColor(OpKind(k)).darker(140));
-        m_dots[d]->setName(Labels::kind(OpKind(k)));
-        add(m_dots[d]);
-        connect(m_dots[d], &QScatterSeries::hovered, this, [this, d](const QPointF& p, bool on) {
-            if (on)
-                showDotTooltip(d, p);
-            else
-                QToolTip::hideText();
-        });
-        connect(m_dots[d], &QScatterSeries::clicked, this, [this, d](const QPointF& p) {
-            const auto& pts = m_dots[d]->points();
-            for (int i = 0; i < pts.size(); ++i) {
-                if (pts[i] == p && i < int(m_dotOperators[d].size())) {
-                    ExplainRequest r;
-                    r.topic = ExplainRequest::Topic::Operator;
-                    r.operatorIndex = m_dotOperators[d][i];
-                    emit explainRequested(r);
-                }
-            }
-        });
-    }
     m_step = new QScatterSeries(chart);
     m_step->setMarkerShape(QScatterSeries::MarkerShapeStar);
     m_step->append(QPointF(1, 1));
@@ -90,7 +65,7 @@ RooflineView::RooflineView(QWidget* parent)
             QToolTip::hideText();
             return;
         }
-        const auto& w = m_result.estimate.wholeStep;
+        const auto& w = m_result->estimate.wholeStep;
         QToolTip::showText(QCursor::pos(),
                            tr("<b>Whole training step</b><br>%1 per step, %2 moved<br>intensity %3 FLOP/byte<br>"
                               "achieved %4 in %5")
@@ -98,6 +73,19 @@ RooflineView::RooflineView(QWidget* parent)
                                .arg(w.intensity(), 0, 'f', 1)
                                .arg(formatFlopsPerSecond(w.achievedFlopsPerSecond()), formatSeconds(w.seconds)),
                            this);
+    });
+    m_dots = new DotsItem(chart, m_bandwidth);
+    connect(m_dots, &DotsItem::hovered, this, [this](int id, bool on) {
+        if (on)
+            showDotTooltip(id);
+        else
+            QToolTip::hideText();
+    });
+    connect(m_dots, &DotsItem::clicked, this, [this](int id) {
+        ExplainRequest r;
+        r.topic = ExplainRequest::Topic::Operator;
+        r.operatorIndex = id;
+        emit explainRequested(r);
     });
     m_bandwidthLabel = new QGraphicsSimpleTextItem(chart);
     m_ridgeLabel = new QGraphicsSimpleTextItem(chart);
@@ -126,33 +114,27 @@ void RooflineView::setChartStyle(const ChartStyle& style)
     ChartPanel::setChartStyle(style);
     m_bandwidth->setPen(QPen(style.bandwidth, style.lineWidth * 1.25));
     m_ridge->setPen(QPen(style.foreground, style.lineWidth * 0.5, Qt::DashLine));
-    for (int u = 0; u < kMathUnitCount; ++u) {
-        const bool active = MathUnit(u) == m_activeUnit;
-        m_roofs[u]->setPen(QPen(unitColor(MathUnit(u)), style.lineWidth * (active ? 1.5 : 0.9), active ? Qt::SolidLine : Qt::DashLine));
-        m_roofLabels[u]->setFont(style.annotationFont);
-        m_roofLabels[u]->setBrush(active ? style.foreground : unitColor(MathUnit(u)).darker(style.dark ? 70 : 120));
-    }
+    applyRoofStyle();
     m_bandwidthLabel->setFont(style.annotationFont);
     m_bandwidthLabel->setBrush(style.bandwidth);
     m_ridgeLabel->setFont(style.annotationFont);
     m_ridgeLabel->setBrush(style.foreground);
-    static constexpr double kDiameters[kSizes] = { 7.0, 11.0, 17.0, 26.0, 38.0 };
-    for (int d = 0; d < int(m_dots.size()); ++d)
-        m_dots[d]->setMarkerSize(kDiameters[d % kSizes] * style.markerScale);
     m_step->setColor(style.foreground);
     m_step->setBorderColor(style.background);
     m_step->setMarkerSize(22.0 * style.markerScale);
     placeLabels();
 }
 
-void RooflineView::setResult(const SimulationResult& r)
+void RooflineView::setResult(const std::shared_ptr<const SimulationResult>& result)
 {
-    m_result = r;
+    m_result = result;
+    const SimulationResult& r = *result;
     const Estimate& e = r.estimate;
     const double bw = e.gpu.bandwidthBytesPerSecond;
     if (bw <= 0)
         return;
     m_bandwidthBytes = bw;
+    const bool unitChanged = m_activeUnit != e.mfuUnit;
     m_activeUnit = e.mfuUnit;
     double peakMax = 0.0, peakMin = 1e300;
     for (int u = 0; u < kMathUnitCount; ++u) {
@@ -181,7 +163,7 @@ void RooflineView::setResult(const SimulationResult& r)
     // Bandwidth slope up to the highest ridge; each compute roof from its own ridge to the right edge.
     const double ridgeMax = peakMax / bw;
     const double x0 = std::max(xmin, ymin / bw);
-    m_bandwidth->replace({ QPointF(x0, x0 * bw), QPointF(ridgeMax, peakMax) });
+    replaceIfChanged(m_bandwidth, { QPointF(x0, x0 * bw), QPointF(ridgeMax, peakMax) });
     // One roof per distinct peak: FP16 and BF16 usually share theirs and are drawn (and named) once; the roof of
     // the precision in use is the one kept.
     std::array<bool, kMathUnitCount> drawn {};
@@ -197,7 +179,7 @@ void RooflineView::setResult(const SimulationResult& r)
         m_roofLabels[u]->setVisible(drawn[u]);
         if (!drawn[u])
             continue;
-        m_roofs[u]->replace({ QPointF(p / bw, p), QPointF(xmax, p) });
+        replaceIfChanged(m_roofs[u], { QPointF(p / bw, p), QPointF(xmax, p) });
         QStringList names;
         for (int v = 0; v < kMathUnitCount; ++v) {
             if (e.gpu.peakFlopsPerSecond[v] == p)
@@ -206,33 +188,46 @@ void RooflineView::setResult(const SimulationResult& r)
         QString label = tr("%1 %2").arg(names.join(QStringLiteral("/")), formatFlopsPerSecond(p));
         if (e.gpu.peakOverridden && e.gpu.overriddenUnit == MathUnit(u))
             label += tr(" (what-if)");
-        m_roofLabels[u]->setText(label);
+        setTextIfChanged(m_roofLabels[u], label);
     }
     const double active = e.gpu.peakFlopsPerSecond[int(m_activeUnit)];
     const double ridge = active / bw;
-    m_ridge->replace({ QPointF(ridge, ymin), QPointF(ridge, active) });
-    m_ridgeLabel->setText(tr("ridge %1 FLOP/B").arg(QLocale().toString(ridge, 'f', ridge < 10 ? 1 : 0)));
-    m_bandwidthLabel->setText(e.gpu.bandwidthOverridden ? tr("%1 (what-if)").arg(formatBandwidth(bw)) : formatBandwidth(bw));
+    replaceIfChanged(m_ridge, { QPointF(ridge, ymin), QPointF(ridge, active) });
+    setTextIfChanged(m_ridgeLabel, tr("ridge %1 FLOP/B").arg(QLocale().toString(ridge, 'f', ridge < 10 ? 1 : 0)));
+    setTextIfChanged(m_bandwidthLabel, e.gpu.bandwidthOverridden ? tr("%1 (what-if)").arg(formatBandwidth(bw)) : formatBandwidth(bw));
 
-    // Dots: operators by kind, area growing with their share of the step time.
-    std::array<QList<QPointF>, kOpKindCount * kSizes> points;
-    for (auto& v : m_dotOperators)
-        v.clear();
+    // Dots: operators by kind, area proportional to their share of the step time (Intel Advisor's convention).
+    std::vector<DotsItem::Dot> dots;
+    dots.reserve(e.operatorPoints.size());
     m_kindShown.fill(false);
     for (std::size_t i = 0; i < e.operatorPoints.size(); ++i) {
         const auto& p = e.operatorPoints[i];
         if (p.flops <= 0 || p.bytes <= 0 || p.seconds <= 0)
             continue;
-        const int d = int(p.kind) * kSizes + sizeClass(e.stepSeconds > 0 ? p.seconds / e.stepSeconds : 0.0);
-        points[d].append(QPointF(p.intensity(), p.achievedFlopsPerSecond()));
-        m_dotOperators[d].push_back(int(i));
+        const double share = e.stepSeconds > 0 ? std::clamp(p.seconds / e.stepSeconds, 0.0, 1.0) : 0.0;
+        dots.push_back({ QPointF(p.intensity(), p.achievedFlopsPerSecond()),
+                         (5.0 + 40.0 * std::sqrt(share)) * m_style.markerScale, kindColor(p.kind), int(i) });
         m_kindShown[int(p.kind)] = true;
     }
-    for (int d = 0; d < int(m_dots.size()); ++d)
-        m_dots[d]->replace(points[d]);
+    m_dots->setDots(std::move(dots));
     const auto& w = e.wholeStep;
-    m_step->replace(0, QPointF(std::max(w.intensity(), xmin), std::max(w.achievedFlopsPerSecond(), ymin)));
-    setChartStyle(m_style);
+    replaceIfChanged(m_step, { QPointF(std::max(w.intensity(), xmin), std::max(w.achievedFlopsPerSecond(), ymin)) });
+    // The roofs' pens mark the precision in use; restyling the whole chart on every tick would invalidate every
+    // cached item.
+    if (unitChanged)
+        applyRoofStyle();
+    placeLabels();
+}
+
+void RooflineView::applyRoofStyle()
+{
+    const ChartStyle& style = m_style;
+    for (int u = 0; u < kMathUnitCount; ++u) {
+        const bool active = MathUnit(u) == m_activeUnit;
+        m_roofs[u]->setPen(QPen(unitColor(MathUnit(u)), style.lineWidth * (active ? 1.5 : 0.9), active ? Qt::SolidLine : Qt::DashLine));
+        m_roofLabels[u]->setFont(style.annotationFont);
+        m_roofLabels[u]->setBrush(active ? style.foreground : unitColor(MathUnit(u)).darker(style.dark ? 70 : 120));
+    }
 }
 
 void RooflineView::placeLabels()
@@ -305,33 +300,29 @@ void RooflineView::resizeEvent(QResizeEvent* event)
     const bool narrow = chart()->plotArea().width() / std::max(1.0, decades) < 45.0;
     if ((m_axisX->base() == 100.0) != narrow) {
         m_axisX->setBase(narrow ? 100.0 : 10.0);
-        m_axisX->setMinorTickCount(narrow ? 1 : 8);
+        m_axisX->setMinorTickCount(0);
     }
     placeLabels();
 }
 
-void RooflineView::showDotTooltip(int series, const QPointF& point)
+void RooflineView::showDotTooltip(int operatorIndex)
 {
-    const auto& pts = m_dots[series]->points();
-    const Estimate& e = m_result.estimate;
-    for (int i = 0; i < pts.size(); ++i) {
-        if (pts[i] != point || i >= int(m_dotOperators[series].size()))
-            continue;
-        const RooflinePoint& p = e.operatorPoints[m_dotOperators[series][i]];
-        const double roof = std::min(e.gpu.peakFlopsPerSecond[int(p.unit)], e.gpu.bandwidthBytesPerSecond * p.intensity());
-        const bool memoryBound = e.gpu.bandwidthBytesPerSecond * p.intensity() < e.gpu.peakFlopsPerSecond[int(p.unit)];
-        QToolTip::showText(QCursor::pos(),
-                           tr("<b>%1</b> (%2, %3)<br>%4 FLOP, %5 moved, intensity %6 FLOP/byte<br>"
-                              "attainable %7, achieved %8<br>%9 of the step (%10), %11")
-                               .arg(QString::fromUtf8(p.name.data(), qsizetype(p.name.size())).toHtmlEscaped(), Labels::phase(p.phase),
-                                    Labels::kind(p.kind), formatCount(p.flops), formatBytes(p.bytes))
-                               .arg(p.intensity(), 0, 'f', 2)
-                               .arg(formatFlopsPerSecond(roof), formatFlopsPerSecond(p.achievedFlopsPerSecond()),
-                                    formatPercent(e.stepSeconds > 0 ? p.seconds / e.stepSeconds : 0.0), formatSeconds(p.seconds),
-                                    memoryBound ? tr("memory-bound") : tr("compute-bound")),
-                           this);
+    if (!m_result || operatorIndex < 0 || operatorIndex >= int(m_result->estimate.operatorPoints.size()))
         return;
-    }
+    const Estimate& e = m_result->estimate;
+    const RooflinePoint& p = e.operatorPoints[operatorIndex];
+    const double roof = std::min(e.gpu.peakFlopsPerSecond[int(p.unit)], e.gpu.bandwidthBytesPerSecond * p.intensity());
+    const bool memoryBound = e.gpu.bandwidthBytesPerSecond * p.intensity() < e.gpu.peakFlopsPerSecond[int(p.unit)];
+    QToolTip::showText(QCursor::pos(),
+                       tr("<b>%1</b> (%2, %3)<br>%4 FLOP, %5 moved, intensity %6 FLOP/byte<br>"
+                          "attainable %7, achieved %8<br>%9 of the step (%10), %11")
+                           .arg(QString::fromUtf8(p.name.data(), qsizetype(p.name.size())).toHtmlEscaped(), Labels::phase(p.phase),
+                                Labels::kind(p.kind), formatCount(p.flops), formatBytes(p.bytes))
+                           .arg(p.intensity(), 0, 'f', 2)
+                           .arg(formatFlopsPerSecond(roof), formatFlopsPerSecond(p.achievedFlopsPerSecond()),
+                                formatPercent(e.stepSeconds > 0 ? p.seconds / e.stepSeconds : 0.0), formatSeconds(p.seconds),
+                                memoryBound ? tr("memory-bound") : tr("compute-bound")),
+                       this);
 }
 
 double RooflineView::bandwidthSlope() const
@@ -350,25 +341,16 @@ double RooflineView::computeRoof(MathUnit unit) const
 
 QList<QPointF> RooflineView::dots(OpKind kind) const
 {
-    QList<QPointF> all;
-    for (int c = 0; c < kSizes; ++c)
-        all += m_dots[int(kind) * kSizes + c]->points();
-    return all;
+    QList<QPointF> out;
+    if (!m_result)
+        return out;
+    for (const auto& d : m_dots->dots()) {
+        if (m_result->estimate.operatorPoints[d.id].kind == kind)
+            out.append(d.at);
+    }
+    return out;
 }
 
-int RooflineView::sizeClass(double share)
-{
-    // 0.5 %, 2 %, 8 %, 32 % of the step: each class about doubles the dot's diameter.
-    if (share < 0.005)
-        return 0;
-    if (share < 0.02)
-        return 1;
-    if (share < 0.08)
-        return 2;
-    if (share < 0.32)
-        return 3;
-    return 4;
-}
 QPointF RooflineView::stepMarker() const { return m_step->at(0); }
 QString RooflineView::bandwidthLabel() const { return m_bandwidthLabel->text(); }
 

@@ -19,13 +19,15 @@ QT_END_NAMESPACE
 
 namespace headroom::gui {
 
+class DotsItem;
+
 class RooflineView : public ChartPanel {
     Q_OBJECT
 
 public:
     explicit RooflineView(QWidget* parent = nullptr);
 
-    void setResult(const SimulationResult& result) override;
+    void setResult(const std::shared_ptr<const SimulationResult>& result) override;
     void setChartStyle(const ChartStyle& style) override;
 
     // For tests: the slope of the bandwidth roof (FLOP/s per FLOP/byte = bytes/s), a compute roof's height,
@@ -41,28 +43,24 @@ protected:
 
 private:
     void placeLabels();
-    void showDotTooltip(int series, const QPointF& point);
-    static int sizeClass(double share);
+    void applyRoofStyle();
+    void showDotTooltip(int operatorIndex);
 
     QLogValueAxis* m_axisX = nullptr;
     QLogValueAxis* m_axisY = nullptr;
     QLineSeries* m_bandwidth = nullptr;
     QLineSeries* m_ridge = nullptr;
     std::array<QLineSeries*, kMathUnitCount> m_roofs {};
-    // Dots by kind and size class. Area follows the share of step time in five classes: Qt Charts 6.4 misplaces
-    // scatter points that carry a per-point size on logarithmic axes, so each size is a series of its own.
-    static constexpr int kSizes = 5;
-    std::array<QScatterSeries*, kOpKindCount * kSizes> m_dots {};
+    DotsItem* m_dots = nullptr; // one dot per operator group, area proportional to its share of step time
     QScatterSeries* m_step = nullptr;
     QGraphicsSimpleTextItem* m_bandwidthLabel = nullptr;
     QGraphicsSimpleTextItem* m_ridgeLabel = nullptr;
     std::array<QGraphicsSimpleTextItem*, kMathUnitCount> m_roofLabels {};
-    std::array<std::vector<int>, kOpKindCount * kSizes> m_dotOperators; // dot -> Estimate::operatorPoints index
     QGraphicsRectItem* m_legendBox = nullptr;
     std::array<QGraphicsEllipseItem*, kOpKindCount> m_legendDots {};
     std::array<QGraphicsSimpleTextItem*, kOpKindCount> m_legendTexts {};
     std::array<bool, kOpKindCount> m_kindShown {};
-    SimulationResult m_result;
+    std::shared_ptr<const SimulationResult> m_result;
     double m_bandwidthBytes = 0.0;
     MathUnit m_activeUnit = MathUnit::Fp32Vector;
 };

@@ -3,6 +3,7 @@
 #include "lowering.h"
 #include "modelgraph.h"
 
+#include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
@@ -23,7 +24,9 @@ namespace {
 
     std::vector<double> sweepBatches(std::int64_t current, std::int64_t best)
     {
-        const double top = std::clamp<double>(std::max<double>({ 2.0 * double(best), 2.0 * double(current), 8.0 }), 8.0, 4096.0);
+        // A power of two, so that the chart's axis only moves when the batch doubles.
+        const double want = std::max<double>({ 2.0 * double(best), 2.0 * double(current), 8.0 });
+        const double top = std::clamp(std::exp2(std::ceil(std::log2(want))), 8.0, 4096.0);
         std::vector<double> b;
         const int n = 48;
         for (int i = 0; i < n; ++i) {
@@ -44,8 +47,13 @@ namespace {
 SimulationController::SimulationController(Catalog catalog, QObject* parent)
     : QObject(parent)
     , m_catalog(std::move(catalog))
+    , m_result(std::make_shared<SimulationResult>())
     , m_watcher(new QFutureWatcher<BackgroundResult>(this))
 {
+    m_backgroundDelay = new QTimer(this);
+    m_backgroundDelay->setSingleShot(true);
+    m_backgroundDelay->setInterval(60);
+    connect(m_backgroundDelay, &QTimer::timeout, this, &SimulationController::startBackground);
     connect(m_watcher, &QFutureWatcher<BackgroundResult>::finished, this, [this] {
         BackgroundResult r = m_watcher->result();
         if (r.generation == m_generation) {
@@ -93,16 +101,22 @@ void SimulationController::recompute()
     }
     EstimateOptions options;
     options.searchMaxSequence = false;
-    m_result.model = model;
-    m_result.gpu = gpu;
-    m_result.scenario = m_scenario;
-    m_result.estimate = evaluate(m_schedule, *model, *gpu, config, m_scenario.overrides, options);
+    // Fill the result nobody holds any more (its vectors keep their capacity), then make it current.
+    if (!m_spare || m_spare.use_count() > 1)
+        m_spare = std::make_shared<SimulationResult>();
+    SimulationResult& r = *m_spare;
+    r.model = model;
+    r.gpu = gpu;
+    r.scenario = m_scenario;
+    evaluate(m_schedule, *model, *gpu, config, m_scenario.overrides, options, r.estimate);
     const double overhead = config.overheadBytes ? *config.overheadBytes : gpu->overheadBytes();
-    const auto batches = sweepBatches(config.microBatch, m_result.estimate.maxMicroBatch);
-    m_result.sweep = batchSweep(*m_schedule, batches, overhead, config.allocatorReserveFraction);
+    const auto batches = sweepBatches(config.microBatch, r.estimate.maxMicroBatch);
+    r.sweep = batchSweep(*m_schedule, batches, overhead, config.allocatorReserveFraction);
+    std::swap(m_result, m_spare);
     ++m_generation;
     emit resultChanged();
-    startBackground();
+    // The searches take many rebuilds; during a drag they would compete with the next tick for the CPU.
+    m_backgroundDelay->start();
 }
 
 void SimulationController::startBackground()
@@ -111,19 +125,19 @@ void SimulationController::startBackground()
         m_restartBackground = true; // one more run with the newest scenario when this one ends
         return;
     }
-    const ModelSpec model = *m_result.model;
-    const GpuSpec gpu = *m_result.gpu;
-    const Scenario scenario = m_scenario;
-    const Estimate current = m_result.estimate;
+    // The task shares the result (the model and GPU it points to live in the catalog, which only grows).
+    const std::shared_ptr<const SimulationResult> current = m_result;
     const std::uint64_t generation = m_generation;
-    m_watcher->setFuture(QtConcurrent::run([=] {
+    m_watcher->setFuture(QtConcurrent::run([current, generation] {
         BackgroundResult r;
         r.generation = generation;
+        const Scenario& scenario = current->scenario;
+        const GpuSpec& gpu = *current->gpu;
         const double overhead = scenario.config.overheadBytes ? *scenario.config.overheadBytes : gpu.overheadBytes();
-        const EffectiveGpu eff = applyOverrides(gpu, scenario.overrides, gemmUnit(scenario.config));
-        r.maxSequence = maxSequence(model, scenario.config, eff.memoryBytes, overhead, &r.maxSequenceLimitedByModel);
-        if (!current.fits)
-            r.fixes = suggestFixes(model, gpu, scenario.config, scenario.overrides, current);
+        r.maxSequence = maxSequence(*current->model, scenario.config, current->estimate.gpu.memoryBytes, overhead,
+                                    &r.maxSequenceLimitedByModel);
+        if (!current->estimate.fits)
+            r.fixes = suggestFixes(*current->model, gpu, scenario.config, scenario.overrides, current->estimate);
         return r;
     }));
 }

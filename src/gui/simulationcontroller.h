@@ -10,6 +10,7 @@
 #include "sweep.h"
 
 #include <QFutureWatcher>
+#include <QTimer>
 #include <QObject>
 
 #include <memory>
@@ -47,7 +48,9 @@ public:
     const Scenario& scenario() const { return m_scenario; }
     // Returns false (and changes nothing) when the scenario names an unknown GPU or model.
     bool setScenario(const Scenario& scenario);
-    const SimulationResult& result() const { return m_result; }
+    const SimulationResult& result() const { return *m_result; }
+    // Views keep the result they show through this pointer; a result nobody holds is reused for the next tick.
+    std::shared_ptr<const SimulationResult> sharedResult() const { return m_result; }
     const BackgroundResult& background() const { return m_background; }
     bool backgroundPending() const { return m_background.generation != m_generation; }
 
@@ -61,7 +64,8 @@ private:
 
     Catalog m_catalog;
     Scenario m_scenario;
-    SimulationResult m_result;
+    std::shared_ptr<SimulationResult> m_result;
+    std::shared_ptr<SimulationResult> m_spare;
     BackgroundResult m_background;
     std::uint64_t m_generation = 0;
 
@@ -69,6 +73,7 @@ private:
     std::string m_scheduleModel;
     std::optional<TrainingConfig> m_scheduleConfig;
     QFutureWatcher<BackgroundResult>* m_watcher = nullptr;
+    QTimer* m_backgroundDelay = nullptr; // the search waits for a pause in the slider's movement
     bool m_restartBackground = false;
 };
 

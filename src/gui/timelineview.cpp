@@ -2,7 +2,7 @@
 
 #include "formatting.h"
 #include "labels.h"
-#include "stackedareas.h"
+#include "plotitems.h"
 
 #include <QAreaSeries>
 #include <QChart>
@@ -28,7 +28,6 @@ TimelineView::TimelineView(QWidget* parent)
     m_axisY->setLabelFormat(QStringLiteral("%.0f"));
     chart->addAxis(m_axisX, Qt::AlignBottom);
     chart->addAxis(m_axisY, Qt::AlignLeft);
-    m_areas = std::make_unique<StackedAreas>(chart, m_axisX, m_axisY);
     m_capacity = new QLineSeries(chart);
     m_phaseLines = new QLineSeries(chart);
     m_peak = new QScatterSeries(chart);
@@ -39,6 +38,7 @@ TimelineView::TimelineView(QWidget* parent)
         s->attachAxis(m_axisY);
     }
     m_capacity->append({ QPointF(0, 0), QPointF(1, 0) });
+    m_areas = new StackedAreasItem(chart, m_capacity);
     m_peak->append(QPointF(0, 0));
     chart->legend()->setVisible(false);
     m_peakLabel = new QGraphicsSimpleTextItem(chart);
@@ -48,17 +48,18 @@ TimelineView::TimelineView(QWidget* parent)
         l->setZValue(20);
     }
     chart->setTitle(tr("Memory over one training step"));
-    m_axisX->setTitleText(tr("time within the step (ms)"));
+    m_axisX->setRange(0.0, 100.0);
+    m_axisX->setTickCount(6);
+    m_axisX->setLabelFormat(QStringLiteral("%.0f"));
+    m_axisX->setTitleText(tr("time within the step (%)"));
     m_axisY->setTitleText(tr("GiB"));
     setChart(chart);
-    for (int c = 0; c < kMemoryCategoryCount; ++c) {
-        connect(m_areas->area(MemoryCategory(c)), &QAreaSeries::clicked, this, [this, c] {
-            ExplainRequest r;
-            r.topic = ExplainRequest::Topic::Category;
-            r.category = MemoryCategory(c);
-            emit explainRequested(r);
-        });
-    }
+    connect(m_areas, &StackedAreasItem::clicked, this, [this](int c) {
+        ExplainRequest r;
+        r.topic = ExplainRequest::Topic::Category;
+        r.category = MemoryCategory(c);
+        emit explainRequested(r);
+    });
 }
 
 TimelineView::~TimelineView() = default;
@@ -71,7 +72,6 @@ void TimelineView::setChartStyle(const ChartStyle& style)
     m_peak->setColor(style.overflow);
     m_peak->setBorderColor(style.foreground);
     m_peak->setMarkerSize(13.0 * style.markerScale);
-    m_areas->setLineWidth(style.lineWidth);
     m_peakLabel->setFont(style.annotationFont);
     m_peakLabel->setBrush(style.foreground);
     for (auto* l : m_phaseLabels) {
@@ -81,13 +81,18 @@ void TimelineView::setChartStyle(const ChartStyle& style)
     placeLabels();
 }
 
-void TimelineView::setResult(const SimulationResult& r)
+void TimelineView::setResult(const std::shared_ptr<const SimulationResult>& result)
 {
+    const SimulationResult& r = *result;
     const Estimate& e = r.estimate;
     if (!e.schedule || e.timeline.empty() || e.stepStart.size() != e.timeline.size())
         return;
     const auto& steps = e.schedule->steps;
     const std::size_t n = e.timeline.size();
+    // Time is shown as a share of the step, so that the axis stays still while a slider moves; the step's length
+    // is in the axis title.
+    const double stepSeconds = e.microBatchSeconds + e.optimizerSeconds;
+    const double toPercent = stepSeconds > 0 ? 100.0 / stepSeconds : 0.0;
     // Bucket the steps so that the chart stays fast; each bucket shows its highest step, so no peak is lost.
     const std::size_t buckets = std::min<std::size_t>(n, kMaxPoints);
     QList<double> x;
@@ -111,18 +116,20 @@ void TimelineView::setResult(const SimulationResult& r)
         }
         if (std::size_t(e.peakStep) >= begin && std::size_t(e.peakStep) < end)
             best = std::size_t(e.peakStep);
-        x.append(e.stepStart[best] * 1e3);
+        x.append(e.stepStart[best] * toPercent);
         for (int c = 0; c < kMemoryCategoryCount; ++c)
             values[c].append(e.timeline[best][c]);
         begin = end;
     }
     // The last step (the optimizer) lasts until the end of the step.
-    const double stepEnd = (e.microBatchSeconds + e.optimizerSeconds) * 1e3;
-    x.append(stepEnd);
+    x.append(100.0);
     for (int c = 0; c < kMemoryCategoryCount; ++c)
         values[c].append(e.timeline[n - 1][c]);
     m_points = int(x.size());
-    m_areas->setData(x, values, kGiB);
+    for (auto& v : values)
+        for (double& d : v)
+            d /= kGiB;
+    m_areas->setData(x, values);
 
     // Phase boundaries.
     double backwardStart = 0.0, optimizerStart = 0.0;
@@ -134,25 +141,24 @@ void TimelineView::setResult(const SimulationResult& r)
             break;
         }
     }
-    const double end = stepEnd;
-    m_phaseBounds = { 0.0, backwardStart * 1e3, optimizerStart * 1e3, end };
+    m_phaseBounds = { 0.0, backwardStart * toPercent, optimizerStart * toPercent, 100.0 };
+    const QString title = tr("time within the step (%, of %1)").arg(formatSeconds(stepSeconds));
+    if (m_axisX->titleText() != title)
+        m_axisX->setTitleText(title);
     const double top = std::max(e.capacityBytes, e.peakBytes) * 1.1 / kGiB;
-    m_axisX->setRange(0.0, std::max(end, 1e-3));
-    m_axisX->applyNiceNumbers();
-    m_axisY->setRange(0.0, top);
-    m_axisY->applyNiceNumbers();
-    m_capacity->replace({ QPointF(0.0, e.capacityBytes / kGiB), QPointF(m_axisX->max(), e.capacityBytes / kGiB) });
+    setStableTop(m_axisY, top);
+    replaceIfChanged(m_capacity, { QPointF(0.0, e.capacityBytes / kGiB), QPointF(100.0, e.capacityBytes / kGiB) });
     const double ymax = m_axisY->max();
-    m_phaseLines->replace({ QPointF(m_phaseBounds[1], 0), QPointF(m_phaseBounds[1], ymax), QPointF(m_phaseBounds[2], ymax),
+    replaceIfChanged(m_phaseLines, { QPointF(m_phaseBounds[1], 0), QPointF(m_phaseBounds[1], ymax), QPointF(m_phaseBounds[2], ymax),
                             QPointF(m_phaseBounds[2], 0) });
-    m_peak->replace(0, QPointF(e.stepStart[e.peakStep] * 1e3, e.peakBytes / kGiB));
+    replaceIfChanged(m_peak, { QPointF(e.stepStart[e.peakStep] * toPercent, e.peakBytes / kGiB) });
     const int layers = e.schedule->layers;
-    m_peakLabel->setText(tr("peak in the %1 of %2: %3")
+    setTextIfChanged(m_peakLabel, tr("peak in the %1 of %2: %3")
                              .arg(e.peakInRecompute ? tr("recomputation") : Labels::phase(e.peakPhase),
                                   Labels::layer(e.peakLayer, layers), formatBytes(e.peakBytes)));
-    m_phaseLabels[0]->setText(Labels::phase(Phase::Forward));
-    m_phaseLabels[1]->setText(Labels::phase(Phase::Backward));
-    m_phaseLabels[2]->setText(Labels::phase(Phase::Optimizer));
+    setTextIfChanged(m_phaseLabels[0], Labels::phase(Phase::Forward));
+    setTextIfChanged(m_phaseLabels[1], Labels::phase(Phase::Backward));
+    setTextIfChanged(m_phaseLabels[2], Labels::phase(Phase::Optimizer));
     placeLabels();
 }
 
@@ -186,7 +192,7 @@ void TimelineView::resizeEvent(QResizeEvent* event)
 }
 
 int TimelineView::pointCount() const { return m_points; }
-double TimelineView::topAt(int i) const { return m_areas->topAt(i); }
+double TimelineView::topAt(int i) const { return m_areas->topAt(i) * kGiB; }
 QPointF TimelineView::peakMarker() const { return QPointF(m_peak->at(0).x(), m_peak->at(0).y() * kGiB); }
 QString TimelineView::peakText() const { return m_peakLabel->text(); }
 

@@ -17,7 +17,7 @@ QT_END_NAMESPACE
 
 namespace headroom::gui {
 
-class StackedAreas;
+class StackedAreasItem;
 
 class TimelineView : public ChartPanel {
     Q_OBJECT
@@ -26,7 +26,7 @@ public:
     explicit TimelineView(QWidget* parent = nullptr);
     ~TimelineView() override;
 
-    void setResult(const SimulationResult& result) override;
+    void setResult(const std::shared_ptr<const SimulationResult>& result) override;
     void setChartStyle(const ChartStyle& style) override;
 
     // For tests.
@@ -34,7 +34,7 @@ public:
     double topAt(int i) const;
     QPointF peakMarker() const; // (ms, bytes)
     QString peakText() const;
-    static constexpr int kMaxPoints = 720; // the timeline is bucketed to this many points, keeping each bucket's peak
+    static constexpr int kMaxPoints = 160; // the timeline is bucketed to this many points, keeping each bucket's peak
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -42,7 +42,7 @@ protected:
 private:
     void placeLabels();
 
-    std::unique_ptr<StackedAreas> m_areas;
+    StackedAreasItem* m_areas = nullptr;
     QLineSeries* m_capacity = nullptr;
     QLineSeries* m_phaseLines = nullptr;
     QScatterSeries* m_peak = nullptr;

@@ -28,6 +28,9 @@ VerdictWidget::VerdictWidget(QWidget* parent)
     layout->addWidget(m_headline);
     layout->addWidget(m_details);
     layout->addWidget(m_fixes);
+    // Fixed heights: a label whose height follows its text makes every tick re-lay out the whole window.
+    for (QLabel* l : { m_headline, m_details, m_fixes })
+        l->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     connect(m_fixes, &QLabel::linkActivated, this, [this](const QString& link) {
         bool ok = false;
         const int i = link.mid(4).toInt(&ok);
@@ -48,9 +51,13 @@ void VerdictWidget::setPresentationMode(bool on)
     d.setPointSizeF(d.pointSizeF() * (on ? 1.5 : 1.0));
     m_details->setFont(d);
     m_fixes->setFont(d);
+    const int line = QFontMetrics(d).lineSpacing();
+    m_headline->setFixedHeight(QFontMetrics(f).lineSpacing() + 2);
+    m_details->setFixedHeight(2 * line + 2);
+    m_fixes->setFixedHeight(3 * line + 2);
 }
 
-void VerdictWidget::setResult(const SimulationResult& result)
+void VerdictWidget::setResult(const std::shared_ptr<const SimulationResult>& result)
 {
     m_result = result;
     render();
@@ -65,9 +72,9 @@ void VerdictWidget::setBackground(const BackgroundResult& background, bool pendi
 
 void VerdictWidget::render()
 {
-    const Estimate& e = m_result.estimate;
-    if (!m_result.model)
+    if (!m_result || !m_result->model)
         return;
+    const Estimate& e = m_result->estimate;
     const QString used = formatBytes(e.peakBytes);
     const QString capacity = formatBytes(e.capacityBytes);
     if (e.fits) {
@@ -119,8 +126,8 @@ void VerdictWidget::render()
     }
     for (const auto& w : e.warnings)
         fixes += (fixes.isEmpty() ? QString() : QStringLiteral("<br>")) + QStringLiteral("⚠ ") + QString::fromStdString(w).toHtmlEscaped();
-    m_fixes->setText(fixes);
-    m_fixes->setVisible(!fixes.isEmpty());
+    if (m_fixes->text() != fixes)
+        m_fixes->setText(fixes);
 }
 
 QString VerdictWidget::headline() const { return m_headline->text(); }

@@ -20,7 +20,7 @@ class VerdictWidget : public QWidget {
 public:
     explicit VerdictWidget(QWidget* parent = nullptr);
 
-    void setResult(const SimulationResult& result);
+    void setResult(const std::shared_ptr<const SimulationResult>& result);
     void setBackground(const BackgroundResult& background, bool pending);
     void setPresentationMode(bool on);
 
@@ -38,7 +38,7 @@ private:
     QLabel* m_headline = nullptr;
     QLabel* m_details = nullptr;
     QLabel* m_fixes = nullptr;
-    SimulationResult m_result;
+    std::shared_ptr<const SimulationResult> m_result;
     BackgroundResult m_background;
     bool m_pending = true;
 };

@@ -1,0 +1,254 @@
+#include "plotitems.h"
+
+#include "chartstyle.h"
+
+#include <QAbstractSeries>
+#include <QChart>
+#include <QGraphicsSceneHoverEvent>
+#include <QGraphicsSceneMouseEvent>
+#include <QPainter>
+#include <QPolygonF>
+
+#include <algorithm>
+#include <cmath>
+
+namespace headroom::gui {
+
+PlotItem::PlotItem(QChart* chart, QAbstractSeries* anchor)
+    : QGraphicsObject(chart)
+    , m_chart(chart)
+    , m_anchor(anchor)
+{
+    // Above the grid and the axes (Qt Charts' GridZValue 2, AxisZValue 3), below its line series (5) and scatter
+    // markers (8), so that capacity lines and markers stay visible on top of the data.
+    setZValue(4.5);
+    setAcceptHoverEvents(true);
+    setFlag(QGraphicsItem::ItemClipsToShape);
+    connect(chart, &QChart::plotAreaChanged, this, [this] { relayout(); });
+}
+
+QRectF PlotItem::boundingRect() const { return m_plot; }
+
+void PlotItem::relayout()
+{
+    prepareGeometryChange();
+    m_plot = m_chart->plotArea();
+    update();
+}
+
+QPointF PlotItem::map(double x, double y) const { return m_chart->mapToPosition(QPointF(x, y), m_anchor); }
+QPointF PlotItem::unmap(const QPointF& position) const { return m_chart->mapToValue(position, m_anchor); }
+
+// ---- stacked bars -------------------------------------------------------------------------------------------
+
+StackedBarsItem::StackedBarsItem(QChart* chart, QAbstractSeries* anchor, int bars)
+    : PlotItem(chart, anchor)
+    , m_values(std::size_t(bars), CategoryBytes {})
+{
+}
+
+void StackedBarsItem::setValues(int bar, const CategoryBytes& values, double scale)
+{
+    for (int c = 0; c < kMemoryCategoryCount; ++c)
+        m_values[bar][c] = std::max(0.0, values[c]) / scale;
+    update();
+}
+
+void StackedBarsItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*)
+{
+    p->setClipRect(m_plot);
+    for (std::size_t b = 0; b < m_values.size(); ++b) {
+        double bottom = 0.0;
+        for (int c = 0; c < kMemoryCategoryCount; ++c) {
+            const double top = bottom + m_values[b][c];
+            const QPointF lo = map(double(b) - m_width / 2.0, bottom);
+            const QPointF hi = map(double(b) + m_width / 2.0, top);
+            QColor color = categoryColor(MemoryCategory(c));
+            if (int(b) == m_hoverBar && c == m_hoverCategory)
+                color = color.lighter(125);
+            p->fillRect(QRectF(lo, hi).normalized(), color);
+            bottom = top;
+        }
+    }
+}
+
+bool StackedBarsItem::hit(const QPointF& pos, int* bar, int* category) const
+{
+    const QPointF v = unmap(pos);
+    const int b = int(std::lround(v.x()));
+    if (b < 0 || b >= int(m_values.size()) || std::abs(v.x() - b) > m_width / 2.0)
+        return false;
+    double bottom = 0.0;
+    for (int c = 0; c < kMemoryCategoryCount; ++c) {
+        const double top = bottom + m_values[b][c];
+        if (v.y() >= bottom && v.y() < top) {
+            *bar = b;
+            *category = c;
+            return true;
+        }
+        bottom = top;
+    }
+    return false;
+}
+
+void StackedBarsItem::hoverMoveEvent(QGraphicsSceneHoverEvent* event)
+{
+    int b = -1, c = -1;
+    hit(event->pos(), &b, &c);
+    if (b == m_hoverBar && c == m_hoverCategory)
+        return;
+    if (m_hoverBar >= 0)
+        emit hovered(m_hoverBar, m_hoverCategory, false);
+    m_hoverBar = b;
+    m_hoverCategory = c;
+    if (b >= 0)
+        emit hovered(b, c, true);
+    update();
+}
+
+void StackedBarsItem::hoverLeaveEvent(QGraphicsSceneHoverEvent*)
+{
+    if (m_hoverBar >= 0)
+        emit hovered(m_hoverBar, m_hoverCategory, false);
+    m_hoverBar = m_hoverCategory = -1;
+    update();
+}
+
+void StackedBarsItem::mousePressEvent(QGraphicsSceneMouseEvent* event)
+{
+    int b = -1, c = -1;
+    if (hit(event->pos(), &b, &c))
+        emit clicked(b, c);
+    else
+        event->ignore();
+}
+
+// ---- stacked areas ------------------------------------------------------------------------------------------
+
+void StackedAreasItem::setData(const QList<double>& x, const std::array<QList<double>, kMemoryCategoryCount>& values)
+{
+    m_x.assign(x.begin(), x.end());
+    for (int c = 0; c < kMemoryCategoryCount; ++c) {
+        m_top[c].resize(m_x.size());
+        for (std::size_t i = 0; i < m_x.size(); ++i)
+            m_top[c][i] = (c > 0 ? m_top[c - 1][i] : 0.0) + std::max(0.0, values[c].value(qsizetype(i)));
+    }
+    update();
+}
+
+void StackedAreasItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*)
+{
+    if (m_x.empty())
+        return;
+    p->setClipRect(m_plot);
+    p->setPen(Qt::NoPen);
+    const std::size_t n = m_x.size();
+    // Positions of every cumulative edge, the baseline first.
+    std::vector<double> px(n);
+    for (std::size_t i = 0; i < n; ++i)
+        px[i] = map(m_x[i], 0.0).x();
+    std::vector<double> lower(n, map(m_x[0], 0.0).y());
+    std::vector<double> upper(n);
+    QPolygonF poly;
+    poly.reserve(qsizetype(2 * n));
+    for (int c = 0; c < kMemoryCategoryCount; ++c) {
+        for (std::size_t i = 0; i < n; ++i)
+            upper[i] = map(m_x[i], m_top[c][i]).y();
+        poly.clear();
+        for (std::size_t i = 0; i < n; ++i)
+            poly.append(QPointF(px[i], upper[i]));
+        for (std::size_t i = n; i-- > 0;)
+            poly.append(QPointF(px[i], lower[i]));
+        p->setBrush(categoryColor(MemoryCategory(c)));
+        p->drawPolygon(poly);
+        std::swap(lower, upper);
+    }
+}
+
+void StackedAreasItem::mousePressEvent(QGraphicsSceneMouseEvent* event)
+{
+    const QPointF v = unmap(event->pos());
+    if (m_x.empty()) {
+        event->ignore();
+        return;
+    }
+    const auto it = std::lower_bound(m_x.begin(), m_x.end(), v.x());
+    const std::size_t i = std::min<std::size_t>(std::size_t(it - m_x.begin()), m_x.size() - 1);
+    for (int c = 0; c < kMemoryCategoryCount; ++c) {
+        if (v.y() <= m_top[c][i] && v.y() >= (c > 0 ? m_top[c - 1][i] : 0.0)) {
+            emit clicked(c);
+            return;
+        }
+    }
+    event->ignore();
+}
+
+// ---- dots ---------------------------------------------------------------------------------------------------
+
+void DotsItem::setDots(std::vector<Dot> dots)
+{
+    // Larger dots first, so that small ones stay visible on top.
+    std::stable_sort(dots.begin(), dots.end(), [](const Dot& a, const Dot& b) { return a.diameter > b.diameter; });
+    m_dots = std::move(dots);
+    m_hover = -1;
+    update();
+}
+
+void DotsItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*)
+{
+    p->setClipRect(m_plot);
+    p->setRenderHint(QPainter::Antialiasing, true);
+    for (std::size_t i = 0; i < m_dots.size(); ++i) {
+        const Dot& d = m_dots[i];
+        const QPointF c = map(d.at.x(), d.at.y());
+        QColor fill = d.color;
+        fill.setAlphaF(0.85);
+        p->setBrush(int(i) == m_hover ? fill.lighter(130) : fill);
+        p->setPen(QPen(d.color.darker(150), 0.0));
+        p->drawEllipse(c, d.diameter / 2.0, d.diameter / 2.0);
+    }
+}
+
+int DotsItem::dotAt(const QPointF& pos) const
+{
+    // The smallest dot under the cursor (small dots are drawn on top).
+    for (std::size_t i = m_dots.size(); i-- > 0;) {
+        const QPointF c = map(m_dots[i].at.x(), m_dots[i].at.y());
+        const double r = std::max(4.0, m_dots[i].diameter / 2.0);
+        if (QLineF(c, pos).length() <= r)
+            return int(i);
+    }
+    return -1;
+}
+
+void DotsItem::hoverMoveEvent(QGraphicsSceneHoverEvent* event)
+{
+    const int i = dotAt(event->pos());
+    if (i == m_hover)
+        return;
+    if (m_hover >= 0)
+        emit hovered(m_dots[m_hover].id, false);
+    m_hover = i;
+    if (i >= 0)
+        emit hovered(m_dots[i].id, true);
+    update();
+}
+
+void DotsItem::hoverLeaveEvent(QGraphicsSceneHoverEvent*)
+{
+    if (m_hover >= 0)
+        emit hovered(m_dots[m_hover].id, false);
+    m_hover = -1;
+    update();
+}
+
+void DotsItem::mousePressEvent(QGraphicsSceneMouseEvent* event)
+{
+    const int i = dotAt(event->pos());
+    if (i >= 0)
+        emit clicked(m_dots[i].id);
+    else
+        event->ignore();
+}
+
+} // namespace headroom::gui

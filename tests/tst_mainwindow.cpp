@@ -1,0 +1,243 @@
+// The window, offscreen: each control changes the simulated values the charts show (read back from their series),
+// the capacity line follows the GPU, overflow is shown, the roofline's slope is the bandwidth or its override.
+
+#include "appsettings.h"
+#include "batchsweepview.h"
+#include "catalogloader.h"
+#include "controlpanel.h"
+#include "mainwindow.h"
+#include "memorychartview.h"
+#include "rooflineview.h"
+#include "simulationcontroller.h"
+#include "timelineview.h"
+#include "verdictwidget.h"
+
+#include <QComboBox>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace headroom;
+using namespace headroom::gui;
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+
+private slots:
+    void init();
+    void cleanup();
+    void defaultScenarioIsShown();
+    void batchSliderMovesEveryChart();
+    void capacityFollowsTheGpu();
+    void overflowIsShown();
+    void rooflineSlopeIsTheBandwidth();
+    void precisionChangesRoofAndDots();
+    void checkpointingAndZeroShrinkTheirCategories();
+    void sequenceSliderChangesActivations();
+    void explainGivesFormulaAndSource();
+    void scenarioAndGeometryAreRemembered();
+    void badScenarioFileChangesNothing();
+
+private:
+    static double total(const MemoryChartView* v, Phase p)
+    {
+        double t = 0.0;
+        for (int c = 0; c < kMemoryCategoryCount; ++c)
+            t += v->barValue(p, MemoryCategory(c));
+        return t;
+    }
+    void selectData(QComboBox* combo, int value)
+    {
+        const int i = combo->findData(value);
+        QVERIFY(i >= 0);
+        combo->setCurrentIndex(i);
+    }
+    void selectId(QComboBox* combo, const char* id)
+    {
+        const int i = combo->findData(QString::fromLatin1(id), Qt::UserRole + 1);
+        QVERIFY2(i >= 0, id);
+        combo->setCurrentIndex(i);
+    }
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<AppSettings> m_settings;
+    std::unique_ptr<SimulationController> m_controller;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+void TestMainWindow::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    m_settings = std::make_unique<AppSettings>(m_dir->filePath(QStringLiteral("settings.ini")), nullptr);
+    m_controller = std::make_unique<SimulationController>(CatalogLoader::bundled());
+    m_window = std::make_unique<MainWindow>(m_controller.get(), m_settings.get());
+    QVERIFY(m_window->applyScenario(defaultScenario()));
+    m_window->resize(1600, 900);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+}
+
+void TestMainWindow::cleanup()
+{
+    m_window.reset();
+    m_controller.reset();
+    m_settings.reset();
+}
+
+void TestMainWindow::defaultScenarioIsShown()
+{
+    const Estimate& e = m_controller->result().estimate;
+    // RTX A3000 12 GB: the driver's 12288 MiB; the default's what-if bandwidth.
+    QCOMPARE(m_window->memoryChart()->capacityLine(), 12288.0 * 1048576.0);
+    QCOMPARE(m_window->sweepChart()->capacityLine(), 12288.0 * 1048576.0);
+    QCOMPARE(e.gpu.bandwidthBytesPerSecond, 392e9);
+    QVERIFY(m_window->verdict()->headline().contains(QStringLiteral("Fits")));
+    // The bars are the timeline's phase maxima: the tallest is the estimate's peak minus nothing.
+    const double tallest = std::max({ total(m_window->memoryChart(), Phase::Forward), total(m_window->memoryChart(), Phase::Backward),
+                                      total(m_window->memoryChart(), Phase::Optimizer) });
+    QCOMPARE(tallest, e.peakBytes);
+    QCOMPARE(m_window->timelineChart()->peakMarker().y(), e.peakBytes);
+    QVERIFY(m_window->timelineChart()->peakText().contains(QStringLiteral("backward")));
+}
+
+void TestMainWindow::batchSliderMovesEveryChart()
+{
+    ControlPanel* c = m_window->controls();
+    const double actBefore = m_window->memoryChart()->barValue(Phase::Forward, MemoryCategory::Activations);
+    const QList<QPointF> gemmBefore = m_window->rooflineChart()->dots(OpKind::Gemm);
+    QVERIFY(!gemmBefore.isEmpty());
+    c->batchSlider()->setValue(ControlPanel::positionFromBatch(32));
+    QCOMPARE(m_controller->scenario().config.microBatch, 32);
+    // Activations grow, the sweep's marker moves to the new batch with the new peak, and the GEMM dots move
+    // toward the compute roof (more FLOPs per weight byte).
+    QCOMPARE_GT(m_window->memoryChart()->barValue(Phase::Forward, MemoryCategory::Activations), 1.9 * actBefore);
+    QCOMPARE(m_window->sweepChart()->marker().x(), 32.0);
+    QCOMPARE(m_window->sweepChart()->marker().y(), m_controller->result().estimate.peakBytes);
+    const QList<QPointF> gemmAfter = m_window->rooflineChart()->dots(OpKind::Gemm);
+    double maxBefore = 0.0, maxAfter = 0.0;
+    for (const auto& p : gemmBefore)
+        maxBefore = std::max(maxBefore, p.x());
+    for (const auto& p : gemmAfter)
+        maxAfter = std::max(maxAfter, p.x());
+    QCOMPARE_GT(maxAfter, maxBefore);
+}
+
+void TestMainWindow::capacityFollowsTheGpu()
+{
+    selectId(m_window->controls()->gpuCombo(), "rtx-3090");
+    QCOMPARE(QString::fromStdString(m_controller->scenario().gpuId), QStringLiteral("rtx-3090"));
+    // RTX 3090: 24 GB (gpu-specs.csv), 936 GB/s; the A3000's what-if does not carry over.
+    QCOMPARE(m_window->memoryChart()->capacityLine(), 24.0 * 1073741824.0);
+    QCOMPARE(m_window->rooflineChart()->bandwidthSlope(), 936e9);
+}
+
+void TestMainWindow::overflowIsShown()
+{
+    m_window->controls()->batchSlider()->setValue(ControlPanel::positionFromBatch(256));
+    QVERIFY(!m_controller->result().estimate.fits);
+    QVERIFY(m_window->memoryChart()->overflowShown());
+    QVERIFY(m_window->memoryChart()->verdictText().contains(QStringLiteral("over")));
+    QVERIFY(m_window->verdict()->headline().contains(QStringLiteral("Does not fit")));
+    // Suggestions arrive from the background search.
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->verdict()->suggestions().contains(QStringLiteral("saves")), 10000);
+}
+
+void TestMainWindow::rooflineSlopeIsTheBandwidth()
+{
+    QCOMPARE(m_window->rooflineChart()->bandwidthSlope(), 392e9);
+    QVERIFY(m_window->rooflineChart()->bandwidthLabel().contains(QStringLiteral("392")));
+    // Remove the what-if: the datasheet's 336 GB/s.
+    Scenario s = m_controller->scenario();
+    s.overrides = {};
+    m_window->applyScenario(s);
+    QCOMPARE(m_window->rooflineChart()->bandwidthSlope(), 336e9);
+}
+
+void TestMainWindow::precisionChangesRoofAndDots()
+{
+    ControlPanel* c = m_window->controls();
+    const QList<QPointF> before = m_window->rooflineChart()->dots(OpKind::Gemm);
+    selectData(c->precisionCombo(), int(Precision::FP32));
+    QCOMPARE(int(m_controller->result().estimate.mfuUnit), int(MathUnit::Fp32Vector));
+    // The FP32 roof of the A3000 (11.8 TFLOP/s) is drawn and the GEMMs fall to it: FP32 GEMMs move 4-byte elements.
+    QCOMPARE(m_window->rooflineChart()->computeRoof(MathUnit::Fp32Vector), 11.8e12);
+    const QList<QPointF> after = m_window->rooflineChart()->dots(OpKind::Gemm);
+    double topBefore = 0.0, topAfter = 0.0;
+    for (const auto& p : before)
+        topBefore = std::max(topBefore, p.y());
+    for (const auto& p : after)
+        topAfter = std::max(topAfter, p.y());
+    QCOMPARE_LT(topAfter, topBefore);
+    QCOMPARE_LE(topAfter, 11.8e12);
+}
+
+void TestMainWindow::checkpointingAndZeroShrinkTheirCategories()
+{
+    ControlPanel* c = m_window->controls();
+    selectData(c->attentionCombo(), int(AttentionImpl::Eager));
+    const double act = m_window->memoryChart()->barValue(Phase::Forward, MemoryCategory::Activations);
+    selectData(c->checkpointingCombo(), int(Checkpointing::Full));
+    QCOMPARE_LT(m_window->memoryChart()->barValue(Phase::Forward, MemoryCategory::Activations), act / 4.0);
+
+    c->dataParallelSlider()->setValue(30); // 2^3 = 8 GPUs
+    QCOMPARE(m_controller->scenario().config.dataParallel, 8);
+    const double states = m_window->memoryChart()->barValue(Phase::Forward, MemoryCategory::OptimizerStates);
+    c->zeroSlider()->setValue(1);
+    QCOMPARE(m_window->memoryChart()->barValue(Phase::Forward, MemoryCategory::OptimizerStates), states / 8.0);
+}
+
+void TestMainWindow::sequenceSliderChangesActivations()
+{
+    ControlPanel* c = m_window->controls();
+    const double before = m_window->memoryChart()->barValue(Phase::Forward, MemoryCategory::Activations);
+    c->sequenceSlider()->setValue(c->sequenceSlider()->value() - 10); // half the tokens
+    QCOMPARE(m_controller->scenario().config.sequenceLength, 256);
+    QCOMPARE_LT(m_window->memoryChart()->barValue(Phase::Forward, MemoryCategory::Activations), 0.6 * before);
+}
+
+void TestMainWindow::explainGivesFormulaAndSource()
+{
+    ExplainRequest r;
+    r.topic = ExplainRequest::Topic::Category;
+    r.category = MemoryCategory::OptimizerStates;
+    emit m_window->memoryChart()->explainRequested(r);
+    const QString html = m_window->explainHtml();
+    QVERIFY(html.contains(QStringLiteral("Optimizer states")));
+    QVERIFY(html.contains(QStringLiteral("ZeRO paper")));
+    r.category = MemoryCategory::Activations;
+    emit m_window->memoryChart()->explainRequested(r);
+    QVERIFY(m_window->explainHtml().contains(QStringLiteral("derivatives.yaml")));
+}
+
+void TestMainWindow::scenarioAndGeometryAreRemembered()
+{
+    m_window->controls()->batchSlider()->setValue(ControlPanel::positionFromBatch(4));
+    m_window->resize(1300, 760);
+    m_window->close();
+    const auto saved = m_settings->lastScenario();
+    QVERIFY(saved.has_value());
+    QCOMPARE(saved->scenario.config.microBatch, 4);
+    QVERIFY(!m_settings->windowGeometry().isEmpty());
+    // A fresh window restores the geometry.
+    MainWindow again(m_controller.get(), m_settings.get());
+    QCOMPARE(again.size(), QSize(1300, 760));
+}
+
+void TestMainWindow::badScenarioFileChangesNothing()
+{
+    const Scenario before = m_controller->scenario();
+    const QString path = m_dir->filePath(QStringLiteral("bad.headroom.json"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"format":"headroom-scenario","version":1,"gpu":"rtx-a3000-12gb-laptop","model":"gpt2","micro_batch":-1,"sequence_length":8})");
+    f.close();
+    QString error;
+    QVERIFY(!m_window->openScenarioFile(path, &error));
+    QVERIFY2(error.contains(QStringLiteral("micro_batch")) && error.contains(QStringLiteral("bad.headroom.json")), qPrintable(error));
+    QCOMPARE(m_controller->scenario().config.microBatch, before.config.microBatch);
+    QCOMPARE(m_controller->scenario().modelId, before.modelId);
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"
