@@ -414,18 +414,29 @@ void evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, 
     e.schedule = std::move(schedule);
 }
 
-Estimate estimate(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config,
-                  const GpuOverrides& overrides, const EstimateOptions& options)
+void estimate(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config, const GpuOverrides& overrides,
+              const EstimateOptions& options, Estimate& out)
 {
     // Reuse this thread's graph, and the last schedule when no estimate holds it any more: rebuilding then
     // allocates nothing.
     thread_local Graph graph;
     thread_local std::shared_ptr<Schedule> spare;
     buildGraph(model, config, graph);
+    if (out.schedule && out.schedule.use_count() == 1 && out.schedule != spare)
+        spare = std::const_pointer_cast<Schedule>(out.schedule);
+    out.schedule.reset();
     if (!spare || spare.use_count() > 1)
         spare = std::make_shared<Schedule>();
     lowerTrainingStep(graph, config, *spare);
-    return evaluate(spare, model, gpu, config, overrides, options);
+    evaluate(spare, model, gpu, config, overrides, options, out);
+}
+
+Estimate estimate(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config,
+                  const GpuOverrides& overrides, const EstimateOptions& options)
+{
+    Estimate e;
+    estimate(model, gpu, config, overrides, options, e);
+    return e;
 }
 
 Scenario defaultScenario()

@@ -108,6 +108,9 @@ MathUnit gemmUnit(const TrainingConfig& config);
 
 Estimate estimate(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config,
                   const GpuOverrides& overrides = {}, const EstimateOptions& options = {});
+// The same into an existing estimate, reusing its memory.
+void estimate(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config, const GpuOverrides& overrides,
+              const EstimateOptions& options, Estimate& out);
 
 // Walks an already lowered schedule (the batch-slider fast path).
 Estimate evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, const GpuSpec& gpu,
