@@ -14,6 +14,9 @@ std::optional<QString> CatalogLoader::readFile(const QString& path, QByteArray* 
         return QStringLiteral("%1: no such file").arg(path);
     if (info.isDir())
         return QStringLiteral("%1: is a directory, not a file").arg(path);
+    // A FIFO would block open() until something writes to it, and a device may never end: read regular files only.
+    if (!info.isFile())
+        return QStringLiteral("%1: is not a regular file").arg(path);
     if (info.size() > maxBytes)
         return QStringLiteral("%1: file is %2 bytes; the limit is %3").arg(path).arg(info.size()).arg(maxBytes);
     QFile f(path);

@@ -26,8 +26,12 @@ std::string_view view(const QByteArray& bytes)
 
 std::optional<QString> readSafetensorsHeader(const QString& path, SafetensorsSummary* out)
 {
-    if (QFileInfo(path).isDir())
+    const QFileInfo info(path);
+    if (info.isDir())
         return QStringLiteral("%1: is a directory, not a .safetensors file").arg(path);
+    // A FIFO would block open() until something writes to it: read regular files only.
+    if (info.exists() && !info.isFile())
+        return QStringLiteral("%1: is not a regular file").arg(path);
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
         return QStringLiteral("%1: cannot read (%2)").arg(path, f.errorString());

@@ -215,6 +215,7 @@ void evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, 
         e.kindPoints.clear();
         e.warnings = std::move(warnings);
         e.warnings.clear();
+        e.warningKinds.clear();
     }
     const Schedule& s = *schedule;
     e.config = config;
@@ -406,11 +407,16 @@ void evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, 
     if (tm.resolved[int(unit)] != unit) {
         e.warnings.push_back(std::string(gpu.name) + " has no " + std::string(toString(unit))
                              + " peak: GEMMs are timed on " + std::string(toString(tm.resolved[int(unit)])));
+        e.warningKinds.push_back({ EstimateWarning::Kind::UnitFallback, unit, tm.resolved[int(unit)] });
     }
-    if (config.zeroStage > 0 && ranks == 1)
+    if (config.zeroStage > 0 && ranks == 1) {
         e.warnings.push_back("ZeRO partitions over data-parallel ranks; with 1 rank it saves no memory");
-    if (config.precision == Precision::MixedFP8 && !gpu.supports(MathUnit::Fp8Tensor))
+        e.warningKinds.push_back({ EstimateWarning::Kind::ZeroWithOneRank });
+    }
+    if (config.precision == Precision::MixedFP8 && !gpu.supports(MathUnit::Fp8Tensor)) {
         e.warnings.push_back("FP8 training needs FP8 tensor cores (compute capability 8.9 or later)");
+        e.warningKinds.push_back({ EstimateWarning::Kind::Fp8Unsupported });
+    }
     e.schedule = std::move(schedule);
 }
 

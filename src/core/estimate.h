@@ -44,6 +44,17 @@ struct RooflinePoint {
     double achievedFlopsPerSecond() const { return seconds > 0 ? flops / seconds : 0.0; }
 };
 
+struct EstimateWarning {
+    enum class Kind : std::uint8_t {
+        UnitFallback,     // the GPU lacks the precision's unit: GEMMs are timed on `fallback`
+        ZeroWithOneRank,  // ZeRO with one data-parallel rank partitions nothing
+        Fp8Unsupported,   // FP8 training on a GPU without FP8 tensor cores
+    };
+    Kind kind = Kind::UnitFallback;
+    MathUnit unit = MathUnit::Fp32Vector;
+    MathUnit fallback = MathUnit::Fp32Vector;
+};
+
 struct Estimate {
     // Inputs, as used.
     EffectiveGpu gpu;
@@ -94,7 +105,10 @@ struct Estimate {
     std::vector<double> stepStart; // seconds from the start of the micro-batch to each step (one micro-batch, then
                                    // the optimizer step)
 
+    // Each warning in English (for the command line and JSON) with its kind, from which the window writes it in
+    // the user's language.
     std::vector<std::string> warnings;
+    std::vector<EstimateWarning> warningKinds; // parallel to `warnings`
 };
 
 struct EstimateOptions {
@@ -134,6 +148,8 @@ struct Scenario {
     std::string modelId;
     TrainingConfig config;
     GpuOverrides overrides;
+
+    bool operator==(const Scenario&) const = default;
 };
 Scenario defaultScenario();
 

@@ -37,9 +37,11 @@ namespace {
         f.value = o.number("value", min, max);
         f.note = o.stringOr("note", "");
         f.confidence = o.stringOr("confidence", "");
+        // "user": a figure someone typed into the GPU editor (files in the user's data directory).
         if (!f.confidence.empty() && f.confidence != "datasheet" && f.confidence != "secondary"
-            && f.confidence != "derived" && f.confidence != "estimate")
-            o.fail("confidence", "unknown value \"" + f.confidence + "\"; valid: datasheet, secondary, derived, estimate");
+            && f.confidence != "derived" && f.confidence != "estimate" && f.confidence != "user")
+            o.fail("confidence",
+                   "unknown value \"" + f.confidence + "\"; valid: datasheet, secondary, derived, estimate, user");
         const json& list = o.array("sources", 32);
         if (list.empty())
             o.fail("sources", "must name at least one source");

@@ -20,7 +20,7 @@ struct SourcedFigure {
     double value = 0.0;
     std::vector<std::string> sources;
     std::string note;
-    std::string confidence; // datasheet, secondary, derived, estimate
+    std::string confidence; // datasheet, secondary, derived, estimate, user (typed into the GPU editor)
     bool present() const { return value > 0.0; }
 };
 

@@ -114,7 +114,15 @@ ModelSpec assemble(const ObjectReader& r, const Architecture& a, const Imported&
     m.reference.checkpoint = checkpoint;
     TrainingConfig config;
     config.sequenceLength = m.defaultSequence;
-    m.reference.parameters = std::llround(buildGraph(m, config).parameterCount());
+    // A model file records at most kMaxModelParameters: refuse a bigger model here, as the config's fault, rather
+    // than fail the re-read in importHuggingFaceConfig as if the importer were wrong.
+    const double parameters = buildGraph(m, config).parameterCount();
+    if (parameters > double(kMaxModelParameters)) {
+        throw ParseFailure { "",
+            "describes a model of " + detail::formatNumber(parameters) + " parameters; the limit is "
+                + detail::formatNumber(double(kMaxModelParameters)) + " (2^50)" };
+    }
+    m.reference.parameters = std::llround(parameters);
     m.reference.parametersSource = truncated("exact count of the parameters transformers " + std::string(a.className)
             + " builds from " + std::string(origin) + " (imported Hugging Face config; not a published figure)",
         2048);

@@ -2,6 +2,9 @@
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
+#include <set>
+#include <vector>
 
 namespace headroom::detail {
 
@@ -15,22 +18,70 @@ nlohmann::json parseDocument(std::string_view text, std::size_t maxBytes)
     if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
         throw ParseFailure { "", "file is empty" };
     bool tooDeep = false;
-    json::parser_callback_t limit = [&](int depth, json::parse_event_t, json&) {
+    // nlohmann keeps the last of two equal keys and drops the first without a word, so a file with two
+    // "bandwidth_gb_per_s" (or two sources with one id) would load with one of them ignored: track the keys of
+    // every open object, and where each container sits, to name the repeated key by its path.
+    struct Open {
+        bool isObject = false;
+        std::size_t index = 0; // arrays: the element being read
+        std::string key;       // objects: the member being read
+        std::set<std::string> keys;
+    };
+    std::vector<Open> open;
+    std::optional<ParseFailure> repeated;
+    auto pathOfKey = [&](const std::string& key) {
+        std::string p;
+        for (std::size_t i = 0; i + 1 < open.size(); ++i)
+            p += open[i].isObject ? (p.empty() ? "" : ".") + open[i].key : "[" + std::to_string(open[i].index) + "]";
+        return p + (p.empty() ? "" : ".") + key;
+    };
+    auto nextElement = [&] {
+        if (!open.empty() && !open.back().isObject)
+            ++open.back().index;
+    };
+    json::parser_callback_t limit = [&](int depth, json::parse_event_t event, json& parsed) {
         if (depth > kMaxJsonDepth)
             tooDeep = true;
-        return !tooDeep;
+        if (tooDeep)
+            return false;
+        switch (event) {
+        case json::parse_event_t::object_start:
+        case json::parse_event_t::array_start:
+            open.push_back({ event == json::parse_event_t::object_start, 0, {}, {} });
+            break;
+        case json::parse_event_t::key:
+            open.back().key = parsed.get<std::string>();
+            if (!open.back().keys.insert(open.back().key).second && !repeated)
+                repeated = ParseFailure { pathOfKey(open.back().key), "is given twice; a key may appear only once" };
+            break;
+        case json::parse_event_t::object_end:
+        case json::parse_event_t::array_end:
+            open.pop_back();
+            nextElement();
+            break;
+        case json::parse_event_t::value:
+            nextElement();
+            break;
+        }
+        return true;
     };
     try {
         json j = json::parse(text.begin(), text.end(), limit, true, false);
         if (tooDeep)
             throw ParseFailure { "", "nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels" };
+        if (repeated)
+            throw *repeated;
         return j;
     } catch (const json::parse_error& e) {
         if (tooDeep)
             throw ParseFailure { "", "nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels" };
         throw ParseFailure { "", std::string("not valid JSON (byte ") + std::to_string(e.byte) + ")" };
     } catch (const json::exception& e) {
-        throw ParseFailure { "", std::string("not valid JSON: ") + e.what() };
+        // "[json.exception.out_of_range.406] number overflow parsing '1e400'": keep the reason, not the class.
+        std::string what = e.what();
+        if (what.rfind("[json.exception.", 0) == 0 && what.find("] ") != std::string::npos)
+            what.erase(0, what.find("] ") + 2);
+        throw ParseFailure { "", "not valid JSON: " + what };
     }
 }
 

@@ -338,7 +338,7 @@ Expected<ModelSpec> parseModelSpec(std::string_view jsonText, std::string_view o
             m.reference.implementation = ref->stringOr("implementation", "", 512);
             m.reference.checkpoint = ref->stringOr("checkpoint", "", 512);
             m.reference.url = ref->stringOr("url", "", 2048);
-            m.reference.parameters = ref->integerOr("parameters", 0, 0, std::int64_t(1) << 50);
+            m.reference.parameters = ref->integerOr("parameters", 0, 0, kMaxModelParameters);
             m.reference.parametersSource = ref->stringOr("parameters_source", "", 2048);
         }
         const std::string family = r.string("family", 32);

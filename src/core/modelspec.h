@@ -16,6 +16,7 @@ namespace headroom {
 inline constexpr std::int64_t kMaxModelLayers = 4096;
 inline constexpr std::int64_t kMaxModelWidth = 1 << 20;
 inline constexpr std::int64_t kMaxModelVocab = 1 << 24;
+inline constexpr std::int64_t kMaxModelParameters = std::int64_t(1) << 50; // reference.parameters
 
 enum class ModelFamily : std::uint8_t { Transformer, Cnn };
 

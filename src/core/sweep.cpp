@@ -177,8 +177,13 @@ std::vector<Fix> suggestFixes(const ModelSpec& model, const GpuSpec& gpu, const 
         TrainingConfig c = config;
         c.microBatch = current.maxMicroBatch;
         const double global = double(config.microBatch) * config.gradientAccumulation;
-        c.gradientAccumulation = int(std::ceil(global / double(c.microBatch)));
-        attempt(FixKind::SmallerMicroBatch, c);
+        const double steps = std::ceil(global / double(c.microBatch));
+        // A configuration holds at most 2^20 accumulation steps (validateConfig); a global batch that needs more
+        // (a micro-batch of 2^40 cut to 8) has no such fix, and the step count would overflow an int.
+        if (steps <= double(1 << 20)) {
+            c.gradientAccumulation = int(steps);
+            attempt(FixKind::SmallerMicroBatch, c);
+        }
     }
     std::stable_sort(fixes.begin(), fixes.end(), [](const Fix& a, const Fix& b) {
         if (a.fits != b.fits)

@@ -63,6 +63,8 @@ struct TrainingConfig {
     std::optional<double> overheadBytes; // CUDA context + workspaces; default from the GPU's generation
     double allocatorReserveFraction = 0.0; // caching-allocator slack on top of allocated bytes
     KernelBackend kernels = KernelBackend::Cuda;
+
+    bool operator==(const TrainingConfig&) const = default;
 };
 
 // What-if overrides of a GPU's figures. Each one is visible in every result that uses it.
@@ -71,6 +73,8 @@ struct GpuOverrides {
     std::optional<double> bandwidthBytesPerSecond;
     std::optional<double> peakFlopsPerSecond; // the roof of the precision in use
     std::string note;                         // why: shown beside the overridden figure
+
+    bool operator==(const GpuOverrides&) const = default;
 };
 
 bool isMixed(Precision p);

@@ -1,0 +1,83 @@
+#include "comparison.h"
+
+#include "lowering.h"
+#include "modelgraph.h"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+namespace headroom {
+
+std::int64_t stepsPerEpoch(double datasetSamples, std::int64_t samplesPerStep)
+{
+    if (!(datasetSamples > 0.0) || samplesPerStep < 1)
+        return 0;
+    // Whole samples; integer division is exact where a double holds every integer (below 2^53).
+    const double samples = std::ceil(datasetSamples);
+    if (samples < 9.0e15)
+        return (std::int64_t(samples) + samplesPerStep - 1) / samplesPerStep;
+    return std::int64_t(std::ceil(samples / double(samplesPerStep)));
+}
+
+std::vector<GpuComparisonRow> compareGpus(const ModelSpec& model, const std::vector<const GpuSpec*>& gpus,
+                                          const TrainingConfig& scenarioConfig, double datasetSamples)
+{
+    std::vector<GpuComparisonRow> rows;
+    rows.reserve(gpus.size());
+    TrainingConfig config = scenarioConfig;
+    config.overheadBytes.reset(); // each GPU's own framework overhead
+    // The schedule depends on the model and the configuration only; estimate() lowers it and calls evaluate(),
+    // so lowering once and evaluating per GPU gives the same numbers for a fraction of the work.
+    const auto schedule = std::make_shared<const Schedule>(lowerTrainingStep(buildGraph(model, config), config));
+    EstimateOptions options;
+    options.searchMaxSequence = false; // many rebuilds, and not shown here
+    options.keepTimeline = false;
+    const std::int64_t samplesPerStep = std::max<std::int64_t>(1, config.microBatch)
+        * std::max(1, config.gradientAccumulation) * std::max(1, config.dataParallel);
+    const std::int64_t steps = stepsPerEpoch(datasetSamples, samplesPerStep);
+    Estimate e;
+    for (const GpuSpec* gpu : gpus) {
+        if (!gpu)
+            continue;
+        evaluate(schedule, model, *gpu, config, GpuOverrides {}, options, e);
+        GpuComparisonRow r;
+        r.gpu = gpu;
+        r.capacityBytes = e.capacityBytes;
+        r.peakBytes = e.peakBytes;
+        r.headroomBytes = e.headroomBytes;
+        r.fits = e.fits;
+        r.maxMicroBatch = e.maxMicroBatch;
+        r.stepSeconds = e.stepSeconds;
+        r.samplesPerStep = samplesPerStep;
+        r.samplesPerSecond = e.stepSeconds > 0.0 ? double(samplesPerStep) / e.stepSeconds : 0.0;
+        r.tokensPerSecond = e.throughputPerSecond;
+        r.mfu = e.mfu;
+        r.stepsPerEpoch = steps;
+        r.epochSeconds = double(steps) * e.stepSeconds;
+        rows.push_back(r);
+    }
+    return rows;
+}
+
+const std::vector<std::string>& explainerGpuIds()
+{
+    static const std::vector<std::string> ids { "rtx-a3000-12gb-laptop", "rtx-3090", "a100-sxm4-80gb",
+                                                "h100-sxm5-80gb" };
+    return ids;
+}
+
+std::vector<std::string> defaultComparisonGpuIds(const Catalog& catalog, const std::string& currentGpuId)
+{
+    std::vector<std::string> ids;
+    for (const std::string& id : explainerGpuIds()) {
+        if (catalog.gpu(id))
+            ids.push_back(id);
+    }
+    if (!currentGpuId.empty() && catalog.gpu(currentGpuId)
+        && std::find(ids.begin(), ids.end(), currentGpuId) == ids.end())
+        ids.push_back(currentGpuId);
+    return ids;
+}
+
+} // namespace headroom

@@ -1,0 +1,54 @@
+#pragma once
+
+// One model and training setting across several GPUs: "which card do I need, and how long would an epoch take?".
+// Every row is the scenario's configuration on that GPU at the GPU file's own figures: no what-if overrides, and
+// the GPU's own framework overhead (a custom overhead typed for one GPU says nothing about another).
+
+#include "catalog.h"
+#include "estimate.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace headroom {
+
+struct GpuComparisonRow {
+    const GpuSpec* gpu = nullptr;
+    double capacityBytes = 0.0; // GpuSpec::memoryBytes(): the driver-reported total where known
+    double peakBytes = 0.0;     // at the scenario's micro-batch
+    double headroomBytes = 0.0; // capacity - peak; negative when it does not fit
+    bool fits = false;
+    std::int64_t maxMicroBatch = 0; // 0 when even one sample does not fit
+
+    // Time, as Estimate counts it: one optimizer step is `gradientAccumulation` forward + backward passes of the
+    // micro-batch, one optimizer update and the exposed data-parallel communication. Computed even when the step
+    // does not fit (as if the memory were there); `fits` says whether it can run.
+    double stepSeconds = 0.0;
+    std::int64_t samplesPerStep = 0; // microBatch x gradientAccumulation x dataParallel, whole job
+    double samplesPerSecond = 0.0;   // whole data-parallel job
+    double tokensPerSecond = 0.0;    // Estimate::throughputPerSecond (images/s for vision models)
+    double mfu = 0.0;
+
+    // An epoch is ceil(datasetSamples / samplesPerStep) optimizer steps. The last, partial step is charged as a
+    // full one (a DataLoader without drop_last runs it with fewer samples), so this over-estimates by less than one
+    // step.
+    std::int64_t stepsPerEpoch = 0;
+    double epochSeconds = 0.0; // stepsPerEpoch x stepSeconds
+};
+
+// Optimizer steps one epoch of `datasetSamples` takes: ceil(datasetSamples / samplesPerStep); 0 for an empty data set.
+std::int64_t stepsPerEpoch(double datasetSamples, std::int64_t samplesPerStep);
+
+// One row per GPU, in the order given (null pointers are skipped). The schedule is lowered once and walked per GPU,
+// which is exactly what estimate() does for each GPU alone.
+std::vector<GpuComparisonRow> compareGpus(const ModelSpec& model, const std::vector<const GpuSpec*>& gpus,
+                                          const TrainingConfig& config, double datasetSamples);
+
+// The GPUs of the explainer that inspired Headroom: the RTX A3000 12 GB laptop GPU, RTX 3090, A100 and H100.
+const std::vector<std::string>& explainerGpuIds();
+// The GPUs to compare by default: the explainer's four that the catalog has, then `currentGpuId` if it is not one of
+// them (and the catalog has it).
+std::vector<std::string> defaultComparisonGpuIds(const Catalog& catalog, const std::string& currentGpuId);
+
+} // namespace headroom
