@@ -3,6 +3,7 @@
 #include "catalogloader.h"
 #include "modelimport.h"
 #include "report.h"
+#include "scenario.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -25,6 +26,10 @@ namespace {
         return s;
     }
 
+    const QCommandLineOption kScenario({ QStringLiteral("scenario") },
+                                       QStringLiteral("Start from a scenario file (.headroom.json); the other options "
+                                                      "change it."),
+                                       QStringLiteral("file"));
     const QCommandLineOption kGpu({ QStringLiteral("gpu") }, QStringLiteral("GPU id (see `headroom list gpus`)."),
                                   QStringLiteral("id"));
     const QCommandLineOption kModel({ QStringLiteral("model") },
@@ -135,15 +140,29 @@ namespace {
 
 void addScenarioOptions(QCommandLineParser& parser)
 {
-    parser.addOptions({ kGpu, kModel, kBatch, kSeq, kPrecision, kStyle, kMasterGrads, kZero, kDp, kOffload, kCkpt,
+    parser.addOptions({ kScenario, kGpu, kModel, kBatch, kSeq, kPrecision, kStyle, kMasterGrads, kZero, kDp, kOffload, kCkpt,
                         kAttention, kOptimizer, kGradAccum, kOverhead, kReserve, kMemory, kBandwidth, kPeak, kDatasheet });
 }
 
-std::optional<QString> resolveScenario(const QCommandLineParser& p, const Catalog& catalog, ResolvedScenario* out)
+std::optional<QString> resolveScenario(const QCommandLineParser& p, Catalog& catalog, ResolvedScenario* out)
 {
-    const Scenario defaults = defaultScenario();
-    Scenario s = defaults;
-    const bool defaultGpu = !p.isSet(kGpu);
+    Scenario s = defaultScenario();
+    if (p.isSet(kScenario)) {
+        const QString path = p.value(kScenario);
+        QByteArray text;
+        if (auto e = CatalogLoader::readFile(path, &text, 4 << 20))
+            return QStringLiteral("--scenario: %1").arg(*e);
+        auto doc = parseScenario(std::string_view(text.constData(), std::size_t(text.size())), path.toStdString());
+        if (!doc)
+            return QStringLiteral("--scenario: %1").arg(QString::fromStdString(doc.error().toString()));
+        if (doc->embeddedModel)
+            catalog.addModel(*doc->embeddedModel);
+        s = doc->scenario;
+        out->title = QString::fromStdString(doc->title);
+    }
+    const std::string baseGpu = s.gpuId;
+    const std::string baseModel = s.modelId;
+    const bool defaultGpu = !p.isSet(kGpu) || p.value(kGpu).toStdString() == baseGpu;
     if (!defaultGpu)
         s.gpuId = p.value(kGpu).toStdString();
     out->gpu = catalog.gpu(s.gpuId);
@@ -151,11 +170,11 @@ std::optional<QString> resolveScenario(const QCommandLineParser& p, const Catalo
         return QStringLiteral("--gpu: unknown GPU id \"%1\"; valid: %2")
             .arg(QString::fromStdString(s.gpuId), QString::fromStdString(catalog.gpuIds()));
     }
-    // The default scenario's what-if bandwidth belongs to its GPU; another GPU starts from its datasheet.
+    // A scenario's what-if figures belong to its GPU; another GPU starts from its datasheet.
     if (!defaultGpu || p.isSet(kDatasheet))
         s.overrides = {};
 
-    const bool defaultModel = !p.isSet(kModel);
+    const bool defaultModel = !p.isSet(kModel) || p.value(kModel).toStdString() == baseModel;
     if (!defaultModel) {
         const QString value = p.value(kModel);
         if (const ModelSpec* m = catalog.model(value.toStdString())) {
@@ -173,7 +192,8 @@ std::optional<QString> resolveScenario(const QCommandLineParser& p, const Catalo
     } else {
         const ModelSpec* m = catalog.model(s.modelId);
         if (!m)
-            return QStringLiteral("the default model \"%1\" is missing from the catalog").arg(QString::fromStdString(s.modelId));
+            return QStringLiteral("model \"%1\" is not in the catalog; valid ids: %2")
+                .arg(QString::fromStdString(s.modelId), QString::fromStdString(catalog.modelIds()));
         out->model = *m;
     }
 
@@ -199,7 +219,8 @@ std::optional<QString> resolveScenario(const QCommandLineParser& p, const Catalo
     if ((e = integer(p, kDp, 1, 1 << 20, &n)))
         return e;
     c.dataParallel = int(n);
-    c.offloadOptimizer = p.isSet(kOffload);
+    if (p.isSet(kOffload))
+        c.offloadOptimizer = true;
     if ((e = choice(p, kCkpt, &checkpointingFromString, "none, selective, full", &c.checkpointing)))
         return e;
     if ((e = choice(p, kAttention, &attentionFromString, "eager, fused", &c.attention)))
@@ -237,8 +258,42 @@ std::optional<QString> resolveScenario(const QCommandLineParser& p, const Catalo
         s.overrides.peakFlopsPerSecond = d * 1e12;
         s.overrides.note = "what-if peak from the command line";
     }
+    if (auto invalid = validateConfig(c, "command line"))
+        return QString::fromStdString(invalid->toString());
     out->scenario = s;
     return std::nullopt;
+}
+
+QStringList scenarioToArguments(const Scenario& s)
+{
+    auto str = [](std::string_view v) { return QString::fromLatin1(v.data(), qsizetype(v.size())); };
+    auto num = [](double v) { return QString::number(v, 'g', 12); };
+    const TrainingConfig& c = s.config;
+    QStringList a { QStringLiteral("--gpu"), QString::fromStdString(s.gpuId), QStringLiteral("--model"), QString::fromStdString(s.modelId),
+                    QStringLiteral("--batch"), QString::number(c.microBatch), QStringLiteral("--seq"), QString::number(c.sequenceLength),
+                    QStringLiteral("--precision"), str(toString(c.precision)) };
+    if (isMixed(c.precision) && c.mixedStyle != MixedPrecisionStyle::Autocast)
+        a << QStringLiteral("--mixed-style") << str(toString(c.mixedStyle)) << QStringLiteral("--master-grads") << str(toString(c.masterGradients));
+    a << QStringLiteral("--zero") << QString::number(c.zeroStage) << QStringLiteral("--dp") << QString::number(c.dataParallel);
+    if (c.offloadOptimizer)
+        a << QStringLiteral("--offload");
+    a << QStringLiteral("--checkpointing") << str(toString(c.checkpointing)) << QStringLiteral("--attention") << str(toString(c.attention))
+      << QStringLiteral("--optimizer") << str(toString(c.optimizer));
+    if (c.gradientAccumulation != 1)
+        a << QStringLiteral("--grad-accum") << QString::number(c.gradientAccumulation);
+    if (c.overheadBytes)
+        a << QStringLiteral("--overhead-mib") << num(*c.overheadBytes / 1048576.0);
+    if (c.allocatorReserveFraction != 0.0)
+        a << QStringLiteral("--allocator-reserve") << num(c.allocatorReserveFraction);
+    // Start from the datasheet, then state each what-if figure.
+    a << QStringLiteral("--datasheet");
+    if (s.overrides.memoryBytes)
+        a << QStringLiteral("--memory-gib") << num(*s.overrides.memoryBytes / 1073741824.0);
+    if (s.overrides.bandwidthBytesPerSecond)
+        a << QStringLiteral("--bandwidth-gbps") << num(*s.overrides.bandwidthBytesPerSecond / 1e9);
+    if (s.overrides.peakFlopsPerSecond)
+        a << QStringLiteral("--peak-tflops") << num(*s.overrides.peakFlopsPerSecond / 1e12);
+    return a;
 }
 
 int runEstimate(const QStringList& arguments)
@@ -270,7 +325,7 @@ int runEstimate(const QStringList& arguments)
         return 2;
     }
     LoadReport report;
-    const Catalog catalog = CatalogLoader::withUserData(&report);
+    Catalog catalog = CatalogLoader::withUserData(&report);
     for (const QString& e : report.errors)
         err() << "warning: " << e << "\n";
     ResolvedScenario r;

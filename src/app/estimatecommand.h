@@ -17,12 +17,18 @@ struct ResolvedScenario {
     Scenario scenario;
     const GpuSpec* gpu = nullptr;
     ModelSpec model;
+    QString title; // of the scenario file, if any
 };
 
 void addScenarioOptions(QCommandLineParser& parser);
 
 // Reads the options; on a bad value returns a message that names the option and lists the valid choices.
-std::optional<QString> resolveScenario(const QCommandLineParser& parser, const Catalog& catalog, ResolvedScenario* out);
+// A scenario file given with --scenario may carry its own model, which is added to `catalog`.
+std::optional<QString> resolveScenario(const QCommandLineParser& parser, Catalog& catalog, ResolvedScenario* out);
+
+// The options that reproduce `scenario` (for a model that is a catalog id or a file path): what the window's
+// export dialog shows as the equivalent command line.
+QStringList scenarioToArguments(const Scenario& scenario);
 
 int runEstimate(const QStringList& arguments);
 int runList(const QStringList& arguments);

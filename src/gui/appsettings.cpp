@@ -11,6 +11,8 @@ namespace {
     const QString kLanguage = QStringLiteral("view/language");
     const QString kRecent = QStringLiteral("files/recent");
     const QString kPresentation = QStringLiteral("view/presentation");
+    const QString kExport = QStringLiteral("export/");
+    const QString kExportDir = QStringLiteral("export/directory");
     constexpr int kMaxRecent = 8;
 }
 
@@ -81,5 +83,32 @@ void AppSettings::addRecentFile(const QString& path)
 
 bool AppSettings::presentationMode() const { return m_settings.value(kPresentation, false).toBool(); }
 void AppSettings::setPresentationMode(bool on) { m_settings.setValue(kPresentation, on); }
+
+FigureOptions AppSettings::exportOptions() const
+{
+    FigureOptions o;
+    if (const auto c = figureChartFromString(m_settings.value(kExport + QStringLiteral("chart")).toString()))
+        o.chart = *c;
+    o.size = m_settings.value(kExport + QStringLiteral("size"), o.size).toSize();
+    o.scale = m_settings.value(kExport + QStringLiteral("scale"), o.scale).toDouble();
+    o.caption = m_settings.value(kExport + QStringLiteral("caption"), o.caption).toBool();
+    o.dark = m_settings.value(kExport + QStringLiteral("dark"), o.dark).toBool();
+    o.presentation = m_settings.value(kExport + QStringLiteral("presentation"), o.presentation).toBool();
+    // A hand-edited or corrupt value falls back to the defaults rather than reaching the renderer.
+    return o.validate() ? FigureOptions() : o;
+}
+
+void AppSettings::setExportOptions(const FigureOptions& o)
+{
+    m_settings.setValue(kExport + QStringLiteral("chart"), toString(o.chart));
+    m_settings.setValue(kExport + QStringLiteral("size"), o.size);
+    m_settings.setValue(kExport + QStringLiteral("scale"), o.scale);
+    m_settings.setValue(kExport + QStringLiteral("caption"), o.caption);
+    m_settings.setValue(kExport + QStringLiteral("dark"), o.dark);
+    m_settings.setValue(kExport + QStringLiteral("presentation"), o.presentation);
+}
+
+QString AppSettings::exportDirectory() const { return m_settings.value(kExportDir).toString(); }
+void AppSettings::setExportDirectory(const QString& dir) { m_settings.setValue(kExportDir, dir); }
 
 } // namespace headroom::gui

@@ -3,6 +3,7 @@
 // The one owner of every QSettings key. Typed getters and setters; a bad or corrupt stored value is ignored (the
 // default is used) rather than trusted.
 
+#include "figure.h"
 #include "scenario.h"
 
 #include <QByteArray>
@@ -38,6 +39,12 @@ public:
 
     bool presentationMode() const;
     void setPresentationMode(bool on);
+
+    // The export dialog's last choices (chart, size, scale, colours, caption) and folder.
+    FigureOptions exportOptions() const;
+    void setExportOptions(const FigureOptions& options);
+    QString exportDirectory() const;
+    void setExportDirectory(const QString& dir);
 
     QSettings& raw() { return m_settings; }
 

@@ -42,6 +42,9 @@ BatchSweepView::BatchSweepView(QWidget* parent)
     }
     m_capacity->append({ QPointF(1, 0), QPointF(2, 0) });
     m_areas = new StackedAreasItem(chart, m_capacity);
+    m_capacityLine = new PolylineItem(chart, m_capacity);
+    m_baselineCurve = new PolylineItem(chart, m_capacity);
+    m_baselineCurve->setVisible(false);
     m_cursor->append({ QPointF(1, 0), QPointF(1, 0) });
     m_marker->append(QPointF(1, 0));
     chart->legend()->setVisible(false); // the memory chart beside it carries the category legend
@@ -53,19 +56,26 @@ BatchSweepView::BatchSweepView(QWidget* parent)
         r.category = MemoryCategory(c);
         emit explainRequested(r);
     });
-    chart->setTitle(tr("Memory at the peak against micro-batch"));
-    m_axisX->setTitleText(tr("micro-batch"));
-    m_axisY->setTitleText(tr("GiB"));
     setChart(chart);
+    retranslate();
 }
 
 BatchSweepView::~BatchSweepView() = default;
 
+void BatchSweepView::retranslate()
+{
+    chart()->setTitle(tr("Memory at the peak against micro-batch"));
+    m_axisX->setTitleText(tr("micro-batch"));
+    m_axisY->setTitleText(tr("GiB"));
+}
+
 void BatchSweepView::setChartStyle(const ChartStyle& style)
 {
     ChartPanel::setChartStyle(style);
-    m_capacity->setPen(QPen(style.capacity, style.lineWidth, Qt::DashLine));
+    m_capacity->setPen(QPen(Qt::NoPen));
+    m_capacityLine->setPen(QPen(style.capacity, style.lineWidth, Qt::DashLine));
     m_cursor->setPen(QPen(style.foreground, style.lineWidth * 0.75, Qt::DotLine));
+    m_baselineCurve->setPen(QPen(style.foreground, style.lineWidth, Qt::DashDotLine));
     m_marker->setColor(style.foreground);
     m_marker->setBorderColor(style.background);
     m_marker->setMarkerSize(11.0 * style.markerScale);
@@ -89,6 +99,17 @@ void BatchSweepView::setResult(const std::shared_ptr<const SimulationResult>& re
     }
     if (m_batches.isEmpty())
         return;
+    QList<QPointF> base;
+    if (m_baseline && m_baseline->model) {
+        for (const SweepPoint& p : m_baseline->sweep) {
+            if (p.batch >= m_batches.front() && p.batch <= std::max(m_batches.back(), m_batches.front() * 2.0)) {
+                base.append(QPointF(p.batch, p.peakBytes / kGiB));
+                top = std::max(top, p.peakBytes);
+            }
+        }
+    }
+    m_baselineCurve->setVisible(!base.isEmpty());
+    m_baselineCurve->setPoints(base);
     for (auto& v : values)
         for (double& d : v)
             d /= kGiB;
@@ -99,6 +120,7 @@ void BatchSweepView::setResult(const std::shared_ptr<const SimulationResult>& re
     setStableTop(m_axisY, top * 1.05 / kGiB);
     m_capacityBytes = e.capacityBytes;
     replaceIfChanged(m_capacity, { QPointF(lo, e.capacityBytes / kGiB), QPointF(hi, e.capacityBytes / kGiB) });
+    m_capacityLine->setPoints(m_capacity->points());
     const double b = double(e.config.microBatch);
     replaceIfChanged(m_cursor, { QPointF(b, 0.0), QPointF(b, m_axisY->max()) });
     replaceIfChanged(m_marker, { QPointF(b, e.peakBytes / kGiB) });
@@ -126,6 +148,16 @@ void BatchSweepView::resizeEvent(QResizeEvent* event)
 
 double BatchSweepView::peakAt(int i) const { return m_areas->topAt(i) * kGiB; }
 QPointF BatchSweepView::marker() const { return QPointF(m_marker->at(0).x(), m_marker->at(0).y() * kGiB); }
+QList<QPointF> BatchSweepView::baselineCurve() const
+{
+    QList<QPointF> out;
+    if (m_baselineCurve->isVisible()) {
+        for (const QPointF& p : m_baselineCurve->points())
+            out.append(QPointF(p.x(), p.y() * kGiB));
+    }
+    return out;
+}
+
 double BatchSweepView::capacityLine() const { return m_capacity->at(0).y() * kGiB; }
 
 } // namespace headroom::gui

@@ -18,6 +18,7 @@ QT_END_NAMESPACE
 
 namespace headroom::gui {
 
+class PolylineItem;
 class StackedAreasItem;
 
 class BatchSweepView : public ChartPanel {
@@ -35,15 +36,19 @@ public:
     QList<double> batches() const { return m_batches; }
     QPointF marker() const;
     double capacityLine() const;
+    QList<QPointF> baselineCurve() const; // GiB against micro-batch; empty without a baseline
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
+    void retranslate() override;
 
 private:
     void placeLabels();
 
     StackedAreasItem* m_areas = nullptr;
-    QLineSeries* m_capacity = nullptr;
+    QLineSeries* m_capacity = nullptr; // anchors the plot items to the axes; drawn by m_capacityLine
+    PolylineItem* m_capacityLine = nullptr; // above the stacked areas
+    PolylineItem* m_baselineCurve = nullptr; // the baseline's peak against micro-batch, dash-dotted
     QLineSeries* m_cursor = nullptr;
     QScatterSeries* m_marker = nullptr;
     QLogValueAxis* m_axisX = nullptr;

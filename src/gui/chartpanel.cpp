@@ -1,6 +1,7 @@
 #include "chartpanel.h"
 
 #include <QChart>
+#include <QEvent>
 #include <QGraphicsLineItem>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
@@ -27,7 +28,7 @@ void ChartPanel::setChartStyle(const ChartStyle& style)
 
 void ChartPanel::cacheStaticItems()
 {
-    if (!scene())
+    if (!scene() || !m_itemCaching)
         return;
     for (QGraphicsItem* item : scene()->items()) {
         // Axis labels, titles and grid lines; our own annotations change with every tick and would only churn a
@@ -37,6 +38,13 @@ void ChartPanel::cacheStaticItems()
         if (item->type() == QGraphicsTextItem::Type || item->type() == QGraphicsLineItem::Type)
             item->setCacheMode(QGraphicsItem::DeviceCoordinateCache);
     }
+}
+
+void ChartPanel::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QChartView::changeEvent(event);
 }
 
 QString ChartPanel::title() const { return chart()->title(); }

@@ -27,10 +27,16 @@ public:
     explicit ChartPanel(QWidget* parent = nullptr);
 
     virtual void setResult(const std::shared_ptr<const SimulationResult>& result) = 0;
+    // A pinned earlier result drawn faintly beside the current one (ghosted bars, a dashed outline, hollow dots);
+    // null to stop comparing. Takes effect with the next setResult().
+    void setBaseline(const std::shared_ptr<const SimulationResult>& baseline) { m_baseline = baseline; }
+    const std::shared_ptr<const SimulationResult>& baseline() const { return m_baseline; }
     virtual void setChartStyle(const ChartStyle& style);
     // Caches the chart's text and grid items as pixmaps: axis labels are rich-text documents that Qt Charts lays
     // out again on every paint otherwise. Call after the chart's items exist (and after a style change).
     void cacheStaticItems();
+    // Exported figures turn the cache off: a cached item would be written to SVG and PDF as a bitmap.
+    void setItemCaching(bool on) { m_itemCaching = on; }
     const ChartStyle& chartStyle() const { return m_style; }
     QString title() const;
 
@@ -38,7 +44,14 @@ signals:
     void explainRequested(const headroom::gui::ExplainRequest& request);
 
 protected:
+    // Sets the texts that do not depend on the result (titles, axis names); called again on a language change,
+    // before the window passes the result again.
+    virtual void retranslate() {}
+    void changeEvent(QEvent* event) override;
+
     ChartStyle m_style;
+    std::shared_ptr<const SimulationResult> m_baseline;
+    bool m_itemCaching = true;
 };
 
 } // namespace headroom::gui

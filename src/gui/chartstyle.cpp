@@ -141,6 +141,27 @@ ChartStyle chartStyle(const QPalette& palette, bool presentation)
     return s;
 }
 
+ChartStyle exportChartStyle(bool dark, bool presentation)
+{
+    QPalette palette;
+    palette.setColor(QPalette::Base, dark ? QColor(0x1E, 0x1E, 0x20) : QColor(Qt::white));
+    palette.setColor(QPalette::Text, dark ? QColor(0xE8, 0xE8, 0xE8) : QColor(0x20, 0x20, 0x20));
+    ChartStyle s = chartStyle(palette, presentation);
+    const qreal scale = presentation ? 1.8 : 1.0;
+    const QString family = QGuiApplication::font().family();
+    auto font = [&](qreal px, bool bold) {
+        QFont f(family);
+        f.setPixelSize(qRound(px * scale));
+        f.setBold(bold);
+        return f;
+    };
+    s.labelFont = font(13, false);
+    s.titleFont = font(15, true);
+    s.annotationFont = font(12.5, false);
+    s.hairline = 0.75;
+    return s;
+}
+
 void applyAxisStyle(QAbstractAxis* axis, const ChartStyle& s)
 {
     axis->setLabelsColor(s.foreground);
@@ -149,11 +170,11 @@ void applyAxisStyle(QAbstractAxis* axis, const ChartStyle& s)
     axis->setTitleFont(s.labelFont);
     // Solid cosmetic (width 0) grid pens: the raster engine draws them directly, where a dashed or width-1 pen is
     // stroked into a path on every repaint.
-    axis->setGridLinePen(QPen(s.grid, 0.0, Qt::SolidLine));
+    axis->setGridLinePen(QPen(s.grid, s.hairline, Qt::SolidLine));
     QColor minor = s.grid;
     minor.setAlphaF(minor.alphaF() * 0.5);
-    axis->setMinorGridLinePen(QPen(minor, 0.0, Qt::SolidLine));
-    axis->setLinePen(QPen(s.foreground, 0.0));
+    axis->setMinorGridLinePen(QPen(minor, s.hairline, Qt::SolidLine));
+    axis->setLinePen(QPen(s.foreground, s.hairline));
 }
 
 void applyStyle(QChart* chart, const ChartStyle& s)

@@ -37,11 +37,15 @@ struct ChartStyle {
     QFont annotationFont;
     qreal lineWidth = 2.0;
     qreal markerScale = 1.0;
+    qreal hairline = 0.0; // grid and axis lines: cosmetic on screen, a real width in exported vector files
     bool dark = false;
     bool presentation = false;
 };
 
 ChartStyle chartStyle(const QPalette& palette, bool presentation);
+// The style of exported figures: fixed colours (not the desktop's palette) and fonts sized in pixels (not points),
+// so that a figure is the same whichever screen, DPI or display-less machine renders it.
+ChartStyle exportChartStyle(bool dark, bool presentation);
 
 // The smallest "nice" number (1, 2, 2.5 or 5 times a power of ten) not below v.
 double niceCeiling(double v);

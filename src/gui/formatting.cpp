@@ -47,6 +47,13 @@ QString formatSeconds(double s)
     return QCoreApplication::translate("Format", "%1 µs").arg(number(s * 1e6, 0));
 }
 
+QString formatDuration(double s)
+{
+    if (std::isfinite(s) && s >= 60.0 && s < 3600.0)
+        return QCoreApplication::translate("Format", "%1 min").arg(number(s / 60.0, 1));
+    return formatSeconds(s);
+}
+
 QString formatFlopsPerSecond(double f)
 {
     if (f >= 1e15)

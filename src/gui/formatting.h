@@ -10,6 +10,8 @@ namespace headroom::gui {
 QString formatBytes(double bytes, int decimals = 2);
 QString formatGiB(double bytes, int decimals = 1); // "11.4 GiB", the unit of the memory charts
 QString formatSeconds(double seconds);
+// Long times as people say them: seconds below a minute, then minutes, hours and days ("44.5 min", "4.8 h").
+QString formatDuration(double seconds);
 QString formatFlopsPerSecond(double flops);
 QString formatBandwidth(double bytesPerSecond);
 QString formatCount(double n);

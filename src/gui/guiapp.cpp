@@ -2,6 +2,7 @@
 
 #include "appsettings.h"
 #include "catalogloader.h"
+#include "language.h"
 #include "mainwindow.h"
 #include "simulationcontroller.h"
 
@@ -64,7 +65,10 @@ int runGui(int argc, char** argv)
                                               QObject::tr("Render the window to a PNG file and quit."), QObject::tr("file"));
     const QCommandLineOption sizeOption({ QStringLiteral("size") }, QObject::tr("Window size, e.g. 1280x720."),
                                         QObject::tr("WxH"));
-    parser.addOptions({ scenarioOption, paletteOption, presentationOption, screenshotOption, sizeOption });
+    const QCommandLineOption languageOption({ QStringLiteral("language") },
+                                            QObject::tr("User interface language: en or zh_CN (default: the system's)."),
+                                            QObject::tr("code"));
+    parser.addOptions({ scenarioOption, paletteOption, presentationOption, screenshotOption, sizeOption, languageOption });
     parser.process(app);
 
     const QString scheme = parser.value(paletteOption);
@@ -76,6 +80,9 @@ int runGui(int argc, char** argv)
     // A screenshot run must not read or change the user's saved window and scenario.
     const bool screenshot = parser.isSet(screenshotOption);
     gui::AppSettings settings;
+    gui::Language language;
+    language.apply(parser.isSet(languageOption) ? parser.value(languageOption) : settings.language());
+    QObject::connect(&settings, &gui::AppSettings::languageChanged, &language, [&language](const QString& code) { language.apply(code); });
     LoadReport report;
     gui::SimulationController controller(CatalogLoader::withUserData(&report));
     gui::MainWindow window(&controller, &settings);

@@ -206,4 +206,82 @@ QString Labels::layer(int layer, int layers)
     return tr("layer %1").arg(layer);
 }
 
+QString Labels::norm(NormKind n)
+{
+    switch (n) {
+    case NormKind::LayerNorm:
+        return tr("LayerNorm");
+    case NormKind::RMSNorm:
+        return tr("RMSNorm");
+    }
+    return {};
+}
+
+QString Labels::activation(Activation a)
+{
+    switch (a) {
+    case Activation::Gelu:
+        return tr("GELU (exact)");
+    case Activation::GeluTanh:
+        return tr("GELU (tanh approximation)");
+    case Activation::GeluComposite:
+        return tr("GELU (tanh, written as tensor ops: gelu_new)");
+    case Activation::QuickGelu:
+        return tr("QuickGELU");
+    case Activation::Silu:
+        return tr("SiLU");
+    case Activation::Relu:
+        return tr("ReLU");
+    }
+    return {};
+}
+
+QString Labels::position(PositionKind p)
+{
+    switch (p) {
+    case PositionKind::Learned:
+        return tr("Learned");
+    case PositionKind::Rotary:
+        return tr("Rotary (RoPE)");
+    case PositionKind::None:
+        return tr("None");
+    }
+    return {};
+}
+
+QString Labels::head(HeadKind h)
+{
+    switch (h) {
+    case HeadKind::CausalLM:
+        return tr("Causal language model");
+    case HeadKind::MaskedLM:
+        return tr("Masked language model");
+    case HeadKind::Classifier:
+        return tr("Classifier");
+    case HeadKind::None:
+        return tr("None");
+    }
+    return {};
+}
+
+QStringList Labels::warnings(const Estimate& e)
+{
+    QStringList out;
+    for (const EstimateWarning& w : e.warningKinds) {
+        switch (w.kind) {
+        case EstimateWarning::Kind::UnitFallback:
+            out << tr("%1 has no %2 peak: the matrix multiplications are timed on %3")
+                       .arg(e.gpu.spec ? QString::fromStdString(e.gpu.spec->name) : QString(), unit(w.unit), unit(w.fallback));
+            break;
+        case EstimateWarning::Kind::ZeroWithOneRank:
+            out << tr("ZeRO partitions over data-parallel GPUs; with one GPU it saves no memory");
+            break;
+        case EstimateWarning::Kind::Fp8Unsupported:
+            out << tr("FP8 training needs FP8 tensor cores (compute capability 8.9 or later)");
+            break;
+        }
+    }
+    return out;
+}
+
 } // namespace headroom::gui

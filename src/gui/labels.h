@@ -3,6 +3,8 @@
 // Translated, user-visible names for the core's enums. The core returns enums and stable identifiers; every
 // string a person reads goes through tr() here.
 
+#include "modelspec.h"
+#include "estimate.h"
 #include "sweep.h"
 #include "trainingconfig.h"
 #include "types.h"
@@ -29,6 +31,12 @@ public:
     static QString optimizer(OptimizerKind o);
     static QString fix(const Fix& f);
     static QString layer(int layer, int layers);
+    // The core's warnings, in the user's language.
+    static QStringList warnings(const Estimate& e);
+    static QString norm(NormKind n);
+    static QString activation(Activation a);
+    static QString position(PositionKind p);
+    static QString head(HeadKind h);
 };
 
 } // namespace headroom::gui

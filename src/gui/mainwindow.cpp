@@ -9,15 +9,14 @@
 #include "labels.h"
 #include "memorychartview.h"
 #include "rooflineview.h"
+#include "scenariohistory.h"
 #include "simulationcontroller.h"
 #include "timelineview.h"
 #include "ui_mainwindow.h"
 #include "verdictwidget.h"
 
 #include <QCloseEvent>
-#include <QFileDialog>
 #include <QMessageBox>
-#include <QSaveFile>
 #include <QStatusBar>
 #include <QTextBrowser>
 
@@ -28,6 +27,7 @@ MainWindow::MainWindow(SimulationController* controller, AppSettings* settings, 
     , m_ui(std::make_unique<Ui::MainWindow>())
     , m_controller(controller)
     , m_settings(settings)
+    , m_history(new ScenarioHistory(this))
 {
     m_ui->setupUi(this);
     m_legend = new CategoryLegend(m_ui->results);
@@ -46,14 +46,24 @@ MainWindow::MainWindow(SimulationController* controller, AppSettings* settings, 
     connect(m_ui->verdict, &VerdictWidget::fixRequested, this, [this](const TrainingConfig& config) {
         Scenario s = m_controller->scenario();
         s.config = config;
-        applyScenario(s);
+        applyScenario(s, QStringLiteral("fix"));
     });
+    connect(m_history, &ScenarioHistory::applyRequested, this, [this](const Scenario& s) {
+        if (m_controller->setScenario(s))
+            m_ui->controls->setScenario(m_controller->scenario());
+    });
+    QAction* undo = m_history->stack()->createUndoAction(this);
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = m_history->stack()->createRedoAction(this);
+    redo->setShortcut(QKeySequence::Redo);
+    m_ui->editMenu->insertActions(m_ui->editMenu->actions().value(0), { undo, redo });
+    m_ui->editMenu->insertSeparator(m_ui->copyFigureAction);
     connect(m_ui->presentationAction, &QAction::toggled, this, &MainWindow::setPresentationMode);
     connect(m_ui->explainAction, &QAction::triggered, this, [this] { m_ui->explainDock->show(); });
     connect(m_ui->quitAction, &QAction::triggered, this, &QWidget::close);
-    connect(m_ui->openAction, &QAction::triggered, this, &MainWindow::openScenario);
-    connect(m_ui->saveAction, &QAction::triggered, this, &MainWindow::saveScenario);
-    connect(m_ui->resetAction, &QAction::triggered, this, [this] { applyScenario(defaultScenario()); });
+    setupFileMenu();
+    setupTools();
+    connect(m_ui->resetAction, &QAction::triggered, this, [this] { applyScenario(defaultScenario(), QStringLiteral("reset")); });
     connect(m_ui->aboutAction, &QAction::triggered, this, [this] {
         QMessageBox::about(this, tr("About Headroom"),
                            tr("<h3>Headroom %1</h3><p>Explores the GPU memory and bandwidth of one neural-network "
@@ -82,18 +92,22 @@ QList<ChartPanel*> MainWindow::charts() const
     return { m_ui->memoryChart, m_ui->sweepChart, m_ui->timelineChart, m_ui->rooflineChart };
 }
 
-bool MainWindow::applyScenario(const Scenario& scenario)
+bool MainWindow::applyScenario(const Scenario& scenario, const QString& what)
 {
     if (!m_controller->setScenario(scenario))
         return false;
     m_ui->controls->setScenario(m_controller->scenario());
+    m_history->record(m_controller->scenario(), what, false);
     return true;
 }
 
-void MainWindow::onScenarioEdited(const Scenario& scenario, const QString&, bool)
+void MainWindow::onScenarioEdited(const Scenario& scenario, const QString& control, bool dragging)
 {
-    if (!m_controller->setScenario(scenario))
+    if (!m_controller->setScenario(scenario)) {
         statusBar()->showMessage(tr("Unknown GPU or model"), 4000);
+        return;
+    }
+    m_history->record(m_controller->scenario(), control, dragging);
 }
 
 void MainWindow::onResultChanged()
@@ -101,9 +115,11 @@ void MainWindow::onResultChanged()
     const auto shared = m_controller->sharedResult();
     const SimulationResult& r = *shared;
     for (ChartPanel* c : charts()) {
+        c->setBaseline(m_baseline);
         c->setResult(shared);
         c->cacheStaticItems(); // grid and label items that a changed axis range created
     }
+    refreshTools(shared);
     m_ui->verdict->setResult(shared);
     m_ui->verdict->setBackground(m_controller->background(), m_controller->backgroundPending());
     setWindowTitle(tr("%1 on %2 — Headroom").arg(QString::fromStdString(r.model->name), QString::fromStdString(r.gpu->name)));
@@ -157,6 +173,9 @@ void MainWindow::changeEvent(QEvent* event)
             onResultChanged();
     } else if (event->type() == QEvent::LanguageChange) {
         m_ui->retranslateUi(this);
+        retranslateTools();
+        populateExamplesMenu();
+        populateLanguageMenu();
         if (m_controller->result().model)
             onResultChanged();
     }
@@ -171,74 +190,6 @@ void MainWindow::closeEvent(QCloseEvent* event)
     doc.scenario = m_controller->scenario();
     m_settings->setLastScenario(doc);
     event->accept();
-}
-
-bool MainWindow::openScenarioFile(const QString& path, QString* error)
-{
-    QByteArray text;
-    if (auto e = CatalogLoader::readFile(path, &text, 4 << 20)) {
-        *error = *e;
-        return false;
-    }
-    auto doc = parseScenario(std::string_view(text.constData(), std::size_t(text.size())), path.toStdString());
-    if (!doc) {
-        *error = QString::fromStdString(doc.error().toString());
-        return false;
-    }
-    if (doc->embeddedModel)
-        m_controller->addModel(*doc->embeddedModel);
-    if (!m_controller->catalog().gpu(doc->scenario.gpuId)) {
-        *error = tr("%1: gpu: unknown GPU \"%2\"").arg(path, QString::fromStdString(doc->scenario.gpuId));
-        return false;
-    }
-    if (!m_controller->catalog().model(doc->scenario.modelId)) {
-        *error = tr("%1: model: unknown model \"%2\"").arg(path, QString::fromStdString(doc->scenario.modelId));
-        return false;
-    }
-    m_ui->controls->setCatalog(&m_controller->catalog());
-    applyScenario(doc->scenario);
-    m_settings->addRecentFile(path);
-    return true;
-}
-
-bool MainWindow::saveScenarioFile(const QString& path, QString* error)
-{
-    ScenarioDocument doc;
-    doc.scenario = m_controller->scenario();
-    if (const ModelSpec* m = m_controller->catalog().model(doc.scenario.modelId); m && !CatalogLoader::bundled().model(m->id))
-        doc.embeddedModel = *m;
-    const std::string text = serializeScenario(doc);
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(text.data(), qint64(text.size())) != qint64(text.size()) || !f.commit()) {
-        *error = tr("%1: %2").arg(path, f.errorString());
-        return false;
-    }
-    m_settings->addRecentFile(path);
-    return true;
-}
-
-void MainWindow::openScenario()
-{
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Scenario"), QString(),
-                                                      tr("Headroom scenarios (*.headroom.json *.json)"));
-    if (path.isEmpty())
-        return;
-    QString error;
-    if (!openScenarioFile(path, &error))
-        QMessageBox::warning(this, tr("Cannot open the scenario"), error);
-}
-
-void MainWindow::saveScenario()
-{
-    QString path = QFileDialog::getSaveFileName(this, tr("Save Scenario"), QStringLiteral("scenario.headroom.json"),
-                                                tr("Headroom scenarios (*.headroom.json)"));
-    if (path.isEmpty())
-        return;
-    if (!path.endsWith(QLatin1String(".json")))
-        path += QStringLiteral(".headroom.json");
-    QString error;
-    if (!saveScenarioFile(path, &error))
-        QMessageBox::warning(this, tr("Cannot save the scenario"), error);
 }
 
 } // namespace headroom::gui

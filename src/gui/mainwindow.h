@@ -4,9 +4,14 @@
 // micro-batch, the memory timeline, the roofline) on the right; an Explain panel for any number clicked.
 
 #include "chartpanel.h"
+#include "figure.h"
 #include "scenario.h"
 
 #include <QMainWindow>
+
+QT_BEGIN_NAMESPACE
+class QDockWidget;
+QT_END_NAMESPACE
 
 #include <memory>
 
@@ -17,11 +22,14 @@ class MainWindow;
 namespace headroom::gui {
 
 class AppSettings;
+class BaselineTable;
 class BatchSweepView;
+class GpuComparisonView;
 class CategoryLegend;
 class ControlPanel;
 class MemoryChartView;
 class RooflineView;
+class ScenarioHistory;
 class SimulationController;
 class TimelineView;
 class VerdictWidget;
@@ -41,17 +49,40 @@ public:
     RooflineView* rooflineChart() const;
     QList<ChartPanel*> charts() const;
 
-    // Shows a scenario in every view; returns false when it names an unknown GPU or model.
-    bool applyScenario(const Scenario& scenario);
+    // Shows a scenario in every view and makes it one undo step (`what` names the step); returns false when it
+    // names an unknown GPU or model.
+    bool applyScenario(const Scenario& scenario, const QString& what = QStringLiteral("open"));
+    ScenarioHistory* history() const { return m_history; }
     void setPresentationMode(bool on);
     bool presentationMode() const { return m_presentation; }
     QString explainHtml() const;
 
-    bool openScenarioFile(const QString& path, QString* error);
+    bool openScenarioFile(const QString& path, QString* error, const QString& what = QStringLiteral("open"));
     bool saveScenarioFile(const QString& path, QString* error);
+
+    // Exports of the current result; each returns the error message, if any, naming the path.
+    std::optional<QString> exportFigure(const QString& path, const FigureOptions& options) const;
+    std::optional<QString> exportReport(const QString& path) const;
+    std::optional<QString> exportBreakdownCsv(const QString& path) const;
+    std::optional<QString> exportResultJson(const QString& path) const;
+    // Puts the figure on the clipboard as an image (with the caption as text alongside).
+    void copyFigure(const FigureOptions& options);
+    // Bundled example scenarios (resource paths), in menu order.
+    static QStringList examplePaths();
+
+    // Compare with a pinned copy of the current result (Edit > Compare with a Baseline).
+    void setBaselinePinned(bool on);
+    std::shared_ptr<const SimulationResult> baseline() const { return m_baseline; }
+    BaselineTable* baselineTable() const { return m_baselineTable; }
+    GpuComparisonView* gpuComparison() const { return m_comparison; }
+    // A Hugging Face config.json or checkpoint folder becomes the current model; a .safetensors file opens the
+    // model editor with its exact count; a .headroom.json opens as a scenario.
+    bool importModel(const QString& path, QString* error);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
     void changeEvent(QEvent* event) override;
 
 private:
@@ -62,11 +93,30 @@ private:
     void restyle();
     void openScenario();
     void saveScenario();
+    void setupFileMenu();
+    void populateRecentMenu();
+    void populateExamplesMenu();
+    void populateLanguageMenu();
+    void exportFigureDialog();
+    void exportDataDialog(const QString& suffix);
+    std::shared_ptr<const SimulationResult> currentResult() const;
+    void setupTools();
+    void retranslateTools();
+    void refreshTools(const std::shared_ptr<const SimulationResult>& result);
+    void catalogChanged();
+    void editModel(const QStringList& checkpoint = {});
+    void editGpu();
 
     std::unique_ptr<Ui::MainWindow> m_ui;
     CategoryLegend* m_legend = nullptr;
     SimulationController* m_controller;
     AppSettings* m_settings;
+    ScenarioHistory* m_history = nullptr;
+    std::shared_ptr<const SimulationResult> m_baseline;
+    BaselineTable* m_baselineTable = nullptr;
+    QDockWidget* m_baselineDock = nullptr;
+    GpuComparisonView* m_comparison = nullptr;
+    QDockWidget* m_comparisonDock = nullptr;
     ExplainRequest m_lastExplain;
     bool m_explainShown = false;
     bool m_presentation = false;

@@ -44,6 +44,11 @@ MemoryChartView::MemoryChartView(QWidget* parent)
     m_capacity->attachAxis(m_axisY);
     chart->legend()->setVisible(false); // the window's category legend serves all memory charts
 
+    m_ghost = new StackedBarsItem(chart, m_capacity, 3);
+    m_ghost->setGhost(true);
+    m_ghost->setAcceptHoverEvents(false);
+    m_ghost->setAcceptedMouseButtons(Qt::NoButton);
+    m_ghost->setVisible(false);
     m_bars = new StackedBarsItem(chart, m_capacity, 3);
     connect(m_bars, &StackedBarsItem::hovered, this, [this](int bar, int c, bool on) {
         if (!on) {
@@ -63,6 +68,9 @@ MemoryChartView::MemoryChartView(QWidget* parent)
         r.category = MemoryCategory(c);
         emit explainRequested(r);
     });
+    m_baselineLabel = new QGraphicsSimpleTextItem(chart);
+    m_baselineLabel->setZValue(20);
+    m_baselineLabel->setVisible(false);
     m_verdict = new QGraphicsSimpleTextItem(chart);
     m_capacityLabel = new QGraphicsSimpleTextItem(chart);
     m_verdict->setZValue(20);
@@ -90,39 +98,69 @@ void MemoryChartView::setChartStyle(const ChartStyle& style)
     m_verdict->setFont(style.titleFont);
     m_capacityLabel->setFont(style.annotationFont);
     m_capacityLabel->setBrush(style.foreground);
+    m_baselineLabel->setFont(style.annotationFont);
+    m_baselineLabel->setBrush(style.foreground);
     placeLabels();
 }
+
+namespace {
+
+    // The highest point of each phase (forward, backward, optimizer), and its breakdown.
+    std::array<CategoryBytes, 3> phasePeaks(const Estimate& e, std::array<double, 3>* totals)
+    {
+        std::array<CategoryBytes, 3> at {};
+        std::array<double, 3> best { -1.0, -1.0, -1.0 };
+        if (e.schedule && e.timeline.size() == e.schedule->steps.size()) {
+            for (std::size_t i = 0; i < e.timeline.size(); ++i) {
+                const int p = int(e.schedule->steps[i].phase);
+                double total = 0.0;
+                for (double v : e.timeline[i])
+                    total += v;
+                if (total > best[p]) {
+                    best[p] = total;
+                    at[p] = e.timeline[i];
+                }
+            }
+        } else {
+            at[int(e.peakPhase)] = e.atPeak;
+            best[int(e.peakPhase)] = e.peakBytes;
+        }
+        for (int p = 0; p < 3; ++p)
+            (*totals)[p] = std::max(0.0, best[p]);
+        return at;
+    }
+
+} // namespace
 
 void MemoryChartView::setResult(const std::shared_ptr<const SimulationResult>& result)
 {
     const SimulationResult& r = *result;
     const Estimate& e = r.estimate;
-    // The highest point of each phase, and its breakdown.
-    std::array<CategoryBytes, 3> at {};
-    std::array<double, 3> best { -1.0, -1.0, -1.0 };
-    if (e.schedule && e.timeline.size() == e.schedule->steps.size()) {
-        for (std::size_t i = 0; i < e.timeline.size(); ++i) {
-            const int p = int(e.schedule->steps[i].phase);
-            double total = 0.0;
-            for (double v : e.timeline[i])
-                total += v;
-            if (total > best[p]) {
-                best[p] = total;
-                at[p] = e.timeline[i];
-            }
-        }
-    } else {
-        at[int(e.peakPhase)] = e.atPeak;
-        best[int(e.peakPhase)] = e.peakBytes;
-    }
+    const auto at = phasePeaks(e, &m_totals);
     double top = e.capacityBytes;
     m_tallest = 0;
     for (int p = 0; p < 3; ++p) {
-        m_totals[p] = std::max(0.0, best[p]);
         m_bars->setValues(p, at[p], kGiB);
         top = std::max(top, m_totals[p]);
         if (m_totals[p] > m_totals[m_tallest])
             m_tallest = p;
+    }
+    // With a baseline: its bars faint on the left of each phase, the current ones on the right.
+    const bool compare = m_baseline && m_baseline->model;
+    m_ghost->setVisible(compare);
+    m_bars->setBarWidth(compare ? 0.38 : 0.6);
+    m_bars->setOffset(compare ? 0.2 : 0.0);
+    m_baselineLabel->setVisible(compare);
+    if (compare) {
+        std::array<double, 3> totals {};
+        const auto base = phasePeaks(m_baseline->estimate, &totals);
+        m_ghost->setBarWidth(0.38);
+        m_ghost->setOffset(-0.2);
+        for (int p = 0; p < 3; ++p) {
+            m_ghost->setValues(p, base[p], kGiB);
+            top = std::max(top, totals[p]);
+        }
+        setTextIfChanged(m_baselineLabel, tr("faint: baseline (%1)").arg(formatBytes(m_baseline->estimate.peakBytes)));
     }
     m_capacityBytes = e.capacityBytes;
     replaceIfChanged(m_capacity, { QPointF(-0.5, e.capacityBytes / kGiB), QPointF(2.5, e.capacityBytes / kGiB) });
@@ -158,6 +196,8 @@ void MemoryChartView::placeLabels()
     const QPointF end = c->mapToPosition(QPointF(2.5, m_capacityBytes / kGiB), m_capacity);
     const QRectF cr = m_capacityLabel->boundingRect();
     m_capacityLabel->setPos(end.x() - cr.width() - 2.0, end.y() - cr.height() - 2.0);
+    const QRectF plot = c->plotArea();
+    m_baselineLabel->setPos(plot.left() + 6.0, plot.top() + 4.0);
 }
 
 void MemoryChartView::resizeEvent(QResizeEvent* event)
@@ -169,6 +209,11 @@ void MemoryChartView::resizeEvent(QResizeEvent* event)
 double MemoryChartView::barValue(Phase phase, MemoryCategory category) const
 {
     return m_bars->value(int(phase), category) * kGiB;
+}
+
+double MemoryChartView::baselineBarValue(Phase phase, MemoryCategory category) const
+{
+    return m_ghost->isVisible() ? m_ghost->value(int(phase), category) * kGiB : 0.0;
 }
 
 double MemoryChartView::capacityLine() const { return m_capacity->at(0).y() * kGiB; }

@@ -30,6 +30,7 @@ public:
 
     // Read back for tests: bytes of a category in a phase's bar, the capacity line's height, the verdict label.
     double barValue(Phase phase, MemoryCategory category) const;
+    double baselineBarValue(Phase phase, MemoryCategory category) const; // 0 without a baseline
     double capacityLine() const;
     QString verdictText() const;
     bool overflowShown() const;
@@ -39,10 +40,12 @@ protected:
 
 private:
     void placeLabels();
-    void retranslate();
+    void retranslate() override;
     void applyOverflowStyle();
 
     StackedBarsItem* m_bars = nullptr;
+    StackedBarsItem* m_ghost = nullptr; // the baseline's bars
+    QGraphicsSimpleTextItem* m_baselineLabel = nullptr;
     QLineSeries* m_capacity = nullptr;
     QCategoryAxis* m_axisX = nullptr;
     QValueAxis* m_axisY = nullptr;

@@ -58,16 +58,24 @@ void StackedBarsItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidge
 {
     p->setClipRect(m_plot);
     for (std::size_t b = 0; b < m_values.size(); ++b) {
+        const double x = double(b) + m_offset;
         double bottom = 0.0;
         for (int c = 0; c < kMemoryCategoryCount; ++c) {
             const double top = bottom + m_values[b][c];
-            const QPointF lo = map(double(b) - m_width / 2.0, bottom);
-            const QPointF hi = map(double(b) + m_width / 2.0, top);
+            const QPointF lo = map(x - m_width / 2.0, bottom);
+            const QPointF hi = map(x + m_width / 2.0, top);
             QColor color = categoryColor(MemoryCategory(c));
             if (int(b) == m_hoverBar && c == m_hoverCategory)
                 color = color.lighter(125);
+            if (m_ghost)
+                color.setAlphaF(0.35);
             p->fillRect(QRectF(lo, hi).normalized(), color);
             bottom = top;
+        }
+        if (m_ghost && bottom > 0.0) {
+            p->setBrush(Qt::NoBrush);
+            p->setPen(QPen(QColor(128, 128, 128), 1.0, Qt::DashLine));
+            p->drawRect(QRectF(map(x - m_width / 2.0, 0.0), map(x + m_width / 2.0, bottom)).normalized());
         }
     }
 }
@@ -75,8 +83,8 @@ void StackedBarsItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidge
 bool StackedBarsItem::hit(const QPointF& pos, int* bar, int* category) const
 {
     const QPointF v = unmap(pos);
-    const int b = int(std::lround(v.x()));
-    if (b < 0 || b >= int(m_values.size()) || std::abs(v.x() - b) > m_width / 2.0)
+    const int b = int(std::lround(v.x() - m_offset));
+    if (b < 0 || b >= int(m_values.size()) || std::abs(v.x() - m_offset - b) > m_width / 2.0)
         return false;
     double bottom = 0.0;
     for (int c = 0; c < kMemoryCategoryCount; ++c) {
@@ -121,6 +129,45 @@ void StackedBarsItem::mousePressEvent(QGraphicsSceneMouseEvent* event)
         emit clicked(b, c);
     else
         event->ignore();
+}
+
+// ---- polyline ---------------------------------------------------------------------------------------------------
+
+PolylineItem::PolylineItem(QChart* chart, QAbstractSeries* anchor)
+    : PlotItem(chart, anchor)
+{
+    setZValue(6.0);
+    setAcceptHoverEvents(false);
+    setAcceptedMouseButtons(Qt::NoButton);
+}
+
+void PolylineItem::setPoints(const QList<QPointF>& points)
+{
+    if (points == m_points)
+        return;
+    m_points = points;
+    update();
+}
+
+void PolylineItem::setPen(const QPen& pen)
+{
+    m_pen = pen;
+    update();
+}
+
+void PolylineItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*)
+{
+    if (m_points.size() < 2)
+        return;
+    p->setClipRect(m_plot);
+    p->setRenderHint(QPainter::Antialiasing, true);
+    QPolygonF line;
+    line.reserve(m_points.size());
+    for (const QPointF& v : m_points)
+        line << map(v.x(), v.y());
+    p->setBrush(Qt::NoBrush);
+    p->setPen(m_pen);
+    p->drawPolyline(line);
 }
 
 // ---- stacked areas ------------------------------------------------------------------------------------------
@@ -203,8 +250,13 @@ void DotsItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*)
         const QPointF c = map(d.at.x(), d.at.y());
         QColor fill = d.color;
         fill.setAlphaF(0.85);
-        p->setBrush(int(i) == m_hover ? fill.lighter(130) : fill);
-        p->setPen(QPen(d.color.darker(150), 0.0));
+        if (m_hollow) {
+            p->setBrush(Qt::NoBrush);
+            p->setPen(QPen(d.color, 1.5, Qt::SolidLine));
+        } else {
+            p->setBrush(int(i) == m_hover ? fill.lighter(130) : fill);
+            p->setPen(QPen(d.color.darker(150), 0.0));
+        }
         p->drawEllipse(c, d.diameter / 2.0, d.diameter / 2.0);
     }
 }

@@ -11,6 +11,7 @@
 #include <QColor>
 #include <QGraphicsObject>
 #include <QList>
+#include <QPen>
 #include <QPointF>
 
 #include <array>
@@ -50,6 +51,9 @@ public:
     void setValues(int bar, const CategoryBytes& values, double scale);
     double value(int bar, MemoryCategory c) const { return m_values[bar][index(c)]; }
     void setBarWidth(double w) { m_width = w; }
+    // Bars centred at index + offset; a ghost is painted faintly with an outline (a baseline to compare with).
+    void setOffset(double dx) { m_offset = dx; }
+    void setGhost(bool on) { m_ghost = on; }
     void paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) override;
 
 signals:
@@ -66,6 +70,8 @@ private:
 
     std::vector<CategoryBytes> m_values; // in display units
     double m_width = 0.6;
+    double m_offset = 0.0;
+    bool m_ghost = false;
     int m_hoverBar = -1, m_hoverCategory = -1;
 };
 
@@ -92,6 +98,23 @@ private:
     std::array<std::vector<double>, kMemoryCategoryCount> m_top; // cumulative
 };
 
+// A line through data points drawn above the data items (Qt Charts' own line series can end up beneath them):
+// capacity lines and the baseline's outline.
+class PolylineItem : public PlotItem {
+    Q_OBJECT
+
+public:
+    PolylineItem(QChart* chart, QAbstractSeries* anchor);
+    void setPoints(const QList<QPointF>& points);
+    const QList<QPointF>& points() const { return m_points; }
+    void setPen(const QPen& pen);
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) override;
+
+private:
+    QList<QPointF> m_points;
+    QPen m_pen;
+};
+
 // Dots of given data position, diameter and colour; reports the dot under the cursor.
 class DotsItem : public PlotItem {
     Q_OBJECT
@@ -106,6 +129,8 @@ public:
     using PlotItem::PlotItem;
     void setDots(std::vector<Dot> dots);
     const std::vector<Dot>& dots() const { return m_dots; }
+    // Hollow dots: outlines only, for a baseline beside the current dots.
+    void setHollow(bool on) { m_hollow = on; }
     void paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) override;
 
 signals:
@@ -122,6 +147,7 @@ private:
 
     std::vector<Dot> m_dots;
     int m_hover = -1;
+    bool m_hollow = false;
 };
 
 } // namespace headroom::gui

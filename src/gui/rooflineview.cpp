@@ -74,6 +74,16 @@ RooflineView::RooflineView(QWidget* parent)
                                .arg(formatFlopsPerSecond(w.achievedFlopsPerSecond()), formatSeconds(w.seconds)),
                            this);
     });
+    m_baselineStep = new QScatterSeries(chart);
+    m_baselineStep->setMarkerShape(QScatterSeries::MarkerShapeStar);
+    m_baselineStep->append(QPointF(1, 1));
+    m_baselineStep->setVisible(false);
+    add(m_baselineStep);
+    m_baselineDots = new DotsItem(chart, m_bandwidth);
+    m_baselineDots->setHollow(true);
+    m_baselineDots->setAcceptHoverEvents(false);
+    m_baselineDots->setAcceptedMouseButtons(Qt::NoButton);
+    m_baselineDots->setVisible(false);
     m_dots = new DotsItem(chart, m_bandwidth);
     connect(m_dots, &DotsItem::hovered, this, [this](int id, bool on) {
         if (on)
@@ -101,12 +111,19 @@ RooflineView::RooflineView(QWidget* parent)
         m_legendDots[k] = new QGraphicsEllipseItem(m_legendBox);
         m_legendDots[k]->setBrush(kindColor(OpKind(k)));
         m_legendDots[k]->setPen(QPen(kindColor(OpKind(k)).darker(140)));
-        m_legendTexts[k] = new QGraphicsSimpleTextItem(Labels::kind(OpKind(k)), m_legendBox);
+        m_legendTexts[k] = new QGraphicsSimpleTextItem(m_legendBox);
     }
-    chart->setTitle(tr("Roofline of the training step"));
+    setChart(chart);
+    retranslate();
+}
+
+void RooflineView::retranslate()
+{
+    chart()->setTitle(tr("Roofline of the training step"));
     m_axisX->setTitleText(tr("arithmetic intensity (FLOP/byte)"));
     m_axisY->setTitleText(tr("FLOP/s"));
-    setChart(chart);
+    for (int k = 0; k < kOpKindCount; ++k)
+        m_legendTexts[k]->setText(Labels::kind(OpKind(k)));
 }
 
 void RooflineView::setChartStyle(const ChartStyle& style)
@@ -122,6 +139,9 @@ void RooflineView::setChartStyle(const ChartStyle& style)
     m_step->setColor(style.foreground);
     m_step->setBorderColor(style.background);
     m_step->setMarkerSize(22.0 * style.markerScale);
+    m_baselineStep->setColor(Qt::transparent);
+    m_baselineStep->setBorderColor(style.foreground);
+    m_baselineStep->setMarkerSize(22.0 * style.markerScale);
     placeLabels();
 }
 
@@ -212,6 +232,25 @@ void RooflineView::setResult(const std::shared_ptr<const SimulationResult>& resu
     m_dots->setDots(std::move(dots));
     const auto& w = e.wholeStep;
     replaceIfChanged(m_step, { QPointF(std::max(w.intensity(), xmin), std::max(w.achievedFlopsPerSecond(), ymin)) });
+    // The baseline's operators as hollow dots of the same kind colours, and its step as a hollow star.
+    const bool compare = m_baseline && m_baseline->model;
+    m_baselineDots->setVisible(compare);
+    m_baselineStep->setVisible(compare);
+    if (compare) {
+        const Estimate& b = m_baseline->estimate;
+        std::vector<DotsItem::Dot> ghost;
+        for (std::size_t i = 0; i < b.operatorPoints.size(); ++i) {
+            const auto& p = b.operatorPoints[i];
+            if (p.flops <= 0 || p.bytes <= 0 || p.seconds <= 0)
+                continue;
+            const double share = b.stepSeconds > 0 ? std::clamp(p.seconds / b.stepSeconds, 0.0, 1.0) : 0.0;
+            ghost.push_back({ QPointF(std::max(p.intensity(), xmin), std::max(p.achievedFlopsPerSecond(), ymin)),
+                              (5.0 + 40.0 * std::sqrt(share)) * m_style.markerScale, kindColor(p.kind), int(i) });
+        }
+        m_baselineDots->setDots(std::move(ghost));
+        const auto& bw0 = b.wholeStep;
+        replaceIfChanged(m_baselineStep, { QPointF(std::max(bw0.intensity(), xmin), std::max(bw0.achievedFlopsPerSecond(), ymin)) });
+    }
     // The roofs' pens mark the precision in use; restyling the whole chart on every tick would invalidate every
     // cached item.
     if (unitChanged)
@@ -352,6 +391,16 @@ QList<QPointF> RooflineView::dots(OpKind kind) const
 }
 
 QPointF RooflineView::stepMarker() const { return m_step->at(0); }
+
+QList<QPointF> RooflineView::baselineDots() const
+{
+    QList<QPointF> out;
+    if (m_baselineDots->isVisible()) {
+        for (const auto& d : m_baselineDots->dots())
+            out.append(d.at);
+    }
+    return out;
+}
 QString RooflineView::bandwidthLabel() const { return m_bandwidthLabel->text(); }
 
 } // namespace headroom::gui

@@ -36,10 +36,12 @@ public:
     double computeRoof(MathUnit unit) const; // 0 when not drawn
     QList<QPointF> dots(OpKind kind) const;
     QPointF stepMarker() const;
+    QList<QPointF> baselineDots() const; // empty without a baseline
     QString bandwidthLabel() const;
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
+    void retranslate() override;
 
 private:
     void placeLabels();
@@ -53,6 +55,8 @@ private:
     std::array<QLineSeries*, kMathUnitCount> m_roofs {};
     DotsItem* m_dots = nullptr; // one dot per operator group, area proportional to its share of step time
     QScatterSeries* m_step = nullptr;
+    DotsItem* m_baselineDots = nullptr;    // the baseline's operators, hollow
+    QScatterSeries* m_baselineStep = nullptr;
     QGraphicsSimpleTextItem* m_bandwidthLabel = nullptr;
     QGraphicsSimpleTextItem* m_ridgeLabel = nullptr;
     std::array<QGraphicsSimpleTextItem*, kMathUnitCount> m_roofLabels {};

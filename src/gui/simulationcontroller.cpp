@@ -80,6 +80,21 @@ void SimulationController::addModel(ModelSpec model)
 
 void SimulationController::addGpu(GpuSpec gpu) { m_catalog.addGpu(std::move(gpu)); }
 
+void SimulationController::removeModel(const std::string& id, const ModelSpec* fallback)
+{
+    m_catalog.removeModel(id);
+    if (fallback)
+        m_catalog.addModel(*fallback);
+    m_scheduleModel.clear();
+}
+
+void SimulationController::removeGpu(const std::string& id, const GpuSpec* fallback)
+{
+    m_catalog.removeGpu(id);
+    if (fallback)
+        m_catalog.addGpu(*fallback);
+}
+
 bool SimulationController::setScenario(const Scenario& scenario)
 {
     if (!m_catalog.gpu(scenario.gpuId) || !m_catalog.model(scenario.modelId))
@@ -119,6 +134,19 @@ void SimulationController::recompute()
     m_backgroundDelay->start();
 }
 
+BackgroundResult SimulationController::computeBackground(const SimulationResult& current)
+{
+    BackgroundResult r;
+    const Scenario& scenario = current.scenario;
+    const GpuSpec& gpu = *current.gpu;
+    const double overhead = scenario.config.overheadBytes ? *scenario.config.overheadBytes : gpu.overheadBytes();
+    r.maxSequence = maxSequence(*current.model, scenario.config, current.estimate.gpu.memoryBytes, overhead,
+                                &r.maxSequenceLimitedByModel);
+    if (!current.estimate.fits)
+        r.fixes = suggestFixes(*current.model, gpu, scenario.config, scenario.overrides, current.estimate);
+    return r;
+}
+
 void SimulationController::startBackground()
 {
     if (m_watcher->isRunning()) {
@@ -129,15 +157,8 @@ void SimulationController::startBackground()
     const std::shared_ptr<const SimulationResult> current = m_result;
     const std::uint64_t generation = m_generation;
     m_watcher->setFuture(QtConcurrent::run([current, generation] {
-        BackgroundResult r;
+        BackgroundResult r = computeBackground(*current);
         r.generation = generation;
-        const Scenario& scenario = current->scenario;
-        const GpuSpec& gpu = *current->gpu;
-        const double overhead = scenario.config.overheadBytes ? *scenario.config.overheadBytes : gpu.overheadBytes();
-        r.maxSequence = maxSequence(*current->model, scenario.config, current->estimate.gpu.memoryBytes, overhead,
-                                    &r.maxSequenceLimitedByModel);
-        if (!current->estimate.fits)
-            r.fixes = suggestFixes(*current->model, gpu, scenario.config, scenario.overrides, current->estimate);
         return r;
     }));
 }

@@ -44,6 +44,9 @@ public:
     const Catalog& catalog() const { return m_catalog; }
     void addModel(ModelSpec model);
     void addGpu(GpuSpec gpu);
+    // Takes a user entry out of the catalog; a bundled entry with the same id, if any, takes its place.
+    void removeModel(const std::string& id, const ModelSpec* fallback);
+    void removeGpu(const std::string& id, const GpuSpec* fallback);
 
     const Scenario& scenario() const { return m_scenario; }
     // Returns false (and changes nothing) when the scenario names an unknown GPU or model.
@@ -53,6 +56,8 @@ public:
     std::shared_ptr<const SimulationResult> sharedResult() const { return m_result; }
     const BackgroundResult& background() const { return m_background; }
     bool backgroundPending() const { return m_background.generation != m_generation; }
+    // The longest sequence and the suggestions, computed on the calling thread (what the worker runs).
+    static BackgroundResult computeBackground(const SimulationResult& result);
 
 signals:
     void resultChanged();

@@ -17,6 +17,36 @@ namespace headroom::gui {
 
 namespace {
     constexpr double kGiB = 1073741824.0;
+
+    // Total memory against % of the step, at most `buckets` points, each the highest step of its bucket.
+    QList<QPointF> totalOutline(const Estimate& e, std::size_t buckets)
+    {
+        QList<QPointF> out;
+        const std::size_t n = e.timeline.size();
+        const double stepSeconds = e.microBatchSeconds + e.optimizerSeconds;
+        if (n == 0 || e.stepStart.size() != n || !(stepSeconds > 0))
+            return out;
+        buckets = std::min(n, buckets);
+        std::size_t begin = 0;
+        for (std::size_t b = 0; b < buckets; ++b) {
+            const std::size_t end = (b + 1) * n / buckets;
+            double best = -1.0;
+            std::size_t at = begin;
+            for (std::size_t i = begin; i < end; ++i) {
+                double t = 0.0;
+                for (double v : e.timeline[i])
+                    t += v;
+                if (t > best) {
+                    best = t;
+                    at = i;
+                }
+            }
+            out.append(QPointF(e.stepStart[at] * 100.0 / stepSeconds, best / kGiB));
+            begin = end;
+        }
+        out.append(QPointF(100.0, out.back().y()));
+        return out;
+    }
 }
 
 TimelineView::TimelineView(QWidget* parent)
@@ -39,6 +69,9 @@ TimelineView::TimelineView(QWidget* parent)
     }
     m_capacity->append({ QPointF(0, 0), QPointF(1, 0) });
     m_areas = new StackedAreasItem(chart, m_capacity);
+    m_capacityLine = new PolylineItem(chart, m_capacity);
+    m_baselineLine = new PolylineItem(chart, m_capacity);
+    m_baselineLine->setVisible(false);
     m_peak->append(QPointF(0, 0));
     chart->legend()->setVisible(false);
     m_peakLabel = new QGraphicsSimpleTextItem(chart);
@@ -47,13 +80,11 @@ TimelineView::TimelineView(QWidget* parent)
         l = new QGraphicsSimpleTextItem(chart);
         l->setZValue(20);
     }
-    chart->setTitle(tr("Memory over one training step"));
     m_axisX->setRange(0.0, 100.0);
     m_axisX->setTickCount(6);
     m_axisX->setLabelFormat(QStringLiteral("%.0f"));
-    m_axisX->setTitleText(tr("time within the step (%)"));
-    m_axisY->setTitleText(tr("GiB"));
     setChart(chart);
+    retranslate();
     connect(m_areas, &StackedAreasItem::clicked, this, [this](int c) {
         ExplainRequest r;
         r.topic = ExplainRequest::Topic::Category;
@@ -64,11 +95,20 @@ TimelineView::TimelineView(QWidget* parent)
 
 TimelineView::~TimelineView() = default;
 
+void TimelineView::retranslate()
+{
+    chart()->setTitle(tr("Memory over one training step"));
+    m_axisX->setTitleText(tr("time within the step (%)"));
+    m_axisY->setTitleText(tr("GiB"));
+}
+
 void TimelineView::setChartStyle(const ChartStyle& style)
 {
     ChartPanel::setChartStyle(style);
-    m_capacity->setPen(QPen(style.capacity, style.lineWidth, Qt::DashLine));
+    m_capacity->setPen(QPen(Qt::NoPen));
+    m_capacityLine->setPen(QPen(style.capacity, style.lineWidth, Qt::DashLine));
     m_phaseLines->setPen(QPen(style.foreground, style.lineWidth * 0.5, Qt::DotLine));
+    m_baselineLine->setPen(QPen(style.foreground, style.lineWidth, Qt::DashDotLine));
     m_peak->setColor(style.overflow);
     m_peak->setBorderColor(style.foreground);
     m_peak->setMarkerSize(13.0 * style.markerScale);
@@ -145,9 +185,16 @@ void TimelineView::setResult(const std::shared_ptr<const SimulationResult>& resu
     const QString title = tr("time within the step (%, of %1)").arg(formatSeconds(stepSeconds));
     if (m_axisX->titleText() != title)
         m_axisX->setTitleText(title);
-    const double top = std::max(e.capacityBytes, e.peakBytes) * 1.1 / kGiB;
+    double top = std::max(e.capacityBytes, e.peakBytes) * 1.1 / kGiB;
+    const QList<QPointF> base = m_baseline && m_baseline->model ? totalOutline(m_baseline->estimate, kMaxPoints) : QList<QPointF>();
+    m_baselineLine->setVisible(!base.isEmpty());
+    m_baselineLine->setPoints(base);
+    if (!base.isEmpty()) {
+        top = std::max(top, m_baseline->estimate.peakBytes * 1.1 / kGiB);
+    }
     setStableTop(m_axisY, top);
     replaceIfChanged(m_capacity, { QPointF(0.0, e.capacityBytes / kGiB), QPointF(100.0, e.capacityBytes / kGiB) });
+    m_capacityLine->setPoints(m_capacity->points());
     const double ymax = m_axisY->max();
     replaceIfChanged(m_phaseLines, { QPointF(m_phaseBounds[1], 0), QPointF(m_phaseBounds[1], ymax), QPointF(m_phaseBounds[2], ymax),
                             QPointF(m_phaseBounds[2], 0) });

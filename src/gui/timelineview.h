@@ -17,6 +17,7 @@ QT_END_NAMESPACE
 
 namespace headroom::gui {
 
+class PolylineItem;
 class StackedAreasItem;
 
 class TimelineView : public ChartPanel {
@@ -38,12 +39,15 @@ public:
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
+    void retranslate() override;
 
 private:
     void placeLabels();
 
     StackedAreasItem* m_areas = nullptr;
-    QLineSeries* m_capacity = nullptr;
+    QLineSeries* m_capacity = nullptr; // anchors the plot items to the axes; drawn by m_capacityLine
+    PolylineItem* m_capacityLine = nullptr; // above the stacked areas
+    PolylineItem* m_baselineLine = nullptr; // the baseline's total memory over its step, dash-dotted
     QLineSeries* m_phaseLines = nullptr;
     QScatterSeries* m_peak = nullptr;
     QValueAxis* m_axisX = nullptr;

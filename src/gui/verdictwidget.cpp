@@ -1,5 +1,7 @@
 #include "verdictwidget.h"
 
+#include <QEvent>
+
 #include "formatting.h"
 #include "labels.h"
 
@@ -124,10 +126,17 @@ void VerdictWidget::render()
             fixes = tr("What would help: ") + items.join(QStringLiteral(" · "));
         }
     }
-    for (const auto& w : e.warnings)
-        fixes += (fixes.isEmpty() ? QString() : QStringLiteral("<br>")) + QStringLiteral("⚠ ") + QString::fromStdString(w).toHtmlEscaped();
+    for (const QString& w : Labels::warnings(e))
+        fixes += (fixes.isEmpty() ? QString() : QStringLiteral("<br>")) + QStringLiteral("⚠ ") + w.toHtmlEscaped();
     if (m_fixes->text() != fixes)
         m_fixes->setText(fixes);
+}
+
+void VerdictWidget::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        render();
+    QWidget::changeEvent(event);
 }
 
 QString VerdictWidget::headline() const { return m_headline->text(); }

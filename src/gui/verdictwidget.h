@@ -32,6 +32,9 @@ signals:
     void fixRequested(const headroom::TrainingConfig& config);
     void explainRequested(const QString& topic);
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
     void render();
 

@@ -1,0 +1,43 @@
+#pragma once
+
+// The differences between a pinned baseline and the current scenario: memory per category at the peak, the peak,
+// the largest micro-batch, step time, throughput and MFU, each with the change. Shown beside the charts while a
+// baseline is pinned (Edit > Compare with a Baseline).
+
+#include "simulationcontroller.h"
+
+#include <QWidget>
+
+#include <memory>
+
+QT_BEGIN_NAMESPACE
+class QLabel;
+class QTableWidget;
+QT_END_NAMESPACE
+
+namespace headroom::gui {
+
+class BaselineTable : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit BaselineTable(QWidget* parent = nullptr);
+    void setResults(const std::shared_ptr<const SimulationResult>& baseline,
+                    const std::shared_ptr<const SimulationResult>& current);
+    QTableWidget* table() const { return m_table; }
+    // For tests and the clipboard: the table as tab-separated text.
+    QString text() const;
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void fill();
+
+    QLabel* m_header = nullptr;
+    QTableWidget* m_table = nullptr;
+    std::shared_ptr<const SimulationResult> m_baseline;
+    std::shared_ptr<const SimulationResult> m_current;
+};
+
+} // namespace headroom::gui

@@ -1,0 +1,189 @@
+#include "exportcommand.h"
+
+#include "catalogloader.h"
+#include "estimatecommand.h"
+#include "figure.h"
+#include "pdfreport.h"
+#include "report.h"
+#include "scenariotext.h"
+#include "simulationcontroller.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QSaveFile>
+#include <QTextStream>
+
+namespace headroom {
+
+namespace {
+
+    QTextStream& err()
+    {
+        static QTextStream s(stderr);
+        return s;
+    }
+
+    std::optional<QString> writeAtomically(const QString& path, const QByteArray& bytes)
+    {
+        QSaveFile f(path);
+        if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
+            return QStringLiteral("%1: %2").arg(path, f.errorString());
+        return std::nullopt;
+    }
+
+    std::optional<QString> readInt(const QCommandLineParser& p, const QString& name, int min, int max, int* v)
+    {
+        if (!p.isSet(name))
+            return std::nullopt;
+        bool ok = false;
+        const int n = p.value(name).toInt(&ok);
+        if (!ok || n < min || n > max)
+            return QStringLiteral("--%1: \"%2\" is not a whole number between %3 and %4").arg(name, p.value(name)).arg(min).arg(max);
+        *v = n;
+        return std::nullopt;
+    }
+
+} // namespace
+
+int exportFromArguments(const QStringList& arguments)
+{
+    QCommandLineParser p;
+    p.setApplicationDescription(QStringLiteral(
+        "Render the charts of a scenario without a display: a figure (.png, .svg, .pdf), the one-page report\n"
+        "(--chart report with a .pdf), the memory breakdown (.csv) or the whole result (.json).\n"
+        "The window's File > Export writes the same figure for the same scenario and options."));
+    p.addHelpOption();
+    addScenarioOptions(p);
+    p.addOptions({
+        { QStringLiteral("chart"), QStringLiteral("memory, sweep, timeline, roofline, all (default) or report."), QStringLiteral("which") },
+        { QStringLiteral("out"), QStringLiteral("Output file; its suffix picks the type."), QStringLiteral("file") },
+        { QStringLiteral("width"), QStringLiteral("Figure width in logical pixels (default 1600)."), QStringLiteral("px") },
+        { QStringLiteral("height"), QStringLiteral("Figure height in logical pixels (default 1000)."), QStringLiteral("px") },
+        { QStringLiteral("scale"), QStringLiteral("PNG pixels per logical pixel, e.g. 2 for HiDPI (default 1)."), QStringLiteral("factor") },
+        { QStringLiteral("no-caption"), QStringLiteral("Leave out the caption that states the scenario.") },
+        { QStringLiteral("palette"), QStringLiteral("light (default) or dark."), QStringLiteral("scheme") },
+        { QStringLiteral("presentation"), QStringLiteral("Large fonts and thick lines, for slides.") },
+        { QStringLiteral("baseline"), QStringLiteral("Show this scenario file beside the result, as the window's baseline comparison does."),
+          QStringLiteral("file") },
+    });
+    p.addPositionalArgument(QStringLiteral("export"), QStringLiteral("The command."));
+    if (!p.parse(arguments)) {
+        err() << "headroom export: " << p.errorText() << "\n";
+        return 2;
+    }
+    if (p.isSet(QStringLiteral("help"))) {
+        QTextStream(stdout) << p.helpText();
+        return 0;
+    }
+    auto fail = [](const QString& message) {
+        err() << "headroom export: " << message << "\n";
+        err().flush();
+        return 2;
+    };
+    if (p.positionalArguments().size() > 1)
+        return fail(QStringLiteral("unexpected argument \"%1\"").arg(p.positionalArguments().at(1)));
+    const QString out = p.value(QStringLiteral("out"));
+    if (out.isEmpty())
+        return fail(QStringLiteral("--out: say where to write, e.g. --out figure.svg"));
+
+    gui::FigureOptions fo;
+    const QString chart = p.isSet(QStringLiteral("chart")) ? p.value(QStringLiteral("chart")) : QStringLiteral("all");
+    const bool report = chart == QLatin1String("report");
+    if (!report) {
+        const auto c = gui::figureChartFromString(chart);
+        if (!c)
+            return fail(QStringLiteral("--chart: unknown chart \"%1\"; valid: memory, sweep, timeline, roofline, all, report").arg(chart));
+        fo.chart = *c;
+    }
+    int w = fo.size.width(), h = fo.size.height();
+    if (auto e = readInt(p, QStringLiteral("width"), 1, 1 << 20, &w))
+        return fail(*e);
+    if (auto e = readInt(p, QStringLiteral("height"), 1, 1 << 20, &h))
+        return fail(*e);
+    fo.size = QSize(w, h);
+    if (p.isSet(QStringLiteral("scale"))) {
+        bool ok = false;
+        fo.scale = p.value(QStringLiteral("scale")).toDouble(&ok);
+        if (!ok)
+            return fail(QStringLiteral("--scale: \"%1\" is not a number").arg(p.value(QStringLiteral("scale"))));
+    }
+    fo.caption = !p.isSet(QStringLiteral("no-caption"));
+    const QString palette = p.isSet(QStringLiteral("palette")) ? p.value(QStringLiteral("palette")) : QStringLiteral("light");
+    if (palette != QLatin1String("light") && palette != QLatin1String("dark"))
+        return fail(QStringLiteral("--palette: unknown scheme \"%1\"; valid: light, dark").arg(palette));
+    fo.dark = palette == QLatin1String("dark");
+    fo.presentation = p.isSet(QStringLiteral("presentation"));
+    if (auto e = fo.validate())
+        return fail(QStringLiteral("--width/--height/--scale: %1").arg(*e));
+
+    const QString suffix = QFileInfo(out).suffix().toLower();
+    const bool figure = gui::figureFormatForPath(out).has_value();
+    if (report && suffix != QLatin1String("pdf"))
+        return fail(QStringLiteral("--out %1: the report is a PDF; name the file .pdf").arg(out));
+    if (!report && !figure && suffix != QLatin1String("csv") && suffix != QLatin1String("json"))
+        return fail(QStringLiteral("--out %1: unknown type; use .png, .svg, .pdf, .csv or .json").arg(out));
+
+    LoadReport loadReport;
+    Catalog catalog = CatalogLoader::withUserData(&loadReport);
+    for (const QString& e : loadReport.errors)
+        err() << "warning: " << e << "\n";
+    ResolvedScenario r;
+    if (auto e = resolveScenario(p, catalog, &r))
+        return fail(*e);
+    gui::SimulationController controller(std::move(catalog));
+    if (!controller.setScenario(r.scenario))
+        return fail(QStringLiteral("the scenario names an unknown GPU or model"));
+    const auto result = controller.sharedResult();
+    std::shared_ptr<const gui::SimulationResult> baseline;
+    std::unique_ptr<gui::SimulationController> baseController; // owns the catalog the baseline points into
+    if (p.isSet(QStringLiteral("baseline"))) {
+        QCommandLineParser bp;
+        addScenarioOptions(bp);
+        bp.parse({ QStringLiteral("headroom"), QStringLiteral("--scenario"), p.value(QStringLiteral("baseline")) });
+        Catalog baseCatalog = controller.catalog();
+        ResolvedScenario b;
+        if (auto e = resolveScenario(bp, baseCatalog, &b))
+            return fail(QStringLiteral("--baseline: %1").arg(*e));
+        baseController = std::make_unique<gui::SimulationController>(std::move(baseCatalog));
+        if (!baseController->setScenario(b.scenario))
+            return fail(QStringLiteral("--baseline: the scenario names an unknown GPU or model"));
+        baseline = baseController->sharedResult();
+    }
+
+    std::optional<QString> error;
+    if (report) {
+        gui::ReportInputs in;
+        in.result = result;
+        in.dark = fo.dark;
+        error = gui::writePdfReport(out, in);
+    } else if (figure) {
+        gui::Figure f(fo);
+        f.setBaseline(baseline);
+        f.setResult(result);
+        error = f.write(out);
+    } else if (suffix == QLatin1String("csv")) {
+        error = writeAtomically(out, gui::ScenarioText::breakdownCsv(*result).toUtf8());
+    } else {
+        EstimateOptions eo;
+        const Estimate full = estimate(*result->model, *result->gpu, r.scenario.config, r.scenario.overrides, eo);
+        error = writeAtomically(out, QByteArray::fromStdString(estimateToJson(full, *result->model)));
+    }
+    if (error)
+        return fail(*error);
+    return 0;
+}
+
+int runExport(int argc, char** argv)
+{
+    // Same figure with or without a display: always the offscreen platform, unless the caller chose one.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("headroom"));
+    QApplication::setOrganizationName(QStringLiteral("headroom"));
+    QApplication::setApplicationVersion(QStringLiteral(HEADROOM_VERSION));
+    return exportFromArguments(QApplication::arguments());
+}
+
+} // namespace headroom

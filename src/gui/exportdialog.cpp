@@ -1,0 +1,127 @@
+#include "exportdialog.h"
+
+#include "estimatecommand.h"
+#include "ui_exportdialog.h"
+
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QPushButton>
+
+namespace headroom::gui {
+
+ExportDialog::ExportDialog(const Scenario& scenario, QWidget* parent)
+    : QDialog(parent)
+    , m_ui(std::make_unique<Ui::ExportDialog>())
+    , m_scenario(scenario)
+{
+    m_ui->setupUi(this);
+    m_ui->chartCombo->addItem(tr("All four charts"), int(FigureChart::All));
+    m_ui->chartCombo->addItem(tr("Memory at the peak of each phase"), int(FigureChart::Memory));
+    m_ui->chartCombo->addItem(tr("Memory against micro-batch"), int(FigureChart::Sweep));
+    m_ui->chartCombo->addItem(tr("Memory over one training step"), int(FigureChart::Timeline));
+    m_ui->chartCombo->addItem(tr("Roofline"), int(FigureChart::Roofline));
+    m_ui->paletteCombo->addItem(tr("Light (for print)"), false);
+    m_ui->paletteCombo->addItem(tr("Dark"), true);
+    connect(m_ui->browseButton, &QPushButton::clicked, this, &ExportDialog::browse);
+    connect(m_ui->buttons, &QDialogButtonBox::accepted, this, [this] {
+        if (problem().isEmpty())
+            accept();
+    });
+    connect(m_ui->buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    for (QObject* o : std::initializer_list<QObject*> { m_ui->chartCombo, m_ui->paletteCombo })
+        connect(static_cast<QComboBox*>(o), &QComboBox::currentIndexChanged, this, &ExportDialog::update);
+    for (QSpinBox* s : { m_ui->widthSpin, m_ui->heightSpin })
+        connect(s, &QSpinBox::valueChanged, this, &ExportDialog::update);
+    connect(m_ui->scaleSpin, &QDoubleSpinBox::valueChanged, this, &ExportDialog::update);
+    connect(m_ui->captionCheck, &QCheckBox::toggled, this, &ExportDialog::update);
+    connect(m_ui->presentationCheck, &QCheckBox::toggled, this, &ExportDialog::update);
+    connect(m_ui->pathEdit, &QLineEdit::textChanged, this, &ExportDialog::update);
+    update();
+}
+
+ExportDialog::~ExportDialog() = default;
+
+FigureOptions ExportDialog::options() const
+{
+    FigureOptions o;
+    o.chart = FigureChart(m_ui->chartCombo->currentData().toInt());
+    o.size = QSize(m_ui->widthSpin->value(), m_ui->heightSpin->value());
+    o.scale = m_ui->scaleSpin->value();
+    o.caption = m_ui->captionCheck->isChecked();
+    o.dark = m_ui->paletteCombo->currentData().toBool();
+    o.presentation = m_ui->presentationCheck->isChecked();
+    return o;
+}
+
+void ExportDialog::setOptions(const FigureOptions& o)
+{
+    m_ui->chartCombo->setCurrentIndex(std::max(0, m_ui->chartCombo->findData(int(o.chart))));
+    m_ui->widthSpin->setValue(o.size.width());
+    m_ui->heightSpin->setValue(o.size.height());
+    m_ui->scaleSpin->setValue(o.scale);
+    m_ui->captionCheck->setChecked(o.caption);
+    m_ui->paletteCombo->setCurrentIndex(o.dark ? 1 : 0);
+    m_ui->presentationCheck->setChecked(o.presentation);
+    update();
+}
+
+QString ExportDialog::path() const { return m_ui->pathEdit->text().trimmed(); }
+void ExportDialog::setPath(const QString& path) { m_ui->pathEdit->setText(path); }
+
+QString ExportDialog::problem() const
+{
+    if (path().isEmpty())
+        return tr("Choose a file.");
+    if (!figureFormatForPath(path()))
+        return tr("The file name must end in .svg, .png or .pdf.");
+    if (auto e = options().validate())
+        return *e;
+    const QFileInfo dir(QFileInfo(path()).absolutePath());
+    if (!dir.isDir() || !dir.isWritable())
+        return tr("Cannot write to the folder %1.").arg(dir.absoluteFilePath());
+    return {};
+}
+
+QString ExportDialog::commandLine() const
+{
+    const FigureOptions o = options();
+    QStringList a { QStringLiteral("headroom"), QStringLiteral("export") };
+    a << scenarioToArguments(m_scenario);
+    a << QStringLiteral("--chart") << toString(o.chart) << QStringLiteral("--width") << QString::number(o.size.width())
+      << QStringLiteral("--height") << QString::number(o.size.height());
+    if (figureFormatForPath(path()) == FigureFormat::Png)
+        a << QStringLiteral("--scale") << QString::number(o.scale);
+    if (!o.caption)
+        a << QStringLiteral("--no-caption");
+    if (o.dark)
+        a << QStringLiteral("--palette") << QStringLiteral("dark");
+    if (o.presentation)
+        a << QStringLiteral("--presentation");
+    a << QStringLiteral("--out") << (path().isEmpty() ? QStringLiteral("figure.svg") : path());
+    for (QString& s : a) {
+        if (s.contains(QLatin1Char(' ')))
+            s = QLatin1Char('\'') + s + QLatin1Char('\'');
+    }
+    return a.join(QLatin1Char(' '));
+}
+
+void ExportDialog::update()
+{
+    const bool png = figureFormatForPath(path()) == FigureFormat::Png || path().isEmpty();
+    m_ui->scaleSpin->setEnabled(png);
+    const QString p = problem();
+    m_ui->messageLabel->setText(p);
+    m_ui->messageLabel->setVisible(!p.isEmpty() && !path().isEmpty());
+    m_ui->buttons->button(QDialogButtonBox::Save)->setEnabled(p.isEmpty());
+    m_ui->commandLabel->setText(tr("From a script: <code>%1</code>").arg(commandLine().toHtmlEscaped()));
+}
+
+void ExportDialog::browse()
+{
+    const QString chosen = QFileDialog::getSaveFileName(this, tr("Export Figure"), path().isEmpty() ? QStringLiteral("figure.svg") : path(),
+                                                        tr("SVG (*.svg);;PNG (*.png);;PDF (*.pdf)"));
+    if (!chosen.isEmpty())
+        setPath(chosen);
+}
+
+} // namespace headroom::gui

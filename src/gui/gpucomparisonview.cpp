@@ -1,0 +1,353 @@
+#include "gpucomparisonview.h"
+
+#include "chartstyle.h"
+#include "gpucomparisonchart.h"
+#include "gpucomparisonmodel.h"
+#include "labels.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QDoubleSpinBox>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QLocale>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace headroom::gui {
+
+namespace {
+    constexpr int kIdRole = Qt::UserRole;
+    // Long enough to fold a slider drag into one computation, short enough to feel immediate.
+    constexpr int kDebounceMs = 60;
+}
+
+GpuComparisonView::GpuComparisonView(const Catalog& catalog, QWidget* parent)
+    : QWidget(parent)
+    , m_catalog(catalog)
+{
+    setObjectName(QStringLiteral("gpuComparisonView"));
+    m_debounce = new QTimer(this);
+    m_debounce->setSingleShot(true);
+    m_debounce->setInterval(kDebounceMs);
+    connect(m_debounce, &QTimer::timeout, this, &GpuComparisonView::compute);
+
+    // Left: which GPUs.
+    auto* left = new QWidget(this);
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    auto* listLabel = new QLabel(tr("&GPUs to compare:"), left);
+    m_filter = new QLineEdit(left);
+    m_filter->setObjectName(QStringLiteral("gpuFilterEdit"));
+    m_filter->setPlaceholderText(tr("Filter GPUs"));
+    m_filter->setClearButtonEnabled(true);
+    m_gpuList = new QListWidget(left);
+    m_gpuList->setObjectName(QStringLiteral("gpuList"));
+    m_gpuList->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_gpuList->setTextElideMode(Qt::ElideMiddle);
+    listLabel->setBuddy(m_gpuList);
+    auto* resetButton = new QPushButton(tr("&Default selection"), left);
+    resetButton->setObjectName(QStringLiteral("resetSelectionButton"));
+    resetButton->setToolTip(tr("The explainer's RTX A3000 laptop GPU, RTX 3090, A100 and H100, and the current GPU"));
+    leftLayout->addWidget(listLabel);
+    leftLayout->addWidget(m_filter);
+    leftLayout->addWidget(m_gpuList, 1);
+    leftLayout->addWidget(resetButton);
+
+    // Right: the data set, the table and the charts.
+    auto* right = new QWidget(this);
+    auto* rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    m_summary = new QLabel(right);
+    m_summary->setObjectName(QStringLiteral("comparisonSummary"));
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* datasetRow = new QHBoxLayout;
+    auto* datasetLabel = new QLabel(tr("Data &set size:"), right);
+    m_dataset = new QDoubleSpinBox(right);
+    m_dataset->setObjectName(QStringLiteral("datasetSpin"));
+    m_dataset->setDecimals(0);
+    m_dataset->setRange(1.0, 1e13);
+    m_dataset->setSingleStep(10000.0);
+    m_dataset->setGroupSeparatorShown(true);
+    m_dataset->setSuffix(tr(" samples"));
+    m_dataset->setValue(1'000'000.0);
+    m_dataset->setToolTip(tr("Samples in one epoch: sequences for language models, images for vision models"));
+    datasetLabel->setBuddy(m_dataset);
+    auto* copyButton = new QPushButton(tr("&Copy as CSV"), right);
+    copyButton->setObjectName(QStringLiteral("copyCsvButton"));
+    datasetRow->addWidget(datasetLabel);
+    datasetRow->addWidget(m_dataset);
+    datasetRow->addStretch(1);
+    datasetRow->addWidget(copyButton);
+
+    m_model = new GpuComparisonModel(this);
+    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(Qt::UserRole);
+    m_table = new QTableView(right);
+    m_table->setObjectName(QStringLiteral("comparisonTable"));
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(-1, Qt::AscendingOrder); // the order of the list until a header is clicked
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // The name takes what the numbers leave (elided, with the full name in its tooltip), so that the times stay in
+    // sight.
+    m_table->horizontalHeader()->setSectionResizeMode(GpuComparisonModel::GpuColumn, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setMinimumSectionSize(QFontMetrics(m_table->font()).averageCharWidth() * 8);
+    m_table->setToolTip(tr("Double-click a GPU to make it the current one"));
+    m_chart = new GpuComparisonChart(right);
+    rightLayout->addWidget(m_summary);
+    rightLayout->addLayout(datasetRow);
+    rightLayout->addWidget(m_table);
+    rightLayout->addWidget(m_chart, 1);
+
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(left);
+    splitter->addWidget(right);
+    splitter->setStretchFactor(0, 0);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({ 220, 1000 });
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addWidget(splitter);
+
+    setChartStyle(gui::chartStyle(palette(), false));
+    reloadGpus();
+    resetSelection();
+
+    connect(m_gpuList, &QListWidget::itemChanged, this, &GpuComparisonView::onItemChanged);
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
+        for (int i = 0; i < m_gpuList->count(); ++i) {
+            QListWidgetItem* item = m_gpuList->item(i);
+            item->setHidden(!text.isEmpty() && !item->text().contains(text, Qt::CaseInsensitive)
+                            && !item->toolTip().contains(text, Qt::CaseInsensitive)
+                            && !item->data(kIdRole).toString().contains(text, Qt::CaseInsensitive));
+        }
+    });
+    connect(m_dataset, &QDoubleSpinBox::valueChanged, this, [this] {
+        m_dirty = true;
+        scheduleRefresh();
+    });
+    connect(resetButton, &QPushButton::clicked, this, &GpuComparisonView::resetSelection);
+    connect(copyButton, &QPushButton::clicked, this, &GpuComparisonView::copyAsCsv);
+    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+        const QString id = index.data(GpuComparisonModel::GpuIdRole).toString();
+        if (!id.isEmpty())
+            emit gpuRequested(id);
+    });
+}
+
+GpuComparisonView::~GpuComparisonView() = default;
+
+void GpuComparisonView::reloadGpus()
+{
+    const QStringList selected = selectedGpuIds();
+    const QSignalBlocker blocker(m_gpuList);
+    m_gpuList->clear();
+    // The explainer's GPUs first, then the catalog's order.
+    std::vector<const GpuSpec*> order;
+    for (const std::string& id : explainerGpuIds()) {
+        if (const GpuSpec* g = m_catalog.gpu(id))
+            order.push_back(g);
+    }
+    for (const GpuSpec& g : m_catalog.gpus()) {
+        if (std::find(order.begin(), order.end(), &g) == order.end())
+            order.push_back(&g);
+    }
+    for (const GpuSpec* g : order) {
+        auto* item = new QListWidgetItem(GpuComparisonModel::shortName(*g), m_gpuList);
+        item->setData(kIdRole, QString::fromStdString(g->id));
+        item->setToolTip(QString::fromStdString(g->name));
+        item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsUserCheckable);
+        item->setCheckState(selected.contains(QString::fromStdString(g->id)) ? Qt::Checked : Qt::Unchecked);
+    }
+    m_dirty = true;
+    scheduleRefresh();
+}
+
+QStringList GpuComparisonView::selectedGpuIds() const
+{
+    QStringList ids;
+    for (int i = 0; i < m_gpuList->count(); ++i) {
+        if (m_gpuList->item(i)->checkState() == Qt::Checked)
+            ids << m_gpuList->item(i)->data(kIdRole).toString();
+    }
+    return ids;
+}
+
+void GpuComparisonView::setSelectedGpuIds(const QStringList& ids)
+{
+    {
+        const QSignalBlocker blocker(m_gpuList);
+        for (int i = 0; i < m_gpuList->count(); ++i) {
+            QListWidgetItem* item = m_gpuList->item(i);
+            item->setCheckState(ids.contains(item->data(kIdRole).toString()) ? Qt::Checked : Qt::Unchecked);
+        }
+    }
+    m_autoAddedGpu.clear();
+    m_dirty = true;
+    scheduleRefresh();
+}
+
+void GpuComparisonView::resetSelection()
+{
+    QStringList ids;
+    for (const std::string& id : defaultComparisonGpuIds(m_catalog, m_haveScenario ? m_scenario.gpuId : std::string()))
+        ids << QString::fromStdString(id);
+    setSelectedGpuIds(ids);
+}
+
+double GpuComparisonView::datasetSamples() const { return m_dataset->value(); }
+
+void GpuComparisonView::setDatasetSamples(double samples) { m_dataset->setValue(samples); }
+
+const std::vector<GpuComparisonRow>& GpuComparisonView::rows() const { return m_model->rows(); }
+
+QString GpuComparisonView::csv() const { return m_model->csv(); }
+
+void GpuComparisonView::copyAsCsv() { QApplication::clipboard()->setText(csv()); }
+
+void GpuComparisonView::setChartStyle(const ChartStyle& style)
+{
+    m_chart->setChartStyle(style);
+    m_model->setColors(GpuComparisonChart::fitsColor(), style.overflow);
+}
+
+void GpuComparisonView::setScenario(const Scenario& scenario)
+{
+    const bool gpuChanged = !m_haveScenario || scenario.gpuId != m_scenario.gpuId;
+    m_scenario = scenario;
+    m_haveScenario = true;
+    if (gpuChanged) {
+        // The scenario's GPU is always compared; one that was only checked for an earlier scenario goes again.
+        const QSignalBlocker blocker(m_gpuList);
+        const QString id = QString::fromStdString(scenario.gpuId);
+        QListWidgetItem* current = nullptr;
+        for (int i = 0; i < m_gpuList->count(); ++i) {
+            QListWidgetItem* item = m_gpuList->item(i);
+            const QString itemId = item->data(kIdRole).toString();
+            if (itemId == id)
+                current = item;
+            else if (itemId == m_autoAddedGpu)
+                item->setCheckState(Qt::Unchecked);
+        }
+        m_autoAddedGpu.clear();
+        if (current && current->checkState() != Qt::Checked) {
+            current->setCheckState(Qt::Checked);
+            m_autoAddedGpu = id;
+        }
+    }
+    m_dirty = true;
+    scheduleRefresh();
+}
+
+void GpuComparisonView::onItemChanged(QListWidgetItem* item)
+{
+    if (item->data(kIdRole).toString() == m_autoAddedGpu)
+        m_autoAddedGpu.clear(); // the user's choice now
+    m_dirty = true;
+    scheduleRefresh();
+}
+
+void GpuComparisonView::scheduleRefresh()
+{
+    if (isVisible())
+        m_debounce->start();
+}
+
+void GpuComparisonView::refresh()
+{
+    if (m_dirty)
+        compute();
+}
+
+void GpuComparisonView::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_dirty)
+        compute();
+}
+
+void GpuComparisonView::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        setChartStyle(gui::chartStyle(palette(), m_chart->chartStyle().presentation));
+}
+
+void GpuComparisonView::compute()
+{
+    m_debounce->stop();
+    m_dirty = false;
+    const ModelSpec* model = m_haveScenario ? m_catalog.model(m_scenario.modelId) : nullptr;
+    std::vector<GpuComparisonRow> rows;
+    if (model) {
+        std::vector<const GpuSpec*> gpus;
+        for (const QString& id : selectedGpuIds())
+            gpus.push_back(m_catalog.gpu(id.toStdString()));
+        rows = compareGpus(*model, gpus, m_scenario.config, datasetSamples());
+    }
+    m_model->setRows(rows, QString::fromStdString(m_scenario.gpuId), m_scenario.config.microBatch,
+                     model && model->isVision());
+    m_chart->setRows(rows);
+    fitTableHeight();
+    updateSummary(model);
+    emit comparisonChanged();
+}
+
+void GpuComparisonView::fitTableHeight()
+{
+    // The table as tall as its rows (up to a dozen, then it scrolls); the charts take the rest.
+    const int rows = std::clamp(m_model->rowCount(), 1, 12);
+    int h = m_table->horizontalHeader()->sizeHint().height() + rows * m_table->verticalHeader()->defaultSectionSize()
+        + 2 * m_table->frameWidth();
+    if (m_table->horizontalScrollBar()->isVisible())
+        h += m_table->horizontalScrollBar()->sizeHint().height();
+    m_table->setFixedHeight(h);
+}
+
+void GpuComparisonView::updateSummary(const ModelSpec* model)
+{
+    if (!model) {
+        m_summary->setText(m_haveScenario ? tr("The model %1 is not in the catalog.").arg(QString::fromStdString(m_scenario.modelId))
+                                          : tr("No scenario yet."));
+        return;
+    }
+    const TrainingConfig& c = m_scenario.config;
+    const QLocale locale;
+    const qlonglong perStep = qlonglong(std::max<std::int64_t>(1, c.microBatch)) * std::max(1, c.gradientAccumulation)
+        * std::max(1, c.dataParallel);
+    QString text = tr("%1, %2 %3, %4: micro-batch %5 × %6 accumulation steps × %7 data-parallel GPUs = %8 samples "
+                      "per optimizer step.")
+                       .arg(QString::fromStdString(model->name), model->isVision() ? tr("image side") : tr("sequence"))
+                       .arg(c.sequenceLength)
+                       .arg(Labels::precision(c.precision))
+                       .arg(c.microBatch)
+                       .arg(c.gradientAccumulation)
+                       .arg(c.dataParallel)
+                       .arg(locale.toString(perStep));
+    text += QLatin1Char(' ') + tr("Each GPU at its datasheet figures and its own framework overhead.");
+    const GpuOverrides& o = m_scenario.overrides;
+    if (o.memoryBytes || o.bandwidthBytesPerSecond || o.peakFlopsPerSecond || c.overheadBytes)
+        text += QLatin1Char(' ') + tr("The current scenario's what-if figures are not applied here.");
+    m_summary->setText(text);
+}
+
+} // namespace headroom::gui

@@ -1,0 +1,291 @@
+// MainWindow's File menu: scenarios (open, recent, examples, save) and exports (figure, report, CSV, JSON,
+// clipboard). The window's exports go through the same Figure and report code as `headroom export`.
+
+#include "mainwindow.h"
+
+#include "appsettings.h"
+#include "catalogloader.h"
+#include "controlpanel.h"
+#include "exportdialog.h"
+#include "language.h"
+#include "pdfreport.h"
+#include "report.h"
+#include "scenariotext.h"
+#include "simulationcontroller.h"
+#include "ui_mainwindow.h"
+
+#include <QActionGroup>
+#include <QApplication>
+#include <QClipboard>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSaveFile>
+#include <QStatusBar>
+
+namespace headroom::gui {
+
+namespace {
+
+    std::optional<QString> writeAtomically(const QString& path, const QByteArray& bytes)
+    {
+        QSaveFile f(path);
+        if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
+            return QStringLiteral("%1: %2").arg(path, f.errorString());
+        return std::nullopt;
+    }
+
+    // Menu names of the bundled examples, translated; the file's own title is the fallback.
+    QString exampleName(const QString& path)
+    {
+        static const QHash<QString, const char*> names {
+            { QStringLiteral("01-bert-base-fp32"), QT_TRANSLATE_NOOP("Examples", "BERT-base in FP32: batch 32 does not fit 12 GB") },
+            { QStringLiteral("02-bert-base-mixed"), QT_TRANSLATE_NOOP("Examples", "BERT-base with FP16 mixed precision") },
+            { QStringLiteral("03-bert-base-checkpointing"), QT_TRANSLATE_NOOP("Examples", "BERT-base with activation checkpointing") },
+            { QStringLiteral("04-transformer-100m-fp32"), QT_TRANSLATE_NOOP("Examples", "100M-parameter Transformer in FP32") },
+            { QStringLiteral("05-transformer-100m-mixed"), QT_TRANSLATE_NOOP("Examples", "100M-parameter Transformer, mixed precision") },
+            { QStringLiteral("06-gpt2-xl-one-gpu"), QT_TRANSLATE_NOOP("Examples", "GPT-2 XL on one 12 GB GPU: does not fit") },
+            { QStringLiteral("07-gpt2-xl-zero3"), QT_TRANSLATE_NOOP("Examples", "GPT-2 XL with ZeRO-3 over 4 GPUs") },
+        };
+        const QString id = QFileInfo(path).fileName().section(QLatin1Char('.'), 0, 0);
+        const auto it = names.find(id);
+        return it == names.end() ? id : QApplication::translate("Examples", it.value());
+    }
+
+} // namespace
+
+QStringList MainWindow::examplePaths()
+{
+    QStringList paths;
+    const QDir dir(QStringLiteral(":/scenarios"));
+    for (const QString& f : dir.entryList({ QStringLiteral("*.headroom.json") }, QDir::Files, QDir::Name))
+        paths << dir.filePath(f);
+    return paths;
+}
+
+void MainWindow::setupFileMenu()
+{
+    connect(m_ui->openAction, &QAction::triggered, this, &MainWindow::openScenario);
+    connect(m_ui->saveAction, &QAction::triggered, this, &MainWindow::saveScenario);
+    connect(m_ui->exportFigureAction, &QAction::triggered, this, &MainWindow::exportFigureDialog);
+    connect(m_ui->exportReportAction, &QAction::triggered, this, [this] { exportDataDialog(QStringLiteral("pdf")); });
+    connect(m_ui->exportCsvAction, &QAction::triggered, this, [this] { exportDataDialog(QStringLiteral("csv")); });
+    connect(m_ui->exportJsonAction, &QAction::triggered, this, [this] { exportDataDialog(QStringLiteral("json")); });
+    connect(m_ui->copyFigureAction, &QAction::triggered, this, [this] {
+        copyFigure(m_settings->exportOptions());
+        statusBar()->showMessage(tr("Copied the figure to the clipboard"), 3000);
+    });
+    populateExamplesMenu();
+    connect(m_ui->recentMenu, &QMenu::aboutToShow, this, &MainWindow::populateRecentMenu);
+    populateRecentMenu();
+    populateLanguageMenu();
+}
+
+void MainWindow::populateExamplesMenu()
+{
+    m_ui->examplesMenu->clear();
+    for (const QString& path : examplePaths()) {
+        m_ui->examplesMenu->addAction(exampleName(path), this, [this, path] {
+            QString error;
+            if (!openScenarioFile(path, &error, QStringLiteral("example")))
+                QMessageBox::warning(this, tr("Cannot open the example"), error);
+        });
+    }
+}
+
+void MainWindow::populateLanguageMenu()
+{
+    m_ui->languageMenu->clear();
+    auto* group = new QActionGroup(m_ui->languageMenu);
+    const QString chosen = m_settings->language();
+    auto add = [&](const QString& code, const QString& text) {
+        QAction* a = m_ui->languageMenu->addAction(text);
+        a->setCheckable(true);
+        a->setChecked(code == chosen);
+        a->setData(code);
+        group->addAction(a);
+        connect(a, &QAction::triggered, this, [this, code] { m_settings->setLanguage(code); });
+    };
+    add(QString(), tr("System Default"));
+    for (const QString& code : Language::available())
+        add(code, Language::nativeName(code)); // each language in its own name, readable whatever is shown now
+}
+
+void MainWindow::populateRecentMenu()
+{
+    m_ui->recentMenu->clear();
+    const QStringList files = m_settings->recentFiles();
+    for (const QString& path : files) {
+        m_ui->recentMenu->addAction(QDir::toNativeSeparators(path), this, [this, path] {
+            QString error;
+            if (!openScenarioFile(path, &error))
+                QMessageBox::warning(this, tr("Cannot open the scenario"), error);
+        });
+    }
+    m_ui->recentMenu->setEnabled(!files.isEmpty());
+}
+
+bool MainWindow::openScenarioFile(const QString& path, QString* error, const QString& what)
+{
+    QByteArray text;
+    if (auto e = CatalogLoader::readFile(path, &text, 4 << 20)) {
+        *error = *e;
+        return false;
+    }
+    auto doc = parseScenario(std::string_view(text.constData(), std::size_t(text.size())), path.toStdString());
+    if (!doc) {
+        *error = QString::fromStdString(doc.error().toString());
+        return false;
+    }
+    // Every check before any change: a file that cannot be shown leaves the window as it was.
+    if (!m_controller->catalog().gpu(doc->scenario.gpuId)) {
+        *error = tr("%1: gpu: unknown GPU \"%2\"").arg(path, QString::fromStdString(doc->scenario.gpuId));
+        return false;
+    }
+    if (!doc->embeddedModel && !m_controller->catalog().model(doc->scenario.modelId)) {
+        *error = tr("%1: model: unknown model \"%2\"").arg(path, QString::fromStdString(doc->scenario.modelId));
+        return false;
+    }
+    if (doc->embeddedModel) {
+        m_controller->addModel(*doc->embeddedModel);
+        m_ui->controls->setCatalog(&m_controller->catalog());
+    }
+    applyScenario(doc->scenario, what);
+    if (!path.startsWith(QLatin1Char(':')))
+        m_settings->addRecentFile(path);
+    return true;
+}
+
+bool MainWindow::saveScenarioFile(const QString& path, QString* error)
+{
+    ScenarioDocument doc;
+    doc.scenario = m_controller->scenario();
+    if (const ModelSpec* m = m_controller->catalog().model(doc.scenario.modelId); m && !CatalogLoader::bundled().model(m->id))
+        doc.embeddedModel = *m;
+    const std::string text = serializeScenario(doc);
+    if (auto e = writeAtomically(path, QByteArray::fromStdString(text))) {
+        *error = *e;
+        return false;
+    }
+    m_settings->addRecentFile(path);
+    return true;
+}
+
+void MainWindow::openScenario()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Scenario"), QString(),
+                                                      tr("Headroom scenarios (*.headroom.json *.json)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!openScenarioFile(path, &error))
+        QMessageBox::warning(this, tr("Cannot open the scenario"), error);
+}
+
+void MainWindow::saveScenario()
+{
+    QString path = QFileDialog::getSaveFileName(this, tr("Save Scenario"), QStringLiteral("scenario.headroom.json"),
+                                                tr("Headroom scenarios (*.headroom.json)"));
+    if (path.isEmpty())
+        return;
+    if (!path.endsWith(QLatin1String(".json")))
+        path += QStringLiteral(".headroom.json");
+    QString error;
+    if (!saveScenarioFile(path, &error))
+        QMessageBox::warning(this, tr("Cannot save the scenario"), error);
+}
+
+std::shared_ptr<const SimulationResult> MainWindow::currentResult() const { return m_controller->sharedResult(); }
+
+std::optional<QString> MainWindow::exportFigure(const QString& path, const FigureOptions& options) const
+{
+    if (auto e = options.validate())
+        return QStringLiteral("%1: %2").arg(path, *e);
+    Figure figure(options);
+    figure.setBaseline(m_baseline);
+    figure.setResult(currentResult());
+    return figure.write(path);
+}
+
+std::optional<QString> MainWindow::exportReport(const QString& path) const
+{
+    ReportInputs in;
+    in.result = currentResult();
+    if (!m_controller->backgroundPending())
+        in.background = m_controller->background();
+    return writePdfReport(path, in);
+}
+
+std::optional<QString> MainWindow::exportBreakdownCsv(const QString& path) const
+{
+    return writeAtomically(path, ScenarioText::breakdownCsv(*currentResult()).toUtf8());
+}
+
+std::optional<QString> MainWindow::exportResultJson(const QString& path) const
+{
+    const auto r = currentResult();
+    // The window skips the longest-sequence search on each tick; the exported result has every field.
+    const Estimate full = estimate(*r->model, *r->gpu, r->scenario.config, r->scenario.overrides);
+    return writeAtomically(path, QByteArray::fromStdString(estimateToJson(full, *r->model)));
+}
+
+void MainWindow::copyFigure(const FigureOptions& options)
+{
+    Figure figure(options);
+    figure.setBaseline(m_baseline);
+    figure.setResult(currentResult());
+    auto* mime = new QMimeData;
+    mime->setImageData(figure.toImage());
+    mime->setData(QStringLiteral("image/svg+xml"), figure.toSvg());
+    mime->setText(figure.captionLines().join(QLatin1Char('\n')));
+    QGuiApplication::clipboard()->setMimeData(mime);
+}
+
+void MainWindow::exportFigureDialog()
+{
+    ExportDialog dialog(m_controller->scenario(), this);
+    dialog.setOptions(m_settings->exportOptions());
+    QString dir = m_settings->exportDirectory();
+    if (dir.isEmpty() || !QFileInfo(dir).isDir())
+        dir = QDir::homePath();
+    dialog.setPath(QDir(dir).filePath(QStringLiteral("headroom-%1.svg").arg(QString::fromStdString(m_controller->scenario().modelId))));
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    m_settings->setExportOptions(dialog.options());
+    m_settings->setExportDirectory(QFileInfo(dialog.path()).absolutePath());
+    if (auto e = exportFigure(dialog.path(), dialog.options()))
+        QMessageBox::warning(this, tr("Cannot export the figure"), *e);
+    else
+        statusBar()->showMessage(tr("Wrote %1").arg(QDir::toNativeSeparators(dialog.path())), 5000);
+}
+
+void MainWindow::exportDataDialog(const QString& suffix)
+{
+    QString dir = m_settings->exportDirectory();
+    if (dir.isEmpty() || !QFileInfo(dir).isDir())
+        dir = QDir::homePath();
+    const QString model = QString::fromStdString(m_controller->scenario().modelId);
+    const QString name = suffix == QLatin1String("pdf")   ? QStringLiteral("headroom-%1-report.pdf").arg(model)
+        : suffix == QLatin1String("csv")                   ? QStringLiteral("headroom-%1-breakdown.csv").arg(model)
+                                                           : QStringLiteral("headroom-%1.json").arg(model);
+    const QString filter = suffix == QLatin1String("pdf") ? tr("PDF (*.pdf)")
+        : suffix == QLatin1String("csv")                  ? tr("CSV (*.csv)")
+                                                          : tr("JSON (*.json)");
+    QString path = QFileDialog::getSaveFileName(this, tr("Export"), QDir(dir).filePath(name), filter);
+    if (path.isEmpty())
+        return;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QLatin1Char('.') + suffix;
+    m_settings->setExportDirectory(QFileInfo(path).absolutePath());
+    const auto e = suffix == QLatin1String("pdf") ? exportReport(path)
+        : suffix == QLatin1String("csv")           ? exportBreakdownCsv(path)
+                                                   : exportResultJson(path);
+    if (e)
+        QMessageBox::warning(this, tr("Cannot export"), *e);
+    else
+        statusBar()->showMessage(tr("Wrote %1").arg(QDir::toNativeSeparators(path)), 5000);
+}
+
+} // namespace headroom::gui

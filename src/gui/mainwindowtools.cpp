@@ -1,0 +1,206 @@
+// MainWindow's tools: the baseline comparison, the GPU comparison, the model and GPU editors, model import (menu
+// and drag and drop of a config.json, a checkpoint folder, a .safetensors file or a scenario).
+
+#include "mainwindow.h"
+
+#include "baselinetable.h"
+#include "catalogloader.h"
+#include "controlpanel.h"
+#include "gpucomparisonview.h"
+#include "gpueditordialog.h"
+#include "modeleditordialog.h"
+#include "modelimport.h"
+#include "simulationcontroller.h"
+#include "ui_mainwindow.h"
+
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QStatusBar>
+
+namespace headroom::gui {
+
+void MainWindow::setupTools()
+{
+    setAcceptDrops(true);
+
+    m_baselineTable = new BaselineTable(this);
+    m_baselineDock = new QDockWidget(this);
+    m_baselineDock->setObjectName(QStringLiteral("baselineDock"));
+    m_baselineDock->setWidget(m_baselineTable);
+    addDockWidget(Qt::RightDockWidgetArea, m_baselineDock);
+    m_baselineDock->hide();
+    connect(m_ui->baselineAction, &QAction::toggled, this, &MainWindow::setBaselinePinned);
+    connect(m_baselineDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        // Closing the dock ends the comparison.
+        if (!visible && m_baseline && !m_baselineDock->isVisible() && isVisible())
+            m_ui->baselineAction->setChecked(false);
+    });
+
+    m_comparison = new GpuComparisonView(m_controller->catalog(), this);
+    m_comparisonDock = new QDockWidget(this);
+    m_comparisonDock->setObjectName(QStringLiteral("comparisonDock"));
+    m_comparisonDock->setWidget(m_comparison);
+    addDockWidget(Qt::BottomDockWidgetArea, m_comparisonDock);
+    m_comparisonDock->hide();
+    connect(m_ui->gpuComparisonAction, &QAction::triggered, this, [this] {
+        m_comparison->setScenario(m_controller->scenario());
+        m_comparisonDock->show();
+        m_comparisonDock->raise();
+    });
+    connect(m_comparison, &GpuComparisonView::gpuRequested, this, [this](const QString& id) {
+        Scenario s = m_controller->scenario();
+        s.gpuId = id.toStdString();
+        s.overrides = {}; // what-if figures belong to the GPU they were set for
+        applyScenario(s, QStringLiteral("gpu"));
+    });
+
+    retranslateTools();
+    connect(m_ui->editModelAction, &QAction::triggered, this, [this] { editModel(); });
+    connect(m_ui->editGpuAction, &QAction::triggered, this, &MainWindow::editGpu);
+    connect(m_ui->importModelAction, &QAction::triggered, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Import Model"), QString(),
+                                                          tr("Model files (config.json *.json *.safetensors)"));
+        if (path.isEmpty())
+            return;
+        QString error;
+        if (!importModel(path, &error))
+            QMessageBox::warning(this, tr("Cannot import the model"), error);
+    });
+}
+
+void MainWindow::retranslateTools()
+{
+    m_baselineDock->setWindowTitle(tr("Baseline Comparison"));
+    m_comparisonDock->setWindowTitle(tr("GPU Comparison"));
+}
+
+void MainWindow::setBaselinePinned(bool on)
+{
+    m_baseline = on ? m_controller->sharedResult() : nullptr;
+    if (m_ui->baselineAction->isChecked() != on)
+        m_ui->baselineAction->setChecked(on);
+    m_baselineDock->setVisible(on);
+    if (m_controller->result().model)
+        onResultChanged();
+    statusBar()->showMessage(on ? tr("Pinned this scenario as the baseline: change anything to compare") : QString(), 5000);
+}
+
+void MainWindow::refreshTools(const std::shared_ptr<const SimulationResult>& result)
+{
+    if (m_baseline)
+        m_baselineTable->setResults(m_baseline, result);
+    m_comparison->setScenario(result->scenario);
+}
+
+void MainWindow::catalogChanged()
+{
+    m_ui->controls->setCatalog(&m_controller->catalog());
+    m_comparison->reloadGpus();
+}
+
+void MainWindow::editModel(const QStringList& checkpoint)
+{
+    ModelEditorDialog dialog(m_controller->catalog(), m_controller->result().model, this);
+    if (!checkpoint.isEmpty()) {
+        if (auto e = dialog.compareWithCheckpoint(checkpoint))
+            statusBar()->showMessage(*e, 8000);
+    }
+    connect(&dialog, &ModelEditorDialog::modelDeleted, this, [this](const QString& id) {
+        const Catalog bundled = CatalogLoader::bundled();
+        m_controller->removeModel(id.toStdString(), bundled.model(id.toStdString()));
+        if (!m_controller->catalog().model(m_controller->scenario().modelId)) {
+            Scenario s = m_controller->scenario();
+            s.modelId = defaultScenario().modelId;
+            applyScenario(s, QStringLiteral("model"));
+        }
+        catalogChanged();
+    });
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const ModelSpec model = dialog.model();
+    m_controller->addModel(model);
+    catalogChanged();
+    Scenario s = m_controller->scenario();
+    s.modelId = model.id;
+    applyScenario(s, QStringLiteral("model"));
+}
+
+void MainWindow::editGpu()
+{
+    GpuEditorDialog dialog(m_controller->catalog(), m_controller->result().gpu, this);
+    connect(&dialog, &GpuEditorDialog::gpuDeleted, this, [this](const QString& id) {
+        const Catalog bundled = CatalogLoader::bundled();
+        m_controller->removeGpu(id.toStdString(), bundled.gpu(id.toStdString()));
+        if (!m_controller->catalog().gpu(m_controller->scenario().gpuId)) {
+            Scenario s = m_controller->scenario();
+            s.gpuId = defaultScenario().gpuId;
+            s.overrides = {};
+            applyScenario(s, QStringLiteral("gpu"));
+        }
+        catalogChanged();
+    });
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const GpuSpec gpu = dialog.gpu();
+    m_controller->addGpu(gpu);
+    catalogChanged();
+    Scenario s = m_controller->scenario();
+    s.gpuId = gpu.id;
+    s.overrides = {};
+    applyScenario(s, QStringLiteral("gpu"));
+}
+
+bool MainWindow::importModel(const QString& path, QString* error)
+{
+    const QFileInfo info(path);
+    if (info.suffix().compare(QLatin1String("safetensors"), Qt::CaseInsensitive) == 0) {
+        // A checkpoint's header: its exact count beside the current model's, in the model editor.
+        editModel({ path });
+        return true;
+    }
+    if (path.endsWith(QLatin1String(".headroom.json")))
+        return openScenarioFile(path, error);
+    ModelSpec model;
+    if (auto e = importModelFile(path, &model)) {
+        *error = *e;
+        return false;
+    }
+    m_controller->addModel(model);
+    catalogChanged();
+    Scenario s = m_controller->scenario();
+    s.modelId = model.id;
+    s.config.sequenceLength = std::min<std::int64_t>(s.config.sequenceLength, model.defaultSequence);
+    applyScenario(s, QStringLiteral("model"));
+    statusBar()->showMessage(tr("Imported %1 from %2").arg(QString::fromStdString(model.name), QDir::toNativeSeparators(path)), 6000);
+    return true;
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    const auto urls = event->mimeData()->urls();
+    if (urls.size() == 1 && urls.front().isLocalFile()) {
+        const QFileInfo f(urls.front().toLocalFile());
+        if (f.isDir() || f.suffix() == QLatin1String("json") || f.suffix() == QLatin1String("safetensors")) {
+            event->acceptProposedAction();
+            return;
+        }
+    }
+    event->ignore();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QString path = event->mimeData()->urls().value(0).toLocalFile();
+    QString error;
+    if (!importModel(path, &error))
+        QMessageBox::warning(this, tr("Cannot open the dropped file"), error);
+    event->acceptProposedAction();
+}
+
+} // namespace headroom::gui

@@ -1,0 +1,30 @@
+#pragma once
+
+// The one-page PDF report: the scenario, the verdict, all four charts, the breakdown table, the time budget and
+// the sources of every figure used (the GPU file's datasheets, the model's reference implementation, the papers
+// behind the formulas). Built from the same Figure as the chart exports.
+
+#include "simulationcontroller.h"
+
+#include <QByteArray>
+#include <QString>
+
+#include <memory>
+#include <optional>
+
+namespace headroom::gui {
+
+struct ReportInputs {
+    std::shared_ptr<const SimulationResult> result;
+    // The longest sequence and the suggestions; when absent the report computes them (a few milliseconds).
+    std::optional<BackgroundResult> background;
+    bool dark = false;
+};
+
+QByteArray pdfReport(const ReportInputs& inputs);
+// Writes atomically; on failure returns a message naming the path.
+std::optional<QString> writePdfReport(const QString& path, const ReportInputs& inputs);
+// The report's text part as HTML (scenario, verdict, table, sources), for tests and the clipboard.
+QString reportHtml(const SimulationResult& result, const BackgroundResult& background);
+
+} // namespace headroom::gui

@@ -1,0 +1,123 @@
+#include "scenariotext.h"
+
+#include "formatting.h"
+#include "labels.h"
+
+#include <QCoreApplication>
+#include <QLocale>
+
+namespace headroom::gui::ScenarioText {
+
+namespace {
+
+    struct Tr {
+        Q_DECLARE_TR_FUNCTIONS(ScenarioText)
+    };
+
+    QString csvField(const QString& s)
+    {
+        if (!s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('"')) && !s.contains(QLatin1Char('\n')))
+            return s;
+        QString q = s;
+        q.replace(QLatin1Char('"'), QStringLiteral("\"\""));
+        return QLatin1Char('"') + q + QLatin1Char('"');
+    }
+
+} // namespace
+
+QString title(const SimulationResult& r)
+{
+    if (!r.model || !r.gpu)
+        return {};
+    return Tr::tr("%1 on %2").arg(QString::fromStdString(r.model->name), QString::fromStdString(r.gpu->name));
+}
+
+QString settings(const SimulationResult& r)
+{
+    const TrainingConfig& c = r.scenario.config;
+    const bool vision = r.estimate.vision;
+    QStringList parts;
+    parts << Tr::tr("micro-batch %1").arg(c.microBatch);
+    parts << (vision ? Tr::tr("image %1×%1 px").arg(c.sequenceLength) : Tr::tr("sequence %1").arg(c.sequenceLength));
+    parts << Labels::precision(c.precision);
+    if (isMixed(c.precision))
+        parts << Labels::mixedStyle(c.mixedStyle);
+    parts << Labels::optimizer(c.optimizer);
+    parts << Tr::tr("ZeRO stage %1").arg(c.zeroStage);
+    parts << (c.dataParallel == 1 ? Tr::tr("1 GPU") : Tr::tr("%1 data-parallel GPUs").arg(c.dataParallel));
+    if (c.offloadOptimizer)
+        parts << Tr::tr("optimizer offloaded to the host");
+    parts << (c.checkpointing == Checkpointing::None ? Tr::tr("no activation checkpointing")
+                                                     : Tr::tr("checkpointing: %1").arg(Labels::checkpointing(c.checkpointing)));
+    if (!vision)
+        parts << Tr::tr("attention: %1").arg(Labels::attention(c.attention));
+    if (c.gradientAccumulation > 1)
+        parts << Tr::tr("%1 accumulation steps").arg(c.gradientAccumulation);
+    return parts.join(QStringLiteral(" · "));
+}
+
+QString overrides(const SimulationResult& r)
+{
+    const EffectiveGpu& g = r.estimate.gpu;
+    QStringList parts;
+    if (g.memoryOverridden)
+        parts << Tr::tr("capacity %1").arg(formatBytes(g.memoryBytes));
+    if (g.bandwidthOverridden)
+        parts << Tr::tr("bandwidth %1 (datasheet %2)")
+                     .arg(formatBandwidth(g.bandwidthBytesPerSecond),
+                          formatBandwidth(r.gpu ? r.gpu->bandwidthBytesPerSecond() : 0.0));
+    if (g.peakOverridden)
+        parts << Tr::tr("%1 peak %2").arg(Labels::unit(g.overriddenUnit), formatFlopsPerSecond(g.peakFlopsPerSecond[std::size_t(g.overriddenUnit)]));
+    if (parts.isEmpty())
+        return {};
+    return Tr::tr("What-if: %1").arg(parts.join(QStringLiteral(", ")));
+}
+
+QString verdict(const SimulationResult& r)
+{
+    const Estimate& e = r.estimate;
+    const QString unit = e.vision ? Tr::tr("images") : Tr::tr("tokens");
+    const QString memory = e.fits
+        ? Tr::tr("Fits: peak %1 of %2, %3 free").arg(formatBytes(e.peakBytes), formatBytes(e.capacityBytes), formatBytes(e.headroomBytes))
+        : Tr::tr("Does not fit: peak %1 of %2, %3 over").arg(formatBytes(e.peakBytes), formatBytes(e.capacityBytes), formatBytes(-e.headroomBytes));
+    return Tr::tr("%1 · largest micro-batch %2 · step %3 · %4 · MFU %5")
+        .arg(memory)
+        .arg(e.maxMicroBatch)
+        .arg(formatSeconds(e.stepSeconds), formatRate(e.throughputPerSecond, unit), formatPercent(e.mfu));
+}
+
+QStringList caption(const SimulationResult& r)
+{
+    QStringList lines { title(r), settings(r) };
+    if (const QString o = overrides(r); !o.isEmpty())
+        lines << o;
+    lines << verdict(r);
+    return lines;
+}
+
+QString breakdownCsv(const SimulationResult& r)
+{
+    const Estimate& e = r.estimate;
+    // Plain C-locale numbers: a CSV is read by programs.
+    const QLocale c = QLocale::c();
+    QString out = QStringLiteral("category,label,steady_bytes,at_peak_bytes,at_peak_gib,share_of_peak\n");
+    auto row = [&](const QString& id, const QString& label, double steady, double atPeak) {
+        out += QStringLiteral("%1,%2,%3,%4,%5,%6\n")
+                   .arg(id, csvField(label), c.toString(steady, 'f', 0), c.toString(atPeak, 'f', 0),
+                        c.toString(atPeak / 1073741824.0, 'f', 4),
+                        c.toString(e.peakBytes > 0 ? atPeak / e.peakBytes : 0.0, 'f', 4));
+    };
+    for (int i = 0; i < kMemoryCategoryCount; ++i) {
+        const auto cat = MemoryCategory(i);
+        row(QString::fromLatin1(toString(cat).data(), qsizetype(toString(cat).size())), Labels::category(cat),
+            e.components[std::size_t(i)], e.atPeak[std::size_t(i)]);
+    }
+    double steady = 0.0;
+    for (double b : e.components)
+        steady += b;
+    row(QStringLiteral("total"), Tr::tr("Total"), steady, e.peakBytes);
+    row(QStringLiteral("capacity"), Tr::tr("GPU capacity"), e.capacityBytes, e.capacityBytes);
+    return out;
+}
+
+} // namespace headroom::gui::ScenarioText

@@ -1,0 +1,32 @@
+#pragma once
+
+// The words that make a figure or a report self-explaining: which GPU and model, every setting that changes the
+// result, and the verdict in one line. Shared by the exported figures, the PDF report and the clipboard, so all
+// of them describe a scenario the same way.
+
+#include "simulationcontroller.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace headroom::gui {
+
+namespace ScenarioText {
+
+    // "BERT-base (bert-base-uncased) on NVIDIA RTX A3000 12 GB Laptop GPU"
+    QString title(const SimulationResult& r);
+    // "micro-batch 16 · sequence 512 · FP16 mixed · AdamW · ZeRO 0 · 1 GPU · no checkpointing · …"
+    QString settings(const SimulationResult& r);
+    // What-if overrides in force, empty when the GPU's datasheet figures are used.
+    QString overrides(const SimulationResult& r);
+    // "Fits: peak 7.19 GiB of 12.0 GiB · largest micro-batch 30 · step 259 ms · 31.6K tokens/s · MFU 47.6 %"
+    QString verdict(const SimulationResult& r);
+    // All of the above, one item per line.
+    QStringList caption(const SimulationResult& r);
+
+    // The breakdown by category: steady size and size at the peak, in bytes and GiB, with each category's share.
+    QString breakdownCsv(const SimulationResult& r);
+
+} // namespace ScenarioText
+
+} // namespace headroom::gui

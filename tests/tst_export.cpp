@@ -1,0 +1,493 @@
+// Exports for reports: figures of the requested type and size (the PNG's pixels, the SVG parsed back, the PDF's
+// header, page count and page size), vector text in SVG and PDF (no bitmaps of cached items), the caption naming
+// the scenario, the headless `headroom export` writing the same file as the window, the one-page report, the CSV
+// breakdown, bad options refused without touching existing files, undo/redo, and the bundled examples.
+
+#include "appsettings.h"
+#include "baselinetable.h"
+#include "batchsweepview.h"
+#include "formatting.h"
+#include "memorychartview.h"
+#include "rooflineview.h"
+#include "catalogloader.h"
+#include "controlpanel.h"
+#include "estimatecommand.h"
+#include "exportcommand.h"
+#include "exportdialog.h"
+#include "figure.h"
+#include "mainwindow.h"
+#include "scenario.h"
+#include "scenariohistory.h"
+#include "simulationcontroller.h"
+
+#include <QComboBox>
+#include <QFile>
+#include <QImage>
+#include <QImageReader>
+#include <QRegularExpression>
+#include <QSlider>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QSvgRenderer>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+#include <QXmlStreamReader>
+
+using namespace headroom;
+using namespace headroom::gui;
+
+namespace {
+
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// Page objects of a PDF: "/Type /Page" not followed by "s" (that would be the /Pages tree).
+int pdfPageCount(const QByteArray& pdf)
+{
+    static const QRegularExpression page(QStringLiteral("/Type\\s*/Page(?!s)"));
+    return int(QString::fromLatin1(pdf).count(page));
+}
+
+QSizeF pdfMediaBox(const QByteArray& pdf)
+{
+    static const QRegularExpression box(QStringLiteral("/MediaBox\\s*\\[\\s*0\\s+0\\s+([0-9.]+)\\s+([0-9.]+)\\s*\\]"));
+    const auto m = box.match(QString::fromLatin1(pdf));
+    return m.hasMatch() ? QSizeF(m.captured(1).toDouble(), m.captured(2).toDouble()) : QSizeF();
+}
+
+int runExport(QStringList args)
+{
+    args.prepend(QStringLiteral("export"));
+    args.prepend(QStringLiteral("headroom"));
+    return exportFromArguments(args);
+}
+
+} // namespace
+
+class TestExport : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+    void pngHasTheRequestedPixels();
+    void svgParsesWithVectorText();
+    void pdfIsOnePageOfTheRequestedSize();
+    void captionStatesTheScenario();
+    void headlessExportEqualsWindowExport_data();
+    void headlessExportEqualsWindowExport();
+    void reportIsOneA4Page();
+    void csvBreakdownAddsUpToThePeak();
+    void badOptionsAreRefusedAndKeepExistingFiles();
+    void exportDialogShowsTheCommandLine();
+    void undoRedoTreatsADragAsOneStep();
+    void corruptScenarioKeepsStateAndHistory();
+    void examplesOpenAndTheirTitlesHoldTrue();
+    void baselineIsShownBesideTheCurrentScenario();
+
+private:
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<AppSettings> m_settings;
+    std::unique_ptr<SimulationController> m_controller;
+    std::unique_ptr<MainWindow> m_window;
+    QString path(const char* name) const { return m_dir->filePath(QString::fromLatin1(name)); }
+};
+
+void TestExport::initTestCase()
+{
+    // Headless exports read the user's data directory too; keep it empty and apart from the real one.
+    QStandardPaths::setTestModeEnabled(true);
+}
+
+void TestExport::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    m_settings = std::make_unique<AppSettings>(m_dir->filePath(QStringLiteral("settings.ini")), nullptr);
+    m_controller = std::make_unique<SimulationController>(CatalogLoader::withUserData());
+    m_window = std::make_unique<MainWindow>(m_controller.get(), m_settings.get());
+    QVERIFY(m_window->applyScenario(defaultScenario()));
+    m_window->history()->reset(m_controller->scenario());
+}
+
+void TestExport::cleanup()
+{
+    m_window.reset();
+    m_controller.reset();
+    m_settings.reset();
+    m_dir.reset();
+}
+
+void TestExport::pngHasTheRequestedPixels()
+{
+    FigureOptions o;
+    o.chart = FigureChart::Memory;
+    o.size = QSize(800, 600);
+    o.scale = 2.0;
+    QVERIFY(!m_window->exportFigure(path("memory.png"), o));
+    QImageReader reader(path("memory.png"));
+    QCOMPARE(reader.format(), QByteArray("png"));
+    QCOMPARE(reader.size(), QSize(1600, 1200));
+    const QImage image = reader.read();
+    QVERIFY(image.text(QStringLiteral("Title")).contains(QStringLiteral("RTX A3000")));
+    // Not blank: the bars put many colours on the page.
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 7)
+        for (int x = 0; x < image.width(); x += 7)
+            colours.insert(image.pixel(x, y));
+    QVERIFY2(colours.size() > 20, qPrintable(QString::number(colours.size())));
+}
+
+void TestExport::svgParsesWithVectorText()
+{
+    FigureOptions o;
+    o.size = QSize(1200, 800);
+    QVERIFY(!m_window->exportFigure(path("all.svg"), o));
+    const QByteArray svg = readAll(path("all.svg"));
+    QXmlStreamReader xml(svg);
+    int texts = 0, images = 0;
+    QString viewBox, title;
+    while (!xml.atEnd()) {
+        if (xml.readNext() != QXmlStreamReader::StartElement)
+            continue;
+        if (xml.name() == QLatin1String("svg"))
+            viewBox = xml.attributes().value(QLatin1String("viewBox")).toString();
+        else if (xml.name() == QLatin1String("text"))
+            ++texts;
+        else if (xml.name() == QLatin1String("image"))
+            ++images;
+        else if (xml.name() == QLatin1String("title"))
+            title = xml.readElementText();
+    }
+    QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+    QCOMPARE(viewBox, QStringLiteral("0 0 1200 800"));
+    QVERIFY(title.contains(QStringLiteral("BERT")));
+    QVERIFY2(texts > 40, qPrintable(QString::number(texts))); // axis labels, titles, legend, caption
+    QCOMPARE(images, 0); // no text or grid item reached the file as a cached bitmap
+    QSvgRenderer renderer(svg);
+    QVERIFY(renderer.isValid());
+    QCOMPARE(renderer.viewBox(), QRect(0, 0, 1200, 800));
+}
+
+void TestExport::pdfIsOnePageOfTheRequestedSize()
+{
+    FigureOptions o;
+    o.chart = FigureChart::Roofline;
+    o.size = QSize(1000, 640);
+    QVERIFY(!m_window->exportFigure(path("roofline.pdf"), o));
+    const QByteArray pdf = readAll(path("roofline.pdf"));
+    QVERIFY(pdf.startsWith("%PDF-1."));
+    QVERIFY(pdf.trimmed().endsWith("%%EOF"));
+    QCOMPARE(pdfPageCount(pdf), 1);
+    // 96 logical pixels per inch, 72 points per inch.
+    const QSizeF box = pdfMediaBox(pdf);
+    QVERIFY2(qAbs(box.width() - 750.0) < 0.5 && qAbs(box.height() - 480.0) < 0.5,
+             qPrintable(QStringLiteral("%1 x %2").arg(box.width()).arg(box.height())));
+}
+
+void TestExport::captionStatesTheScenario()
+{
+    Scenario s = defaultScenario();
+    s.config.microBatch = 24;
+    s.config.zeroStage = 2;
+    s.config.dataParallel = 4;
+    s.config.checkpointing = Checkpointing::Full;
+    QVERIFY(m_window->applyScenario(s));
+    Figure f(FigureOptions {});
+    f.setResult(m_controller->sharedResult());
+    const QString caption = f.captionLines().join(QLatin1Char('\n'));
+    for (const char* expected : { "RTX A3000", "BERT", "micro-batch 24", "sequence 512", "FP16", "ZeRO stage 2",
+                                  "4 data-parallel GPUs", "Full", "392 GB/s", "largest micro-batch" })
+        QVERIFY2(caption.contains(QLatin1String(expected)), expected);
+}
+
+void TestExport::headlessExportEqualsWindowExport_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QStringList>("options");
+    QTest::newRow("svg all") << QStringLiteral("fig.svg") << QStringList();
+    QTest::newRow("png roofline 2x dark") << QStringLiteral("fig.png")
+                                          << QStringList { QStringLiteral("--chart"), QStringLiteral("roofline"), QStringLiteral("--scale"),
+                                                           QStringLiteral("2"), QStringLiteral("--palette"), QStringLiteral("dark") };
+    QTest::newRow("png timeline no caption") << QStringLiteral("fig.png")
+                                             << QStringList { QStringLiteral("--chart"), QStringLiteral("timeline"), QStringLiteral("--no-caption"),
+                                                              QStringLiteral("--width"), QStringLiteral("900"), QStringLiteral("--height"),
+                                                              QStringLiteral("500") };
+}
+
+void TestExport::headlessExportEqualsWindowExport()
+{
+    QFETCH(QString, file);
+    QFETCH(QStringList, options);
+    // A scenario unlike the default, set through the window's controls.
+    Scenario s = defaultScenario();
+    s.modelId = "gpt2";
+    s.config.microBatch = 6;
+    s.config.sequenceLength = 1024;
+    s.config.precision = Precision::MixedBF16;
+    s.config.checkpointing = Checkpointing::Selective;
+    s.overrides = {};
+    s.gpuId = "rtx-3090";
+    QVERIFY(m_window->applyScenario(s));
+
+    // The dialog's options from the same flags the command line takes.
+    FigureOptions o;
+    for (int i = 0; i < options.size(); ++i) {
+        if (options[i] == QLatin1String("--chart"))
+            o.chart = *figureChartFromString(options[++i]);
+        else if (options[i] == QLatin1String("--scale"))
+            o.scale = options[++i].toDouble();
+        else if (options[i] == QLatin1String("--palette"))
+            o.dark = options[++i] == QLatin1String("dark");
+        else if (options[i] == QLatin1String("--no-caption"))
+            o.caption = false;
+        else if (options[i] == QLatin1String("--width"))
+            o.size.setWidth(options[++i].toInt());
+        else if (options[i] == QLatin1String("--height"))
+            o.size.setHeight(options[++i].toInt());
+    }
+    const QString windowFile = m_dir->filePath(QStringLiteral("window-") + file);
+    const QString headlessFile = m_dir->filePath(QStringLiteral("headless-") + file);
+    QVERIFY(!m_window->exportFigure(windowFile, o));
+    QCOMPARE(runExport(scenarioToArguments(m_controller->scenario()) + options + QStringList { QStringLiteral("--out"), headlessFile }), 0);
+    const QByteArray a = readAll(windowFile), b = readAll(headlessFile);
+    QVERIFY(a.size() > 1000);
+    if (file.endsWith(QLatin1String(".png"))) {
+        const QImage ia = QImage::fromData(a), ib = QImage::fromData(b);
+        QCOMPARE(ia.size(), ib.size());
+        QVERIFY(ia.convertToFormat(QImage::Format_ARGB32) == ib.convertToFormat(QImage::Format_ARGB32));
+    } else {
+        QCOMPARE(a, b);
+    }
+}
+
+void TestExport::reportIsOneA4Page()
+{
+    QVERIFY(!m_window->exportReport(path("report.pdf")));
+    const QByteArray pdf = readAll(path("report.pdf"));
+    QVERIFY(pdf.startsWith("%PDF-1."));
+    QCOMPARE(pdfPageCount(pdf), 1);
+    // A4 is 210 x 297 mm = 595.3 x 841.9 pt (ISO 216).
+    const QSizeF box = pdfMediaBox(pdf);
+    QVERIFY2(qAbs(box.width() - 595.3) < 1.0 && qAbs(box.height() - 841.9) < 1.0,
+             qPrintable(QStringLiteral("%1 x %2").arg(box.width()).arg(box.height())));
+    // The headless report is a valid one-page PDF too.
+    QCOMPARE(runExport({ QStringLiteral("--chart"), QStringLiteral("report"), QStringLiteral("--out"), path("cli-report.pdf") }), 0);
+    QCOMPARE(pdfPageCount(readAll(path("cli-report.pdf"))), 1);
+}
+
+void TestExport::csvBreakdownAddsUpToThePeak()
+{
+    QVERIFY(!m_window->exportBreakdownCsv(path("breakdown.csv")));
+    const QStringList lines = QString::fromUtf8(readAll(path("breakdown.csv"))).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.value(0), QStringLiteral("category,label,steady_bytes,at_peak_bytes,at_peak_gib,share_of_peak"));
+    QCOMPARE(lines.size(), 1 + kMemoryCategoryCount + 2); // header, categories, total, capacity
+    double sum = 0.0, total = 0.0, capacity = 0.0;
+    for (const QString& line : lines.mid(1)) {
+        const QStringList f = line.split(QLatin1Char(','));
+        QCOMPARE(f.size(), 6);
+        bool ok = false;
+        const double atPeak = f[3].toDouble(&ok);
+        QVERIFY2(ok, qPrintable(line)); // C-locale numbers, whatever the UI language
+        if (f[0] == QLatin1String("total"))
+            total = atPeak;
+        else if (f[0] == QLatin1String("capacity"))
+            capacity = atPeak;
+        else
+            sum += atPeak;
+    }
+    QVERIFY(qAbs(sum - total) <= 8.0); // each row rounded to a byte
+    QCOMPARE(total, std::round(m_controller->result().estimate.peakBytes));
+    // The RTX A3000 Laptop's 12 GB as the driver reports it: 12288 MiB (the GPU file's reported_mib).
+    QCOMPARE(capacity, 12288.0 * 1048576.0);
+}
+
+void TestExport::badOptionsAreRefusedAndKeepExistingFiles()
+{
+    const QString existing = path("keep.svg");
+    {
+        QFile f(existing);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("precious");
+    }
+    const QList<QStringList> bad {
+        { QStringLiteral("--width"), QStringLiteral("10"), QStringLiteral("--out"), existing },
+        { QStringLiteral("--scale"), QStringLiteral("nan"), QStringLiteral("--out"), existing },
+        { QStringLiteral("--chart"), QStringLiteral("pie"), QStringLiteral("--out"), existing },
+        { QStringLiteral("--batch"), QStringLiteral("-3"), QStringLiteral("--out"), existing },
+        { QStringLiteral("--scenario"), path("missing.headroom.json"), QStringLiteral("--out"), existing },
+        { QStringLiteral("--chart"), QStringLiteral("report"), QStringLiteral("--out"), existing },
+        { QStringLiteral("--out"), path("figure.bmp") },
+        {},
+    };
+    for (const QStringList& args : bad) {
+        QCOMPARE(runExport(args), 2);
+        QCOMPARE(readAll(existing), QByteArray("precious"));
+    }
+    QVERIFY(!QFile::exists(path("figure.bmp")));
+    // An unwritable place: the message names the path and nothing half-written is left behind.
+    const QString nowhere = path("no/such/folder/fig.svg");
+    const auto e = m_window->exportFigure(nowhere, FigureOptions {});
+    QVERIFY(e);
+    QVERIFY2(e->contains(nowhere), qPrintable(*e));
+    QVERIFY(!QFile::exists(nowhere));
+}
+
+void TestExport::exportDialogShowsTheCommandLine()
+{
+    ExportDialog d(m_controller->scenario());
+    d.setPath(path("fig.png"));
+    FigureOptions o;
+    o.chart = FigureChart::Sweep;
+    o.size = QSize(1000, 700);
+    o.scale = 2.0;
+    d.setOptions(o);
+    QVERIFY(d.problem().isEmpty());
+    const QString cmd = d.commandLine();
+    for (const char* part : { "headroom export", "--gpu rtx-a3000-12gb-laptop", "--model bert-base", "--batch 16",
+                              "--precision fp16", "--bandwidth-gbps 392", "--chart sweep", "--width 1000", "--scale 2" })
+        QVERIFY2(cmd.contains(QLatin1String(part)), part);
+    d.setPath(path("fig.bmp"));
+    QVERIFY(!d.problem().isEmpty());
+}
+
+void TestExport::undoRedoTreatsADragAsOneStep()
+{
+    QUndoStack* stack = m_window->history()->stack();
+    QCOMPARE(stack->count(), 0);
+    auto* slider = m_window->controls()->findChild<QSlider*>(QStringLiteral("batchSlider"));
+    auto* spin = m_window->controls()->findChild<QSpinBox*>(QStringLiteral("batchSpin"));
+    QVERIFY(slider && spin);
+    const std::int64_t before = m_controller->scenario().config.microBatch;
+    // One drag through several values.
+    slider->setSliderDown(true);
+    for (int step = 1; step <= 5; ++step)
+        slider->setValue(slider->value() + 3);
+    QCOMPARE(stack->count(), 0); // nothing recorded while the slider is held
+    slider->setSliderDown(false);
+    emit slider->sliderReleased();
+    const std::int64_t after = m_controller->scenario().config.microBatch;
+    QVERIFY(after > before);
+    QCOMPARE(stack->count(), 1);
+    // A second, separate change: the precision.
+    auto* precision = m_window->controls()->findChild<QComboBox*>(QStringLiteral("precisionCombo"));
+    QVERIFY(precision);
+    precision->setCurrentIndex(precision->findData(int(Precision::FP32)));
+    QVERIFY(m_controller->scenario().config.precision == Precision::FP32);
+    QCOMPARE(stack->count(), 2);
+
+    stack->undo();
+    QVERIFY(m_controller->scenario().config.precision == Precision::MixedFP16);
+    QCOMPARE(precision->currentData().toInt(), int(Precision::MixedFP16)); // the controls follow
+    stack->undo();
+    QCOMPARE(m_controller->scenario().config.microBatch, before);
+    QCOMPARE(spin->value(), int(before));
+    stack->redo();
+    QCOMPARE(m_controller->scenario().config.microBatch, after);
+    stack->redo();
+    QVERIFY(m_controller->scenario().config.precision == Precision::FP32);
+    QCOMPARE(stack->count(), 2); // undo and redo record nothing new
+}
+
+void TestExport::corruptScenarioKeepsStateAndHistory()
+{
+    Scenario s = defaultScenario();
+    s.config.microBatch = 7;
+    QVERIFY(m_window->applyScenario(s));
+    const int steps = m_window->history()->stack()->count();
+    const QList<QByteArray> corrupt {
+        "{ not json",
+        R"({"format":"headroom-scenario","version":1,"gpu":"rtx-a3000-12gb-laptop","model":"bert-base","micro_batch":-4,"sequence_length":512})",
+        R"({"format":"headroom-scenario","version":1,"gpu":"no-such-gpu","model":"bert-base","micro_batch":4,"sequence_length":512})",
+        R"({"format":"headroom-scenario","version":99,"gpu":"rtx-a3000-12gb-laptop","model":"bert-base","micro_batch":4,"sequence_length":512})",
+    };
+    for (const QByteArray& text : corrupt) {
+        QFile f(path("bad.headroom.json"));
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(text);
+        f.close();
+        QString error;
+        QVERIFY(!m_window->openScenarioFile(path("bad.headroom.json"), &error));
+        QVERIFY2(error.contains(QLatin1String("bad.headroom.json")), qPrintable(error));
+        QVERIFY(m_controller->scenario() == s);
+        QCOMPARE(m_window->history()->stack()->count(), steps);
+    }
+    QVERIFY(m_settings->recentFiles().isEmpty()); // a file that failed is not "recent"
+}
+
+void TestExport::examplesOpenAndTheirTitlesHoldTrue()
+{
+    const QStringList examples = MainWindow::examplePaths();
+    QVERIFY(examples.size() >= 7);
+    for (const QString& p : examples) {
+        QString error;
+        QVERIFY2(m_window->openScenarioFile(p, &error, QStringLiteral("example")), qPrintable(error));
+        QFile f(p);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const auto doc = parseScenario(f.readAll().toStdString(), p.toStdString());
+        QVERIFY(doc);
+        QVERIFY2(m_controller->scenario() == doc->scenario, qPrintable(p));
+        // Each title says whether it fits; the simulation must agree.
+        const QString title = QString::fromStdString(doc->title);
+        const bool fits = m_controller->result().estimate.fits;
+        if (title.contains(QLatin1String("does not fit")))
+            QVERIFY2(!fits, qPrintable(title));
+        else if (title.contains(QLatin1String("fits")))
+            QVERIFY2(fits, qPrintable(title));
+        // The explainer's lessons happen on its GPU.
+        QVERIFY(doc->scenario.gpuId == "rtx-a3000-12gb-laptop");
+    }
+    QVERIFY(m_settings->recentFiles().isEmpty()); // bundled examples are not recent files
+}
+
+void TestExport::baselineIsShownBesideTheCurrentScenario()
+{
+    // Pin FP16 at batch 16, then switch to FP32 at batch 24: every chart shows both.
+    m_window->resize(1400, 900);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    const Estimate pinned = m_controller->result().estimate;
+    m_window->setBaselinePinned(true);
+    Scenario s = m_controller->scenario();
+    s.config.precision = Precision::FP32;
+    s.config.microBatch = 24;
+    QVERIFY(m_window->applyScenario(s));
+    const Estimate now = m_controller->result().estimate;
+    QVERIFY(now.peakBytes > pinned.peakBytes);
+
+    // Memory bars: the baseline's weights are FP32 in both (autocast keeps FP32 weights), its activations are not.
+    const MemoryChartView* memory = m_window->memoryChart();
+    QCOMPARE(memory->baselineBarValue(Phase::Forward, MemoryCategory::Weights) / 1e6,
+             memory->barValue(Phase::Forward, MemoryCategory::Weights) / 1e6);
+    QVERIFY(memory->baselineBarValue(Phase::Backward, MemoryCategory::Activations)
+            < memory->barValue(Phase::Backward, MemoryCategory::Activations));
+    // The sweep shows the baseline's peak curve; at the pinned batch it is the pinned peak.
+    const QList<QPointF> curve = m_window->sweepChart()->baselineCurve();
+    QVERIFY(!curve.isEmpty());
+    bool found = false;
+    for (const QPointF& p : curve) {
+        if (p.x() == double(pinned.config.microBatch)) {
+            QVERIFY(qAbs(p.y() - pinned.peakBytes) < 1.0);
+            found = true;
+        }
+    }
+    QVERIFY(found);
+    // The roofline shows the baseline's operators as a second marker set.
+    QVERIFY(!m_window->rooflineChart()->baselineDots().isEmpty());
+    // The table of differences: the peak row holds both peaks.
+    const QString table = m_window->baselineTable()->text();
+    QVERIFY2(table.contains(formatBytes(pinned.peakBytes)) && table.contains(formatBytes(now.peakBytes)), qPrintable(table));
+
+    // Unpinning removes the comparison everywhere.
+    m_window->setBaselinePinned(false);
+    QVERIFY(m_window->sweepChart()->baselineCurve().isEmpty());
+    QVERIFY(m_window->rooflineChart()->baselineDots().isEmpty());
+    QCOMPARE(memory->baselineBarValue(Phase::Forward, MemoryCategory::Weights), 0.0);
+}
+
+QTEST_MAIN(TestExport)
+#include "tst_export.moc"
