@@ -17,7 +17,7 @@ namespace {
     QString overview()
     {
         return QStringLiteral(
-            "Usage: headroom [command] [options]\n"
+            "Usage: headroom [options] [command]\n"
             "\n"
             "Headroom explores the GPU memory and bandwidth of one neural-network training step.\n"
             "Without a command it opens the explorer window.\n"
