@@ -5,9 +5,12 @@
 #include "language.h"
 #include "mainwindow.h"
 #include "simulationcontroller.h"
+#include "tour.h"
 
 #include <QApplication>
+#include <QAction>
 #include <QCommandLineParser>
+#include <QIcon>
 #include <QStatusBar>
 #include <QStyle>
 #include <QStyleFactory>
@@ -50,6 +53,8 @@ int runGui(int argc, char** argv)
     QApplication::setApplicationDisplayName(QStringLiteral("Headroom"));
     QApplication::setApplicationVersion(QStringLiteral(HEADROOM_VERSION));
     QGuiApplication::setDesktopFileName(QStringLiteral("io.github.headroom.Headroom"));
+    QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("io.github.headroom.Headroom"),
+                                                 QIcon(QStringLiteral(":/icons/io.github.headroom.Headroom.svg"))));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QObject::tr("Headroom: GPU memory and bandwidth of a training step. "
@@ -68,7 +73,9 @@ int runGui(int argc, char** argv)
     const QCommandLineOption languageOption({ QStringLiteral("language") },
                                             QObject::tr("User interface language: en or zh_CN (default: the system's)."),
                                             QObject::tr("code"));
-    parser.addOptions({ scenarioOption, paletteOption, presentationOption, screenshotOption, sizeOption, languageOption });
+    const QCommandLineOption tourOption({ QStringLiteral("tour") }, QObject::tr("Start the guided tour at this step (1 is the first)."),
+                                        QObject::tr("step"));
+    parser.addOptions({ scenarioOption, paletteOption, presentationOption, screenshotOption, sizeOption, languageOption, tourOption });
     parser.process(app);
 
     const QString scheme = parser.value(paletteOption);
@@ -111,6 +118,11 @@ int runGui(int argc, char** argv)
     if (parser.isSet(presentationOption) || (!screenshot && settings.presentationMode()))
         window.setPresentationMode(true);
     window.show();
+    if (parser.isSet(tourOption)) {
+        window.findChild<QAction*>(QStringLiteral("tourAction"))->trigger();
+        for (int i = 1; i < parser.value(tourOption).toInt(); ++i)
+            window.tour()->next();
+    }
     if (screenshot) {
         const QString path = parser.value(screenshotOption);
         // Wait for the background search (longest sequence, suggestions) so that the verdict is complete.

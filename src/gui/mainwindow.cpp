@@ -156,6 +156,7 @@ void MainWindow::setPresentationMode(bool on)
     m_ui->controls->setPresentationMode(on);
     m_ui->verdict->setPresentationMode(on);
     m_legend->setPresentationMode(on);
+    setToolFontScale(on ? 1.6 : 1.0);
     if (on)
         showFullScreen();
     else

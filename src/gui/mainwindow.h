@@ -25,6 +25,7 @@ class AppSettings;
 class BaselineTable;
 class BatchSweepView;
 class GpuComparisonView;
+class GuidedTour;
 class CategoryLegend;
 class ControlPanel;
 class MemoryChartView;
@@ -75,6 +76,9 @@ public:
     std::shared_ptr<const SimulationResult> baseline() const { return m_baseline; }
     BaselineTable* baselineTable() const { return m_baselineTable; }
     GpuComparisonView* gpuComparison() const { return m_comparison; }
+    void showGpuComparison();
+    GuidedTour* tour() const { return m_tour; }
+    SimulationController* controller() const { return m_controller; }
     // A Hugging Face config.json or checkpoint folder becomes the current model; a .safetensors file opens the
     // model editor with its exact count; a .headroom.json opens as a scenario.
     bool importModel(const QString& path, QString* error);
@@ -102,6 +106,7 @@ private:
     std::shared_ptr<const SimulationResult> currentResult() const;
     void setupTools();
     void retranslateTools();
+    void setToolFontScale(double scale); // the tour and comparison panels, readable on a projector
     void refreshTools(const std::shared_ptr<const SimulationResult>& result);
     void catalogChanged();
     void editModel(const QStringList& checkpoint = {});
@@ -117,6 +122,8 @@ private:
     QDockWidget* m_baselineDock = nullptr;
     GpuComparisonView* m_comparison = nullptr;
     QDockWidget* m_comparisonDock = nullptr;
+    GuidedTour* m_tour = nullptr;
+    QDockWidget* m_tourDock = nullptr;
     ExplainRequest m_lastExplain;
     bool m_explainShown = false;
     bool m_presentation = false;

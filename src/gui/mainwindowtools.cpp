@@ -10,9 +10,11 @@
 #include "gpueditordialog.h"
 #include "modeleditordialog.h"
 #include "modelimport.h"
+#include "tour.h"
 #include "simulationcontroller.h"
 #include "ui_mainwindow.h"
 
+#include <QApplication>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -48,11 +50,20 @@ void MainWindow::setupTools()
     m_comparisonDock->setWidget(m_comparison);
     addDockWidget(Qt::BottomDockWidgetArea, m_comparisonDock);
     m_comparisonDock->hide();
-    connect(m_ui->gpuComparisonAction, &QAction::triggered, this, [this] {
-        m_comparison->setScenario(m_controller->scenario());
-        m_comparisonDock->show();
-        m_comparisonDock->raise();
+    connect(m_ui->gpuComparisonAction, &QAction::triggered, this, &MainWindow::showGpuComparison);
+
+    m_tour = new GuidedTour(this);
+    m_tourDock = new QDockWidget(this);
+    m_tourDock->setObjectName(QStringLiteral("tourDock"));
+    m_tourDock->setWidget(m_tour);
+    addDockWidget(Qt::RightDockWidgetArea, m_tourDock);
+    m_tourDock->hide();
+    connect(m_ui->tourAction, &QAction::triggered, this, [this] {
+        m_tourDock->show();
+        m_tourDock->raise();
+        m_tour->start();
     });
+    connect(m_tour, &GuidedTour::finished, m_tourDock, &QDockWidget::hide);
     connect(m_comparison, &GpuComparisonView::gpuRequested, this, [this](const QString& id) {
         Scenario s = m_controller->scenario();
         s.gpuId = id.toStdString();
@@ -74,8 +85,25 @@ void MainWindow::setupTools()
     });
 }
 
+void MainWindow::setToolFontScale(double scale)
+{
+    for (QWidget* w : std::initializer_list<QWidget*> { m_tour, m_comparison, m_baselineTable }) {
+        QFont f = QApplication::font();
+        f.setPointSizeF(f.pointSizeF() * scale);
+        w->setFont(f);
+    }
+}
+
+void MainWindow::showGpuComparison()
+{
+    m_comparison->setScenario(m_controller->scenario());
+    m_comparisonDock->show();
+    m_comparisonDock->raise();
+}
+
 void MainWindow::retranslateTools()
 {
+    m_tourDock->setWindowTitle(tr("Guided Tour"));
     m_baselineDock->setWindowTitle(tr("Baseline Comparison"));
     m_comparisonDock->setWindowTitle(tr("GPU Comparison"));
 }
