@@ -5,2656 +5,2779 @@
     <name>CheckpointComparison</name>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：%2</translation>
     </message>
     <message numerus="yes">
         <source>%n files</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个文件</numerusform>
         </translation>
     </message>
     <message>
         <source>Checkpoint %1: &lt;b&gt;%2&lt;/b&gt; parameters (tensors: %3; %4)</source>
-        <translation type="unfinished"></translation>
+        <translation>检查点 %1：&lt;b&gt;%2&lt;/b&gt; 个参数（张量：%3；%4）</translation>
     </message>
     <message>
         <source>Checkpoint minus config: %1 (%2%)</source>
-        <translation type="unfinished"></translation>
+        <translation>检查点减去配置：%1（%2%）</translation>
     </message>
     <message>
         <source>A checkpoint can also hold buffers (attention masks, position ids), stores tied weights once, and may be one shard of several.</source>
-        <translation type="unfinished"></translation>
+        <translation>检查点还可能包含缓冲区（注意力掩码、位置 id），绑定的权重只存一份，而且它可能只是多个分片之一。</translation>
     </message>
 </context>
 <context>
     <name>ControlPanel</name>
     <message>
         <source>GPU and model</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU 与模型</translation>
     </message>
     <message>
         <source>&amp;GPU</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU(&amp;G)</translation>
     </message>
     <message>
         <source>Type to search; grouped by vendor and segment</source>
-        <translation type="unfinished"></translation>
+        <translation>输入以搜索；按厂商和产品线分组</translation>
     </message>
     <message>
         <source>&amp;Model</source>
-        <translation type="unfinished"></translation>
+        <translation>模型(&amp;M)</translation>
     </message>
     <message>
         <source>Type to search; grouped by family</source>
-        <translation type="unfinished"></translation>
+        <translation>输入以搜索；按模型系列分组</translation>
     </message>
     <message>
         <source>Batch and sequence</source>
-        <translation type="unfinished"></translation>
+        <translation>批次与序列</translation>
     </message>
     <message>
         <source>Micro-&amp;batch</source>
-        <translation type="unfinished"></translation>
+        <translation>微批次(&amp;B)</translation>
     </message>
     <message>
         <source>Micro-batch per GPU (logarithmic, 1 to 4096)</source>
-        <translation type="unfinished"></translation>
+        <translation>每个 GPU 的微批次大小（对数刻度，1 到 4096）</translation>
     </message>
     <message>
         <source>&amp;Sequence length</source>
-        <translation type="unfinished"></translation>
+        <translation>序列长度(&amp;S)</translation>
     </message>
     <message>
         <source>Tokens per sample (logarithmic, 64 to 131072); image side for vision models</source>
-        <translation type="unfinished"></translation>
+        <translation>每个样本的词元数（对数刻度，64 到 131072）；视觉模型为图像边长</translation>
     </message>
     <message>
         <source>Gradient &amp;accumulation steps</source>
-        <translation type="unfinished"></translation>
+        <translation>梯度累积步数(&amp;A)</translation>
     </message>
     <message>
         <source>Precision and optimizer</source>
-        <translation type="unfinished"></translation>
+        <translation>精度与优化器</translation>
     </message>
     <message>
         <source>&amp;Precision</source>
-        <translation type="unfinished"></translation>
+        <translation>精度(&amp;P)</translation>
     </message>
     <message>
         <source>&amp;Weights</source>
-        <translation type="unfinished"></translation>
+        <translation>权重(&amp;W)</translation>
     </message>
     <message>
         <source>&amp;Optimizer</source>
-        <translation type="unfinished"></translation>
+        <translation>优化器(&amp;O)</translation>
     </message>
     <message>
         <source>&amp;Checkpointing</source>
-        <translation type="unfinished"></translation>
+        <translation>激活检查点(&amp;C)</translation>
     </message>
     <message>
         <source>A&amp;ttention</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力(&amp;T)</translation>
     </message>
     <message>
         <source>Data parallelism</source>
-        <translation type="unfinished"></translation>
+        <translation>数据并行</translation>
     </message>
     <message>
         <source>&amp;ZeRO stage</source>
-        <translation type="unfinished"></translation>
+        <translation>ZeRO 阶段(&amp;Z)</translation>
     </message>
     <message>
         <source>&amp;Data-parallel GPUs</source>
-        <translation type="unfinished"></translation>
+        <translation>数据并行 GPU 数(&amp;D)</translation>
     </message>
     <message>
         <source>GPUs that ZeRO partitions over (logarithmic, 1 to 1024)</source>
-        <translation type="unfinished"></translation>
+        <translation>参与 ZeRO 分区的 GPU 数（对数刻度，1 到 1024）</translation>
     </message>
     <message>
         <source>Offload the optimizer to the &amp;host (ZeRO-Offload)</source>
-        <translation type="unfinished"></translation>
+        <translation>将优化器卸载到主机（ZeRO-Offload）(&amp;H)</translation>
     </message>
     <message>
         <source>What-if overrides</source>
-        <translation type="unfinished"></translation>
+        <translation>假设覆盖值</translation>
     </message>
     <message>
         <source>Capacit&amp;y</source>
-        <translation type="unfinished"></translation>
+        <translation>容量(&amp;Y)</translation>
     </message>
     <message>
         <source> GiB</source>
-        <translation type="unfinished"></translation>
+        <translation> GiB</translation>
     </message>
     <message>
         <source>Band&amp;width</source>
-        <translation type="unfinished"></translation>
+        <translation>带宽(&amp;W)</translation>
     </message>
     <message>
         <source> GB/s</source>
-        <translation type="unfinished"></translation>
+        <translation> GB/s</translation>
     </message>
     <message>
         <source>Pea&amp;k</source>
-        <translation type="unfinished"></translation>
+        <translation>峰值(&amp;K)</translation>
     </message>
     <message>
         <source> TFLOP/s</source>
-        <translation type="unfinished"></translation>
+        <translation> TFLOP/s</translation>
     </message>
     <message>
         <source>Over&amp;head</source>
-        <translation type="unfinished"></translation>
+        <translation>开销(&amp;H)</translation>
     </message>
     <message>
         <source> MiB</source>
-        <translation type="unfinished"></translation>
+        <translation> MiB</translation>
     </message>
     <message>
         <source>CUDA context and library workspaces; the default comes from the GPU&apos;s generation</source>
-        <translation type="unfinished"></translation>
+        <translation>CUDA 上下文与库工作区；默认值取决于 GPU 的架构代际</translation>
     </message>
 </context>
 <context>
     <name>Examples</name>
     <message>
         <source>BERT-base in FP32: batch 32 does not fit 12 GB</source>
-        <translation type="unfinished"></translation>
+        <translation>BERT-base（FP32）：批大小 32 在 12 GB 上放不下</translation>
     </message>
     <message>
         <source>BERT-base with FP16 mixed precision</source>
-        <translation type="unfinished"></translation>
+        <translation>BERT-base，FP16 混合精度</translation>
     </message>
     <message>
         <source>BERT-base with activation checkpointing</source>
-        <translation type="unfinished"></translation>
+        <translation>BERT-base，激活检查点</translation>
     </message>
     <message>
         <source>100M-parameter Transformer in FP32</source>
-        <translation type="unfinished"></translation>
+        <translation>1 亿参数的 Transformer（FP32）</translation>
     </message>
     <message>
         <source>100M-parameter Transformer, mixed precision</source>
-        <translation type="unfinished"></translation>
+        <translation>1 亿参数的 Transformer，混合精度</translation>
     </message>
     <message>
         <source>GPT-2 XL on one 12 GB GPU: does not fit</source>
-        <translation type="unfinished"></translation>
+        <translation>单块 12 GB GPU 上的 GPT-2 XL：放不下</translation>
     </message>
     <message>
         <source>GPT-2 XL with ZeRO-3 over 4 GPUs</source>
-        <translation type="unfinished"></translation>
+        <translation>GPT-2 XL，在 4 块 GPU 上使用 ZeRO-3</translation>
     </message>
 </context>
 <context>
     <name>Explainer</name>
     <message>
         <source> (gradient)</source>
-        <translation type="unfinished"></translation>
+        <translation>（梯度）</translation>
     </message>
     <message>
         <source>&lt;p&gt;Largest contributors, summed over layers, by the operator that created them:&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;按创建它们的算子汇总（各层合计）的最大贡献项：&lt;/p&gt;</translation>
     </message>
     <message>
         <source>P × %1 B ÷ N = %2 × %1 ÷ %3 = %4</source>
-        <translation type="unfinished"></translation>
+        <translation>P × %1 B ÷ N = %2 × %1 ÷ %3 = %4</translation>
     </message>
     <message>
         <source>P × %1 B = %2 × %1 = %3</source>
-        <translation type="unfinished"></translation>
+        <translation>P × %1 B = %2 × %1 = %3</translation>
     </message>
     <message>
         <source>torch.autocast keeps parameters in FP32 (PyTorch AMP documentation); DeepSpeed and Megatron keep 16-bit weights with an FP32 master copy; ZeRO-3 (P_p) shards them over N ranks (Rajbhandari et al. 2020, sec. 5).</source>
-        <translation type="unfinished"></translation>
+        <translation>torch.autocast 将参数保持为 FP32（PyTorch AMP 文档）；DeepSpeed 和 Megatron 保存 16 位权重外加一份 FP32 主副本；ZeRO-3（P_p）将它们分片到 N 个进程上（Rajbhandari et al. 2020，第 5 节）。</translation>
     </message>
     <message>
         <source>matmul weights × bytes of the copy = %1</source>
-        <translation type="unfinished"></translation>
+        <translation>矩阵乘权重 × 副本的字节数 = %1</translation>
     </message>
     <message>
         <source>aten/src/ATen/autocast_mode.cpp: cached_cast keeps one low-precision copy of each leaf weight until the forward leaves the autocast region, and autograd keeps it until that layer&apos;s backward. Transformer Engine keeps FP8 copies and their transposes.</source>
-        <translation type="unfinished"></translation>
+        <translation>aten/src/ATen/autocast_mode.cpp：cached_cast 为每个叶子权重保留一份低精度副本，直到前向离开 autocast 区域；autograd 则一直保留它，直到该层的反向。Transformer Engine 保留 FP8 副本及其转置。</translation>
     </message>
     <message>
         <source>, plus DistributedDataParallel&apos;s gradient buckets of the same size</source>
-        <translation type="unfinished"></translation>
+        <translation>，另加同样大小的 DistributedDataParallel 梯度桶</translation>
     </message>
     <message>
         <source>ZeRO-2 (P_os+g) shards gradients (Rajbhandari et al. 2020); Megatron and DeepSpeed keep FP32 gradient buffers (18 bytes per parameter with Adam), the ZeRO paper counts 16-bit gradients (16 bytes).</source>
-        <translation type="unfinished"></translation>
+        <translation>ZeRO-2（P_os+g）对梯度分片（Rajbhandari et al. 2020）；Megatron 和 DeepSpeed 保存 FP32 梯度缓冲区（使用 Adam 时每个参数 18 字节），而 ZeRO 论文按 16 位梯度计（16 字节）。</translation>
     </message>
     <message>
         <source>4 (FP32 master) + 4 (m) + 4 (v) = 12 B</source>
-        <translation type="unfinished"></translation>
+        <translation>4 (FP32 主副本) + 4 (m) + 4 (v) = 12 B</translation>
     </message>
     <message>
         <source>2 moments × %1 B</source>
-        <translation type="unfinished"></translation>
+        <translation>2 个矩 × %1 B</translation>
     </message>
     <message>
         <source>4 B (FP32 master)</source>
-        <translation type="unfinished"></translation>
+        <translation>4 B (FP32 主副本)</translation>
     </message>
     <message>
         <source>0 B</source>
-        <translation type="unfinished"></translation>
+        <translation>0 B</translation>
     </message>
     <message>
         <source>4 (master) + 4 (momentum) B</source>
-        <translation type="unfinished"></translation>
+        <translation>4 (主副本) + 4 (动量) B</translation>
     </message>
     <message>
         <source>%1 B (momentum)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 B (动量)</translation>
     </message>
     <message>
         <source>2 × 1 B + 2 × 4 B per 256 elements (tensors under 4096 elements keep 32-bit states)</source>
-        <translation type="unfinished"></translation>
+        <translation>2 × 1 B + 每 256 个元素 2 × 4 B（少于 4096 个元素的张量保留 32 位状态）</translation>
     </message>
     <message>
         <source>4 B × (rows + columns) per matrix: factored second moments, no first moment</source>
-        <translation type="unfinished"></translation>
+        <translation>每个矩阵 4 B × (行数 + 列数)：二阶矩分解存储，无一阶矩</translation>
     </message>
     <message>
         <source>per parameter: %1%2 → %3</source>
-        <translation type="unfinished"></translation>
+        <translation>每个参数：%1%2 → %3</translation>
     </message>
     <message>
         <source>, ÷ N = %1 (ZeRO-1)</source>
-        <translation type="unfinished"></translation>
+        <translation>，÷ N = %1 (ZeRO-1)</translation>
     </message>
     <message>
         <source>on the host (optimizer offload): 0 B on the GPU</source>
-        <translation type="unfinished"></translation>
+        <translation>在主机上（优化器卸载）：GPU 上为 0 B</translation>
     </message>
     <message>
         <source>ZeRO paper sec. 3.1: K = 12 bytes per parameter for mixed-precision Adam; bitsandbytes Optimizer2State (min_8bit_size = 4096, block size 256); transformers Adafactor defaults.</source>
-        <translation type="unfinished"></translation>
+        <translation>ZeRO 论文第 3.1 节：混合精度 Adam 每个参数 K = 12 字节；bitsandbytes Optimizer2State（min_8bit_size = 4096，块大小 256）；transformers 中 Adafactor 的默认设置。</translation>
     </message>
     <message>
         <source>tensors autograd saves for backward, at the end of the forward pass: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>前向结束时，autograd 为反向保存的张量：%1</translation>
     </message>
     <message>
         <source>&lt;br&gt;For comparison, the closed form for a standard GPT layer with 16-bit activations and 1-byte dropout masks (Korthikanti et al. 2022, Table 2): sbh(34 + 5as/h) × L = %1</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;br&gt;作为对比，标准 GPT 层在 16 位激活值、1 字节 dropout 掩码下的闭式公式（Korthikanti et al. 2022，表 2）：sbh(34 + 5as/h) × L = %1</translation>
     </message>
     <message>
         <source>Each operator saves what torch/csrc/autograd/derivatives.yaml says it saves (Linear its input, GELU its input, softmax its output, dropout a 1-byte mask, LayerNorm its input and FP32 mean and rstd), in the dtype autocast gives it.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个算子按 torch/csrc/autograd/derivatives.yaml 的规定保存张量（Linear 保存其输入，GELU 保存其输入，softmax 保存其输出，dropout 保存 1 字节掩码，LayerNorm 保存其输入及 FP32 的 mean 和 rstd），数据类型由 autocast 决定。</translation>
     </message>
     <message>
         <source>live at the peak: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>峰值时存活：%1</translation>
     </message>
     <message>
         <source>Liveness of every tensor in the simulated step: outputs in flight, gradients of activations, the optimizer&apos;s foreach temporaries (torch.optim._multi_tensor_adam), gathered ZeRO-3 layers.</source>
-        <translation type="unfinished"></translation>
+        <translation>模拟训练步中每个张量的存活情况：传递中的输出、激活值的梯度、优化器 foreach 实现的临时张量（torch.optim._multi_tensor_adam）、ZeRO-3 聚合的层。</translation>
     </message>
     <message>
         <source>CUDA context and workspaces %1 (+ allocator reserve %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>CUDA 上下文与工作区 %1（+ 分配器预留 %2）</translation>
     </message>
     <message>
         <source>Not a hardware figure: Headroom&apos;s default per GPU generation, editable under What-if overrides.</source>
-        <translation type="unfinished"></translation>
+        <translation>并非硬件参数：这是 Headroom 按 GPU 代际设定的默认值，可在“假设覆盖值”中修改。</translation>
     </message>
     <message>
         <source>&lt;p&gt;%1, %2, summed over %3 kernels of every layer.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;%1，%2，为所有层中 %3 个内核的合计。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>&lt;p&gt;&lt;b&gt;intensity&lt;/b&gt; = FLOPs / bytes = %1 / %2 = %3 FLOP/byte&lt;br&gt;&lt;b&gt;attainable&lt;/b&gt; = min(π, β × I) = min(%4, %5 × %3) = %6&lt;br&gt;&lt;b&gt;time&lt;/b&gt; = Σ max(FLOPs / (η&lt;sub&gt;c&lt;/sub&gt; π), bytes / (η&lt;sub&gt;m&lt;/sub&gt; β), launch) = %7&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;&lt;b&gt;算术强度&lt;/b&gt; = FLOPs / 字节数 = %1 / %2 = %3 FLOP/byte&lt;br&gt;&lt;b&gt;可达性能&lt;/b&gt; = min(π, β × I) = min(%4, %5 × %3) = %6&lt;br&gt;&lt;b&gt;时间&lt;/b&gt; = Σ max(FLOPs / (η&lt;sub&gt;c&lt;/sub&gt; π), 字节数 / (η&lt;sub&gt;m&lt;/sub&gt; β), 启动开销) = %7&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Roofline: Williams, Waterman &amp; Patterson 2009. Efficiencies η: GEMMs 0.80 of the dense tensor peak (MAMF table, stas00/ml-engineering), FP8 0.70, attention 0.60 (FlashAttention-2), memory 0.85 (HBM) or 0.78 (GDDR); kernel launch 5 µs.</source>
-        <translation type="unfinished"></translation>
+        <translation>屋顶线模型：Williams, Waterman &amp; Patterson 2009。效率 η：GEMM 为稠密张量峰值的 0.80（MAMF 表，stas00/ml-engineering），FP8 为 0.70，注意力为 0.60（FlashAttention-2），访存为 0.85（HBM）或 0.78（GDDR）；内核启动开销 5 µs。</translation>
     </message>
     <message>
         <source>&lt;p&gt;%1: %2, %3; %4 of memory bandwidth.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;%1：%2，%3；显存带宽 %4。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Capacity: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>容量：%1</translation>
     </message>
     <message>
         <source>Bandwidth (datasheet %1): %2</source>
-        <translation type="unfinished"></translation>
+        <translation>带宽（规格书 %1）：%2</translation>
     </message>
     <message>
         <source>&lt;p&gt;&lt;b&gt;What-if active:&lt;/b&gt; %1&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;&lt;b&gt;假设已启用：&lt;/b&gt;%1&lt;/p&gt;</translation>
     </message>
     <message>
         <source>GPU</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU</translation>
     </message>
 </context>
 <context>
     <name>ExportDialog</name>
     <message>
         <source>Export Figure</source>
-        <translation type="unfinished"></translation>
+        <translation>导出图表</translation>
     </message>
     <message>
         <source>&amp;Chart</source>
-        <translation type="unfinished"></translation>
+        <translation>图表(&amp;C)</translation>
     </message>
     <message>
         <source>&amp;Size</source>
-        <translation type="unfinished"></translation>
+        <translation>尺寸(&amp;S)</translation>
     </message>
     <message>
         <source> px</source>
-        <translation type="unfinished"></translation>
+        <translation> px</translation>
     </message>
     <message>
         <source>×</source>
-        <translation type="unfinished"></translation>
+        <translation>×</translation>
     </message>
     <message>
         <source>PNG s&amp;cale</source>
-        <translation type="unfinished"></translation>
+        <translation>PNG 缩放(&amp;C)</translation>
     </message>
     <message>
         <source>Pixels per logical pixel: 2 gives a sharp figure on HiDPI screens and in print</source>
-        <translation type="unfinished"></translation>
+        <translation>每个逻辑像素对应的像素数：设为 2 可在高分屏和印刷品上得到清晰的图</translation>
     </message>
     <message>
         <source>&amp;Colours</source>
-        <translation type="unfinished"></translation>
+        <translation>配色(&amp;C)</translation>
     </message>
     <message>
         <source>Caption stating the &amp;scenario</source>
-        <translation type="unfinished"></translation>
+        <translation>附上说明场景的图注(&amp;S)</translation>
     </message>
     <message>
         <source>&amp;Large fonts and thick lines (slides)</source>
-        <translation type="unfinished"></translation>
+        <translation>大字体和粗线条（幻灯片）(&amp;L)</translation>
     </message>
     <message>
         <source>&amp;File</source>
-        <translation type="unfinished"></translation>
+        <translation>文件(&amp;F)</translation>
     </message>
     <message>
         <source>figure.svg, figure.png or figure.pdf</source>
-        <translation type="unfinished"></translation>
+        <translation>figure.svg、figure.png 或 figure.pdf</translation>
     </message>
     <message>
         <source>&amp;Browse…</source>
-        <translation type="unfinished"></translation>
+        <translation>浏览(&amp;B)…</translation>
     </message>
     <message>
         <source>The same figure from a script</source>
-        <translation type="unfinished"></translation>
+        <translation>用脚本生成同一张图</translation>
     </message>
 </context>
 <context>
     <name>Figure</name>
     <message>
         <source>size %1×%2: width and height must be between 320×240 and 16384×16384</source>
-        <translation type="unfinished"></translation>
+        <translation>尺寸 %1×%2：宽和高必须在 320×240 到 16384×16384 之间</translation>
     </message>
     <message>
         <source>scale %1: must be between 0.25 and 8</source>
-        <translation type="unfinished"></translation>
+        <translation>缩放 %1：必须在 0.25 到 8 之间</translation>
     </message>
     <message>
         <source>size %1×%2 at scale %3: more than 400 megapixels</source>
-        <translation type="unfinished"></translation>
+        <translation>尺寸 %1×%2、缩放 %3：超过 4 亿像素</translation>
     </message>
     <message>
         <source>Faint bars, dash-dotted lines and hollow markers: the baseline, %1; %2</source>
-        <translation type="unfinished"></translation>
+        <translation>浅色柱、点划线和空心标记：基线，%1；%2</translation>
     </message>
     <message>
         <source>%1: unknown figure type; use .png, .svg or .pdf</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：未知的图片类型；请使用 .png、.svg 或 .pdf</translation>
     </message>
     <message>
         <source>%1: could not encode the PNG</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：无法编码 PNG</translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：%2</translation>
     </message>
 </context>
 <context>
     <name>Format</name>
     <message>
         <source>%1 TiB</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 TiB</translation>
     </message>
     <message>
         <source>%1 GiB</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 GiB</translation>
     </message>
     <message>
         <source>%1 MiB</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 MiB</translation>
     </message>
     <message>
         <source>%1 KiB</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 KiB</translation>
     </message>
     <message>
         <source>%1 B</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 B</translation>
     </message>
     <message>
         <source>%1 days</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 天</translation>
     </message>
     <message>
         <source>%1 h</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 小时</translation>
     </message>
     <message>
         <source>%1 s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 秒</translation>
     </message>
     <message>
         <source>%1 ms</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 ms</translation>
     </message>
     <message>
         <source>%1 µs</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 µs</translation>
     </message>
     <message>
         <source>%1 min</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 分钟</translation>
     </message>
     <message>
         <source>%1 PFLOP/s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 PFLOP/s</translation>
     </message>
     <message>
         <source>%1 TFLOP/s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 TFLOP/s</translation>
     </message>
     <message>
         <source>%1 GFLOP/s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 GFLOP/s</translation>
     </message>
     <message>
         <source>%1 TB/s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 TB/s</translation>
     </message>
     <message>
         <source>%1 GB/s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 GB/s</translation>
     </message>
     <message>
         <source>%1T</source>
-        <translation type="unfinished"></translation>
+        <translation>%1T</translation>
     </message>
     <message>
         <source>%1B</source>
-        <translation type="unfinished"></translation>
+        <translation>%1B</translation>
     </message>
     <message>
         <source>%1M</source>
-        <translation type="unfinished"></translation>
+        <translation>%1M</translation>
     </message>
     <message>
         <source>%1K</source>
-        <translation type="unfinished"></translation>
+        <translation>%1K</translation>
     </message>
     <message>
         <source>%1 %2/s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %2/秒</translation>
     </message>
     <message>
         <source>%1%</source>
-        <translation type="unfinished"></translation>
+        <translation>%1%</translation>
     </message>
 </context>
 <context>
     <name>GpuEditor</name>
     <message>
         <source>GPU editor</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU 编辑器</translation>
     </message>
     <message>
         <source>Based &amp;on</source>
-        <translation type="unfinished"></translation>
+        <translation>基于(&amp;O)</translation>
     </message>
     <message>
         <source>Start from a GPU in the list and change what differs</source>
-        <translation type="unfinished"></translation>
+        <translation>以列表中的某个 GPU 为起点，只修改不同之处</translation>
     </message>
     <message>
         <source>GPU</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU</translation>
     </message>
     <message>
         <source>&amp;Id</source>
-        <translation type="unfinished"></translation>
+        <translation>ID(&amp;I)</translation>
     </message>
     <message>
         <source>Lowercase letters, digits, &apos;-&apos; and &apos;.&apos;; also the file name</source>
-        <translation type="unfinished"></translation>
+        <translation>小写字母、数字、&apos;-&apos; 和 &apos;.&apos;；同时用作文件名</translation>
     </message>
     <message>
         <source>&amp;Name</source>
-        <translation type="unfinished"></translation>
+        <translation>名称(&amp;N)</translation>
     </message>
     <message>
         <source>&amp;Vendor</source>
-        <translation type="unfinished"></translation>
+        <translation>厂商(&amp;V)</translation>
     </message>
     <message>
         <source>&amp;Architecture</source>
-        <translation type="unfinished"></translation>
+        <translation>架构(&amp;A)</translation>
     </message>
     <message>
         <source>Dense peak per math unit</source>
-        <translation type="unfinished"></translation>
+        <translation>各计算单元的稠密峰值</translation>
     </message>
     <message>
         <source>FP32</source>
-        <translation type="unfinished"></translation>
+        <translation>FP32</translation>
     </message>
     <message>
         <source> TFLOP/s</source>
-        <translation type="unfinished"></translation>
+        <translation> TFLOP/s</translation>
     </message>
     <message>
         <source>Dense peak; sparse figures are twice the dense ones</source>
-        <translation type="unfinished"></translation>
+        <translation>稠密峰值；稀疏峰值是稠密峰值的两倍</translation>
     </message>
     <message>
         <source>TF32 tensor</source>
-        <translation type="unfinished"></translation>
+        <translation>TF32 张量核心</translation>
     </message>
     <message>
         <source>unsupported</source>
-        <translation type="unfinished"></translation>
+        <translation>不支持</translation>
     </message>
     <message>
         <source>FP16 tensor</source>
-        <translation type="unfinished"></translation>
+        <translation>FP16 张量核心</translation>
     </message>
     <message>
         <source>BF16 tensor</source>
-        <translation type="unfinished"></translation>
+        <translation>BF16 张量核心</translation>
     </message>
     <message>
         <source>FP8 tensor</source>
-        <translation type="unfinished"></translation>
+        <translation>FP8 张量核心</translation>
     </message>
     <message>
         <source>Memory</source>
-        <translation type="unfinished"></translation>
+        <translation>显存</translation>
     </message>
     <message>
         <source>&amp;Capacity</source>
-        <translation type="unfinished"></translation>
+        <translation>容量(&amp;C)</translation>
     </message>
     <message>
         <source> GB</source>
-        <translation type="unfinished"></translation>
+        <translation> GB</translation>
     </message>
     <message>
         <source>Vendor GB; Headroom reads it as GiB of DRAM</source>
-        <translation type="unfinished"></translation>
+        <translation>厂商标称的 GB；Headroom 将其视为 DRAM 的 GiB</translation>
     </message>
     <message>
         <source>Memory &amp;type</source>
-        <translation type="unfinished"></translation>
+        <translation>显存类型(&amp;T)</translation>
     </message>
     <message>
         <source>&amp;Bandwidth</source>
-        <translation type="unfinished"></translation>
+        <translation>带宽(&amp;B)</translation>
     </message>
     <message>
         <source> GB/s</source>
-        <translation type="unfinished"></translation>
+        <translation> GB/s</translation>
     </message>
     <message>
         <source>Decimal GB/s, as datasheets give it</source>
-        <translation type="unfinished"></translation>
+        <translation>十进制 GB/s，与规格书一致</translation>
     </message>
     <message>
         <source>Links and overhead</source>
-        <translation type="unfinished"></translation>
+        <translation>互连与开销</translation>
     </message>
     <message>
         <source>&amp;PCIe</source>
-        <translation type="unfinished"></translation>
+        <translation>PCIe(&amp;P)</translation>
     </message>
     <message>
         <source>Host link, bidirectional</source>
-        <translation type="unfinished"></translation>
+        <translation>主机链路，双向</translation>
     </message>
     <message>
         <source>GPU &amp;link</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU 互连(&amp;L)</translation>
     </message>
     <message>
         <source>none</source>
-        <translation type="unfinished"></translation>
+        <translation>无</translation>
     </message>
     <message>
         <source>NVLink or Infinity Fabric, bidirectional</source>
-        <translation type="unfinished"></translation>
+        <translation>NVLink 或 Infinity Fabric，双向</translation>
     </message>
     <message>
         <source>Framework &amp;overhead</source>
-        <translation type="unfinished"></translation>
+        <translation>框架开销(&amp;O)</translation>
     </message>
     <message>
         <source> MiB</source>
-        <translation type="unfinished"></translation>
+        <translation> MiB</translation>
     </message>
     <message>
         <source>CUDA context and library workspaces</source>
-        <translation type="unfinished"></translation>
+        <translation>CUDA 上下文与库工作区</translation>
     </message>
     <message>
         <source>No&amp;tes</source>
-        <translation type="unfinished"></translation>
+        <translation>备注(&amp;T)</translation>
     </message>
     <message>
         <source>&amp;Import...</source>
-        <translation type="unfinished"></translation>
+        <translation>导入(&amp;I)...</translation>
     </message>
     <message>
         <source>Load a shared GPU file into the editor</source>
-        <translation type="unfinished"></translation>
+        <translation>将共享的 GPU 文件载入编辑器</translation>
     </message>
     <message>
         <source>&amp;Export...</source>
-        <translation type="unfinished"></translation>
+        <translation>导出(&amp;E)...</translation>
     </message>
     <message>
         <source>Write this GPU as a JSON file to share</source>
-        <translation type="unfinished"></translation>
+        <translation>将此 GPU 写成 JSON 文件以便分享</translation>
     </message>
     <message>
         <source>&amp;Delete saved</source>
-        <translation type="unfinished"></translation>
+        <translation>删除已保存项(&amp;D)</translation>
     </message>
     <message>
         <source>Delete your saved GPU with this id</source>
-        <translation type="unfinished"></translation>
+        <translation>删除你以此 ID 保存的 GPU</translation>
     </message>
 </context>
 <context>
     <name>Labels</name>
     <message>
         <source>Weights</source>
-        <translation type="unfinished"></translation>
+        <translation>权重</translation>
     </message>
     <message>
         <source>Weight copies</source>
-        <translation type="unfinished"></translation>
+        <translation>权重副本</translation>
     </message>
     <message>
         <source>Gradients</source>
-        <translation type="unfinished"></translation>
+        <translation>梯度</translation>
     </message>
     <message>
         <source>Optimizer states</source>
-        <translation type="unfinished"></translation>
+        <translation>优化器状态</translation>
     </message>
     <message>
         <source>Activations</source>
-        <translation type="unfinished"></translation>
+        <translation>激活值</translation>
     </message>
     <message>
         <source>Temporaries</source>
-        <translation type="unfinished"></translation>
+        <translation>临时张量</translation>
     </message>
     <message>
         <source>Framework overhead</source>
-        <translation type="unfinished"></translation>
+        <translation>框架开销</translation>
     </message>
     <message>
         <source>Parameters as the model stores them: FP32 under autocast, 16-bit with a master copy, a 1/N shard under ZeRO-3.</source>
-        <translation type="unfinished"></translation>
+        <translation>模型所存储的参数：autocast 下为 FP32，带主副本时为 16 位，ZeRO-3 下为 1/N 分片。</translation>
     </message>
     <message>
         <source>Low-precision copies of the weights: autocast&apos;s FP16/BF16 cache, FP8 weights and their transposes.</source>
-        <translation type="unfinished"></translation>
+        <translation>权重的低精度副本：autocast 的 FP16/BF16 缓存、FP8 权重及其转置。</translation>
     </message>
     <message>
         <source>Parameter gradients, a 1/N shard under ZeRO-2 and ZeRO-3, plus data-parallel gradient buckets.</source>
-        <translation type="unfinished"></translation>
+        <translation>参数梯度（ZeRO-2 和 ZeRO-3 下为 1/N 分片），外加数据并行的梯度桶。</translation>
     </message>
     <message>
         <source>FP32 master weights and the optimizer&apos;s moments or momentum, a 1/N shard from ZeRO-1 on.</source>
-        <translation type="unfinished"></translation>
+        <translation>FP32 主权重以及优化器的矩或动量；从 ZeRO-1 起为 1/N 分片。</translation>
     </message>
     <message>
         <source>Tensors autograd saves in the forward pass for the backward pass, the loss&apos;s included.</source>
-        <translation type="unfinished"></translation>
+        <translation>autograd 在前向中为反向保存的张量，包括损失函数保存的张量。</translation>
     </message>
     <message>
         <source>Outputs in flight, activation gradients, gathered ZeRO-3 layers, optimizer temporaries, the input batch.</source>
-        <translation type="unfinished"></translation>
+        <translation>传递中的输出、激活值梯度、ZeRO-3 聚合的层、优化器临时张量、输入批次。</translation>
     </message>
     <message>
         <source>CUDA context, cuBLAS/cuDNN workspaces and caching-allocator slack.</source>
-        <translation type="unfinished"></translation>
+        <translation>CUDA 上下文、cuBLAS/cuDNN 工作区以及缓存分配器的空余。</translation>
     </message>
     <message>
         <source>forward</source>
-        <translation type="unfinished"></translation>
+        <translation>前向</translation>
     </message>
     <message>
         <source>backward</source>
-        <translation type="unfinished"></translation>
+        <translation>反向</translation>
     </message>
     <message>
         <source>optimizer step</source>
-        <translation type="unfinished"></translation>
+        <translation>优化器步</translation>
     </message>
     <message>
         <source>GEMM</source>
-        <translation type="unfinished"></translation>
+        <translation>GEMM</translation>
     </message>
     <message>
         <source>Attention</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力</translation>
     </message>
     <message>
         <source>Normalization</source>
-        <translation type="unfinished"></translation>
+        <translation>归一化</translation>
     </message>
     <message>
         <source>Elementwise</source>
-        <translation type="unfinished"></translation>
+        <translation>逐元素</translation>
     </message>
     <message>
         <source>Embedding</source>
-        <translation type="unfinished"></translation>
+        <translation>嵌入</translation>
     </message>
     <message>
         <source>Loss</source>
-        <translation type="unfinished"></translation>
+        <translation>损失</translation>
     </message>
     <message>
         <source>Optimizer</source>
-        <translation type="unfinished"></translation>
+        <translation>优化器</translation>
     </message>
     <message>
         <source>FP32</source>
-        <translation type="unfinished"></translation>
+        <translation>FP32</translation>
     </message>
     <message>
         <source>TF32 tensor</source>
-        <translation type="unfinished"></translation>
+        <translation>TF32 张量核心</translation>
     </message>
     <message>
         <source>FP16 tensor</source>
-        <translation type="unfinished"></translation>
+        <translation>FP16 张量核心</translation>
     </message>
     <message>
         <source>BF16 tensor</source>
-        <translation type="unfinished"></translation>
+        <translation>BF16 张量核心</translation>
     </message>
     <message>
         <source>FP8 tensor</source>
-        <translation type="unfinished"></translation>
+        <translation>FP8 张量核心</translation>
     </message>
     <message>
         <source>TF32</source>
-        <translation type="unfinished"></translation>
+        <translation>TF32</translation>
     </message>
     <message>
         <source>FP16</source>
-        <translation type="unfinished"></translation>
+        <translation>FP16</translation>
     </message>
     <message>
         <source>BF16</source>
-        <translation type="unfinished"></translation>
+        <translation>BF16</translation>
     </message>
     <message>
         <source>FP8</source>
-        <translation type="unfinished"></translation>
+        <translation>FP8</translation>
     </message>
     <message>
         <source>FP32 with TF32 matmuls</source>
-        <translation type="unfinished"></translation>
+        <translation>FP32（矩阵乘用 TF32）</translation>
     </message>
     <message>
         <source>FP16 mixed</source>
-        <translation type="unfinished"></translation>
+        <translation>FP16 混合精度</translation>
     </message>
     <message>
         <source>BF16 mixed</source>
-        <translation type="unfinished"></translation>
+        <translation>BF16 混合精度</translation>
     </message>
     <message>
         <source>Pure BF16</source>
-        <translation type="unfinished"></translation>
+        <translation>纯 BF16</translation>
     </message>
     <message>
         <source>FP8 mixed (Transformer Engine)</source>
-        <translation type="unfinished"></translation>
+        <translation>FP8 混合精度（Transformer Engine）</translation>
     </message>
     <message>
         <source>torch.autocast (FP32 weights)</source>
-        <translation type="unfinished"></translation>
+        <translation>torch.autocast（FP32 权重）</translation>
     </message>
     <message>
         <source>DeepSpeed/Megatron (16-bit weights, FP32 master)</source>
-        <translation type="unfinished"></translation>
+        <translation>DeepSpeed/Megatron（16 位权重，FP32 主副本）</translation>
     </message>
     <message>
         <source>None</source>
-        <translation type="unfinished"></translation>
+        <translation>无</translation>
     </message>
     <message>
         <source>Selective (attention core)</source>
-        <translation type="unfinished"></translation>
+        <translation>选择性（注意力核心）</translation>
     </message>
     <message>
         <source>Full (every block)</source>
-        <translation type="unfinished"></translation>
+        <translation>完整（每个块）</translation>
     </message>
     <message>
         <source>Fused (FlashAttention / SDPA)</source>
-        <translation type="unfinished"></translation>
+        <translation>融合（FlashAttention / SDPA）</translation>
     </message>
     <message>
         <source>Eager (scores saved)</source>
-        <translation type="unfinished"></translation>
+        <translation>Eager（保存注意力分数）</translation>
     </message>
     <message>
         <source>AdamW</source>
-        <translation type="unfinished"></translation>
+        <translation>AdamW</translation>
     </message>
     <message>
         <source>Adam</source>
-        <translation type="unfinished"></translation>
+        <translation>Adam</translation>
     </message>
     <message>
         <source>SGD</source>
-        <translation type="unfinished"></translation>
+        <translation>SGD</translation>
     </message>
     <message>
         <source>SGD with momentum</source>
-        <translation type="unfinished"></translation>
+        <translation>带动量的 SGD</translation>
     </message>
     <message>
         <source>8-bit AdamW (bitsandbytes)</source>
-        <translation type="unfinished"></translation>
+        <translation>8 位 AdamW（bitsandbytes）</translation>
     </message>
     <message>
         <source>Adafactor</source>
-        <translation type="unfinished"></translation>
+        <translation>Adafactor</translation>
     </message>
     <message>
         <source>Use fused attention</source>
-        <translation type="unfinished"></translation>
+        <translation>使用融合注意力</translation>
     </message>
     <message>
         <source>Recompute the attention core (selective checkpointing)</source>
-        <translation type="unfinished"></translation>
+        <translation>重计算注意力核心（选择性检查点）</translation>
     </message>
     <message>
         <source>Checkpoint every block (full recomputation)</source>
-        <translation type="unfinished"></translation>
+        <translation>对每个块做检查点（完整重计算）</translation>
     </message>
     <message>
         <source>Train in %1</source>
-        <translation type="unfinished"></translation>
+        <translation>改用 %1 训练</translation>
     </message>
     <message>
         <source>Use 8-bit AdamW</source>
-        <translation type="unfinished"></translation>
+        <translation>使用 8 位 AdamW</translation>
     </message>
     <message>
         <source>Go to ZeRO stage %1</source>
-        <translation type="unfinished"></translation>
+        <translation>改用 ZeRO 阶段 %1</translation>
     </message>
     <message>
         <source>Offload the optimizer to the CPU</source>
-        <translation type="unfinished"></translation>
+        <translation>将优化器卸载到 CPU</translation>
     </message>
     <message>
         <source>Micro-batch %1 with %2 accumulation steps</source>
-        <translation type="unfinished"></translation>
+        <translation>微批次 %1，梯度累积 %2 步</translation>
     </message>
     <message>
         <source>the embeddings</source>
-        <translation type="unfinished"></translation>
+        <translation>嵌入层</translation>
     </message>
     <message>
         <source>the head</source>
-        <translation type="unfinished"></translation>
+        <translation>输出头</translation>
     </message>
     <message>
         <source>layer %1</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 层</translation>
     </message>
     <message>
         <source>LayerNorm</source>
-        <translation type="unfinished"></translation>
+        <translation>LayerNorm</translation>
     </message>
     <message>
         <source>RMSNorm</source>
-        <translation type="unfinished"></translation>
+        <translation>RMSNorm</translation>
     </message>
     <message>
         <source>GELU (exact)</source>
-        <translation type="unfinished"></translation>
+        <translation>GELU（精确）</translation>
     </message>
     <message>
         <source>GELU (tanh approximation)</source>
-        <translation type="unfinished"></translation>
+        <translation>GELU（tanh 近似）</translation>
     </message>
     <message>
         <source>GELU (tanh, written as tensor ops: gelu_new)</source>
-        <translation type="unfinished"></translation>
+        <translation>GELU（tanh，用张量运算实现：gelu_new）</translation>
     </message>
     <message>
         <source>QuickGELU</source>
-        <translation type="unfinished"></translation>
+        <translation>QuickGELU</translation>
     </message>
     <message>
         <source>SiLU</source>
-        <translation type="unfinished"></translation>
+        <translation>SiLU</translation>
     </message>
     <message>
         <source>ReLU</source>
-        <translation type="unfinished"></translation>
+        <translation>ReLU</translation>
     </message>
     <message>
         <source>Learned</source>
-        <translation type="unfinished"></translation>
+        <translation>可学习</translation>
     </message>
     <message>
         <source>Rotary (RoPE)</source>
-        <translation type="unfinished"></translation>
+        <translation>旋转（RoPE）</translation>
     </message>
     <message>
         <source>Causal language model</source>
-        <translation type="unfinished"></translation>
+        <translation>因果语言模型</translation>
     </message>
     <message>
         <source>Masked language model</source>
-        <translation type="unfinished"></translation>
+        <translation>掩码语言模型</translation>
     </message>
     <message>
         <source>Classifier</source>
-        <translation type="unfinished"></translation>
+        <translation>分类器</translation>
     </message>
     <message>
         <source>%1 has no %2 peak: the matrix multiplications are timed on %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 没有 %2 峰值：矩阵乘法按 %3 计时</translation>
     </message>
     <message>
         <source>ZeRO partitions over data-parallel GPUs; with one GPU it saves no memory</source>
-        <translation type="unfinished"></translation>
+        <translation>ZeRO 在数据并行的 GPU 之间分区；只有一个 GPU 时不节省显存</translation>
     </message>
     <message>
         <source>FP8 training needs FP8 tensor cores (compute capability 8.9 or later)</source>
-        <translation type="unfinished"></translation>
+        <translation>FP8 训练需要 FP8 张量核心（计算能力 8.9 或更高）</translation>
+    </message>
+    <message>
+        <source>What-if from the explainer: 392 GB/s. The datasheet figure is 336 GB/s (192-bit × 14 Gbps / 8).</source>
+        <translation>原文假设的带宽：392 GB/s。规格书数值为 336 GB/s（192 位 × 14 Gbps / 8）。</translation>
     </message>
 </context>
 <context>
     <name>MainWindow</name>
     <message>
         <source>Headroom</source>
-        <translation type="unfinished"></translation>
+        <translation>Headroom</translation>
     </message>
     <message>
         <source>&amp;File</source>
-        <translation type="unfinished"></translation>
+        <translation>文件(&amp;F)</translation>
     </message>
     <message>
         <source>Open &amp;Recent</source>
-        <translation type="unfinished"></translation>
+        <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
         <source>Open &amp;Example</source>
-        <translation type="unfinished"></translation>
+        <translation>打开示例(&amp;E)</translation>
     </message>
     <message>
         <source>&amp;Edit</source>
-        <translation type="unfinished"></translation>
+        <translation>编辑(&amp;E)</translation>
     </message>
     <message>
         <source>&amp;View</source>
-        <translation type="unfinished"></translation>
+        <translation>视图(&amp;V)</translation>
     </message>
     <message>
         <source>&amp;Language</source>
-        <translation type="unfinished"></translation>
+        <translation>语言(&amp;L)</translation>
     </message>
     <message>
         <source>&amp;Help</source>
-        <translation type="unfinished"></translation>
+        <translation>帮助(&amp;H)</translation>
     </message>
     <message>
         <source>Explain</source>
-        <translation type="unfinished"></translation>
+        <translation>解释</translation>
     </message>
     <message>
         <source>&amp;Open Scenario…</source>
-        <translation type="unfinished"></translation>
+        <translation>打开场景(&amp;O)…</translation>
     </message>
     <message>
         <source>Ctrl+O</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+O</translation>
     </message>
     <message>
         <source>&amp;Save Scenario As…</source>
-        <translation type="unfinished"></translation>
+        <translation>场景另存为(&amp;S)…</translation>
     </message>
     <message>
         <source>Ctrl+S</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+S</translation>
     </message>
     <message>
         <source>&amp;Export Figure…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出图表(&amp;E)…</translation>
     </message>
     <message>
         <source>Ctrl+E</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+E</translation>
     </message>
     <message>
         <source>Export &amp;Report (PDF)…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出报告（PDF）(&amp;R)…</translation>
     </message>
     <message>
         <source>Export &amp;Breakdown (CSV)…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出明细（CSV）(&amp;B)…</translation>
     </message>
     <message>
         <source>Export Result (&amp;JSON)…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出结果（JSON）(&amp;J)…</translation>
     </message>
     <message>
         <source>&amp;Import Model (config.json)…</source>
-        <translation type="unfinished"></translation>
+        <translation>导入模型（config.json）(&amp;I)…</translation>
     </message>
     <message>
         <source>Ctrl+I</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+I</translation>
     </message>
     <message>
         <source>New or Edit &amp;Model…</source>
-        <translation type="unfinished"></translation>
+        <translation>新建或编辑模型(&amp;M)…</translation>
     </message>
     <message>
         <source>New or Edit &amp;GPU…</source>
-        <translation type="unfinished"></translation>
+        <translation>新建或编辑 GPU(&amp;G)…</translation>
     </message>
     <message>
         <source>&amp;Copy Figure</source>
-        <translation type="unfinished"></translation>
+        <translation>复制图表(&amp;C)</translation>
     </message>
     <message>
         <source>Ctrl+Shift+C</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+Shift+C</translation>
     </message>
     <message>
         <source>Compare with a &amp;Baseline</source>
-        <translation type="unfinished"></translation>
+        <translation>与基线比较(&amp;B)</translation>
     </message>
     <message>
         <source>Pin the current scenario; the charts then show it beside every change</source>
-        <translation type="unfinished"></translation>
+        <translation>固定当前场景；此后每次改动，图表都会把它并排显示</translation>
     </message>
     <message>
         <source>Ctrl+B</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+B</translation>
     </message>
     <message>
         <source>Compare &amp;GPUs…</source>
-        <translation type="unfinished"></translation>
+        <translation>比较 GPU(&amp;G)…</translation>
     </message>
     <message>
         <source>Ctrl+G</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+G</translation>
     </message>
     <message>
         <source>Guided &amp;Tour</source>
-        <translation type="unfinished"></translation>
+        <translation>引导教程(&amp;T)</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
-        <translation type="unfinished"></translation>
+        <translation>退出(&amp;Q)</translation>
     </message>
     <message>
         <source>Ctrl+Q</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+Q</translation>
     </message>
     <message>
         <source>Reset to the &amp;Default Scenario</source>
-        <translation type="unfinished"></translation>
+        <translation>重置为默认场景(&amp;D)</translation>
     </message>
     <message>
         <source>&amp;Presentation Mode</source>
-        <translation type="unfinished"></translation>
+        <translation>演示模式(&amp;P)</translation>
     </message>
     <message>
         <source>F11</source>
-        <translation type="unfinished"></translation>
+        <translation>F11</translation>
     </message>
     <message>
         <source>&amp;Explain Panel</source>
-        <translation type="unfinished"></translation>
+        <translation>解释面板(&amp;E)</translation>
     </message>
     <message>
         <source>F1</source>
-        <translation type="unfinished"></translation>
+        <translation>F1</translation>
     </message>
     <message>
         <source>&amp;About Headroom</source>
-        <translation type="unfinished"></translation>
+        <translation>关于 Headroom(&amp;A)</translation>
     </message>
 </context>
 <context>
     <name>ModelEditor</name>
     <message>
         <source>Model editor</source>
-        <translation type="unfinished"></translation>
+        <translation>模型编辑器</translation>
     </message>
     <message>
         <source>Based &amp;on</source>
-        <translation type="unfinished"></translation>
+        <translation>基于(&amp;O)</translation>
     </message>
     <message>
         <source>Start from a model in the list and change what differs</source>
-        <translation type="unfinished"></translation>
+        <translation>以列表中的某个模型为起点，只修改不同之处</translation>
     </message>
     <message>
         <source>&amp;Id</source>
-        <translation type="unfinished"></translation>
+        <translation>ID(&amp;I)</translation>
     </message>
     <message>
         <source>Lowercase letters, digits, &apos;-&apos;, &apos;_&apos; and &apos;.&apos;; also the file name</source>
-        <translation type="unfinished"></translation>
+        <translation>小写字母、数字、&apos;-&apos;、&apos;_&apos; 和 &apos;.&apos;；同时用作文件名</translation>
     </message>
     <message>
         <source>Na&amp;me</source>
-        <translation type="unfinished"></translation>
+        <translation>名称(&amp;M)</translation>
     </message>
     <message>
         <source>Shape</source>
-        <translation type="unfinished"></translation>
+        <translation>形状</translation>
     </message>
     <message>
         <source>&amp;Layers</source>
-        <translation type="unfinished"></translation>
+        <translation>层数(&amp;L)</translation>
     </message>
     <message>
         <source>Transformer blocks</source>
-        <translation type="unfinished"></translation>
+        <translation>Transformer 块数</translation>
     </message>
     <message>
         <source>&amp;Hidden size</source>
-        <translation type="unfinished"></translation>
+        <translation>隐藏维度(&amp;H)</translation>
     </message>
     <message>
         <source>Attention h&amp;eads</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力头数(&amp;E)</translation>
     </message>
     <message>
         <source>&amp;KV heads</source>
-        <translation type="unfinished"></translation>
+        <translation>KV 头数(&amp;K)</translation>
     </message>
     <message>
         <source>Key/value heads: equal to the heads for multi-head attention, fewer for grouped-query attention, 1 for multi-query</source>
-        <translation type="unfinished"></translation>
+        <translation>键/值头数：多头注意力时等于注意力头数，分组查询注意力时更少，多查询注意力时为 1</translation>
     </message>
     <message>
         <source>Head &amp;dim</source>
-        <translation type="unfinished"></translation>
+        <translation>头维度(&amp;D)</translation>
     </message>
     <message>
         <source>auto</source>
-        <translation type="unfinished"></translation>
+        <translation>自动</translation>
     </message>
     <message>
         <source>Channels per head; auto is hidden / heads</source>
-        <translation type="unfinished"></translation>
+        <translation>每个头的通道数；自动即 隐藏维度 / 头数</translation>
     </message>
     <message>
         <source>&amp;FFN size</source>
-        <translation type="unfinished"></translation>
+        <translation>FFN 维度(&amp;F)</translation>
     </message>
     <message>
         <source>&amp;Gated FFN (SwiGLU / GeGLU)</source>
-        <translation type="unfinished"></translation>
+        <translation>门控 FFN（SwiGLU / GeGLU）(&amp;G)</translation>
     </message>
     <message>
         <source>act(gate(x)) * up(x): three FFN matrices instead of two</source>
-        <translation type="unfinished"></translation>
+        <translation>act(gate(x)) * up(x)：FFN 用三个矩阵而不是两个</translation>
     </message>
     <message>
         <source>&amp;Vocabulary</source>
-        <translation type="unfinished"></translation>
+        <translation>词表大小(&amp;V)</translation>
     </message>
     <message>
         <source>&amp;Max positions</source>
-        <translation type="unfinished"></translation>
+        <translation>最大位置数(&amp;M)</translation>
     </message>
     <message>
         <source>Rows of the learned position table; the longest sequence with learned positions</source>
-        <translation type="unfinished"></translation>
+        <translation>可学习位置表的行数，即使用可学习位置编码时的最长序列</translation>
     </message>
     <message>
         <source>Default &amp;sequence</source>
-        <translation type="unfinished"></translation>
+        <translation>默认序列长度(&amp;S)</translation>
     </message>
     <message>
         <source>Sequence length the window starts with for this model</source>
-        <translation type="unfinished"></translation>
+        <translation>选中此模型时窗口采用的初始序列长度</translation>
     </message>
     <message>
         <source>Architecture</source>
-        <translation type="unfinished"></translation>
+        <translation>架构</translation>
     </message>
     <message>
         <source>&amp;Norm</source>
-        <translation type="unfinished"></translation>
+        <translation>归一化(&amp;N)</translation>
     </message>
     <message>
         <source>&amp;Activation</source>
-        <translation type="unfinished"></translation>
+        <translation>激活函数(&amp;A)</translation>
     </message>
     <message>
         <source>&amp;Positions</source>
-        <translation type="unfinished"></translation>
+        <translation>位置编码(&amp;P)</translation>
     </message>
     <message>
         <source>&amp;Output head</source>
-        <translation type="unfinished"></translation>
+        <translation>输出头(&amp;O)</translation>
     </message>
     <message>
         <source>&amp;Classes</source>
-        <translation type="unfinished"></translation>
+        <translation>类别数(&amp;C)</translation>
     </message>
     <message>
         <source>Outputs of a classifier head</source>
-        <translation type="unfinished"></translation>
+        <translation>分类头的输出数</translation>
     </message>
     <message>
         <source>&amp;Tied embeddings</source>
-        <translation type="unfinished"></translation>
+        <translation>绑定嵌入(&amp;T)</translation>
     </message>
     <message>
         <source>The output projection reuses the token embedding matrix</source>
-        <translation type="unfinished"></translation>
+        <translation>输出投影复用词元嵌入矩阵</translation>
     </message>
     <message>
         <source>Dr&amp;opout</source>
-        <translation type="unfinished"></translation>
+        <translation>Dropout(&amp;O)</translation>
     </message>
     <message>
         <source>On embeddings, attention probabilities and residual branches</source>
-        <translation type="unfinished"></translation>
+        <translation>作用于嵌入、注意力概率和残差分支</translation>
     </message>
     <message>
         <source>Parameters</source>
-        <translation type="unfinished"></translation>
+        <translation>参数</translation>
     </message>
     <message>
         <source>Compare with &amp;checkpoint...</source>
-        <translation type="unfinished"></translation>
+        <translation>与检查点比较(&amp;C)...</translation>
     </message>
     <message>
         <source>Read the header of .safetensors files (never the weights) and compare their parameter count</source>
-        <translation type="unfinished"></translation>
+        <translation>读取 .safetensors 文件的头部（从不读取权重），并比较其参数量</translation>
     </message>
     <message>
         <source>&amp;Import...</source>
-        <translation type="unfinished"></translation>
+        <translation>导入(&amp;I)...</translation>
     </message>
     <message>
         <source>Load a Hugging Face config.json (or its checkpoint directory) or a Headroom model file into the editor</source>
-        <translation type="unfinished"></translation>
+        <translation>将 Hugging Face 的 config.json（或其检查点目录）或 Headroom 模型文件载入编辑器</translation>
     </message>
     <message>
         <source>&amp;Export...</source>
-        <translation type="unfinished"></translation>
+        <translation>导出(&amp;E)...</translation>
     </message>
     <message>
         <source>Write this model as a JSON file to share</source>
-        <translation type="unfinished"></translation>
+        <translation>将此模型写成 JSON 文件以便分享</translation>
     </message>
     <message>
         <source>&amp;Delete saved</source>
-        <translation type="unfinished"></translation>
+        <translation>删除已保存项(&amp;D)</translation>
     </message>
     <message>
         <source>Delete your saved model with this id</source>
-        <translation type="unfinished"></translation>
+        <translation>删除你以此 ID 保存的模型</translation>
     </message>
 </context>
 <context>
     <name>PdfReport</name>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：%2</translation>
     </message>
     <message>
         <source>Peak in the %1 of %2 (%3). Longest %4 that fits at this micro-batch: %5%6.</source>
-        <translation type="unfinished"></translation>
+        <translation>峰值位于%2的%1（%3）。在此微批次下放得下的%4上限：%5%6。</translation>
     </message>
     <message>
         <source>recomputation</source>
-        <translation type="unfinished"></translation>
+        <translation>重计算</translation>
     </message>
     <message>
         <source>image side</source>
-        <translation type="unfinished"></translation>
+        <translation>图像边长</translation>
     </message>
     <message>
         <source>sequence</source>
-        <translation type="unfinished"></translation>
+        <translation>序列长度</translation>
     </message>
     <message>
         <source> (the model&apos;s limit)</source>
-        <translation type="unfinished"></translation>
+        <translation>（模型上限）</translation>
     </message>
     <message>
         <source>%1 (saves %2%3)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（节省 %2%3）</translation>
     </message>
     <message>
         <source>, fits</source>
-        <translation type="unfinished"></translation>
+        <translation>，放得下</translation>
     </message>
     <message>
         <source>What would help:</source>
-        <translation type="unfinished"></translation>
+        <translation>可行的改动：</translation>
     </message>
     <message>
         <source>Memory</source>
-        <translation type="unfinished"></translation>
+        <translation>显存</translation>
     </message>
     <message>
         <source>Steady</source>
-        <translation type="unfinished"></translation>
+        <translation>稳态</translation>
     </message>
     <message>
         <source>At the peak</source>
-        <translation type="unfinished"></translation>
+        <translation>峰值时</translation>
     </message>
     <message>
         <source>Share</source>
-        <translation type="unfinished"></translation>
+        <translation>占比</translation>
     </message>
     <message>
         <source>Total</source>
-        <translation type="unfinished"></translation>
+        <translation>合计</translation>
     </message>
     <message>
         <source>GPU capacity</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU 容量</translation>
     </message>
     <message>
         <source>Time per step</source>
-        <translation type="unfinished"></translation>
+        <translation>每步时间</translation>
     </message>
     <message>
         <source>Seconds</source>
-        <translation type="unfinished"></translation>
+        <translation>耗时</translation>
     </message>
     <message>
         <source>Forward and backward × %1</source>
-        <translation type="unfinished"></translation>
+        <translation>前向与反向 × %1</translation>
     </message>
     <message>
         <source>Optimizer step</source>
-        <translation type="unfinished"></translation>
+        <translation>优化器步</translation>
     </message>
     <message>
         <source>Exposed communication</source>
-        <translation type="unfinished"></translation>
+        <translation>未被重叠的通信</translation>
     </message>
     <message>
         <source>Host offload</source>
-        <translation type="unfinished"></translation>
+        <translation>主机卸载</translation>
     </message>
     <message>
         <source>Step</source>
-        <translation type="unfinished"></translation>
+        <translation>整步</translation>
     </message>
     <message>
         <source>Throughput</source>
-        <translation type="unfinished"></translation>
+        <translation>吞吐量</translation>
     </message>
     <message>
         <source>images</source>
-        <translation type="unfinished"></translation>
+        <translation>张图像</translation>
     </message>
     <message>
         <source>tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>词元</translation>
     </message>
     <message>
         <source>Model FLOPs per step and GPU</source>
-        <translation type="unfinished"></translation>
+        <translation>每步每 GPU 的模型 FLOPs</translation>
     </message>
     <message>
         <source>MFU (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>MFU（%1）</translation>
     </message>
     <message>
         <source>Memory bandwidth</source>
-        <translation type="unfinished"></translation>
+        <translation>显存带宽</translation>
     </message>
     <message>
         <source>Memory model: a simulation of the PyTorch eager training step (saved tensors, autocast casts, allocator lifetimes); checked byte for byte against torch.cuda.max_memory_allocated-style measurements (docs/formulas.md).</source>
-        <translation type="unfinished"></translation>
+        <translation>显存模型：模拟 PyTorch eager 模式的训练步（保存的张量、autocast 类型转换、分配器生命周期）；已与 torch.cuda.max_memory_allocated 式的实测结果逐字节核对（docs/formulas.md）。</translation>
     </message>
     <message>
         <source>Sources</source>
-        <translation type="unfinished"></translation>
+        <translation>参考来源</translation>
     </message>
     <message>
         <source>Headroom %1 report, %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Headroom %1 报告，%2</translation>
     </message>
 </context>
 <context>
     <name>QObject</name>
     <message>
         <source>Headroom: GPU memory and bandwidth of a training step. Run `headroom --help` for the headless commands.</source>
-        <translation type="unfinished"></translation>
+        <translation>Headroom：训练步的显存与带宽。运行 `headroom --help` 查看无界面命令。</translation>
     </message>
     <message>
         <source>Open a scenario file.</source>
-        <translation type="unfinished"></translation>
+        <translation>打开场景文件。</translation>
     </message>
     <message>
         <source>file</source>
-        <translation type="unfinished"></translation>
+        <translation>文件</translation>
     </message>
     <message>
         <source>Colour scheme: system (default), light or dark.</source>
-        <translation type="unfinished"></translation>
+        <translation>配色方案：system（默认）、light 或 dark。</translation>
     </message>
     <message>
         <source>scheme</source>
-        <translation type="unfinished"></translation>
+        <translation>方案</translation>
     </message>
     <message>
         <source>Start in presentation mode.</source>
-        <translation type="unfinished"></translation>
+        <translation>以演示模式启动。</translation>
     </message>
     <message>
         <source>Render the window to a PNG file and quit.</source>
-        <translation type="unfinished"></translation>
+        <translation>将窗口渲染为 PNG 文件后退出。</translation>
     </message>
     <message>
         <source>Window size, e.g. 1280x720.</source>
-        <translation type="unfinished"></translation>
+        <translation>窗口尺寸，例如 1280x720。</translation>
     </message>
     <message>
         <source>WxH</source>
-        <translation type="unfinished"></translation>
+        <translation>宽x高</translation>
     </message>
     <message>
         <source>User interface language: en or zh_CN (default: the system&apos;s).</source>
-        <translation type="unfinished"></translation>
+        <translation>界面语言：en 或 zh_CN（默认跟随系统）。</translation>
     </message>
     <message>
         <source>code</source>
-        <translation type="unfinished"></translation>
+        <translation>代码</translation>
     </message>
     <message>
         <source>Some data files were skipped: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>跳过了部分数据文件：%1</translation>
     </message>
     <message>
         <source>Ignored the saved scenario: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已忽略保存的场景：%1</translation>
+    </message>
+    <message>
+        <source>Start the guided tour at this step (1 is the first).</source>
+        <translation>从这一步开始导览（第一步为 1）。</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>步骤</translation>
     </message>
 </context>
 <context>
     <name>ScenarioText</name>
     <message>
         <source>%1 on %2</source>
-        <translation type="unfinished"></translation>
+        <translation>在 %2 上训练 %1</translation>
     </message>
     <message>
         <source>micro-batch %1</source>
-        <translation type="unfinished"></translation>
+        <translation>微批次 %1</translation>
     </message>
     <message>
         <source>image %1×%1 px</source>
-        <translation type="unfinished"></translation>
+        <translation>图像 %1×%1 px</translation>
     </message>
     <message>
         <source>sequence %1</source>
-        <translation type="unfinished"></translation>
+        <translation>序列长度 %1</translation>
     </message>
     <message>
         <source>ZeRO stage %1</source>
-        <translation type="unfinished"></translation>
+        <translation>ZeRO 阶段 %1</translation>
     </message>
     <message>
         <source>1 GPU</source>
-        <translation type="unfinished"></translation>
+        <translation>1 个 GPU</translation>
     </message>
     <message>
         <source>%1 data-parallel GPUs</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个数据并行 GPU</translation>
     </message>
     <message>
         <source>optimizer offloaded to the host</source>
-        <translation type="unfinished"></translation>
+        <translation>优化器卸载到主机</translation>
     </message>
     <message>
         <source>no activation checkpointing</source>
-        <translation type="unfinished"></translation>
+        <translation>无激活检查点</translation>
     </message>
     <message>
         <source>checkpointing: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>激活检查点：%1</translation>
     </message>
     <message>
         <source>attention: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力：%1</translation>
     </message>
     <message>
         <source>%1 accumulation steps</source>
-        <translation type="unfinished"></translation>
+        <translation>梯度累积 %1 步</translation>
     </message>
     <message>
         <source>capacity %1</source>
-        <translation type="unfinished"></translation>
+        <translation>容量 %1</translation>
     </message>
     <message>
         <source>bandwidth %1 (datasheet %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>带宽 %1（规格书 %2）</translation>
     </message>
     <message>
         <source>%1 peak %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 峰值 %2</translation>
     </message>
     <message>
         <source>What-if: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>假设：%1</translation>
     </message>
     <message>
         <source>images</source>
-        <translation type="unfinished"></translation>
+        <translation>张图像</translation>
     </message>
     <message>
         <source>tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>词元</translation>
     </message>
     <message>
         <source>Fits: peak %1 of %2, %3 free</source>
-        <translation type="unfinished"></translation>
+        <translation>放得下：峰值 %1 / %2，剩余 %3</translation>
     </message>
     <message>
         <source>Does not fit: peak %1 of %2, %3 over</source>
-        <translation type="unfinished"></translation>
+        <translation>放不下：峰值 %1 / %2，超出 %3</translation>
     </message>
     <message>
         <source>%1 · largest micro-batch %2 · step %3 · %4 · MFU %5</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · 最大微批次 %2 · 每步 %3 · %4 · MFU %5</translation>
     </message>
     <message>
         <source>Total</source>
-        <translation type="unfinished"></translation>
+        <translation>合计</translation>
     </message>
     <message>
         <source>GPU capacity</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU 容量</translation>
     </message>
 </context>
 <context>
     <name>UserData</name>
     <message>
         <source>%1: cannot write (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：无法写入（%2）</translation>
     </message>
     <message>
         <source>%1: cannot save (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：无法保存（%2）</translation>
     </message>
     <message>
         <source>%1: cannot create the directory</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：无法创建目录</translation>
     </message>
     <message>
         <source>%1: cannot delete (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：无法删除（%2）</translation>
     </message>
     <message>
         <source>%1: %2: must be a finite number, got %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：%2：必须是有限数值，实际为 %3</translation>
     </message>
     <message>
         <source>Save writes %1.json into your data directory (%2), where Headroom finds it at every start.</source>
-        <translation type="unfinished"></translation>
+        <translation>保存会把 %1.json 写入你的数据目录（%2），Headroom 每次启动时都会从那里读取。</translation>
     </message>
     <message>
         <source>Save replaces your saved GPU in %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>保存将替换你在 %1 中已保存的 GPU。</translation>
     </message>
     <message>
         <source>A bundled GPU has the id “%1”: yours will take its place in the GPU list. The bundled file is not changed; delete yours to get it back.</source>
-        <translation type="unfinished"></translation>
+        <translation>已有一个内置 GPU 的 ID 是“%1”：你的 GPU 将在 GPU 列表中取代它。内置文件不会被修改；删除你的版本即可恢复内置的。</translation>
     </message>
     <message>
         <source>Save replaces your saved model in %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>保存将替换你在 %1 中已保存的模型。</translation>
     </message>
     <message>
         <source>A bundled model has the id “%1”: yours will take its place in the model list. The bundled file is not changed; delete yours to get it back.</source>
-        <translation type="unfinished"></translation>
+        <translation>已有一个内置模型的 ID 是“%1”：你的模型将在模型列表中取代它。内置文件不会被修改；删除你的版本即可恢复内置的。</translation>
     </message>
 </context>
 <context>
     <name>headroom::gui::BaselineTable</name>
     <message>
         <source>&lt;b&gt;Baseline:&lt;/b&gt; %1&lt;br&gt;%2</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;基线：&lt;/b&gt;%1&lt;br&gt;%2</translation>
     </message>
     <message>
         <source>Baseline</source>
-        <translation type="unfinished"></translation>
+        <translation>基线</translation>
     </message>
     <message>
         <source>Now</source>
-        <translation type="unfinished"></translation>
+        <translation>当前</translation>
     </message>
     <message>
         <source>Change</source>
-        <translation type="unfinished"></translation>
+        <translation>变化</translation>
     </message>
     <message>
         <source>Peak</source>
-        <translation type="unfinished"></translation>
+        <translation>峰值</translation>
     </message>
     <message>
         <source>Free (negative: over)</source>
-        <translation type="unfinished"></translation>
+        <translation>剩余（负数为超出）</translation>
     </message>
     <message>
         <source>Largest micro-batch</source>
-        <translation type="unfinished"></translation>
+        <translation>最大微批次</translation>
     </message>
     <message>
         <source>Step time</source>
-        <translation type="unfinished"></translation>
+        <translation>每步时间</translation>
     </message>
     <message>
         <source>images</source>
-        <translation type="unfinished"></translation>
+        <translation>张图像</translation>
     </message>
     <message>
         <source>tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>词元</translation>
     </message>
     <message>
         <source>Throughput</source>
-        <translation type="unfinished"></translation>
+        <translation>吞吐量</translation>
     </message>
     <message>
         <source>MFU</source>
-        <translation type="unfinished"></translation>
+        <translation>MFU</translation>
     </message>
     <message>
         <source>Fits</source>
-        <translation type="unfinished"></translation>
+        <translation>放得下</translation>
     </message>
     <message>
         <source>yes</source>
-        <translation type="unfinished"></translation>
+        <translation>是</translation>
     </message>
     <message>
         <source>no</source>
-        <translation type="unfinished"></translation>
+        <translation>否</translation>
     </message>
     <message>
         <source>better than the baseline</source>
-        <translation type="unfinished"></translation>
+        <translation>优于基线</translation>
     </message>
     <message>
         <source>worse than the baseline</source>
-        <translation type="unfinished"></translation>
+        <translation>劣于基线</translation>
     </message>
 </context>
 <context>
     <name>headroom::gui::BatchSweepView</name>
     <message>
         <source>Memory at the peak against micro-batch</source>
-        <translation type="unfinished"></translation>
+        <translation>峰值显存随微批次的变化</translation>
     </message>
     <message>
         <source>micro-batch</source>
-        <translation type="unfinished"></translation>
+        <translation>微批次</translation>
     </message>
     <message>
         <source>GiB</source>
-        <translation type="unfinished"></translation>
+        <translation>GiB</translation>
     </message>
     <message>
         <source>largest that fits: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>放得下的最大值：%1</translation>
     </message>
     <message>
         <source>nothing fits</source>
-        <translation type="unfinished"></translation>
+        <translation>都放不下</translation>
     </message>
 </context>
 <context>
     <name>headroom::gui::ControlPanel</name>
     <message>
         <source>Language models</source>
-        <translation type="unfinished"></translation>
+        <translation>语言模型</translation>
     </message>
     <message>
         <source>Encoders</source>
-        <translation type="unfinished"></translation>
+        <translation>编码器</translation>
     </message>
     <message>
         <source>Vision</source>
-        <translation type="unfinished"></translation>
+        <translation>视觉</translation>
     </message>
     <message>
         <source>stage %1</source>
-        <translation type="unfinished"></translation>
+        <translation>阶段 %1</translation>
     </message>
     <message>
         <source>&amp;Image size (pixels)</source>
-        <translation type="unfinished"></translation>
+        <translation>图像尺寸（像素）(&amp;I)</translation>
     </message>
     <message>
         <source>&amp;Sequence length (tokens)</source>
-        <translation type="unfinished"></translation>
+        <translation>序列长度（词元）(&amp;S)</translation>
     </message>
     <message>
         <source>What-if overrides (active)</source>
-        <translation type="unfinished"></translation>
+        <translation>假设覆盖值（已启用）</translation>
     </message>
     <message>
         <source>What-if overrides</source>
-        <translation type="unfinished"></translation>
+        <translation>假设覆盖值</translation>
     </message>
     <message>
         <source>What-if set in the window</source>
-        <translation type="unfinished"></translation>
+        <translation>在窗口中设置的假设值</translation>
     </message>
 </context>
 <context>
     <name>headroom::gui::ExportDialog</name>
     <message>
         <source>All four charts</source>
-        <translation type="unfinished"></translation>
+        <translation>全部四张图表</translation>
     </message>
     <message>
         <source>Memory at the peak of each phase</source>
-        <translation type="unfinished"></translation>
+        <translation>各阶段峰值时的显存</translation>
     </message>
     <message>
         <source>Memory against micro-batch</source>
-        <translation type="unfinished"></translation>
+        <translation>显存随微批次的变化</translation>
     </message>
     <message>
         <source>Memory over one training step</source>
-        <translation type="unfinished"></translation>
+        <translation>一个训练步内的显存变化</translation>
     </message>
     <message>
         <source>Roofline</source>
-        <translation type="unfinished"></translation>
+        <translation>屋顶线</translation>
     </message>
     <message>
         <source>Light (for print)</source>
-        <translation type="unfinished"></translation>
+        <translation>浅色（适合打印）</translation>
     </message>
     <message>
         <source>Dark</source>
-        <translation type="unfinished"></translation>
+        <translation>深色</translation>
     </message>
     <message>
         <source>Choose a file.</source>
-        <translation type="unfinished"></translation>
+        <translation>请选择文件。</translation>
     </message>
     <message>
         <source>The file name must end in .svg, .png or .pdf.</source>
-        <translation type="unfinished"></translation>
+        <translation>文件名必须以 .svg、.png 或 .pdf 结尾。</translation>
     </message>
     <message>
         <source>Cannot write to the folder %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入文件夹 %1。</translation>
     </message>
     <message>
         <source>From a script: &lt;code&gt;%1&lt;/code&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>用脚本生成：&lt;code&gt;%1&lt;/code&gt;</translation>
     </message>
     <message>
         <source>Export Figure</source>
-        <translation type="unfinished"></translation>
+        <translation>导出图表</translation>
     </message>
     <message>
         <source>SVG (*.svg);;PNG (*.png);;PDF (*.pdf)</source>
-        <translation type="unfinished"></translation>
+        <translation>SVG (*.svg);;PNG (*.png);;PDF (*.pdf)</translation>
     </message>
 </context>
 <context>
     <name>headroom::gui::GpuComparisonChart</name>
     <message>
         <source>Time per epoch</source>
-        <translation type="unfinished"></translation>
+        <translation>每轮时间</translation>
     </message>
     <message>
         <source>Peak memory against capacity</source>
-        <translation type="unfinished"></translation>
+        <translation>峰值显存与容量对比</translation>
     </message>
     <message>
         <source>does not fit</source>
-        <translation type="unfinished"></translation>
+        <translation>放不下</translation>
     </message>
     <message>
         <source>%1 of %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 / %2</translation>
     </message>
     <message>
         <source>%1 of %2, does not fit</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 / %2，放不下</translation>
     </message>
 </context>
 <context>
     <name>headroom::gui::GpuComparisonModel</name>
     <message>
         <source>Device memory the framework can use</source>
-        <translation type="unfinished"></translation>
+        <translation>框架可用的显存</translation>
     </message>
     <message>
         <source>Peak memory of one training step at the scenario&apos;s micro-batch</source>
-        <translation type="unfinished"></translation>
+        <translation>按场景的微批次，一个训练步的峰值显存</translation>
     </message>
     <message>
         <source>The largest micro-batch that fits on this GPU</source>
-        <translation type="unfinished"></translation>
+        <translation>此 GPU 上放得下的最大微批次</translation>
     </message>
     <message>
         <source>One optimizer step: every accumulated micro-batch, the update and exposed communication</source>
-        <translation type="unfinished"></translation>
+        <translation>一个优化器步：所有累积的微批次、参数更新以及未被重叠的通信</translation>
     </message>
     <message>
         <source>Optimizer steps per epoch (the last, partial one counted in full) times the step time</source>
-        <translation type="unfinished"></translation>
+        <translation>每轮的优化器步数（最后不满的一步按整步计）乘以每步时间</translation>
     </message>
     <message>
         <source>GPU</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU</translation>
     </message>
     <message>
         <source>Memory</source>
-        <translation type="unfinished"></translation>
+        <translation>显存</translation>
     </message>
     <message>
         <source>Peak at batch %1</source>
-        <translation type="unfinished"></translation>
+        <translation>批大小 %1 时的峰值</translation>
     </message>
     <message>
         <source>Fits?</source>
-        <translation type="unfinished"></translation>
+        <translation>放得下？</translation>
     </message>
     <message>
         <source>Max. batch</source>
-        <translation type="unfinished"></translation>
+        <translation>最大批大小</translation>
     </message>
     <message>
         <source>Step time</source>
-        <translation type="unfinished"></translation>
+        <translation>每步时间</translation>
     </message>
     <message>
         <source>Throughput</source>
-        <translation type="unfinished"></translation>
+        <translation>吞吐量</translation>
     </message>
     <message>
         <source>Time per epoch</source>
-        <translation type="unfinished"></translation>
+        <translation>每轮时间</translation>
     </message>
     <message>
         <source>%1 (current)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（当前）</translation>
     </message>
     <message>
         <source>✔ Yes, %1 free</source>
-        <translation type="unfinished"></translation>
+        <translation>✔ 是，剩余 %1</translation>
     </message>
     <message>
         <source>✘ No, %1 over</source>
-        <translation type="unfinished"></translation>
+        <translation>✘ 否，超出 %1</translation>
     </message>
     <message>
         <source>none</source>
-        <translation type="unfinished"></translation>
+        <translation>无</translation>
     </message>
     <message>
         <source>images</source>
-        <translation type="unfinished"></translation>
+        <translation>张图像</translation>
     </message>
     <message>
         <source>tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>词元</translation>
     </message>
     <message>
         <source>%1: %2, %3 at %4</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：%2，%3，带宽 %4</translation>
     </message>
     <message>
         <source>%1 the framework can use (the driver-reported total where known)</source>
-        <translation type="unfinished"></translation>
+        <translation>框架可用 %1（已知时采用驱动报告的总量）</translation>
     </message>
     <message>
         <source>Fits: peak %1 of %2 at micro-batch %3</source>
-        <translation type="unfinished"></translation>
+        <translation>放得下：微批次 %3 时峰值 %1 / %2</translation>
     </message>
     <message>
         <source>Does not fit: peak %1 of %2 at micro-batch %3</source>
-        <translation type="unfinished"></translation>
+        <translation>放不下：微批次 %3 时峰值 %1 / %2</translation>
     </message>
     <message>
         <source>The largest micro-batch whose peak fits in %1</source>
-        <translation type="unfinished"></translation>
+        <translation>峰值不超过 %1 的最大微批次</translation>
     </message>
     <message>
         <source>Even one sample does not fit</source>
-        <translation type="unfinished"></translation>
+        <translation>连一个样本都放不下</translation>
     </message>
     <message>
         <source>Does not fit at micro-batch %1; if the memory were there, a step would take %2 and an epoch %3</source>
-        <translation type="unfinished"></translation>
+        <translation>微批次 %1 时放不下；假如显存足够，每步需 %2，每轮需 %3</translation>
     </message>
     <message>
         <source>%1 optimizer steps of %2 samples; %3 per step, %4 (MFU %5)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个优化器步，每步 %2 个样本；每步 %3，%4（MFU %5）</translation>
     </message>
     <message>
         <source>samples</source>
-        <translation type="unfinished"></translation>
+        <translation>样本</translation>
     </message>
 </context>
 <context>
     <name>headroom::gui::GpuComparisonView</name>
     <message>
         <source>&amp;GPUs to compare:</source>
-        <translation type="unfinished"></translation>
+        <translation>要比较的 GPU(&amp;G)：</translation>
     </message>
     <message>
         <source>Filter GPUs</source>
-        <translation type="unfinished"></translation>
+        <translation>筛选 GPU</translation>
     </message>
     <message>
         <source>&amp;Default selection</source>
-        <translation type="unfinished"></translation>
+        <translation>默认选择(&amp;D)</translation>
     </message>
     <message>
         <source>The explainer&apos;s RTX A3000 laptop GPU, RTX 3090, A100 and H100, and the current GPU</source>
-        <translation type="unfinished"></translation>
+        <translation>讲解文章中的 RTX A3000 笔记本 GPU、RTX 3090、A100、H100，以及当前 GPU</translation>
     </message>
     <message>
         <source>Data &amp;set size:</source>
-        <translation type="unfinished"></translation>
+        <translation>数据集大小(&amp;S)：</translation>
     </message>
     <message>
         <source> samples</source>
-        <translation type="unfinished"></translation>
+        <translation> 个样本</translation>
     </message>
     <message>
         <source>Samples in one epoch: sequences for language models, images for vision models</source>
-        <translation type="unfinished"></translation>
+        <translation>一轮中的样本数：语言模型为序列数，视觉模型为图像数</translation>
     </message>
     <message>
         <source>&amp;Copy as CSV</source>
-        <translation type="unfinished"></translation>
+        <translation>复制为 CSV(&amp;C)</translation>
     </message>
     <message>
         <source>Double-click a GPU to make it the current one</source>
-        <translation type="unfinished"></translation>
+        <translation>双击某个 GPU 将其设为当前 GPU</translation>
     </message>
     <message>
         <source>The model %1 is not in the catalog.</source>
-        <translation type="unfinished"></translation>
+        <translation>模型 %1 不在目录中。</translation>
     </message>
     <message>
         <source>No scenario yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>尚无场景。</translation>
     </message>
     <message>
         <source>%1, %2 %3, %4: micro-batch %5 × %6 accumulation steps × %7 data-parallel GPUs = %8 samples per optimizer step.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1，%2 %3，%4：微批次 %5 × 累积 %6 步 × %7 个数据并行 GPU = 每个优化器步 %8 个样本。</translation>
     </message>
     <message>
         <source>image side</source>
-        <translation type="unfinished"></translation>
+        <translation>图像边长</translation>
     </message>
     <message>
         <source>sequence</source>
-        <translation type="unfinished"></translation>
+        <translation>序列长度</translation>
     </message>
     <message>
         <source>Each GPU at its datasheet figures and its own framework overhead.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个 GPU 均按其规格书参数和各自的框架开销计算。</translation>
     </message>
     <message>
         <source>The current scenario&apos;s what-if figures are not applied here.</source>
-        <translation type="unfinished"></translation>
+        <translation>此处不应用当前场景的假设值。</translation>
     </message>
 </context>
 <context>
     <name>headroom::gui::GpuEditorDialog</name>
     <message>
         <source>Import a GPU</source>
-        <translation type="unfinished"></translation>
+        <translation>导入 GPU</translation>
     </message>
     <message>
         <source>Headroom GPU files (*.json);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>Headroom GPU 文件 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
         <source>Cannot import the GPU</source>
-        <translation type="unfinished"></translation>
+        <translation>无法导入 GPU</translation>
     </message>
     <message>
         <source>Export the GPU</source>
-        <translation type="unfinished"></translation>
+        <translation>导出 GPU</translation>
     </message>
     <message>
         <source>Headroom GPU files (*.json)</source>
-        <translation type="unfinished"></translation>
+        <translation>Headroom GPU 文件 (*.json)</translation>
     </message>
     <message>
         <source>Cannot export the GPU</source>
-        <translation type="unfinished"></translation>
+        <translation>无法导出 GPU</translation>
     </message>
     <message>
         <source>Delete the saved GPU</source>
-        <translation type="unfinished"></translation>
+        <translation>删除已保存的 GPU</translation>
     </message>
     <message>
         <source>Delete your saved GPU “%1”? If it took the place of a bundled GPU, the bundled one comes back.</source>
-        <translation type="unfinished"></translation>
+        <translation>删除你保存的 GPU“%1”？如果它取代了某个内置 GPU，内置的那个会恢复。</translation>
     </message>
     <message>
         <source>Cannot delete the GPU</source>
-        <translation type="unfinished"></translation>
+        <translation>无法删除 GPU</translation>
     </message>
     <message>
         <source>%1 (custom)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（自定义）</translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：%2</translation>
     </message>
     <message>
         <source>use 1 to 64 lowercase letters, digits, &apos;-&apos; or &apos;.&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>请使用 1 到 64 个小写字母、数字、&apos;-&apos; 或 &apos;.&apos;</translation>
     </message>
     <message>
         <source>must not be empty</source>
-        <translation type="unfinished"></translation>
+        <translation>不能为空</translation>
     </message>
     <message>
         <source>must be at least 0.1 GB</source>
-        <translation type="unfinished"></translation>
+        <translation>不能小于 0.1 GB</translation>
     </message>
     <message>
         <source>must be at least 1 GB/s</source>
-        <translation type="unfinished"></translation>
+        <translation>不能小于 1 GB/s</translation>
     </message>
     <message>
         <source>every GPU has an FP32 peak; enter it</source>
-        <translation type="unfinished"></translation>
+        <translation>每个 GPU 都有 FP32 峰值；请填写</translation>
     </message>
     <message>
         <source>must be at least 0.1 GB/s</source>
-        <translation type="unfinished"></translation>
+        <translation>不能小于 0.1 GB/s</translation>
     </message>
     <message>
         <source>must be smaller than the memory capacity</source>
-        <translation type="unfinished"></translation>
+        <translation>必须小于显存容量</translation>
     </message>
     <message>
         <source>%1 (from %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（来自 %2）</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::gui::GuidedTour</name>
+    <message>
+        <source>it fits, with %1 free</source>
+        <translation>放得下，剩余 %1</translation>
+    </message>
+    <message>
+        <source>it does not fit: %1 over</source>
+        <translation>放不下：超出 %1</translation>
+    </message>
+    <message>
+        <source>What fills 12 GB?</source>
+        <translation>12 GB 显存被什么占满？</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;BERT-base (%1 parameters) trained in FP32 with AdamW on the RTX A3000 laptop GPU, 16 sequences of 512 tokens.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Model states&lt;/b&gt;: every parameter has a weight (4 bytes), a gradient (4) and AdamW&apos;s two moments (8): 16 bytes per parameter, &lt;b&gt;%2&lt;/b&gt; in all. They do not depend on the batch.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Activations&lt;/b&gt;: what the forward pass keeps for the backward pass, &lt;b&gt;%3&lt;/b&gt; at the peak, plus temporaries of %4. They grow with the batch and the sequence.&lt;/p&gt;&lt;p&gt;Peak %5 of %6: %7.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;在 RTX A3000 笔记本 GPU 上用 FP32 和 AdamW 训练 BERT-base（%1 个参数），每批 16 个序列，每个序列 512 个词元。&lt;/p&gt;&lt;p&gt;&lt;b&gt;模型状态&lt;/b&gt;：每个参数有一份权重（4 字节）、一份梯度（4 字节）和 AdamW 的两个动量（8 字节），即每个参数 16 字节，共 &lt;b&gt;%2&lt;/b&gt;。它们与批大小无关。&lt;/p&gt;&lt;p&gt;&lt;b&gt;激活值&lt;/b&gt;：前向传播为反向传播保留的张量，峰值时为 &lt;b&gt;%3&lt;/b&gt;，另有临时张量 %4。它们随批大小和序列长度增长。&lt;/p&gt;&lt;p&gt;峰值 %5 / %6：%7。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Why the batch size hits the wall</source>
+        <translation>批大小为什么会撞墙</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Doubling the micro-batch to %1 doubles the activations, while the model states stay the same. The chart shows memory against the micro-batch: the curve crosses the %2 line at the largest batch that fits, &lt;b&gt;%3&lt;/b&gt;.&lt;/p&gt;&lt;p&gt;At %1: %4.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;把微批次加倍到 %1，激活值也随之加倍，而模型状态不变。图中是显存随微批次的变化：曲线在放得下的最大批大小 &lt;b&gt;%3&lt;/b&gt; 处越过 %2 这条线。&lt;/p&gt;&lt;p&gt;微批次为 %1 时：%4。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Mixed precision</source>
+        <translation>混合精度</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;With FP16 mixed precision (torch.autocast) most activations are stored in 2 bytes instead of 4, and the matrix multiplications run on the tensor cores. The FP32 weights stay, and FP16 copies of them are added (weight copies).&lt;/p&gt;&lt;p&gt;Largest micro-batch now &lt;b&gt;%1&lt;/b&gt;; at %2: %3. A step takes %4, %5.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;使用 FP16 混合精度（torch.autocast）时，大多数激活值只占 2 字节而不是 4 字节，矩阵乘法在张量核心上运行。FP32 权重仍然保留，另外多出它们的 FP16 副本（权重副本）。&lt;/p&gt;&lt;p&gt;现在最大微批次为 &lt;b&gt;%1&lt;/b&gt;；微批次为 %2 时：%3。每步耗时 %4，%5。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>tokens</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <source>Activation checkpointing</source>
+        <translation>激活检查点</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Full checkpointing keeps only each layer&apos;s input and recomputes the layer in the backward pass. The timeline shows the activations staying low through the forward pass.&lt;/p&gt;&lt;p&gt;Now %1; the largest micro-batch is &lt;b&gt;%2&lt;/b&gt;. The price is time: the forward pass runs twice, a step takes %3.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;完全检查点只保存每一层的输入，在反向传播时重新计算该层。时间线上可以看到，整个前向传播中激活值都保持在低位。&lt;/p&gt;&lt;p&gt;现在%1；最大微批次为 &lt;b&gt;%2&lt;/b&gt;。代价是时间：前向传播要算两遍，每步耗时 %3。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>A model too big for one GPU</source>
+        <translation>一块 GPU 装不下的模型</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;GPT-2 XL has %1 parameters. Its weights, gradients and optimizer states alone take %2, more than the whole GPU: even one sequence does not fit (%3).&lt;/p&gt;</source>
+        <translation>&lt;p&gt;GPT-2 XL 有 %1 个参数。仅权重、梯度和优化器状态就占 %2，超过了整块 GPU 的显存：连一个序列都放不下（%3）。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>ZeRO: split the model states across GPUs</source>
+        <translation>ZeRO：把模型状态分摊到多块 GPU</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;ZeRO stage 3 over %1 data-parallel GPUs partitions the weights, gradients and optimizer states: each GPU holds a quarter and gathers the rest layer by layer. With checkpointing, %2 per GPU.&lt;/p&gt;&lt;p&gt;The cost is communication: %3 per step on this GPU&apos;s links.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;ZeRO 第 3 阶段在 %1 块数据并行 GPU 之间切分权重、梯度和优化器状态：每块 GPU 只保存四分之一，其余部分逐层收集。再加上激活检查点，每块 GPU %2。&lt;/p&gt;&lt;p&gt;代价是通信：在这块 GPU 的互连上每步需要 %3。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>A bigger GPU</source>
+        <translation>换一块更大的 GPU</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;On an A100 with 80 GB the same model trains on one GPU at micro-batch %1: %2. The GPU comparison below puts the RTX A3000, RTX 3090, A100 and H100 side by side for this setting: capacity, largest micro-batch, step time and time per epoch.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;在 80 GB 的 A100 上，同一个模型用一块 GPU、微批次 %1 就能训练：%2。下方的 GPU 对比在同样的设置下并列比较 RTX A3000、RTX 3090、A100 和 H100：容量、最大微批次、每步时间和每轮时间。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>The roofline: compute or bandwidth?</source>
+        <translation>屋顶线：受限于算力还是带宽？</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Each dot is an operator of the training step: how many FLOPs it does per byte it moves (x) against the FLOP/s it reaches (y). Left of the ridge at %1 FLOP/byte an operator is limited by the memory bandwidth (the slope, %2); right of it by the %3 peak (%4).&lt;/p&gt;&lt;p&gt;The matrix multiplications sit near the compute roof; normalization, softmax, GELU, dropout and the optimizer sit on the bandwidth slope. Drag the batch slider and watch the GEMMs move.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;每个点是训练步中的一个算子：横轴是它每搬运一字节所做的 FLOP 数，纵轴是它达到的 FLOP/s。在 %1 FLOP/byte 的拐点左侧，算子受显存带宽限制（斜线，%2）；右侧受 %3 峰值（%4）限制。&lt;/p&gt;&lt;p&gt;矩阵乘法位于算力屋顶附近；归一化、softmax、GELU、dropout 和优化器都落在带宽斜线上。拖动批大小滑块，观察 GEMM 点的移动。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>What bandwidth costs</source>
+        <translation>带宽的代价</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The explainer assumes 392 GB/s; the RTX A3000 laptop GPU&apos;s datasheet says %1. With the datasheet figure the bandwidth-bound operators slow down and a step takes %2 (%3). Use the what-if fields to try any bandwidth, capacity or peak.&lt;/p&gt;&lt;p&gt;That is the tour. &lt;i&gt;End&lt;/i&gt; returns to where you were; &lt;i&gt;Edit › Undo&lt;/i&gt; steps back through the tour.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;原文假设带宽为 392 GB/s；RTX A3000 笔记本 GPU 的规格书写的是 %1。按规格书数值，受带宽限制的算子会变慢，每步耗时 %2（%3）。可以用假设覆盖值尝试任意带宽、容量或峰值。&lt;/p&gt;&lt;p&gt;导览到此结束。&lt;i&gt;结束&lt;/i&gt;会回到开始导览前的场景；&lt;i&gt;编辑 › 撤销&lt;/i&gt;可以逐步回退导览。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2</source>
+        <translation>第 %1 步，共 %2 步</translation>
+    </message>
+    <message>
+        <source>&amp;Next</source>
+        <translation>下一步(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Finish</source>
+        <translation>完成(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Back</source>
+        <translation>上一步(&amp;B)</translation>
+    </message>
+    <message>
+        <source>&amp;End Tour</source>
+        <translation>结束导览(&amp;E)</translation>
     </message>
 </context>
 <context>
     <name>headroom::gui::MainWindow</name>
     <message>
         <source>About Headroom</source>
-        <translation type="unfinished"></translation>
+        <translation>关于 Headroom</translation>
     </message>
     <message>
         <source>&lt;h3&gt;Headroom %1&lt;/h3&gt;&lt;p&gt;Explores the GPU memory and bandwidth of one neural-network training step: where the memory goes, whether it fits, and where each operator sits on the roofline.&lt;/p&gt;&lt;p&gt;Every figure comes from a simulation of the PyTorch training step; click any chart element for its formula and source.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;h3&gt;Headroom %1&lt;/h3&gt;&lt;p&gt;探究神经网络一个训练步的 GPU 显存与带宽：显存用在了哪里、是否放得下，以及每个算子在屋顶线上的位置。&lt;/p&gt;&lt;p&gt;所有数字都来自对 PyTorch 训练步的模拟；点击任意图表元素即可查看其公式与来源。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Unknown GPU or model</source>
-        <translation type="unfinished"></translation>
+        <translation>未知的 GPU 或模型</translation>
     </message>
     <message>
         <source>%1 on %2 — Headroom</source>
-        <translation type="unfinished"></translation>
+        <translation>在 %2 上训练 %1 — Headroom</translation>
     </message>
     <message>
         <source>Copied the figure to the clipboard</source>
-        <translation type="unfinished"></translation>
+        <translation>已将图表复制到剪贴板</translation>
     </message>
     <message>
         <source>Cannot open the example</source>
-        <translation type="unfinished"></translation>
+        <translation>无法打开示例</translation>
     </message>
     <message>
         <source>Cannot open the scenario</source>
-        <translation type="unfinished"></translation>
+        <translation>无法打开场景</translation>
     </message>
     <message>
         <source>%1: gpu: unknown GPU &quot;%2&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：gpu：未知 GPU“%2”</translation>
     </message>
     <message>
         <source>%1: model: unknown model &quot;%2&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：model：未知模型“%2”</translation>
     </message>
     <message>
         <source>Open Scenario</source>
-        <translation type="unfinished"></translation>
+        <translation>打开场景</translation>
     </message>
     <message>
         <source>Headroom scenarios (*.headroom.json *.json)</source>
-        <translation type="unfinished"></translation>
+        <translation>Headroom 场景 (*.headroom.json *.json)</translation>
     </message>
     <message>
         <source>Save Scenario</source>
-        <translation type="unfinished"></translation>
+        <translation>保存场景</translation>
     </message>
     <message>
         <source>Headroom scenarios (*.headroom.json)</source>
-        <translation type="unfinished"></translation>
+        <translation>Headroom 场景 (*.headroom.json)</translation>
     </message>
     <message>
         <source>Cannot save the scenario</source>
-        <translation type="unfinished"></translation>
+        <translation>无法保存场景</translation>
     </message>
     <message>
         <source>Cannot export the figure</source>
-        <translation type="unfinished"></translation>
+        <translation>无法导出图表</translation>
     </message>
     <message>
         <source>Wrote %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已写入 %1</translation>
     </message>
     <message>
         <source>PDF (*.pdf)</source>
-        <translation type="unfinished"></translation>
+        <translation>PDF (*.pdf)</translation>
     </message>
     <message>
         <source>CSV (*.csv)</source>
-        <translation type="unfinished"></translation>
+        <translation>CSV (*.csv)</translation>
     </message>
     <message>
         <source>JSON (*.json)</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON (*.json)</translation>
     </message>
     <message>
         <source>Export</source>
-        <translation type="unfinished"></translation>
+        <translation>导出</translation>
     </message>
     <message>
         <source>Cannot export</source>
-        <translation type="unfinished"></translation>
+        <translation>无法导出</translation>
     </message>
     <message>
         <source>Baseline Comparison</source>
-        <translation type="unfinished"></translation>
+        <translation>基线比较</translation>
     </message>
     <message>
         <source>GPU Comparison</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU 比较</translation>
     </message>
     <message>
         <source>Import Model</source>
-        <translation type="unfinished"></translation>
+        <translation>导入模型</translation>
     </message>
     <message>
         <source>Model files (config.json *.json *.safetensors)</source>
-        <translation type="unfinished"></translation>
+        <translation>模型文件 (config.json *.json *.safetensors)</translation>
     </message>
     <message>
         <source>Cannot import the model</source>
-        <translation type="unfinished"></translation>
+        <translation>无法导入模型</translation>
     </message>
     <message>
         <source>Pinned this scenario as the baseline: change anything to compare</source>
-        <translation type="unfinished"></translation>
+        <translation>已将此场景固定为基线：做任何改动即可比较</translation>
     </message>
     <message>
         <source>Imported %1 from %2</source>
-        <translation type="unfinished"></translation>
+        <translation>已从 %2 导入 %1</translation>
     </message>
     <message>
         <source>Cannot open the dropped file</source>
-        <translation type="unfinished"></translation>
+        <translation>无法打开拖入的文件</translation>
     </message>
     <message>
         <source>System Default</source>
-        <translation type="unfinished"></translation>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Guided Tour</source>
+        <translation>导览</translation>
     </message>
 </context>
 <context>
     <name>headroom::gui::MemoryChartView</name>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt; at the %2 peak: %3&lt;br&gt;%4&lt;br&gt;&lt;i&gt;Click for the formula and its source.&lt;/i&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;%1&lt;/b&gt;（%2峰值时）：%3&lt;br&gt;%4&lt;br&gt;&lt;i&gt;点击查看公式及其来源。&lt;/i&gt;</translation>
     </message>
     <message>
         <source>Memory at the peak of each phase</source>
-        <translation type="unfinished"></translation>
+        <translation>各阶段峰值时的显存</translation>
     </message>
     <message>
         <source>Forward</source>
-        <translation type="unfinished"></translation>
+        <translation>前向</translation>
     </message>
     <message>
         <source>Backward</source>
-        <translation type="unfinished"></translation>
+        <translation>反向</translation>
     </message>
     <message>
         <source>Optimizer</source>
-        <translation type="unfinished"></translation>
+        <translation>优化器</translation>
     </message>
     <message>
         <source>GiB</source>
-        <translation type="unfinished"></translation>
+        <translation>GiB</translation>
     </message>
     <message>
         <source>Capacity</source>
-        <translation type="unfinished"></translation>
+        <translation>容量</translation>
     </message>
     <message>
         <source>faint: baseline (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>浅色：基线（%1）</translation>
     </message>
     <message>
         <source>fits: %1 free</source>
-        <translation type="unfinished"></translation>
+        <translation>放得下：剩余 %1</translation>
     </message>
     <message>
         <source>does not fit: %1 over</source>
-        <translation type="unfinished"></translation>
+        <translation>放不下：超出 %1</translation>
     </message>
     <message>
         <source>%1 capacity</source>
-        <translation type="unfinished"></translation>
+        <translation>容量 %1</translation>
     </message>
     <message>
         <source> (what-if)</source>
-        <translation type="unfinished"></translation>
+        <translation>（假设）</translation>
     </message>
 </context>
 <context>
     <name>headroom::gui::ModelEditorDialog</name>
     <message>
         <source>Import a model</source>
-        <translation type="unfinished"></translation>
+        <translation>导入模型</translation>
     </message>
     <message>
         <source>Model files (config.json *.json);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>模型文件 (config.json *.json);;所有文件 (*)</translation>
     </message>
     <message>
         <source>Cannot import the model</source>
-        <translation type="unfinished"></translation>
+        <translation>无法导入模型</translation>
     </message>
     <message>
         <source>Compare with a checkpoint</source>
-        <translation type="unfinished"></translation>
+        <translation>与检查点比较</translation>
     </message>
     <message>
         <source>safetensors files (*.safetensors);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>safetensors 文件 (*.safetensors);;所有文件 (*)</translation>
     </message>
     <message>
         <source>Cannot read the checkpoint</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取检查点</translation>
     </message>
     <message>
         <source>Export the model</source>
-        <translation type="unfinished"></translation>
+        <translation>导出模型</translation>
     </message>
     <message>
         <source>Headroom model files (*.json)</source>
-        <translation type="unfinished"></translation>
+        <translation>Headroom 模型文件 (*.json)</translation>
     </message>
     <message>
         <source>Cannot export the model</source>
-        <translation type="unfinished"></translation>
+        <translation>无法导出模型</translation>
     </message>
     <message>
         <source>Delete the saved model</source>
-        <translation type="unfinished"></translation>
+        <translation>删除已保存的模型</translation>
     </message>
     <message>
         <source>Delete your saved model “%1”? If it took the place of a bundled model, the bundled one comes back.</source>
-        <translation type="unfinished"></translation>
+        <translation>删除你保存的模型“%1”？如果它取代了某个内置模型，内置的那个会恢复。</translation>
     </message>
     <message>
         <source>Cannot delete the model</source>
-        <translation type="unfinished"></translation>
+        <translation>无法删除模型</translation>
     </message>
     <message>
         <source>%1 (custom)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（自定义）</translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：%2</translation>
     </message>
     <message>
         <source>must be between 1 and %1</source>
-        <translation type="unfinished"></translation>
+        <translation>必须在 1 到 %1 之间</translation>
     </message>
     <message>
         <source>use 1 to 64 lowercase letters, digits, &apos;-&apos;, &apos;_&apos; or &apos;.&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>请使用 1 到 64 个小写字母、数字、&apos;-&apos;、&apos;_&apos; 或 &apos;.&apos;</translation>
     </message>
     <message>
         <source>must not be empty</source>
-        <translation type="unfinished"></translation>
+        <translation>不能为空</translation>
     </message>
     <message>
         <source>must divide the hidden size (%1) unless a head dim is set</source>
-        <translation type="unfinished"></translation>
+        <translation>除非设置了头维度，否则必须能整除隐藏维度（%1）</translation>
     </message>
     <message>
         <source>must divide the attention heads (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>必须能整除注意力头数（%1）</translation>
     </message>
     <message>
         <source>learned positions need at least one</source>
-        <translation type="unfinished"></translation>
+        <translation>使用可学习位置编码时至少需要 1 个位置</translation>
     </message>
     <message>
         <source>is longer than the %1 learned positions</source>
-        <translation type="unfinished"></translation>
+        <translation>超过了 %1 个可学习位置</translation>
     </message>
     <message>
         <source>a classifier head needs at least one class</source>
-        <translation type="unfinished"></translation>
+        <translation>分类头至少需要一个类别</translation>
     </message>
     <message>
         <source>auto (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>自动（%1）</translation>
     </message>
     <message>
         <source>Config-based count: correct the fields listed below first.</source>
-        <translation type="unfinished"></translation>
+        <translation>按配置计算的参数量：请先更正下面列出的字段。</translation>
     </message>
     <message>
         <source>Config-based count: &lt;b&gt;%1&lt;/b&gt; parameters (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>按配置计算：&lt;b&gt;%1&lt;/b&gt; 个参数（%2）</translation>
     </message>
     <message>
         <source>Published for %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 的公开数据：%2</translation>
     </message>
     <message>
         <source>%1: %2 is a vision model; the editor makes language transformers. Pick it in the model list as it is.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：%2 是视觉模型，而本编辑器只用于语言 Transformer。请直接在模型列表中选用它。</translation>
     </message>
     <message>
         <source>%1 (from %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（来自 %2）</translation>
     </message>
 </context>
 <context>
     <name>headroom::gui::RooflineView</name>
     <message>
         <source>&lt;b&gt;Whole training step&lt;/b&gt;&lt;br&gt;%1 per step, %2 moved&lt;br&gt;intensity %3 FLOP/byte&lt;br&gt;achieved %4 in %5</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;整个训练步&lt;/b&gt;&lt;br&gt;每步 %1，传输 %2&lt;br&gt;算术强度 %3 FLOP/byte&lt;br&gt;实际达到 %4，用时 %5</translation>
     </message>
     <message>
         <source>FLOP</source>
-        <translation type="unfinished"></translation>
+        <translation>FLOP</translation>
     </message>
     <message>
         <source>Roofline of the training step</source>
-        <translation type="unfinished"></translation>
+        <translation>训练步的屋顶线</translation>
     </message>
     <message>
         <source>arithmetic intensity (FLOP/byte)</source>
-        <translation type="unfinished"></translation>
+        <translation>算术强度（FLOP/byte）</translation>
     </message>
     <message>
         <source>FLOP/s</source>
-        <translation type="unfinished"></translation>
+        <translation>FLOP/s</translation>
     </message>
     <message>
         <source>%1 %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %2</translation>
     </message>
     <message>
         <source> (what-if)</source>
-        <translation type="unfinished"></translation>
+        <translation>（假设）</translation>
     </message>
     <message>
         <source>ridge %1 FLOP/B</source>
-        <translation type="unfinished"></translation>
+        <translation>脊点 %1 FLOP/B</translation>
     </message>
     <message>
         <source>%1 (what-if)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（假设）</translation>
     </message>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt; (%2, %3)&lt;br&gt;%4 FLOP, %5 moved, intensity %6 FLOP/byte&lt;br&gt;attainable %7, achieved %8&lt;br&gt;%9 of the step (%10), %11</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;%1&lt;/b&gt;（%2，%3）&lt;br&gt;%4 FLOP，传输 %5，算术强度 %6 FLOP/byte&lt;br&gt;可达 %7，实际 %8&lt;br&gt;占训练步的 %9（%10），%11</translation>
     </message>
     <message>
         <source>memory-bound</source>
-        <translation type="unfinished"></translation>
+        <translation>访存受限</translation>
     </message>
     <message>
         <source>compute-bound</source>
-        <translation type="unfinished"></translation>
+        <translation>计算受限</translation>
     </message>
 </context>
 <context>
     <name>headroom::gui::ScenarioHistory</name>
     <message>
         <source>micro-batch</source>
-        <translation type="unfinished"></translation>
+        <translation>微批次</translation>
     </message>
     <message>
         <source>sequence length</source>
-        <translation type="unfinished"></translation>
+        <translation>序列长度</translation>
     </message>
     <message>
         <source>data-parallel GPUs</source>
-        <translation type="unfinished"></translation>
+        <translation>数据并行 GPU 数</translation>
     </message>
     <message>
         <source>ZeRO stage</source>
-        <translation type="unfinished"></translation>
+        <translation>ZeRO 阶段</translation>
     </message>
     <message>
         <source>gradient accumulation</source>
-        <translation type="unfinished"></translation>
+        <translation>梯度累积</translation>
     </message>
     <message>
         <source>precision</source>
-        <translation type="unfinished"></translation>
+        <translation>精度</translation>
     </message>
     <message>
         <source>mixed-precision style</source>
-        <translation type="unfinished"></translation>
+        <translation>混合精度方式</translation>
     </message>
     <message>
         <source>optimizer</source>
-        <translation type="unfinished"></translation>
+        <translation>优化器</translation>
     </message>
     <message>
         <source>checkpointing</source>
-        <translation type="unfinished"></translation>
+        <translation>激活检查点</translation>
     </message>
     <message>
         <source>attention</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力</translation>
     </message>
     <message>
         <source>GPU</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU</translation>
     </message>
     <message>
         <source>model</source>
-        <translation type="unfinished"></translation>
+        <translation>模型</translation>
     </message>
     <message>
         <source>optimizer offload</source>
-        <translation type="unfinished"></translation>
+        <translation>优化器卸载</translation>
     </message>
     <message>
         <source>what-if figures</source>
-        <translation type="unfinished"></translation>
+        <translation>假设值</translation>
     </message>
     <message>
         <source>framework overhead</source>
-        <translation type="unfinished"></translation>
+        <translation>框架开销</translation>
     </message>
     <message>
         <source>open scenario</source>
-        <translation type="unfinished"></translation>
+        <translation>打开场景</translation>
     </message>
     <message>
         <source>example scenario</source>
-        <translation type="unfinished"></translation>
+        <translation>示例场景</translation>
     </message>
     <message>
         <source>suggested change</source>
-        <translation type="unfinished"></translation>
+        <translation>建议的改动</translation>
     </message>
     <message>
         <source>reset</source>
-        <translation type="unfinished"></translation>
+        <translation>重置</translation>
     </message>
     <message>
         <source>tour step</source>
-        <translation type="unfinished"></translation>
+        <translation>教程步骤</translation>
     </message>
     <message>
         <source>change</source>
-        <translation type="unfinished"></translation>
+        <translation>更改</translation>
     </message>
 </context>
 <context>
     <name>headroom::gui::TimelineView</name>
     <message>
         <source>Memory over one training step</source>
-        <translation type="unfinished"></translation>
+        <translation>一个训练步内的显存变化</translation>
     </message>
     <message>
         <source>time within the step (%)</source>
-        <translation type="unfinished"></translation>
+        <translation>训练步内的时间（%）</translation>
     </message>
     <message>
         <source>GiB</source>
-        <translation type="unfinished"></translation>
+        <translation>GiB</translation>
     </message>
     <message>
         <source>time within the step (%, of %1)</source>
-        <translation type="unfinished"></translation>
+        <translation>训练步内的时间（%，共 %1）</translation>
     </message>
     <message>
         <source>peak in the %1 of %2: %3</source>
-        <translation type="unfinished"></translation>
+        <translation>峰值位于%2的%1：%3</translation>
     </message>
     <message>
         <source>recomputation</source>
-        <translation type="unfinished"></translation>
+        <translation>重计算</translation>
     </message>
 </context>
 <context>
     <name>headroom::gui::VerdictWidget</name>
     <message>
         <source>✔ Fits: %1 of %2 used, %3 free</source>
-        <translation type="unfinished"></translation>
+        <translation>✔ 放得下：已用 %1 / %2，剩余 %3</translation>
     </message>
     <message>
         <source>✘ Does not fit: needs %1 of %2, %3 over</source>
-        <translation type="unfinished"></translation>
+        <translation>✘ 放不下：需要 %1 / %2，超出 %3</translation>
     </message>
     <message>
         <source>Peak in the %1 of %2 (%3)</source>
-        <translation type="unfinished"></translation>
+        <translation>峰值位于%2的%1（%3）</translation>
     </message>
     <message>
         <source>recomputation</source>
-        <translation type="unfinished"></translation>
+        <translation>重计算</translation>
     </message>
     <message>
         <source>longest %1: …</source>
-        <translation type="unfinished"></translation>
+        <translation>%1上限：…</translation>
     </message>
     <message>
         <source>image side</source>
-        <translation type="unfinished"></translation>
+        <translation>图像边长</translation>
     </message>
     <message>
         <source>sequence</source>
-        <translation type="unfinished"></translation>
+        <translation>序列长度</translation>
     </message>
     <message>
         <source>longest %1 that fits: %2%3</source>
-        <translation type="unfinished"></translation>
+        <translation>放得下的%1上限：%2%3</translation>
     </message>
     <message>
         <source> (model limit)</source>
-        <translation type="unfinished"></translation>
+        <translation>（模型上限）</translation>
     </message>
     <message>
         <source>images</source>
-        <translation type="unfinished"></translation>
+        <translation>张图像</translation>
     </message>
     <message>
         <source>tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>词元</translation>
     </message>
     <message>
         <source>%1 · largest micro-batch that fits: &lt;b&gt;%2&lt;/b&gt; · %3&lt;br&gt;Step %4 · %5 · MFU %6 of %7 · %8 parameters</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · 放得下的最大微批次：&lt;b&gt;%2&lt;/b&gt; · %3&lt;br&gt;每步 %4 · %5 · MFU %6（相对 %7 峰值）· 参数量 %8</translation>
     </message>
     <message>
         <source>Looking for changes that would make it fit…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在寻找能让它放得下的改动…</translation>
     </message>
     <message>
         <source>No single change makes it fit; a GPU with more memory or more data-parallel GPUs with ZeRO would.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有哪一项改动单独就能让它放得下；需要换用显存更大的 GPU，或借助 ZeRO 使用更多数据并行 GPU。</translation>
     </message>
     <message>
         <source>&lt;a href=&quot;fix:%1&quot;&gt;%2&lt;/a&gt;: saves %3%4, %5</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;a href=&quot;fix:%1&quot;&gt;%2&lt;/a&gt;：节省 %3%4，%5</translation>
     </message>
     <message>
         <source>, fits</source>
-        <translation type="unfinished"></translation>
+        <translation>，放得下</translation>
     </message>
     <message>
         <source>, not enough alone</source>
-        <translation type="unfinished"></translation>
+        <translation>，单独不够</translation>
     </message>
     <message>
         <source>What would help: </source>
-        <translation type="unfinished"></translation>
+        <translation>可行的改动：</translation>
     </message>
 </context>
 </TS>

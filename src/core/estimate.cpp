@@ -456,8 +456,7 @@ Scenario defaultScenario()
     s.config.optimizer = OptimizerKind::AdamW;
     s.config.attention = AttentionImpl::Fused;
     s.overrides.bandwidthBytesPerSecond = 392e9;
-    s.overrides.note = "What-if from the explainer: 392 GB/s. The datasheet figure is 336 GB/s (192-bit x 14 Gbps / 8); "
-                       "392 is the GA104 die area in mm2, not a bandwidth.";
+    s.overrides.note = "What-if from the explainer: 392 GB/s. The datasheet figure is 336 GB/s (192-bit x 14 Gbps / 8).";
     return s;
 }
 

@@ -280,7 +280,7 @@ void ControlPanel::updateOverrideMarks()
     const QString title = any ? tr("What-if overrides (active)") : tr("What-if overrides");
     if (m_ui->overrideGroup->title() != title)
         m_ui->overrideGroup->setTitle(title);
-    const QString note = any && !m_scenario.overrides.note.empty() ? QString::fromStdString(m_scenario.overrides.note) : QString();
+    const QString note = any && !m_scenario.overrides.note.empty() ? Labels::overrideNote(m_scenario.overrides.note) : QString();
     if (m_ui->overrideNote->text() != note) {
         m_ui->overrideNote->setText(note);
         m_ui->overrideNote->setVisible(!note.isEmpty());

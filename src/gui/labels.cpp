@@ -264,6 +264,13 @@ QString Labels::head(HeadKind h)
     return {};
 }
 
+QString Labels::overrideNote(const std::string& note)
+{
+    if (note == defaultScenario().overrides.note)
+        return tr("What-if from the explainer: 392 GB/s. The datasheet figure is 336 GB/s (192-bit × 14 Gbps / 8).");
+    return QString::fromStdString(note);
+}
+
 QStringList Labels::warnings(const Estimate& e)
 {
     QStringList out;

@@ -31,6 +31,8 @@ public:
     static QString optimizer(OptimizerKind o);
     static QString fix(const Fix& f);
     static QString layer(int layer, int layers);
+    // A what-if note for display: the default scenario's own note in the user's language, any other as written.
+    static QString overrideNote(const std::string& note);
     // The core's warnings, in the user's language.
     static QStringList warnings(const Estimate& e);
     static QString norm(NormKind n);

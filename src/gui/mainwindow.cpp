@@ -77,6 +77,9 @@ MainWindow::MainWindow(SimulationController* controller, AppSettings* settings, 
         restoreGeometry(m_settings->windowGeometry());
     if (!m_settings->windowState().isEmpty())
         restoreState(m_settings->windowState());
+    // A restored layout keeps where the panels were, not whether a tour or a comparison was running.
+    m_tourDock->hide();
+    m_baselineDock->hide();
 }
 
 MainWindow::~MainWindow() = default;
