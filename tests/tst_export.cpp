@@ -5,6 +5,8 @@
 
 #include "appsettings.h"
 #include "baselinetable.h"
+#include "chartstyle.h"
+#include "timelineview.h"
 #include "batchsweepview.h"
 #include "formatting.h"
 #include "memorychartview.h"
@@ -89,6 +91,7 @@ private slots:
     void corruptScenarioKeepsStateAndHistory();
     void examplesOpenAndTheirTitlesHoldTrue();
     void baselineIsShownBesideTheCurrentScenario();
+    void presentationModeShowsTwoLargeCharts();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -487,6 +490,28 @@ void TestExport::baselineIsShownBesideTheCurrentScenario()
     QVERIFY(m_window->sweepChart()->baselineCurve().isEmpty());
     QVERIFY(m_window->rooflineChart()->baselineDots().isEmpty());
     QCOMPARE(memory->baselineBarValue(Phase::Forward, MemoryCategory::Weights), 0.0);
+}
+
+void TestExport::presentationModeShowsTwoLargeCharts()
+{
+    m_window->resize(1280, 720);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    QCOMPARE(m_window->visibleCharts().size(), 4);
+    const qreal normalFont = m_window->memoryChart()->chartStyle().labelFont.pointSizeF();
+    const qreal normalLine = m_window->memoryChart()->chartStyle().lineWidth;
+    m_window->setPresentationMode(true, false);
+    // The explainer's two views side by side, larger text and thicker lines, high contrast.
+    QCOMPARE(m_window->visibleCharts(), (QList<ChartPanel*> { m_window->memoryChart(), m_window->rooflineChart() }));
+    const ChartStyle& big = m_window->memoryChart()->chartStyle();
+    QVERIFY(big.labelFont.pointSizeF() >= 1.4 * normalFont);
+    QVERIFY(big.lineWidth > normalLine);
+    QVERIFY(big.background == QColor(Qt::white) || big.background == QColor(Qt::black));
+    m_window->showNextChartPair();
+    QCOMPARE(m_window->visibleCharts(), (QList<ChartPanel*> { m_window->sweepChart(), m_window->timelineChart() }));
+    m_window->setPresentationMode(false);
+    QCOMPARE(m_window->visibleCharts().size(), 4);
+    QCOMPARE(m_window->memoryChart()->chartStyle().labelFont.pointSizeF(), normalFont);
 }
 
 QTEST_MAIN(TestExport)

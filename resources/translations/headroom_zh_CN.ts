@@ -1160,6 +1160,18 @@
         <source>&amp;About Headroom</source>
         <translation>关于 Headroom(&amp;A)</translation>
     </message>
+    <message>
+        <source>&amp;Next Pair of Charts</source>
+        <translation>下一组图表(&amp;N)</translation>
+    </message>
+    <message>
+        <source>In presentation mode: show the next two charts</source>
+        <translation>演示模式下：显示接下来的两张图表</translation>
+    </message>
+    <message>
+        <source>F10</source>
+        <translation>F10</translation>
+    </message>
 </context>
 <context>
     <name>ModelEditor</name>

@@ -40,7 +40,13 @@ void CategoryLegend::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
-    const QFontMetrics fm(font());
+    // Shrink the font rather than cut the last categories off in a narrow window.
+    QFont f = font();
+    const int needed = sizeHint().width();
+    if (needed > width() && needed > 0)
+        f.setPointSizeF(std::max(6.0, f.pointSizeF() * 0.94 * width() / needed));
+    p.setFont(f);
+    const QFontMetrics fm(f);
     const int box = fm.height() - 4;
     int x = 8;
     const int y = (height() - box) / 2;

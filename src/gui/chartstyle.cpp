@@ -109,7 +109,7 @@ void setTextIfChanged(QGraphicsSimpleTextItem* item, const QString& text)
         item->setText(text);
 }
 
-ChartStyle chartStyle(const QPalette& palette, bool presentation)
+ChartStyle chartStyle(const QPalette& palette, bool presentation, qreal presentationScale)
 {
     ChartStyle s;
     s.background = palette.color(QPalette::Base);
@@ -122,7 +122,7 @@ ChartStyle chartStyle(const QPalette& palette, bool presentation)
     s.bandwidth = s.dark ? QColor(0xF0, 0xE4, 0x42) : QColor(0x80, 0x60, 0x00);
     s.presentation = presentation;
     QFont base = QGuiApplication::font();
-    const qreal scale = presentation ? 1.8 : 1.0;
+    const qreal scale = presentation ? presentationScale : 1.0;
     s.labelFont = base;
     s.labelFont.setPointSizeF(base.pointSizeF() * scale);
     s.titleFont = base;
@@ -130,8 +130,8 @@ ChartStyle chartStyle(const QPalette& palette, bool presentation)
     s.titleFont.setBold(true);
     s.annotationFont = base;
     s.annotationFont.setPointSizeF(base.pointSizeF() * 0.95 * scale);
-    s.lineWidth = presentation ? 4.0 : 2.0;
-    s.markerScale = presentation ? 1.6 : 1.0;
+    s.lineWidth = presentation ? 2.0 * std::max<qreal>(1.5, scale * 1.1) : 2.0;
+    s.markerScale = presentation ? std::max<qreal>(1.2, scale * 0.9) : 1.0;
     if (presentation) {
         // High contrast: pure black on white or white on black.
         s.background = s.plotBackground = s.dark ? Qt::black : Qt::white;

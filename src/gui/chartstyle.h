@@ -42,7 +42,8 @@ struct ChartStyle {
     bool presentation = false;
 };
 
-ChartStyle chartStyle(const QPalette& palette, bool presentation);
+// `presentationScale` enlarges fonts, lines and markers in presentation mode (the window picks it from the screen).
+ChartStyle chartStyle(const QPalette& palette, bool presentation, qreal presentationScale = 1.8);
 // The style of exported figures: fixed colours (not the desktop's palette) and fonts sized in pixels (not points),
 // so that a figure is the same whichever screen, DPI or display-less machine renders it.
 ChartStyle exportChartStyle(bool dark, bool presentation);

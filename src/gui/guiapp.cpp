@@ -14,6 +14,7 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QStyleFactory>
+#include <QTemporaryDir>
 #include <QTimer>
 
 namespace headroom {
@@ -86,7 +87,12 @@ int runGui(int argc, char** argv)
 
     // A screenshot run must not read or change the user's saved window and scenario.
     const bool screenshot = parser.isSet(screenshotOption);
-    gui::AppSettings settings;
+    // A screenshot uses throwaway settings: neither the saved window nor the saved scenario, and nothing written.
+    QTemporaryDir scratch;
+    std::unique_ptr<gui::AppSettings> owned = screenshot
+        ? std::make_unique<gui::AppSettings>(scratch.filePath(QStringLiteral("settings.ini")), nullptr)
+        : std::make_unique<gui::AppSettings>();
+    gui::AppSettings& settings = *owned;
     gui::Language language;
     language.apply(parser.isSet(languageOption) ? parser.value(languageOption) : settings.language());
     QObject::connect(&settings, &gui::AppSettings::languageChanged, &language, [&language](const QString& code) { language.apply(code); });
@@ -116,7 +122,7 @@ int runGui(int argc, char** argv)
             window.resize(wh[0].toInt(), wh[1].toInt());
     }
     if (parser.isSet(presentationOption) || (!screenshot && settings.presentationMode()))
-        window.setPresentationMode(true);
+        window.setPresentationMode(true, !screenshot); // a screenshot keeps the --size window
     window.show();
     if (parser.isSet(tourOption)) {
         window.findChild<QAction*>(QStringLiteral("tourAction"))->trigger();

@@ -16,6 +16,8 @@
 #include "verdictwidget.h"
 
 #include <QCloseEvent>
+#include <QGridLayout>
+#include <QScreen>
 #include <QMessageBox>
 #include <QStatusBar>
 #include <QTextBrowser>
@@ -58,7 +60,12 @@ MainWindow::MainWindow(SimulationController* controller, AppSettings* settings, 
     redo->setShortcut(QKeySequence::Redo);
     m_ui->editMenu->insertActions(m_ui->editMenu->actions().value(0), { undo, redo });
     m_ui->editMenu->insertSeparator(m_ui->copyFigureAction);
-    connect(m_ui->presentationAction, &QAction::toggled, this, &MainWindow::setPresentationMode);
+    connect(m_ui->presentationAction, &QAction::toggled, this, [this](bool on) {
+        if (on != m_presentation) // not the echo of setPresentationMode() checking the action
+            setPresentationMode(on);
+    });
+    connect(m_ui->nextChartsAction, &QAction::triggered, this, &MainWindow::showNextChartPair);
+    m_ui->nextChartsAction->setEnabled(false);
     connect(m_ui->explainAction, &QAction::triggered, this, [this] { m_ui->explainDock->show(); });
     connect(m_ui->quitAction, &QAction::triggered, this, &QWidget::close);
     setupFileMenu();
@@ -147,26 +154,92 @@ QString MainWindow::explainHtml() const { return m_ui->explainText->toHtml(); }
 
 void MainWindow::restyle()
 {
-    const ChartStyle style = chartStyle(palette(), m_presentation);
+    m_appliedScale = presentationScale();
+    const ChartStyle style = chartStyle(palette(), m_presentation, m_appliedScale);
     for (ChartPanel* c : charts())
         c->setChartStyle(style);
 }
 
-void MainWindow::setPresentationMode(bool on)
+qreal MainWindow::presentationScale() const
+{
+    // Readable from the back of a room whatever the projector: 1.45x at 1280x720, about 2.2x at 1920x1080.
+    const QSize size = this->size();
+    return std::clamp(std::min(size.width() / 1280.0, size.height() / 720.0) * 1.45, 1.15, 2.6);
+}
+
+QList<ChartPanel*> MainWindow::visibleCharts() const
+{
+    QList<ChartPanel*> out;
+    for (ChartPanel* c : charts()) {
+        if (!c->isHidden())
+            out << c;
+    }
+    return out;
+}
+
+void MainWindow::arrangeCharts()
+{
+    QGridLayout* grid = m_ui->chartGrid;
+    const QList<ChartPanel*> all = charts();
+    for (ChartPanel* c : all)
+        grid->removeWidget(c);
+    if (!m_presentation) {
+        for (int i = 0; i < all.size(); ++i) {
+            grid->addWidget(all[i], i / 2, i % 2);
+            all[i]->show();
+        }
+        return;
+    }
+    // Two charts side by side, large: the explainer's pairs first (where the memory goes, what the roofline says).
+    static const int pairs[][2] = { { 0, 3 }, { 1, 2 }, { 0, 1 }, { 2, 3 } };
+    const int* pair = pairs[m_chartPair % 4];
+    for (int i = 0; i < all.size(); ++i)
+        all[i]->setVisible(i == pair[0] || i == pair[1]);
+    grid->addWidget(all[pair[0]], 0, 0);
+    grid->addWidget(all[pair[1]], 0, 1);
+}
+
+void MainWindow::showNextChartPair()
+{
+    m_chartPair = (m_chartPair + 1) % 4;
+    arrangeCharts();
+}
+
+void MainWindow::setPresentationMode(bool on, bool fullScreen)
 {
     m_presentation = on;
+    m_settings->setPresentationMode(on);
     m_ui->presentationAction->setChecked(on);
     m_ui->controls->setPresentationMode(on);
     m_ui->verdict->setPresentationMode(on);
     m_legend->setPresentationMode(on);
     setToolFontScale(on ? 1.6 : 1.0);
-    if (on)
+    m_ui->nextChartsAction->setEnabled(on);
+    arrangeCharts();
+    if (on) {
+        // The controls keep about a quarter of the width; the charts get the rest.
+        const int w = std::max(width(), 800);
+        m_ui->splitter->setSizes({ int(w * 0.28), int(w * 0.72) });
+    }
+    if (on && fullScreen)
         showFullScreen();
-    else
+    else if (!on && isFullScreen())
         showNormal();
     restyle();
     if (m_controller->result().model)
         onResultChanged();
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event)
+{
+    QMainWindow::resizeEvent(event);
+    // The presentation fonts follow the window (full screen: the projector's resolution).
+    if (m_presentation && qAbs(presentationScale() - m_appliedScale) > 0.05) {
+        m_appliedScale = presentationScale();
+        restyle();
+        if (m_controller->result().model)
+            onResultChanged();
+    }
 }
 
 void MainWindow::changeEvent(QEvent* event)

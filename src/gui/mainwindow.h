@@ -54,7 +54,11 @@ public:
     // names an unknown GPU or model.
     bool applyScenario(const Scenario& scenario, const QString& what = QStringLiteral("open"));
     ScenarioHistory* history() const { return m_history; }
-    void setPresentationMode(bool on);
+    // Full screen (unless `fullScreen` is false, for screenshots), large fonts and thick lines sized to the screen,
+    // high contrast, the essential controls, and two charts at a time (F10 shows the next pair).
+    void setPresentationMode(bool on, bool fullScreen = true);
+    void showNextChartPair();
+    QList<ChartPanel*> visibleCharts() const;
     bool presentationMode() const { return m_presentation; }
     QString explainHtml() const;
 
@@ -85,6 +89,7 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
     void changeEvent(QEvent* event) override;
@@ -127,6 +132,10 @@ private:
     ExplainRequest m_lastExplain;
     bool m_explainShown = false;
     bool m_presentation = false;
+    int m_chartPair = 0; // which two charts presentation mode shows
+    qreal m_appliedScale = 1.0;
+    qreal presentationScale() const;
+    void arrangeCharts();
 };
 
 } // namespace headroom::gui

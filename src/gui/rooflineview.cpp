@@ -327,8 +327,28 @@ void RooflineView::placeLabels()
     fill.setAlpha(220);
     m_legendBox->setBrush(fill);
     m_legendBox->setPen(QPen(m_style.grid));
-    // Top left is above the bandwidth roof, where no operator can be.
-    m_legendBox->setPos(plot.left() + 4.0, plot.top() + 4.0);
+    // Top left is above the bandwidth roof, where no operator can be; in a narrow or large-font chart the roof labels
+    // reach there too, and then the bottom right (right of the ridge, below the roofs) is usually empty.
+    std::vector<QRectF> taken;
+    for (int u = 0; u < kMathUnitCount; ++u) {
+        if (m_roofLabels[u]->isVisible())
+            taken.push_back(m_roofLabels[u]->sceneBoundingRect());
+    }
+    taken.push_back(m_ridgeLabel->sceneBoundingRect());
+    for (const auto& d : m_dots->dots()) {
+        const QPointF at = c->mapToPosition(d.at, m_bandwidth);
+        taken.push_back(QRectF(at.x() - d.diameter / 2, at.y() - d.diameter / 2, d.diameter, d.diameter));
+    }
+    auto free = [&](const QPointF& pos) {
+        const QRectF r = box.translated(pos);
+        if (!plot.contains(r))
+            return false;
+        return std::none_of(taken.begin(), taken.end(), [&](const QRectF& t) { return t.intersects(r); });
+    };
+    const QPointF topLeft(plot.left() + 4.0, plot.top() + 4.0);
+    const QPointF bottomRight(plot.right() - box.width() - 4.0,
+                              plot.bottom() - box.height() - m_ridgeLabel->boundingRect().height() - 6.0);
+    m_legendBox->setPos(free(topLeft) || !free(bottomRight) ? topLeft : bottomRight);
 }
 
 void RooflineView::resizeEvent(QResizeEvent* event)
