@@ -14,6 +14,7 @@ class TestSimulator : public QObject {
     Q_OBJECT
 
 private slots:
+    void mfuIsAFractionOfTheUnitDoingTheWork();
     void timelineReturnsToResident_data();
     void timelineReturnsToResident();
     void maxMicroBatchIsExact_data();
@@ -365,6 +366,29 @@ void TestSimulator::badScenarioIsRejected()
     QCOMPARE(QString::fromStdString(r.error().field), field);
     QCOMPARE(QString::fromStdString(r.error().origin), QStringLiteral("bad.headroom.json"));
     QVERIFY(!r.error().message.empty());
+}
+
+// MFU is model FLOPs over the peak of the unit that does the work. In FP32, PyTorch runs convolutions on TF32 tensor
+// cores (torch.backends.cudnn.allow_tf32 defaults to True; matmuls default to False since 1.12), so a CNN's MFU
+// must be measured against TF32: against the FP32 vector peak it would exceed 100 %.
+void TestSimulator::mfuIsAFractionOfTheUnitDoingTheWork()
+{
+    for (const char* model : { "resnet50", "bert-base", "gpt2", "vit-b-16" }) {
+        for (Precision p : { Precision::FP32, Precision::TF32, Precision::MixedFP16, Precision::MixedBF16 }) {
+            TrainingConfig c;
+            c.precision = p;
+            c.microBatch = 32;
+            c.sequenceLength = test::preset(model).defaultSequence;
+            const Estimate e = estimate(test::preset(model), test::gpu("a100-sxm4-80gb"), c);
+            QVERIFY2(e.mfu > 0.0 && e.mfu <= 1.0, qPrintable(QStringLiteral("%1 %2: MFU %3").arg(QLatin1String(model)).arg(int(p)).arg(e.mfu)));
+        }
+    }
+    TrainingConfig c;
+    c.precision = Precision::FP32;
+    c.microBatch = 128;
+    c.sequenceLength = 224;
+    const Estimate cnn = estimate(test::preset("resnet50"), test::gpu("a100-sxm4-80gb"), c);
+    QVERIFY(cnn.mfuUnit == MathUnit::Tf32Tensor);
 }
 
 QTEST_APPLESS_MAIN(TestSimulator)

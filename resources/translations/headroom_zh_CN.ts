@@ -1467,16 +1467,16 @@
         <translation>显存带宽</translation>
     </message>
     <message>
-        <source>Memory model: a simulation of the PyTorch eager training step (saved tensors, autocast casts, allocator lifetimes); checked byte for byte against torch.cuda.max_memory_allocated-style measurements (docs/formulas.md).</source>
-        <translation>显存模型：模拟 PyTorch eager 模式的训练步（保存的张量、autocast 类型转换、分配器生命周期）；已与 torch.cuda.max_memory_allocated 式的实测结果逐字节核对（docs/formulas.md）。</translation>
-    </message>
-    <message>
         <source>Sources</source>
         <translation>参考来源</translation>
     </message>
     <message>
         <source>Headroom %1 report, %2</source>
         <translation>Headroom %1 报告，%2</translation>
+    </message>
+    <message>
+        <source>Memory model: a simulation of the PyTorch eager training step (saved tensors, autocast casts, allocator lifetimes); its saved activations match PyTorch measurements byte for byte for BERT, GPT-2, Llama and torchvision models (docs/accuracy.md), its model states the ZeRO paper&apos;s tables (docs/formulas.md).</source>
+        <translation>显存模型：对 PyTorch eager 训练步的模拟（保存的张量、autocast 类型转换、分配器中张量的生命周期）；其保存的激活值与 BERT、GPT-2、Llama 和 torchvision 模型的 PyTorch 实测逐字节一致（docs/accuracy.md），模型状态与 ZeRO 论文的表格一致（docs/formulas.md）。</translation>
     </message>
 </context>
 <context>

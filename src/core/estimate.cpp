@@ -18,8 +18,9 @@ namespace {
         return config.overheadBytes ? *config.overheadBytes : gpu.overheadBytes();
     }
 
-    // Falls back to a unit the GPU has: FP8 -> BF16 -> FP16 -> TF32 -> FP32. PyTorch emulates BF16 on GPUs
-    // without BF16 tensor cores at FP32 speed; Transformer Engine refuses FP8 below compute capability 8.9.
+    // Falls back to a unit the GPU has: FP8 -> BF16, else FP16, else FP32; BF16, FP16 and TF32 -> FP32. PyTorch
+    // emulates BF16 on GPUs without BF16 tensor cores at FP32 speed; Transformer Engine refuses FP8 below compute
+    // capability 8.9.
     MathUnit resolveUnit(const EffectiveGpu& gpu, MathUnit u)
     {
         auto has = [&](MathUnit x) { return gpu.peakFlopsPerSecond[int(x)] > 0.0; };
@@ -245,6 +246,8 @@ void evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, 
 
     const TimeModel tm(e.gpu, options.efficiency);
     std::array<RooflinePoint, kOpKindCount> kinds {};
+    std::array<double, kMathUnitCount> unitFlops {};                                   // model work by unit, for MFU
+    std::array<std::array<double, kMathUnitCount>, kOpKindCount> kindUnitFlops {}; // each kind's main unit
     thread_local std::vector<RooflinePoint> groups;
     groups.assign(s.groups.size(), RooflinePoint {});
 
@@ -313,6 +316,10 @@ void evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, 
         }
         flops += f;
         bytes += by;
+        const MathUnit used = tm.resolved[int(st.unit)];
+        if (!opt)
+            unitFlops[std::size_t(used)] += f;
+        kindUnitFlops[std::size_t(st.kind)][std::size_t(used)] += f;
         RooflinePoint& k = kinds[int(st.kind)];
         k.flops += f;
         k.bytes += by;
@@ -376,7 +383,11 @@ void evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, 
     e.throughputPerSecond = e.stepSeconds > 0 ? samples * s.tokensPerSample / e.stepSeconds : 0.0;
     e.modelFlopsPerStep = s.modelFlops.at(batch) * ga;
     e.hardwareFlopsPerStep = flops;
+    // MFU against the peak of the unit that does most of the model's work: in FP32, PyTorch runs convolutions on
+    // TF32 (cudnn.allow_tf32 defaults to True) while matmuls stay FP32, so a CNN's MFU is measured against TF32.
     e.mfuUnit = tm.resolved[int(unit)];
+    if (const auto top = std::max_element(unitFlops.begin(), unitFlops.end()); *top > 0.0)
+        e.mfuUnit = MathUnit(top - unitFlops.begin());
     const double peakFlops = e.gpu.peakFlopsPerSecond[int(e.mfuUnit)];
     e.mfu = (e.stepSeconds > 0 && peakFlops > 0) ? e.modelFlopsPerStep / (e.stepSeconds * peakFlops) : 0.0;
 
@@ -386,6 +397,8 @@ void evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, 
             continue;
         kinds[k].name = kKindNames[k];
         kinds[k].kind = OpKind(k);
+        const auto& byUnit = kindUnitFlops[std::size_t(k)];
+        kinds[k].unit = MathUnit(std::max_element(byUnit.begin(), byUnit.end()) - byUnit.begin());
         e.kindPoints.push_back(kinds[k]);
     }
     e.operatorPoints.reserve(groups.size());

@@ -125,8 +125,9 @@ namespace {
                 items << QStringLiteral("%1: %2 %3 &lt;%4&gt;").arg(esc(r.model->name), esc(m.implementation), esc(m.checkpoint), esc(m.url));
         }
         items << esc(Tr::tr("Memory model: a simulation of the PyTorch eager training step (saved tensors, autocast casts, "
-                        "allocator lifetimes); checked byte for byte against torch.cuda.max_memory_allocated-style "
-                        "measurements (docs/formulas.md)."));
+                            "allocator lifetimes); its saved activations match PyTorch measurements byte for byte for "
+                            "BERT, GPT-2, Llama and torchvision models (docs/accuracy.md), its model states the ZeRO "
+                            "paper's tables (docs/formulas.md)."));
         items << esc(QStringLiteral("S. Rajbhandari et al., ZeRO: Memory Optimizations Toward Training Trillion Parameter "
                                     "Models, SC 2020 (optimizer, gradient and weight partitioning)."));
         items << esc(QStringLiteral("V. Korthikanti et al., Reducing Activation Recomputation in Large Transformer Models, "

@@ -311,6 +311,9 @@ void GuidedTour::back()
 void GuidedTour::stop()
 {
     m_step = -1;
+    if (m_openedComparison)
+        m_window->gpuComparison()->parentWidget()->hide();
+    m_openedComparison = false;
     m_frame->setTarget(nullptr);
     if (m_startScenario)
         m_window->applyScenario(*m_startScenario, QStringLiteral("tour"));
@@ -324,8 +327,15 @@ void GuidedTour::show(int index)
     const Step& s = m_steps[std::size_t(index)];
     m_window->applyScenario(s.scenario(m_window->controller()->scenario()), QStringLiteral("tour"));
     QWidget* target = s.target();
-    if (target == m_window->gpuComparison())
+    QWidget* comparisonDock = m_window->gpuComparison()->parentWidget();
+    if (target == m_window->gpuComparison()) {
+        if (!comparisonDock->isVisible())
+            m_openedComparison = true;
         m_window->showGpuComparison();
+    } else if (m_openedComparison) {
+        comparisonDock->hide();
+        m_openedComparison = false;
+    }
     m_frame->setTarget(target);
     refreshText();
 }

@@ -83,6 +83,7 @@ private:
     std::vector<Step> m_steps;
     int m_step = -1;
     std::optional<Scenario> m_startScenario;
+    bool m_openedComparison = false; // the tour showed the GPU comparison and hides it again
     HighlightFrame* m_frame = nullptr;
     QLabel* m_counter = nullptr;
     QLabel* m_title = nullptr;

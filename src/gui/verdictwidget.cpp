@@ -55,7 +55,9 @@ void VerdictWidget::setPresentationMode(bool on)
     m_fixes->setFont(d);
     const int line = QFontMetrics(d).lineSpacing();
     m_headline->setFixedHeight(QFontMetrics(f).lineSpacing() + 2);
-    m_details->setFixedHeight(2 * line + 2);
+    // Three lines: the two lines of details wrap into three in a 1280-pixel window; a fixed height keeps the charts
+    // from jumping when the text changes.
+    m_details->setFixedHeight(3 * line + 2);
     m_fixes->setFixedHeight(3 * line + 2);
 }
 
