@@ -219,10 +219,6 @@
         <translation>aten/src/ATen/autocast_mode.cpp：cached_cast 为每个叶子权重保留一份低精度副本，直到前向离开 autocast 区域；autograd 则一直保留它，直到该层的反向。Transformer Engine 保留 FP8 副本及其转置。</translation>
     </message>
     <message>
-        <source>, plus DistributedDataParallel&apos;s gradient buckets of the same size</source>
-        <translation>，另加同样大小的 DistributedDataParallel 梯度桶</translation>
-    </message>
-    <message>
         <source>ZeRO-2 (P_os+g) shards gradients (Rajbhandari et al. 2020); Megatron and DeepSpeed keep FP32 gradient buffers (18 bytes per parameter with Adam), the ZeRO paper counts 16-bit gradients (16 bytes).</source>
         <translation>ZeRO-2（P_os+g）对梯度分片（Rajbhandari et al. 2020）；Megatron 和 DeepSpeed 保存 FP32 梯度缓冲区（使用 Adam 时每个参数 18 字节），而 ZeRO 论文按 16 位梯度计（16 字节）。</translation>
     </message>
@@ -333,6 +329,14 @@
     <message>
         <source>GPU</source>
         <translation>GPU</translation>
+    </message>
+    <message>
+        <source>, plus DistributedDataParallel&apos;s gradient buckets: %1 in all</source>
+        <translation>，加上 DistributedDataParallel 的梯度桶：共 %1</translation>
+    </message>
+    <message>
+        <source>; with ZeRO-Offload the gradient partitions go to the host: %1 stays on the GPU</source>
+        <translation>；使用 ZeRO-Offload 时梯度分片移到主机：GPU 上只剩 %1</translation>
     </message>
 </context>
 <context>

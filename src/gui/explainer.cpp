@@ -99,10 +99,14 @@ QString Explainer::category(MemoryCategory c, const SimulationResult& r)
         break;
     case MemoryCategory::Gradients: {
         const double g = e.schedule ? (e.schedule->gradientType == DType::F32 ? 4.0 : 2.0) : 4.0;
-        formula = cfg.zeroStage >= 2 ? tr("P × %1 B ÷ N = %2 × %1 ÷ %3 = %4").arg(g).arg(n(P)).arg(N).arg(formatBytes(value))
-                                     : tr("P × %1 B = %2 × %1 = %3").arg(g).arg(n(P)).arg(formatBytes(value));
-        if (N > 1 && cfg.zeroStage == 0 && !master)
-            formula += tr(", plus DistributedDataParallel's gradient buckets of the same size");
+        const double base = cfg.zeroStage >= 2 ? P * g / N : P * g;
+        formula = cfg.zeroStage >= 2 ? tr("P × %1 B ÷ N = %2 × %1 ÷ %3 = %4").arg(g).arg(n(P)).arg(N).arg(formatBytes(base))
+                                     : tr("P × %1 B = %2 × %1 = %3").arg(g).arg(n(P)).arg(formatBytes(base));
+        // The simulated value can differ from the closed form: DDP's buckets add a copy, offload moves partitions out.
+        if (value > base * 1.01)
+            formula += tr(", plus DistributedDataParallel's gradient buckets: %1 in all").arg(formatBytes(value));
+        else if (value < base * 0.99 && cfg.offloadOptimizer)
+            formula += tr("; with ZeRO-Offload the gradient partitions go to the host: %1 stays on the GPU").arg(formatBytes(value));
         src = tr("ZeRO-2 (P_os+g) shards gradients (Rajbhandari et al. 2020); Megatron and DeepSpeed keep FP32 gradient "
                  "buffers (18 bytes per parameter with Adam), the ZeRO paper counts 16-bit gradients (16 bytes).");
         break;
