@@ -14,6 +14,7 @@ class TestSimulator : public QObject {
     Q_OBJECT
 
 private slots:
+    void collectivesLeaveTheBridgeBeyondItsGpus();
     void mfuIsAFractionOfTheUnitDoingTheWork();
     void timelineReturnsToResident_data();
     void timelineReturnsToResident();
@@ -389,6 +390,28 @@ void TestSimulator::mfuIsAFractionOfTheUnitDoingTheWork()
     c.sequenceLength = 224;
     const Estimate cnn = estimate(test::preset("resnet50"), test::gpu("a100-sxm4-80gb"), c);
     QVERIFY(cnn.mfuUnit == MathUnit::Tf32Tensor);
+}
+
+// An NVLink bridge pairs two RTX 3090s (NVIDIA: "NVLink bridge, 2 GPUs"); with four, the all-reduce runs over
+// PCIe 4.0 x16 (64 GB/s bidirectional). An H100 SXM board joins eight GPUs over NVLink 4 (900 GB/s).
+void TestSimulator::collectivesLeaveTheBridgeBeyondItsGpus()
+{
+    const Efficiency eff;
+    auto expected = [&](const Estimate& e, double linkGBps) {
+        const double perDirection = linkGBps * 1e9 / 2.0 * eff.link;
+        return (e.schedule->commBytesPerMicroBatch * e.config.gradientAccumulation + e.schedule->commBytesPerStep) / perDirection;
+    };
+    for (auto [gpuId, ranks, link] : { std::tuple { "rtx-3090", 2, 112.5 }, std::tuple { "rtx-3090", 4, 64.0 },
+                                       std::tuple { "h100-sxm5-80gb", 8, 900.0 }, std::tuple { "h100-sxm5-80gb", 16, 128.0 } }) {
+        TrainingConfig c;
+        c.microBatch = 4;
+        c.sequenceLength = 512;
+        c.dataParallel = ranks;
+        const Estimate e = estimate(test::preset("gpt2"), test::gpu(gpuId), c);
+        QVERIFY(e.communicationSeconds > 0);
+        QVERIFY2(qAbs(e.communicationSeconds / expected(e, link) - 1.0) < 1e-9,
+                 qPrintable(QStringLiteral("%1 x%2").arg(QLatin1String(gpuId)).arg(ranks)));
+    }
 }
 
 QTEST_APPLESS_MAIN(TestSimulator)

@@ -309,6 +309,18 @@ GPU_LINK_NOTES = {
     "mi300x": "7 Infinity Fabric links x 128 GB/s",
 }
 
+# How many GPUs the link joins. Bridges pair two cards (MI210's Infinity Fabric bridge joins up to four); SXM and
+# OAM boards join eight; DGX GH200 joins 256 superchips over NVLink switches. Beyond it, collectives use the host
+# link (PCIe or the network), which is what Headroom times them on.
+GPU_LINK_DOMAIN = {
+    "rtx_a5000": 2, "rtx_a6000": 2, "rtx_2080_ti": 2, "rtx_3090": 2, "a30": 2, "a40": 2,
+    "a100_40gb_pcie": 2, "a100_80gb_pcie": 2, "h100_pcie": 2,
+    "v100_sxm2_16gb": 8, "v100_sxm2_32gb": 8, "a100_40gb_sxm4": 8, "a100_80gb_sxm4": 8,
+    "h100_sxm5": 8, "h200_sxm": 8, "b200_hgx": 8,
+    "gh200_96gb": 256, "gh200_144gb": 256,
+    "mi210": 4, "mi250x": 8, "mi300x": 8,
+}
+
 PCIE_X16 = {"3": 32, "4": 64, "5": 128}  # GB/s bidirectional, gpu-specs.md conventions
 
 # Rows that have no PCIe host link: the GPU reaches its host CPU over NVLink-C2C. pcie_gb_per_s is the host link
@@ -527,6 +539,9 @@ def build(row, md_sources):
         if rid not in GPU_LINK_NOTES:
             fail("%s: no GPU_LINK_NOTES entry for its GPU-GPU link" % rid)
         links["gpu_link_gb_per_s"] = figure(link, src("link"), GPU_LINK_NOTES[rid] + "; bidirectional aggregate")
+        if rid not in GPU_LINK_DOMAIN:
+            fail("%s: no GPU_LINK_DOMAIN entry for its GPU-GPU link" % rid)
+        links["gpu_link_max_gpus"] = GPU_LINK_DOMAIN[rid]
     if row["interconnect_notes"].strip():
         links["notes"] = row["interconnect_notes"].strip()
 

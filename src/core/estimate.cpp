@@ -354,9 +354,10 @@ void evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, 
         e.maxSequence = maxSequence(model, config, e.capacityBytes, overhead, &e.maxSequenceLimitedByModel);
     e.microBatchSeconds = micro;
 
-    // Collectives on NVLink / Infinity Fabric where the GPU has it, else PCIe; one direction is half the
-    // bidirectional figure the catalog stores.
-    const double linkGBps = gpu.gpuLinkGBps.present() ? gpu.gpuLinkGBps.value : gpu.pcieGBps.value;
+    // Collectives on NVLink / Infinity Fabric when every rank is on it (a bridge pairs two cards, an SXM board joins
+    // eight), else on the host link; one direction is half the bidirectional figure the catalog stores.
+    const bool onGpuLink = gpu.gpuLinkGBps.present() && ranks <= gpu.gpuLinkMaxGpus;
+    const double linkGBps = onGpuLink ? gpu.gpuLinkGBps.value : gpu.pcieGBps.value;
     const double linkBw = linkGBps * 1e9 / 2.0 * options.efficiency.link;
     if (ranks > 1 && linkBw > 0.0) {
         const double perMicro = s.commBytesPerMicroBatch / linkBw;

@@ -165,6 +165,7 @@ Expected<GpuSpec> parseGpuSpec(std::string_view jsonText, std::string_view origi
         const ObjectReader links = r.object("links");
         g.pcieGBps = readFigure(links, "pcie_gb_per_s", 0.1, 1e5, g.sources, true);
         g.gpuLinkGBps = readFigure(links, "gpu_link_gb_per_s", 0.1, 1e5, g.sources, false);
+        g.gpuLinkMaxGpus = int(links.integerOr("gpu_link_max_gpus", 2, 2, 1 << 16));
         g.interconnectNotes = links.stringOr("notes", "", 2048);
 
         g.frameworkOverheadMiB = readFigure(r, "framework_overhead_mib", 0, 65536, g.sources, true);
@@ -214,8 +215,10 @@ std::string serializeGpuSpec(const GpuSpec& g)
     j["compute_tflops"] = compute;
     json links;
     links["pcie_gb_per_s"] = figureJson(g.pcieGBps);
-    if (g.gpuLinkGBps.present())
+    if (g.gpuLinkGBps.present()) {
         links["gpu_link_gb_per_s"] = figureJson(g.gpuLinkGBps);
+        links["gpu_link_max_gpus"] = g.gpuLinkMaxGpus;
+    }
     if (!g.interconnectNotes.empty())
         links["notes"] = g.interconnectNotes;
     j["links"] = links;

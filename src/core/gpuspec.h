@@ -47,6 +47,7 @@ struct GpuSpec {
     std::array<SourcedFigure, kMathUnitCount> peakTflops; // dense; absent = unsupported
     SourcedFigure pcieGBps;            // host link, bidirectional
     SourcedFigure gpuLinkGBps;         // NVLink / Infinity Fabric, bidirectional, 0 if none
+    int gpuLinkMaxGpus = 2;            // GPUs the link joins (a bridge pairs 2, an SXM board 8); beyond: host link
     SourcedFigure frameworkOverheadMiB; // CUDA context + library workspaces (an estimate, editable)
     std::string interconnectNotes;
     std::string notes;

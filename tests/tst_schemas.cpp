@@ -1,0 +1,636 @@
+// The JSON Schemas of the three file formats (docs/schema/*.schema.json, described in docs/formats.md) against the
+// loaders, which are the source of truth: parseGpuSpec (src/core/gpuspec.cpp), parseModelSpec
+// (src/core/modelspec.cpp) and parseScenario (src/core/scenario.cpp). A small validator for the subset of JSON Schema
+// 2020-12 the schemas use checks that every bundled file validates, that each bad file (tests/data/bad/) the loaders
+// refuse for a reason a schema can state is refused by the schema at the same field, and that schema and loader agree
+// on thousands of mutations of real files. Set HEADROOM_SCHEMA_DUMP=dir to write every checked document and the
+// validator's verdict there, to compare with another validator (python-jsonschema) by hand.
+
+#include "gpuspec.h"
+#include "modelspec.h"
+#include "scenario.h"
+#include "testsupport.h"
+
+#include <QDir>
+#include <QFile>
+#include <QRegularExpression>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <regex>
+#include <set>
+
+using namespace headroom;
+using nlohmann::json;
+
+namespace {
+
+const QString kSource = QStringLiteral(HEADROOM_SOURCE_DIR);
+
+std::string readText(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", qPrintable(path));
+    return f.readAll().toStdString();
+}
+
+// Where a value sits, written as the loaders write Error::field: "memory.capacity_gb.value", "cnn.layers[1].name".
+std::string member(const std::string& at, const std::string& key)
+{
+    return at.empty() ? key : at + "." + key;
+}
+std::string element(const std::string& at, std::size_t i)
+{
+    return at + "[" + std::to_string(i) + "]";
+}
+
+struct SchemaError {
+    std::string at;
+    std::string message;
+};
+
+// JSON Schema 2020-12, restricted to the keywords below; a schema using another keyword fails the test instead of
+// being half-checked. $ref takes "#/$defs/x" or a sibling file's name ("headroom-model.schema.json").
+class SchemaValidator
+{
+public:
+    static const std::set<std::string>& keywords()
+    {
+        static const std::set<std::string> k { "$schema", "$id", "$ref", "$defs", "$comment", "title", "description",
+            "type", "const", "enum", "properties", "required", "additionalProperties", "minProperties", "maxProperties",
+            "items", "minItems", "maxItems", "contains", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+            "minLength", "maxLength", "pattern", "allOf", "anyOf", "oneOf", "not", "if", "then", "else" };
+        return k;
+    }
+
+    void add(const std::string& fileName, json schema) { m_documents[fileName] = std::move(schema); }
+    const json& document(const std::string& fileName) const { return m_documents.at(fileName); }
+
+    std::vector<SchemaError> validate(const json& v, const std::string& fileName) const
+    {
+        std::vector<SchemaError> errors;
+        check(v, document(fileName), document(fileName), "", errors);
+        return errors;
+    }
+
+private:
+    static bool hasType(const json& v, const std::string& t)
+    {
+        if (t == "integer")
+            return v.is_number_integer()
+                || (v.is_number_float() && std::isfinite(v.get<double>())
+                    && std::floor(v.get<double>()) == v.get<double>());
+        return (t == "number" && v.is_number()) || (t == "string" && v.is_string())
+            || (t == "boolean" && v.is_boolean()) || (t == "object" && v.is_object()) || (t == "array" && v.is_array())
+            || (t == "null" && v.is_null());
+    }
+
+    static std::size_t characters(const std::string& s) // code points, as JSON Schema counts string length
+    {
+        return std::size_t(
+            std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+    }
+
+    bool valid(const json& v, const json& s, const json& root) const
+    {
+        std::vector<SchemaError> scratch;
+        check(v, s, root, "", scratch);
+        return scratch.empty();
+    }
+
+    void check(
+        const json& v, const json& s, const json& root, const std::string& at, std::vector<SchemaError>& out) const
+    {
+        auto fail = [&](const std::string& where, std::string message) {
+            out.push_back({ where, std::move(message) });
+        };
+        if (s.is_boolean()) {
+            if (!s.get<bool>())
+                fail(at, "no value is allowed here");
+            return;
+        }
+        if (auto ref = s.find("$ref"); ref != s.end()) {
+            const std::string r = ref->get<std::string>();
+            const auto hash = r.find('#');
+            const std::string file = r.substr(0, hash);
+            const json& target = file.empty() ? root : document(file);
+            const json& sub = hash == std::string::npos ? target : target.at(json::json_pointer(r.substr(hash + 1)));
+            check(v, sub, target, at, out);
+        }
+        if (auto t = s.find("type"); t != s.end()) {
+            const json types = t->is_array() ? *t : json::array({ *t });
+            if (std::none_of(
+                    types.begin(), types.end(), [&](const json& x) { return hasType(v, x.get<std::string>()); }))
+                return fail(at, "must be of type " + types.dump() + ", got " + v.dump());
+        }
+        if (auto c = s.find("const"); c != s.end() && v != *c)
+            fail(at, "must be " + c->dump() + ", got " + v.dump());
+        if (auto e = s.find("enum"); e != s.end() && std::find(e->begin(), e->end(), v) == e->end())
+            fail(at, "must be one of " + e->dump() + ", got " + v.dump());
+        if (v.is_number()) {
+            const double d = v.get<double>();
+            if (s.contains("minimum") && d < s["minimum"].get<double>())
+                fail(at, "is below the minimum " + s["minimum"].dump());
+            if (s.contains("maximum") && d > s["maximum"].get<double>())
+                fail(at, "is above the maximum " + s["maximum"].dump());
+            if (s.contains("exclusiveMinimum") && d <= s["exclusiveMinimum"].get<double>())
+                fail(at, "must be above " + s["exclusiveMinimum"].dump());
+            if (s.contains("exclusiveMaximum") && d >= s["exclusiveMaximum"].get<double>())
+                fail(at, "must be below " + s["exclusiveMaximum"].dump());
+        }
+        if (v.is_string()) {
+            const std::string& str = v.get_ref<const std::string&>();
+            if (s.contains("minLength") && characters(str) < s["minLength"].get<std::size_t>())
+                fail(at, "is shorter than " + s["minLength"].dump());
+            if (s.contains("maxLength") && characters(str) > s["maxLength"].get<std::size_t>())
+                fail(at, "is longer than " + s["maxLength"].dump());
+            if (s.contains("pattern") && !std::regex_search(str, regex(s["pattern"].get<std::string>())))
+                fail(at, "does not match " + s["pattern"].dump());
+        }
+        if (v.is_array()) {
+            if (s.contains("minItems") && v.size() < s["minItems"].get<std::size_t>())
+                fail(at, "has fewer than " + s["minItems"].dump() + " items");
+            if (s.contains("maxItems") && v.size() > s["maxItems"].get<std::size_t>())
+                fail(at, "has more than " + s["maxItems"].dump() + " items");
+            if (s.contains("items")) {
+                for (std::size_t i = 0; i < v.size(); ++i)
+                    check(v[i], s["items"], root, element(at, i), out);
+            }
+            if (s.contains("contains")
+                && std::none_of(v.begin(), v.end(), [&](const json& x) { return valid(x, s["contains"], root); }))
+                fail(at, "has no item matching " + s["contains"].dump());
+        }
+        if (v.is_object()) {
+            for (const auto& key : s.value("required", json::array())) {
+                if (!v.contains(key.get<std::string>()))
+                    fail(member(at, key), "is required");
+            }
+            const json props = s.value("properties", json::object());
+            for (const auto& [key, value] : v.items()) {
+                if (props.contains(key))
+                    check(value, props[key], root, member(at, key), out);
+                else if (s.contains("additionalProperties"))
+                    check(value, s["additionalProperties"], root, member(at, key), out);
+            }
+            if (s.contains("minProperties") && v.size() < s["minProperties"].get<std::size_t>())
+                fail(at, "has fewer than " + s["minProperties"].dump() + " members");
+            if (s.contains("maxProperties") && v.size() > s["maxProperties"].get<std::size_t>())
+                fail(at, "has more than " + s["maxProperties"].dump() + " members");
+        }
+        for (const auto& sub : s.value("allOf", json::array()))
+            check(v, sub, root, at, out);
+        for (const char* combinator : { "anyOf", "oneOf" }) {
+            if (!s.contains(combinator))
+                continue;
+            std::vector<SchemaError> branches;
+            int matched = 0;
+            for (const auto& sub : s[combinator]) {
+                const std::size_t before = branches.size();
+                check(v, sub, root, at, branches);
+                matched += branches.size() == before;
+            }
+            // The branches' own errors come along: they name the field that made the value fit no branch.
+            if (matched == 0) {
+                fail(at, std::string("matches no branch of ") + combinator);
+                out.insert(out.end(), branches.begin(), branches.end());
+            } else if (matched > 1 && std::string(combinator) == "oneOf") {
+                fail(at, "matches more than one branch of oneOf");
+            }
+        }
+        if (s.contains("not") && valid(v, s["not"], root))
+            fail(at, "must not match " + s["not"].dump());
+        if (s.contains("if")) {
+            const char* branch = valid(v, s["if"], root) ? "then" : "else";
+            if (s.contains(branch))
+                check(v, s[branch], root, at, out);
+        }
+    }
+
+    const std::regex& regex(const std::string& pattern) const
+    {
+        auto it = m_regexes.find(pattern);
+        if (it == m_regexes.end())
+            it = m_regexes.emplace(pattern, std::regex(pattern, std::regex::ECMAScript)).first;
+        return it->second;
+    }
+
+    std::map<std::string, json> m_documents;
+    mutable std::map<std::string, std::regex> m_regexes;
+};
+
+// The loader of a format; its error, or nothing when it accepts the text.
+std::optional<Error> load(const std::string& format, const std::string& text)
+{
+    auto error = [](const auto& r) { return r ? std::nullopt : std::optional<Error>(r.error()); };
+    if (format == "headroom-gpu")
+        return error(parseGpuSpec(text, "gpu"));
+    if (format == "headroom-model")
+        return error(parseModelSpec(text, "model"));
+    return error(parseScenario(text, "scenario"));
+}
+
+std::string schemaFile(const std::string& format)
+{
+    return format + ".schema.json";
+}
+
+std::string describe(const std::vector<SchemaError>& errors)
+{
+    std::string s;
+    for (std::size_t i = 0; i < errors.size() && i < 6; ++i)
+        s += "\n    " + (errors[i].at.empty() ? std::string("(top level)") : errors[i].at) + ": " + errors[i].message;
+    return s;
+}
+
+// Whether the schema reports a fault at the loader's field or inside it (an item of the array the loader names).
+bool atField(const std::vector<SchemaError>& errors, const std::string& field)
+{
+    const std::string f = field == "(top level)" ? std::string() : field;
+    return std::any_of(errors.begin(), errors.end(), [&](const SchemaError& e) {
+        return e.at == f || (!f.empty() && e.at.rfind(f, 0) == 0 && (e.at[f.size()] == '.' || e.at[f.size()] == '['));
+    });
+}
+
+// Loader faults no JSON Schema keyword can state, by bad file. A file listed here must pass the schema, so that the
+// list stays true when the schemas change.
+const std::map<QString, const char*> kBeyondSchema {
+    { QStringLiteral("gpu/undefined-source.json"), "a figure cites an id the sources table lacks (cross-reference)" },
+    { QStringLiteral("gpu/overhead-exceeds-memory.json"),
+        "overhead compared with capacity (arithmetic across fields)" },
+    { QStringLiteral("gpu/duplicate-key.json"), "a repeated key (JSON Schema sees one parsed value)" },
+    { QStringLiteral("gpu/duplicate-id.json"), "a repeated key" },
+    { QStringLiteral("gpu/duplicate-source-id.json"), "a repeated key" },
+    { QStringLiteral("gpu/deep-nesting-closed.json"), "nesting depth (a parser limit)" },
+    { QStringLiteral("model/heads-not-dividing.json"), "divisibility of two fields" },
+    { QStringLiteral("model/kv-heads-not-dividing.json"), "divisibility of two fields" },
+    { QStringLiteral("model/patch-larger-than-image.json"), "comparison of two fields" },
+    { QStringLiteral("model/cnn-duplicate-layer-name.json"), "uniqueness of layer names" },
+    { QStringLiteral("model/cnn-undefined-input.json"), "inputs must name an earlier layer (cross-reference)" },
+    { QStringLiteral("model/cnn-forward-reference.json"), "inputs must name an earlier layer (cross-reference)" },
+    { QStringLiteral("model/cnn-self-reference.json"), "inputs must name an earlier layer (cross-reference)" },
+    { QStringLiteral("model/duplicate-key.json"), "a repeated key" },
+    { QStringLiteral("model/cnn-duplicate-key.json"), "a repeated key" },
+    { QStringLiteral("model/deep-nesting-closed.json"), "nesting depth (a parser limit)" },
+    { QStringLiteral("scenario/duplicate-key.json"), "a repeated key" },
+    { QStringLiteral("scenario/embedded-model-duplicate-key.json"), "a repeated key" },
+    { QStringLiteral("scenario/deep-nesting-closed.json"), "nesting depth (a parser limit)" },
+};
+
+// Mutations whose verdict depends on a cross-reference, which the schema cannot see: renaming an id a figure cites
+// or a layer another layer reads, or deleting a cited source.
+bool crossReference(const std::string& pointer, const std::string& mutation)
+{
+    static const std::regex citedId(
+        R"(^/(memory|compute_tflops|links)/[^/]+/sources/\d+$|^/framework_overhead_mib/sources/\d+$)");
+    static const std::regex sourceEntry(R"(^/sources/[^/]+$)");
+    static const std::regex layerName(R"(/cnn/layers/\d+/(name|inputs/\d+)$)");
+    const bool renamed = mutation == "\"Bogus Value!\"";
+    return (renamed && (std::regex_search(pointer, citedId) || std::regex_search(pointer, layerName)))
+        || (mutation == "delete" && std::regex_search(pointer, sourceEntry));
+}
+
+// Every node of a document, sampling long layer lists: the first three layers and the first of each operator.
+void collectPointers(const json& v, const json::json_pointer& at, std::vector<json::json_pointer>& out)
+{
+    if (!at.empty())
+        out.push_back(at);
+    if (v.is_object()) {
+        for (const auto& [key, value] : v.items())
+            collectPointers(value, at / key, out);
+    } else if (v.is_array()) {
+        std::set<std::string> ops;
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            const bool newOp = v[i].is_object() && v[i].contains("op") && ops.insert(v[i]["op"].dump()).second;
+            if (i < 3 || newOp)
+                collectPointers(v[i], at / i, out);
+        }
+    }
+}
+
+} // namespace
+
+class TestSchemas : public QObject
+{
+    Q_OBJECT
+
+private:
+    SchemaValidator m_validator;
+    std::ofstream m_dump; // HEADROOM_SCHEMA_DUMP/index.txt: "<n> <format> <valid|invalid>", document in <n>.json
+    int m_dumped = 0;
+
+    // The schema's errors for a document (written to the dump directory when one is set).
+    std::vector<SchemaError> validate(const std::string& format, const json& doc)
+    {
+        auto errors = m_validator.validate(doc, schemaFile(format));
+        if (m_dump.is_open()) {
+            const QString dir = qEnvironmentVariable("HEADROOM_SCHEMA_DUMP");
+            std::ofstream(QStringLiteral("%1/%2.json").arg(dir).arg(m_dumped).toStdString()) << doc.dump();
+            m_dump << m_dumped++ << ' ' << format << ' ' << (errors.empty() ? "valid" : "invalid") << '\n';
+        }
+        return errors;
+    }
+
+    static json readJson(const QString& relative)
+    {
+        return json::parse(readText(kSource + QLatin1Char('/') + relative));
+    }
+
+private slots:
+    void initTestCase()
+    {
+        for (const char* format : { "headroom-gpu", "headroom-model", "headroom-scenario" })
+            m_validator.add(schemaFile(format),
+                readJson(QStringLiteral("docs/schema/") + QString::fromStdString(schemaFile(format))));
+        if (qEnvironmentVariableIsSet("HEADROOM_SCHEMA_DUMP")) {
+            QDir().mkpath(qEnvironmentVariable("HEADROOM_SCHEMA_DUMP"));
+            m_dump.open((qEnvironmentVariable("HEADROOM_SCHEMA_DUMP") + QStringLiteral("/index.txt")).toStdString());
+        }
+    }
+
+    void schemasUseOnlyCheckedKeywords_data()
+    {
+        QTest::addColumn<QString>("format");
+        for (const char* format : { "headroom-gpu", "headroom-model", "headroom-scenario" })
+            QTest::newRow(format) << QString::fromLatin1(format);
+    }
+
+    void schemasUseOnlyCheckedKeywords()
+    {
+        QFETCH(QString, format);
+        const std::string file = schemaFile(format.toStdString());
+        const json& schema = m_validator.document(file);
+        QVERIFY(schema.value("$schema", "") == "https://json-schema.org/draft/2020-12/schema");
+        QVERIFY(schema.value("$id", "").ends_with("/docs/schema/" + file));
+        QVERIFY(schema["properties"]["format"]["const"] == format.toStdString());
+        std::vector<std::string> unknown;
+        // Walks schema positions only: the values of enum and const are data.
+        std::function<void(const json&, const std::string&)> walk = [&](const json& s, const std::string& at) {
+            if (!s.is_object())
+                return;
+            for (const auto& [key, value] : s.items()) {
+                if (!SchemaValidator::keywords().count(key))
+                    unknown.push_back(at + "/" + key);
+                else if (key == "properties" || key == "$defs")
+                    for (const auto& [name, sub] : value.items())
+                        walk(sub, at + "/" + key + "/" + name);
+                else if (key == "allOf" || key == "anyOf" || key == "oneOf")
+                    for (std::size_t i = 0; i < value.size(); ++i)
+                        walk(value[i], at + "/" + key + "/" + std::to_string(i));
+                else if (key == "items" || key == "contains" || key == "not" || key == "if" || key == "then"
+                    || key == "else" || key == "additionalProperties")
+                    walk(value, at + "/" + key);
+            }
+        };
+        walk(schema, "");
+        QVERIFY2(unknown.empty(),
+            qPrintable(QStringLiteral("keywords this validator does not check: ")
+                + QString::fromStdString(json(unknown).dump())));
+    }
+
+    void bundledFilesValidate_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<QString>("path");
+        const std::pair<const char*, QString> folders[]
+            = { { "headroom-gpu", QStringLiteral("gpus") }, { "headroom-model", QStringLiteral("resources/models") },
+                  { "headroom-scenario", QStringLiteral("resources/scenarios") } };
+        int rows = 0;
+        for (const auto& [format, folder] : folders) {
+            for (const QString& name : QDir(kSource + QLatin1Char('/') + folder)
+                                           .entryList({ QStringLiteral("*.json") }, QDir::Files, QDir::Name)) {
+                const QString path = folder + QLatin1Char('/') + name;
+                QTest::newRow(qPrintable(path)) << QString::fromLatin1(format) << path;
+                ++rows;
+            }
+        }
+        QVERIFY(rows >= 40 + 15 + 7);
+    }
+
+    void bundledFilesValidate()
+    {
+        QFETCH(QString, format);
+        QFETCH(QString, path);
+        const std::string text = readText(kSource + QLatin1Char('/') + path);
+        const auto loaderError = load(format.toStdString(), text);
+        QVERIFY2(!loaderError, loaderError ? loaderError->toString().c_str() : "");
+        const auto errors = validate(format.toStdString(), json::parse(text));
+        QVERIFY2(errors.empty(), describe(errors).c_str());
+    }
+
+    void badFiles_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<QString>("file");
+        const std::pair<const char*, QString> folders[] = { { "headroom-gpu", QStringLiteral("gpu") },
+            { "headroom-model", QStringLiteral("model") }, { "headroom-scenario", QStringLiteral("scenario") } };
+        for (const auto& [format, folder] : folders) {
+            const QDir dir(kSource + QStringLiteral("/tests/data/bad/") + folder);
+            for (const QString& name : dir.entryList({ QStringLiteral("*.json") }, QDir::Files, QDir::Name)) {
+                // Text that is not JSON (syntax, NaN, 1e400, bad UTF-8) is the parser's business, not a schema's.
+                if (!json::accept(readText(dir.filePath(name))))
+                    continue;
+                const QString file = folder + QLatin1Char('/') + name;
+                QTest::newRow(qPrintable(file)) << QString::fromLatin1(format) << file;
+            }
+        }
+    }
+
+    void badFiles()
+    {
+        QFETCH(QString, format);
+        QFETCH(QString, file);
+        const std::string text = readText(kSource + QStringLiteral("/tests/data/bad/") + file);
+        const auto loaderError = load(format.toStdString(), text);
+        QVERIFY2(loaderError, "the loader accepts a file in tests/data/bad");
+        const auto errors = validate(format.toStdString(), json::parse(text));
+        if (auto beyond = kBeyondSchema.find(file); beyond != kBeyondSchema.end()) {
+            QVERIFY2(errors.empty(),
+                qPrintable(QStringLiteral("listed as beyond the schema (%1), but the schema refuses it:%2")
+                               .arg(QString::fromLatin1(beyond->second), QString::fromStdString(describe(errors)))));
+            return;
+        }
+        QVERIFY2(!errors.empty(),
+            qPrintable(QStringLiteral("the schema accepts what the loader refuses: ")
+                + QString::fromStdString(loaderError->toString())));
+        QVERIFY2(atField(errors, loaderError->field),
+            qPrintable(
+                QStringLiteral("loader: %1; schema:%2")
+                    .arg(QString::fromStdString(loaderError->toString()), QString::fromStdString(describe(errors)))));
+    }
+
+    // The examples of docs/formats.md (its ```json blocks) are complete files: the loader and the schema accept them,
+    // and the ids a scenario names are in the bundled catalog.
+    void docExamples()
+    {
+        static const QRegularExpression block(
+            QStringLiteral("```json\\n(.*?)```"), QRegularExpression::DotMatchesEverythingOption);
+        const QString page = QString::fromStdString(readText(kSource + QStringLiteral("/docs/formats.md")));
+        std::set<std::string> formats;
+        int examples = 0;
+        for (auto it = block.globalMatch(page); it.hasNext(); ++examples) {
+            const std::string text = it.next().captured(1).toStdString();
+            const json doc = json::parse(text);
+            const std::string format = doc.value("format", "");
+            formats.insert(format);
+            const auto loaderError = load(format, text);
+            QVERIFY2(!loaderError, loaderError ? loaderError->toString().c_str() : "");
+            const auto errors = validate(format, doc);
+            QVERIFY2(errors.empty(), describe(errors).c_str());
+            if (format == "headroom-scenario") {
+                QVERIFY2(test::catalog().gpu(doc["gpu"].get<std::string>()), doc["gpu"].dump().c_str());
+                QVERIFY2(doc["model"].is_object() || test::catalog().model(doc["model"].get<std::string>()),
+                    doc["model"].dump().c_str());
+            }
+        }
+        QCOMPARE_GE(examples, 5);
+        QVERIFY(formats == std::set<std::string>({ "headroom-gpu", "headroom-model", "headroom-scenario" }));
+    }
+
+    // Hand-picked cases, with the verdict both must give.
+    void handPicked_data()
+    {
+        QTest::addColumn<QString>("base");
+        QTest::addColumn<QString>("pointer");
+        QTest::addColumn<QString>("value"); // JSON text, or "delete"
+        QTest::addColumn<bool>("valid");
+        const QString gpu = QStringLiteral("gpus/rtx-a3000-12gb-laptop.json");
+        const QString bert = QStringLiteral("resources/models/bert-base.json");
+        const QString resnet = QStringLiteral("resources/models/resnet50.json");
+        const QString scenario = QStringLiteral("resources/scenarios/01-bert-base-fp32.headroom.json");
+        auto row = [](const char* name, const QString& base, const char* pointer, const char* value, bool valid) {
+            QTest::newRow(name) << base << QString::fromLatin1(pointer) << QString::fromLatin1(value) << valid;
+        };
+        row("gpu: missing id", gpu, "/id", "delete", false);
+        row("gpu: version 2", gpu, "/version", "2", false);
+        row("gpu: version 1.0 (a whole number)", gpu, "/version", "1.0", true);
+        row("gpu: negative bandwidth", gpu, "/memory/bandwidth_gb_per_s/value", "-5", false);
+        row("gpu: confidence user", gpu, "/memory/capacity_gb/confidence", "\"user\"", true);
+        row("gpu: empty confidence", gpu, "/memory/capacity_gb/confidence", "\"\"", true);
+        row("gpu: null optional field", gpu, "/segment", "null", true);
+        row("gpu: null required field", gpu, "/vendor", "null", false);
+        row("gpu: underscore in id", gpu, "/id", "\"my_gpu\"", false);
+        row("gpu: unknown key is ignored", gpu, "/bandwith_gb_per_s", "336", true);
+        row("model: missing id", bert, "/id", "delete", false);
+        row("model: version 2", bert, "/version", "2", false);
+        row("model: underscore in id", bert, "/id", "\"my_model\"", true);
+        row("model: empty name", bert, "/name", "\"\"", true);
+        row("model: rotary_fraction 1", bert, "/transformer/rotary_fraction", "1", true);
+        row("model: rotary_fraction 0", bert, "/transformer/rotary_fraction", "0", false);
+        row("model: head_dim 0 (hidden / heads)", bert, "/transformer/head_dim", "0", true);
+        row("model: unknown norm_impl", bert, "/transformer/norm_impl", "\"bf16\"", false);
+        row("model: layer named input", resnet, "/cnn/layers/1/name", "\"input\"", false);
+        row("model: conv without kernel", resnet, "/cnn/layers/0/kernel", "delete", false);
+        row("model: kernel on batchnorm is ignored", resnet, "/cnn/layers/1/kernel", "0", true);
+        row("scenario: unknown precision", scenario, "/precision", "\"fp4\"", false);
+        row("scenario: version 2", scenario, "/version", "2", false);
+        row("scenario: missing gpu", scenario, "/gpu", "delete", false);
+        row("scenario: null precision (default)", scenario, "/precision", "null", true);
+        row("scenario: micro_batch 8.0", scenario, "/micro_batch", "8.0", true);
+        row("scenario: ZeRO stage 4", scenario, "/zero_stage", "4", false);
+        row("scenario: embedded model", scenario, "/model", readText(kSource + QLatin1Char('/') + bert).c_str(), true);
+    }
+
+    void handPicked()
+    {
+        QFETCH(QString, base);
+        QFETCH(QString, pointer);
+        QFETCH(QString, value);
+        QFETCH(bool, valid);
+        json doc = readJson(base);
+        const json::json_pointer p(pointer.toStdString());
+        if (value == QLatin1String("delete"))
+            doc[p.parent_pointer()].erase(p.back());
+        else
+            doc[p] = json::parse(value.toStdString());
+        const std::string format = doc["format"].get<std::string>();
+        const auto loaderError = load(format, doc.dump());
+        const auto errors = validate(format, doc);
+        QVERIFY2(!loaderError == valid, loaderError ? loaderError->toString().c_str() : "the loader accepts it");
+        QVERIFY2(errors.empty() == valid, errors.empty() ? "the schema accepts it" : describe(errors).c_str());
+    }
+
+    // Every node of real files deleted, nulled, replaced by [] and by values of other types or out of range: the
+    // schema and the loader must give the same verdict, and the schema must name the loader's field.
+    void mutations_data()
+    {
+        QTest::addColumn<QString>("base");
+        for (const char* base :
+            { "gpus/rtx-a3000-12gb-laptop.json", "gpus/h100-sxm5-80gb.json", "resources/models/bert-base.json",
+                "resources/models/llama-3-8b.json", "resources/models/vit-b-16.json", "resources/models/resnet50.json",
+                "resources/models/efficientnet-b0.json", "resources/scenarios/01-bert-base-fp32.headroom.json",
+                "embedded" })
+            QTest::newRow(base) << QString::fromLatin1(base);
+    }
+
+    void mutations()
+    {
+        QFETCH(QString, base);
+        json doc;
+        if (base == QLatin1String("embedded")) { // a scenario carrying its own (here: BERT-base's) model
+            doc = readJson(QStringLiteral("resources/scenarios/01-bert-base-fp32.headroom.json"));
+            doc["model"] = readJson(QStringLiteral("resources/models/bert-base.json"));
+        } else {
+            doc = readJson(base);
+        }
+        const std::string format = doc["format"].get<std::string>();
+        std::vector<json::json_pointer> pointers;
+        collectPointers(doc, json::json_pointer(), pointers);
+        int agreedValid = 0, agreedInvalid = 0, skipped = 0;
+        QStringList disagreements;
+        for (const auto& p : pointers) {
+            const json& node = doc[p];
+            std::vector<json> values { nullptr, node.is_array() ? json::object() : json::array() };
+            if (node.is_number())
+                values.insert(values.end(), { -1, 0, 0.5, 1e12 });
+            else if (node.is_string())
+                values.push_back("Bogus Value!");
+            else if (node.is_boolean())
+                values.push_back("yes");
+            const bool inObject = doc[p.parent_pointer()].is_object();
+            for (std::size_t i = inObject ? 0 : 1; i <= values.size(); ++i) {
+                json mutated = doc;
+                const std::string mutation = i == 0 ? "delete" : values[i - 1].dump();
+                if (i == 0)
+                    mutated[p.parent_pointer()].erase(p.back());
+                else
+                    mutated[p] = values[i - 1];
+                if (crossReference(p.to_string(), mutation)) {
+                    ++skipped;
+                    continue;
+                }
+                const auto loaderError = load(format, mutated.dump());
+                const auto errors = validate(format, mutated);
+                const QString what = QStringLiteral("%1 := %2")
+                                         .arg(QString::fromStdString(p.to_string()), QString::fromStdString(mutation));
+                if (bool(loaderError) != !errors.empty())
+                    disagreements << QStringLiteral("%1: loader %2, schema %3%4")
+                                         .arg(what,
+                                             loaderError ? QString::fromStdString(loaderError->toString())
+                                                         : QStringLiteral("accepts"),
+                                             errors.empty() ? QStringLiteral("accepts") : QStringLiteral("refuses"),
+                                             QString::fromStdString(describe(errors)));
+                else if (loaderError && !atField(errors, loaderError->field))
+                    disagreements << QStringLiteral("%1: loader names %2, schema:%3")
+                                         .arg(what, QString::fromStdString(loaderError->field),
+                                             QString::fromStdString(describe(errors)));
+                else
+                    ++(loaderError ? agreedInvalid : agreedValid);
+            }
+        }
+        qInfo("%s: %d mutations refused by both, %d accepted by both, %d skipped as cross-references", qPrintable(base),
+            agreedInvalid, agreedValid, skipped);
+        QVERIFY2(disagreements.isEmpty(), qPrintable(disagreements.mid(0, 12).join(QLatin1Char('\n'))));
+        QCOMPARE_GT(agreedInvalid, 50);
+        QCOMPARE_GT(agreedValid, 10);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSchemas)
+#include "tst_schemas.moc"
