@@ -1,0 +1,397 @@
+// GraphBuilder's normalisations, softmax, losses and elementwise operators: what each saves for backward and in
+// which dtype, per PyTorch's derivatives.yaml and the CUDA/CPU kernels (graphbuilder.h).
+
+#include "graphbuilder.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace headroom {
+
+// ---- normalisation, softmax and losses ----------------------------------------------------------------------
+
+TensorId GraphBuilder::softmax(TensorId x, double rows, double cols, std::string_view label, bool forceFp32)
+{
+    const DType in = m_g.tensors[x].dtype;
+    const DType outType = (m_plan.autocast || forceFp32) ? DType::F32 : in; // fp32_set_opt_dtype: no separate cast
+    const double n = rows * cols;
+    const int op = beginOp(OpType::Softmax, OpKind::Attention, MathUnit::Fp32Vector, label);
+    addInputs({ x });
+    const TensorId y = newActivation(n, outType, grad(x));
+    addOutputs({ y });
+    addSaved({ y });
+    const double pi = bytesPerElement(in), po = bytesPerElement(outType);
+    finishOp(op, { perSample(5.0 * n), perSample(n * (pi + po)) }, { perSample(4.0 * n), perSample(n * (2 * po + pi)) });
+    return y;
+}
+
+TensorId GraphBuilder::logSoftmax(TensorId x, double rows, double cols, std::string_view label)
+{
+    const DType in = m_g.tensors[x].dtype;
+    const DType outType = m_plan.autocast ? DType::F32 : in;
+    const double n = rows * cols;
+    const int op = beginOp(OpType::LogSoftmax, OpKind::Loss, MathUnit::Fp32Vector, label);
+    addInputs({ x });
+    const TensorId y = newActivation(n, outType, grad(x));
+    addOutputs({ y });
+    addSaved({ y });
+    const double pi = bytesPerElement(in), po = bytesPerElement(outType);
+    finishOp(op, { perSample(5.0 * n), perSample(n * (pi + po)) }, { perSample(4.0 * n), perSample(n * (2 * po + pi)) });
+    return y;
+}
+
+TensorId GraphBuilder::nllLoss(TensorId logProbs, TensorId target, double rows, std::string_view label)
+{
+    const double n = numel(logProbs);
+    const double p = bytesPerElement(m_g.tensors[logProbs].dtype);
+    const int op = beginOp(OpType::NllLoss, OpKind::Loss, MathUnit::Fp32Vector, label);
+    addInputs({ logProbs, target });
+    const TensorId loss = newTensor(fixedAmount(1.0), DType::F32, TensorRole::Activation, true);
+    // nll_loss_forward also returns total_weight, a 0-d tensor of the input's dtype that backward reads.
+    const TensorId totalWeight = newTensor(fixedAmount(1.0), m_g.tensors[logProbs].dtype, TensorRole::Activation, false);
+    m_g.tensors[loss].producer = m_g.tensors[totalWeight].producer = op;
+    addOutputs({ loss, totalWeight });
+    addSaved({ target, totalWeight });
+    // Backward writes a dense gradient the size of the log-probabilities (zeros plus one entry per row).
+    finishOp(op, { perSample(rows), perSample(rows * (8.0 + p)) }, { perSample(rows), perSample(n * p + rows * 8.0) });
+    return loss;
+}
+
+TensorId GraphBuilder::layerNorm(TensorId x, TensorId gamma, TensorId beta, double rows, double dim,
+                                 std::string_view label)
+{
+    const TensorId xi = autocastFp32(x);
+    const DType t = m_g.tensors[xi].dtype;
+    const double p = bytesPerElement(t);
+    const double n = rows * dim;
+    const int op = beginOp(OpType::LayerNorm, OpKind::Normalization, MathUnit::Fp32Vector, label);
+    addInputs({ xi, gamma, beta });
+    const TensorId y = newActivation(n, t, true);
+    // CUDA layer_norm keeps mean and rstd in FP32 (acc type); the CPU kernel in the input dtype.
+    const DType stats = m_plan.cpuKernels ? t : DType::F32;
+    const TensorId mean = newActivation(rows, stats, false);
+    const TensorId rstd = newActivation(rows, stats, false);
+    addOutputs({ y, mean, rstd });
+    addSaved({ xi, mean, rstd });
+    const double pg = bytesPerElement(m_plan.paramType);
+    // 7 FLOPs per element for a norm, as LLM-Viewer counts them.
+    finishOp(op, { perSample(7.0 * n), Linear { 2.0 * dim * pg, n * 2.0 * p + rows * 8.0 } },
+             { perSample(10.0 * n), Linear { 4.0 * dim * pg, n * 3.0 * p + rows * 8.0 } });
+    return y;
+}
+
+TensorId GraphBuilder::rmsNorm(TensorId x, TensorId gamma, double rows, double dim, std::string_view label)
+{
+    const TensorId xi = autocastFp32(x);
+    const DType t = m_g.tensors[xi].dtype;
+    const double p = bytesPerElement(t);
+    const double n = rows * dim;
+    const int op = beginOp(OpType::RmsNorm, OpKind::Normalization, MathUnit::Fp32Vector, label);
+    addInputs({ xi, gamma });
+    const TensorId y = newActivation(n, t, true);
+    const TensorId rstd = newActivation(rows, DType::F32, false);
+    addOutputs({ y, rstd });
+    addSaved({ xi, rstd });
+    const double pg = bytesPerElement(m_plan.paramType);
+    finishOp(op, { perSample(5.0 * n), Linear { dim * pg, n * 2.0 * p + rows * 4.0 } },
+             { perSample(8.0 * n), Linear { 2.0 * dim * pg, n * 3.0 * p + rows * 4.0 } });
+    return y;
+}
+
+TensorId GraphBuilder::batchNorm(TensorId x, TensorId gamma, TensorId beta, double channels, std::string_view label)
+{
+    const DType t = m_g.tensors[x].dtype; // cuDNN batch norm takes 16-bit input with FP32 parameters
+    const double p = bytesPerElement(t);
+    const double n = numel(x);
+    const int op = beginOp(OpType::BatchNorm, OpKind::Normalization, MathUnit::Fp32Vector, label);
+    addInputs({ x, gamma, beta });
+    const TensorId y = newActivation(n, t, true);
+    const TensorId mean = newTensor(fixedAmount(channels), DType::F32, TensorRole::Activation, false);
+    const TensorId invstd = newTensor(fixedAmount(channels), DType::F32, TensorRole::Activation, false);
+    m_g.tensors[mean].producer = m_g.tensors[invstd].producer = op;
+    addOutputs({ y, mean, invstd });
+    addSaved({ x, mean, invstd });
+    // Training-mode batch norm reads the input twice (statistics, then normalisation) and writes the output.
+    finishOp(op, { perSample(5.0 * n), perSample(3.0 * n * p) }, { perSample(8.0 * n), perSample(5.0 * n * p) });
+    return y;
+}
+
+// ---- elementwise --------------------------------------------------------------------------------------------
+
+TensorId GraphBuilder::unary(TensorId x, UnaryFn fn, std::string_view label, bool inplace)
+{
+    TensorId xi = x;
+    if (fn == UnaryFn::PowCube || fn == UnaryFn::Square || fn == UnaryFn::Rsqrt)
+        xi = autocastFp32(x);
+    const DType t = m_g.tensors[xi].dtype;
+    const double n = numel(xi);
+    const double p = bytesPerElement(t);
+    double flopsPerElement = 1.0;
+    bool savesInput = false, savesOutput = false;
+    switch (fn) {
+    case UnaryFn::Gelu:
+    case UnaryFn::GeluTanh:
+        flopsPerElement = 8.0;
+        savesInput = true;
+        break;
+    case UnaryFn::Silu:
+        flopsPerElement = 4.0;
+        savesInput = true;
+        break;
+    case UnaryFn::PowCube:
+        flopsPerElement = 2.0;
+        savesInput = true;
+        break;
+    case UnaryFn::Square:
+        savesInput = true;
+        break;
+    case UnaryFn::Relu:
+        savesOutput = true;
+        break;
+    case UnaryFn::Relu6: // hardtanh: hardtanh_backward(grad, self, min, max)
+        savesInput = true;
+        break;
+    case UnaryFn::Sigmoid:
+    case UnaryFn::Tanh:
+        flopsPerElement = 4.0;
+        savesOutput = true;
+        break;
+    case UnaryFn::Rsqrt:
+        savesOutput = true;
+        break;
+    case UnaryFn::Neg:
+    case UnaryFn::ScaleByConstant:
+    case UnaryFn::AddConstant:
+        break;
+    }
+    const int op = beginOp(OpType::Unary, OpKind::Elementwise, MathUnit::Fp32Vector, label);
+    addInputs({ xi });
+    TensorId y;
+    TensorId original = xi;
+    if (inplace) {
+        GraphTensor copy = m_g.tensors[xi];
+        copy.producer = op;
+        copy.requiresGrad = grad(xi);
+        copy.role = TensorRole::Activation;
+        m_g.tensors.push_back(copy);
+        y = static_cast<TensorId>(m_g.tensors.size() - 1);
+        m_g.ops[op].inplace = true;
+        // An in-place op whose backward needs its input (silu_, hardtanh_) makes autograd save a clone of the input
+        // before it is overwritten: in place saves nothing then (measured with torch 1.13 saved_tensors_hooks,
+        // tools/torch_reference_vision.json).
+        if (savesInput)
+            original = newActivation(n, t, false);
+    } else {
+        y = newActivation(n, t, grad(xi));
+    }
+    if (original != xi)
+        addOutputs({ y, original });
+    else
+        addOutputs({ y });
+    if (savesInput)
+        addSaved({ original });
+    if (savesOutput)
+        addSaved({ y });
+    const double savedIo = (savesInput || savesOutput) ? p : 0.0;
+    finishOp(op, { perSample(flopsPerElement * n), perSample(2.0 * n * p) },
+             { perSample(2.0 * flopsPerElement * n), perSample(n * (2.0 * p + savedIo)) });
+    return y;
+}
+
+TensorId GraphBuilder::add(TensorId a, TensorId b, std::string_view label, bool inplace)
+{
+    const GraphTensor ta = m_g.tensors[a];
+    const GraphTensor tb = m_g.tensors[b];
+    const DType t = promote(ta.dtype, tb.dtype);
+    const double n = std::max(numel(a), numel(b));
+    const double io = numel(a) * bytesPerElement(ta.dtype) + numel(b) * bytesPerElement(tb.dtype)
+        + n * bytesPerElement(t);
+    const int op = beginOp(OpType::Add, OpKind::Elementwise, MathUnit::Fp32Vector, label);
+    addInputs({ a, b });
+    TensorId y;
+    if (inplace && ta.dtype == t) {
+        GraphTensor copy = m_g.tensors[a];
+        copy.producer = op;
+        copy.requiresGrad = grad(a) || grad(b);
+        copy.role = TensorRole::Activation;
+        m_g.tensors.push_back(copy);
+        y = static_cast<TensorId>(m_g.tensors.size() - 1);
+        m_g.ops[op].inplace = true;
+    } else {
+        y = newActivation(n, t, grad(a) || grad(b));
+    }
+    addOutputs({ y });
+    // AddBackward passes the incoming gradient through; a cast is needed only where dtypes differ.
+    finishOp(op, { perSample(n), perSample(io) }, { {}, {} });
+    return y;
+}
+
+TensorId GraphBuilder::concat(TensorId a, TensorId b, std::string_view label)
+{
+    const GraphTensor ta = m_g.tensors[a];
+    const GraphTensor tb = m_g.tensors[b];
+    const DType t = promote(ta.dtype, tb.dtype);
+    const Linear n = ta.numel + tb.numel;
+    const double io = (ta.numel.perSample + ta.numel.fixed) * bytesPerElement(ta.dtype)
+        + (tb.numel.perSample + tb.numel.fixed) * bytesPerElement(tb.dtype);
+    // A parameter concatenated with a batch (ViT's class token) is expanded over the batch first.
+    const Linear out = ta.numel.perSample > 0 || tb.numel.perSample > 0
+        ? perSample(ta.numel.perSample + tb.numel.perSample + ta.numel.fixed + tb.numel.fixed)
+        : n;
+    const int op = beginOp(OpType::Add, OpKind::Elementwise, MathUnit::Fp32Vector, label);
+    addInputs({ a, b });
+    const TensorId y = newTensor(out, t, TensorRole::Activation, grad(a) || grad(b));
+    m_g.tensors[y].producer = op;
+    addOutputs({ y });
+    finishOp(op, { {}, out * bytesPerElement(t) + perSample(io) }, { {}, out * (2.0 * bytesPerElement(t)) });
+    return y;
+}
+
+TensorId GraphBuilder::repeat(TensorId x, double factor, std::string_view label)
+{
+    const GraphTensor src = m_g.tensors[x];
+    const double n = src.numel.perSample;
+    const double p = bytesPerElement(src.dtype);
+    const int op = beginOp(OpType::Reduce, OpKind::Elementwise, MathUnit::Fp32Vector, label);
+    addInputs({ x });
+    const TensorId y = newActivation(n * factor, src.dtype, src.requiresGrad);
+    addOutputs({ y });
+    finishOp(op, { {}, perSample(n * p * (1.0 + factor)) }, { perSample(n * factor), perSample(n * p * (1.0 + factor)) });
+    return y;
+}
+
+TensorId GraphBuilder::constant(double numel, DType type, double flopsPerElement, std::string_view label, bool perSampleSize)
+{
+    const int op = beginOp(OpType::Unary, OpKind::Elementwise, MathUnit::Fp32Vector, label);
+    addInputs({});
+    const Linear n = perSampleSize ? perSample(numel) : fixedAmount(numel);
+    const TensorId y = newTensor(n, type, TensorRole::Activation, false);
+    m_g.tensors[y].producer = op;
+    addOutputs({ y });
+    finishOp(op, { n * flopsPerElement, n * bytesPerElement(type) }, {});
+    return y;
+}
+
+TensorId GraphBuilder::mul(TensorId a, TensorId b, std::string_view label)
+{
+    const GraphTensor ta = m_g.tensors[a];
+    const GraphTensor tb = m_g.tensors[b];
+    const DType t = promote(ta.dtype, tb.dtype);
+    const double n = std::max(numel(a), numel(b));
+    const double p = bytesPerElement(t);
+    const double io = numel(a) * bytesPerElement(ta.dtype) + numel(b) * bytesPerElement(tb.dtype) + n * p;
+    const int op = beginOp(OpType::Binary, OpKind::Elementwise, MathUnit::Fp32Vector, label);
+    addInputs({ a, b });
+    const TensorId y = newActivation(n, t, grad(a) || grad(b));
+    addOutputs({ y });
+    if (grad(a))
+        addSaved({ b });
+    if (grad(b))
+        addSaved({ a });
+    finishOp(op, { perSample(n), perSample(io) }, { perSample(2.0 * n), perSample(io + n * p) });
+    return y;
+}
+
+TensorId GraphBuilder::dropout(TensorId x, double p, std::string_view label, bool inplace)
+{
+    // aten::dropout returns its input when p == 0 (or in eval mode): no mask, no copy.
+    if (p <= 0.0)
+        return x;
+    const DType t = m_g.tensors[x].dtype;
+    const double n = numel(x);
+    const double pe = bytesPerElement(t);
+    const int op = beginOp(OpType::Dropout, OpKind::Elementwise, MathUnit::Fp32Vector, label);
+    addInputs({ x });
+    TensorId y;
+    TensorId mask;
+    if (inplace) {
+        // dropout_ multiplies by a noise tensor of the input's dtype and saves it (aten _dropout_impl).
+        GraphTensor copy = m_g.tensors[x];
+        copy.producer = op;
+        copy.role = TensorRole::Activation;
+        m_g.tensors.push_back(copy);
+        y = static_cast<TensorId>(m_g.tensors.size() - 1);
+        m_g.ops[op].inplace = true;
+        mask = newActivation(n, t, false);
+    } else {
+        y = newActivation(n, t, grad(x));
+        // CUDA native_dropout saves a bool mask, one byte per element; the CPU kernel saves input-dtype noise.
+        mask = newActivation(n, m_plan.cpuKernels ? t : DType::U8, false);
+    }
+    addOutputs({ y, mask });
+    addSaved({ mask });
+    finishOp(op, { perSample(n), perSample(n * (2.0 * pe + 1.0)) }, { perSample(n), perSample(n * (2.0 * pe + 1.0)) });
+    return y;
+}
+
+TensorId GraphBuilder::reduceMean(TensorId x, double keepFraction, std::string_view label)
+{
+    const DType t = m_g.tensors[x].dtype;
+    const double n = numel(x);
+    const double p = bytesPerElement(t);
+    const int op = beginOp(OpType::Reduce, OpKind::Normalization, MathUnit::Fp32Vector, label);
+    addInputs({ x });
+    const TensorId y = newActivation(n * keepFraction, t, grad(x));
+    addOutputs({ y });
+    finishOp(op, { perSample(n), perSample(n * p * (1.0 + keepFraction)) },
+             { perSample(n), perSample(n * p * (1.0 + keepFraction)) });
+    return y;
+}
+
+TensorId GraphBuilder::pool(TensorId x, double outNumelPerSample, double window, bool savesIndices,
+                            std::string_view label)
+{
+    const DType t = m_g.tensors[x].dtype;
+    const double n = numel(x);
+    const double p = bytesPerElement(t);
+    const int op = beginOp(OpType::Pool, OpKind::Elementwise, MathUnit::Fp32Vector, label);
+    addInputs({ x });
+    const TensorId y = newActivation(outNumelPerSample, t, grad(x));
+    TensorId indices = kNoTensor;
+    if (savesIndices) {
+        indices = newActivation(outNumelPerSample, DType::I64, false); // max_pool2d_with_indices: int64
+        addOutputs({ y, indices });
+    } else {
+        addOutputs({ y });
+    }
+    addSaved({ x, indices });
+    const double idx = savesIndices ? 8.0 * outNumelPerSample : 0.0;
+    finishOp(op, { perSample(window * outNumelPerSample), perSample(n * p + outNumelPerSample * p + idx) },
+             { perSample(outNumelPerSample * window), perSample(n * p + outNumelPerSample * p + idx) });
+    return y;
+}
+
+std::vector<TensorId> GraphBuilder::split(TensorId x, std::span<const double> fractions, std::string_view label)
+{
+    const auto src = m_g.tensors[x];
+    const int op = beginOp(OpType::Split, OpKind::Elementwise, MathUnit::Fp32Vector, label);
+    addInputs({ x });
+    std::vector<TensorId> outs;
+    outs.reserve(fractions.size());
+    for (double f : fractions) {
+        GraphTensor part = src;
+        part.numel = src.numel * f;
+        part.producer = op;
+        part.role = TensorRole::Activation;
+        m_g.tensors.push_back(part);
+        outs.push_back(static_cast<TensorId>(m_g.tensors.size() - 1));
+        m_g.refs.push_back(outs.back());
+        ++m_g.ops[op].outCount;
+    }
+    m_g.ops[op].savedBegin = m_g.ops[op].outBegin + m_g.ops[op].outCount;
+    const double io = src.numel.perSample * bytesPerElement(src.dtype);
+    // Forward is a view; backward concatenates the pieces' gradients into one new tensor.
+    finishOp(op, { {}, {} }, { {}, perSample(2.0 * io) });
+    return outs;
+}
+
+TensorId GraphBuilder::view(TensorId x, double numelPerSample)
+{
+    if (numelPerSample < 0.0 || numelPerSample == m_g.tensors[x].numel.perSample)
+        return x;
+    const double f = numelPerSample / m_g.tensors[x].numel.perSample;
+    const double fractions[] = { f };
+    return split(x, fractions, "slice")[0];
+}
+
+} // namespace headroom
