@@ -6,3 +6,18 @@ sh scripts/deps.sh
 cmake --preset release
 cmake --build --preset release --parallel
 QT_QPA_PLATFORM=offscreen ctest --preset release --parallel 2
+
+# Bad input (tests/data/bad, tests/fuzz): the whole suite under ASan and UBSan, then every fuzzer for a short while.
+# Skip either with HEADROOM_SKIP_SANITIZE=1 or HEADROOM_SKIP_FUZZ=1; HEADROOM_FUZZ_SECONDS sets the time per fuzzer.
+if [ "${HEADROOM_SKIP_SANITIZE:-0}" != 1 ]; then
+    sh scripts/sanitize.sh
+fi
+if [ "${HEADROOM_SKIP_FUZZ:-0}" != 1 ]; then
+    HEADROOM_FUZZ_SECONDS="${HEADROOM_FUZZ_SECONDS:-30}" sh scripts/fuzz.sh
+fi
+
+# Packaging (scripts/check-package.sh): build the .deb, validate its desktop file and metainfo, and run the unpacked
+# binary headless. Skip with HEADROOM_SKIP_PACKAGE=1.
+if [ "${HEADROOM_SKIP_PACKAGE:-0}" != 1 ]; then
+    sh scripts/check-package.sh
+fi

@@ -32,7 +32,10 @@ const QString kBadDir = QStringLiteral(HEADROOM_SOURCE_DIR "/tests/data/bad");
 const QStringList kLoaders = { QStringLiteral("gpu"), QStringLiteral("model"), QStringLiteral("scenario"),
     QStringLiteral("hfconfig"), QStringLiteral("safetensors") };
 
-std::string_view view(const QByteArray& b) { return { b.constData(), std::size_t(b.size()) }; }
+std::string_view view(const QByteArray& b)
+{
+    return { b.constData(), std::size_t(b.size()) };
+}
 
 QByteArray readAll(const QString& path)
 {
@@ -66,9 +69,11 @@ struct Expectation {
 // Rows of the README's tables: | `gpu/empty.json` | what it exercises | `field` or — | `message contains` |
 QList<Expectation> expectations()
 {
-    static const QRegularExpression row(QStringLiteral(R"(^\| `([a-z]+/[^`]+)` \| .+ \| (?:`([^`]+)`|—) \| `(.+)` \|$)"));
+    static const QRegularExpression row(
+        QStringLiteral(R"(^\| `([a-z]+/[^`]+)` \| .+ \| (?:`([^`]+)`|—) \| `(.+)` \|$)"));
     QList<Expectation> list;
-    const QStringList lines = QString::fromUtf8(readAll(kBadDir + QStringLiteral("/README.md"))).split(QLatin1Char('\n'));
+    const QStringList lines
+        = QString::fromUtf8(readAll(kBadDir + QStringLiteral("/README.md"))).split(QLatin1Char('\n'));
     for (const QString& line : lines) {
         const auto m = row.match(line);
         if (m.hasMatch())
@@ -165,7 +170,8 @@ ModelSpec parsedModel(const QByteArray& text)
 
 } // namespace
 
-class TestLoaders : public QObject {
+class TestLoaders : public QObject
+{
     Q_OBJECT
 
 private slots:
@@ -284,7 +290,8 @@ void TestLoaders::oversizedText_data()
     QTest::addColumn<QString>("says");
     const qint64 json = qint64(16) << 20, header = qint64(100) << 20;
     for (const char* loader : { "gpu", "model", "scenario", "hfconfig" })
-        QTest::newRow(loader) << QString::fromLatin1(loader) << json + 1 << QStringLiteral("file is 16777217 bytes; the limit is 16 MiB");
+        QTest::newRow(loader) << QString::fromLatin1(loader) << json + 1
+                              << QStringLiteral("file is 16777217 bytes; the limit is 16 MiB");
     QTest::newRow("safetensors") << QStringLiteral("safetensors") << header + 1
                                  << QStringLiteral("file is 104857601 bytes; the limit is 100 MiB");
 }
@@ -309,12 +316,18 @@ void TestLoaders::safetensorsFiles_data()
 {
     QTest::addColumn<QString>("kind");
     QTest::addColumn<QString>("says");
-    QTest::newRow("length 2^60") << QStringLiteral("2^60") << QStringLiteral("header length 1152921504606846976 bytes is above the 100 MiB limit");
-    QTest::newRow("length 2^64-1") << QStringLiteral("2^64-1") << QStringLiteral("header length 18446744073709551615 bytes is above the 100 MiB limit");
-    QTest::newRow("header past the end") << QStringLiteral("past end") << QStringLiteral("header length 1000 bytes is longer than the 54 bytes that follow it");
-    QTest::newRow("seven bytes") << QStringLiteral("7 bytes") << QStringLiteral("file is 7 bytes; a .safetensors file starts with an 8-byte header length");
-    QTest::newRow("zero length") << QStringLiteral("zero length") << QStringLiteral("the header must be a JSON object starting with '{'");
-    QTest::newRow("directory") << QStringLiteral("directory") << QStringLiteral("is a directory, not a .safetensors file");
+    QTest::newRow("length 2^60") << QStringLiteral(
+        "2^60") << QStringLiteral("header length 1152921504606846976 bytes is above the 100 MiB limit");
+    QTest::newRow("length 2^64-1") << QStringLiteral(
+        "2^64-1") << QStringLiteral("header length 18446744073709551615 bytes is above the 100 MiB limit");
+    QTest::newRow("header past the end") << QStringLiteral(
+        "past end") << QStringLiteral("header length 1000 bytes is longer than the 54 bytes that follow it");
+    QTest::newRow("seven bytes") << QStringLiteral(
+        "7 bytes") << QStringLiteral("file is 7 bytes; a .safetensors file starts with an 8-byte header length");
+    QTest::newRow("zero length") << QStringLiteral("zero length")
+                                 << QStringLiteral("the header must be a JSON object starting with '{'");
+    QTest::newRow("directory") << QStringLiteral("directory")
+                               << QStringLiteral("is a directory, not a .safetensors file");
     QTest::newRow("missing") << QStringLiteral("missing") << QStringLiteral("cannot read (");
     QTest::newRow("fifo") << QStringLiteral("fifo") << QStringLiteral("is not a regular file");
     QTest::newRow("mode 000") << QStringLiteral("mode 000") << QStringLiteral("cannot read (");
@@ -361,9 +374,12 @@ void TestLoaders::modelFiles_data()
 {
     QTest::addColumn<QString>("kind");
     QTest::addColumn<QString>("says");
-    QTest::newRow("17 MiB") << QStringLiteral("17 MiB") << QStringLiteral("file is 17825792 bytes; the limit is 16777216");
-    QTest::newRow("directory without config.json") << QStringLiteral("empty dir") << QStringLiteral("directory has no config.json");
-    QTest::newRow("config.json is a directory") << QStringLiteral("config dir") << QStringLiteral("is a directory, not a file");
+    QTest::newRow("17 MiB") << QStringLiteral("17 MiB")
+                            << QStringLiteral("file is 17825792 bytes; the limit is 16777216");
+    QTest::newRow("directory without config.json")
+        << QStringLiteral("empty dir") << QStringLiteral("directory has no config.json");
+    QTest::newRow("config.json is a directory")
+        << QStringLiteral("config dir") << QStringLiteral("is a directory, not a file");
     QTest::newRow("missing") << QStringLiteral("missing") << QStringLiteral("no such file");
     QTest::newRow("fifo") << QStringLiteral("fifo") << QStringLiteral("is not a regular file");
     QTest::newRow("mode 000") << QStringLiteral("mode 000") << QStringLiteral("cannot read (");
@@ -438,20 +454,23 @@ void TestLoaders::extremeSettingsStayFinite_data()
         QTest::newRow(qPrintable(QStringLiteral("10T %1 %2 ZeRO-3 1024 ranks").arg(o, p)))
             << QStringLiteral("10t") << qint64(1) << qint64(4096) << 1024 << 3 << o << p << false;
         QTest::newRow(qPrintable(QStringLiteral("10T %1 batch 1e6 seq 1e6 offload").arg(o)))
-            << QStringLiteral("10t") << qint64(1000000) << qint64(1000000) << 1 << 0 << o << QStringLiteral("bf16") << true;
+            << QStringLiteral("10t") << qint64(1000000) << qint64(1000000) << 1 << 0 << o << QStringLiteral("bf16")
+            << true;
         QTest::newRow(qPrintable(QStringLiteral("efficientnet-b0 %1 %2 image 65536").arg(o, p)))
             << QStringLiteral("efficientnet-b0") << qint64(1000000) << qint64(65536) << 8 << 2 << o << p << false;
     }
-    QTest::newRow("resnet50 image 2^30 batch 2^40") << QStringLiteral("resnet50") << maxBatch << maxSeq << 1 << 0
-                                                   << QStringLiteral("sgd-momentum") << QStringLiteral("fp32") << false;
+    QTest::newRow("resnet50 image 2^30 batch 2^40")
+        << QStringLiteral("resnet50") << maxBatch << maxSeq << 1 << 0 << QStringLiteral("sgd-momentum")
+        << QStringLiteral("fp32") << false;
     QTest::newRow("mobilenet-v2 image 2^30") << QStringLiteral("mobilenet-v2") << qint64(1) << maxSeq << 1 << 0
-                                            << QStringLiteral("adamw") << QStringLiteral("bf16") << false;
+                                             << QStringLiteral("adamw") << QStringLiteral("bf16") << false;
     QTest::newRow("vit-b-16 image 2^30") << QStringLiteral("vit-b-16") << qint64(1) << maxSeq << 4 << 1
-                                        << QStringLiteral("adamw") << QStringLiteral("fp16") << false;
-    QTest::newRow("vit-b-16 image smaller than a patch") << QStringLiteral("vit-b-16") << qint64(1) << qint64(8) << 1 << 0
-                                                        << QStringLiteral("adamw") << QStringLiteral("bf16") << false;
+                                         << QStringLiteral("adamw") << QStringLiteral("fp16") << false;
+    QTest::newRow("vit-b-16 image smaller than a patch")
+        << QStringLiteral("vit-b-16") << qint64(1) << qint64(8) << 1 << 0 << QStringLiteral("adamw")
+        << QStringLiteral("bf16") << false;
     QTest::newRow("widest model, every maximum") << QStringLiteral("widest") << maxBatch << maxSeq << (1 << 20) << 3
-                                                << QStringLiteral("adafactor") << QStringLiteral("fp8") << true;
+                                                 << QStringLiteral("adafactor") << QStringLiteral("fp8") << true;
 }
 
 void TestLoaders::extremeSettingsStayFinite()
@@ -485,8 +504,10 @@ void TestLoaders::extremeScenarioStaysFinite_data()
 {
     // Every scenario field at the end of its range, with the 10T model embedded: what a saved scenario may hold.
     QTest::addColumn<QByteArray>("overrides");
-    QTest::newRow("smallest what-ifs") << QByteArray(R"({"memory_gib": 0.001, "bandwidth_gb_per_s": 0.001, "peak_tflops": 1e-6})");
-    QTest::newRow("largest what-ifs") << QByteArray(R"({"memory_gib": 1048576, "bandwidth_gb_per_s": 1e7, "peak_tflops": 1e7})");
+    QTest::newRow("smallest what-ifs") << QByteArray(
+        R"({"memory_gib": 0.001, "bandwidth_gb_per_s": 0.001, "peak_tflops": 1e-6})");
+    QTest::newRow("largest what-ifs") << QByteArray(
+        R"({"memory_gib": 1048576, "bandwidth_gb_per_s": 1e7, "peak_tflops": 1e7})");
 }
 
 void TestLoaders::extremeScenarioStaysFinite()
@@ -501,8 +522,8 @@ void TestLoaders::extremeScenarioStaysFinite()
     const auto doc = parseScenario(view(text), "extreme.headroom.json");
     QVERIFY2(doc, doc ? "" : doc.error().toString().c_str());
     QVERIFY(doc->embeddedModel);
-    const Estimate e = estimate(*doc->embeddedModel, test::gpu("t4"), doc->scenario.config, doc->scenario.overrides,
-        { {}, false, true });
+    const Estimate e = estimate(
+        *doc->embeddedModel, test::gpu("t4"), doc->scenario.config, doc->scenario.overrides, { {}, false, true });
     verifyEstimate(e, *doc->embeddedModel);
     QVERIFY(!e.fits);
 }

@@ -56,7 +56,10 @@ BatchSweepView::BatchSweepView(QWidget* parent)
         r.category = MemoryCategory(c);
         emit explainRequested(r);
     });
+    // QChartView made a default chart that setChart() does not delete.
+    QChart* const previous = this->chart();
     setChart(chart);
+    delete previous;
     retranslate();
 }
 

@@ -75,7 +75,10 @@ MemoryChartView::MemoryChartView(QWidget* parent)
     m_capacityLabel = new QGraphicsSimpleTextItem(chart);
     m_verdict->setZValue(20);
     m_capacityLabel->setZValue(20);
+    // QChartView made a default chart that setChart() does not delete.
+    QChart* const previous = this->chart();
     setChart(chart);
+    delete previous;
     retranslate();
 }
 

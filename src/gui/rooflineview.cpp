@@ -113,7 +113,10 @@ RooflineView::RooflineView(QWidget* parent)
         m_legendDots[k]->setPen(QPen(kindColor(OpKind(k)).darker(140)));
         m_legendTexts[k] = new QGraphicsSimpleTextItem(m_legendBox);
     }
+    // QChartView made a default chart that setChart() does not delete.
+    QChart* const previous = this->chart();
     setChart(chart);
+    delete previous;
     retranslate();
 }
 

@@ -83,7 +83,10 @@ TimelineView::TimelineView(QWidget* parent)
     m_axisX->setRange(0.0, 100.0);
     m_axisX->setTickCount(6);
     m_axisX->setLabelFormat(QStringLiteral("%.0f"));
+    // QChartView made a default chart that setChart() does not delete.
+    QChart* const previous = this->chart();
     setChart(chart);
+    delete previous;
     retranslate();
     connect(m_areas, &StackedAreasItem::clicked, this, [this](int c) {
         ExplainRequest r;

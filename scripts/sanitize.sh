@@ -1,0 +1,18 @@
+#!/bin/sh
+# Builds everything with AddressSanitizer and UndefinedBehaviorSanitizer (the "dev-asan" preset: GCC, Debug,
+# -fsanitize=address,undefined,float-cast-overflow, no recovery) and runs the whole ctest suite under them. Any
+# sanitizer report fails its test. LeakSanitizer suppressions (tests/lsan.supp) cover third-party libraries only.
+set -eu
+cd "$(dirname "$0")/.."
+sh scripts/deps.sh
+jobs="$(nproc 2>/dev/null || echo 2)"
+
+# The same settings as the dev-asan test preset, for running a test binary by hand after this script.
+export QT_QPA_PLATFORM=offscreen
+export ASAN_OPTIONS="detect_leaks=1:strict_string_checks=1:check_initialization_order=1"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+export LSAN_OPTIONS="suppressions=$(pwd)/tests/lsan.supp:print_suppressions=0"
+
+cmake --preset dev-asan
+cmake --build --preset dev-asan --parallel "$jobs"
+ctest --preset dev-asan --parallel "$jobs"
