@@ -119,6 +119,9 @@ private:
     DType promote(DType a, DType b) const;
     bool grad(TensorId t) const { return t != kNoTensor && m_g.tensors[t].requiresGrad; }
     double bytes(TensorId t) const;
+    // softmax and log_softmax: the same kernel shape, saving their output (FP32 under autocast or when forced).
+    TensorId softmaxFamily(OpType type, OpKind kind, TensorId x, double rows, double cols, std::string_view label,
+                           bool forceFp32);
 
     Graph& m_g;
     PrecisionPlan m_plan;

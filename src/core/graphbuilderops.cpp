@@ -12,25 +12,21 @@ namespace headroom {
 
 TensorId GraphBuilder::softmax(TensorId x, double rows, double cols, std::string_view label, bool forceFp32)
 {
-    const DType in = m_g.tensors[x].dtype;
-    const DType outType = (m_plan.autocast || forceFp32) ? DType::F32 : in; // fp32_set_opt_dtype: no separate cast
-    const double n = rows * cols;
-    const int op = beginOp(OpType::Softmax, OpKind::Attention, MathUnit::Fp32Vector, label);
-    addInputs({ x });
-    const TensorId y = newActivation(n, outType, grad(x));
-    addOutputs({ y });
-    addSaved({ y });
-    const double pi = bytesPerElement(in), po = bytesPerElement(outType);
-    finishOp(op, { perSample(5.0 * n), perSample(n * (pi + po)) }, { perSample(4.0 * n), perSample(n * (2 * po + pi)) });
-    return y;
+    return softmaxFamily(OpType::Softmax, OpKind::Attention, x, rows, cols, label, forceFp32);
 }
 
 TensorId GraphBuilder::logSoftmax(TensorId x, double rows, double cols, std::string_view label)
 {
+    return softmaxFamily(OpType::LogSoftmax, OpKind::Loss, x, rows, cols, label, false);
+}
+
+TensorId GraphBuilder::softmaxFamily(OpType type, OpKind kind, TensorId x, double rows, double cols,
+                                     std::string_view label, bool forceFp32)
+{
     const DType in = m_g.tensors[x].dtype;
-    const DType outType = m_plan.autocast ? DType::F32 : in;
+    const DType outType = (m_plan.autocast || forceFp32) ? DType::F32 : in; // fp32_set_opt_dtype: no separate cast
     const double n = rows * cols;
-    const int op = beginOp(OpType::LogSoftmax, OpKind::Loss, MathUnit::Fp32Vector, label);
+    const int op = beginOp(type, kind, MathUnit::Fp32Vector, label);
     addInputs({ x });
     const TensorId y = newActivation(n, outType, grad(x));
     addOutputs({ y });
