@@ -2,6 +2,17 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>CatalogLoader</name>
+    <message>
+        <source>%1: cannot write (%2)</source>
+        <translation>%1：无法写入（%2）</translation>
+    </message>
+    <message>
+        <source>%1: cannot save (%2)</source>
+        <translation>%1：无法保存（%2）</translation>
+    </message>
+</context>
+<context>
     <name>CheckpointComparison</name>
     <message>
         <source>%1: %2</source>
@@ -423,10 +434,6 @@
     <message>
         <source>%1: could not encode the PNG</source>
         <translation>%1：无法编码 PNG</translation>
-    </message>
-    <message>
-        <source>%1: %2</source>
-        <translation>%1：%2</translation>
     </message>
 </context>
 <context>
@@ -1359,10 +1366,6 @@
 <context>
     <name>PdfReport</name>
     <message>
-        <source>%1: %2</source>
-        <translation>%1：%2</translation>
-    </message>
-    <message>
         <source>Peak in the %1 of %2 (%3). Longest %4 that fits at this micro-batch: %5%6.</source>
         <translation>峰值位于%2的%1（%3）。在此微批次下放得下的%4上限：%5%6。</translation>
     </message>
@@ -1643,14 +1646,6 @@
 </context>
 <context>
     <name>UserData</name>
-    <message>
-        <source>%1: cannot write (%2)</source>
-        <translation>%1：无法写入（%2）</translation>
-    </message>
-    <message>
-        <source>%1: cannot save (%2)</source>
-        <translation>%1：无法保存（%2）</translation>
-    </message>
     <message>
         <source>%1: cannot create the directory</source>
         <translation>%1：无法创建目录</translation>

@@ -1,11 +1,35 @@
 #include "catalogloader.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QSaveFile>
 #include <QStandardPaths>
 
 namespace headroom {
+
+std::optional<QString> CatalogLoader::writeFile(const QString& path, const QByteArray& contents)
+{
+    // QSaveFile's direct-write fallback is off, so a directory it cannot create files in fails instead of truncating.
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return QCoreApplication::translate("CatalogLoader", "%1: cannot write (%2)").arg(path, file.errorString());
+    if (file.write(contents) != contents.size()) {
+        const QString reason = file.errorString();
+        file.cancelWriting();
+        return QCoreApplication::translate("CatalogLoader", "%1: cannot write (%2)").arg(path, reason);
+    }
+    if (!file.commit())
+        return QCoreApplication::translate("CatalogLoader", "%1: cannot save (%2)").arg(path, file.errorString());
+    return std::nullopt;
+}
+
+const Catalog& CatalogLoader::bundledShared()
+{
+    static const Catalog catalog = bundled();
+    return catalog;
+}
 
 std::optional<QString> CatalogLoader::readFile(const QString& path, QByteArray* contents, qint64 maxBytes)
 {

@@ -32,6 +32,14 @@ public:
     // Reads a whole text file with a size limit. On failure returns a message naming the path and the reason.
     static std::optional<QString> readFile(const QString& path, QByteArray* contents, qint64 maxBytes = 16 << 20);
 
+    // Writes atomically (QSaveFile: a temporary file renamed over the target), so a failed save never leaves a
+    // truncated file. On failure returns a message naming the path and the reason.
+    static std::optional<QString> writeFile(const QString& path, const QByteArray& contents);
+
+    // The bundled data, read once for the whole process: for "is this id bundled?" and "what did the bundled
+    // entry say?" without parsing every file again. Entries stay at fixed addresses.
+    static const Catalog& bundledShared();
+
     static void addDirectory(Catalog& catalog, const QString& dir, bool gpus, LoadReport* report);
 };
 

@@ -8,7 +8,6 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 
 #include <cmath>
 
@@ -50,24 +49,6 @@ QStringList filesWithId(Kind kind, std::string_view id)
     return found;
 }
 
-std::optional<QString> writeAtomically(const QString& path, const std::string& text)
-{
-    // QSaveFile writes a temporary file next to the target and renames it over the target on commit(); its
-    // direct-write fallback is off, so a directory it cannot create files in fails instead of truncating.
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return UserData::tr("%1: cannot write (%2)").arg(path, file.errorString());
-    const QByteArray bytes = QByteArray::fromStdString(text);
-    if (file.write(bytes) != bytes.size()) {
-        const QString reason = file.errorString();
-        file.cancelWriting();
-        return UserData::tr("%1: cannot write (%2)").arg(path, reason);
-    }
-    if (!file.commit())
-        return UserData::tr("%1: cannot save (%2)").arg(path, file.errorString());
-    return std::nullopt;
-}
-
 std::optional<QString> saveEntry(Kind kind, std::string_view id, const std::string& text, QString* savedPath)
 {
     const QString dirPath = directory(kind);
@@ -83,7 +64,7 @@ std::optional<QString> saveEntry(Kind kind, std::string_view id, const std::stri
         for (int n = 2; QFileInfo::exists(path); ++n)
             path = dir.filePath(QStringLiteral("%1-%2.json").arg(base).arg(n));
     }
-    if (auto error = writeAtomically(path, text))
+    if (auto error = CatalogLoader::writeFile(path, QByteArray::fromStdString(text)))
         return error;
     if (savedPath)
         *savedPath = path;
@@ -98,12 +79,6 @@ std::optional<QString> removeEntries(Kind kind, std::string_view id)
             return UserData::tr("%1: cannot delete (%2)").arg(path, file.errorString());
     }
     return std::nullopt;
-}
-
-const Catalog& bundledCatalog()
-{
-    static const Catalog catalog = CatalogLoader::bundled();
-    return catalog;
 }
 
 // JSON has no NaN or infinity: the serialiser would write null, and the parser would call the figure
@@ -204,11 +179,11 @@ QString UserData::userModelFile(std::string_view id)
 
 bool UserData::isBundledGpu(std::string_view id)
 {
-    return bundledCatalog().gpu(id) != nullptr;
+    return CatalogLoader::bundledShared().gpu(id) != nullptr;
 }
 bool UserData::isBundledModel(std::string_view id)
 {
-    return bundledCatalog().model(id) != nullptr;
+    return CatalogLoader::bundledShared().model(id) != nullptr;
 }
 
 QString UserData::gpuSaveNote(std::string_view id)
@@ -247,14 +222,14 @@ std::optional<QString> UserData::exportGpu(const GpuSpec& gpu, const QString& pa
 {
     if (auto error = validateGpu(gpu))
         return error;
-    return writeAtomically(path, serializeGpuSpec(gpu));
+    return CatalogLoader::writeFile(path, QByteArray::fromStdString(serializeGpuSpec(gpu)));
 }
 
 std::optional<QString> UserData::exportModel(const ModelSpec& model, const QString& path)
 {
     if (auto error = validateModel(model))
         return error;
-    return writeAtomically(path, serializeModelSpec(model));
+    return CatalogLoader::writeFile(path, QByteArray::fromStdString(serializeModelSpec(model)));
 }
 
 std::optional<QString> UserData::readGpuFile(const QString& path, GpuSpec* out)

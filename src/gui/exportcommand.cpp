@@ -11,7 +11,6 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
-#include <QSaveFile>
 #include <QTextStream>
 
 namespace headroom {
@@ -22,14 +21,6 @@ namespace {
     {
         static QTextStream s(stderr);
         return s;
-    }
-
-    std::optional<QString> writeAtomically(const QString& path, const QByteArray& bytes)
-    {
-        QSaveFile f(path);
-        if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
-            return QStringLiteral("%1: %2").arg(path, f.errorString());
-        return std::nullopt;
     }
 
     std::optional<QString> readInt(const QCommandLineParser& p, const QString& name, int min, int max, int* v)
@@ -163,11 +154,11 @@ int exportFromArguments(const QStringList& arguments)
         f.setResult(result);
         error = f.write(out);
     } else if (suffix == QLatin1String("csv")) {
-        error = writeAtomically(out, gui::ScenarioText::breakdownCsv(*result).toUtf8());
+        error = CatalogLoader::writeFile(out, gui::ScenarioText::breakdownCsv(*result).toUtf8());
     } else {
         EstimateOptions eo;
         const Estimate full = estimate(*result->model, *result->gpu, r.scenario.config, r.scenario.overrides, eo);
-        error = writeAtomically(out, QByteArray::fromStdString(estimateToJson(full, *result->model)));
+        error = CatalogLoader::writeFile(out, QByteArray::fromStdString(estimateToJson(full, *result->model)));
     }
     if (error)
         return fail(*error);

@@ -1,6 +1,7 @@
 #include "figure.h"
 
 #include "batchsweepview.h"
+#include "catalogloader.h"
 #include "chartstyle.h"
 #include "labels.h"
 #include "memorychartview.h"
@@ -17,7 +18,6 @@
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QSvgGenerator>
 #include <QWidget>
 
@@ -88,6 +88,7 @@ std::optional<QString> FigureOptions::validate() const
 
 Figure::Figure(const FigureOptions& options)
     : m_options(options)
+    , m_style(exportChartStyle(options.dark, options.presentation))
     , m_host(std::make_unique<QWidget>())
 {
     // Shown but never on a screen: the views then get resize events and lay out synchronously.
@@ -96,12 +97,11 @@ Figure::Figure(const FigureOptions& options)
     m_sweep = new BatchSweepView(m_host.get());
     m_timeline = new TimelineView(m_host.get());
     m_roofline = new RooflineView(m_host.get());
-    const ChartStyle style = exportChartStyle(options.dark, options.presentation);
     for (ChartPanel* c : charts()) {
         c->setItemCaching(false);
         c->setRenderHint(QPainter::Antialiasing, true);
         c->setRenderHint(QPainter::TextAntialiasing, true);
-        c->setChartStyle(style);
+        c->setChartStyle(m_style);
     }
     m_host->resize(m_options.size);
     m_host->show();
@@ -174,7 +174,7 @@ double Figure::legendHeight() const
         return 0.0;
     const double margin = m_options.presentation ? 20.0 : 12.0;
     double h = 0.0;
-    legendEntries(exportChartStyle(m_options.dark, m_options.presentation).labelFont, m_options.size.width() - 2 * margin, &h);
+    legendEntries(m_style.labelFont, m_options.size.width() - 2 * margin, &h);
     return h + 6.0;
 }
 
@@ -182,7 +182,7 @@ double Figure::captionHeight(double width) const
 {
     if (!m_options.caption || !m_result)
         return 0.0;
-    const ChartStyle s = exportChartStyle(m_options.dark, m_options.presentation);
+    const ChartStyle& s = m_style;
     double h = 6.0;
     const QStringList lines = captionLines();
     for (int i = 0; i < lines.size(); ++i) {
@@ -236,7 +236,7 @@ void Figure::layout()
 
 void Figure::paintLegend(QPainter* p, const QRectF& rect) const
 {
-    const ChartStyle s = exportChartStyle(m_options.dark, m_options.presentation);
+    const ChartStyle& s = m_style;
     p->setFont(s.labelFont);
     const QFontMetricsF fm(s.labelFont);
     const double box = fm.height() - 4;
@@ -254,7 +254,7 @@ void Figure::paintLegend(QPainter* p, const QRectF& rect) const
 
 void Figure::paintCaption(QPainter* p, const QRectF& rect) const
 {
-    const ChartStyle s = exportChartStyle(m_options.dark, m_options.presentation);
+    const ChartStyle& s = m_style;
     double y = rect.top() + 6.0;
     const QStringList lines = captionLines();
     for (int i = 0; i < lines.size(); ++i) {
@@ -269,7 +269,7 @@ void Figure::paintCaption(QPainter* p, const QRectF& rect) const
 
 void Figure::paint(QPainter* p)
 {
-    const ChartStyle s = exportChartStyle(m_options.dark, m_options.presentation);
+    const ChartStyle& s = m_style;
     const double w = m_options.size.width(), h = m_options.size.height();
     const double margin = m_options.presentation ? 20.0 : 12.0;
     p->save();
@@ -365,10 +365,7 @@ std::optional<QString> Figure::write(const QString& path)
     } else {
         bytes = *format == FigureFormat::Svg ? toSvg() : toPdf();
     }
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
-        return QApplication::translate("Figure", "%1: %2").arg(path, f.errorString());
-    return std::nullopt;
+    return CatalogLoader::writeFile(path, bytes);
 }
 
 } // namespace headroom::gui

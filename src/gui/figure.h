@@ -5,6 +5,7 @@
 // headless `headroom export` both go through Figure, with their own chart views laid out at the requested size
 // in a fixed style (exportChartStyle), so the two produce the same file for the same scenario.
 
+#include "chartstyle.h"
 #include "simulationcontroller.h"
 
 #include <QImage>
@@ -80,6 +81,7 @@ private:
     void paintCaption(QPainter* painter, const QRectF& rect) const;
 
     FigureOptions m_options;
+    ChartStyle m_style; // exportChartStyle() of the options
     std::shared_ptr<const SimulationResult> m_result;
     std::shared_ptr<const SimulationResult> m_baseline;
     std::unique_ptr<QWidget> m_host; // invisible parent of the chart views: they lay out without a display

@@ -266,7 +266,8 @@ QString Labels::head(HeadKind h)
 
 QString Labels::overrideNote(const std::string& note)
 {
-    if (note == defaultScenario().overrides.note)
+    static const std::string defaultNote = defaultScenario().overrides.note;
+    if (note == defaultNote)
         return tr("What-if from the explainer: 392 GB/s. The datasheet figure is 336 GB/s (192-bit × 14 Gbps / 8).");
     return QString::fromStdString(note);
 }

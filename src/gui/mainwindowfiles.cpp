@@ -22,20 +22,11 @@
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QSaveFile>
 #include <QStatusBar>
 
 namespace headroom::gui {
 
 namespace {
-
-    std::optional<QString> writeAtomically(const QString& path, const QByteArray& bytes)
-    {
-        QSaveFile f(path);
-        if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
-            return QStringLiteral("%1: %2").arg(path, f.errorString());
-        return std::nullopt;
-    }
 
     // Menu names of the bundled examples, translated; the file's own title is the fallback.
     QString exampleName(const QString& path)
@@ -162,10 +153,10 @@ bool MainWindow::saveScenarioFile(const QString& path, QString* error)
 {
     ScenarioDocument doc;
     doc.scenario = m_controller->scenario();
-    if (const ModelSpec* m = m_controller->catalog().model(doc.scenario.modelId); m && !CatalogLoader::bundled().model(m->id))
+    if (const ModelSpec* m = m_controller->catalog().model(doc.scenario.modelId); m && !CatalogLoader::bundledShared().model(m->id))
         doc.embeddedModel = *m;
     const std::string text = serializeScenario(doc);
-    if (auto e = writeAtomically(path, QByteArray::fromStdString(text))) {
+    if (auto e = CatalogLoader::writeFile(path, QByteArray::fromStdString(text))) {
         *error = *e;
         return false;
     }
@@ -220,7 +211,7 @@ std::optional<QString> MainWindow::exportReport(const QString& path) const
 
 std::optional<QString> MainWindow::exportBreakdownCsv(const QString& path) const
 {
-    return writeAtomically(path, ScenarioText::breakdownCsv(*currentResult()).toUtf8());
+    return CatalogLoader::writeFile(path, ScenarioText::breakdownCsv(*currentResult()).toUtf8());
 }
 
 std::optional<QString> MainWindow::exportResultJson(const QString& path) const
@@ -228,7 +219,7 @@ std::optional<QString> MainWindow::exportResultJson(const QString& path) const
     const auto r = currentResult();
     // The window skips the longest-sequence search on each tick; the exported result has every field.
     const Estimate full = estimate(*r->model, *r->gpu, r->scenario.config, r->scenario.overrides);
-    return writeAtomically(path, QByteArray::fromStdString(estimateToJson(full, *r->model)));
+    return CatalogLoader::writeFile(path, QByteArray::fromStdString(estimateToJson(full, *r->model)));
 }
 
 void MainWindow::copyFigure(const FigureOptions& options)

@@ -140,8 +140,7 @@ void MainWindow::editModel(const QStringList& checkpoint)
             statusBar()->showMessage(*e, 8000);
     }
     connect(&dialog, &ModelEditorDialog::modelDeleted, this, [this](const QString& id) {
-        const Catalog bundled = CatalogLoader::bundled();
-        m_controller->removeModel(id.toStdString(), bundled.model(id.toStdString()));
+        m_controller->removeModel(id.toStdString(), CatalogLoader::bundledShared().model(id.toStdString()));
         if (!m_controller->catalog().model(m_controller->scenario().modelId)) {
             Scenario s = m_controller->scenario();
             s.modelId = defaultScenario().modelId;
@@ -163,8 +162,7 @@ void MainWindow::editGpu()
 {
     GpuEditorDialog dialog(m_controller->catalog(), m_controller->result().gpu, this);
     connect(&dialog, &GpuEditorDialog::gpuDeleted, this, [this](const QString& id) {
-        const Catalog bundled = CatalogLoader::bundled();
-        m_controller->removeGpu(id.toStdString(), bundled.gpu(id.toStdString()));
+        m_controller->removeGpu(id.toStdString(), CatalogLoader::bundledShared().gpu(id.toStdString()));
         if (!m_controller->catalog().gpu(m_controller->scenario().gpuId)) {
             Scenario s = m_controller->scenario();
             s.gpuId = defaultScenario().gpuId;

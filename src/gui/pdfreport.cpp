@@ -1,5 +1,6 @@
 #include "pdfreport.h"
 
+#include "catalogloader.h"
 #include "chartstyle.h"
 #include "figure.h"
 #include "formatting.h"
@@ -14,7 +15,6 @@
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QTextDocument>
 
 namespace headroom::gui {
@@ -188,9 +188,11 @@ QByteArray pdfReport(const ReportInputs& in)
     QPainter p(&pdf);
     const QRectF page = p.viewport();
     const double width = page.width() - 2 * kMargin;
-    const QColor text = in.dark ? QColor(0xE8, 0xE8, 0xE8) : QColor(0x20, 0x20, 0x20);
+    // The figures' colours, so that text and charts match on the page.
+    const ChartStyle style = exportChartStyle(in.dark, false);
+    const QColor text = style.foreground;
     if (in.dark)
-        p.fillRect(page, QColor(0x1E, 0x1E, 0x20));
+        p.fillRect(page, style.background);
 
     QTextDocument header, tables, sources;
     const QString stamp = Tr::tr("Headroom %1 report, %2").arg(QStringLiteral(HEADROOM_VERSION), QDate::currentDate().toString(Qt::ISODate));
@@ -238,11 +240,7 @@ QByteArray pdfReport(const ReportInputs& in)
 
 std::optional<QString> writePdfReport(const QString& path, const ReportInputs& inputs)
 {
-    const QByteArray bytes = pdfReport(inputs);
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
-        return QApplication::translate("PdfReport", "%1: %2").arg(path, f.errorString());
-    return std::nullopt;
+    return CatalogLoader::writeFile(path, pdfReport(inputs));
 }
 
 } // namespace headroom::gui
