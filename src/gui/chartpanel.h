@@ -30,7 +30,6 @@ public:
     // A pinned earlier result drawn faintly beside the current one (ghosted bars, a dashed outline, hollow dots);
     // null to stop comparing. Takes effect with the next setResult().
     void setBaseline(const std::shared_ptr<const SimulationResult>& baseline) { m_baseline = baseline; }
-    const std::shared_ptr<const SimulationResult>& baseline() const { return m_baseline; }
     virtual void setChartStyle(const ChartStyle& style);
     // Caches the chart's text and grid items as pixmaps: axis labels are rich-text documents that Qt Charts lays
     // out again on every paint otherwise. Call after the chart's items exist (and after a style change).

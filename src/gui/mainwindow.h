@@ -77,7 +77,6 @@ public:
 
     // Compare with a pinned copy of the current result (Edit > Compare with a Baseline).
     void setBaselinePinned(bool on);
-    std::shared_ptr<const SimulationResult> baseline() const { return m_baseline; }
     BaselineTable* baselineTable() const { return m_baselineTable; }
     GpuComparisonView* gpuComparison() const { return m_comparison; }
     void showGpuComparison();

@@ -168,11 +168,6 @@ namespace {
 
 } // namespace
 
-QString reportHtml(const SimulationResult& result, const BackgroundResult& background)
-{
-    return headerHtml(result, background) + tablesHtml(result) + sourcesHtml(result);
-}
-
 QByteArray pdfReport(const ReportInputs& in)
 {
     const SimulationResult& r = *in.result;

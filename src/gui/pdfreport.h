@@ -24,7 +24,5 @@ struct ReportInputs {
 QByteArray pdfReport(const ReportInputs& inputs);
 // Writes atomically; on failure returns a message naming the path.
 std::optional<QString> writePdfReport(const QString& path, const ReportInputs& inputs);
-// The report's text part as HTML (scenario, verdict, table, sources), for tests and the clipboard.
-QString reportHtml(const SimulationResult& result, const BackgroundResult& background);
 
 } // namespace headroom::gui
