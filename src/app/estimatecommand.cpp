@@ -4,6 +4,8 @@
 #include "modelimport.h"
 #include "report.h"
 #include "scenario.h"
+#include "simulate.h"
+#include "units.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -182,6 +184,7 @@ std::optional<QString> resolveScenario(const QCommandLineParser& p, Catalog& cat
         } else if (value.endsWith(QLatin1String(".json")) || value.contains(QLatin1Char('/')) || QFileInfo::exists(value)) {
             if (auto e = importModelFile(value, &out->model))
                 return QStringLiteral("--model: %1").arg(*e);
+            catalog.addModel(out->model); // simulate() finds every model in the catalog
         } else {
             return QStringLiteral("--model: unknown model \"%1\" (not a preset id, a .json file or a directory); valid ids: %2")
                 .arg(value, QString::fromStdString(catalog.modelIds()));
@@ -235,14 +238,14 @@ std::optional<QString> resolveScenario(const QCommandLineParser& p, Catalog& cat
     if (p.isSet(kOverhead)) {
         if ((e = number(p, kOverhead, 0, 1 << 20, &d)))
             return e;
-        c.overheadBytes = d * 1048576.0;
+        c.overheadBytes = units::fromMiB(d);
     }
     if ((e = number(p, kReserve, 0, 10, &c.allocatorReserveFraction)))
         return e;
     if (p.isSet(kMemory)) {
         if ((e = number(p, kMemory, 0.001, 1 << 20, &d)))
             return e;
-        s.overrides.memoryBytes = d * 1073741824.0;
+        s.overrides.memoryBytes = units::fromGiB(d);
         s.overrides.note = "what-if capacity from the command line";
     }
     if (p.isSet(kBandwidth)) {
@@ -282,13 +285,13 @@ QStringList scenarioToArguments(const Scenario& s)
     if (c.gradientAccumulation != 1)
         a << QStringLiteral("--grad-accum") << QString::number(c.gradientAccumulation);
     if (c.overheadBytes)
-        a << QStringLiteral("--overhead-mib") << num(*c.overheadBytes / 1048576.0);
+        a << QStringLiteral("--overhead-mib") << num(units::toMiB(*c.overheadBytes));
     if (c.allocatorReserveFraction != 0.0)
         a << QStringLiteral("--allocator-reserve") << num(c.allocatorReserveFraction);
     // Start from the datasheet, then state each what-if figure.
     a << QStringLiteral("--datasheet");
     if (s.overrides.memoryBytes)
-        a << QStringLiteral("--memory-gib") << num(*s.overrides.memoryBytes / 1073741824.0);
+        a << QStringLiteral("--memory-gib") << num(units::toGiB(*s.overrides.memoryBytes));
     if (s.overrides.bandwidthBytesPerSecond)
         a << QStringLiteral("--bandwidth-gbps") << num(*s.overrides.bandwidthBytesPerSecond / 1e9);
     if (s.overrides.peakFlopsPerSecond)
@@ -333,16 +336,22 @@ int runEstimate(const QStringList& arguments)
         err() << "headroom estimate: " << *e << "\n";
         return 2;
     }
-    const Estimate est = estimate(r.model, *r.gpu, r.scenario.config, r.scenario.overrides);
+    SimulateOptions so;
+    so.sweep = false;
+    const auto result = simulate(catalog, r.scenario, so);
+    if (!result) {
+        err() << "headroom estimate: " << QString::fromStdString(result.error().toString()) << "\n";
+        return 2;
+    }
     if (p.isSet(json)) {
         ReportOptions ro;
         ro.timeline = p.isSet(timeline);
-        out() << QString::fromStdString(estimateToJson(est, r.model, ro));
+        out() << QString::fromStdString(resultToJson(*result, ro));
     } else {
-        out() << QString::fromStdString(estimateToTable(est, r.model));
+        out() << QString::fromStdString(estimateToTable(result->estimate, *result->model));
     }
     out().flush();
-    return (p.isSet(failIfOom) && !est.fits) ? 3 : 0;
+    return (p.isSet(failIfOom) && !result->estimate.fits) ? 3 : 0;
 }
 
 int runList(const QStringList& arguments)

@@ -1,206 +1,126 @@
+// evaluate(): one walk of the lowered schedule gives the memory timeline, the peaks and the per-step times; named
+// pieces then turn those into the memory summary, communication and offload time, throughput and MFU, roofline
+// points and warnings (as Megatron's theoretical_memory_usage.py keeps one function per memory term).
+
 #include "estimate.h"
 
 #include "graphbuilder.h"
 #include "modelgraph.h"
+#include "schedulewalk.h"
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 namespace headroom {
 
 namespace {
 
-    constexpr std::int64_t kMaxBatchReported = std::int64_t(1) << 40;
+    // What the walk adds up about time and work.
+    struct WorkTotals {
+        double micro = 0.0, forward = 0.0, backward = 0.0, optimizer = 0.0;
+        double flops = 0.0, bytes = 0.0;
+        std::array<RooflinePoint, kOpKindCount> kinds {};
+        std::array<double, kMathUnitCount> unitFlops {};                               // model work by unit, for MFU
+        std::array<std::array<double, kMathUnitCount>, kOpKindCount> kindUnitFlops {}; // each kind's main unit
+    };
 
-    double overheadFor(const GpuSpec& gpu, const TrainingConfig& config)
-    {
-        return config.overheadBytes ? *config.overheadBytes : gpu.overheadBytes();
-    }
+    // The visitor of the one walk: memory at each step (timeline, peak, phase peaks, largest batch) and the time,
+    // FLOPs and bytes of each step.
+    struct EvaluationWalk {
+        const Schedule& s;
+        Estimate& e;
+        const TimeModel& tm;
+        std::vector<RooflinePoint>& groups;
+        double batch, overhead, reserve;
+        int ga;
+        bool keepTimeline;
+        LargestBatch largest;
+        WorkTotals work;
+        CategoryBytes maxima {};
+        double peak = -1.0;
+        std::array<double, 3> phaseBest { -1.0, -1.0, -1.0 };
 
-    // Falls back to a unit the GPU has: FP8 -> BF16, else FP16, else FP32; BF16, FP16 and TF32 -> FP32. PyTorch
-    // emulates BF16 on GPUs without BF16 tensor cores at FP32 speed; Transformer Engine refuses FP8 below compute
-    // capability 8.9.
-    MathUnit resolveUnit(const EffectiveGpu& gpu, MathUnit u)
-    {
-        auto has = [&](MathUnit x) { return gpu.peakFlopsPerSecond[int(x)] > 0.0; };
-        if (has(u))
-            return u;
-        switch (u) {
-        case MathUnit::Fp8Tensor:
-            return has(MathUnit::Bf16Tensor) ? MathUnit::Bf16Tensor
-                                              : (has(MathUnit::Fp16Tensor) ? MathUnit::Fp16Tensor : MathUnit::Fp32Vector);
-        case MathUnit::Bf16Tensor:
-        case MathUnit::Tf32Tensor:
-            return MathUnit::Fp32Vector;
-        case MathUnit::Fp16Tensor:
-            return MathUnit::Fp32Vector;
-        case MathUnit::Fp32Vector:
-            return u;
-        }
-        return MathUnit::Fp32Vector;
-    }
-
-    double computeEfficiency(const Efficiency& e, OpKind kind, MathUnit unit)
-    {
-        if (kind == OpKind::Gemm) {
-            if (unit == MathUnit::Fp8Tensor)
-                return e.gemmFp8;
-            return unit == MathUnit::Fp32Vector ? e.gemmVector : e.gemmTensor;
-        }
-        if (kind == OpKind::Attention)
-            return unit == MathUnit::Fp32Vector ? e.gemmVector : e.attention;
-        return e.vector;
-    }
-
-    struct TimeModel {
-        std::array<MathUnit, kMathUnitCount> resolved {};
-        // Seconds per FLOP for each (kind, unit) and seconds per byte: 1 / (efficiency x peak).
-        std::array<std::array<double, kMathUnitCount>, kOpKindCount> secondsPerFlop {};
-        double secondsPerByte = 0.0;
-        double launchSeconds = 0.0;
-
-        TimeModel(const EffectiveGpu& g, const Efficiency& e)
+        void atStep(std::int32_t i, const LiveBytes& live)
         {
-            const double memoryEfficiency = g.spec && g.spec->isGddr() ? e.memoryGddr : e.memoryHbm;
-            secondsPerByte = g.bandwidthBytesPerSecond > 0 ? 1.0 / (memoryEfficiency * g.bandwidthBytesPerSecond) : 0.0;
-            launchSeconds = e.launchSeconds;
-            for (int u = 0; u < kMathUnitCount; ++u) {
-                resolved[u] = resolveUnit(g, MathUnit(u));
-                const double peak = g.peakFlopsPerSecond[int(resolved[u])];
-                for (int k = 0; k < kOpKindCount; ++k) {
-                    const double eff = computeEfficiency(e, OpKind(k), resolved[u]);
-                    secondsPerFlop[k][u] = peak > 0 ? 1.0 / (eff * peak) : 0.0;
-                }
+            largest.consider(live.total);
+            if (i == kResidentOnly)
+                return;
+            memory(i, live);
+            time(i);
+        }
+
+        void afterStep(std::int32_t i, const LiveBytes& live)
+        {
+            if (i == s.forwardEnd)
+                e.components[index(MemoryCategory::Activations)] = live.byCategory[index(MemoryCategory::Activations)].at(batch);
+        }
+
+        void memory(std::int32_t i, const LiveBytes& live)
+        {
+            const double allocated = live.total.at(batch);
+            const double now = allocated * (1.0 + reserve) + overhead;
+            CategoryBytes point;
+            for (int c = 0; c < kMemoryCategoryCount; ++c) {
+                point[c] = live.byCategory[c].at(batch);
+                maxima[c] = std::max(maxima[c], point[c]);
+            }
+            point[index(MemoryCategory::Overhead)] += overhead + allocated * reserve;
+            if (keepTimeline)
+                e.timeline[i] = point;
+            if (now > peak) {
+                peak = now;
+                e.peakStep = i;
+                e.atPeak = point;
+            }
+            const int phase = int(s.steps[i].phase);
+            double total = 0.0;
+            for (double v : point)
+                total += v;
+            if (total > phaseBest[phase]) {
+                phaseBest[phase] = total;
+                e.phasePeaks[phase].atPeak = point;
+                e.phasePeaks[phase].step = i;
             }
         }
 
-        double seconds(const Step& st, double batch) const
+        // Time: max of compute time and memory time, with the launch floor (TimeModel).
+        void time(std::int32_t i)
         {
-            const double tc = st.cost.flops.at(batch) * secondsPerFlop[int(st.kind)][int(st.unit)];
-            const double tm = st.cost.bytes.at(batch) * secondsPerByte;
-            return std::max({ tc, tm, st.kernels * launchSeconds });
+            const Step& st = s.steps[i];
+            const double t = tm.seconds(st, batch);
+            if (keepTimeline)
+                e.stepStart[i] = work.micro + work.optimizer;
+            const bool opt = st.phase == Phase::Optimizer;
+            const double repeat = opt ? 1.0 : double(ga);
+            const double f = st.cost.flops.at(batch) * repeat;
+            const double by = st.cost.bytes.at(batch) * repeat;
+            if (opt) {
+                work.optimizer += t;
+            } else {
+                work.micro += t;
+                (st.phase == Phase::Forward ? work.forward : work.backward) += t;
+            }
+            work.flops += f;
+            work.bytes += by;
+            const MathUnit used = tm.resolved[int(st.unit)];
+            if (!opt)
+                work.unitFlops[std::size_t(used)] += f;
+            work.kindUnitFlops[std::size_t(st.kind)][std::size_t(used)] += f;
+            RooflinePoint& k = work.kinds[int(st.kind)];
+            k.flops += f;
+            k.bytes += by;
+            k.seconds += t * repeat;
+            ++k.count;
+            RooflinePoint& gp = groups[s.stepGroup[i]];
+            gp.flops += f;
+            gp.bytes += by;
+            gp.seconds += t * repeat;
+            ++gp.count;
         }
     };
 
-    double safeFloor(double v)
-    {
-        if (!std::isfinite(v))
-            return v > 0 ? double(kMaxBatchReported) : 0.0;
-        return std::floor(std::clamp(v, 0.0, double(kMaxBatchReported)));
-    }
-
-} // namespace
-
-MathUnit gemmUnit(const TrainingConfig& config)
-{
-    const PrecisionPlan p = planPrecision(config);
-    return p.fp8Gemms ? p.fp8Unit : p.matmulUnit;
-}
-
-double peakBytes(const Schedule& s, double batch, double overheadBytes, double reserveFraction)
-{
-    Linear live;
-    for (const auto& r : s.resident)
-        live += r;
-    double peak = live.at(batch);
-    for (const Step& st : s.steps) {
-        const std::int32_t* ev = s.events.data() + st.eventsBegin;
-        for (std::int32_t i = 0; i < st.allocCount; ++i)
-            live += s.blocks[ev[i]].bytes;
-        peak = std::max(peak, live.at(batch));
-        for (std::int32_t i = 0; i < st.freeCount; ++i)
-            live -= s.blocks[ev[st.allocCount + i]].bytes;
-    }
-    return peak * (1.0 + reserveFraction) + overheadBytes;
-}
-
-std::int64_t maxMicroBatch(const Schedule& s, double capacityBytes, double overheadBytes, double reserveFraction)
-{
-    // Memory at every step is fixed + perSample * B, so the largest B is the minimum over steps of
-    // (budget - fixed) / perSample: exact, with no search.
-    const double budget = (capacityBytes - overheadBytes) / (1.0 + reserveFraction);
-    Linear live;
-    for (const auto& r : s.resident)
-        live += r;
-    double best = std::numeric_limits<double>::infinity();
-    auto consider = [&](const Linear& l) {
-        if (l.fixed > budget) {
-            best = -1.0;
-            return;
-        }
-        if (l.perSample > 0.0)
-            best = std::min(best, (budget - l.fixed) / l.perSample);
-    };
-    consider(live);
-    for (const Step& st : s.steps) {
-        const std::int32_t* ev = s.events.data() + st.eventsBegin;
-        for (std::int32_t i = 0; i < st.allocCount; ++i)
-            live += s.blocks[ev[i]].bytes;
-        consider(live);
-        for (std::int32_t i = 0; i < st.freeCount; ++i)
-            live -= s.blocks[ev[st.allocCount + i]].bytes;
-    }
-    if (best < 1.0)
-        return 0;
-    return static_cast<std::int64_t>(safeFloor(best));
-}
-
-std::int64_t maxSequence(const ModelSpec& model, const TrainingConfig& config, double capacityBytes,
-                         double overheadBytes, bool* limitedByModel)
-{
-    // Candidate settings are k * step for k in [1, kMax]: tokens for language models, multiples of the patch size
-    // for ViT, multiples of 32 for CNNs (their total stride).
-    std::int64_t step = 1, kMax = std::int64_t(1) << 20;
-    bool modelLimit = false;
-    if (model.family == ModelFamily::Cnn) {
-        step = 32;
-        kMax = 8192 / step;
-    } else if (model.transformer.input == InputKind::Patches) {
-        step = std::max(1, model.transformer.patchSize);
-        kMax = 8192 / step;
-    } else if (model.transformer.position == PositionKind::Learned) {
-        kMax = std::max<std::int64_t>(1, model.transformer.maxPositions);
-        modelLimit = true;
-    }
-    thread_local Graph g;
-    thread_local Schedule s;
-    auto fitsAt = [&](std::int64_t k) {
-        TrainingConfig c = config;
-        c.sequenceLength = k * step;
-        buildGraph(model, c, g);
-        lowerTrainingStep(g, c, s);
-        return peakBytes(s, double(c.microBatch), overheadBytes, c.allocatorReserveFraction) <= capacityBytes;
-    };
-    if (limitedByModel)
-        *limitedByModel = false;
-    if (!fitsAt(1))
-        return 0;
-    if (fitsAt(kMax)) {
-        if (limitedByModel)
-            *limitedByModel = modelLimit;
-        return kMax * step;
-    }
-    std::int64_t lo = 1, hi = kMax; // fits(lo), !fits(hi)
-    while (hi - lo > 1) {
-        const std::int64_t mid = lo + (hi - lo) / 2;
-        (fitsAt(mid) ? lo : hi) = mid;
-    }
-    return lo * step;
-}
-
-Estimate evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, const GpuSpec& gpu,
-                  const TrainingConfig& config, const GpuOverrides& overrides, const EstimateOptions& options)
-{
-    Estimate e;
-    evaluate(std::move(schedule), model, gpu, config, overrides, options, e);
-    return e;
-}
-
-void evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, const GpuSpec& gpu,
-              const TrainingConfig& config, const GpuOverrides& overrides, const EstimateOptions& options, Estimate& e)
-{
-    // Start from a clean estimate but keep the capacity of its vectors.
+    // Starts from a clean estimate but keeps the capacity of its vectors (a slider tick then allocates nothing).
+    void resetKeepingCapacity(Estimate& e)
     {
         auto timeline = std::move(e.timeline);
         auto stepStart = std::move(e.stepStart);
@@ -216,48 +136,171 @@ void evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, 
         e.kindPoints.clear();
         e.warnings = std::move(warnings);
         e.warnings.clear();
-        e.warningKinds.clear();
     }
+
+    // `components` are the steady sizes of each category; `atPeak` the breakdown at the peak.
+    void summarizeMemory(Estimate& e, const Schedule& s, const EvaluationWalk& walk, double batch)
+    {
+        e.peakBytes = walk.peak;
+        if (e.peakStep >= 0) {
+            const Step& st = s.steps[e.peakStep];
+            e.peakPhase = st.phase;
+            e.peakOperator = std::string(st.label);
+            e.peakLayer = st.layer;
+            e.peakInRecompute = st.recompute;
+        }
+        for (int p = 0; p < 3; ++p)
+            e.phasePeaks[p].totalBytes = std::max(0.0, walk.phaseBest[p]);
+        e.components[index(MemoryCategory::Weights)] = s.resident[index(MemoryCategory::Weights)].at(batch);
+        e.components[index(MemoryCategory::WeightCopies)] = walk.maxima[index(MemoryCategory::WeightCopies)];
+        e.components[index(MemoryCategory::Gradients)] = walk.maxima[index(MemoryCategory::Gradients)];
+        e.components[index(MemoryCategory::OptimizerStates)] = s.resident[index(MemoryCategory::OptimizerStates)].at(batch);
+        e.components[index(MemoryCategory::Transient)] = e.atPeak[index(MemoryCategory::Transient)];
+        e.components[index(MemoryCategory::Overhead)] = e.atPeak[index(MemoryCategory::Overhead)];
+
+        e.capacityBytes = e.gpu.memoryBytes;
+        e.headroomBytes = e.capacityBytes - e.peakBytes;
+        e.fits = e.headroomBytes >= 0.0;
+        e.maxMicroBatch = walk.largest.result();
+    }
+
+    // Collectives on NVLink / Infinity Fabric when every rank is on it (a bridge pairs two cards, an SXM board joins
+    // eight), else on the host link; one direction is half the bidirectional figure the catalog stores.
+    void communicationTime(Estimate& e, const Schedule& s, const GpuSpec& gpu, const Efficiency& eff,
+                           const WorkTotals& work)
+    {
+        const TrainingConfig& config = e.config;
+        const int ranks = std::max(1, config.dataParallel);
+        const int ga = std::max(1, config.gradientAccumulation);
+        const bool onGpuLink = gpu.gpuLinkGBps.present() && ranks <= gpu.gpuLinkMaxGpus;
+        const double linkGBps = onGpuLink ? gpu.gpuLinkGBps.value : gpu.pcieGBps.value;
+        const double linkBw = linkGBps * 1e9 / 2.0 * eff.link;
+        if (ranks <= 1 || linkBw <= 0.0)
+            return;
+        const double perMicro = s.commBytesPerMicroBatch / linkBw;
+        const double perStep = s.commBytesPerStep / linkBw;
+        e.communicationSeconds = perMicro * ga + perStep;
+        const double overlapMicro = config.zeroStage >= 3 ? work.forward + work.backward : work.backward;
+        double exposed = std::max(0.0, perMicro - overlapMicro) * ga;
+        if (config.zeroStage == 0)
+            exposed += std::max(0.0, perStep - work.backward);
+        else
+            exposed += perStep; // the parameter all-gather after the optimizer step waits for the step
+        e.exposedCommunicationSeconds = exposed;
+    }
+
+    // ZeRO-Offload: partitions cross PCIe both ways and the host updates them.
+    double offloadTime(const Schedule& s, const GpuSpec& gpu, const Efficiency& eff)
+    {
+        const double pcie = gpu.pcieGBps.value * 1e9 / 2.0 * eff.link;
+        return (pcie > 0 ? s.offloadBytesPerStep / pcie : 0.0) + s.offloadParameters / eff.hostOptimizerParamsPerSecond;
+    }
+
+    void throughputAndMfu(Estimate& e, const Schedule& s, const TimeModel& tm, const WorkTotals& work, double batch)
+    {
+        const int ga = std::max(1, e.config.gradientAccumulation);
+        const int ranks = std::max(1, e.config.dataParallel);
+        e.stepSeconds = work.micro * ga + e.optimizerSeconds + e.exposedCommunicationSeconds;
+        const double samples = batch * ga * ranks;
+        e.throughputPerSecond = e.stepSeconds > 0 ? samples * s.tokensPerSample / e.stepSeconds : 0.0;
+        e.modelFlopsPerStep = s.modelFlops.at(batch) * ga;
+        e.hardwareFlopsPerStep = work.flops;
+        // MFU against the peak of the unit that does most of the model's work: in FP32, PyTorch runs convolutions
+        // on TF32 (cudnn.allow_tf32 defaults to True) while matmuls stay FP32, so a CNN's MFU is measured against
+        // TF32.
+        const MathUnit unit = gemmUnit(e.config);
+        e.mfuUnit = tm.resolved[int(unit)];
+        if (const auto top = std::max_element(work.unitFlops.begin(), work.unitFlops.end()); *top > 0.0)
+            e.mfuUnit = MathUnit(top - work.unitFlops.begin());
+        const double peakFlops = e.gpu.peakFlopsPerSecond[int(e.mfuUnit)];
+        e.mfu = (e.stepSeconds > 0 && peakFlops > 0) ? e.modelFlopsPerStep / (e.stepSeconds * peakFlops) : 0.0;
+    }
+
+    void rooflinePoints(Estimate& e, const Schedule& s, const TimeModel& tm, WorkTotals& work,
+                        std::vector<RooflinePoint>& groups)
+    {
+        static constexpr const char* kKindNames[]
+            = { "GEMM", "attention", "normalization", "elementwise", "embedding", "loss", "optimizer" };
+        for (int k = 0; k < kOpKindCount; ++k) {
+            RooflinePoint& p = work.kinds[k];
+            if (p.count == 0)
+                continue;
+            p.name = kKindNames[k];
+            p.kind = OpKind(k);
+            const auto& byUnit = work.kindUnitFlops[std::size_t(k)];
+            p.unit = MathUnit(std::max_element(byUnit.begin(), byUnit.end()) - byUnit.begin());
+            e.kindPoints.push_back(p);
+        }
+        e.operatorPoints.reserve(groups.size());
+        for (std::size_t gi = 0; gi < groups.size(); ++gi) {
+            RooflinePoint& p = groups[gi];
+            p.name = s.groups[gi].label;
+            p.kind = s.groups[gi].kind;
+            p.phase = s.groups[gi].phase;
+            p.unit = tm.resolved[int(s.groups[gi].unit)];
+            e.operatorPoints.push_back(std::move(p));
+        }
+        e.wholeStep.name = "training step";
+        e.wholeStep.flops = work.flops;
+        e.wholeStep.bytes = work.bytes;
+        e.wholeStep.seconds = e.stepSeconds;
+        e.wholeStep.unit = e.mfuUnit;
+    }
+
+    void addWarnings(Estimate& e, const GpuSpec& gpu, const TimeModel& tm)
+    {
+        const TrainingConfig& config = e.config;
+        const MathUnit unit = gemmUnit(config);
+        if (tm.resolved[int(unit)] != unit) {
+            e.warnings.push_back({ EstimateWarning::Kind::UnitFallback, unit, tm.resolved[int(unit)],
+                                   std::string(gpu.name) + " has no " + std::string(toString(unit))
+                                       + " peak: GEMMs are timed on " + std::string(toString(tm.resolved[int(unit)])) });
+        }
+        if (config.zeroStage > 0 && std::max(1, config.dataParallel) == 1) {
+            e.warnings.push_back({ EstimateWarning::Kind::ZeroWithOneRank, {}, {},
+                                   "ZeRO partitions over data-parallel ranks; with 1 rank it saves no memory" });
+        }
+        if (config.precision == Precision::MixedFP8 && !gpu.supports(MathUnit::Fp8Tensor)) {
+            e.warnings.push_back({ EstimateWarning::Kind::Fp8Unsupported, {}, {},
+                                   "FP8 training needs FP8 tensor cores (compute capability 8.9 or later)" });
+        }
+    }
+
+} // namespace
+
+double frameworkOverheadBytes(const GpuSpec& gpu, const TrainingConfig& config)
+{
+    return config.overheadBytes ? *config.overheadBytes : gpu.overheadBytes();
+}
+
+MathUnit gemmUnit(const TrainingConfig& config)
+{
+    const PrecisionPlan p = planPrecision(config);
+    return p.fp8Gemms ? p.fp8Unit : p.matmulUnit;
+}
+
+Estimate evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, const GpuSpec& gpu,
+                  const TrainingConfig& config, const GpuOverrides& overrides, const EstimateOptions& options)
+{
+    Estimate e;
+    evaluate(std::move(schedule), model, gpu, config, overrides, options, e);
+    return e;
+}
+
+void evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, const GpuSpec& gpu,
+              const TrainingConfig& config, const GpuOverrides& overrides, const EstimateOptions& options, Estimate& e)
+{
+    resetKeepingCapacity(e);
     const Schedule& s = *schedule;
     e.config = config;
     e.modelId = model.id;
     e.vision = model.isVision();
     e.parameters = s.parameters;
     e.tokensPerSample = s.tokensPerSample;
-    const MathUnit unit = gemmUnit(config);
-    e.gpu = applyOverrides(gpu, overrides, unit);
+    e.gpu = applyOverrides(gpu, overrides, gemmUnit(config));
+    e.overheadBytes = frameworkOverheadBytes(gpu, config);
     const double batch = double(std::max<std::int64_t>(1, config.microBatch));
-    const double overhead = overheadFor(gpu, config);
     const double reserve = std::max(0.0, config.allocatorReserveFraction);
-    const int ga = std::max(1, config.gradientAccumulation);
-    const int ranks = std::max(1, config.dataParallel);
-
-    // ---- one walk: memory timeline, peak, largest micro-batch, time and roofline ----
-    // Memory at every step is fixed + perSample * B, so the largest B that fits is the minimum over steps of
-    // (budget - fixed) / perSample: exact, with no search.
-    const double budget = (e.gpu.memoryBytes - overhead) / (1.0 + reserve);
-    double bestBatch = std::numeric_limits<double>::infinity();
-    auto considerBatch = [&](const Linear& l) {
-        if (l.fixed > budget)
-            bestBatch = -1.0;
-        else if (l.perSample > 0.0)
-            bestBatch = std::min(bestBatch, (budget - l.fixed) / l.perSample);
-    };
-
-    const TimeModel tm(e.gpu, options.efficiency);
-    std::array<RooflinePoint, kOpKindCount> kinds {};
-    std::array<double, kMathUnitCount> unitFlops {};                                   // model work by unit, for MFU
-    std::array<std::array<double, kMathUnitCount>, kOpKindCount> kindUnitFlops {}; // each kind's main unit
-    thread_local std::vector<RooflinePoint> groups;
-    groups.assign(s.groups.size(), RooflinePoint {});
-
-    std::array<Linear, kMemoryCategoryCount> live = s.resident;
-    Linear liveTotal;
-    for (const auto& r : s.resident)
-        liveTotal += r;
-    considerBatch(liveTotal);
-    CategoryBytes maxima {};
-    double peak = -1.0;
     if (options.keepTimeline) {
         e.timeline.resize(s.steps.size());
         e.stepStart.resize(s.steps.size());
@@ -265,172 +308,29 @@ void evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, 
         e.timeline.clear();
         e.stepStart.clear();
     }
-    double micro = 0.0, backward = 0.0, forward = 0.0, optimizer = 0.0;
-    double flops = 0.0, bytes = 0.0;
-    const std::size_t nSteps = s.steps.size();
-    for (std::size_t i = 0; i < nSteps; ++i) {
-        const Step& st = s.steps[i];
-        const std::int32_t* ev = s.events.data() + st.eventsBegin;
-        for (std::int32_t k = 0; k < st.allocCount; ++k) {
-            const MemoryBlock& b = s.blocks[ev[k]];
-            live[index(b.category)] += b.bytes;
-            liveTotal += b.bytes;
-        }
-        considerBatch(liveTotal);
-        const double allocated = liveTotal.at(batch);
-        const double now = allocated * (1.0 + reserve) + overhead;
-        CategoryBytes point;
-        for (int c = 0; c < kMemoryCategoryCount; ++c) {
-            point[c] = live[c].at(batch);
-            maxima[c] = std::max(maxima[c], point[c]);
-        }
-        point[index(MemoryCategory::Overhead)] += overhead + allocated * reserve;
-        if (options.keepTimeline)
-            e.timeline[i] = point;
-        if (now > peak) {
-            peak = now;
-            e.peakStep = std::int32_t(i);
-            e.atPeak = point;
-        }
-        for (std::int32_t k = 0; k < st.freeCount; ++k) {
-            const MemoryBlock& b = s.blocks[ev[st.allocCount + k]];
-            live[index(b.category)] -= b.bytes;
-            liveTotal -= b.bytes;
-        }
-        if (std::int32_t(i) == s.forwardEnd)
-            e.components[index(MemoryCategory::Activations)] = live[index(MemoryCategory::Activations)].at(batch);
 
-        // Time: max of compute time and memory time, with the launch floor.
-        const double t = tm.seconds(st, batch);
-        if (options.keepTimeline)
-            e.stepStart[i] = micro + optimizer;
-        const bool opt = st.phase == Phase::Optimizer;
-        const double repeat = opt ? 1.0 : double(ga);
-        const double f = st.cost.flops.at(batch) * repeat;
-        const double by = st.cost.bytes.at(batch) * repeat;
-        if (opt) {
-            optimizer += t;
-        } else {
-            micro += t;
-            (st.phase == Phase::Forward ? forward : backward) += t;
-        }
-        flops += f;
-        bytes += by;
-        const MathUnit used = tm.resolved[int(st.unit)];
-        if (!opt)
-            unitFlops[std::size_t(used)] += f;
-        kindUnitFlops[std::size_t(st.kind)][std::size_t(used)] += f;
-        RooflinePoint& k = kinds[int(st.kind)];
-        k.flops += f;
-        k.bytes += by;
-        k.seconds += t * repeat;
-        ++k.count;
-        RooflinePoint& gp = groups[s.stepGroup[i]];
-        gp.flops += f;
-        gp.bytes += by;
-        gp.seconds += t * repeat;
-        ++gp.count;
-    }
-    e.peakBytes = peak;
-    if (e.peakStep >= 0) {
-        const Step& st = s.steps[e.peakStep];
-        e.peakPhase = st.phase;
-        e.peakOperator = std::string(st.label);
-        e.peakLayer = st.layer;
-        e.peakInRecompute = st.recompute;
-    }
-    e.components[index(MemoryCategory::Weights)] = s.resident[index(MemoryCategory::Weights)].at(batch);
-    e.components[index(MemoryCategory::WeightCopies)] = maxima[index(MemoryCategory::WeightCopies)];
-    e.components[index(MemoryCategory::Gradients)] = maxima[index(MemoryCategory::Gradients)];
-    e.components[index(MemoryCategory::OptimizerStates)] = s.resident[index(MemoryCategory::OptimizerStates)].at(batch);
-    e.components[index(MemoryCategory::Transient)] = e.atPeak[index(MemoryCategory::Transient)];
-    e.components[index(MemoryCategory::Overhead)] = e.atPeak[index(MemoryCategory::Overhead)];
+    const TimeModel tm(e.gpu, options.efficiency);
+    thread_local std::vector<RooflinePoint> groups;
+    groups.assign(s.groups.size(), RooflinePoint {});
+    EvaluationWalk walk { s, e, tm, groups, batch, e.overheadBytes, reserve, std::max(1, config.gradientAccumulation),
+                          options.keepTimeline,
+                          LargestBatch { (e.gpu.memoryBytes - e.overheadBytes) / (1.0 + reserve) } };
+    walkSchedule<WalkDetail::ByCategory>(s, walk);
 
-    e.capacityBytes = e.gpu.memoryBytes;
-    e.headroomBytes = e.capacityBytes - e.peakBytes;
-    e.fits = e.headroomBytes >= 0.0;
-    e.maxMicroBatch = bestBatch < 1.0 ? 0 : static_cast<std::int64_t>(safeFloor(bestBatch));
+    summarizeMemory(e, s, walk, batch);
     if (options.searchMaxSequence)
-        e.maxSequence = maxSequence(model, config, e.capacityBytes, overhead, &e.maxSequenceLimitedByModel);
-    e.microBatchSeconds = micro;
-
-    // Collectives on NVLink / Infinity Fabric when every rank is on it (a bridge pairs two cards, an SXM board joins
-    // eight), else on the host link; one direction is half the bidirectional figure the catalog stores.
-    const bool onGpuLink = gpu.gpuLinkGBps.present() && ranks <= gpu.gpuLinkMaxGpus;
-    const double linkGBps = onGpuLink ? gpu.gpuLinkGBps.value : gpu.pcieGBps.value;
-    const double linkBw = linkGBps * 1e9 / 2.0 * options.efficiency.link;
-    if (ranks > 1 && linkBw > 0.0) {
-        const double perMicro = s.commBytesPerMicroBatch / linkBw;
-        const double perStep = s.commBytesPerStep / linkBw;
-        e.communicationSeconds = perMicro * ga + perStep;
-        const double overlapMicro = config.zeroStage >= 3 ? forward + backward : backward;
-        double exposed = std::max(0.0, perMicro - overlapMicro) * ga;
-        if (config.zeroStage == 0)
-            exposed += std::max(0.0, perStep - backward);
-        else
-            exposed += perStep; // the parameter all-gather after the optimizer step waits for the step
-        e.exposedCommunicationSeconds = exposed;
-    }
+        e.maxSequence = maxSequence(model, config, e.capacityBytes, e.overheadBytes, &e.maxSequenceLimitedByModel);
+    e.microBatchSeconds = walk.work.micro;
+    communicationTime(e, s, gpu, options.efficiency, walk.work);
+    double optimizer = walk.work.optimizer;
     if (config.offloadOptimizer) {
-        const double pcie = gpu.pcieGBps.value * 1e9 / 2.0 * options.efficiency.link;
-        e.offloadSeconds = (pcie > 0 ? s.offloadBytesPerStep / pcie : 0.0)
-            + s.offloadParameters / options.efficiency.hostOptimizerParamsPerSecond;
+        e.offloadSeconds = offloadTime(s, gpu, options.efficiency);
         optimizer += e.offloadSeconds;
     }
     e.optimizerSeconds = optimizer;
-    e.stepSeconds = micro * ga + optimizer + e.exposedCommunicationSeconds;
-
-    const double samples = batch * ga * ranks;
-    e.throughputPerSecond = e.stepSeconds > 0 ? samples * s.tokensPerSample / e.stepSeconds : 0.0;
-    e.modelFlopsPerStep = s.modelFlops.at(batch) * ga;
-    e.hardwareFlopsPerStep = flops;
-    // MFU against the peak of the unit that does most of the model's work: in FP32, PyTorch runs convolutions on
-    // TF32 (cudnn.allow_tf32 defaults to True) while matmuls stay FP32, so a CNN's MFU is measured against TF32.
-    e.mfuUnit = tm.resolved[int(unit)];
-    if (const auto top = std::max_element(unitFlops.begin(), unitFlops.end()); *top > 0.0)
-        e.mfuUnit = MathUnit(top - unitFlops.begin());
-    const double peakFlops = e.gpu.peakFlopsPerSecond[int(e.mfuUnit)];
-    e.mfu = (e.stepSeconds > 0 && peakFlops > 0) ? e.modelFlopsPerStep / (e.stepSeconds * peakFlops) : 0.0;
-
-    static constexpr const char* kKindNames[] = { "GEMM", "attention", "normalization", "elementwise", "embedding", "loss", "optimizer" };
-    for (int k = 0; k < kOpKindCount; ++k) {
-        if (kinds[k].count == 0)
-            continue;
-        kinds[k].name = kKindNames[k];
-        kinds[k].kind = OpKind(k);
-        const auto& byUnit = kindUnitFlops[std::size_t(k)];
-        kinds[k].unit = MathUnit(std::max_element(byUnit.begin(), byUnit.end()) - byUnit.begin());
-        e.kindPoints.push_back(kinds[k]);
-    }
-    e.operatorPoints.reserve(groups.size());
-    for (std::size_t gi = 0; gi < groups.size(); ++gi) {
-        RooflinePoint& p = groups[gi];
-        p.name = s.groups[gi].label;
-        p.kind = s.groups[gi].kind;
-        p.phase = s.groups[gi].phase;
-        p.unit = tm.resolved[int(s.groups[gi].unit)];
-        e.operatorPoints.push_back(std::move(p));
-    }
-    e.wholeStep.name = "training step";
-    e.wholeStep.flops = flops;
-    e.wholeStep.bytes = bytes;
-    e.wholeStep.seconds = e.stepSeconds;
-    e.wholeStep.unit = e.mfuUnit;
-
-    // ---- warnings ----
-    if (tm.resolved[int(unit)] != unit) {
-        e.warnings.push_back(std::string(gpu.name) + " has no " + std::string(toString(unit))
-                             + " peak: GEMMs are timed on " + std::string(toString(tm.resolved[int(unit)])));
-        e.warningKinds.push_back({ EstimateWarning::Kind::UnitFallback, unit, tm.resolved[int(unit)] });
-    }
-    if (config.zeroStage > 0 && ranks == 1) {
-        e.warnings.push_back("ZeRO partitions over data-parallel ranks; with 1 rank it saves no memory");
-        e.warningKinds.push_back({ EstimateWarning::Kind::ZeroWithOneRank });
-    }
-    if (config.precision == Precision::MixedFP8 && !gpu.supports(MathUnit::Fp8Tensor)) {
-        e.warnings.push_back("FP8 training needs FP8 tensor cores (compute capability 8.9 or later)");
-        e.warningKinds.push_back({ EstimateWarning::Kind::Fp8Unsupported });
-    }
+    throughputAndMfu(e, s, tm, walk.work, batch);
+    rooflinePoints(e, s, tm, walk.work, groups);
+    addWarnings(e, gpu, tm);
     e.schedule = std::move(schedule);
 }
 

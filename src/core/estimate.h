@@ -1,34 +1,21 @@
 #pragma once
 
-// The public entry point of the core: a model, a GPU and a training configuration in; the memory timeline, the
-// peak and where it happens, the verdict, the step time and the roofline points out. Everything comes from one
-// lowered schedule (lowering.h), walked at the chosen micro-batch.
+// One walk of a lowered schedule (lowering.h) at the chosen micro-batch on one GPU: the memory timeline, the peak
+// and where it happens, the peak of each phase, the verdict, the step time and the roofline points. Callers go
+// through simulate() (simulate.h), which owns the graph and schedule caches; the functions here are its pieces.
 
 #include "gpuspec.h"
 #include "lowering.h"
 #include "modelspec.h"
+#include "timemodel.h"
 #include "trainingconfig.h"
 
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace headroom {
-
-// Fractions of the datasheet peaks that kernels reach. Defaults and their sources: docs/formulas.md and
-// ../shared/reference/roofline.md sec. 5.
-struct Efficiency {
-    double gemmTensor = 0.80;  // large BF16/FP16/TF32 GEMMs: A100 86.9 %, H100 80.3 % of peak (MAMF table)
-    double gemmFp8 = 0.70;     // FP8 GEMMs: H100 70.9 %, H200 73.4 %
-    double gemmVector = 0.65;  // FP32 SIMT GEMMs: 0.6-0.7
-    double attention = 0.60;   // FlashAttention-2: 50-73 % of peak on A100
-    double vector = 0.50;      // arithmetic of elementwise kernels (they are memory-bound in practice)
-    double memoryHbm = 0.85;   // V100 0.92, A100 PCIe 0.83 of datasheet bandwidth
-    double memoryGddr = 0.78;  // Titan RTX 0.83, T4 0.77
-    double link = 0.80;        // NCCL bus bandwidth over link peak
-    double launchSeconds = 5e-6; // per kernel: "about 4-6 us" of CPU launch overhead in eager mode
-    double hostOptimizerParamsPerSecond = 1.0e9; // DeepSpeed CPU Adam, order of magnitude on a many-core host
-};
 
 struct RooflinePoint {
     std::string_view name; // a literal or a label owned by the estimate's schedule
@@ -53,6 +40,14 @@ struct EstimateWarning {
     Kind kind = Kind::UnitFallback;
     MathUnit unit = MathUnit::Fp32Vector;
     MathUnit fallback = MathUnit::Fp32Vector;
+    std::string message; // in English, for the command line and JSON; the window writes it from `kind`
+};
+
+// The highest point of one phase of the step and its breakdown (overhead and allocator reserve included).
+struct PhasePeak {
+    CategoryBytes atPeak {};
+    double totalBytes = 0.0; // the sum of atPeak; 0 for a phase the step does not have
+    std::int32_t step = -1;
 };
 
 struct Estimate {
@@ -69,6 +64,8 @@ struct Estimate {
     // `atPeak` is the breakdown at the moment of the peak.
     CategoryBytes components {};
     CategoryBytes atPeak {};
+    std::array<PhasePeak, 3> phasePeaks {}; // forward, backward, optimizer (index: int(Phase))
+    double overheadBytes = 0.0;             // framework overhead used (frameworkOverheadBytes)
     double peakBytes = 0.0;
     std::int32_t peakStep = -1;
     Phase peakPhase = Phase::Forward;
@@ -105,10 +102,7 @@ struct Estimate {
     std::vector<double> stepStart; // seconds from the start of the micro-batch to each step (one micro-batch, then
                                    // the optimizer step)
 
-    // Each warning in English (for the command line and JSON) with its kind, from which the window writes it in
-    // the user's language.
-    std::vector<std::string> warnings;
-    std::vector<EstimateWarning> warningKinds; // parallel to `warnings`
+    std::vector<EstimateWarning> warnings;
 };
 
 struct EstimateOptions {
@@ -116,6 +110,10 @@ struct EstimateOptions {
     bool searchMaxSequence = true;
     bool keepTimeline = true;
 };
+
+// The CUDA context, library workspaces and framework buffers that no tensor accounts for: the configuration's own
+// figure when it has one, else the GPU file's default for its generation. The one place this rule lives.
+double frameworkOverheadBytes(const GpuSpec& gpu, const TrainingConfig& config);
 
 // Unit that the GEMMs of this configuration use, after falling back where the GPU lacks it.
 MathUnit gemmUnit(const TrainingConfig& config);
@@ -132,6 +130,16 @@ Estimate evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& mod
 // The same into an existing estimate, reusing its memory (a slider tick then allocates nothing).
 void evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, const GpuSpec& gpu,
               const TrainingConfig& config, const GpuOverrides& overrides, const EstimateOptions& options, Estimate& out);
+
+// Memory at every step is fixed + perSample * B, so the largest B that fits a budget is the minimum over steps of
+// (budget - fixed) / perSample: exact, with no search. Feed it the live bytes of every step (and of the resident
+// state before the first).
+struct LargestBatch {
+    double budget = 0.0; // (capacity - overhead) / (1 + allocator reserve)
+    double best = std::numeric_limits<double>::infinity();
+    void consider(const Linear& live);
+    std::int64_t result() const; // 0 when even one sample does not fit; at most 2^40
+};
 
 // Largest micro-batch whose peak fits `capacityBytes` (0 when even one sample does not fit).
 std::int64_t maxMicroBatch(const Schedule& schedule, double capacityBytes, double overheadBytes,

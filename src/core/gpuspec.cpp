@@ -1,4 +1,5 @@
 #include "gpuspec.h"
+#include "units.h"
 
 #include "jsonreader.h"
 
@@ -74,8 +75,8 @@ namespace {
 double GpuSpec::memoryBytes() const
 {
     if (reportedMiB.present())
-        return reportedMiB.value * 1048576.0;
-    return capacityGB.value * 1073741824.0;
+        return reportedMiB.value * units::kMiB;
+    return capacityGB.value * units::kGiB;
 }
 
 bool GpuSpec::isGddr() const
@@ -171,7 +172,7 @@ Expected<GpuSpec> parseGpuSpec(std::string_view jsonText, std::string_view origi
         g.frameworkOverheadMiB = readFigure(r, "framework_overhead_mib", 0, 65536, g.sources, true);
 
         // Cross-field sanity: the overhead must leave room for the model.
-        if (g.frameworkOverheadMiB.value * 1048576.0 >= g.memoryBytes())
+        if (g.frameworkOverheadMiB.value * units::kMiB >= g.memoryBytes())
             r.fail("framework_overhead_mib", "is larger than the memory capacity");
         return g;
     } catch (const ParseFailure& f) {

@@ -5,6 +5,7 @@
 // file and passes its text, so the core never touches the file system.
 
 #include "error.h"
+#include "units.h"
 #include "trainingconfig.h"
 #include "types.h"
 
@@ -59,7 +60,7 @@ struct GpuSpec {
     double bandwidthBytesPerSecond() const { return bandwidthGBps.value * 1e9; }
     double peakFlopsPerSecond(MathUnit u) const { return peakTflops[static_cast<int>(u)].value * 1e12; }
     bool supports(MathUnit u) const { return peakTflops[static_cast<int>(u)].present(); }
-    double overheadBytes() const { return frameworkOverheadMiB.value * 1048576.0; }
+    double overheadBytes() const { return frameworkOverheadMiB.value * units::kMiB; }
     bool isGddr() const;
 };
 

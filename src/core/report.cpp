@@ -1,5 +1,7 @@
 #include "report.h"
 
+#include "units.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -53,18 +55,19 @@ namespace {
 
 std::string formatBytes(double bytes)
 {
+    using namespace units;
     char buf[64];
     const double a = std::fabs(bytes);
     if (!std::isfinite(bytes))
         return "inf";
-    if (a >= 1099511627776.0)
-        std::snprintf(buf, sizeof buf, "%.2f TiB", bytes / 1099511627776.0);
-    else if (a >= 1073741824.0)
-        std::snprintf(buf, sizeof buf, "%.2f GiB", bytes / 1073741824.0);
-    else if (a >= 1048576.0)
-        std::snprintf(buf, sizeof buf, "%.1f MiB", bytes / 1048576.0);
-    else if (a >= 1024.0)
-        std::snprintf(buf, sizeof buf, "%.1f KiB", bytes / 1024.0);
+    if (a >= 1024.0 * kGiB)
+        std::snprintf(buf, sizeof buf, "%.2f TiB", bytes / (1024.0 * kGiB));
+    else if (a >= kGiB)
+        std::snprintf(buf, sizeof buf, "%.2f GiB", bytes / kGiB);
+    else if (a >= kMiB)
+        std::snprintf(buf, sizeof buf, "%.1f MiB", bytes / kMiB);
+    else if (a >= kKiB)
+        std::snprintf(buf, sizeof buf, "%.1f KiB", bytes / kKiB);
     else
         std::snprintf(buf, sizeof buf, "%.0f B", bytes);
     return buf;
@@ -100,133 +103,124 @@ std::string formatCount(double n)
     return buf;
 }
 
-std::string estimateToJson(const Estimate& e, const ModelSpec& model, const ReportOptions& options)
-{
-    json j;
-    j["format"] = "headroom-estimate";
-    j["version"] = 1;
-    const GpuSpec& g = *e.gpu.spec;
+namespace {
 
-    json scenario;
-    scenario["model"] = model.id;
-    scenario["gpu"] = g.id;
-    scenario["micro_batch"] = e.config.microBatch;
-    scenario[model.isVision() ? "image_size" : "sequence_length"] = e.config.sequenceLength;
-    scenario["precision"] = std::string(toString(e.config.precision));
-    scenario["mixed_precision_style"] = std::string(toString(e.config.mixedStyle));
-    scenario["master_gradients"] = std::string(toString(e.config.masterGradients));
-    scenario["zero_stage"] = e.config.zeroStage;
-    scenario["data_parallel"] = e.config.dataParallel;
-    scenario["offload_optimizer"] = e.config.offloadOptimizer;
-    scenario["checkpointing"] = std::string(toString(e.config.checkpointing));
-    scenario["attention"] = std::string(toString(e.config.attention));
-    scenario["optimizer"] = std::string(toString(e.config.optimizer));
-    scenario["gradient_accumulation"] = e.config.gradientAccumulation;
-    j["scenario"] = scenario;
-
-    j["model"] = { { "id", model.id },
-                   { "name", model.name },
-                   { "reference", model.reference.implementation },
-                   { "checkpoint", model.reference.checkpoint } };
-    j["parameters"] = integer(e.parameters);
-
-    json mem;
-    for (int c = 0; c < kMemoryCategoryCount; ++c)
-        mem[std::string(toString(MemoryCategory(c)))] = integer(e.components[c]);
-    mem["peak"] = integer(e.peakBytes);
-    json atPeak;
-    for (int c = 0; c < kMemoryCategoryCount; ++c)
-        atPeak[std::string(toString(MemoryCategory(c)))] = integer(e.atPeak[c]);
-    mem["at_peak"] = atPeak;
-    j["memory"] = mem;
-    j["peak_phase"] = std::string(toString(e.peakPhase));
-    j["peak_operator"] = e.peakOperator;
-    j["peak_layer"] = e.peakLayer;
-    j["peak_in_recompute"] = e.peakInRecompute;
-
-    json gpu;
-    gpu["id"] = g.id;
-    gpu["name"] = g.name;
-    gpu["memory_bytes"] = integer(e.gpu.memoryBytes);
-    gpu["bandwidth_bytes_per_second"] = integer(e.gpu.bandwidthBytesPerSecond);
-    json peaks;
-    for (int u = 0; u < kMathUnitCount; ++u) {
-        if (e.gpu.peakFlopsPerSecond[u] > 0)
-            peaks[unitKey(MathUnit(u))] = finite(e.gpu.peakFlopsPerSecond[u]);
+    json scenarioJson(const Estimate& e, const ModelSpec& model)
+    {
+        json scenario;
+        scenario["model"] = model.id;
+        scenario["gpu"] = e.gpu.spec->id;
+        scenario["micro_batch"] = e.config.microBatch;
+        scenario[model.isVision() ? "image_size" : "sequence_length"] = e.config.sequenceLength;
+        scenario["precision"] = std::string(toString(e.config.precision));
+        scenario["mixed_precision_style"] = std::string(toString(e.config.mixedStyle));
+        scenario["master_gradients"] = std::string(toString(e.config.masterGradients));
+        scenario["zero_stage"] = e.config.zeroStage;
+        scenario["data_parallel"] = e.config.dataParallel;
+        scenario["offload_optimizer"] = e.config.offloadOptimizer;
+        scenario["checkpointing"] = std::string(toString(e.config.checkpointing));
+        scenario["attention"] = std::string(toString(e.config.attention));
+        scenario["optimizer"] = std::string(toString(e.config.optimizer));
+        scenario["gradient_accumulation"] = e.config.gradientAccumulation;
+        return scenario;
     }
-    gpu["peak_flops_per_second"] = peaks;
-    json overridden = json::array();
-    json datasheet;
-    if (e.gpu.memoryOverridden) {
-        overridden.push_back("memory_bytes");
-        datasheet["memory_bytes"] = integer(g.memoryBytes());
-    }
-    if (e.gpu.bandwidthOverridden) {
-        overridden.push_back("bandwidth_bytes_per_second");
-        datasheet["bandwidth_bytes_per_second"] = integer(g.bandwidthBytesPerSecond());
-        datasheet["bandwidth_sources"] = g.bandwidthGBps.sources;
-    }
-    if (e.gpu.peakOverridden) {
-        overridden.push_back(std::string("peak_flops_per_second.") + unitKey(e.gpu.overriddenUnit));
-        datasheet[std::string("peak_flops_per_second.") + unitKey(e.gpu.overriddenUnit)]
-            = finite(g.peakFlopsPerSecond(e.gpu.overriddenUnit));
-    }
-    gpu["overridden"] = overridden;
-    if (!overridden.empty()) {
-        gpu["datasheet"] = datasheet;
-        gpu["override_note"] = e.gpu.overrideNote;
-    }
-    gpu["memory_sources"] = g.reportedMiB.present() ? g.reportedMiB.sources : g.capacityGB.sources;
-    gpu["overhead_bytes_default"] = integer(g.overheadBytes());
-    j["gpu"] = gpu;
 
-    j["capacity"] = integer(e.capacityBytes);
-    j["fits"] = e.fits;
-    j["headroom_bytes"] = integer(e.headroomBytes);
-    j["max_micro_batch"] = e.maxMicroBatch;
-    j[model.isVision() ? "max_image_size" : "max_sequence_length"] = e.maxSequence;
-    j["max_sequence_limited_by_model"] = e.maxSequenceLimitedByModel;
-
-    j["step_time_seconds"] = finite(e.stepSeconds);
-    j["time"] = { { "micro_batch_seconds", finite(e.microBatchSeconds) },
-                  { "gradient_accumulation", e.config.gradientAccumulation },
-                  { "optimizer_seconds", finite(e.optimizerSeconds) },
-                  { "communication_seconds", finite(e.communicationSeconds) },
-                  { "exposed_communication_seconds", finite(e.exposedCommunicationSeconds) },
-                  { "offload_seconds", finite(e.offloadSeconds) } };
-    j["throughput_per_second"] = finite(e.throughputPerSecond);
-    j["throughput_unit"] = e.vision ? "images" : "tokens";
-    j["mfu"] = finite(e.mfu);
-    j["mfu_peak_unit"] = unitKey(e.mfuUnit);
-    j["model_flops_per_step"] = finite(e.modelFlopsPerStep);
-    j["hardware_flops_per_step"] = finite(e.hardwareFlopsPerStep);
-
-    json roof;
-    json points = json::array();
-    for (const auto& p : e.kindPoints)
-        points.push_back(pointJson(p));
-    roof["points"] = points;
-    roof["step"] = pointJson(e.wholeStep);
-    if (options.operators) {
-        json ops = json::array();
-        for (const auto& p : e.operatorPoints)
-            ops.push_back(pointJson(p));
-        roof["operators"] = ops;
+    json categoriesJson(const CategoryBytes& bytes)
+    {
+        json j;
+        for (int c = 0; c < kMemoryCategoryCount; ++c)
+            j[std::string(toString(MemoryCategory(c)))] = integer(bytes[c]);
+        return j;
     }
-    json roofs;
-    roofs["bandwidth_bytes_per_second"] = integer(e.gpu.bandwidthBytesPerSecond);
-    json compute;
-    for (int u = 0; u < kMathUnitCount; ++u) {
-        const double p = e.gpu.peakFlopsPerSecond[u];
-        if (p > 0)
-            compute[unitKey(MathUnit(u))] = { { "flops_per_second", p },
-                                              { "ridge_flops_per_byte", finite(p / e.gpu.bandwidthBytesPerSecond) } };
-    }
-    roofs["compute"] = compute;
-    roof["roofs"] = roofs;
-    j["roofline"] = roof;
 
-    if (options.timeline && e.schedule) {
+    json memoryJson(const Estimate& e)
+    {
+        json mem = categoriesJson(e.components);
+        mem["peak"] = integer(e.peakBytes);
+        mem["at_peak"] = categoriesJson(e.atPeak);
+        return mem;
+    }
+
+    json gpuJson(const Estimate& e)
+    {
+        const GpuSpec& g = *e.gpu.spec;
+        json gpu;
+        gpu["id"] = g.id;
+        gpu["name"] = g.name;
+        gpu["memory_bytes"] = integer(e.gpu.memoryBytes);
+        gpu["bandwidth_bytes_per_second"] = integer(e.gpu.bandwidthBytesPerSecond);
+        json peaks;
+        for (int u = 0; u < kMathUnitCount; ++u) {
+            if (e.gpu.peakFlopsPerSecond[u] > 0)
+                peaks[unitKey(MathUnit(u))] = finite(e.gpu.peakFlopsPerSecond[u]);
+        }
+        gpu["peak_flops_per_second"] = peaks;
+        json overridden = json::array();
+        json datasheet;
+        if (e.gpu.memoryOverridden) {
+            overridden.push_back("memory_bytes");
+            datasheet["memory_bytes"] = integer(g.memoryBytes());
+        }
+        if (e.gpu.bandwidthOverridden) {
+            overridden.push_back("bandwidth_bytes_per_second");
+            datasheet["bandwidth_bytes_per_second"] = integer(g.bandwidthBytesPerSecond());
+            datasheet["bandwidth_sources"] = g.bandwidthGBps.sources;
+        }
+        if (e.gpu.peakOverridden) {
+            const std::string key = std::string("peak_flops_per_second.") + unitKey(e.gpu.overriddenUnit);
+            overridden.push_back(key);
+            datasheet[key] = finite(g.peakFlopsPerSecond(e.gpu.overriddenUnit));
+        }
+        gpu["overridden"] = overridden;
+        if (!overridden.empty()) {
+            gpu["datasheet"] = datasheet;
+            gpu["override_note"] = e.gpu.overrideNote;
+        }
+        gpu["memory_sources"] = g.reportedMiB.present() ? g.reportedMiB.sources : g.capacityGB.sources;
+        gpu["overhead_bytes_default"] = integer(g.overheadBytes());
+        return gpu;
+    }
+
+    json timeJson(const Estimate& e)
+    {
+        return { { "micro_batch_seconds", finite(e.microBatchSeconds) },
+                 { "gradient_accumulation", e.config.gradientAccumulation },
+                 { "optimizer_seconds", finite(e.optimizerSeconds) },
+                 { "communication_seconds", finite(e.communicationSeconds) },
+                 { "exposed_communication_seconds", finite(e.exposedCommunicationSeconds) },
+                 { "offload_seconds", finite(e.offloadSeconds) } };
+    }
+
+    json rooflineJson(const Estimate& e, const ReportOptions& options)
+    {
+        json roof;
+        json points = json::array();
+        for (const auto& p : e.kindPoints)
+            points.push_back(pointJson(p));
+        roof["points"] = points;
+        roof["step"] = pointJson(e.wholeStep);
+        if (options.operators) {
+            json ops = json::array();
+            for (const auto& p : e.operatorPoints)
+                ops.push_back(pointJson(p));
+            roof["operators"] = ops;
+        }
+        json roofs;
+        roofs["bandwidth_bytes_per_second"] = integer(e.gpu.bandwidthBytesPerSecond);
+        json compute;
+        for (int u = 0; u < kMathUnitCount; ++u) {
+            const double p = e.gpu.peakFlopsPerSecond[u];
+            if (p > 0)
+                compute[unitKey(MathUnit(u))]
+                    = { { "flops_per_second", p }, { "ridge_flops_per_byte", finite(p / e.gpu.bandwidthBytesPerSecond) } };
+        }
+        roofs["compute"] = compute;
+        roof["roofs"] = roofs;
+        return roof;
+    }
+
+    json timelineJson(const Estimate& e)
+    {
         json tl = json::array();
         const auto& steps = e.schedule->steps;
         for (std::size_t i = 0; i < e.timeline.size(); ++i) {
@@ -236,20 +230,62 @@ std::string estimateToJson(const Estimate& e, const ModelSpec& model, const Repo
             p["recompute"] = steps[i].recompute;
             p["operator"] = std::string(steps[i].label);
             p["layer"] = steps[i].layer;
-            json cats;
             double total = 0.0;
-            for (int c = 0; c < kMemoryCategoryCount; ++c) {
-                cats[std::string(toString(MemoryCategory(c)))] = integer(e.timeline[i][c]);
+            for (int c = 0; c < kMemoryCategoryCount; ++c)
                 total += e.timeline[i][c];
-            }
-            p["bytes"] = cats;
+            p["bytes"] = categoriesJson(e.timeline[i]);
             p["total"] = integer(total);
             tl.push_back(p);
         }
-        j["timeline"] = tl;
+        return tl;
     }
-    j["warnings"] = e.warnings;
+
+} // namespace
+
+std::string estimateToJson(const Estimate& e, const ModelSpec& model, const ReportOptions& options)
+{
+    json j;
+    j["format"] = "headroom-estimate";
+    j["version"] = 1;
+    j["scenario"] = scenarioJson(e, model);
+    j["model"] = { { "id", model.id },
+                   { "name", model.name },
+                   { "reference", model.reference.implementation },
+                   { "checkpoint", model.reference.checkpoint } };
+    j["parameters"] = integer(e.parameters);
+    j["memory"] = memoryJson(e);
+    j["peak_phase"] = std::string(toString(e.peakPhase));
+    j["peak_operator"] = e.peakOperator;
+    j["peak_layer"] = e.peakLayer;
+    j["peak_in_recompute"] = e.peakInRecompute;
+    j["gpu"] = gpuJson(e);
+    j["capacity"] = integer(e.capacityBytes);
+    j["fits"] = e.fits;
+    j["headroom_bytes"] = integer(e.headroomBytes);
+    j["max_micro_batch"] = e.maxMicroBatch;
+    j[model.isVision() ? "max_image_size" : "max_sequence_length"] = e.maxSequence;
+    j["max_sequence_limited_by_model"] = e.maxSequenceLimitedByModel;
+    j["step_time_seconds"] = finite(e.stepSeconds);
+    j["time"] = timeJson(e);
+    j["throughput_per_second"] = finite(e.throughputPerSecond);
+    j["throughput_unit"] = e.vision ? "images" : "tokens";
+    j["mfu"] = finite(e.mfu);
+    j["mfu_peak_unit"] = unitKey(e.mfuUnit);
+    j["model_flops_per_step"] = finite(e.modelFlopsPerStep);
+    j["hardware_flops_per_step"] = finite(e.hardwareFlopsPerStep);
+    j["roofline"] = rooflineJson(e, options);
+    if (options.timeline && e.schedule)
+        j["timeline"] = timelineJson(e);
+    json warnings = json::array();
+    for (const EstimateWarning& w : e.warnings)
+        warnings.push_back(w.message);
+    j["warnings"] = warnings;
     return j.dump(2) + "\n";
+}
+
+std::string resultToJson(const SimulationResult& r, const ReportOptions& options)
+{
+    return estimateToJson(r.estimate, *r.model, options);
 }
 
 std::string estimateToTable(const Estimate& e, const ModelSpec& model)
@@ -293,8 +329,8 @@ std::string estimateToTable(const Estimate& e, const ModelSpec& model)
     std::snprintf(line, sizeof line, "Time       step %s, %.0f %s/s, MFU %.1f%%\n", formatSeconds(e.stepSeconds).c_str(),
                   e.throughputPerSecond, e.vision ? "images" : "tokens", e.mfu * 100.0);
     out += line;
-    for (const auto& w : e.warnings)
-        out += "Warning    " + w + "\n";
+    for (const EstimateWarning& w : e.warnings)
+        out += "Warning    " + w.message + "\n";
     return out;
 }
 

@@ -3,6 +3,7 @@
 // Results as text: JSON for scripts (bytes as integers) and an aligned table for people.
 
 #include "estimate.h"
+#include "simulate.h"
 
 #include <string>
 
@@ -13,6 +14,8 @@ struct ReportOptions {
     bool operators = true;  // include per-operator roofline points
 };
 
+// The one full-result JSON writer (the command line, the export and the window's File > Save Result all use it).
+std::string resultToJson(const SimulationResult& r, const ReportOptions& options = {});
 std::string estimateToJson(const Estimate& e, const ModelSpec& model, const ReportOptions& options = {});
 std::string estimateToTable(const Estimate& e, const ModelSpec& model);
 

@@ -1,4 +1,5 @@
 #include "scenario.h"
+#include "units.h"
 
 #include "jsonreader.h"
 
@@ -89,11 +90,11 @@ Expected<ScenarioDocument> parseScenario(std::string_view jsonText, std::string_
                                 "adamw, adam, sgd, sgd-momentum, adamw-8bit, adafactor");
         c.gradientAccumulation = int(r.integerOr("gradient_accumulation", 1, 1, 1 << 20));
         if (r.has("overhead_mib"))
-            c.overheadBytes = r.number("overhead_mib", 0, 1 << 24) * 1048576.0;
+            c.overheadBytes = r.number("overhead_mib", 0, 1 << 24) * units::kMiB;
         c.allocatorReserveFraction = r.numberOr("allocator_reserve", 0.0, 0.0, 10.0);
         if (auto o = r.objectOr("overrides")) {
             if (o->has("memory_gib"))
-                s.overrides.memoryBytes = o->number("memory_gib", 0.001, 1 << 20) * 1073741824.0;
+                s.overrides.memoryBytes = o->number("memory_gib", 0.001, 1 << 20) * units::kGiB;
             if (o->has("bandwidth_gb_per_s"))
                 s.overrides.bandwidthBytesPerSecond = o->number("bandwidth_gb_per_s", 0.001, 1e7) * 1e9;
             if (o->has("peak_tflops"))
@@ -135,12 +136,12 @@ std::string serializeScenario(const ScenarioDocument& d)
     j["optimizer"] = std::string(toString(c.optimizer));
     j["gradient_accumulation"] = c.gradientAccumulation;
     if (c.overheadBytes)
-        j["overhead_mib"] = *c.overheadBytes / 1048576.0;
+        j["overhead_mib"] = *c.overheadBytes / units::kMiB;
     if (c.allocatorReserveFraction != 0.0)
         j["allocator_reserve"] = c.allocatorReserveFraction;
     json o = json::object();
     if (s.overrides.memoryBytes)
-        o["memory_gib"] = *s.overrides.memoryBytes / 1073741824.0;
+        o["memory_gib"] = *s.overrides.memoryBytes / units::kGiB;
     if (s.overrides.bandwidthBytesPerSecond)
         o["bandwidth_gb_per_s"] = *s.overrides.bandwidthBytesPerSecond / 1e9;
     if (s.overrides.peakFlopsPerSecond)

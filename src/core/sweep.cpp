@@ -1,5 +1,7 @@
 #include "sweep.h"
 
+#include "schedulewalk.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -12,18 +14,15 @@ namespace {
     void stepTotals(const Schedule& s, std::vector<Linear>& totals)
     {
         totals.resize(s.steps.size());
-        Linear live;
-        for (const auto& r : s.resident)
-            live += r;
-        for (std::size_t i = 0; i < s.steps.size(); ++i) {
-            const Step& st = s.steps[i];
-            const std::int32_t* ev = s.events.data() + st.eventsBegin;
-            for (std::int32_t k = 0; k < st.allocCount; ++k)
-                live += s.blocks[ev[k]].bytes;
-            totals[i] = live;
-            for (std::int32_t k = 0; k < st.freeCount; ++k)
-                live -= s.blocks[ev[st.allocCount + k]].bytes;
-        }
+        struct {
+            std::vector<Linear>& totals;
+            void atStep(std::int32_t i, const LiveBytes& live)
+            {
+                if (i != kResidentOnly)
+                    totals[i] = live.total;
+            }
+        } v { totals };
+        walkSchedule<WalkDetail::Total>(s, v);
     }
 
     std::int32_t argmaxAt(const std::vector<Linear>& totals, double batch)
@@ -84,21 +83,15 @@ std::vector<SweepPoint> batchSweep(const Schedule& s, std::span<const double> ba
     std::map<std::int32_t, std::array<Linear, kMemoryCategoryCount>> atStep;
     for (std::int32_t st : peakStep)
         atStep.emplace(st, std::array<Linear, kMemoryCategoryCount> {});
-    std::array<Linear, kMemoryCategoryCount> live = s.resident;
-    for (std::size_t i = 0; i < s.steps.size(); ++i) {
-        const Step& st = s.steps[i];
-        const std::int32_t* ev = s.events.data() + st.eventsBegin;
-        for (std::int32_t k = 0; k < st.allocCount; ++k) {
-            const MemoryBlock& b = s.blocks[ev[k]];
-            live[index(b.category)] += b.bytes;
+    struct {
+        std::map<std::int32_t, std::array<Linear, kMemoryCategoryCount>>& wanted;
+        void atStep(std::int32_t i, const LiveBytes& live)
+        {
+            if (auto it = wanted.find(i); it != wanted.end())
+                it->second = live.byCategory;
         }
-        if (auto it = atStep.find(std::int32_t(i)); it != atStep.end())
-            it->second = live;
-        for (std::int32_t k = 0; k < st.freeCount; ++k) {
-            const MemoryBlock& b = s.blocks[ev[st.allocCount + k]];
-            live[index(b.category)] -= b.bytes;
-        }
-    }
+    } v { atStep };
+    walkSchedule<WalkDetail::ByCategory>(s, v);
     for (std::size_t i = 0; i < sorted.size(); ++i) {
         SweepPoint& p = out[order[i]];
         p.batch = sorted[i];

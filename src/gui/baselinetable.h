@@ -4,7 +4,7 @@
 // the largest micro-batch, step time, throughput and MFU, each with the change. Shown beside the charts while a
 // baseline is pinned (Edit > Compare with a Baseline).
 
-#include "simulationcontroller.h"
+#include "simulate.h"
 
 #include <QWidget>
 

@@ -1,4 +1,5 @@
 #include "batchsweepview.h"
+#include "units.h"
 
 #include "formatting.h"
 #include "labels.h"
@@ -16,7 +17,7 @@
 namespace headroom::gui {
 
 namespace {
-    constexpr double kGiB = 1073741824.0;
+    using units::kGiB;
 }
 
 BatchSweepView::BatchSweepView(QWidget* parent)

@@ -5,7 +5,7 @@
 // a slider tick never rebuilds a QChart.
 
 #include "chartstyle.h"
-#include "simulationcontroller.h"
+#include "simulate.h"
 
 #include <QChartView>
 

@@ -1,4 +1,5 @@
 #include "controlpanel.h"
+#include "units.h"
 
 #include "formatting.h"
 #include "labels.h"
@@ -241,7 +242,7 @@ void ControlPanel::syncFromScenario()
 
     const GpuSpec* gpu = m_catalog->gpu(s.gpuId);
     m_ui->capacityCheck->setChecked(s.overrides.memoryBytes.has_value());
-    m_ui->capacitySpin->setValue((s.overrides.memoryBytes ? *s.overrides.memoryBytes : (gpu ? gpu->memoryBytes() : 0)) / 1073741824.0);
+    m_ui->capacitySpin->setValue((s.overrides.memoryBytes ? *s.overrides.memoryBytes : (gpu ? gpu->memoryBytes() : 0)) / units::kGiB);
     m_ui->bandwidthCheck->setChecked(s.overrides.bandwidthBytesPerSecond.has_value());
     m_ui->bandwidthSpin->setValue((s.overrides.bandwidthBytesPerSecond ? *s.overrides.bandwidthBytesPerSecond
                                                                         : (gpu ? gpu->bandwidthBytesPerSecond() : 0)) / 1e9);
@@ -249,7 +250,7 @@ void ControlPanel::syncFromScenario()
     const MathUnit unit = gemmUnit(c);
     m_ui->peakSpin->setValue((s.overrides.peakFlopsPerSecond ? *s.overrides.peakFlopsPerSecond
                                                                : (gpu ? gpu->peakFlopsPerSecond(unit) : 0)) / 1e12);
-    m_ui->overheadSpin->setValue(int(std::lround((c.overheadBytes ? *c.overheadBytes : (gpu ? gpu->overheadBytes() : 0)) / 1048576.0)));
+    m_ui->overheadSpin->setValue(int(std::lround(units::toMiB(gpu ? frameworkOverheadBytes(*gpu, c) : c.overheadBytes.value_or(0.0)))));
     updateOverrideMarks();
     m_syncing = false;
 }
@@ -322,7 +323,7 @@ void ControlPanel::edited(const QString& control, bool dragging)
         s.overrides = {};
         c.overheadBytes.reset();
     } else if (control == QLatin1String("override")) {
-        s.overrides.memoryBytes = m_ui->capacityCheck->isChecked() ? std::optional(m_ui->capacitySpin->value() * 1073741824.0) : std::nullopt;
+        s.overrides.memoryBytes = m_ui->capacityCheck->isChecked() ? std::optional(units::fromGiB(m_ui->capacitySpin->value())) : std::nullopt;
         s.overrides.bandwidthBytesPerSecond = m_ui->bandwidthCheck->isChecked() ? std::optional(m_ui->bandwidthSpin->value() * 1e9) : std::nullopt;
         s.overrides.peakFlopsPerSecond = m_ui->peakCheck->isChecked() ? std::optional(m_ui->peakSpin->value() * 1e12) : std::nullopt;
         if (!s.overrides.memoryBytes && !s.overrides.bandwidthBytesPerSecond && !s.overrides.peakFlopsPerSecond)
@@ -331,10 +332,10 @@ void ControlPanel::edited(const QString& control, bool dragging)
             s.overrides.note = tr("What-if set in the window").toStdString();
     } else if (control == QLatin1String("overhead")) {
         const double mib = m_ui->overheadSpin->value();
-        if (gpu && std::abs(mib - gpu->overheadBytes() / 1048576.0) < 0.5)
+        if (gpu && std::abs(mib - units::toMiB(gpu->overheadBytes())) < 0.5)
             c.overheadBytes.reset();
         else
-            c.overheadBytes = mib * 1048576.0;
+            c.overheadBytes = units::fromMiB(mib);
     }
     syncFromScenario(); // derived labels and ranges (sequence mode, datasheet values in disabled overrides)
     emit scenarioEdited(s, control, dragging);

@@ -5,8 +5,6 @@
 
 #include <QLocale>
 
-#include <algorithm>
-#include <map>
 
 namespace headroom::gui {
 
@@ -17,8 +15,6 @@ namespace {
     QString section(const QString& title, const QString& body) { return QStringLiteral("<h3>%1</h3>%2").arg(title, body); }
 
     QString source(const QString& text) { return QStringLiteral("<p><small>%1</small></p>").arg(text); }
-
-    double bytesPerParam(DType t) { return bytesPerElement(t); }
 
 } // namespace
 
@@ -39,55 +35,40 @@ QString Explainer::html(const ExplainRequest& request, const SimulationResult& r
     return {};
 }
 
-QString Explainer::contributors(const SimulationResult& r, MemoryCategory c, int step)
+QString Explainer::contributors(const std::vector<Contributor>& list)
 {
-    const Estimate& e = r.estimate;
-    if (!e.schedule || step < 0)
-        return {};
-    const Schedule& s = *e.schedule;
-    const double batch = double(e.config.microBatch);
-    // Blocks of this category alive during `step`, summed by the operator that allocated them.
-    std::map<QString, double> byLabel;
-    for (const MemoryBlock& b : s.blocks) {
-        if (b.category != c || b.alloc < 0 || b.alloc > step || std::max(b.alloc, b.lastUse) < step)
-            continue;
-        const Step& at = s.steps[b.alloc];
-        QString label = QString::fromUtf8(at.label.data(), qsizetype(at.label.size()));
-        if (at.phase == Phase::Backward)
-            label += tr(" (gradient)");
-        byLabel[label] += b.bytes.at(batch);
-    }
-    std::vector<std::pair<double, QString>> sorted;
-    for (const auto& [label, bytes] : byLabel)
-        sorted.emplace_back(bytes, label);
-    std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-    if (sorted.empty())
+    if (list.empty())
         return {};
     QString rows;
-    for (std::size_t i = 0; i < std::min<std::size_t>(8, sorted.size()); ++i)
-        rows += QStringLiteral("<tr><td>%1</td><td align=right>%2</td></tr>").arg(sorted[i].second.toHtmlEscaped(), formatBytes(sorted[i].first));
+    for (const Contributor& c : list) {
+        QString label = QString::fromUtf8(c.label.data(), qsizetype(c.label.size()));
+        if (c.gradient)
+            label += tr(" (gradient)");
+        rows += QStringLiteral("<tr><td>%1</td><td align=right>%2</td></tr>").arg(label.toHtmlEscaped(), formatBytes(c.bytes));
+    }
     return tr("<p>Largest contributors, summed over layers, by the operator that created them:</p>") + QStringLiteral("<table>%1</table>").arg(rows);
 }
 
 QString Explainer::category(MemoryCategory c, const SimulationResult& r)
 {
-    const Estimate& e = r.estimate;
-    const TrainingConfig& cfg = e.config;
-    const double P = e.parameters;
-    const int N = std::max(1, cfg.dataParallel);
+    // The values come from the core (explain.h); this only writes them in the user's language.
+    const CategoryExplanation x = explainCategory(r, c);
+    const TrainingConfig& cfg = r.estimate.config;
     const bool master = isMixed(cfg.precision) && cfg.mixedStyle == MixedPrecisionStyle::MasterWeights;
-    DType paramType = DType::F32;
-    if (master || cfg.precision == Precision::PureBF16)
-        paramType = cfg.precision == Precision::MixedFP16 ? DType::F16 : DType::BF16;
-    const double pw = bytesPerParam(paramType);
+    const double P = x.parameters;
+    const int N = x.ranks;
     QString body = QStringLiteral("<p>%1</p>").arg(Labels::categoryDescription(c));
-    const double value = e.components[index(c)];
+    const double value = x.bytes;
+    auto perParameter = [&](double bytes) {
+        const double b = x.bytesPerParameter;
+        return x.sharded ? tr("P × %1 B ÷ N = %2 × %1 ÷ %3 = %4").arg(b).arg(n(P)).arg(N).arg(formatBytes(bytes))
+                         : tr("P × %1 B = %2 × %1 = %3").arg(b).arg(n(P)).arg(formatBytes(bytes));
+    };
     QString formula;
     QString src;
     switch (c) {
     case MemoryCategory::Weights:
-        formula = cfg.zeroStage >= 3 ? tr("P × %1 B ÷ N = %2 × %1 ÷ %3 = %4").arg(pw).arg(n(P)).arg(N).arg(formatBytes(value))
-                                     : tr("P × %1 B = %2 × %1 = %3").arg(pw).arg(n(P)).arg(formatBytes(value));
+        formula = perParameter(value);
         src = tr("torch.autocast keeps parameters in FP32 (PyTorch AMP documentation); DeepSpeed and Megatron keep 16-bit "
                  "weights with an FP32 master copy; ZeRO-3 (P_p) shards them over N ranks (Rajbhandari et al. 2020, sec. 5).");
         break;
@@ -97,21 +78,17 @@ QString Explainer::category(MemoryCategory c, const SimulationResult& r)
                  "forward leaves the autocast region, and autograd keeps it until that layer's backward. Transformer Engine "
                  "keeps FP8 copies and their transposes.");
         break;
-    case MemoryCategory::Gradients: {
-        const double g = e.schedule ? (e.schedule->gradientType == DType::F32 ? 4.0 : 2.0) : 4.0;
-        const double base = cfg.zeroStage >= 2 ? P * g / N : P * g;
-        formula = cfg.zeroStage >= 2 ? tr("P × %1 B ÷ N = %2 × %1 ÷ %3 = %4").arg(g).arg(n(P)).arg(N).arg(formatBytes(base))
-                                     : tr("P × %1 B = %2 × %1 = %3").arg(g).arg(n(P)).arg(formatBytes(base));
-        // The simulated value can differ from the closed form: DDP's buckets add a copy, offload moves partitions out.
-        if (value > base * 1.01)
+    case MemoryCategory::Gradients:
+        formula = perParameter(x.closedFormBytes);
+        if (x.note == CategoryExplanation::Note::DdpBuckets)
             formula += tr(", plus DistributedDataParallel's gradient buckets: %1 in all").arg(formatBytes(value));
-        else if (value < base * 0.99 && cfg.offloadOptimizer)
+        else if (x.note == CategoryExplanation::Note::OffloadedGradients)
             formula += tr("; with ZeRO-Offload the gradient partitions go to the host: %1 stays on the GPU").arg(formatBytes(value));
         src = tr("ZeRO-2 (P_os+g) shards gradients (Rajbhandari et al. 2020); Megatron and DeepSpeed keep FP32 gradient "
                  "buffers (18 bytes per parameter with Adam), the ZeRO paper counts 16-bit gradients (16 bytes).");
         break;
-    }
     case MemoryCategory::OptimizerStates: {
+        const double pw = x.bytesPerParameter;
         QString per;
         switch (cfg.optimizer) {
         case OptimizerKind::AdamW:
@@ -141,28 +118,25 @@ QString Explainer::category(MemoryCategory c, const SimulationResult& r)
     }
     case MemoryCategory::Activations:
         formula = tr("tensors autograd saves for backward, at the end of the forward pass: %1").arg(formatBytes(value));
-        if (r.model->family == ModelFamily::Transformer && cfg.attention == AttentionImpl::Eager) {
-            const auto& t = r.model->transformer;
-            const double s = double(cfg.sequenceLength), b = double(cfg.microBatch), h = t.hidden, a = t.heads;
+        if (x.hasKorthikanti)
             formula += tr("<br>For comparison, the closed form for a standard GPT layer with 16-bit activations and "
                           "1-byte dropout masks (Korthikanti et al. 2022, Table 2): sbh(34 + 5as/h) × L = %1")
-                           .arg(formatBytes(s * b * h * (34.0 + 5.0 * a * s / h) * t.layers));
-        }
+                           .arg(formatBytes(x.korthikantiBytes));
         src = tr("Each operator saves what torch/csrc/autograd/derivatives.yaml says it saves (Linear its input, GELU its "
                  "input, softmax its output, dropout a 1-byte mask, LayerNorm its input and FP32 mean and rstd), in the "
                  "dtype autocast gives it.");
-        body += contributors(r, c, e.schedule ? e.schedule->forwardEnd : -1);
+        body += contributors(x.contributors);
         break;
     case MemoryCategory::Transient:
-        formula = tr("live at the peak: %1").arg(formatBytes(e.atPeak[index(c)]));
+        formula = tr("live at the peak: %1").arg(formatBytes(value));
         src = tr("Liveness of every tensor in the simulated step: outputs in flight, gradients of activations, the "
                  "optimizer's foreach temporaries (torch.optim._multi_tensor_adam), gathered ZeRO-3 layers.");
-        body += contributors(r, c, e.peakStep);
+        body += contributors(x.contributors);
         break;
     case MemoryCategory::Overhead:
         formula = tr("CUDA context and workspaces %1 (+ allocator reserve %2)")
-                      .arg(formatBytes(cfg.overheadBytes ? *cfg.overheadBytes : r.gpu->overheadBytes()))
-                      .arg(formatPercent(cfg.allocatorReserveFraction));
+                      .arg(formatBytes(x.overheadBytes))
+                      .arg(formatPercent(x.reserveFraction));
         src = tr("Not a hardware figure: Headroom's default per GPU generation, editable under What-if overrides.");
         break;
     }

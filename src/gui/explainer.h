@@ -2,9 +2,11 @@
 
 // Every number on screen is traceable: for a memory category, an operator dot, a roof or the capacity, the
 // explanation gives what it is, the formula with the current values plugged in, the largest contributors from
-// the simulated step, and the source (paper, datasheet, framework code).
+// the simulated step, and the source (paper, datasheet, framework code). The values come from the core
+// (explainCategory, explain.h); this class writes them in the user's language.
 
 #include "chartpanel.h"
+#include "explain.h"
 
 #include <QCoreApplication>
 #include <QString>
@@ -21,7 +23,7 @@ private:
     static QString category(MemoryCategory c, const SimulationResult& r);
     static QString operatorPoint(int index, const SimulationResult& r);
     static QString capacity(const SimulationResult& r);
-    static QString contributors(const SimulationResult& r, MemoryCategory c, int step);
+    static QString contributors(const std::vector<Contributor>& list);
 };
 
 } // namespace headroom::gui

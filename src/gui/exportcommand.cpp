@@ -6,7 +6,7 @@
 #include "pdfreport.h"
 #include "report.h"
 #include "scenariotext.h"
-#include "simulationcontroller.h"
+#include "simulate.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -122,24 +122,25 @@ int exportFromArguments(const QStringList& arguments)
     ResolvedScenario r;
     if (auto e = resolveScenario(p, catalog, &r))
         return fail(*e);
-    gui::SimulationController controller(std::move(catalog));
-    if (!controller.setScenario(r.scenario))
-        return fail(QStringLiteral("the scenario names an unknown GPU or model"));
-    const auto result = controller.sharedResult();
-    std::shared_ptr<const gui::SimulationResult> baseline;
-    std::unique_ptr<gui::SimulationController> baseController; // owns the catalog the baseline points into
+    // The window's own result for this scenario (SimulateOptions::interactive), so that the file is the window's.
+    auto simulated = simulate(catalog, r.scenario, SimulateOptions::interactive());
+    if (!simulated)
+        return fail(QString::fromStdString(simulated.error().toString()));
+    const auto result = std::make_shared<const SimulationResult>(std::move(*simulated));
+    std::shared_ptr<const SimulationResult> baseline;
+    Catalog baseCatalog; // the baseline's model and GPU point into it
     if (p.isSet(QStringLiteral("baseline"))) {
         QCommandLineParser bp;
         addScenarioOptions(bp);
         bp.parse({ QStringLiteral("headroom"), QStringLiteral("--scenario"), p.value(QStringLiteral("baseline")) });
-        Catalog baseCatalog = controller.catalog();
+        baseCatalog = catalog;
         ResolvedScenario b;
         if (auto e = resolveScenario(bp, baseCatalog, &b))
             return fail(QStringLiteral("--baseline: %1").arg(*e));
-        baseController = std::make_unique<gui::SimulationController>(std::move(baseCatalog));
-        if (!baseController->setScenario(b.scenario))
-            return fail(QStringLiteral("--baseline: the scenario names an unknown GPU or model"));
-        baseline = baseController->sharedResult();
+        auto base = simulate(baseCatalog, b.scenario, SimulateOptions::interactive());
+        if (!base)
+            return fail(QStringLiteral("--baseline: %1").arg(QString::fromStdString(base.error().toString())));
+        baseline = std::make_shared<const SimulationResult>(std::move(*base));
     }
 
     std::optional<QString> error;
@@ -156,9 +157,12 @@ int exportFromArguments(const QStringList& arguments)
     } else if (suffix == QLatin1String("csv")) {
         error = CatalogLoader::writeFile(out, gui::ScenarioText::breakdownCsv(*result).toUtf8());
     } else {
-        EstimateOptions eo;
-        const Estimate full = estimate(*result->model, *result->gpu, r.scenario.config, r.scenario.overrides, eo);
-        error = CatalogLoader::writeFile(out, QByteArray::fromStdString(estimateToJson(full, *result->model)));
+        // Every field, as `headroom estimate --json` writes it.
+        SimulateOptions full;
+        full.sweep = false;
+        const auto complete = simulate(catalog, r.scenario, full);
+        error = complete ? CatalogLoader::writeFile(out, QByteArray::fromStdString(resultToJson(*complete)))
+                         : std::optional<QString>(QString::fromStdString(complete.error().toString()));
     }
     if (error)
         return fail(*error);

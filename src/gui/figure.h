@@ -6,7 +6,7 @@
 // in a fixed style (exportChartStyle), so the two produce the same file for the same scenario.
 
 #include "chartstyle.h"
-#include "simulationcontroller.h"
+#include "simulate.h"
 
 #include <QImage>
 #include <QRectF>

@@ -1,4 +1,5 @@
 #include "formatting.h"
+#include "units.h"
 
 #include <QCoreApplication>
 #include <QLocale>
@@ -18,10 +19,10 @@ QString formatBytes(double bytes, int decimals)
         return QStringLiteral("∞");
     if (a >= 1099511627776.0)
         return QCoreApplication::translate("Format", "%1 TiB").arg(number(bytes / 1099511627776.0, decimals));
-    if (a >= 1073741824.0)
-        return QCoreApplication::translate("Format", "%1 GiB").arg(number(bytes / 1073741824.0, decimals));
-    if (a >= 1048576.0)
-        return QCoreApplication::translate("Format", "%1 MiB").arg(number(bytes / 1048576.0, decimals > 1 ? 1 : decimals));
+    if (a >= units::kGiB)
+        return QCoreApplication::translate("Format", "%1 GiB").arg(number(bytes / units::kGiB, decimals));
+    if (a >= units::kMiB)
+        return QCoreApplication::translate("Format", "%1 MiB").arg(number(bytes / units::kMiB, decimals > 1 ? 1 : decimals));
     if (a >= 1024.0)
         return QCoreApplication::translate("Format", "%1 KiB").arg(number(bytes / 1024.0, 1));
     return QCoreApplication::translate("Format", "%1 B").arg(number(bytes, 0));
@@ -29,7 +30,7 @@ QString formatBytes(double bytes, int decimals)
 
 QString formatGiB(double bytes, int decimals)
 {
-    return QCoreApplication::translate("Format", "%1 GiB").arg(number(bytes / 1073741824.0, decimals));
+    return QCoreApplication::translate("Format", "%1 GiB").arg(number(bytes / units::kGiB, decimals));
 }
 
 QString formatSeconds(double s)

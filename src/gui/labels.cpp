@@ -1,4 +1,5 @@
 #include "labels.h"
+#include "units.h"
 
 namespace headroom::gui {
 
@@ -275,7 +276,7 @@ QString Labels::overrideNote(const std::string& note)
 QStringList Labels::warnings(const Estimate& e)
 {
     QStringList out;
-    for (const EstimateWarning& w : e.warningKinds) {
+    for (const EstimateWarning& w : e.warnings) {
         switch (w.kind) {
         case EstimateWarning::Kind::UnitFallback:
             out << tr("%1 has no %2 peak: the matrix multiplications are timed on %3")

@@ -1,4 +1,5 @@
 #include "mainwindow.h"
+#include "tourhost.h"
 
 #include "appsettings.h"
 #include "batchsweepview.h"

@@ -33,6 +33,7 @@ class RooflineView;
 class ScenarioHistory;
 class SimulationController;
 class TimelineView;
+class TourHost;
 class VerdictWidget;
 
 class MainWindow : public QMainWindow {
@@ -80,6 +81,8 @@ public:
     BaselineTable* baselineTable() const { return m_baselineTable; }
     GpuComparisonView* gpuComparison() const { return m_comparison; }
     void showGpuComparison();
+    void hideGpuComparison();
+    bool gpuComparisonShown() const;
     GuidedTour* tour() const { return m_tour; }
     SimulationController* controller() const { return m_controller; }
     // A Hugging Face config.json or checkpoint folder becomes the current model; a .safetensors file opens the
@@ -126,6 +129,7 @@ private:
     QDockWidget* m_baselineDock = nullptr;
     GpuComparisonView* m_comparison = nullptr;
     QDockWidget* m_comparisonDock = nullptr;
+    std::unique_ptr<TourHost> m_tourHost;
     GuidedTour* m_tour = nullptr;
     QDockWidget* m_tourDock = nullptr;
     ExplainRequest m_lastExplain;

@@ -216,10 +216,14 @@ std::optional<QString> MainWindow::exportBreakdownCsv(const QString& path) const
 
 std::optional<QString> MainWindow::exportResultJson(const QString& path) const
 {
-    const auto r = currentResult();
-    // The window skips the longest-sequence search on each tick; the exported result has every field.
-    const Estimate full = estimate(*r->model, *r->gpu, r->scenario.config, r->scenario.overrides);
-    return CatalogLoader::writeFile(path, QByteArray::fromStdString(estimateToJson(full, *r->model)));
+    // The window skips the searches on each tick; the exported result has every field, as `headroom estimate
+    // --json` writes it.
+    SimulateOptions full;
+    full.sweep = false;
+    const auto complete = simulate(m_controller->catalog(), currentResult()->scenario, full);
+    if (!complete)
+        return QString::fromStdString(complete.error().toString());
+    return CatalogLoader::writeFile(path, QByteArray::fromStdString(resultToJson(*complete)));
 }
 
 void MainWindow::copyFigure(const FigureOptions& options)

@@ -10,8 +10,9 @@
 #include "gpueditordialog.h"
 #include "modeleditordialog.h"
 #include "modelimport.h"
-#include "tour.h"
 #include "simulationcontroller.h"
+#include "tour.h"
+#include "tourhost.h"
 #include "ui_mainwindow.h"
 
 #include <QApplication>
@@ -26,6 +27,53 @@
 #include <QStatusBar>
 
 namespace headroom::gui {
+
+namespace {
+
+    // The tour's view of the window (tourhost.h).
+    class WindowTourHost final : public TourHost {
+    public:
+        explicit WindowTourHost(MainWindow* window)
+            : m_window(window)
+        {
+        }
+        QWidget* tourParent() override { return m_window; }
+        const Scenario& tourScenario() const override { return m_window->controller()->scenario(); }
+        const SimulationResult& tourResult() const override { return m_window->controller()->result(); }
+        void applyTourScenario(const Scenario& scenario) override
+        {
+            m_window->applyScenario(scenario, QStringLiteral("tour"));
+        }
+        QWidget* tourTarget(Target target) override
+        {
+            switch (target) {
+            case Target::MemoryChart:
+                return m_window->memoryChart();
+            case Target::SweepChart:
+                return m_window->sweepChart();
+            case Target::TimelineChart:
+                return m_window->timelineChart();
+            case Target::RooflineChart:
+                return m_window->rooflineChart();
+            case Target::GpuComparison:
+                return m_window->gpuComparison();
+            }
+            return nullptr;
+        }
+        bool gpuComparisonShown() const override { return m_window->gpuComparisonShown(); }
+        void setGpuComparisonShown(bool shown) override
+        {
+            if (shown)
+                m_window->showGpuComparison();
+            else
+                m_window->hideGpuComparison();
+        }
+
+    private:
+        MainWindow* m_window;
+    };
+
+} // namespace
 
 void MainWindow::setupTools()
 {
@@ -52,7 +100,8 @@ void MainWindow::setupTools()
     m_comparisonDock->hide();
     connect(m_ui->gpuComparisonAction, &QAction::triggered, this, &MainWindow::showGpuComparison);
 
-    m_tour = new GuidedTour(this);
+    m_tourHost = std::make_unique<WindowTourHost>(this);
+    m_tour = new GuidedTour(m_tourHost.get(), this);
     m_tourDock = new QDockWidget(this);
     m_tourDock->setObjectName(QStringLiteral("tourDock"));
     m_tourDock->setWidget(m_tour);
@@ -101,6 +150,10 @@ void MainWindow::showGpuComparison()
     m_comparisonDock->raise();
 }
 
+void MainWindow::hideGpuComparison() { m_comparisonDock->hide(); }
+
+bool MainWindow::gpuComparisonShown() const { return m_comparisonDock->isVisible(); }
+
 void MainWindow::retranslateTools()
 {
     m_tourDock->setWindowTitle(tr("Guided Tour"));
@@ -124,6 +177,7 @@ void MainWindow::refreshTools(const std::shared_ptr<const SimulationResult>& res
     if (m_baseline)
         m_baselineTable->setResults(m_baseline, result);
     m_comparison->setScenario(result->scenario);
+    m_tour->refreshText(); // its text quotes the result on screen
 }
 
 void MainWindow::catalogChanged()

@@ -1,4 +1,5 @@
 #include "memorychartview.h"
+#include "units.h"
 
 #include "formatting.h"
 #include "labels.h"
@@ -18,7 +19,7 @@
 namespace headroom::gui {
 
 namespace {
-    constexpr double kGiB = 1073741824.0;
+    using units::kGiB;
     constexpr Phase kPhases[] = { Phase::Forward, Phase::Backward, Phase::Optimizer };
 }
 
@@ -106,44 +107,15 @@ void MemoryChartView::setChartStyle(const ChartStyle& style)
     placeLabels();
 }
 
-namespace {
-
-    // The highest point of each phase (forward, backward, optimizer), and its breakdown.
-    std::array<CategoryBytes, 3> phasePeaks(const Estimate& e, std::array<double, 3>* totals)
-    {
-        std::array<CategoryBytes, 3> at {};
-        std::array<double, 3> best { -1.0, -1.0, -1.0 };
-        if (e.schedule && e.timeline.size() == e.schedule->steps.size()) {
-            for (std::size_t i = 0; i < e.timeline.size(); ++i) {
-                const int p = int(e.schedule->steps[i].phase);
-                double total = 0.0;
-                for (double v : e.timeline[i])
-                    total += v;
-                if (total > best[p]) {
-                    best[p] = total;
-                    at[p] = e.timeline[i];
-                }
-            }
-        } else {
-            at[int(e.peakPhase)] = e.atPeak;
-            best[int(e.peakPhase)] = e.peakBytes;
-        }
-        for (int p = 0; p < 3; ++p)
-            (*totals)[p] = std::max(0.0, best[p]);
-        return at;
-    }
-
-} // namespace
-
 void MemoryChartView::setResult(const std::shared_ptr<const SimulationResult>& result)
 {
     const SimulationResult& r = *result;
     const Estimate& e = r.estimate;
-    const auto at = phasePeaks(e, &m_totals);
     double top = e.capacityBytes;
     m_tallest = 0;
     for (int p = 0; p < 3; ++p) {
-        m_bars->setValues(p, at[p], kGiB);
+        m_totals[p] = e.phasePeaks[p].totalBytes;
+        m_bars->setValues(p, e.phasePeaks[p].atPeak, kGiB);
         top = std::max(top, m_totals[p]);
         if (m_totals[p] > m_totals[m_tallest])
             m_tallest = p;
@@ -155,13 +127,12 @@ void MemoryChartView::setResult(const std::shared_ptr<const SimulationResult>& r
     m_bars->setOffset(compare ? 0.2 : 0.0);
     m_baselineLabel->setVisible(compare);
     if (compare) {
-        std::array<double, 3> totals {};
-        const auto base = phasePeaks(m_baseline->estimate, &totals);
+        const auto& base = m_baseline->estimate.phasePeaks;
         m_ghost->setBarWidth(0.38);
         m_ghost->setOffset(-0.2);
         for (int p = 0; p < 3; ++p) {
-            m_ghost->setValues(p, base[p], kGiB);
-            top = std::max(top, totals[p]);
+            m_ghost->setValues(p, base[p].atPeak, kGiB);
+            top = std::max(top, base[p].totalBytes);
         }
         setTextIfChanged(m_baselineLabel, tr("faint: baseline (%1)").arg(formatBytes(m_baseline->estimate.peakBytes)));
     }

@@ -30,7 +30,7 @@ namespace {
     constexpr int kResolution = 96;
     constexpr double kMargin = 40.0;
 
-    QString headerHtml(const SimulationResult& r, const BackgroundResult& bg)
+    QString headerHtml(const SimulationResult& r, const SearchResult& bg)
     {
         const Estimate& e = r.estimate;
         QString html = QStringLiteral("<h2 style='margin:0'>%1</h2>").arg(esc(ScenarioText::title(r)));
@@ -171,7 +171,7 @@ namespace {
 QByteArray pdfReport(const ReportInputs& in)
 {
     const SimulationResult& r = *in.result;
-    const BackgroundResult bg = in.background ? *in.background : SimulationController::computeBackground(r);
+    const SearchResult bg = in.background ? *in.background : searchFits(r);
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);

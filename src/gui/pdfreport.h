@@ -4,7 +4,7 @@
 // the sources of every figure used (the GPU file's datasheets, the model's reference implementation, the papers
 // behind the formulas). Built from the same Figure as the chart exports.
 
-#include "simulationcontroller.h"
+#include "simulate.h"
 
 #include <QByteArray>
 #include <QString>
@@ -17,7 +17,7 @@ namespace headroom::gui {
 struct ReportInputs {
     std::shared_ptr<const SimulationResult> result;
     // The longest sequence and the suggestions; when absent the report computes them (a few milliseconds).
-    std::optional<BackgroundResult> background;
+    std::optional<SearchResult> background;
     bool dark = false;
 };
 

@@ -1,4 +1,5 @@
 #include "scenariotext.h"
+#include "units.h"
 
 #include "formatting.h"
 #include "labels.h"
@@ -104,7 +105,7 @@ QString breakdownCsv(const SimulationResult& r)
     auto row = [&](const QString& id, const QString& label, double steady, double atPeak) {
         out += QStringLiteral("%1,%2,%3,%4,%5,%6\n")
                    .arg(id, csvField(label), c.toString(steady, 'f', 0), c.toString(atPeak, 'f', 0),
-                        c.toString(atPeak / 1073741824.0, 'f', 4),
+                        c.toString(atPeak / units::kGiB, 'f', 4),
                         c.toString(e.peakBytes > 0 ? atPeak / e.peakBytes : 0.0, 'f', 4));
     };
     for (int i = 0; i < kMemoryCategoryCount; ++i) {

@@ -4,7 +4,7 @@
 // result, and the verdict in one line. Shared by the exported figures, the PDF report and the clipboard, so all
 // of them describe a scenario the same way.
 
-#include "simulationcontroller.h"
+#include "simulate.h"
 
 #include <QString>
 #include <QStringList>

@@ -1,13 +1,12 @@
 #pragma once
 
-// Owns the catalog and the current scenario, and turns each change into a result for the views. The lowered
-// schedule is cached per structure (everything but the micro-batch and the overheads), so that dragging the
-// batch slider only walks it again. Searches that need many rebuilds (the longest sequence that fits, the
+// A thin, threaded wrapper of simulate() (src/core/simulate.h): owns the catalog and the current scenario, and
+// turns each change into a result for the views. simulate()'s cache keeps the lowered schedule, so that dragging the
+// batch slider only walks it again. The searches that need many rebuilds (the longest sequence that fits, the
 // suggestions) run on a worker thread and arrive a moment later.
 
 #include "catalog.h"
-#include "estimate.h"
-#include "sweep.h"
+#include "simulate.h"
 
 #include <QFutureWatcher>
 #include <QTimer>
@@ -19,19 +18,10 @@
 
 namespace headroom::gui {
 
-struct SimulationResult {
-    const ModelSpec* model = nullptr;
-    const GpuSpec* gpu = nullptr;
-    Scenario scenario;
-    Estimate estimate;
-    std::vector<SweepPoint> sweep; // breakdown at the peak against micro-batch
-};
+using headroom::SimulationResult;
 
-struct BackgroundResult {
+struct BackgroundResult : SearchResult {
     std::uint64_t generation = 0;
-    std::int64_t maxSequence = 0;
-    bool maxSequenceLimitedByModel = false;
-    std::vector<Fix> fixes;
 };
 
 class SimulationController : public QObject {
@@ -49,22 +39,21 @@ public:
     void removeGpu(const std::string& id, const GpuSpec* fallback);
 
     const Scenario& scenario() const { return m_scenario; }
-    // Returns false (and changes nothing) when the scenario names an unknown GPU or model.
+    // Returns false (and changes nothing) when the scenario names an unknown GPU or model or holds a value the
+    // simulator refuses (validateConfig).
     bool setScenario(const Scenario& scenario);
     const SimulationResult& result() const { return *m_result; }
     // Views keep the result they show through this pointer; a result nobody holds is reused for the next tick.
     std::shared_ptr<const SimulationResult> sharedResult() const { return m_result; }
     const BackgroundResult& background() const { return m_background; }
     bool backgroundPending() const { return m_background.generation != m_generation; }
-    // The longest sequence and the suggestions, computed on the calling thread (what the worker runs).
-    static BackgroundResult computeBackground(const SimulationResult& result);
 
 signals:
     void resultChanged();
     void backgroundChanged();
 
 private:
-    void recompute();
+    bool recompute();
     void startBackground();
 
     Catalog m_catalog;
@@ -74,9 +63,7 @@ private:
     BackgroundResult m_background;
     std::uint64_t m_generation = 0;
 
-    std::shared_ptr<const Schedule> m_schedule;
-    std::string m_scheduleModel;
-    std::optional<TrainingConfig> m_scheduleConfig;
+    SimulationCache m_cache;
     QFutureWatcher<BackgroundResult>* m_watcher = nullptr;
     QTimer* m_backgroundDelay = nullptr; // the search waits for a pause in the slider's movement
     bool m_restartBackground = false;

@@ -1,4 +1,5 @@
 #include "timelineview.h"
+#include "units.h"
 
 #include "formatting.h"
 #include "labels.h"
@@ -16,7 +17,7 @@
 namespace headroom::gui {
 
 namespace {
-    constexpr double kGiB = 1073741824.0;
+    using units::kGiB;
 
     // Total memory against % of the step, at most `buckets` points, each the highest step of its bucket.
     QList<QPointF> totalOutline(const Estimate& e, std::size_t buckets)

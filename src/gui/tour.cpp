@@ -1,14 +1,7 @@
 #include "tour.h"
 
-#include "batchsweepview.h"
 #include "formatting.h"
-#include "gpucomparisonview.h"
 #include "labels.h"
-#include "mainwindow.h"
-#include "memorychartview.h"
-#include "rooflineview.h"
-#include "simulationcontroller.h"
-#include "timelineview.h"
 #include "verdictwidget.h"
 
 #include <QEvent>
@@ -99,10 +92,10 @@ namespace {
 
 } // namespace
 
-GuidedTour::GuidedTour(MainWindow* window)
-    : QWidget(window)
-    , m_window(window)
-    , m_frame(new HighlightFrame(window))
+GuidedTour::GuidedTour(TourHost* host, QWidget* parent)
+    : QWidget(parent)
+    , m_host(host)
+    , m_frame(new HighlightFrame(host->tourParent()))
 {
     auto* layout = new QVBoxLayout(this);
     m_counter = new QLabel(this);
@@ -130,8 +123,6 @@ GuidedTour::GuidedTour(MainWindow* window)
     connect(m_back, &QPushButton::clicked, this, &GuidedTour::back);
     connect(m_next, &QPushButton::clicked, this, &GuidedTour::next);
     connect(m_end, &QPushButton::clicked, this, &GuidedTour::stop);
-    // The text quotes the result on screen; a slider moved during the tour updates it.
-    connect(window->controller(), &SimulationController::resultChanged, this, &GuidedTour::refreshText);
     buildSteps();
     changeEvent(nullptr);
 }
@@ -140,7 +131,6 @@ GuidedTour::~GuidedTour() = default;
 
 void GuidedTour::buildSteps()
 {
-    MainWindow* w = m_window;
     m_steps = {
         { [] { return tr("What fills 12 GB?"); },
           [](const Scenario&) { return explainerScenario("bert-base", 16, 512, Precision::FP32); },
@@ -155,7 +145,7 @@ void GuidedTour::buildSteps()
                        formatBytes(e.atPeak[index(MemoryCategory::Transient)]), formatBytes(e.peakBytes), formatBytes(e.capacityBytes),
                        verdictWords(e));
           },
-          [w]() -> QWidget* { return w->memoryChart(); } },
+          [] { return TourHost::Target::MemoryChart; } },
         { [] { return tr("Why the batch size hits the wall"); },
           [](const Scenario&) { return explainerScenario("bert-base", 32, 512, Precision::FP32); },
           [](const SimulationResult& r) {
@@ -168,7 +158,7 @@ void GuidedTour::buildSteps()
                   .arg(e.maxMicroBatch)
                   .arg(verdictWords(e));
           },
-          [w]() -> QWidget* { return w->sweepChart(); } },
+          [] { return TourHost::Target::SweepChart; } },
         { [] { return tr("Mixed precision"); },
           [](const Scenario&) { return explainerScenario("bert-base", 32, 512, Precision::MixedFP16); },
           [](const SimulationResult& r) {
@@ -181,7 +171,7 @@ void GuidedTour::buildSteps()
                   .arg(e.config.microBatch)
                   .arg(verdictWords(e), formatSeconds(e.stepSeconds), formatRate(e.throughputPerSecond, tr("tokens")));
           },
-          [w]() -> QWidget* { return w->memoryChart(); } },
+          [] { return TourHost::Target::MemoryChart; } },
         { [] { return tr("Activation checkpointing"); },
           [](const Scenario&) {
               Scenario s = explainerScenario("bert-base", 32, 512, Precision::MixedFP16);
@@ -197,7 +187,7 @@ void GuidedTour::buildSteps()
                   .arg(e.maxMicroBatch)
                   .arg(formatSeconds(e.stepSeconds));
           },
-          [w]() -> QWidget* { return w->timelineChart(); } },
+          [] { return TourHost::Target::TimelineChart; } },
         { [] { return tr("A model too big for one GPU"); },
           [](const Scenario&) { return explainerScenario("gpt2-xl", 1, 1024, Precision::MixedFP16); },
           [](const SimulationResult& r) {
@@ -206,7 +196,7 @@ void GuidedTour::buildSteps()
                         "than the whole GPU: even one sequence does not fit (%3).</p>")
                   .arg(formatCount(e.parameters), formatBytes(stateBytes(e)), verdictWords(e));
           },
-          [w]() -> QWidget* { return w->memoryChart(); } },
+          [] { return TourHost::Target::MemoryChart; } },
         { [] { return tr("ZeRO: split the model states across GPUs"); },
           [](const Scenario&) {
               Scenario s = explainerScenario("gpt2-xl", 1, 1024, Precision::MixedFP16);
@@ -223,7 +213,7 @@ void GuidedTour::buildSteps()
                   .arg(e.config.dataParallel)
                   .arg(verdictWords(e), formatSeconds(e.communicationSeconds));
           },
-          [w]() -> QWidget* { return w->memoryChart(); } },
+          [] { return TourHost::Target::MemoryChart; } },
         { [] { return tr("A bigger GPU"); },
           [](const Scenario&) {
               Scenario s = explainerScenario("gpt2-xl", 4, 1024, Precision::MixedBF16);
@@ -239,7 +229,7 @@ void GuidedTour::buildSteps()
                   .arg(e.config.microBatch)
                   .arg(verdictWords(e));
           },
-          [w]() -> QWidget* { return w->gpuComparison(); } },
+          [] { return TourHost::Target::GpuComparison; } },
         { [] { return tr("The roofline: compute or bandwidth?"); },
           [](const Scenario&) { return explainerScenario("bert-base", 16, 512, Precision::MixedFP16); },
           [](const SimulationResult& r) {
@@ -254,7 +244,7 @@ void GuidedTour::buildSteps()
                   .arg(QLocale().toString(ridge, 'f', 0), formatBandwidth(e.gpu.bandwidthBytesPerSecond), Labels::unit(e.mfuUnit),
                        formatFlopsPerSecond(peak));
           },
-          [w]() -> QWidget* { return w->rooflineChart(); } },
+          [] { return TourHost::Target::RooflineChart; } },
         { [] { return tr("What bandwidth costs"); },
           [](const Scenario&) {
               Scenario s = explainerScenario("bert-base", 16, 512, Precision::MixedFP16);
@@ -270,7 +260,7 @@ void GuidedTour::buildSteps()
                   .arg(formatBandwidth(e.gpu.bandwidthBytesPerSecond), formatSeconds(e.stepSeconds),
                        formatRate(e.throughputPerSecond, tr("tokens")));
           },
-          [w]() -> QWidget* { return w->rooflineChart(); } },
+          [] { return TourHost::Target::RooflineChart; } },
     };
 }
 
@@ -282,7 +272,7 @@ QString GuidedTour::stepText() const
 {
     if (m_step < 0)
         return {};
-    return m_steps[std::size_t(m_step)].text(m_window->controller()->result());
+    return m_steps[std::size_t(m_step)].text(m_host->tourResult());
 }
 
 QWidget* GuidedTour::highlighted() const { return m_frame->isVisible() ? m_frame->target() : nullptr; }
@@ -290,7 +280,7 @@ QWidget* GuidedTour::highlighted() const { return m_frame->isVisible() ? m_frame
 void GuidedTour::start()
 {
     if (!running())
-        m_startScenario = m_window->controller()->scenario();
+        m_startScenario = m_host->tourScenario();
     show(0);
 }
 
@@ -312,11 +302,11 @@ void GuidedTour::stop()
 {
     m_step = -1;
     if (m_openedComparison)
-        m_window->gpuComparison()->parentWidget()->hide();
+        m_host->setGpuComparisonShown(false);
     m_openedComparison = false;
     m_frame->setTarget(nullptr);
     if (m_startScenario)
-        m_window->applyScenario(*m_startScenario, QStringLiteral("tour"));
+        m_host->applyTourScenario(*m_startScenario);
     m_startScenario.reset();
     emit finished();
 }
@@ -325,18 +315,17 @@ void GuidedTour::show(int index)
 {
     m_step = index;
     const Step& s = m_steps[std::size_t(index)];
-    m_window->applyScenario(s.scenario(m_window->controller()->scenario()), QStringLiteral("tour"));
-    QWidget* target = s.target();
-    QWidget* comparisonDock = m_window->gpuComparison()->parentWidget();
-    if (target == m_window->gpuComparison()) {
-        if (!comparisonDock->isVisible())
+    m_host->applyTourScenario(s.scenario(m_host->tourScenario()));
+    const TourHost::Target target = s.target();
+    if (target == TourHost::Target::GpuComparison) {
+        if (!m_host->gpuComparisonShown())
             m_openedComparison = true;
-        m_window->showGpuComparison();
+        m_host->setGpuComparisonShown(true);
     } else if (m_openedComparison) {
-        comparisonDock->hide();
+        m_host->setGpuComparisonShown(false);
         m_openedComparison = false;
     }
-    m_frame->setTarget(target);
+    m_frame->setTarget(m_host->tourTarget(target));
     refreshText();
 }
 

@@ -5,7 +5,7 @@
 // what fills 12 GB, why the batch size hits the wall, what mixed precision, checkpointing, ZeRO and a bigger GPU
 // each change, and what the roofline says about bandwidth. Ending the tour returns to the scenario it started from.
 
-#include "estimate.h"
+#include "tourhost.h"
 
 #include <QPointer>
 #include <QWidget>
@@ -21,8 +21,6 @@ QT_END_NAMESPACE
 
 namespace headroom::gui {
 
-class MainWindow;
-struct SimulationResult;
 
 // A thick frame drawn over a widget (the chart a tour step talks about); mouse events pass through.
 class HighlightFrame : public QWidget {
@@ -46,7 +44,7 @@ class GuidedTour : public QWidget {
     Q_OBJECT
 
 public:
-    explicit GuidedTour(MainWindow* window);
+    GuidedTour(TourHost* host, QWidget* parent);
     ~GuidedTour() override;
 
     int stepCount() const;
@@ -61,6 +59,7 @@ public slots:
     void next();
     void back();
     void stop(); // returns to the scenario the tour started from
+    void refreshText(); // the text quotes the result on screen: the host calls this when the result changes
 
 signals:
     void finished();
@@ -73,13 +72,12 @@ private:
         std::function<QString()> title;
         std::function<Scenario(const Scenario&)> scenario;
         std::function<QString(const SimulationResult&)> text;
-        std::function<QWidget*()> target;
+        std::function<TourHost::Target()> target;
     };
     void buildSteps();
     void show(int index);
-    void refreshText();
 
-    MainWindow* m_window;
+    TourHost* m_host;
     std::vector<Step> m_steps;
     int m_step = -1;
     std::optional<Scenario> m_startScenario;

@@ -67,7 +67,7 @@ void VerdictWidget::setResult(const std::shared_ptr<const SimulationResult>& res
     render();
 }
 
-void VerdictWidget::setBackground(const BackgroundResult& background, bool pending)
+void VerdictWidget::setBackground(const SearchResult& background, bool pending)
 {
     m_background = background;
     m_pending = pending;

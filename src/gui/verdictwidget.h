@@ -4,7 +4,7 @@
 // longest sequence that fit, step time, throughput and MFU; when it does not fit, the cheapest changes that
 // would make it fit, each with the memory it saves (click one to apply it).
 
-#include "simulationcontroller.h"
+#include "simulate.h"
 
 #include <QWidget>
 
@@ -21,7 +21,7 @@ public:
     explicit VerdictWidget(QWidget* parent = nullptr);
 
     void setResult(const std::shared_ptr<const SimulationResult>& result);
-    void setBackground(const BackgroundResult& background, bool pending);
+    void setBackground(const SearchResult& background, bool pending);
     void setPresentationMode(bool on);
 
     QString headline() const;
@@ -42,7 +42,7 @@ private:
     QLabel* m_details = nullptr;
     QLabel* m_fixes = nullptr;
     std::shared_ptr<const SimulationResult> m_result;
-    BackgroundResult m_background;
+    SearchResult m_background;
     bool m_pending = true;
 };
 

@@ -1,0 +1,53 @@
+#pragma once
+
+// What the Explain panel says about a memory category, as data: the closed form with the values plugged in, what
+// the simulation found beside it, and the operators that hold the bytes. The window only formats this.
+
+#include "simulate.h"
+
+#include <string_view>
+#include <vector>
+
+namespace headroom {
+
+struct Contributor {
+    std::string_view label;  // the operator that allocated the bytes ("attn.qkv"), summed over layers
+    bool gradient = false;   // allocated in that operator's backward
+    double bytes = 0.0;
+};
+
+// Blocks of category `c` alive during `step`, summed by the operator that allocated them, largest first.
+std::vector<Contributor> contributors(const Schedule& schedule, MemoryCategory c, std::int32_t step, double batch,
+                                      std::size_t limit = 8);
+
+struct CategoryExplanation {
+    enum class Note : std::uint8_t {
+        None,
+        DdpBuckets,         // gradients: DistributedDataParallel's buckets hold a second copy
+        OffloadedGradients, // gradients: ZeRO-Offload moves the partitions to the host
+    };
+
+    MemoryCategory category = MemoryCategory::Weights;
+    double bytes = 0.0; // the simulated size (Estimate::components), or the bytes at the peak for transient
+
+    // The closed form P x bytesPerParameter (/ ranks when sharded), for weights and gradients.
+    double parameters = 0.0;
+    double bytesPerParameter = 0.0;
+    int ranks = 1;
+    bool sharded = false;
+    double closedFormBytes = 0.0;
+    Note note = Note::None;
+
+    // Activations of an eager-attention transformer: Korthikanti et al. 2022, Table 2, sbh(34 + 5as/h) x L, shown
+    // for comparison with the simulated bytes (it assumes 16-bit activations and 1-byte dropout masks).
+    bool hasKorthikanti = false;
+    double korthikantiBytes = 0.0;
+
+    double overheadBytes = 0.0;    // overhead: the framework figure used
+    double reserveFraction = 0.0;  // overhead: the allocator reserve
+    std::vector<Contributor> contributors; // activations (end of forward) and transient (at the peak)
+};
+
+CategoryExplanation explainCategory(const SimulationResult& result, MemoryCategory c);
+
+} // namespace headroom

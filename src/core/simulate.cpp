@@ -1,0 +1,127 @@
+#include "simulate.h"
+
+#include "graphbuilder.h"
+#include "modelgraph.h"
+#include "scenario.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace headroom {
+
+TrainingConfig scheduleKey(const TrainingConfig& config)
+{
+    // Memory is linear in the micro-batch (the schedule holds lines, evaluate() picks the point); the framework
+    // overhead and the allocator reserve are added after the walk. Everything else shapes the graph or its lowering.
+    TrainingConfig key = config;
+    const TrainingConfig defaults;
+    key.microBatch = defaults.microBatch;
+    key.overheadBytes = defaults.overheadBytes;
+    key.allocatorReserveFraction = defaults.allocatorReserveFraction;
+    return key;
+}
+
+void SimulationCache::clear()
+{
+    m_model = nullptr;
+    m_modelId.clear();
+    m_schedule.reset();
+}
+
+std::vector<double> sweepBatches(std::int64_t current, std::int64_t best)
+{
+    const double want = std::max<double>({ 2.0 * double(best), 2.0 * double(current), 8.0 });
+    const double top = std::clamp(std::exp2(std::ceil(std::log2(want))), 8.0, 4096.0);
+    std::vector<double> b;
+    const int n = 48;
+    for (int i = 0; i < n; ++i) {
+        const double v = std::round(std::exp(std::log(top) * i / (n - 1)));
+        if (b.empty() || v > b.back())
+            b.push_back(v);
+    }
+    for (double extra : { double(best), double(best + 1), double(current) }) {
+        if (extra >= 1 && extra <= top && std::find(b.begin(), b.end(), extra) == b.end())
+            b.insert(std::upper_bound(b.begin(), b.end(), extra), extra);
+    }
+    return b;
+}
+
+std::optional<Error> simulate(const Catalog& catalog, const Scenario& scenario, const SimulateOptions& options,
+                              SimulationCache* cache, SimulationResult& out)
+{
+    const ModelSpec* model = catalog.model(scenario.modelId);
+    const GpuSpec* gpu = catalog.gpu(scenario.gpuId);
+    if (!gpu)
+        return Error { "scenario", "gpu", "unknown GPU \"" + scenario.gpuId + "\"; known: " + catalog.gpuIds() };
+    if (!model)
+        return Error { "scenario", "model", "unknown model \"" + scenario.modelId + "\"; known: " + catalog.modelIds() };
+    if (auto e = validateConfig(scenario.config, "scenario"))
+        return e;
+    const TrainingConfig& config = scenario.config;
+
+    std::shared_ptr<const Schedule> schedule;
+    const TrainingConfig key = scheduleKey(config);
+    if (cache && cache->m_schedule && cache->m_model == model && cache->m_modelId == model->id && cache->m_key == key) {
+        schedule = cache->m_schedule;
+    } else {
+        schedule = std::make_shared<const Schedule>(lowerTrainingStep(buildGraph(*model, config), config));
+        if (cache) {
+            cache->m_model = model;
+            cache->m_modelId = model->id;
+            cache->m_key = key;
+            cache->m_schedule = schedule;
+            ++cache->m_lowerings;
+        }
+    }
+
+    out.model = model;
+    out.gpu = gpu;
+    out.scenario = scenario;
+    EstimateOptions eo;
+    eo.efficiency = options.efficiency;
+    eo.searchMaxSequence = options.searches;
+    eo.keepTimeline = options.timeline;
+    evaluate(schedule, *model, *gpu, config, scenario.overrides, eo, out.estimate);
+    const Estimate& e = out.estimate;
+    if (options.sweep) {
+        const auto batches = sweepBatches(config.microBatch, e.maxMicroBatch);
+        out.sweep = batchSweep(*schedule, batches, e.overheadBytes, config.allocatorReserveFraction);
+    } else {
+        out.sweep.clear();
+    }
+    out.searched = options.searches;
+    out.fixes.clear();
+    if (options.searches && !e.fits)
+        out.fixes = suggestFixes(*model, *gpu, config, scenario.overrides, e);
+    return std::nullopt;
+}
+
+SearchResult searchFits(const SimulationResult& r)
+{
+    SearchResult s;
+    if (!r.model || !r.gpu)
+        return s;
+    const Estimate& e = r.estimate;
+    if (r.searched) {
+        s.maxSequence = e.maxSequence;
+        s.maxSequenceLimitedByModel = e.maxSequenceLimitedByModel;
+        s.fixes = r.fixes;
+        return s;
+    }
+    s.maxSequence = maxSequence(*r.model, r.scenario.config, e.capacityBytes, e.overheadBytes,
+                                &s.maxSequenceLimitedByModel);
+    if (!e.fits)
+        s.fixes = suggestFixes(*r.model, *r.gpu, r.scenario.config, r.scenario.overrides, e);
+    return s;
+}
+
+Expected<SimulationResult> simulate(const Catalog& catalog, const Scenario& scenario, const SimulateOptions& options,
+                                    SimulationCache* cache)
+{
+    SimulationResult r;
+    if (auto e = simulate(catalog, scenario, options, cache, r))
+        return *e;
+    return r;
+}
+
+} // namespace headroom

@@ -1,0 +1,97 @@
+#pragma once
+
+// The core's one entry point. A catalog and a scenario in; everything the window, the exports and the command line
+// show out: the estimate (memory timeline, peaks, verdict, time, roofline), the sweep of memory against the
+// micro-batch, the longest sequence that fits and the cheapest single changes that make the step fit.
+//
+//   ModelSpec --buildGraph--> Graph --lowerTrainingStep--> Schedule --evaluate (one walk)--> Estimate
+//
+// The Schedule depends on the model and on the fields of the configuration that shape it (scheduleKey), never on
+// the GPU, the micro-batch or the overheads; a SimulationCache keeps the last one, so that a slider tick that
+// changes only those costs one walk. A cached result is always identical to a fresh one (tst_simulate checks each
+// field of TrainingConfig).
+
+#include "catalog.h"
+#include "error.h"
+#include "estimate.h"
+#include "sweep.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace headroom {
+
+struct SimulationResult {
+    const ModelSpec* model = nullptr; // entries of the catalog given to simulate(): they outlive the result
+    const GpuSpec* gpu = nullptr;
+    Scenario scenario;
+    Estimate estimate;
+    std::vector<SweepPoint> sweep; // the breakdown at the peak against micro-batch (SimulateOptions::sweep)
+    bool searched = false;         // maxSequence and fixes were computed (SimulateOptions::searches)
+    std::vector<Fix> fixes;        // when the step does not fit: single changes that lower the peak, best first
+};
+
+// The answers of the searches alone: what the window computes on a worker a moment after each change.
+struct SearchResult {
+    std::int64_t maxSequence = 0; // tokens, or image side for vision models
+    bool maxSequenceLimitedByModel = false;
+    std::vector<Fix> fixes; // empty when the step fits
+};
+
+struct SimulateOptions {
+    Efficiency efficiency;
+    bool timeline = true; // the per-step memory timeline and step start times
+    bool sweep = true;    // memory against micro-batch
+    // The longest sequence that fits and the fixes: each needs many rebuilds of the schedule (a millisecond or
+    // more), so the window runs them on a worker and shows them a moment later.
+    bool searches = true;
+
+    // What the window shows on every change, and what its exports draw: everything but the searches.
+    static SimulateOptions interactive()
+    {
+        SimulateOptions o;
+        o.searches = false;
+        return o;
+    }
+};
+
+// The configuration with every field that does not shape the lowered schedule set to its default: two
+// configurations with the same key lower to the same schedule. New fields shape it unless they are reset here.
+TrainingConfig scheduleKey(const TrainingConfig& config);
+
+// The last lowered schedule and what it was lowered for. One cache serves one catalog (its entries' addresses
+// identify models) and one thread at a time.
+class SimulationCache {
+public:
+    void clear();
+    std::uint64_t lowerings() const { return m_lowerings; } // how many times a schedule was built (for tests)
+
+private:
+    friend std::optional<Error> simulate(const Catalog&, const Scenario&, const SimulateOptions&, SimulationCache*,
+                                         SimulationResult&);
+    const ModelSpec* m_model = nullptr;
+    std::string m_modelId;
+    TrainingConfig m_key;
+    std::shared_ptr<const Schedule> m_schedule;
+    std::uint64_t m_lowerings = 0;
+};
+
+// Fills `out` (reusing its vectors' memory). Returns an error, and leaves `out` as it was, when the scenario names a
+// GPU or model the catalog lacks or holds a value the simulator cannot take (validateConfig).
+std::optional<Error> simulate(const Catalog& catalog, const Scenario& scenario, const SimulateOptions& options,
+                              SimulationCache* cache, SimulationResult& out);
+Expected<SimulationResult> simulate(const Catalog& catalog, const Scenario& scenario,
+                                    const SimulateOptions& options = {}, SimulationCache* cache = nullptr);
+
+// The longest sequence that fits and the fixes for a result computed without them (SimulateOptions::searches off).
+SearchResult searchFits(const SimulationResult& result);
+
+// The micro-batches of the sweep: 48 log-spaced points up to a power of two at least twice the current and the
+// largest batch (so that a chart's axis only moves when the batch doubles), plus the current batch and both sides
+// of the step from fitting to not fitting.
+std::vector<double> sweepBatches(std::int64_t current, std::int64_t largestThatFits);
+
+} // namespace headroom

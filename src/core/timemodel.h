@@ -1,0 +1,52 @@
+#pragma once
+
+// How long a step of the schedule takes on a GPU: the roofline with efficiencies. Each step takes the longest of
+// its compute time (FLOPs over the attainable peak of its unit), its memory time (bytes over the attainable
+// bandwidth) and its kernel launches. Defaults and sources of the efficiencies: docs/formulas.md.
+
+#include "gpuspec.h"
+#include "lowering.h"
+
+#include <algorithm>
+#include <array>
+
+namespace headroom {
+
+// Fractions of the datasheet peaks that kernels reach. Defaults and their sources: docs/formulas.md and
+// docs/references/roofline.md sec. 5.
+struct Efficiency {
+    double gemmTensor = 0.80;  // large BF16/FP16/TF32 GEMMs: A100 86.9 %, H100 80.3 % of peak (MAMF table)
+    double gemmFp8 = 0.70;     // FP8 GEMMs: H100 70.9 %, H200 73.4 %
+    double gemmVector = 0.65;  // FP32 SIMT GEMMs: 0.6-0.7
+    double attention = 0.60;   // FlashAttention-2: 50-73 % of peak on A100
+    double vector = 0.50;      // arithmetic of elementwise kernels (they are memory-bound in practice)
+    double memoryHbm = 0.85;   // V100 0.92, A100 PCIe 0.83 of datasheet bandwidth
+    double memoryGddr = 0.78;  // Titan RTX 0.83, T4 0.77
+    double link = 0.80;        // NCCL bus bandwidth over link peak
+    double launchSeconds = 5e-6; // per kernel: "about 4-6 us" of CPU launch overhead in eager mode
+    double hostOptimizerParamsPerSecond = 1.0e9; // DeepSpeed CPU Adam, order of magnitude on a many-core host
+};
+
+// Falls back to a unit the GPU has: FP8 -> BF16, else FP16, else FP32; BF16, FP16 and TF32 -> FP32. PyTorch
+// emulates BF16 on GPUs without BF16 tensor cores at FP32 speed; Transformer Engine refuses FP8 below compute
+// capability 8.9.
+MathUnit resolveUnit(const EffectiveGpu& gpu, MathUnit unit);
+
+struct TimeModel {
+    std::array<MathUnit, kMathUnitCount> resolved {};
+    // Seconds per FLOP for each (kind, unit) and seconds per byte: 1 / (efficiency x peak).
+    std::array<std::array<double, kMathUnitCount>, kOpKindCount> secondsPerFlop {};
+    double secondsPerByte = 0.0;
+    double launchSeconds = 0.0;
+
+    TimeModel(const EffectiveGpu& gpu, const Efficiency& efficiency);
+
+    double seconds(const Step& st, double batch) const
+    {
+        const double tc = st.cost.flops.at(batch) * secondsPerFlop[int(st.kind)][int(st.unit)];
+        const double tm = st.cost.bytes.at(batch) * secondsPerByte;
+        return std::max({ tc, tm, st.kernels * launchSeconds });
+    }
+};
+
+} // namespace headroom
