@@ -4,7 +4,7 @@
 
 include(GNUInstallDirs)
 
-set(HEADROOM_APP_ID io.github.headroom.Headroom) # == QGuiApplication::setDesktopFileName() in src/gui/guiapp.cpp
+set(HEADROOM_APP_ID io.github.headroom.Headroom) # == QGuiApplication::setDesktopFileName() in src/gui/shell/guiapp.cpp
 set(HEADROOM_HOMEPAGE "https://github.com/headroom-app/headroom")
 set(HEADROOM_PACKAGE_MAINTAINER "The Headroom authors <headroom-app@users.noreply.github.com>"
     CACHE STRING "Maintainer field of the Debian package")

@@ -85,8 +85,8 @@ grep -qF "<launchable type=\"desktop-id\">$APP_ID.desktop</launchable>" "$metain
     || fail "metainfo <launchable> is not $APP_ID.desktop"
 grep -qxF "Icon=$APP_ID" "$desktop" || fail "the desktop file's Icon is not $APP_ID"
 grep -qx "Exec=headroom" "$desktop" || fail "the desktop file's Exec is not headroom"
-grep -qF "setDesktopFileName(QStringLiteral(\"$APP_ID\"))" src/gui/guiapp.cpp \
-    || fail "src/gui/guiapp.cpp does not call setDesktopFileName with $APP_ID"
+grep -qF "setDesktopFileName(QStringLiteral(\"$APP_ID\"))" src/gui/shell/guiapp.cpp \
+    || fail "src/gui/shell/guiapp.cpp does not call setDesktopFileName with $APP_ID"
 [ "$(file -b --mime-type "$icon")" = image/svg+xml ] || fail "the icon is not an SVG file"
 
 # --- data files --------------------------------------------------------------------------------------------------

@@ -38,6 +38,7 @@ private slots:
     void explainGivesFormulaAndSource();
     void scenarioAndGeometryAreRemembered();
     void badScenarioFileChangesNothing();
+    void valuesBeyondAControlAreKept();
 
 private:
     static double total(const MemoryChartView* v, Phase p)
@@ -237,6 +238,26 @@ void TestMainWindow::badScenarioFileChangesNothing()
     QVERIFY2(error.contains(QStringLiteral("micro_batch")) && error.contains(QStringLiteral("bad.headroom.json")), qPrintable(error));
     QCOMPARE(m_controller->scenario().config.microBatch, before.config.microBatch);
     QCOMPARE(m_controller->scenario().modelId, before.modelId);
+}
+
+void TestMainWindow::valuesBeyondAControlAreKept()
+{
+    // The micro-batch spin box stops at 1,000,000; a scenario may hold up to 2^40 (validateConfig). Editing another
+    // control must not replace the file's value with the clamped one, and the panel says what it keeps.
+    Scenario s = defaultScenario();
+    s.config.microBatch = 3000000;
+    s.config.gradientAccumulation = 10000; // the accumulation spin box stops at 4096
+    QVERIFY(m_window->applyScenario(s));
+    QVERIFY(m_window->controls()->rangeNoteText().contains(QStringLiteral("3000000")));
+    QVERIFY(m_window->controls()->rangeNoteText().contains(QStringLiteral("10000")));
+    selectData(m_window->controls()->precisionCombo(), int(Precision::FP32));
+    QCOMPARE(int(m_controller->scenario().config.precision), int(Precision::FP32));
+    QCOMPARE(m_controller->scenario().config.microBatch, std::int64_t(3000000));
+    QCOMPARE(m_controller->scenario().config.gradientAccumulation, 10000);
+    // Changing the control itself replaces the value, and the note goes.
+    m_window->controls()->batchSlider()->setValue(ControlPanel::positionFromBatch(8));
+    QCOMPARE(m_controller->scenario().config.microBatch, std::int64_t(8));
+    QVERIFY(!m_window->controls()->rangeNoteText().contains(QStringLiteral("3000000")));
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -1811,6 +1811,34 @@
         <source>What-if set in the window</source>
         <translation>在窗口中设置的假设值</translation>
     </message>
+    <message>
+        <source>%1 %2 (the control shows %3)</source>
+        <translation>%1 %2（控件显示 %3）</translation>
+    </message>
+    <message>
+        <source>micro-batch</source>
+        <translation>微批次</translation>
+    </message>
+    <message>
+        <source>image side</source>
+        <translation>图像边长</translation>
+    </message>
+    <message>
+        <source>sequence length</source>
+        <translation>序列长度</translation>
+    </message>
+    <message>
+        <source>accumulation steps</source>
+        <translation>梯度累积步数</translation>
+    </message>
+    <message>
+        <source>data-parallel GPUs</source>
+        <translation>数据并行 GPU 数</translation>
+    </message>
+    <message>
+        <source>Kept from the scenario, beyond the controls&apos; range: %1. Changing that control replaces it.</source>
+        <translation>保留场景中超出控件范围的值：%1。修改对应控件会替换它。</translation>
+    </message>
 </context>
 <context>
     <name>headroom::gui::ExportDialog</name>

@@ -11,6 +11,7 @@
 #include <QStandardItemModel>
 #include <QStringListModel>
 
+#include <algorithm>
 #include <cmath>
 
 namespace headroom::gui {
@@ -239,6 +240,7 @@ void ControlPanel::syncFromScenario()
     m_ui->dpSpin->setValue(c.dataParallel);
     m_ui->dpSlider->setValue(toLog(double(c.dataParallel), 1.0));
     m_ui->offloadCheck->setChecked(c.offloadOptimizer);
+    updateRangeNote();
 
     const GpuSpec* gpu = m_catalog->gpu(s.gpuId);
     m_ui->capacityCheck->setChecked(s.overrides.memoryBytes.has_value());
@@ -288,6 +290,33 @@ void ControlPanel::updateOverrideMarks()
     }
 }
 
+std::int64_t ControlPanel::keptUnlessEdited(std::int64_t value, const QSpinBox* spin)
+{
+    const std::int64_t shown = std::clamp<std::int64_t>(value, spin->minimum(), spin->maximum());
+    return spin->value() == shown ? value : spin->value();
+}
+
+void ControlPanel::updateRangeNote()
+{
+    const TrainingConfig& c = m_scenario.config;
+    QStringList beyond;
+    auto check = [&](std::int64_t value, const QSpinBox* spin, const QString& what) {
+        if (value < spin->minimum() || value > spin->maximum())
+            beyond << tr("%1 %2 (the control shows %3)").arg(what).arg(value).arg(spin->value());
+    };
+    check(c.microBatch, m_ui->batchSpin, tr("micro-batch"));
+    check(c.sequenceLength, m_ui->seqSpin, m_vision ? tr("image side") : tr("sequence length"));
+    check(c.gradientAccumulation, m_ui->accumSpin, tr("accumulation steps"));
+    check(c.dataParallel, m_ui->dpSpin, tr("data-parallel GPUs"));
+    const QString note = beyond.isEmpty() ? QString()
+                                          : tr("Kept from the scenario, beyond the controls' range: %1. Changing that "
+                                               "control replaces it.")
+                                                .arg(beyond.join(QStringLiteral("; ")));
+    if (m_ui->rangeNote->text() != note)
+        m_ui->rangeNote->setText(note);
+    m_ui->rangeNote->setVisible(!note.isEmpty());
+}
+
 void ControlPanel::edited(const QString& control, bool dragging)
 {
     if (m_syncing || !m_catalog)
@@ -300,16 +329,17 @@ void ControlPanel::edited(const QString& control, bool dragging)
     if (auto id = m_ui->modelCombo->currentData(kRole); id.isValid())
         s.modelId = id.toString().toStdString();
     TrainingConfig& c = s.config;
-    c.microBatch = m_ui->batchSpin->value();
-    c.sequenceLength = m_ui->seqSpin->value();
-    c.gradientAccumulation = m_ui->accumSpin->value();
+    // A scenario file may hold values beyond a control's range: they stay until that control is changed.
+    c.microBatch = keptUnlessEdited(c.microBatch, m_ui->batchSpin);
+    c.sequenceLength = keptUnlessEdited(c.sequenceLength, m_ui->seqSpin);
+    c.gradientAccumulation = int(keptUnlessEdited(c.gradientAccumulation, m_ui->accumSpin));
     c.precision = Precision(m_ui->precisionCombo->currentData().toInt());
     c.mixedStyle = MixedPrecisionStyle(m_ui->styleCombo->currentData().toInt());
     c.optimizer = OptimizerKind(m_ui->optimizerCombo->currentData().toInt());
     c.checkpointing = Checkpointing(m_ui->checkpointingCombo->currentData().toInt());
     c.attention = AttentionImpl(m_ui->attentionCombo->currentData().toInt());
     c.zeroStage = m_ui->zeroSlider->value();
-    c.dataParallel = m_ui->dpSpin->value();
+    c.dataParallel = int(keptUnlessEdited(c.dataParallel, m_ui->dpSpin));
     c.offloadOptimizer = m_ui->offloadCheck->isChecked();
     const GpuSpec* gpu = m_catalog->gpu(s.gpuId);
 
@@ -381,6 +411,7 @@ QSlider* ControlPanel::dataParallelSlider() const { return m_ui->dpSlider; }
 QComboBox* ControlPanel::gpuCombo() const { return m_ui->gpuCombo; }
 QComboBox* ControlPanel::modelCombo() const { return m_ui->modelCombo; }
 QComboBox* ControlPanel::precisionCombo() const { return m_ui->precisionCombo; }
+QString ControlPanel::rangeNoteText() const { return m_ui->rangeNote->isVisibleTo(this) ? m_ui->rangeNote->text() : QString(); }
 QComboBox* ControlPanel::optimizerCombo() const { return m_ui->optimizerCombo; }
 QComboBox* ControlPanel::checkpointingCombo() const { return m_ui->checkpointingCombo; }
 QComboBox* ControlPanel::attentionCombo() const { return m_ui->attentionCombo; }

@@ -46,6 +46,7 @@ public:
     QComboBox* gpuCombo() const;
     QComboBox* modelCombo() const;
     QComboBox* precisionCombo() const;
+    QString rangeNoteText() const; // empty when every scenario value fits its control
     QComboBox* optimizerCombo() const;
     QComboBox* checkpointingCombo() const;
     QComboBox* attentionCombo() const;
@@ -62,6 +63,9 @@ private:
     void populatePickers();
     void populateChoices();
     void syncFromScenario();
+    void updateRangeNote(); // names the scenario values a control cannot show
+    // The scenario's value, unless the control now shows something else than it showed for it (the user edited it).
+    static std::int64_t keptUnlessEdited(std::int64_t value, const QSpinBox* spin);
     void edited(const QString& control, bool dragging = false);
     void updateSequenceMode();
     void updateOverrideMarks();
