@@ -6,6 +6,7 @@
 #include "estimate.h"
 #include "lowering.h"
 #include "modelgraph.h"
+#include "simulate.h"
 
 #include <benchmark/benchmark.h>
 
@@ -85,6 +86,38 @@ void maxSequenceSearch(benchmark::State& state, const char* modelId)
         benchmark::DoNotOptimize(maxSequence(m, c, 80e9, 500 * 1048576.0));
 }
 
+// simulate(), the entry point the window calls on every change: a new structure (the schedule is lowered), and a
+// micro-batch tick on the cached schedule (what dragging the batch slider costs, with the sweep).
+void simulateNewStructure(benchmark::State& state, const char* modelId)
+{
+    Scenario s;
+    s.gpuId = "a100-sxm4-80gb";
+    s.modelId = modelId;
+    s.config = configFor(*cat().model(modelId));
+    SimulationResult r;
+    for (auto _ : state) {
+        simulate(cat(), s, SimulateOptions::interactive(), nullptr, r);
+        benchmark::DoNotOptimize(r.estimate.peakBytes);
+    }
+}
+
+void simulateBatchTick(benchmark::State& state, const char* modelId)
+{
+    Scenario s;
+    s.gpuId = "a100-sxm4-80gb";
+    s.modelId = modelId;
+    s.config = configFor(*cat().model(modelId));
+    SimulationCache cache;
+    SimulationResult r;
+    std::int64_t b = 1;
+    for (auto _ : state) {
+        s.config.microBatch = b;
+        b = b % 64 + 1;
+        simulate(cat(), s, SimulateOptions::interactive(), &cache, r);
+        benchmark::DoNotOptimize(r.estimate.peakBytes);
+    }
+}
+
 } // namespace
 
 BENCHMARK_CAPTURE(fullSimulation, gpt2, "gpt2")->Unit(benchmark::kMicrosecond);
@@ -96,5 +129,10 @@ BENCHMARK_CAPTURE(maxBatchSearch, gpt2, "gpt2")->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(maxBatchSearch, llama_2_7b, "llama-2-7b")->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(maxSequenceSearch, gpt2, "gpt2")->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(maxSequenceSearch, llama_2_7b, "llama-2-7b")->Unit(benchmark::kMicrosecond);
+
+BENCHMARK_CAPTURE(simulateNewStructure, gpt2, "gpt2")->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(simulateNewStructure, llama_2_7b, "llama-2-7b")->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(simulateBatchTick, gpt2, "gpt2")->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(simulateBatchTick, llama_2_7b, "llama-2-7b")->Unit(benchmark::kMicrosecond);
 
 BENCHMARK_MAIN();

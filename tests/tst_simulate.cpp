@@ -1,0 +1,248 @@
+// simulate(), the core's one entry point: a cached schedule gives exactly the result a fresh simulation gives, for a
+// change of every field of TrainingConfig; the cache rebuilds only when a field that shapes the schedule changes;
+// the phase peaks and explanations it returns agree with its own timeline; bad scenarios are refused by name.
+
+#include "explain.h"
+#include "report.h"
+#include "simulate.h"
+#include "testsupport.h"
+
+#include <functional>
+
+using namespace headroom;
+
+class TestSimulate : public QObject {
+    Q_OBJECT
+
+private slots:
+    void cachedEqualsFresh_data();
+    void cachedEqualsFresh();
+    void cacheRebuildsOnlyForStructure();
+    void phasePeaksAreTheTimelineMaxima_data();
+    void phasePeaksAreTheTimelineMaxima();
+    void searchesMatchTheFullSimulation();
+    void explanationsSumToTheCategory();
+    void refusesBadScenarios();
+};
+
+namespace {
+
+using Change = std::function<void(TrainingConfig&)>;
+
+// Eager attention, no checkpointing, ZeRO-0 on 4 ranks: every change below moves away from it.
+Scenario baseScenario()
+{
+    Scenario s;
+    s.gpuId = "a100-sxm4-80gb";
+    s.modelId = "gpt2";
+    s.config.microBatch = 4;
+    s.config.sequenceLength = 256;
+    s.config.precision = Precision::MixedBF16;
+    s.config.attention = AttentionImpl::Eager;
+    s.config.dataParallel = 4;
+    return s;
+}
+
+// Everything a view could show: the whole JSON (with the timeline and every operator) and the sweep.
+std::string fingerprint(const SimulationResult& r)
+{
+    ReportOptions o;
+    o.timeline = true;
+    std::string s = resultToJson(r, o);
+    for (const SweepPoint& p : r.sweep) {
+        s += std::to_string(p.batch) + ":" + std::to_string(p.peakBytes) + ":" + std::to_string(p.peakStep) + ";";
+        for (double v : p.atPeak)
+            s += std::to_string(v) + ",";
+    }
+    for (const PhasePeak& p : r.estimate.phasePeaks)
+        s += std::to_string(p.totalBytes) + "@" + std::to_string(p.step) + ";";
+    return s;
+}
+
+SimulationResult run(const Scenario& s, SimulationCache* cache)
+{
+    auto r = simulate(test::catalog(), s, SimulateOptions::interactive(), cache);
+    if (!r)
+        qFatal("simulate failed: %s", r.error().toString().c_str());
+    return std::move(*r);
+}
+
+} // namespace
+
+// A new field of TrainingConfig changes its size: give it a row below (and, if it does not shape the schedule, a
+// line in scheduleKey()), then update this size.
+static_assert(sizeof(TrainingConfig) == 72, "TrainingConfig changed: add a row to cachedEqualsFresh_data");
+
+void TestSimulate::cachedEqualsFresh_data()
+{
+    QTest::addColumn<Change>("change");
+    QTest::newRow("microBatch") << Change([](TrainingConfig& c) { c.microBatch = 9; });
+    QTest::newRow("sequenceLength") << Change([](TrainingConfig& c) { c.sequenceLength = 384; });
+    QTest::newRow("precision") << Change([](TrainingConfig& c) { c.precision = Precision::FP32; });
+    QTest::newRow("mixedStyle") << Change([](TrainingConfig& c) { c.mixedStyle = MixedPrecisionStyle::MasterWeights; });
+    QTest::newRow("masterGradients") << Change([](TrainingConfig& c) {
+        c.mixedStyle = MixedPrecisionStyle::MasterWeights;
+        c.masterGradients = GradientStorage::Low;
+    });
+    QTest::newRow("zeroStage") << Change([](TrainingConfig& c) { c.zeroStage = 3; });
+    QTest::newRow("dataParallel") << Change([](TrainingConfig& c) { c.dataParallel = 16; });
+    QTest::newRow("offloadOptimizer") << Change([](TrainingConfig& c) { c.offloadOptimizer = true; });
+    QTest::newRow("checkpointing") << Change([](TrainingConfig& c) { c.checkpointing = Checkpointing::Full; });
+    QTest::newRow("attention") << Change([](TrainingConfig& c) { c.attention = AttentionImpl::Fused; });
+    QTest::newRow("optimizer") << Change([](TrainingConfig& c) { c.optimizer = OptimizerKind::AdamW8bit; });
+    QTest::newRow("gradientAccumulation") << Change([](TrainingConfig& c) { c.gradientAccumulation = 4; });
+    QTest::newRow("overheadBytes") << Change([](TrainingConfig& c) { c.overheadBytes = 3.0e9; });
+    QTest::newRow("allocatorReserveFraction") << Change([](TrainingConfig& c) { c.allocatorReserveFraction = 0.1; });
+    // CPU kernels save different helper dtypes (dropout noise, LayerNorm statistics): the latent stale cache of the
+    // old GUI-side key, which left this field out.
+    QTest::newRow("kernels") << Change([](TrainingConfig& c) { c.kernels = KernelBackend::Cpu; });
+}
+
+void TestSimulate::cachedEqualsFresh()
+{
+    QFETCH(Change, change);
+    const Scenario base = baseScenario();
+    Scenario changed = base;
+    change(changed.config);
+    QVERIFY(!(changed.config == base.config)); // the row really changes the field
+
+    SimulationCache cache;
+    const std::string before = fingerprint(run(base, &cache));
+    const std::string cached = fingerprint(run(changed, &cache));
+    const std::string fresh = fingerprint(run(changed, nullptr));
+    QCOMPARE(cached, fresh);
+    QVERIFY(cached != before); // the change is visible in the result, so the comparison means something
+}
+
+void TestSimulate::cacheRebuildsOnlyForStructure()
+{
+    SimulationCache cache;
+    Scenario s = baseScenario();
+    run(s, &cache);
+    QCOMPARE(cache.lowerings(), std::uint64_t(1));
+    // The micro-batch, the overheads and the GPU are applied on the walk: no new schedule.
+    s.config.microBatch = 32;
+    s.config.overheadBytes = 1.0e9;
+    s.config.allocatorReserveFraction = 0.05;
+    s.gpuId = "rtx-3090";
+    run(s, &cache);
+    QCOMPARE(cache.lowerings(), std::uint64_t(1));
+    s.config.kernels = KernelBackend::Cpu;
+    run(s, &cache);
+    QCOMPARE(cache.lowerings(), std::uint64_t(2));
+    s.modelId = "bert-base";
+    run(s, &cache);
+    QCOMPARE(cache.lowerings(), std::uint64_t(3));
+    cache.clear();
+    run(s, &cache);
+    QCOMPARE(cache.lowerings(), std::uint64_t(4));
+}
+
+void TestSimulate::phasePeaksAreTheTimelineMaxima_data()
+{
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<int>("checkpointing");
+    QTest::newRow("gpt2") << QStringLiteral("gpt2") << int(Checkpointing::None);
+    QTest::newRow("gpt2 full recompute") << QStringLiteral("gpt2") << int(Checkpointing::Full);
+    QTest::newRow("resnet50") << QStringLiteral("resnet50") << int(Checkpointing::None);
+}
+
+void TestSimulate::phasePeaksAreTheTimelineMaxima()
+{
+    QFETCH(QString, model);
+    QFETCH(int, checkpointing);
+    Scenario s = baseScenario();
+    s.modelId = model.toStdString();
+    s.config.sequenceLength = model == QLatin1String("resnet50") ? 224 : 256;
+    s.config.checkpointing = Checkpointing(checkpointing);
+    const SimulationResult r = run(s, nullptr);
+    const Estimate& e = r.estimate;
+    QCOMPARE(e.timeline.size(), e.schedule->steps.size());
+    std::array<double, 3> maxima { 0.0, 0.0, 0.0 };
+    for (std::size_t i = 0; i < e.timeline.size(); ++i) {
+        double total = 0.0;
+        for (double v : e.timeline[i])
+            total += v;
+        double& m = maxima[int(e.schedule->steps[i].phase)];
+        m = std::max(m, total);
+    }
+    for (int p = 0; p < 3; ++p) {
+        QCOMPARE(e.phasePeaks[p].totalBytes, maxima[p]);
+        QVERIFY(e.phasePeaks[p].step >= 0);
+        QCOMPARE(int(e.schedule->steps[e.phasePeaks[p].step].phase), p);
+    }
+    // The step's peak is the highest of the three.
+    QCOMPARE(std::max({ maxima[0], maxima[1], maxima[2] }), e.phasePeaks[int(e.peakPhase)].totalBytes);
+    QVERIFY(std::abs(e.phasePeaks[int(e.peakPhase)].totalBytes - e.peakBytes) <= 1e-6 * e.peakBytes);
+}
+
+void TestSimulate::searchesMatchTheFullSimulation()
+{
+    // GPT-2 medium in FP32, 16 x 1024 tokens, on the 12 GB laptop GPU does not fit: there are fixes to find.
+    Scenario s;
+    s.gpuId = "rtx-a3000-12gb-laptop";
+    s.modelId = "gpt2-medium";
+    s.config.microBatch = 16;
+    s.config.sequenceLength = 1024;
+    s.config.precision = Precision::FP32;
+    const auto full = simulate(test::catalog(), s);
+    QVERIFY(full.ok());
+    QVERIFY(full->searched);
+    QVERIFY(!full->estimate.fits);
+    QVERIFY(!full->fixes.empty());
+    const SimulationResult quick = run(s, nullptr);
+    QVERIFY(!quick.searched);
+    QVERIFY(quick.fixes.empty());
+    const SearchResult later = searchFits(quick);
+    QCOMPARE(later.maxSequence, full->estimate.maxSequence);
+    QCOMPARE(later.maxSequenceLimitedByModel, full->estimate.maxSequenceLimitedByModel);
+    QCOMPARE(later.fixes.size(), full->fixes.size());
+    for (std::size_t i = 0; i < later.fixes.size(); ++i) {
+        QCOMPARE(int(later.fixes[i].kind), int(full->fixes[i].kind));
+        QCOMPARE(later.fixes[i].peakBytes, full->fixes[i].peakBytes);
+    }
+}
+
+void TestSimulate::explanationsSumToTheCategory()
+{
+    // Contributors are the blocks alive at a step; summed without the cut to eight they give the category's bytes.
+    Scenario s = baseScenario();
+    const SimulationResult r = run(s, nullptr);
+    const Estimate& e = r.estimate;
+    const auto all = contributors(*e.schedule, MemoryCategory::Activations, e.schedule->forwardEnd,
+                                  double(s.config.microBatch), std::size_t(-1));
+    double sum = 0.0;
+    for (const Contributor& c : all)
+        sum += c.bytes;
+    QVERIFY(std::abs(sum - e.components[index(MemoryCategory::Activations)]) <= 1.0);
+    for (std::size_t i = 1; i < all.size(); ++i)
+        QCOMPARE_GE(all[i - 1].bytes, all[i].bytes);
+    // Weights under autocast: P x 4 bytes (FP32 parameters, PyTorch AMP documentation).
+    const CategoryExplanation w = explainCategory(r, MemoryCategory::Weights);
+    QCOMPARE(w.bytesPerParameter, 4.0);
+    QCOMPARE(w.parameters, 124439808.0); // GPT-2 small, tied embeddings (Radford et al. 2019; HF gpt2)
+    // Eager attention: the Korthikanti et al. closed form is offered for comparison.
+    QVERIFY(explainCategory(r, MemoryCategory::Activations).hasKorthikanti);
+}
+
+void TestSimulate::refusesBadScenarios()
+{
+    Scenario s = baseScenario();
+    s.gpuId = "no-such-gpu";
+    auto r = simulate(test::catalog(), s);
+    QVERIFY(!r.ok());
+    QCOMPARE(QString::fromStdString(r.error().field), QStringLiteral("gpu"));
+    s = baseScenario();
+    s.modelId = "no-such-model";
+    r = simulate(test::catalog(), s);
+    QVERIFY(!r.ok());
+    QCOMPARE(QString::fromStdString(r.error().field), QStringLiteral("model"));
+    s = baseScenario();
+    s.config.microBatch = 0;
+    r = simulate(test::catalog(), s);
+    QVERIFY(!r.ok());
+    QCOMPARE(QString::fromStdString(r.error().field), QStringLiteral("micro_batch"));
+}
+
+QTEST_APPLESS_MAIN(TestSimulate)
+#include "tst_simulate.moc"
