@@ -115,7 +115,18 @@ namespace {
         void optimizerStep();
         void layerBuffers();
         void setupResident();
+        void gradientStorage();
+        void residentModelStates();
+        void residentGradients();
+        void communicationVolumes();
+        void offloadVolumes();
         void finish();
+        void buildEvents();
+        void groupSteps();
+        bool masterWeights() const
+        {
+            return isMixed(cfg.precision) && cfg.mixedStyle == MixedPrecisionStyle::MasterWeights;
+        }
 
         const Graph& g;
         const TrainingConfig& cfg;
@@ -132,20 +143,34 @@ namespace {
         bool gradsResident = false;
     };
 
+    // The memory alive for the whole step and the per-step traffic, one piece per term (as Megatron's
+    // theoretical_memory_usage.py keeps one function per memory term).
     void Lowerer::setupResident()
     {
-        const int zero = cfg.zeroStage;
-        const bool master = isMixed(cfg.precision) && cfg.mixedStyle == MixedPrecisionStyle::MasterWeights;
-        if (master)
+        gradientStorage();
+        residentModelStates();
+        residentGradients();
+        communicationVolumes();
+        offloadVolumes();
+    }
+
+    void Lowerer::gradientStorage()
+    {
+        if (masterWeights())
             gradElemBytes = cfg.masterGradients == GradientStorage::FP32 ? 4.0 : bytesPerElement(plan.paramType);
         else
             gradElemBytes = bytesPerElement(plan.paramType);
         s.gradientType = gradElemBytes == 4.0 ? DType::F32 : plan.paramType;
-
         double params = 0.0;
         for (const auto& p : g.params)
             params += p.numel;
         s.parameters = params;
+    }
+
+    void Lowerer::residentModelStates()
+    {
+        const int zero = cfg.zeroStage;
+        const double params = s.parameters;
         const double pw = bytesPerElement(plan.paramType);
 
         // Parameters: a 1/N shard under ZeRO-3 (ZeRO paper, sec. 5.3, P_p).
@@ -168,7 +193,13 @@ namespace {
             s.resident[index(MemoryCategory::OptimizerStates)]
                 = fixedAmount((s.optimizer.stateBytes + s.optimizer.masterBytes) / (zero >= 1 ? ranks : 1));
         }
+    }
 
+    void Lowerer::residentGradients()
+    {
+        const int zero = cfg.zeroStage;
+        const bool master = masterWeights();
+        const double params = s.parameters;
         // Gradients that exist before backward starts: accumulation over micro-batches keeps them, and Megatron
         // allocates its FP32 main_grad buffer once at start-up.
         gradsResident = cfg.gradientAccumulation > 1 || (master && cfg.masterGradients == GradientStorage::FP32);
@@ -185,7 +216,13 @@ namespace {
         // gradient buffers, which the ZeRO paper's baseline (16 bytes per parameter) already counts.
         if (ranks > 1 && zero == 0 && !master)
             s.resident[index(MemoryCategory::Gradients)] += fixedAmount(params * gradElemBytes);
+    }
 
+    void Lowerer::communicationVolumes()
+    {
+        const int zero = cfg.zeroStage;
+        const double params = s.parameters;
+        const double pw = bytesPerElement(plan.paramType);
         // Collectives per rank (NCCL ring volumes, nccl-tests PERFORMANCE.md; ZeRO paper sec. 7).
         if (ranks > 1) {
             const double f = double(ranks - 1) / ranks;
@@ -206,6 +243,13 @@ namespace {
                 break;
             }
         }
+    }
+
+    void Lowerer::offloadVolumes()
+    {
+        const int zero = cfg.zeroStage;
+        const double pw = bytesPerElement(plan.paramType);
+        const double params = s.parameters;
         if (cfg.offloadOptimizer) {
             s.offloadParameters = params / (zero >= 1 ? ranks : 1);
             s.offloadBytesPerStep = s.offloadParameters * (gradElemBytes + pw);
@@ -434,10 +478,22 @@ namespace {
 
     void Lowerer::finish()
     {
+        // A transient block that autograd saved for backward is an activation.
         for (std::size_t b = 0; b < s.blocks.size(); ++b) {
             if (saved[b] && s.blocks[b].category == MemoryCategory::Transient)
                 s.blocks[b].category = MemoryCategory::Activations;
         }
+        buildEvents();
+        for (const auto& op : g.ops)
+            s.modelFlops += op.modelFlops * 3.0;
+        groupSteps();
+        s.tokensPerSample = g.samplesTokens;
+        s.layers = g.layers;
+    }
+
+    // Each step's allocations, then its frees, as one flat list (Schedule::events) that walkSchedule reads.
+    void Lowerer::buildEvents()
+    {
         const std::size_t nSteps = s.steps.size();
         auto& allocCount = sc.allocCount;
         auto& freeCount = sc.freeCount;
@@ -471,8 +527,11 @@ namespace {
             const Step& fr = s.steps[f];
             s.events[fr.eventsBegin + fr.allocCount + freeFill[f]++] = b;
         }
-        for (const auto& op : g.ops)
-            s.modelFlops += op.modelFlops * 3.0;
+    }
+
+    void Lowerer::groupSteps()
+    {
+        const std::size_t nSteps = s.steps.size();
         // Group steps by label text, phase and kind. Labels are mostly string literals shared by every layer, so
         // a first pass finds each distinct label once (by content) and the groups follow from it.
         std::unordered_map<const char*, std::int32_t> byPointer;
@@ -510,8 +569,6 @@ namespace {
             }
             s.stepGroup[i] = slot;
         }
-        s.tokensPerSample = g.samplesTokens;
-        s.layers = g.layers;
     }
 
     void Lowerer::run()
