@@ -64,6 +64,17 @@ TrainingConfig bertConfig(std::int64_t microBatch)
     return c;
 }
 
+// A scenario with a what-if bandwidth: the comparison must ignore it (each GPU at its own figures).
+Scenario scenarioFor(const std::string& modelId, const TrainingConfig& config)
+{
+    Scenario s;
+    s.gpuId = "rtx-a3000-12gb-laptop";
+    s.modelId = modelId;
+    s.config = config;
+    s.overrides.bandwidthBytesPerSecond = 1e9;
+    return s;
+}
+
 } // namespace
 
 void TestComparison::capacityIsTheGpuFile_data()
@@ -90,7 +101,7 @@ void TestComparison::capacityIsTheGpuFile()
     QVERIFY(expected > 0);
 
     const GpuSpec& gpu = test::gpu(root.value(QStringLiteral("id")).toString().toStdString().c_str());
-    const auto rows = compareGpus(test::preset("bert-base"), { &gpu }, bertConfig(8), 1000.0);
+    const auto rows = compareGpus(test::catalog(), scenarioFor("bert-base", bertConfig(8)), { &gpu }, 1000.0);
     QCOMPARE(rows.size(), std::size_t(1));
     QCOMPARE(rows[0].gpu, &gpu);
     QCOMPARE(rows[0].capacityBytes, expected);
@@ -122,7 +133,7 @@ void TestComparison::rowIsTheEstimateAlone()
     TrainingConfig alone = c;
     alone.overheadBytes.reset();
 
-    const auto rows = compareGpus(m, explainerGpus(), c, 1e6);
+    const auto rows = compareGpus(test::catalog(), scenarioFor(m.id, c), explainerGpus(), 1e6);
     QCOMPARE(rows.size(), kExplainer.size());
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const GpuSpec& gpu = test::gpu(kExplainer[i].c_str());
@@ -170,7 +181,7 @@ void TestComparison::epochIsHandCountedSteps()
     c.gradientAccumulation = accumulation;
     c.dataParallel = ranks;
     const ModelSpec& m = test::preset("bert-base");
-    const auto rows = compareGpus(m, explainerGpus(), c, samples);
+    const auto rows = compareGpus(test::catalog(), scenarioFor(m.id, c), explainerGpus(), samples);
     QCOMPARE(rows.size(), kExplainer.size());
     QCOMPARE(stepsPerEpoch(samples, std::int64_t(microBatch) * accumulation * ranks), steps);
     for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -207,7 +218,7 @@ void TestComparison::biggerGpusFitAtLeastTheA3000()
             gpus.push_back(&g);
     }
     QVERIFY(gpus.size() >= 4);
-    const auto rows = compareGpus(test::preset(model.toStdString().c_str()), gpus, c, 1e6);
+    const auto rows = compareGpus(test::catalog(), scenarioFor(model.toStdString(), c), gpus, 1e6);
     for (std::size_t i = 1; i < rows.size(); ++i) {
         QVERIFY2(rows[i].maxMicroBatch >= rows[0].maxMicroBatch,
                  qPrintable(QStringLiteral("%1: %2 < %3").arg(QString::fromStdString(rows[i].gpu->id))

@@ -1,7 +1,5 @@
 #include "comparison.h"
 
-#include "lowering.h"
-#include "modelgraph.h"
 
 #include <algorithm>
 #include <cmath>
@@ -20,27 +18,31 @@ std::int64_t stepsPerEpoch(double datasetSamples, std::int64_t samplesPerStep)
     return std::int64_t(std::ceil(samples / double(samplesPerStep)));
 }
 
-std::vector<GpuComparisonRow> compareGpus(const ModelSpec& model, const std::vector<const GpuSpec*>& gpus,
-                                          const TrainingConfig& scenarioConfig, double datasetSamples)
+std::vector<GpuComparisonRow> compareGpus(const Catalog& catalog, const Scenario& scenario,
+                                          const std::vector<const GpuSpec*>& gpus, double datasetSamples)
 {
     std::vector<GpuComparisonRow> rows;
     rows.reserve(gpus.size());
-    TrainingConfig config = scenarioConfig;
-    config.overheadBytes.reset(); // each GPU's own framework overhead
-    // The schedule depends on the model and the configuration only; estimate() lowers it and calls evaluate(),
-    // so lowering once and evaluating per GPU gives the same numbers for a fraction of the work.
-    const auto schedule = std::make_shared<const Schedule>(lowerTrainingStep(buildGraph(model, config), config));
-    EstimateOptions options;
-    options.searchMaxSequence = false; // many rebuilds, and not shown here
-    options.keepTimeline = false;
+    Scenario s = scenario;
+    s.overrides = {};             // what-if figures belong to the GPU they were set for
+    s.config.overheadBytes.reset(); // each GPU's own framework overhead
+    SimulateOptions options;
+    options.timeline = false;
+    options.sweep = false;
+    options.searches = false; // many rebuilds, and not shown here
+    const TrainingConfig& config = s.config;
     const std::int64_t samplesPerStep = std::max<std::int64_t>(1, config.microBatch)
         * std::max(1, config.gradientAccumulation) * std::max(1, config.dataParallel);
     const std::int64_t steps = stepsPerEpoch(datasetSamples, samplesPerStep);
-    Estimate e;
+    SimulationCache cache;
+    SimulationResult result;
     for (const GpuSpec* gpu : gpus) {
-        if (!gpu)
+        if (!gpu || catalog.gpu(gpu->id) != gpu)
             continue;
-        evaluate(schedule, model, *gpu, config, GpuOverrides {}, options, e);
+        s.gpuId = gpu->id;
+        if (simulate(catalog, s, options, &cache, result))
+            continue;
+        const Estimate& e = result.estimate;
         GpuComparisonRow r;
         r.gpu = gpu;
         r.capacityBytes = e.capacityBytes;

@@ -6,6 +6,7 @@
 
 #include "catalog.h"
 #include "estimate.h"
+#include "simulate.h"
 
 #include <cstdint>
 #include <string>
@@ -40,10 +41,11 @@ struct GpuComparisonRow {
 // Optimizer steps one epoch of `datasetSamples` takes: ceil(datasetSamples / samplesPerStep); 0 for an empty data set.
 std::int64_t stepsPerEpoch(double datasetSamples, std::int64_t samplesPerStep);
 
-// One row per GPU, in the order given (null pointers are skipped). The schedule is lowered once and walked per GPU,
-// which is exactly what estimate() does for each GPU alone.
-std::vector<GpuComparisonRow> compareGpus(const ModelSpec& model, const std::vector<const GpuSpec*>& gpus,
-                                          const TrainingConfig& config, double datasetSamples);
+// One row per GPU of `catalog`, in the order given (null pointers, and GPUs that are not the catalog's entry for their
+// id, are skipped): simulate() of the scenario on each GPU at its own figures, through one SimulationCache, so the
+// schedule is lowered once and walked per GPU (a few tens of microseconds each).
+std::vector<GpuComparisonRow> compareGpus(const Catalog& catalog, const Scenario& scenario,
+                                          const std::vector<const GpuSpec*>& gpus, double datasetSamples);
 
 // The GPUs of the explainer that inspired Headroom: the RTX A3000 12 GB laptop GPU, RTX 3090, A100 and H100.
 const std::vector<std::string>& explainerGpuIds();

@@ -302,7 +302,7 @@ void GpuComparisonView::compute()
         std::vector<const GpuSpec*> gpus;
         for (const QString& id : selectedGpuIds())
             gpus.push_back(m_catalog.gpu(id.toStdString()));
-        rows = compareGpus(*model, gpus, m_scenario.config, datasetSamples());
+        rows = compareGpus(m_catalog, m_scenario, gpus, datasetSamples());
     }
     m_model->setRows(rows, QString::fromStdString(m_scenario.gpuId), m_scenario.config.microBatch,
                      model && model->isVision());
