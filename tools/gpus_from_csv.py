@@ -2,7 +2,10 @@
 """Generate the GPU catalog (gpus/*.json, format "headroom-gpu" version 1) from the reference table.
 
 Inputs:  gpu-specs.csv (one row per GPU, the numbers) and gpu-specs.md (its "Sources" section gives each source's
-         title and how it was read). Both default to ../shared/reference/ next to the repository root.
+         title and how it was read), plus gpu-specs-extra.csv / gpu-specs-extra.md: the GPUs added for issue 10
+         (laptop, China-market and current data-center parts). The extra CSV carries its own per-figure source,
+         confidence and note columns (src_*, conf_*, note_*), the laptop TGP range and what is not published, so
+         its rows need no entries in the tables below. All four default to docs/references/ in the repository.
 Output:  one pretty-printed JSON file per CSV row, named <id>.json, in gpus/ (the loader is parseGpuSpec in
          src/core/gpuspec.cpp).
 
@@ -22,7 +25,7 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-DEFAULT_REF = REPO.parent / "shared" / "reference"
+DEFAULT_REF = REPO / "docs" / "references"
 
 # CSV id -> catalog id (file name = catalog id + ".json").
 CATALOG_IDS = {
@@ -321,7 +324,7 @@ GPU_LINK_DOMAIN = {
     "mi210": 4, "mi250x": 8, "mi300x": 8,
 }
 
-PCIE_X16 = {"3": 32, "4": 64, "5": 128}  # GB/s bidirectional, gpu-specs.md conventions
+PCIE_X16 = {"3": 32, "4": 64, "5": 128, "6": 256}  # GB/s bidirectional, gpu-specs.md conventions
 
 # Rows that have no PCIe host link: the GPU reaches its host CPU over NVLink-C2C. pcie_gb_per_s is the host link
 # Headroom uses for optimizer-offload timing, so it carries the C2C figure (a published number, not a PCIe rate).
@@ -335,7 +338,14 @@ OVERHEAD_MIB = [  # architecture prefix -> Headroom default allowance
     ("Ampere", 400), ("Ada", 400),
     ("Hopper", 500), ("Blackwell", 500),
     ("CDNA", 400),
+    ("Gaudi", 500), ("Da Vinci", 500),  # extra rows carry their own overhead note (placeholders, not measured)
 ]
+
+# Filled from gpu-specs-extra.csv by load_extra(): per-figure notes the generic rules cannot produce (fp32, tensor,
+# pcie, link), overhead overrides, and the power / not-published sentences of the file notes.
+EXTRA_NOTES = {}
+EXTRA_OVERHEAD = {}
+EXTRA_ROW_TEXT = {}
 
 # Rows whose vendor tensor headline is sparsity-doubled (gpu-specs.md conventions).
 SPARSE_HEADLINE = {"rtx_a2000_12gb", "rtx_a4000", "rtx_a5000", "rtx_a6000", "rtx_6000_ada", "l4", "h100_pcie",
@@ -437,7 +447,7 @@ def build(row, md_sources):
 
     conf_mem = row["confidence_memory"]
     conf_cmp = row["confidence_compute"]
-    nvidia_geforce = row["vendor"] == "NVIDIA" and row["segment"] == "consumer desktop"
+    nvidia_geforce = row["vendor"] == "NVIDIA" and row["segment"] in ("consumer desktop", "consumer laptop")
     amd = row["vendor"] == "AMD"
 
     # ---- memory
@@ -484,11 +494,14 @@ def build(row, md_sources):
             continue
         notes = []
         if unit == "fp32":
-            notes.append("non-tensor (vector) rate at boost clock")
+            if row["vendor"] not in ("Intel", "Huawei"):  # accelerators without a GPU-style vector peak: see the note
+                notes.append("non-tensor (vector) rate at boost clock")
             if amd:
                 notes.append("FP32 matrix (MFMA) rate is in the notes")
             if rid.startswith("rtx_a3000"):
                 notes.append("reference clock; laptop TGP is OEM-set")
+            if (rid, "fp32") in EXTRA_NOTES:
+                notes.append(EXTRA_NOTES[(rid, "fp32")])
         else:
             notes.append("dense tensor")
             if unit == "fp16":
@@ -509,6 +522,8 @@ def build(row, md_sources):
                 notes.append("vendor headline figures are with sparsity (2x)")
             if conf_cmp == "derived":
                 notes.append("derived from SMs x clock x per-SM rate (see notes)")
+            if (rid, "tensor") in EXTRA_NOTES:
+                notes.append(EXTRA_NOTES[(rid, "tensor")])
         key = "fp32" if unit == "fp32" else "tensor"
         compute[unit] = figure(v, src(key), "; ".join(notes), conf(unit, conf_cmp))
 
@@ -533,12 +548,17 @@ def build(row, md_sources):
             pnote += "; x8 (32 GB/s) in some laptops (Dell Precision report)"
         elif rid == "rtx_a3000_laptop_6gb":
             pnote += "; lane count is laptop-dependent"
-        links["pcie_gb_per_s"] = figure(value, src("pcie"), pnote)
+        if (rid, "pcie") in EXTRA_NOTES:
+            pnote += "; " + EXTRA_NOTES[(rid, "pcie")]
+        links["pcie_gb_per_s"] = figure(value, src("pcie"), pnote, conf("pcie", None))
     link = num(row["gpu_interconnect_bidirectional_GB_per_s"])
     if link is not None:
         if rid not in GPU_LINK_NOTES:
             fail("%s: no GPU_LINK_NOTES entry for its GPU-GPU link" % rid)
-        links["gpu_link_gb_per_s"] = figure(link, src("link"), GPU_LINK_NOTES[rid] + "; bidirectional aggregate")
+        lnote = GPU_LINK_NOTES[rid] + "; bidirectional aggregate"
+        if (rid, "link") in EXTRA_NOTES:
+            lnote += "; " + EXTRA_NOTES[(rid, "link")]
+        links["gpu_link_gb_per_s"] = figure(link, src("link"), lnote, conf("link", None))
         if rid not in GPU_LINK_DOMAIN:
             fail("%s: no GPU_LINK_DOMAIN entry for its GPU-GPU link" % rid)
         links["gpu_link_max_gpus"] = GPU_LINK_DOMAIN[rid]
@@ -551,9 +571,11 @@ def build(row, md_sources):
     if mib is None:
         fail("%s: no overhead default for architecture %r" % (rid, arch))
     runtime, libs = ("ROCm", "rocBLAS/MIOpen") if amd else ("CUDA", "cuBLAS/cuDNN")
-    overhead = figure(mib, ["HEADROOM-OVERHEAD"],
-                      "%s context plus %s workspaces under PyTorch; Headroom's default for %s, not a hardware figure"
-                      % (runtime, libs, arch.split(" (")[0]), "estimate")
+    onote = ("%s context plus %s workspaces under PyTorch; Headroom's default for %s, not a hardware figure"
+             % (runtime, libs, arch.split(" (")[0]))
+    if rid in EXTRA_OVERHEAD:
+        mib, onote = EXTRA_OVERHEAD[rid]
+    overhead = figure(mib, ["HEADROOM-OVERHEAD"], onote, "estimate")
 
     # ---- notes
     parts = [row["notes"].strip()]
@@ -577,8 +599,13 @@ def build(row, md_sources):
         extra.append("TDP %s W" % fmt(tdp))
     if extra:
         parts.append("Other reference figures: %s." % "; ".join(extra))
-    parts.append("Confidence: memory %s, compute %s (overall %s). Reference id: %s (gpu-specs.csv)."
-                 % (conf_mem, conf_cmp, row["confidence"], rid))
+    power, unpublished, csv_name = EXTRA_ROW_TEXT.get(rid, ("", "", "gpu-specs.csv"))
+    if power:
+        parts.append("Power: %s." % power.rstrip("."))
+    if unpublished:
+        parts.append("Not published or not found in the stored sources: %s." % unpublished.rstrip("."))
+    parts.append("Confidence: memory %s, compute %s (overall %s). Reference id: %s (%s)."
+                 % (conf_mem, conf_cmp, row["confidence"], rid, csv_name))
 
     return {
         "format": "headroom-gpu",
@@ -600,10 +627,49 @@ def build(row, md_sources):
     }
 
 
+def load_extra(row, csv_name):
+    """Registers an extra-CSV row's per-figure columns in the tables build() reads."""
+    rid = row["id"]
+    if rid in CATALOG_IDS or row["catalog_id"] in CATALOG_IDS.values():
+        fail("%s: id or catalog id %r is used twice" % (rid, row["catalog_id"]))
+    CATALOG_IDS[rid] = row["catalog_id"]
+
+    def ids(cell):
+        return [s.strip() for s in cell.split(";") if s.strip()]
+
+    attrib = {}
+    for key, col in (("cap", "src_capacity"), ("bus", "src_bus"), ("bw", "src_bandwidth"), ("fp32", "src_fp32"),
+                     ("tensor", "src_tensor"), ("pcie", "src_pcie"), ("link", "src_link")):
+        if ids(row[col]):
+            attrib[key] = ids(row[col])
+    ATTRIBUTION[rid] = attrib
+    for key, col in (("cap", "conf_capacity"), ("bus", "conf_bus"), ("bw", "conf_bandwidth"), ("fp32", "conf_fp32"),
+                     ("tf32", "conf_tf32"), ("fp16", "conf_fp16"), ("bf16", "conf_bf16"), ("fp8", "conf_fp8"),
+                     ("pcie", "conf_pcie"), ("link", "conf_link")):
+        if row[col].strip():
+            CONFIDENCE_OVERRIDES[(rid, key)] = row[col].strip()
+    for key, col in (("cap", "note_capacity"), ("bus", "note_bus"), ("bw", "note_bandwidth")):
+        if row[col].strip():
+            FIGURE_NOTES[(rid, key)] = row[col].strip()
+    for key, col in (("fp32", "note_fp32"), ("tensor", "note_tensor"), ("pcie", "note_pcie"), ("link", "note_link")):
+        if row[col].strip():
+            EXTRA_NOTES[(rid, key)] = row[col].strip()
+    if row["gpu_interconnect_bidirectional_GB_per_s"].strip():
+        GPU_LINK_NOTES[rid] = row["gpu_link_note"].strip() or "GPU-GPU link"
+        GPU_LINK_DOMAIN[rid] = num(row["gpu_link_max_gpus"]) or 2
+    if row["host_link_c2c_GB_per_s"].strip():
+        HOST_LINK_C2C[rid] = num(row["host_link_c2c_GB_per_s"])
+    if row["overhead_MiB"].strip():
+        EXTRA_OVERHEAD[rid] = (num(row["overhead_MiB"]), row["overhead_note"].strip())
+    EXTRA_ROW_TEXT[rid] = (row["power_notes"].strip(), row["not_published"].strip(), csv_name)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--csv", type=Path, default=DEFAULT_REF / "gpu-specs.csv")
     ap.add_argument("--md", type=Path, default=DEFAULT_REF / "gpu-specs.md")
+    ap.add_argument("--extra-csv", type=Path, default=DEFAULT_REF / "gpu-specs-extra.csv")
+    ap.add_argument("--extra-md", type=Path, default=DEFAULT_REF / "gpu-specs-extra.md")
     ap.add_argument("--out", type=Path, default=REPO / "gpus")
     ap.add_argument("--check", action="store_true", help="write nothing; exit 1 if any file would change")
     args = ap.parse_args()
@@ -618,6 +684,17 @@ def main():
     unused = set(ATTRIBUTION) - set(seen)
     if unused:
         fail("ATTRIBUTION names unknown rows %s" % sorted(unused))
+    if args.extra_csv.exists():
+        extra_md = parse_sources_section(args.extra_md.read_text(encoding="utf-8"))
+        for sid, entry in extra_md.items():
+            if sid in md_sources and md_sources[sid] != entry:
+                fail("source %s is defined differently in %s and %s" % (sid, args.md.name, args.extra_md.name))
+            md_sources[sid] = entry
+        with args.extra_csv.open(newline="", encoding="utf-8") as fh:
+            extra_rows = list(csv.DictReader(fh))
+        for row in extra_rows:
+            load_extra(row, args.extra_csv.name)
+        rows += extra_rows
 
     wanted = {}
     for row in rows:
