@@ -13,6 +13,7 @@
 #include "verdictwidget.h"
 
 #include <QComboBox>
+#include <QCompleter>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTemporaryDir>
@@ -39,6 +40,7 @@ private slots:
     void scenarioAndGeometryAreRemembered();
     void badScenarioFileChangesNothing();
     void valuesBeyondAControlAreKept();
+    void gpuPickerGroupsAndSearchesBySegment();
 
 private:
     static double total(const MemoryChartView* v, Phase p)
@@ -233,8 +235,7 @@ void TestMainWindow::badScenarioFileChangesNothing()
     QVERIFY(f.open(QIODevice::WriteOnly));
     f.write(R"({"format":"headroom-scenario","version":1,"gpu":"rtx-a3000-12gb-laptop","model":"gpt2","micro_batch":-1,"sequence_length":8})");
     f.close();
-    QString error;
-    QVERIFY(!m_window->openScenarioFile(path, &error));
+    const QString error = m_window->openScenarioFile(path).value_or(QString());
     QVERIFY2(error.contains(QStringLiteral("micro_batch")) && error.contains(QStringLiteral("bad.headroom.json")), qPrintable(error));
     QCOMPARE(m_controller->scenario().config.microBatch, before.config.microBatch);
     QCOMPARE(m_controller->scenario().modelId, before.modelId);
@@ -258,6 +259,28 @@ void TestMainWindow::valuesBeyondAControlAreKept()
     m_window->controls()->batchSlider()->setValue(ControlPanel::positionFromBatch(8));
     QCOMPARE(m_controller->scenario().config.microBatch, std::int64_t(8));
     QVERIFY(!m_window->controls()->rangeNoteText().contains(QStringLiteral("3000000")));
+}
+
+void TestMainWindow::gpuPickerGroupsAndSearchesBySegment()
+{
+    // Every catalog GPU can be picked, under a "vendor · segment" header, and the search matches the segment.
+    QComboBox* combo = m_window->controls()->gpuCombo();
+    const QAbstractItemModel* search = combo->completer()->model();
+    QStringList ids;
+    for (int r = 0; r < search->rowCount(); ++r)
+        ids << search->index(r, 0).data(Qt::UserRole + 1).toString();
+    for (const GpuSpec& g : m_controller->catalog().gpus())
+        QVERIFY2(ids.contains(QString::fromStdString(g.id)), g.id.c_str());
+    auto entryOf = [&](const char* id) {
+        return search->index(int(ids.indexOf(QString::fromLatin1(id))), 0).data().toString();
+    };
+    QVERIFY2(entryOf("rtx-a3000-12gb-laptop").endsWith(QStringLiteral("NVIDIA · laptop")), qPrintable(entryOf("rtx-a3000-12gb-laptop")));
+    QVERIFY2(entryOf("h100-sxm5-80gb").endsWith(QStringLiteral("NVIDIA · data center")), qPrintable(entryOf("h100-sxm5-80gb")));
+    QVERIFY(combo->findText(QStringLiteral("NVIDIA · laptop")) >= 0); // the group header
+    // Choosing a search entry selects that GPU.
+    const int row = int(ids.indexOf(QStringLiteral("h100-sxm5-80gb")));
+    emit combo->completer()->activated(search->index(row, 0));
+    QCOMPARE(QString::fromStdString(m_controller->scenario().gpuId), QStringLiteral("h100-sxm5-80gb"));
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -1016,6 +1016,22 @@
         <source>What-if from the explainer: 392 GB/s. The datasheet figure is 336 GB/s (192-bit × 14 Gbps / 8).</source>
         <translation>原文假设的带宽：392 GB/s。规格书数值为 336 GB/s（192 位 × 14 Gbps / 8）。</translation>
     </message>
+    <message>
+        <source>laptop</source>
+        <translation>笔记本</translation>
+    </message>
+    <message>
+        <source>desktop</source>
+        <translation>台式机</translation>
+    </message>
+    <message>
+        <source>workstation</source>
+        <translation>工作站</translation>
+    </message>
+    <message>
+        <source>data center</source>
+        <translation>数据中心</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>

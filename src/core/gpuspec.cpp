@@ -79,6 +79,19 @@ double GpuSpec::memoryBytes() const
     return capacityGB.value * units::kGiB;
 }
 
+GpuSegment GpuSpec::segmentKind() const
+{
+    std::string s = segment;
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    if (s.find("laptop") != std::string::npos || s.find("mobile") != std::string::npos)
+        return GpuSegment::Laptop;
+    if (s.find("data center") != std::string::npos || s.find("datacenter") != std::string::npos)
+        return GpuSegment::Datacenter;
+    if (s.find("workstation") != std::string::npos)
+        return GpuSegment::Workstation;
+    return GpuSegment::Desktop;
+}
+
 bool GpuSpec::isGddr() const
 {
     std::string t = memoryType;

@@ -30,6 +30,10 @@ struct SourceRef {
     std::string url;
 };
 
+// Where a GPU is used, from its file's free-text segment ("consumer laptop", "mobile workstation", "data center
+// (OAM)", ...): the picker groups by vendor and this.
+enum class GpuSegment : std::uint8_t { Laptop, Desktop, Workstation, Datacenter };
+
 struct GpuSpec {
     std::string id;
     std::string name;
@@ -62,6 +66,7 @@ struct GpuSpec {
     bool supports(MathUnit u) const { return peakTflops[static_cast<int>(u)].present(); }
     double overheadBytes() const { return frameworkOverheadMiB.value * units::kMiB; }
     bool isGddr() const;
+    GpuSegment segmentKind() const;
 };
 
 // The figures a simulation actually uses after what-if overrides, with what was overridden.

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace headroom::gui {
 
@@ -28,7 +29,7 @@ namespace {
 
     QString gpuGroup(const GpuSpec& g)
     {
-        return QString::fromStdString(g.vendor) + QStringLiteral(" · ") + QString::fromStdString(g.segment);
+        return QString::fromStdString(g.vendor) + QStringLiteral(" · ") + Labels::segment(g.segmentKind());
     }
 
     template <typename E>
@@ -51,11 +52,13 @@ namespace {
             combo->setCurrentIndex(i);
     }
 
-    // A searchable, grouped picker: header rows are disabled, items carry the id.
+    // A searchable, grouped picker: header rows are disabled, items carry the id. The search matches an item's
+    // name and its group ("4060 laptop", "笔记本 4090", "data center"): the completer offers "name — group" and
+    // choosing one selects the item by its id.
     void setupPicker(QComboBox* combo, const QList<QPair<QString, QList<QPair<QString, QString>>>>& groups)
     {
         auto* model = new QStandardItemModel(combo);
-        QStringList names;
+        auto* searchModel = new QStandardItemModel(combo);
         for (const auto& [group, items] : groups) {
             auto* header = new QStandardItem(group);
             header->setFlags(Qt::NoItemFlags);
@@ -68,15 +71,23 @@ namespace {
                 item->setData(id, kRole);
                 item->setToolTip(id);
                 model->appendRow(item);
-                names << name;
+                auto* entry = new QStandardItem(name + QStringLiteral(" — ") + group);
+                entry->setData(id, kRole);
+                searchModel->appendRow(entry);
             }
         }
         combo->setModel(model);
-        auto* completer = new QCompleter(new QStringListModel(names, combo), combo);
+        auto* completer = new QCompleter(searchModel, combo);
         completer->setCaseSensitivity(Qt::CaseInsensitive);
         completer->setFilterMode(Qt::MatchContains);
         completer->setCompletionMode(QCompleter::PopupCompletion);
         combo->setCompleter(completer);
+        QObject::connect(completer, qOverload<const QModelIndex&>(&QCompleter::activated), combo,
+                         [combo](const QModelIndex& index) {
+                             const int i = combo->findData(index.data(kRole), kRole);
+                             if (i >= 0)
+                                 combo->setCurrentIndex(i);
+                         });
     }
 
     int findId(QComboBox* combo, const std::string& id) { return combo->findData(QString::fromStdString(id), kRole); }
@@ -187,7 +198,12 @@ void ControlPanel::populatePickers()
         }
         it->second.append({ QString::fromStdString(g.id), QString::fromStdString(g.name) });
     }
-    std::stable_sort(gpus.begin(), gpus.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    // By vendor, then laptop, desktop, workstation, data center.
+    auto groupKey = [](const GpuSpec& g) { return std::make_pair(g.vendor, int(g.segmentKind())); };
+    std::map<QString, std::pair<std::string, int>> keyOf;
+    for (const GpuSpec& g : m_catalog->gpus())
+        keyOf.emplace(gpuGroup(g), groupKey(g));
+    std::stable_sort(gpus.begin(), gpus.end(), [&](const auto& a, const auto& b) { return keyOf[a.first] < keyOf[b.first]; });
     setupPicker(m_ui->gpuCombo, gpus);
 
     QList<QPair<QString, QList<QPair<QString, QString>>>> models = {

@@ -45,6 +45,21 @@ QString Labels::categoryDescription(MemoryCategory c)
     return {};
 }
 
+QString Labels::segment(GpuSegment s)
+{
+    switch (s) {
+    case GpuSegment::Laptop:
+        return tr("laptop");
+    case GpuSegment::Desktop:
+        return tr("desktop");
+    case GpuSegment::Workstation:
+        return tr("workstation");
+    case GpuSegment::Datacenter:
+        return tr("data center");
+    }
+    return {};
+}
+
 QString Labels::phase(Phase p)
 {
     switch (p) {

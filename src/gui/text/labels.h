@@ -21,6 +21,7 @@ public:
     static QString category(MemoryCategory c);
     static QString categoryDescription(MemoryCategory c);
     static QString phase(Phase p);
+    static QString segment(GpuSegment s); // "laptop", "data center"; 笔记本, 数据中心 in Chinese
     static QString kind(OpKind k);
     static QString unit(MathUnit u);
     static QString unitShort(MathUnit u); // "BF16", for the roofline's roof labels
