@@ -413,8 +413,7 @@ void TestExport::corruptScenarioKeepsStateAndHistory()
         QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
         f.write(text);
         f.close();
-        QString error;
-        QVERIFY(!m_window->openScenarioFile(path("bad.headroom.json"), &error));
+        const QString error = m_window->openScenarioFile(path("bad.headroom.json")).value_or(QString());
         QVERIFY2(error.contains(QLatin1String("bad.headroom.json")), qPrintable(error));
         QVERIFY(m_controller->scenario() == s);
         QCOMPARE(m_window->history()->stack()->count(), steps);
@@ -427,8 +426,8 @@ void TestExport::examplesOpenAndTheirTitlesHoldTrue()
     const QStringList examples = MainWindow::examplePaths();
     QVERIFY(examples.size() >= 7);
     for (const QString& p : examples) {
-        QString error;
-        QVERIFY2(m_window->openScenarioFile(p, &error, QStringLiteral("example")), qPrintable(error));
+        const auto error = m_window->openScenarioFile(p, QStringLiteral("example"));
+        QVERIFY2(!error, qPrintable(error.value_or(QString())));
         QFile f(p);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const auto doc = parseScenario(f.readAll().toStdString(), p.toStdString());

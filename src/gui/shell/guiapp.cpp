@@ -104,12 +104,11 @@ int runGui(int argc, char** argv)
     if (!last || !window.applyScenario(last->scenario))
         window.applyScenario(defaultScenario());
     if (parser.isSet(scenarioOption)) {
-        QString error;
-        if (!window.openScenarioFile(parser.value(scenarioOption), &error)) {
-            qWarning("%s", qPrintable(error));
+        if (auto error = window.openScenarioFile(parser.value(scenarioOption))) {
+            qWarning("%s", qPrintable(*error));
             if (screenshot)
                 return 1;
-            window.statusBar()->showMessage(error);
+            window.statusBar()->showMessage(*error);
         }
     }
     if (!report.errors.isEmpty())

@@ -63,8 +63,10 @@ public:
     bool presentationMode() const { return m_presentation; }
     QString explainHtml() const;
 
-    bool openScenarioFile(const QString& path, QString* error, const QString& what = QStringLiteral("open"));
-    bool saveScenarioFile(const QString& path, QString* error);
+    // File actions return the error, if any, naming the file and the field (the window's one error style, as the
+    // exports below and the core's Expected<T>).
+    std::optional<QString> openScenarioFile(const QString& path, const QString& what = QStringLiteral("open"));
+    std::optional<QString> saveScenarioFile(const QString& path);
 
     // Exports of the current result; each returns the error message, if any, naming the path.
     std::optional<QString> exportFigure(const QString& path, const FigureOptions& options) const;
@@ -87,7 +89,7 @@ public:
     SimulationController* controller() const { return m_controller; }
     // A Hugging Face config.json or checkpoint folder becomes the current model; a .safetensors file opens the
     // model editor with its exact count; a .headroom.json opens as a scenario.
-    bool importModel(const QString& path, QString* error);
+    std::optional<QString> importModel(const QString& path);
 
 protected:
     void closeEvent(QCloseEvent* event) override;

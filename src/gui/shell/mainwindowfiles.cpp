@@ -79,9 +79,8 @@ void MainWindow::populateExamplesMenu()
     m_ui->examplesMenu->clear();
     for (const QString& path : examplePaths()) {
         m_ui->examplesMenu->addAction(exampleName(path), this, [this, path] {
-            QString error;
-            if (!openScenarioFile(path, &error, QStringLiteral("example")))
-                QMessageBox::warning(this, tr("Cannot open the example"), error);
+            if (auto error = openScenarioFile(path, QStringLiteral("example")))
+                QMessageBox::warning(this, tr("Cannot open the example"), *error);
         });
     }
 }
@@ -110,35 +109,26 @@ void MainWindow::populateRecentMenu()
     const QStringList files = m_settings->recentFiles();
     for (const QString& path : files) {
         m_ui->recentMenu->addAction(QDir::toNativeSeparators(path), this, [this, path] {
-            QString error;
-            if (!openScenarioFile(path, &error))
-                QMessageBox::warning(this, tr("Cannot open the scenario"), error);
+            if (auto error = openScenarioFile(path))
+                QMessageBox::warning(this, tr("Cannot open the scenario"), *error);
         });
     }
     m_ui->recentMenu->setEnabled(!files.isEmpty());
 }
 
-bool MainWindow::openScenarioFile(const QString& path, QString* error, const QString& what)
+std::optional<QString> MainWindow::openScenarioFile(const QString& path, const QString& what)
 {
     QByteArray text;
-    if (auto e = CatalogLoader::readFile(path, &text, 4 << 20)) {
-        *error = *e;
-        return false;
-    }
+    if (auto e = CatalogLoader::readFile(path, &text, 4 << 20))
+        return e;
     auto doc = parseScenario(std::string_view(text.constData(), std::size_t(text.size())), path.toStdString());
-    if (!doc) {
-        *error = QString::fromStdString(doc.error().toString());
-        return false;
-    }
+    if (!doc)
+        return QString::fromStdString(doc.error().toString());
     // Every check before any change: a file that cannot be shown leaves the window as it was.
-    if (!m_controller->catalog().gpu(doc->scenario.gpuId)) {
-        *error = tr("%1: gpu: unknown GPU \"%2\"").arg(path, QString::fromStdString(doc->scenario.gpuId));
-        return false;
-    }
-    if (!doc->embeddedModel && !m_controller->catalog().model(doc->scenario.modelId)) {
-        *error = tr("%1: model: unknown model \"%2\"").arg(path, QString::fromStdString(doc->scenario.modelId));
-        return false;
-    }
+    if (!m_controller->catalog().gpu(doc->scenario.gpuId))
+        return tr("%1: gpu: unknown GPU \"%2\"").arg(path, QString::fromStdString(doc->scenario.gpuId));
+    if (!doc->embeddedModel && !m_controller->catalog().model(doc->scenario.modelId))
+        return tr("%1: model: unknown model \"%2\"").arg(path, QString::fromStdString(doc->scenario.modelId));
     if (doc->embeddedModel) {
         m_controller->addModel(*doc->embeddedModel);
         m_ui->controls->setCatalog(&m_controller->catalog());
@@ -146,22 +136,20 @@ bool MainWindow::openScenarioFile(const QString& path, QString* error, const QSt
     applyScenario(doc->scenario, what);
     if (!path.startsWith(QLatin1Char(':')))
         m_settings->addRecentFile(path);
-    return true;
+    return std::nullopt;
 }
 
-bool MainWindow::saveScenarioFile(const QString& path, QString* error)
+std::optional<QString> MainWindow::saveScenarioFile(const QString& path)
 {
     ScenarioDocument doc;
     doc.scenario = m_controller->scenario();
     if (const ModelSpec* m = m_controller->catalog().model(doc.scenario.modelId); m && !CatalogLoader::bundledShared().model(m->id))
         doc.embeddedModel = *m;
     const std::string text = serializeScenario(doc);
-    if (auto e = CatalogLoader::writeFile(path, QByteArray::fromStdString(text))) {
-        *error = *e;
-        return false;
-    }
+    if (auto e = CatalogLoader::writeFile(path, QByteArray::fromStdString(text)))
+        return e;
     m_settings->addRecentFile(path);
-    return true;
+    return std::nullopt;
 }
 
 void MainWindow::openScenario()
@@ -170,9 +158,8 @@ void MainWindow::openScenario()
                                                       tr("Headroom scenarios (*.headroom.json *.json)"));
     if (path.isEmpty())
         return;
-    QString error;
-    if (!openScenarioFile(path, &error))
-        QMessageBox::warning(this, tr("Cannot open the scenario"), error);
+    if (auto error = openScenarioFile(path))
+        QMessageBox::warning(this, tr("Cannot open the scenario"), *error);
 }
 
 void MainWindow::saveScenario()
@@ -183,9 +170,8 @@ void MainWindow::saveScenario()
         return;
     if (!path.endsWith(QLatin1String(".json")))
         path += QStringLiteral(".headroom.json");
-    QString error;
-    if (!saveScenarioFile(path, &error))
-        QMessageBox::warning(this, tr("Cannot save the scenario"), error);
+    if (auto error = saveScenarioFile(path))
+        QMessageBox::warning(this, tr("Cannot save the scenario"), *error);
 }
 
 std::shared_ptr<const SimulationResult> MainWindow::currentResult() const { return m_controller->sharedResult(); }

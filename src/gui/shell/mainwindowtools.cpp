@@ -128,9 +128,8 @@ void MainWindow::setupTools()
                                                           tr("Model files (config.json *.json *.safetensors)"));
         if (path.isEmpty())
             return;
-        QString error;
-        if (!importModel(path, &error))
-            QMessageBox::warning(this, tr("Cannot import the model"), error);
+        if (auto error = importModel(path))
+            QMessageBox::warning(this, tr("Cannot import the model"), *error);
     });
 }
 
@@ -236,21 +235,19 @@ void MainWindow::editGpu()
     applyScenario(s, QStringLiteral("gpu"));
 }
 
-bool MainWindow::importModel(const QString& path, QString* error)
+std::optional<QString> MainWindow::importModel(const QString& path)
 {
     const QFileInfo info(path);
     if (info.suffix().compare(QLatin1String("safetensors"), Qt::CaseInsensitive) == 0) {
         // A checkpoint's header: its exact count beside the current model's, in the model editor.
         editModel({ path });
-        return true;
+        return std::nullopt;
     }
     if (path.endsWith(QLatin1String(".headroom.json")))
-        return openScenarioFile(path, error);
+        return openScenarioFile(path);
     ModelSpec model;
-    if (auto e = importModelFile(path, &model)) {
-        *error = *e;
-        return false;
-    }
+    if (auto e = importModelFile(path, &model))
+        return e;
     m_controller->addModel(model);
     catalogChanged();
     Scenario s = m_controller->scenario();
@@ -258,7 +255,7 @@ bool MainWindow::importModel(const QString& path, QString* error)
     s.config.sequenceLength = std::min<std::int64_t>(s.config.sequenceLength, model.defaultSequence);
     applyScenario(s, QStringLiteral("model"));
     statusBar()->showMessage(tr("Imported %1 from %2").arg(QString::fromStdString(model.name), QDir::toNativeSeparators(path)), 6000);
-    return true;
+    return std::nullopt;
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)
@@ -277,9 +274,8 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event)
 void MainWindow::dropEvent(QDropEvent* event)
 {
     const QString path = event->mimeData()->urls().value(0).toLocalFile();
-    QString error;
-    if (!importModel(path, &error))
-        QMessageBox::warning(this, tr("Cannot open the dropped file"), error);
+    if (auto error = importModel(path))
+        QMessageBox::warning(this, tr("Cannot open the dropped file"), *error);
     event->acceptProposedAction();
 }
 
