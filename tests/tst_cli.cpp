@@ -17,6 +17,7 @@ private slots:
     void badArguments();
     void listCommands();
     void versionAndHelp();
+    void unknownCommandListsTheCommands();
     void modelFromFile();
     void failIfOom();
 
@@ -146,6 +147,32 @@ void TestCli::versionAndHelp()
     const Run eh = run({ QStringLiteral("estimate"), QStringLiteral("--help") });
     QCOMPARE(eh.code, 0);
     QVERIFY(eh.out.contains("--checkpointing"));
+    // The window's own options are listed too.
+    for (const char* o : { "--palette", "--presentation", "--size", "--language", "--tour", "--screenshot", "--scenario" })
+        QVERIFY2(h.out.contains(o), o);
+    // The help states the defaults estimate really uses: the default scenario's FP16 and micro-batch 16.
+    QVERIFY(eh.out.contains("default: 16"));
+    QVERIFY(eh.out.contains("default: fp16"));
+    const Run plain = run({ QStringLiteral("estimate"), QStringLiteral("--json") });
+    QVERIFY(plain.out.contains("\"micro_batch\": 16") && plain.out.contains("\"precision\": \"fp16\""));
+}
+
+void TestCli::unknownCommandListsTheCommands()
+{
+    // Without a display the window cannot open: an unknown word must not try to (QT_QPA_PLATFORM unset here).
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    p.setProcessEnvironment(env);
+    for (const char* word : { "frobnicate", "infer" }) {
+        p.start(QStringLiteral(HEADROOM_BINARY), { QString::fromLatin1(word) });
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 2);
+        const QByteArray err = p.readAllStandardError();
+        QVERIFY2(err.contains(word) && err.contains("estimate") && err.contains("list") && err.contains("export"), err.constData());
+    }
 }
 
 void TestCli::modelFromFile()

@@ -32,6 +32,15 @@ namespace {
             "  -h, --help     Displays help on commandline options.\n"
             "  -v, --version  Displays version information.\n"
             "\n"
+            "Window options (without a command):\n"
+            "  --scenario <file>       Open a scenario file (.headroom.json).\n"
+            "  --palette <scheme>      Colour scheme: system (default), light or dark.\n"
+            "  --presentation          Start in presentation mode (F11 toggles it, F10 shows the next charts).\n"
+            "  --size <WxH>            Window size, e.g. 1280x720.\n"
+            "  --language <code>       User interface language: en or zh_CN (default: the system's).\n"
+            "  --tour <step>           Start the guided tour at this step (1 is the first).\n"
+            "  --screenshot <file>     Render the window to a PNG file and quit.\n"
+            "\n"
             "Run `headroom <command> --help` for the options of a command.\n");
     }
 
@@ -42,10 +51,10 @@ bool isHeadlessInvocation(int argc, char** argv)
     if (argc < 2)
         return false;
     const char* a = argv[1];
-    for (const char* c : kCommands) {
-        if (std::strcmp(a, c) == 0)
-            return true;
-    }
+    // A first argument that is not an option is a command: the known ones, or an unknown one that gets the list of
+    // commands and exit status 2 (it must not try to open a window, which fails without a display).
+    if (a[0] != '-')
+        return true;
     return std::strcmp(a, "--help") == 0 || std::strcmp(a, "-h") == 0 || std::strcmp(a, "--version") == 0
         || std::strcmp(a, "-v") == 0 || std::strcmp(a, "--help-all") == 0;
 }
@@ -72,7 +81,11 @@ int runHeadless(int argc, char** argv)
         return runEstimate(args);
     if (command == QLatin1String("list"))
         return runList(args);
-    QTextStream(stderr) << "headroom: unknown command \"" << command << "\"\n";
+    QTextStream err(stderr);
+    err << "headroom: unknown command \"" << command << "\"; the commands are:";
+    for (const char* c : kCommands)
+        err << " " << c;
+    err << " (run `headroom --help`)\n";
     return 2;
 }
 

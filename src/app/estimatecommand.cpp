@@ -38,14 +38,14 @@ namespace {
                                     QStringLiteral("Model preset id (see `headroom list models`), a Headroom model JSON file, a Hugging "
                                                    "Face config.json, or a checkpoint directory holding one."),
                                     QStringLiteral("id|path"));
-    const QCommandLineOption kBatch({ QStringLiteral("batch") }, QStringLiteral("Micro-batch size (default 8)."),
+    const QCommandLineOption kBatch({ QStringLiteral("batch") }, QStringLiteral("Micro-batch size (default: 16, the default scenario's; 8 when --model picks another model)."),
                                     QStringLiteral("N"));
     const QCommandLineOption kSeq({ QStringLiteral("seq") },
                                   QStringLiteral("Sequence length in tokens, or image side in pixels for vision models "
                                                  "(default: the model's)."),
                                   QStringLiteral("N"));
     const QCommandLineOption kPrecision({ QStringLiteral("precision") },
-                                        QStringLiteral("fp32, tf32, fp16, bf16, bf16-pure or fp8 (default bf16)."),
+                                        QStringLiteral("fp32, tf32, fp16, bf16, bf16-pure or fp8 (default: fp16, the default scenario's)."),
                                         QStringLiteral("p"));
     const QCommandLineOption kStyle({ QStringLiteral("mixed-style") },
                                     QStringLiteral("autocast (FP32 weights) or master-weights (16-bit weights, FP32 "
