@@ -162,7 +162,7 @@ TensorId GraphBuilder::unary(TensorId x, UnaryFn fn, std::string_view label, boo
     }
     const int op = beginOp(OpType::Unary, OpKind::Elementwise, MathUnit::Fp32Vector, label);
     addInputs({ xi });
-    TensorId y;
+    TensorId y = kNoTensor;
     TensorId original = xi;
     if (inplace) {
         GraphTensor copy = m_g.tensors[xi];
@@ -204,7 +204,7 @@ TensorId GraphBuilder::add(TensorId a, TensorId b, std::string_view label, bool 
         + n * bytesPerElement(t);
     const int op = beginOp(OpType::Add, OpKind::Elementwise, MathUnit::Fp32Vector, label);
     addInputs({ a, b });
-    TensorId y;
+    TensorId y = kNoTensor;
     if (inplace && ta.dtype == t) {
         GraphTensor copy = m_g.tensors[a];
         copy.producer = op;
@@ -298,8 +298,8 @@ TensorId GraphBuilder::dropout(TensorId x, double p, std::string_view label, boo
     const double pe = bytesPerElement(t);
     const int op = beginOp(OpType::Dropout, OpKind::Elementwise, MathUnit::Fp32Vector, label);
     addInputs({ x });
-    TensorId y;
-    TensorId mask;
+    TensorId y = kNoTensor;
+    TensorId mask = kNoTensor;
     if (inplace) {
         // dropout_ multiplies by a noise tensor of the input's dtype and saves it (aten _dropout_impl).
         GraphTensor copy = m_g.tensors[x];

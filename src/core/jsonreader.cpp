@@ -70,7 +70,7 @@ nlohmann::json parseDocument(std::string_view text, std::size_t maxBytes)
         if (tooDeep)
             throw ParseFailure { "", "nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels" };
         if (repeated)
-            throw *repeated;
+            throw ParseFailure(std::move(*repeated));
         return j;
     } catch (const json::parse_error& e) {
         if (tooDeep)

@@ -12,8 +12,8 @@ namespace headroom {
 Graph buildGraph(const ModelSpec& model, const TrainingConfig& config);
 // Rebuilds into an existing graph, reusing its memory.
 void buildGraph(const ModelSpec& model, const TrainingConfig& config, Graph& out);
-void buildTransformerGraph(const ModelSpec& model, const TrainingConfig& config, Graph& out);
-void buildCnnGraph(const ModelSpec& model, const TrainingConfig& config, Graph& out);
+void buildTransformerGraph(const ModelSpec& model, const TrainingConfig& config, Graph& g);
+void buildCnnGraph(const ModelSpec& model, const TrainingConfig& config, Graph& g);
 
 // Tokens per sample for a transformer at this sequence setting (patches plus class token for ViT).
 double transformerTokens(const TransformerSpec& t, std::int64_t sequenceSetting);

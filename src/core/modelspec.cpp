@@ -170,10 +170,10 @@ namespace {
             L.op = l.choice("op", kCnnOps);
             if (l.has("inputs")) {
                 const json& ins = l.array("inputs", 2);
-                for (std::size_t k = 0; k < ins.size(); ++k) {
-                    if (!ins[k].is_string())
+                for (const json& in : ins) {
+                    if (!in.is_string())
                         l.fail("inputs", "must list layer names as strings");
-                    const std::string ref = ins[k].get<std::string>();
+                    const std::string ref = in.get<std::string>();
                     if (ref == "input") {
                         L.inputs.push_back(-1);
                         continue;

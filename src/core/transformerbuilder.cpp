@@ -153,7 +153,7 @@ namespace {
     TensorId TransformerBuilder::attention(TensorId x)
     {
         const double qDim = a * d, kvDim = kv * d;
-        TensorId q, k, v;
+        TensorId q = kNoTensor, k = kNoTensor, v = kNoTensor;
         if (m.fusedQkv) {
             const TensorId qkv = linearParam(x, h, qDim + 2.0 * kvDim, m.qkvBias, "attn.qkv");
             const double tot = qDim + 2.0 * kvDim;
@@ -172,7 +172,7 @@ namespace {
             k = rope(k);
         }
         const bool selective = cfg.checkpointing == Checkpointing::Selective;
-        TensorId ctx;
+        TensorId ctx = kNoTensor;
         if (cfg.attention == AttentionImpl::Fused) {
             ctx = b.fusedAttention(q, k, v, s, a, d, m.causal, m.attentionDropout, "attn.core");
         } else {
