@@ -18,6 +18,7 @@ private slots:
     void listCommands();
     void versionAndHelp();
     void unknownCommandListsTheCommands();
+    void suggestionsReproduceOnTheCommandLine();
     void modelFromFile();
     void failIfOom();
 
@@ -155,6 +156,50 @@ void TestCli::versionAndHelp()
     QVERIFY(eh.out.contains("default: fp16"));
     const Run plain = run({ QStringLiteral("estimate"), QStringLiteral("--json") });
     QVERIFY(plain.out.contains("\"micro_batch\": 16") && plain.out.contains("\"precision\": \"fp16\""));
+}
+
+void TestCli::suggestionsReproduceOnTheCommandLine()
+{
+    // GPT-2 XL in FP32 with AdamW, 8 x 1024 tokens, on the 12 GB laptop GPU: about 89 GiB, and no single change
+    // fits. Each suggestion's `changes`, added to the same command line, must give exactly its peak and verdict.
+    const QStringList base { QStringLiteral("estimate"), QStringLiteral("--json"), QStringLiteral("--model"), QStringLiteral("gpt2-xl"),
+                             QStringLiteral("--precision"), QStringLiteral("fp32"), QStringLiteral("--batch"), QStringLiteral("8"),
+                             QStringLiteral("--seq"), QStringLiteral("1024") };
+    const Run r = run(base);
+    QCOMPARE(r.code, 0);
+    const QJsonObject root = QJsonDocument::fromJson(r.out).object();
+    QVERIFY(!root.value(QStringLiteral("fits")).toBool());
+    const QJsonArray suggestions = root.value(QStringLiteral("suggestions")).toArray();
+    QVERIFY(suggestions.size() >= 2);
+    QVERIFY(suggestions.first().toObject().value(QStringLiteral("fits")).toBool()); // best first: one that fits
+    bool singleNotEnough = false;
+    for (const QJsonValue& v : suggestions) {
+        const QJsonObject s = v.toObject();
+        QStringList args = base;
+        const QJsonObject changes = s.value(QStringLiteral("changes")).toObject();
+        QVERIFY(!changes.isEmpty());
+        for (auto it = changes.begin(); it != changes.end(); ++it) {
+            args << it.key();
+            if (!it.value().toString().isEmpty())
+                args << it.value().toString();
+        }
+        const QJsonObject again = QJsonDocument::fromJson(run(args).out).object();
+        QCOMPARE(again.value(QStringLiteral("memory")).toObject().value(QStringLiteral("peak")).toInteger(),
+                 s.value(QStringLiteral("peak_bytes")).toInteger());
+        QCOMPARE(again.value(QStringLiteral("fits")).toBool(), s.value(QStringLiteral("fits")).toBool());
+        QCOMPARE(s.value(QStringLiteral("enough_alone")).toBool(), s.value(QStringLiteral("fits")).toBool());
+        QVERIFY(!s.value(QStringLiteral("description")).toString().isEmpty());
+        if (changes.size() == 1 && !s.value(QStringLiteral("fits")).toBool())
+            singleNotEnough = true;
+    }
+    QVERIFY(singleNotEnough); // the single changes stay listed, as not enough alone
+    // A step that fits has nothing to suggest.
+    const Run fits = run({ QStringLiteral("estimate"), QStringLiteral("--json"), QStringLiteral("--model"), QStringLiteral("gpt2"),
+                           QStringLiteral("--batch"), QStringLiteral("1"), QStringLiteral("--seq"), QStringLiteral("128") });
+    const QJsonObject f = QJsonDocument::fromJson(fits.out).object();
+    QVERIFY(f.value(QStringLiteral("fits")).toBool());
+    QVERIFY(f.value(QStringLiteral("suggestions")).isArray());
+    QCOMPARE(f.value(QStringLiteral("suggestions")).toArray().size(), 0);
 }
 
 void TestCli::unknownCommandListsTheCommands()

@@ -23,6 +23,7 @@ private slots:
     void searchesMatchTheFullSimulation();
     void explanationsSumToTheCategory();
     void refusesBadScenarios();
+    void smallerMicroBatchKeepsTheGlobalBatch();
 };
 
 namespace {
@@ -242,6 +243,33 @@ void TestSimulate::refusesBadScenarios()
     r = simulate(test::catalog(), s);
     QVERIFY(!r.ok());
     QCOMPARE(QString::fromStdString(r.error().field), QStringLiteral("micro_batch"));
+}
+
+void TestSimulate::smallerMicroBatchKeepsTheGlobalBatch()
+{
+    // The fix trains on the same samples per optimizer step: micro-batch x accumulation steps is unchanged, and the
+    // micro-batch is at most the largest that fits.
+    Scenario s;
+    s.gpuId = "rtx-a3000-12gb-laptop";
+    s.modelId = "bert-base";
+    s.config.sequenceLength = 512;
+    s.config.precision = Precision::MixedFP16;
+    for (std::int64_t batch : { 32, 48, 64, 97 }) {
+        s.config.microBatch = batch;
+        const auto r = simulate(test::catalog(), s);
+        QVERIFY(r.ok());
+        QVERIFY(!r->estimate.fits);
+        bool found = false;
+        for (const Fix& f : r->fixes) {
+            if (f.changes != std::vector<FixKind> { FixKind::SmallerMicroBatch })
+                continue;
+            found = true;
+            QCOMPARE(f.config.microBatch * f.config.gradientAccumulation, batch);
+            QCOMPARE_LE(f.config.microBatch, r->estimate.maxMicroBatch);
+            QVERIFY(f.fits);
+        }
+        QVERIFY2(found, qPrintable(QString::number(batch)));
+    }
 }
 
 QTEST_APPLESS_MAIN(TestSimulate)

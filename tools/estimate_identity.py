@@ -8,6 +8,7 @@ the outputs byte for byte.
     tools/estimate_identity.py --before OLD/headroom --after build/release/src/headroom
     tools/estimate_identity.py --after build/release/src/headroom --record snapshots/   # keep one side's outputs
     tools/estimate_identity.py --after build/release/src/headroom --against snapshots/
+    tools/estimate_identity.py ... --ignore suggestions    # a top-level key the newer build adds on purpose
 
 An older build comes from a worktree: `git worktree add /tmp/old REV && cmake -S /tmp/old -B /tmp/old/b
 -DHEADROOM_BUILD_TESTS=OFF && cmake --build /tmp/old/b --target headroom`. Exit status 0 when every case is
@@ -15,6 +16,7 @@ identical, 1 when any differs (the first differing line of each is printed), 2 o
 """
 import argparse
 import difflib
+import json
 import os
 import subprocess
 import sys
@@ -52,12 +54,27 @@ def run(binary, args):
     return f"exit {r.returncode}\n{r.stdout}{r.stderr}"
 
 
+def without(text, keys):
+    """The output with the named top-level JSON keys taken out (the exit line kept)."""
+    if not keys:
+        return text
+    head, _, body = text.partition("\n")
+    try:
+        doc = json.loads(body)
+    except ValueError:
+        return text
+    for k in keys:
+        doc.pop(k, None)
+    return head + "\n" + json.dumps(doc, indent=2, sort_keys=True) + "\n"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--before", help="the older headroom binary")
     ap.add_argument("--after", required=True, help="the newer headroom binary")
     ap.add_argument("--record", help="write the --after outputs to this folder")
     ap.add_argument("--against", help="compare the --after outputs with a folder written by --record")
+    ap.add_argument("--ignore", action="append", default=[], help="a top-level JSON key to leave out of the comparison")
     a = ap.parse_args()
     if not a.before and not a.record and not a.against:
         ap.error("say --before, --record or --against")
@@ -77,6 +94,7 @@ def main():
             before = run(a.before, args)
         else:
             continue
+        before, after = without(before, a.ignore), without(after, a.ignore)
         if before != after:
             differ += 1
             diff = difflib.unified_diff(before.splitlines(), after.splitlines(), "before", "after", n=0, lineterm="")

@@ -1032,6 +1032,10 @@
         <source>data center</source>
         <translation>数据中心</translation>
     </message>
+    <message>
+        <source>Train in pure BF16 (model.to(torch.bfloat16))</source>
+        <translation>以纯 BF16 训练（model.to(torch.bfloat16)）</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
@@ -1500,6 +1504,10 @@
     <message>
         <source>Memory model: a simulation of the PyTorch eager training step (saved tensors, autocast casts, allocator lifetimes); its saved activations match PyTorch measurements byte for byte for BERT, GPT-2, Llama and torchvision models (docs/accuracy.md), its model states the ZeRO paper&apos;s tables (docs/formulas.md).</source>
         <translation>显存模型：对 PyTorch eager 训练步的模拟（保存的张量、autocast 类型转换、分配器中张量的生命周期）；其保存的激活值与 BERT、GPT-2、Llama 和 torchvision 模型的 PyTorch 实测逐字节一致（docs/accuracy.md），模型状态与 ZeRO 论文的表格一致（docs/formulas.md）。</translation>
+    </message>
+    <message>
+        <source>, not enough alone</source>
+        <translation>，单独不够</translation>
     </message>
 </context>
 <context>
@@ -2815,10 +2823,6 @@
         <translation>正在寻找能让它放得下的改动…</translation>
     </message>
     <message>
-        <source>No single change makes it fit; a GPU with more memory or more data-parallel GPUs with ZeRO would.</source>
-        <translation>没有哪一项改动单独就能让它放得下；需要换用显存更大的 GPU，或借助 ZeRO 使用更多数据并行 GPU。</translation>
-    </message>
-    <message>
         <source>&lt;a href=&quot;fix:%1&quot;&gt;%2&lt;/a&gt;: saves %3%4, %5</source>
         <translation>&lt;a href=&quot;fix:%1&quot;&gt;%2&lt;/a&gt;：节省 %3%4，%5</translation>
     </message>
@@ -2833,6 +2837,14 @@
     <message>
         <source>What would help: </source>
         <translation>可行的改动：</translation>
+    </message>
+    <message>
+        <source>none, even at batch 1</source>
+        <translation>没有，批次为 1 也放不下</translation>
+    </message>
+    <message>
+        <source>No change or combination of changes makes it fit; a GPU with more memory or more data-parallel GPUs with ZeRO would.</source>
+        <translation>任何单项或组合修改都放不下；需要显存更大的 GPU，或用 ZeRO 增加数据并行 GPU。</translation>
     </message>
 </context>
 </TS>

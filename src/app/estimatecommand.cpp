@@ -348,7 +348,7 @@ int runEstimate(const QStringList& arguments)
         ro.timeline = p.isSet(timeline);
         out() << QString::fromStdString(resultToJson(*result, ro));
     } else {
-        out() << QString::fromStdString(estimateToTable(result->estimate, *result->model));
+        out() << QString::fromStdString(resultToTable(*result));
     }
     out().flush();
     return (p.isSet(failIfOom) && !result->estimate.fits) ? 3 : 0;

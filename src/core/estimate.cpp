@@ -238,7 +238,7 @@ namespace {
             p.kind = s.groups[gi].kind;
             p.phase = s.groups[gi].phase;
             p.unit = tm.resolved[int(s.groups[gi].unit)];
-            e.operatorPoints.push_back(std::move(p));
+            e.operatorPoints.push_back(p);
         }
         e.wholeStep.name = "training step";
         e.wholeStep.flops = work.flops;

@@ -129,7 +129,7 @@ Estimate evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& mod
                   const TrainingConfig& config, const GpuOverrides& overrides, const EstimateOptions& options);
 // The same into an existing estimate, reusing its memory (a slider tick then allocates nothing).
 void evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, const GpuSpec& gpu,
-              const TrainingConfig& config, const GpuOverrides& overrides, const EstimateOptions& options, Estimate& out);
+              const TrainingConfig& config, const GpuOverrides& overrides, const EstimateOptions& options, Estimate& e);
 
 // Memory at every step is fixed + perSample * B, so the largest B that fits a budget is the minimum over steps of
 // (budget - fixed) / perSample: exact, with no search. Feed it the live bytes of every step (and of the resident

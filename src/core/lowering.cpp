@@ -177,8 +177,7 @@ namespace {
         s.resident[index(MemoryCategory::Weights)] = fixedAmount(params * pw / (zero >= 3 ? ranks : 1));
 
         // Persistent FP8 weight copies and the input batch.
-        for (std::size_t t = 0; t < g.tensors.size(); ++t) {
-            const auto& x = g.tensors[t];
+        for (const auto& x : g.tensors) {
             const bool firstOfStorage = storageProducer[x.storage] == x.producer;
             if (x.role == TensorRole::WeightCopy && !g.storages[x.storage].autocastCached && firstOfStorage)
                 s.resident[index(MemoryCategory::WeightCopies)] += g.storages[x.storage].bytes;
@@ -562,7 +561,7 @@ namespace {
                 lastPointer = st.label.data();
                 lastLabel = label;
             }
-            std::int32_t& slot = groupOf[std::size_t(label) * kSlots + int(shown) * kOpKindCount + int(st.kind)];
+            std::int32_t& slot = groupOf[std::size_t(label) * kSlots + std::size_t(shown) * kOpKindCount + std::size_t(st.kind)];
             if (slot < 0) {
                 slot = std::int32_t(s.groups.size());
                 s.groups.push_back({ st.label, shown, st.kind, st.unit });

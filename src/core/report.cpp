@@ -211,8 +211,9 @@ namespace {
         for (int u = 0; u < kMathUnitCount; ++u) {
             const double p = e.gpu.peakFlopsPerSecond[u];
             if (p > 0)
-                compute[unitKey(MathUnit(u))]
-                    = { { "flops_per_second", p }, { "ridge_flops_per_byte", finite(p / e.gpu.bandwidthBytesPerSecond) } };
+                compute[unitKey(MathUnit(u))] = {
+                    { "flops_per_second", p }, { "ridge_flops_per_byte", finite(p / e.gpu.bandwidthBytesPerSecond) }
+                };
         }
         roofs["compute"] = compute;
         roof["roofs"] = roofs;
@@ -242,50 +243,80 @@ namespace {
 
 } // namespace
 
+namespace {
+
+    json estimateJson(const Estimate& e, const ModelSpec& model, const ReportOptions& options)
+    {
+        json j;
+        j["format"] = "headroom-estimate";
+        j["version"] = 1;
+        j["scenario"] = scenarioJson(e, model);
+        j["model"] = { { "id", model.id },
+                       { "name", model.name },
+                       { "reference", model.reference.implementation },
+                       { "checkpoint", model.reference.checkpoint } };
+        j["parameters"] = integer(e.parameters);
+        j["memory"] = memoryJson(e);
+        j["peak_phase"] = std::string(toString(e.peakPhase));
+        j["peak_operator"] = e.peakOperator;
+        j["peak_layer"] = e.peakLayer;
+        j["peak_in_recompute"] = e.peakInRecompute;
+        j["gpu"] = gpuJson(e);
+        j["capacity"] = integer(e.capacityBytes);
+        j["fits"] = e.fits;
+        j["headroom_bytes"] = integer(e.headroomBytes);
+        j["max_micro_batch"] = e.maxMicroBatch;
+        j[model.isVision() ? "max_image_size" : "max_sequence_length"] = e.maxSequence;
+        j["max_sequence_limited_by_model"] = e.maxSequenceLimitedByModel;
+        j["step_time_seconds"] = finite(e.stepSeconds);
+        j["time"] = timeJson(e);
+        j["throughput_per_second"] = finite(e.throughputPerSecond);
+        j["throughput_unit"] = e.vision ? "images" : "tokens";
+        j["mfu"] = finite(e.mfu);
+        j["mfu_peak_unit"] = unitKey(e.mfuUnit);
+        j["model_flops_per_step"] = finite(e.modelFlopsPerStep);
+        j["hardware_flops_per_step"] = finite(e.hardwareFlopsPerStep);
+        j["roofline"] = rooflineJson(e, options);
+        if (options.timeline && e.schedule)
+            j["timeline"] = timelineJson(e);
+        json warnings = json::array();
+        for (const EstimateWarning& w : e.warnings)
+            warnings.push_back(w.message);
+        j["warnings"] = warnings;
+        return j;
+    }
+
+    // Best first; `changes` are the `headroom estimate` options that, added to the same command line, give it.
+    json suggestionsJson(const SimulationResult& r)
+    {
+        json list = json::array();
+        for (const Fix& f : r.fixes) {
+            json changes = json::object();
+            for (const auto& [option, value] : fixArguments(r.scenario.config, f))
+                changes[option] = value;
+            list.push_back({ { "changes", changes },
+                             { "fits", f.fits },
+                             { "enough_alone", f.fits },
+                             { "peak_bytes", integer(f.peakBytes) },
+                             { "throughput_per_second", finite(f.throughputPerSecond) },
+                             { "description", describeFix(f) } });
+        }
+        return list;
+    }
+
+} // namespace
+
 std::string estimateToJson(const Estimate& e, const ModelSpec& model, const ReportOptions& options)
 {
-    json j;
-    j["format"] = "headroom-estimate";
-    j["version"] = 1;
-    j["scenario"] = scenarioJson(e, model);
-    j["model"] = { { "id", model.id },
-                   { "name", model.name },
-                   { "reference", model.reference.implementation },
-                   { "checkpoint", model.reference.checkpoint } };
-    j["parameters"] = integer(e.parameters);
-    j["memory"] = memoryJson(e);
-    j["peak_phase"] = std::string(toString(e.peakPhase));
-    j["peak_operator"] = e.peakOperator;
-    j["peak_layer"] = e.peakLayer;
-    j["peak_in_recompute"] = e.peakInRecompute;
-    j["gpu"] = gpuJson(e);
-    j["capacity"] = integer(e.capacityBytes);
-    j["fits"] = e.fits;
-    j["headroom_bytes"] = integer(e.headroomBytes);
-    j["max_micro_batch"] = e.maxMicroBatch;
-    j[model.isVision() ? "max_image_size" : "max_sequence_length"] = e.maxSequence;
-    j["max_sequence_limited_by_model"] = e.maxSequenceLimitedByModel;
-    j["step_time_seconds"] = finite(e.stepSeconds);
-    j["time"] = timeJson(e);
-    j["throughput_per_second"] = finite(e.throughputPerSecond);
-    j["throughput_unit"] = e.vision ? "images" : "tokens";
-    j["mfu"] = finite(e.mfu);
-    j["mfu_peak_unit"] = unitKey(e.mfuUnit);
-    j["model_flops_per_step"] = finite(e.modelFlopsPerStep);
-    j["hardware_flops_per_step"] = finite(e.hardwareFlopsPerStep);
-    j["roofline"] = rooflineJson(e, options);
-    if (options.timeline && e.schedule)
-        j["timeline"] = timelineJson(e);
-    json warnings = json::array();
-    for (const EstimateWarning& w : e.warnings)
-        warnings.push_back(w.message);
-    j["warnings"] = warnings;
-    return j.dump(2) + "\n";
+    return estimateJson(e, model, options).dump(2) + "\n";
 }
 
 std::string resultToJson(const SimulationResult& r, const ReportOptions& options)
 {
-    return estimateToJson(r.estimate, *r.model, options);
+    json j = estimateJson(r.estimate, *r.model, options);
+    if (r.searched)
+        j["suggestions"] = suggestionsJson(r);
+    return j.dump(2) + "\n";
 }
 
 std::string estimateToTable(const Estimate& e, const ModelSpec& model)
@@ -293,44 +324,64 @@ std::string estimateToTable(const Estimate& e, const ModelSpec& model)
     std::string out;
     char line[512];
     const GpuSpec& g = *e.gpu.spec;
-    std::snprintf(line, sizeof line, "Model      %s (%s parameters)\n", model.name.c_str(), formatCount(e.parameters).c_str());
+    std::snprintf(line, sizeof line, "Model      %s (%s parameters)\n", model.name.c_str(),
+                  formatCount(e.parameters).c_str());
     out += line;
-    std::snprintf(line, sizeof line, "GPU        %s, %s, %.0f GB/s%s\n", g.name.c_str(), formatBytes(e.gpu.memoryBytes).c_str(),
-                  e.gpu.bandwidthBytesPerSecond / 1e9, e.gpu.bandwidthOverridden ? " (what-if override)" : "");
+    std::snprintf(line, sizeof line, "GPU        %s, %s, %.0f GB/s%s\n", g.name.c_str(),
+                  formatBytes(e.gpu.memoryBytes).c_str(), e.gpu.bandwidthBytesPerSecond / 1e9,
+                  e.gpu.bandwidthOverridden ? " (what-if override)" : "");
     out += line;
     if (!e.gpu.overrideNote.empty() && (e.gpu.bandwidthOverridden || e.gpu.memoryOverridden || e.gpu.peakOverridden))
         out += "           " + e.gpu.overrideNote + "\n";
-    std::snprintf(line, sizeof line, "Setting    micro-batch %lld, %s %lld, %s, ZeRO-%d x %d, checkpointing %s, %s attention, %s\n",
+    std::snprintf(line, sizeof line,
+                  "Setting    micro-batch %lld, %s %lld, %s, ZeRO-%d x %d, checkpointing %s, %s attention, %s\n",
                   (long long)e.config.microBatch, model.isVision() ? "image" : "sequence",
-                  (long long)e.config.sequenceLength, std::string(toString(e.config.precision)).c_str(), e.config.zeroStage,
-                  e.config.dataParallel, std::string(toString(e.config.checkpointing)).c_str(),
+                  (long long)e.config.sequenceLength, std::string(toString(e.config.precision)).c_str(),
+                  e.config.zeroStage, e.config.dataParallel, std::string(toString(e.config.checkpointing)).c_str(),
                   std::string(toString(e.config.attention)).c_str(), std::string(toString(e.config.optimizer)).c_str());
     out += line;
     out += "\nMemory (per GPU)                 size        at peak\n";
-    static const char* names[] = { "weights", "weight copies", "gradients", "optimizer states", "activations", "transient", "overhead" };
+    static const char* names[] = { "weights",     "weight copies", "gradients", "optimizer states",
+                                   "activations", "transient",     "overhead" };
     for (int c = 0; c < kMemoryCategoryCount; ++c) {
         std::snprintf(line, sizeof line, "  %-28s %12s %12s\n", names[c], formatBytes(e.components[c]).c_str(),
                       formatBytes(e.atPeak[c]).c_str());
         out += line;
     }
     std::snprintf(line, sizeof line, "  %-28s %12s   (%s, %s%s, layer %d)\n", "peak", formatBytes(e.peakBytes).c_str(),
-                  std::string(toString(e.peakPhase)).c_str(), e.peakOperator.c_str(), e.peakInRecompute ? " recompute" : "",
-                  e.peakLayer);
+                  std::string(toString(e.peakPhase)).c_str(), e.peakOperator.c_str(),
+                  e.peakInRecompute ? " recompute" : "", e.peakLayer);
     out += line;
     std::snprintf(line, sizeof line, "  %-28s %12s\n", "capacity", formatBytes(e.capacityBytes).c_str());
     out += line;
     std::snprintf(line, sizeof line, "\nVerdict    %s: %s %s\n", e.fits ? "fits" : "does not fit",
                   formatBytes(std::fabs(e.headroomBytes)).c_str(), e.fits ? "free" : "over");
     out += line;
-    std::snprintf(line, sizeof line, "           largest micro-batch that fits: %lld; longest %s: %lld%s\n",
-                  (long long)e.maxMicroBatch, model.isVision() ? "image side" : "sequence", (long long)e.maxSequence,
+    const std::string largest = e.maxMicroBatch > 0 ? std::to_string(e.maxMicroBatch) : "none, even at batch 1";
+    std::snprintf(line, sizeof line, "           largest micro-batch that fits: %s; longest %s: %lld%s\n", largest.c_str(),
+                  model.isVision() ? "image side" : "sequence", (long long)e.maxSequence,
                   e.maxSequenceLimitedByModel ? " (model limit)" : "");
     out += line;
-    std::snprintf(line, sizeof line, "Time       step %s, %.0f %s/s, MFU %.1f%%\n", formatSeconds(e.stepSeconds).c_str(),
-                  e.throughputPerSecond, e.vision ? "images" : "tokens", e.mfu * 100.0);
+    std::snprintf(line, sizeof line, "Time       step %s, %.0f %s/s, MFU %.1f%%\n",
+                  formatSeconds(e.stepSeconds).c_str(), e.throughputPerSecond, e.vision ? "images" : "tokens",
+                  e.mfu * 100.0);
     out += line;
     for (const EstimateWarning& w : e.warnings)
         out += "Warning    " + w.message + "\n";
+    return out;
+}
+
+std::string resultToTable(const SimulationResult& r)
+{
+    std::string out = estimateToTable(r.estimate, *r.model);
+    for (std::size_t i = 0; i < r.fixes.size() && i < 5; ++i) {
+        const Fix& f = r.fixes[i];
+        std::string options;
+        for (const auto& [option, value] : fixArguments(r.scenario.config, f))
+            options += " " + option + (value.empty() ? "" : " " + value);
+        out += (i == 0 ? "Fixes      " : "           ") + describeFix(f) + ": peak " + formatBytes(f.peakBytes)
+            + (f.fits ? ", fits" : ", not enough alone") + " (add" + options + ")\n";
+    }
     return out;
 }
 

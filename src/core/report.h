@@ -18,6 +18,8 @@ struct ReportOptions {
 std::string resultToJson(const SimulationResult& r, const ReportOptions& options = {});
 std::string estimateToJson(const Estimate& e, const ModelSpec& model, const ReportOptions& options = {});
 std::string estimateToTable(const Estimate& e, const ModelSpec& model);
+// The table, then the suggestions (best first, with the options that apply each) when the step does not fit.
+std::string resultToTable(const SimulationResult& r);
 
 // "1.23 GiB", "512 MiB": binary units, as the driver reports memory.
 std::string formatBytes(double bytes);

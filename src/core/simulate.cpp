@@ -9,6 +9,21 @@
 
 namespace headroom {
 
+namespace {
+
+    // Single changes; when none is enough, the best combinations that are, ahead of them.
+    std::vector<Fix> fixesFor(const ModelSpec& model, const GpuSpec& gpu, const Scenario& s, const Estimate& e)
+    {
+        std::vector<Fix> fixes = suggestFixes(model, gpu, s.config, s.overrides, e);
+        if (std::none_of(fixes.begin(), fixes.end(), [](const Fix& f) { return f.fits; })) {
+            std::vector<Fix> combined = combinedFixes(model, gpu, s.config, s.overrides, e);
+            fixes.insert(fixes.begin(), combined.begin(), combined.end());
+        }
+        return fixes;
+    }
+
+} // namespace
+
 TrainingConfig scheduleKey(const TrainingConfig& config)
 {
     // Memory is linear in the micro-batch (the schedule holds lines, evaluate() picks the point); the framework
@@ -92,7 +107,7 @@ std::optional<Error> simulate(const Catalog& catalog, const Scenario& scenario, 
     out.searched = options.searches;
     out.fixes.clear();
     if (options.searches && !e.fits)
-        out.fixes = suggestFixes(*model, *gpu, config, scenario.overrides, e);
+        out.fixes = fixesFor(*model, *gpu, scenario, e);
     return std::nullopt;
 }
 
@@ -111,7 +126,7 @@ SearchResult searchFits(const SimulationResult& r)
     s.maxSequence = maxSequence(*r.model, r.scenario.config, e.capacityBytes, e.overheadBytes,
                                 &s.maxSequenceLimitedByModel);
     if (!e.fits)
-        s.fixes = suggestFixes(*r.model, *r.gpu, r.scenario.config, r.scenario.overrides, e);
+        s.fixes = fixesFor(*r.model, *r.gpu, r.scenario, e);
     return s;
 }
 

@@ -92,6 +92,6 @@ SearchResult searchFits(const SimulationResult& result);
 // The micro-batches of the sweep: 48 log-spaced points up to a power of two at least twice the current and the
 // largest batch (so that a chart's axis only moves when the batch doubles), plus the current batch and both sides
 // of the step from fitting to not fitting.
-std::vector<double> sweepBatches(std::int64_t current, std::int64_t largestThatFits);
+std::vector<double> sweepBatches(std::int64_t current, std::int64_t best);
 
 } // namespace headroom

@@ -105,7 +105,7 @@ void VerdictWidget::render()
     m_details->setText(
         tr("%1 · largest micro-batch that fits: <b>%2</b> · %3<br>Step %4 · %5 · MFU %6 of %7 · %8 parameters")
             .arg(where)
-            .arg(e.maxMicroBatch)
+            .arg(e.maxMicroBatch > 0 ? QString::number(e.maxMicroBatch) : tr("none, even at batch 1"))
             .arg(sequence, formatSeconds(e.stepSeconds), formatRate(e.throughputPerSecond, unit),
                  formatPercent(e.mfu), Labels::unit(e.mfuUnit), formatCount(e.parameters)));
     QString fixes;
@@ -113,7 +113,7 @@ void VerdictWidget::render()
         if (m_pending) {
             fixes = tr("Looking for changes that would make it fit…");
         } else if (m_background.fixes.empty()) {
-            fixes = tr("No single change makes it fit; a GPU with more memory or more data-parallel GPUs with ZeRO would.");
+            fixes = tr("No change or combination of changes makes it fit; a GPU with more memory or more data-parallel GPUs with ZeRO would.");
         } else {
             QStringList items;
             int shown = 0;

@@ -51,7 +51,7 @@ namespace {
             QStringList items;
             for (std::size_t i = 0; i < bg.fixes.size() && i < 4; ++i)
                 items << Tr::tr("%1 (saves %2%3)").arg(Labels::fix(bg.fixes[i]), formatBytes(bg.fixes[i].savedBytes),
-                                                  bg.fixes[i].fits ? Tr::tr(", fits") : QString());
+                                                  bg.fixes[i].fits ? Tr::tr(", fits") : Tr::tr(", not enough alone"));
             html += QStringLiteral("<p style='margin:2px 0'>%1 %2</p>").arg(esc(Tr::tr("What would help:")), esc(items.join(QStringLiteral("; "))));
         }
         for (const QString& w : Labels::warnings(e))

@@ -192,7 +192,18 @@ QString Labels::optimizer(OptimizerKind o)
 
 QString Labels::fix(const Fix& f)
 {
-    switch (f.kind) {
+    if (f.changes.size() <= 1)
+        return change(f.kind, f.config);
+    QStringList parts;
+    for (FixKind k : f.changes)
+        parts << change(k, f.config);
+    return parts.join(QStringLiteral(" + "));
+}
+
+QString Labels::change(FixKind kind, const TrainingConfig& config)
+{
+    const TrainingConfig& c = config;
+    switch (kind) {
     case FixKind::FusedAttention:
         return tr("Use fused attention");
     case FixKind::SelectiveCheckpointing:
@@ -200,15 +211,17 @@ QString Labels::fix(const Fix& f)
     case FixKind::FullCheckpointing:
         return tr("Checkpoint every block (full recomputation)");
     case FixKind::MixedPrecision:
-        return tr("Train in %1").arg(precision(f.config.precision));
+        return tr("Train in %1").arg(precision(c.precision));
     case FixKind::EightBitOptimizer:
         return tr("Use 8-bit AdamW");
     case FixKind::ZeroStage:
-        return tr("Go to ZeRO stage %1").arg(f.config.zeroStage);
+        return tr("Go to ZeRO stage %1").arg(c.zeroStage);
     case FixKind::OptimizerOffload:
         return tr("Offload the optimizer to the CPU");
     case FixKind::SmallerMicroBatch:
-        return tr("Micro-batch %1 with %2 accumulation steps").arg(f.config.microBatch).arg(f.config.gradientAccumulation);
+        return tr("Micro-batch %1 with %2 accumulation steps").arg(c.microBatch).arg(c.gradientAccumulation);
+    case FixKind::PureBf16:
+        return tr("Train in pure BF16 (model.to(torch.bfloat16))");
     }
     return {};
 }

@@ -30,7 +30,8 @@ public:
     static QString checkpointing(Checkpointing c);
     static QString attention(AttentionImpl a);
     static QString optimizer(OptimizerKind o);
-    static QString fix(const Fix& f);
+    static QString fix(const Fix& f); // a combination joins its changes with " + "
+    static QString change(FixKind kind, const TrainingConfig& config);
     static QString layer(int layer, int layers);
     // A what-if note for display: the default scenario's own note in the user's language, any other as written.
     static QString overrideNote(const std::string& note);

@@ -1,0 +1,282 @@
+#include "fixes.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <functional>
+#include <optional>
+
+namespace headroom {
+
+namespace {
+
+    EstimateOptions quickOptions()
+    {
+        EstimateOptions o;
+        o.searchMaxSequence = false;
+        o.keepTimeline = false;
+        return o;
+    }
+
+    // One change of each kind that applies to `c` (the smaller micro-batch excepted: it depends on what else
+    // changed). A combination takes at most one change per dimension: attention, checkpointing, precision,
+    // optimizer, ZeRO stage, offload.
+    struct Change {
+        FixKind kind;
+        int dimension;
+        std::function<TrainingConfig(TrainingConfig, const GpuSpec&)> apply;
+        bool combinationOnly = false; // ZeRO stages beyond the next one
+    };
+
+    constexpr int kDimensions = 6;
+
+    std::vector<Change> changesFor(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& c)
+    {
+        std::vector<Change> out;
+        const bool transformer = model.family == ModelFamily::Transformer;
+        if (transformer && c.attention == AttentionImpl::Eager)
+            out.push_back({ FixKind::FusedAttention, 0, [](TrainingConfig x, const GpuSpec&) {
+                               x.attention = AttentionImpl::Fused;
+                               return x;
+                           } });
+        if (transformer && c.checkpointing == Checkpointing::None && c.attention == AttentionImpl::Eager)
+            out.push_back({ FixKind::SelectiveCheckpointing, 1, [](TrainingConfig x, const GpuSpec&) {
+                               x.checkpointing = Checkpointing::Selective;
+                               return x;
+                           } });
+        if (transformer && c.checkpointing != Checkpointing::Full)
+            out.push_back({ FixKind::FullCheckpointing, 1, [](TrainingConfig x, const GpuSpec&) {
+                               x.checkpointing = Checkpointing::Full;
+                               return x;
+                           } });
+        if (c.precision == Precision::FP32 || c.precision == Precision::TF32)
+            out.push_back({ FixKind::MixedPrecision, 2, [](TrainingConfig x, const GpuSpec& g) {
+                               x.precision = g.supports(MathUnit::Bf16Tensor) ? Precision::MixedBF16 : Precision::MixedFP16;
+                               return x;
+                           } });
+        if (c.precision != Precision::PureBF16 && gpu.supports(MathUnit::Bf16Tensor))
+            out.push_back({ FixKind::PureBf16, 2, [](TrainingConfig x, const GpuSpec&) {
+                               x.precision = Precision::PureBF16;
+                               return x;
+                           } });
+        if (c.optimizer == OptimizerKind::AdamW || c.optimizer == OptimizerKind::Adam)
+            out.push_back({ FixKind::EightBitOptimizer, 3, [](TrainingConfig x, const GpuSpec&) {
+                               x.optimizer = OptimizerKind::AdamW8bit;
+                               return x;
+                           } });
+        for (int stage = c.zeroStage + 1; c.dataParallel > 1 && stage <= 3; ++stage)
+            out.push_back({ FixKind::ZeroStage, 4,
+                            [stage](TrainingConfig x, const GpuSpec&) {
+                                x.zeroStage = stage;
+                                return x;
+                            },
+                            stage > c.zeroStage + 1 });
+        if (!c.offloadOptimizer)
+            out.push_back({ FixKind::OptimizerOffload, 5, [](TrainingConfig x, const GpuSpec&) {
+                               x.offloadOptimizer = true;
+                               return x;
+                           } });
+        return out;
+    }
+
+    // The largest micro-batch at most `largest` that divides the global batch (micro-batch x accumulation steps),
+    // so that the step trains on the same samples; nothing when the micro-batch is already at most that.
+    std::optional<TrainingConfig> sameGlobalBatch(TrainingConfig c, std::int64_t largest)
+    {
+        if (largest < 1 || largest >= c.microBatch)
+            return std::nullopt;
+        const std::int64_t global = c.microBatch * std::int64_t(c.gradientAccumulation);
+        std::int64_t micro = 1;
+        // A bounded search: a global batch with no divisor near the limit ends at 1 (every number's divisor).
+        for (std::int64_t m = largest, tries = 0; m > 1 && tries < (1 << 16); --m, ++tries) {
+            if (global % m == 0) {
+                micro = m;
+                break;
+            }
+        }
+        // A configuration holds at most 2^20 accumulation steps (validateConfig).
+        if (global / micro > (1 << 20))
+            return std::nullopt;
+        c.microBatch = micro;
+        c.gradientAccumulation = int(global / micro);
+        return c;
+    }
+
+    struct Trial {
+        Fix fix;
+        std::int64_t maxMicroBatch = 0;
+    };
+
+    Trial evaluateFix(const ModelSpec& model, const GpuSpec& gpu, const GpuOverrides& overrides, double currentPeak,
+                      std::vector<FixKind> changes, const TrainingConfig& c)
+    {
+        const Estimate e = estimate(model, gpu, c, overrides, quickOptions());
+        Trial t;
+        t.fix.kind = changes.front();
+        t.fix.changes = std::move(changes);
+        t.fix.config = c;
+        t.fix.peakBytes = e.peakBytes;
+        t.fix.savedBytes = currentPeak - e.peakBytes;
+        t.fix.fits = e.fits;
+        t.fix.stepSeconds = e.stepSeconds;
+        t.fix.throughputPerSecond = e.throughputPerSecond;
+        t.maxMicroBatch = e.maxMicroBatch;
+        return t;
+    }
+
+    bool better(const Fix& a, const Fix& b)
+    {
+        if (a.fits != b.fits)
+            return a.fits;
+        if (a.fits) {
+            if (a.throughputPerSecond != b.throughputPerSecond)
+                return a.throughputPerSecond > b.throughputPerSecond;
+            return a.changes.size() < b.changes.size();
+        }
+        return a.savedBytes > b.savedBytes;
+    }
+
+} // namespace
+
+std::vector<Fix> suggestFixes(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config,
+                              const GpuOverrides& overrides, const Estimate& current)
+{
+    std::vector<Fix> fixes;
+    for (const Change& ch : changesFor(model, gpu, config)) {
+        if (ch.combinationOnly)
+            continue;
+        Trial t = evaluateFix(model, gpu, overrides, current.peakBytes, { ch.kind }, ch.apply(config, gpu));
+        if (t.fix.peakBytes < current.peakBytes)
+            fixes.push_back(std::move(t.fix));
+    }
+    if (auto c = sameGlobalBatch(config, current.maxMicroBatch)) {
+        Trial t = evaluateFix(model, gpu, overrides, current.peakBytes, { FixKind::SmallerMicroBatch }, *c);
+        if (t.fix.peakBytes < current.peakBytes)
+            fixes.push_back(std::move(t.fix));
+    }
+    std::stable_sort(fixes.begin(), fixes.end(), better);
+    return fixes;
+}
+
+std::vector<Fix> combinedFixes(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config,
+                               const GpuOverrides& overrides, const Estimate& current, std::size_t limit)
+{
+    const std::vector<Change> all = changesFor(model, gpu, config);
+    // Per dimension: "no change" or one of its changes; every combination of two or more.
+    std::array<std::vector<const Change*>, kDimensions> byDimension;
+    for (const Change& ch : all)
+        byDimension[ch.dimension].push_back(&ch);
+    std::vector<Fix> found;
+    std::array<int, kDimensions> pick {}; // 0: no change, k: the k-th change of that dimension
+    while (true) {
+        std::vector<FixKind> kinds;
+        TrainingConfig c = config;
+        for (int d = 0; d < kDimensions; ++d) {
+            if (pick[d] > 0) {
+                const Change* ch = byDimension[d][pick[d] - 1];
+                kinds.push_back(ch->kind);
+                c = ch->apply(c, gpu);
+            }
+        }
+        if (!kinds.empty()) {
+            Trial t = evaluateFix(model, gpu, overrides, current.peakBytes, kinds, c);
+            // Too big at this micro-batch: the same changes with the largest micro-batch that fits.
+            if (!t.fix.fits) {
+                if (auto smaller = sameGlobalBatch(c, t.maxMicroBatch)) {
+                    kinds.push_back(FixKind::SmallerMicroBatch);
+                    t = evaluateFix(model, gpu, overrides, current.peakBytes, kinds, *smaller);
+                }
+            }
+            if (t.fix.fits && t.fix.changes.size() >= 2)
+                found.push_back(std::move(t.fix));
+        }
+        int d = 0;
+        while (d < kDimensions && pick[d] == int(byDimension[d].size())) {
+            pick[d] = 0;
+            ++d;
+        }
+        if (d == kDimensions)
+            break;
+        ++pick[d];
+    }
+    std::stable_sort(found.begin(), found.end(), better);
+    // A combination that adds changes to a better (or as good) one already kept offers nothing more.
+    std::vector<Fix> kept;
+    auto contains = [](const Fix& big, const Fix& small) {
+        return std::all_of(small.changes.begin(), small.changes.end(), [&](FixKind k) {
+            return std::find(big.changes.begin(), big.changes.end(), k) != big.changes.end();
+        });
+    };
+    for (Fix& f : found) {
+        if (kept.size() == limit)
+            break;
+        if (std::none_of(kept.begin(), kept.end(), [&](const Fix& k) { return contains(f, k); }))
+            kept.push_back(std::move(f));
+    }
+    return kept;
+}
+
+std::vector<std::pair<std::string, std::string>> fixArguments(const TrainingConfig& base, const Fix& fix)
+{
+    const TrainingConfig& c = fix.config;
+    std::vector<std::pair<std::string, std::string>> out;
+    if (c.precision != base.precision)
+        out.emplace_back("--precision", std::string(toString(c.precision)));
+    if (c.attention != base.attention)
+        out.emplace_back("--attention", std::string(toString(c.attention)));
+    if (c.checkpointing != base.checkpointing)
+        out.emplace_back("--checkpointing", std::string(toString(c.checkpointing)));
+    if (c.optimizer != base.optimizer)
+        out.emplace_back("--optimizer", std::string(toString(c.optimizer)));
+    if (c.zeroStage != base.zeroStage)
+        out.emplace_back("--zero", std::to_string(c.zeroStage));
+    if (c.offloadOptimizer && !base.offloadOptimizer)
+        out.emplace_back("--offload", "");
+    if (c.microBatch != base.microBatch)
+        out.emplace_back("--batch", std::to_string(c.microBatch));
+    if (c.gradientAccumulation != base.gradientAccumulation)
+        out.emplace_back("--grad-accum", std::to_string(c.gradientAccumulation));
+    return out;
+}
+
+std::string describeFix(const Fix& fix)
+{
+    std::string s;
+    for (FixKind k : fix.changes) {
+        if (!s.empty())
+            s += " + ";
+        switch (k) {
+        case FixKind::FusedAttention:
+            s += "fused attention";
+            break;
+        case FixKind::SelectiveCheckpointing:
+            s += "selective checkpointing";
+            break;
+        case FixKind::FullCheckpointing:
+            s += "full checkpointing";
+            break;
+        case FixKind::MixedPrecision:
+            s += std::string(toString(fix.config.precision)) + " mixed precision";
+            break;
+        case FixKind::EightBitOptimizer:
+            s += "8-bit AdamW";
+            break;
+        case FixKind::ZeroStage:
+            s += "ZeRO stage " + std::to_string(fix.config.zeroStage);
+            break;
+        case FixKind::OptimizerOffload:
+            s += "optimizer offload";
+            break;
+        case FixKind::SmallerMicroBatch:
+            s += "micro-batch " + std::to_string(fix.config.microBatch) + " x "
+                + std::to_string(fix.config.gradientAccumulation) + " accumulation steps";
+            break;
+        case FixKind::PureBf16:
+            s += "pure BF16";
+            break;
+        }
+    }
+    return s;
+}
+
+} // namespace headroom
