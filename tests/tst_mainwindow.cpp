@@ -211,6 +211,14 @@ void TestMainWindow::explainGivesFormulaAndSource()
     r.category = MemoryCategory::Activations;
     emit m_window->memoryChart()->explainRequested(r);
     QVERIFY(m_window->explainHtml().contains(QStringLiteral("derivatives.yaml")));
+    // The GPU: what its file says the vendor does not publish is shown, not filled in.
+    Scenario s = m_controller->scenario();
+    s.gpuId = "ascend-910b";
+    s.overrides = {};
+    QVERIFY(m_window->applyScenario(s));
+    r.topic = ExplainRequest::Topic::Capacity;
+    emit m_window->memoryChart()->explainRequested(r);
+    QVERIFY2(m_window->explainHtml().contains(QStringLiteral("Not published")), qPrintable(m_window->explainHtml()));
 }
 
 void TestMainWindow::scenarioAndGeometryAreRemembered()

@@ -349,6 +349,10 @@
         <source>; with ZeRO-Offload the gradient partitions go to the host: %1 stays on the GPU</source>
         <translation>；使用 ZeRO-Offload 时梯度分片移到主机：GPU 上只剩 %1</translation>
     </message>
+    <message>
+        <source>Notes: %1</source>
+        <translation>说明：%1</translation>
+    </message>
 </context>
 <context>
     <name>ExportDialog</name>

@@ -190,6 +190,10 @@ QString Explainer::capacity(const SimulationResult& r)
     };
     body += source(tr("Capacity: %1").arg(cite(g.reportedMiB.present() ? g.reportedMiB : g.capacityGB)));
     body += source(tr("Bandwidth (datasheet %1): %2").arg(formatBandwidth(g.bandwidthBytesPerSecond()), cite(g.bandwidthGBps)));
+    // What the file says about its figures: the TGP a laptop part's figures are for, and what the vendor does not
+    // publish (never invented: the what-if overrides are the way to explore it).
+    if (!g.notes.empty())
+        body += source(tr("Notes: %1").arg(QString::fromStdString(g.notes).toHtmlEscaped()));
     if (e.gpu.bandwidthOverridden || e.gpu.memoryOverridden || e.gpu.peakOverridden)
         body += tr("<p><b>What-if active:</b> %1</p>").arg(QString::fromStdString(e.gpu.overrideNote).toHtmlEscaped());
     return section(tr("GPU"), body);
