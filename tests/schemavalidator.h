@@ -22,14 +22,8 @@ namespace headroom::test {
 using nlohmann::json;
 
 // Where a value sits, written as the loaders write Error::field: "memory.capacity_gb.value", "cnn.layers[1].name".
-std::string member(const std::string& at, const std::string& key)
-{
-    return at.empty() ? key : at + "." + key;
-}
-std::string element(const std::string& at, std::size_t i)
-{
-    return at + "[" + std::to_string(i) + "]";
-}
+std::string member(const std::string& at, const std::string& key) { return at.empty() ? key : at + "." + key; }
+std::string element(const std::string& at, std::size_t i) { return at + "[" + std::to_string(i) + "]"; }
 
 struct SchemaError {
     std::string at;
@@ -38,15 +32,43 @@ struct SchemaError {
 
 // JSON Schema 2020-12, restricted to the keywords below; a schema using another keyword fails the test instead of
 // being half-checked. $ref takes "#/$defs/x" or a sibling file's name ("headroom-model.schema.json").
-class SchemaValidator
-{
+class SchemaValidator {
 public:
     static const std::set<std::string>& keywords()
     {
-        static const std::set<std::string> k { "$schema", "$id", "$ref", "$defs", "$comment", "title", "description",
-            "type", "const", "enum", "properties", "required", "additionalProperties", "minProperties", "maxProperties",
-            "items", "minItems", "maxItems", "contains", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
-            "minLength", "maxLength", "pattern", "allOf", "anyOf", "oneOf", "not", "if", "then", "else" };
+        static const std::set<std::string> k { "$schema",
+                                               "$id",
+                                               "$ref",
+                                               "$defs",
+                                               "$comment",
+                                               "title",
+                                               "description",
+                                               "type",
+                                               "const",
+                                               "enum",
+                                               "properties",
+                                               "required",
+                                               "additionalProperties",
+                                               "minProperties",
+                                               "maxProperties",
+                                               "items",
+                                               "minItems",
+                                               "maxItems",
+                                               "contains",
+                                               "minimum",
+                                               "maximum",
+                                               "exclusiveMinimum",
+                                               "exclusiveMaximum",
+                                               "minLength",
+                                               "maxLength",
+                                               "pattern",
+                                               "allOf",
+                                               "anyOf",
+                                               "oneOf",
+                                               "not",
+                                               "if",
+                                               "then",
+                                               "else" };
         return k;
     }
 
@@ -85,8 +107,8 @@ private:
         return scratch.empty();
     }
 
-    void check(
-        const json& v, const json& s, const json& root, const std::string& at, std::vector<SchemaError>& out) const
+    void check(const json& v, const json& s, const json& root, const std::string& at,
+               std::vector<SchemaError>& out) const
     {
         auto fail = [&](const std::string& where, std::string message) {
             out.push_back({ where, std::move(message) });
@@ -106,8 +128,8 @@ private:
         }
         if (auto t = s.find("type"); t != s.end()) {
             const json types = t->is_array() ? *t : json::array({ *t });
-            if (std::none_of(
-                    types.begin(), types.end(), [&](const json& x) { return hasType(v, x.get<std::string>()); }))
+            if (std::none_of(types.begin(), types.end(),
+                             [&](const json& x) { return hasType(v, x.get<std::string>()); }))
                 return fail(at, "must be of type " + types.dump() + ", got " + v.dump());
         }
         if (auto c = s.find("const"); c != s.end() && v != *c)

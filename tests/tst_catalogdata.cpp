@@ -117,14 +117,43 @@ void TestCatalogData::catalogHoldsTheIssue10Gpus()
     const auto& c = test::catalog();
     QCOMPARE_GE(int(c.gpus().size()), 75);
     // docs/references/gpu-specs-extra.csv: laptop, China-market and current data-center parts, each its own file.
-    for (const char* id : { "rtx-3050-laptop-4gb", "rtx-3050-laptop-6gb", "rtx-3060-laptop-6gb", "rtx-3070-laptop-8gb",
-             "rtx-3070-ti-laptop-8gb", "rtx-3080-laptop-8gb", "rtx-3080-laptop-16gb", "rtx-3080-ti-laptop-16gb",
-             "rtx-4050-laptop-6gb", "rtx-4060-laptop-8gb", "rtx-4070-laptop-8gb", "rtx-4080-laptop-12gb",
-             "rtx-4090-laptop-16gb", "rtx-5090-laptop-24gb", "rtx-a2000-laptop-4gb", "rtx-a4000-laptop-8gb",
-             "rtx-2000-ada-laptop-8gb", "rtx-5000-ada-laptop-16gb", "a800-pcie-80gb", "a800-sxm4-80gb",
-             "h800-pcie-80gb", "h800-sxm5-80gb", "h20-96gb", "l20-48gb", "rtx-4090d", "ascend-910b", "b300-hgx",
-             "gb300", "gb200", "h100-nvl-94gb", "l40", "a16", "a2", "mi325x", "mi355x", "gaudi3",
-             "rtx-pro-6000-blackwell" })
+    for (const char* id : { "rtx-3050-laptop-4gb",
+                            "rtx-3050-laptop-6gb",
+                            "rtx-3060-laptop-6gb",
+                            "rtx-3070-laptop-8gb",
+                            "rtx-3070-ti-laptop-8gb",
+                            "rtx-3080-laptop-8gb",
+                            "rtx-3080-laptop-16gb",
+                            "rtx-3080-ti-laptop-16gb",
+                            "rtx-4050-laptop-6gb",
+                            "rtx-4060-laptop-8gb",
+                            "rtx-4070-laptop-8gb",
+                            "rtx-4080-laptop-12gb",
+                            "rtx-4090-laptop-16gb",
+                            "rtx-5090-laptop-24gb",
+                            "rtx-a2000-laptop-4gb",
+                            "rtx-a4000-laptop-8gb",
+                            "rtx-2000-ada-laptop-8gb",
+                            "rtx-5000-ada-laptop-16gb",
+                            "a800-pcie-80gb",
+                            "a800-sxm4-80gb",
+                            "h800-pcie-80gb",
+                            "h800-sxm5-80gb",
+                            "h20-96gb",
+                            "l20-48gb",
+                            "rtx-4090d",
+                            "ascend-910b",
+                            "b300-hgx",
+                            "gb300",
+                            "gb200",
+                            "h100-nvl-94gb",
+                            "l40",
+                            "a16",
+                            "a2",
+                            "mi325x",
+                            "mi355x",
+                            "gaudi3",
+                            "rtx-pro-6000-blackwell" })
         QVERIFY2(c.gpu(id), id);
     // The A800 and H800 differ from the A100 / H100 in NVLink: 400 GB/s.
     for (const char* id : { "a800-pcie-80gb", "a800-sxm4-80gb", "h800-sxm5-80gb" })
@@ -152,14 +181,15 @@ void TestCatalogData::everyFigureHasASource()
     QFETCH(QString, id);
     const GpuSpec& g = test::gpu(id.toStdString().c_str());
     static const QSet<QString> confidences = { QString(), QStringLiteral("datasheet"), QStringLiteral("secondary"),
-        QStringLiteral("derived"), QStringLiteral("estimate") };
+                                               QStringLiteral("derived"), QStringLiteral("estimate") };
     auto check = [&](const SourcedFigure& f, const char* what) {
         if (!f.present())
             return;
         QVERIFY2(!f.sources.empty(), what);
         for (const std::string& s : f.sources) {
             const auto it = g.sources.find(s);
-            QVERIFY2(it != g.sources.end(), qPrintable(QStringLiteral("%1 cites %2").arg(QLatin1String(what), QString::fromStdString(s))));
+            QVERIFY2(it != g.sources.end(),
+                     qPrintable(QStringLiteral("%1 cites %2").arg(QLatin1String(what), QString::fromStdString(s))));
             QVERIFY2(!it->second.title.empty(), qPrintable(QString::fromStdString(s)));
         }
         QVERIFY2(confidences.contains(QString::fromStdString(f.confidence)), what);
@@ -172,7 +202,7 @@ void TestCatalogData::everyFigureHasASource()
     check(g.busWidthBits, "memory.bus_width_bits");
     check(g.bandwidthGBps, "memory.bandwidth_gb_per_s");
     static const char* units[] = { "compute_tflops.fp32", "compute_tflops.tf32", "compute_tflops.fp16",
-        "compute_tflops.bf16", "compute_tflops.fp8" };
+                                   "compute_tflops.bf16", "compute_tflops.fp8" };
     static_assert(int(std::size(units)) == kMathUnitCount);
     for (int u = 0; u < kMathUnitCount; ++u)
         check(g.peakTflops[u], units[u]);
@@ -241,11 +271,16 @@ static QList<QHash<QString, QString>> referenceRows()
 static const QHash<QString, QString>& bandwidthExceptions()
 {
     static const QHash<QString, QString> e = {
-        { QStringLiteral("v100_sxm2_16gb"), QStringLiteral("NVIDIA states 900 GB/s; 4096-bit x 1.75 Gbps (TechPowerUp's clock) = 896") },
-        { QStringLiteral("v100_sxm2_32gb"), QStringLiteral("NVIDIA states 900 GB/s; 4096-bit x 1.75 Gbps (TechPowerUp's clock) = 896") },
-        { QStringLiteral("v100_pcie_16gb"), QStringLiteral("NVIDIA states 900 GB/s; 4096-bit x 1.75 Gbps (TechPowerUp's clock) = 896") },
-        { QStringLiteral("v100_pcie_32gb"), QStringLiteral("NVIDIA states 900 GB/s; 4096-bit x 1.75 Gbps (TechPowerUp's clock) = 896") },
-        { QStringLiteral("a100_80gb_sxm4"), QStringLiteral("NVIDIA states 2,039 GB/s; AnandTech's ~3.2 Gbps is rounded (5120 x 3.2 / 8 = 2,048)") },
+        { QStringLiteral("v100_sxm2_16gb"),
+          QStringLiteral("NVIDIA states 900 GB/s; 4096-bit x 1.75 Gbps (TechPowerUp's clock) = 896") },
+        { QStringLiteral("v100_sxm2_32gb"),
+          QStringLiteral("NVIDIA states 900 GB/s; 4096-bit x 1.75 Gbps (TechPowerUp's clock) = 896") },
+        { QStringLiteral("v100_pcie_16gb"),
+          QStringLiteral("NVIDIA states 900 GB/s; 4096-bit x 1.75 Gbps (TechPowerUp's clock) = 896") },
+        { QStringLiteral("v100_pcie_32gb"),
+          QStringLiteral("NVIDIA states 900 GB/s; 4096-bit x 1.75 Gbps (TechPowerUp's clock) = 896") },
+        { QStringLiteral("a100_80gb_sxm4"),
+          QStringLiteral("NVIDIA states 2,039 GB/s; AnandTech's ~3.2 Gbps is rounded (5120 x 3.2 / 8 = 2,048)") },
         { QStringLiteral("h100_sxm5"), QStringLiteral("NVIDIA states 3.35 TB/s; AnandTech's 5.24 Gbps gives 3,353.6") },
     };
     return e;
@@ -305,7 +340,12 @@ void TestCatalogData::bandwidthIsBusTimesDataRate()
         QSKIP(qPrintable(bandwidthExceptions().value(id)));
     const double computed = bus * rate / 8.0;
     QVERIFY2(std::abs(computed - bandwidth) <= 0.0005 * bandwidth,
-        qPrintable(QStringLiteral("%1: %2-bit x %3 Gbps / 8 = %4, table says %5").arg(id).arg(bus).arg(rate).arg(computed).arg(bandwidth)));
+             qPrintable(QStringLiteral("%1: %2-bit x %3 Gbps / 8 = %4, table says %5")
+                            .arg(id)
+                            .arg(bus)
+                            .arg(rate)
+                            .arg(computed)
+                            .arg(bandwidth)));
 }
 
 void TestCatalogData::bandwidthExceptionsAreStillExceptions()

@@ -62,7 +62,11 @@ void TestCli::defaultScenarioJson()
     QCOMPARE(gpu.value(QStringLiteral("memory_bytes")).toDouble(), 12288.0 * 1048576.0);
     QCOMPARE(gpu.value(QStringLiteral("bandwidth_bytes_per_second")).toDouble(), 392e9);
     QVERIFY(gpu.value(QStringLiteral("overridden")).toArray().contains(QStringLiteral("bandwidth_bytes_per_second")));
-    QCOMPARE(gpu.value(QStringLiteral("datasheet")).toObject().value(QStringLiteral("bandwidth_bytes_per_second")).toDouble(), 336e9);
+    QCOMPARE(gpu.value(QStringLiteral("datasheet"))
+                 .toObject()
+                 .value(QStringLiteral("bandwidth_bytes_per_second"))
+                 .toDouble(),
+             336e9);
     QCOMPARE(j.value(QStringLiteral("parameters")).toDouble(), 109514298.0);
     const QJsonArray points = j.value(QStringLiteral("roofline")).toObject().value(QStringLiteral("points")).toArray();
     QVERIFY(!points.isEmpty());
@@ -77,12 +81,28 @@ void TestCli::defaultScenarioJson()
 
 void TestCli::explicitScenario()
 {
-    const Run r = run({ QStringLiteral("estimate"), QStringLiteral("--gpu"), QStringLiteral("h100-sxm5-80gb"),
-                        QStringLiteral("--model"), QStringLiteral("llama-2-7b"), QStringLiteral("--batch"), QStringLiteral("1"),
-                        QStringLiteral("--seq"), QStringLiteral("4096"), QStringLiteral("--precision"), QStringLiteral("bf16"),
-                        QStringLiteral("--zero"), QStringLiteral("3"), QStringLiteral("--dp"), QStringLiteral("8"),
-                        QStringLiteral("--checkpointing"), QStringLiteral("full"), QStringLiteral("--attention"),
-                        QStringLiteral("fused"), QStringLiteral("--optimizer"), QStringLiteral("adamw"), QStringLiteral("--json") });
+    const Run r = run({ QStringLiteral("estimate"),
+                        QStringLiteral("--gpu"),
+                        QStringLiteral("h100-sxm5-80gb"),
+                        QStringLiteral("--model"),
+                        QStringLiteral("llama-2-7b"),
+                        QStringLiteral("--batch"),
+                        QStringLiteral("1"),
+                        QStringLiteral("--seq"),
+                        QStringLiteral("4096"),
+                        QStringLiteral("--precision"),
+                        QStringLiteral("bf16"),
+                        QStringLiteral("--zero"),
+                        QStringLiteral("3"),
+                        QStringLiteral("--dp"),
+                        QStringLiteral("8"),
+                        QStringLiteral("--checkpointing"),
+                        QStringLiteral("full"),
+                        QStringLiteral("--attention"),
+                        QStringLiteral("fused"),
+                        QStringLiteral("--optimizer"),
+                        QStringLiteral("adamw"),
+                        QStringLiteral("--json") });
     QCOMPARE(r.code, 0);
     const QJsonObject j = QJsonDocument::fromJson(r.out).object();
     QCOMPARE(j.value(QStringLiteral("parameters")).toDouble(), 6738415616.0);
@@ -103,14 +123,20 @@ void TestCli::badArguments_data()
     QTest::addColumn<QString>("mentions");
     QTest::newRow("unknown gpu") << QStringList { QStringLiteral("--gpu"), QStringLiteral("rtx-9999") }
                                  << QStringLiteral("rtx-a3000-12gb-laptop");
-    QTest::newRow("unknown model") << QStringList { QStringLiteral("--model"), QStringLiteral("gpt5") } << QStringLiteral("llama-2-7b");
-    QTest::newRow("bad precision") << QStringList { QStringLiteral("--precision"), QStringLiteral("fp64") } << QStringLiteral("bf16-pure");
-    QTest::newRow("bad zero") << QStringList { QStringLiteral("--zero"), QStringLiteral("4") } << QStringLiteral("--zero");
-    QTest::newRow("negative batch") << QStringList { QStringLiteral("--batch"), QStringLiteral("-3") } << QStringLiteral("--batch");
+    QTest::newRow("unknown model") << QStringList { QStringLiteral("--model"), QStringLiteral("gpt5") }
+                                   << QStringLiteral("llama-2-7b");
+    QTest::newRow("bad precision") << QStringList { QStringLiteral("--precision"), QStringLiteral("fp64") }
+                                   << QStringLiteral("bf16-pure");
+    QTest::newRow("bad zero") << QStringList { QStringLiteral("--zero"), QStringLiteral("4") }
+                              << QStringLiteral("--zero");
+    QTest::newRow("negative batch") << QStringList { QStringLiteral("--batch"), QStringLiteral("-3") }
+                                    << QStringLiteral("--batch");
     QTest::newRow("nan bandwidth") << QStringList { QStringLiteral("--bandwidth-gbps"), QStringLiteral("nan") }
                                    << QStringLiteral("--bandwidth-gbps");
-    QTest::newRow("bad optimizer") << QStringList { QStringLiteral("--optimizer"), QStringLiteral("lion") } << QStringLiteral("adamw-8bit");
-    QTest::newRow("bad checkpointing") << QStringList { QStringLiteral("--checkpointing"), QStringLiteral("some") } << QStringLiteral("selective");
+    QTest::newRow("bad optimizer") << QStringList { QStringLiteral("--optimizer"), QStringLiteral("lion") }
+                                   << QStringLiteral("adamw-8bit");
+    QTest::newRow("bad checkpointing") << QStringList { QStringLiteral("--checkpointing"), QStringLiteral("some") }
+                                       << QStringLiteral("selective");
     QTest::newRow("unknown option") << QStringList { QStringLiteral("--frobnicate") } << QStringLiteral("frobnicate");
 }
 
@@ -149,7 +175,8 @@ void TestCli::versionAndHelp()
     QCOMPARE(eh.code, 0);
     QVERIFY(eh.out.contains("--checkpointing"));
     // The window's own options are listed too.
-    for (const char* o : { "--palette", "--presentation", "--size", "--language", "--tour", "--screenshot", "--scenario" })
+    for (const char* o :
+         { "--palette", "--presentation", "--size", "--language", "--tour", "--screenshot", "--scenario" })
         QVERIFY2(h.out.contains(o), o);
     // The help states the defaults estimate really uses: the default scenario's FP16 and micro-batch 16.
     QVERIFY(eh.out.contains("default: 16"));
@@ -162,9 +189,10 @@ void TestCli::suggestionsReproduceOnTheCommandLine()
 {
     // GPT-2 XL in FP32 with AdamW, 8 x 1024 tokens, on the 12 GB laptop GPU: about 89 GiB, and no single change
     // fits. Each suggestion's `changes`, added to the same command line, must give exactly its peak and verdict.
-    const QStringList base { QStringLiteral("estimate"), QStringLiteral("--json"), QStringLiteral("--model"), QStringLiteral("gpt2-xl"),
-                             QStringLiteral("--precision"), QStringLiteral("fp32"), QStringLiteral("--batch"), QStringLiteral("8"),
-                             QStringLiteral("--seq"), QStringLiteral("1024") };
+    const QStringList base { QStringLiteral("estimate"), QStringLiteral("--json"),      QStringLiteral("--model"),
+                             QStringLiteral("gpt2-xl"),  QStringLiteral("--precision"), QStringLiteral("fp32"),
+                             QStringLiteral("--batch"),  QStringLiteral("8"),           QStringLiteral("--seq"),
+                             QStringLiteral("1024") };
     const Run r = run(base);
     QCOMPARE(r.code, 0);
     const QJsonObject root = QJsonDocument::fromJson(r.out).object();
@@ -194,8 +222,9 @@ void TestCli::suggestionsReproduceOnTheCommandLine()
     }
     QVERIFY(singleNotEnough); // the single changes stay listed, as not enough alone
     // A step that fits has nothing to suggest.
-    const Run fits = run({ QStringLiteral("estimate"), QStringLiteral("--json"), QStringLiteral("--model"), QStringLiteral("gpt2"),
-                           QStringLiteral("--batch"), QStringLiteral("1"), QStringLiteral("--seq"), QStringLiteral("128") });
+    const Run fits = run({ QStringLiteral("estimate"), QStringLiteral("--json"), QStringLiteral("--model"),
+                           QStringLiteral("gpt2"), QStringLiteral("--batch"), QStringLiteral("1"),
+                           QStringLiteral("--seq"), QStringLiteral("128") });
     const QJsonObject f = QJsonDocument::fromJson(fits.out).object();
     QVERIFY(f.value(QStringLiteral("fits")).toBool());
     QVERIFY(f.value(QStringLiteral("suggestions")).isArray());
@@ -216,7 +245,8 @@ void TestCli::unknownCommandListsTheCommands()
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 2);
         const QByteArray err = p.readAllStandardError();
-        QVERIFY2(err.contains(word) && err.contains("estimate") && err.contains("list") && err.contains("export"), err.constData());
+        QVERIFY2(err.contains(word) && err.contains("estimate") && err.contains("list") && err.contains("export"),
+                 err.constData());
     }
 }
 

@@ -95,8 +95,10 @@ void TestComparison::capacityIsTheGpuFile()
     const QJsonObject root = QJsonDocument::fromJson(f.readAll()).object();
     const QJsonObject memory = root.value(QStringLiteral("memory")).toObject();
     // docs/formats.md: the driver-reported MiB where the file has it, else the vendor's GB read as GiB.
-    const double reportedMiB = memory.value(QStringLiteral("reported_mib")).toObject().value(QStringLiteral("value")).toDouble();
-    const double capacityGB = memory.value(QStringLiteral("capacity_gb")).toObject().value(QStringLiteral("value")).toDouble();
+    const double reportedMiB
+        = memory.value(QStringLiteral("reported_mib")).toObject().value(QStringLiteral("value")).toDouble();
+    const double capacityGB
+        = memory.value(QStringLiteral("capacity_gb")).toObject().value(QStringLiteral("value")).toDouble();
     const double expected = reportedMiB > 0 ? reportedMiB * 1048576.0 : capacityGB * 1073741824.0;
     QVERIFY(expected > 0);
 
@@ -161,11 +163,11 @@ void TestComparison::epochIsHandCountedSteps_data()
     QTest::addColumn<int>("microBatch");
     QTest::addColumn<int>("accumulation");
     QTest::addColumn<int>("ranks");
-    QTest::addColumn<qlonglong>("steps"); // counted by hand
+    QTest::addColumn<qlonglong>("steps");                                               // counted by hand
     QTest::newRow("1,000,001 / (16x4x2 = 128)") << 1000001.0 << 16 << 4 << 2 << 7813LL; // 7812 x 128 = 999,936
     QTest::newRow("999,936 / 128, exact") << 999936.0 << 16 << 4 << 2 << 7812LL;
     QTest::newRow("999,937 / 128") << 999937.0 << 16 << 4 << 2 << 7813LL;
-    QTest::newRow("50,000 / 32") << 50000.0 << 32 << 1 << 1 << 1563LL;         // 1562 x 32 = 49,984
+    QTest::newRow("50,000 / 32") << 50000.0 << 32 << 1 << 1 << 1563LL;                    // 1562 x 32 = 49,984
     QTest::newRow("1,281,167 ImageNet / (16x3)") << 1281167.0 << 16 << 3 << 1 << 26691LL; // 26690 x 48 = 1,281,120
     QTest::newRow("fewer samples than a step") << 5.0 << 16 << 1 << 1 << 1LL;
 }
@@ -221,8 +223,10 @@ void TestComparison::biggerGpusFitAtLeastTheA3000()
     const auto rows = compareGpus(test::catalog(), scenarioFor(model.toStdString(), c), gpus, 1e6);
     for (std::size_t i = 1; i < rows.size(); ++i) {
         QVERIFY2(rows[i].maxMicroBatch >= rows[0].maxMicroBatch,
-                 qPrintable(QStringLiteral("%1: %2 < %3").arg(QString::fromStdString(rows[i].gpu->id))
-                                .arg(rows[i].maxMicroBatch).arg(rows[0].maxMicroBatch)));
+                 qPrintable(QStringLiteral("%1: %2 < %3")
+                                .arg(QString::fromStdString(rows[i].gpu->id))
+                                .arg(rows[i].maxMicroBatch)
+                                .arg(rows[0].maxMicroBatch)));
         if (rows[0].fits)
             QVERIFY2(rows[i].fits, rows[i].gpu->id.c_str());
     }
@@ -291,8 +295,10 @@ void TestComparison::viewShowsTheExplainerGpus()
         const QString verdict = shown->index(r, gui::GpuComparisonModel::FitsColumn).data().toString();
         const bool fits = view.rows()[std::size_t(r)].fits;
         QVERIFY2(verdict.contains(fits ? QStringLiteral("Yes") : QStringLiteral("No")), qPrintable(verdict));
-        QVERIFY(shown->index(r, gui::GpuComparisonModel::FitsColumn).data(Qt::ToolTipRole).toString().startsWith(
-            fits ? QStringLiteral("Fits") : QStringLiteral("Does not fit")));
+        QVERIFY(shown->index(r, gui::GpuComparisonModel::FitsColumn)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .startsWith(fits ? QStringLiteral("Fits") : QStringLiteral("Does not fit")));
     }
     QCOMPARE(view.chart()->epochBars().size(), 4);
     screenshot(&view, "gpucomparison-default.png");
@@ -332,9 +338,12 @@ void TestComparison::microBatchChangesThePeakColumn()
         QCOMPARE_GT(after[r], before[r]);
         const Estimate e = estimate(test::preset("bert-base"), test::gpu(kExplainer[std::size_t(r)].c_str()), alone);
         QCOMPARE(after[r], e.peakBytes);
-        QCOMPARE(shown->index(r, gui::GpuComparisonModel::MaxBatchColumn).data(Qt::UserRole).toLongLong(), e.maxMicroBatch);
+        QCOMPARE(shown->index(r, gui::GpuComparisonModel::MaxBatchColumn).data(Qt::UserRole).toLongLong(),
+                 e.maxMicroBatch);
     }
-    QVERIFY(shown->headerData(gui::GpuComparisonModel::PeakColumn, Qt::Horizontal).toString().contains(QStringLiteral("64")));
+    QVERIFY(shown->headerData(gui::GpuComparisonModel::PeakColumn, Qt::Horizontal)
+                .toString()
+                .contains(QStringLiteral("64")));
     // BERT-base at 64 x 512 needs about 23 GiB: not on the 12 GB laptop GPU, whose times are then not shown.
     QVERIFY(!view.rows()[0].fits);
     QVERIFY(shown->index(0, gui::GpuComparisonModel::FitsColumn).data().toString().contains(QStringLiteral("No")));

@@ -38,12 +38,10 @@ using namespace headroom::gui;
 
 namespace {
 
-QString dataRoot()
-{
-    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
-}
+QString dataRoot() { return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation); }
 
-template <typename T> T* child(const QWidget& w, const char* name)
+template <typename T>
+T* child(const QWidget& w, const char* name)
 {
     T* c = w.findChild<T*>(QLatin1String(name));
     if (!c)
@@ -98,8 +96,7 @@ QString writeSafetensors(const QString& path, const QList<QPair<QString, qint64>
 
 } // namespace
 
-class TestEditors : public QObject
-{
+class TestEditors : public QObject {
     Q_OBJECT
 
 private slots:
@@ -136,15 +133,9 @@ void TestEditors::initTestCase()
     m_catalog = CatalogLoader::bundled();
 }
 
-void TestEditors::init()
-{
-    QDir(dataRoot()).removeRecursively();
-}
+void TestEditors::init() { QDir(dataRoot()).removeRecursively(); }
 
-void TestEditors::cleanupTestCase()
-{
-    QDir(dataRoot()).removeRecursively();
-}
+void TestEditors::cleanupTestCase() { QDir(dataRoot()).removeRecursively(); }
 
 void TestEditors::shapeGivesPublishedCount_data()
 {
@@ -173,8 +164,8 @@ void TestEditors::shapeGivesPublishedCount()
     QFETCH(qint64, published);
     ModelEditorDialog dialog(m_catalog, nullptr);
     selectBase(dialog, qPrintable(base));
-    const char* spins[]
-        = { "layersSpin", "hiddenSpin", "headsSpin", "kvHeadsSpin", "ffnSpin", "vocabSpin", "maxPositionsSpin" };
+    const char* spins[] = { "layersSpin", "hiddenSpin", "headsSpin",       "kvHeadsSpin",
+                            "ffnSpin",    "vocabSpin",  "maxPositionsSpin" };
     for (int i = 0; i < 7; ++i)
         child<QSpinBox>(dialog, spins[i])->setValue(shape[i]);
     child<QSpinBox>(dialog, "sequenceSpin")->setValue(std::min(shape[6], 512));
@@ -235,7 +226,7 @@ void TestEditors::invalidGpuFieldsDisableSave()
     child<QLineEdit>(dialog, "idEdit")->setText(QStringLiteral("my-t4"));
     child<QDoubleSpinBox>(dialog, "overheadSpin")->setValue(65536.0);
     QVERIFY2(dialog.validationMessage().startsWith(QLatin1String("Framework overhead:")),
-        qPrintable(dialog.validationMessage()));
+             qPrintable(dialog.validationMessage()));
 }
 
 void TestEditors::gpuSurvivesRestart()
@@ -363,8 +354,8 @@ void TestEditors::badUserGpuFileIsRejected()
     g.id = "nan-t4";
     g.bandwidthGBps.value = std::numeric_limits<double>::quiet_NaN();
     const auto saveError = UserData::saveGpu(g);
-    QVERIFY(
-        saveError && saveError->contains(QLatin1String("memory.bandwidth_gb_per_s.value: must be a finite number")));
+    QVERIFY(saveError
+            && saveError->contains(QLatin1String("memory.bandwidth_gb_per_s.value: must be a finite number")));
     QVERIFY(UserData::userGpuFile("nan-t4").isEmpty());
 }
 
@@ -434,9 +425,10 @@ void TestEditors::checkpointComparison()
 {
     ModelEditorDialog dialog(m_catalog, m_catalog.model("transformer-100m"));
     // L = 1, h = 8, FFN 4h, V = 100, P = 16: L(12h^2 + 13h) + Vh + Ph + 2h = 1,816 (Kaplan et al. 2020, sec. 2.1).
-    const QList<QPair<const char*, int>> shape
-        = { { "layersSpin", 1 }, { "hiddenSpin", 8 }, { "headsSpin", 2 }, { "kvHeadsSpin", 2 }, { "ffnSpin", 32 },
-              { "vocabSpin", 100 }, { "maxPositionsSpin", 16 }, { "sequenceSpin", 16 } };
+    const QList<QPair<const char*, int>> shape = { { "layersSpin", 1 },        { "hiddenSpin", 8 },
+                                                   { "headsSpin", 2 },         { "kvHeadsSpin", 2 },
+                                                   { "ffnSpin", 32 },          { "vocabSpin", 100 },
+                                                   { "maxPositionsSpin", 16 }, { "sequenceSpin", 16 } };
     for (const auto& [name, value] : shape)
         child<QSpinBox>(dialog, name)->setValue(value);
     QCOMPARE(dialog.parameterCount(), qint64(1816));
@@ -445,17 +437,17 @@ void TestEditors::checkpointComparison()
 
     QTemporaryDir dir;
     const QString exact = writeSafetensors(dir.filePath(QStringLiteral("model.safetensors")),
-        { { QStringLiteral("wte"), 800 }, { QStringLiteral("rest"), 1016 } });
+                                           { { QStringLiteral("wte"), 800 }, { QStringLiteral("rest"), 1016 } });
     QVERIFY_NO_ERROR(dialog.compareWithCheckpoint({ exact }));
     QVERIFY(!label->isHidden());
     QVERIFY2(label->text().contains(QLatin1String("F32")), qPrintable(label->text()));
     QVERIFY(label->text().contains(QLatin1String("Checkpoint minus config: 0 (")));
 
     // Two shards whose sum has a 16-element buffer more than the model's parameters.
-    const QString a = writeSafetensors(
-        dir.filePath(QStringLiteral("model-00001-of-00002.safetensors")), { { QStringLiteral("a"), 1000 } });
-    const QString b = writeSafetensors(
-        dir.filePath(QStringLiteral("model-00002-of-00002.safetensors")), { { QStringLiteral("b"), 832 } });
+    const QString a = writeSafetensors(dir.filePath(QStringLiteral("model-00001-of-00002.safetensors")),
+                                       { { QStringLiteral("a"), 1000 } });
+    const QString b = writeSafetensors(dir.filePath(QStringLiteral("model-00002-of-00002.safetensors")),
+                                       { { QStringLiteral("b"), 832 } });
     QVERIFY_NO_ERROR(dialog.compareWithCheckpoint({ a, b }));
     QVERIFY2(label->text().contains(QLatin1String("2 files")), qPrintable(label->text()));
     QVERIFY(label->text().contains(QLatin1String("Checkpoint minus config: +16 (")));
@@ -496,9 +488,14 @@ void TestEditors::screenshots()
     child<QSpinBox>(model, "layersSpin")->setValue(0);
     QVERIFY(model.grab().save(out + QStringLiteral("/modeleditor-invalid.png")));
     ModelEditorDialog tiny(m_catalog, m_catalog.model("transformer-100m"));
-    for (const auto& [name, value] : QList<QPair<const char*, int>> { { "layersSpin", 1 }, { "hiddenSpin", 8 },
-             { "headsSpin", 2 }, { "kvHeadsSpin", 2 }, { "ffnSpin", 32 }, { "vocabSpin", 100 },
-             { "maxPositionsSpin", 16 }, { "sequenceSpin", 16 } })
+    for (const auto& [name, value] : QList<QPair<const char*, int>> { { "layersSpin", 1 },
+                                                                      { "hiddenSpin", 8 },
+                                                                      { "headsSpin", 2 },
+                                                                      { "kvHeadsSpin", 2 },
+                                                                      { "ffnSpin", 32 },
+                                                                      { "vocabSpin", 100 },
+                                                                      { "maxPositionsSpin", 16 },
+                                                                      { "sequenceSpin", 16 } })
         child<QSpinBox>(tiny, name)->setValue(value);
     QTemporaryDir dir;
     QVERIFY_NO_ERROR(tiny.compareWithCheckpoint(

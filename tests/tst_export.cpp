@@ -5,22 +5,22 @@
 
 #include "appsettings.h"
 #include "baselinetable.h"
-#include "chartstyle.h"
-#include "timelineview.h"
 #include "batchsweepview.h"
-#include "formatting.h"
-#include "memorychartview.h"
-#include "rooflineview.h"
 #include "catalogloader.h"
+#include "chartstyle.h"
 #include "controlpanel.h"
 #include "estimatecommand.h"
 #include "exportcommand.h"
 #include "exportdialog.h"
 #include "figure.h"
+#include "formatting.h"
 #include "mainwindow.h"
+#include "memorychartview.h"
+#include "rooflineview.h"
 #include "scenario.h"
 #include "scenariohistory.h"
 #include "simulationcontroller.h"
+#include "timelineview.h"
 
 #include <QComboBox>
 #include <QFile>
@@ -213,13 +213,15 @@ void TestExport::headlessExportEqualsWindowExport_data()
     QTest::addColumn<QString>("file");
     QTest::addColumn<QStringList>("options");
     QTest::newRow("svg all") << QStringLiteral("fig.svg") << QStringList();
-    QTest::newRow("png roofline 2x dark") << QStringLiteral("fig.png")
-                                          << QStringList { QStringLiteral("--chart"), QStringLiteral("roofline"), QStringLiteral("--scale"),
-                                                           QStringLiteral("2"), QStringLiteral("--palette"), QStringLiteral("dark") };
-    QTest::newRow("png timeline no caption") << QStringLiteral("fig.png")
-                                             << QStringList { QStringLiteral("--chart"), QStringLiteral("timeline"), QStringLiteral("--no-caption"),
-                                                              QStringLiteral("--width"), QStringLiteral("900"), QStringLiteral("--height"),
-                                                              QStringLiteral("500") };
+    QTest::newRow("png roofline 2x dark")
+        << QStringLiteral("fig.png")
+        << QStringList { QStringLiteral("--chart"), QStringLiteral("roofline"),  QStringLiteral("--scale"),
+                         QStringLiteral("2"),       QStringLiteral("--palette"), QStringLiteral("dark") };
+    QTest::newRow("png timeline no caption")
+        << QStringLiteral("fig.png")
+        << QStringList { QStringLiteral("--chart"), QStringLiteral("timeline"), QStringLiteral("--no-caption"),
+                         QStringLiteral("--width"), QStringLiteral("900"),      QStringLiteral("--height"),
+                         QStringLiteral("500") };
 }
 
 void TestExport::headlessExportEqualsWindowExport()
@@ -256,7 +258,9 @@ void TestExport::headlessExportEqualsWindowExport()
     const QString windowFile = m_dir->filePath(QStringLiteral("window-") + file);
     const QString headlessFile = m_dir->filePath(QStringLiteral("headless-") + file);
     QVERIFY(!m_window->exportFigure(windowFile, o));
-    QCOMPARE(runExport(scenarioToArguments(m_controller->scenario()) + options + QStringList { QStringLiteral("--out"), headlessFile }), 0);
+    QCOMPARE(runExport(scenarioToArguments(m_controller->scenario()) + options
+                       + QStringList { QStringLiteral("--out"), headlessFile }),
+             0);
     const QByteArray a = readAll(windowFile), b = readAll(headlessFile);
     QVERIFY(a.size() > 1000);
     if (file.endsWith(QLatin1String(".png"))) {
@@ -279,14 +283,17 @@ void TestExport::reportIsOneA4Page()
     QVERIFY2(qAbs(box.width() - 595.3) < 1.0 && qAbs(box.height() - 841.9) < 1.0,
              qPrintable(QStringLiteral("%1 x %2").arg(box.width()).arg(box.height())));
     // The headless report is a valid one-page PDF too.
-    QCOMPARE(runExport({ QStringLiteral("--chart"), QStringLiteral("report"), QStringLiteral("--out"), path("cli-report.pdf") }), 0);
+    QCOMPARE(runExport({ QStringLiteral("--chart"), QStringLiteral("report"), QStringLiteral("--out"),
+                         path("cli-report.pdf") }),
+             0);
     QCOMPARE(pdfPageCount(readAll(path("cli-report.pdf"))), 1);
 }
 
 void TestExport::csvBreakdownAddsUpToThePeak()
 {
     QVERIFY(!m_window->exportBreakdownCsv(path("breakdown.csv")));
-    const QStringList lines = QString::fromUtf8(readAll(path("breakdown.csv"))).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    const QStringList lines
+        = QString::fromUtf8(readAll(path("breakdown.csv"))).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     QCOMPARE(lines.value(0), QStringLiteral("category,label,steady_bytes,at_peak_bytes,at_peak_gib,share_of_peak"));
     QCOMPARE(lines.size(), 1 + kMemoryCategoryCount + 2); // header, categories, total, capacity
     double sum = 0.0, total = 0.0, capacity = 0.0;
@@ -351,8 +358,9 @@ void TestExport::exportDialogShowsTheCommandLine()
     d.setOptions(o);
     QVERIFY(d.problem().isEmpty());
     const QString cmd = d.commandLine();
-    for (const char* part : { "headroom export", "--gpu rtx-a3000-12gb-laptop", "--model bert-base", "--batch 16",
-                              "--precision fp16", "--bandwidth-gbps 392", "--chart sweep", "--width 1000", "--scale 2" })
+    for (const char* part :
+         { "headroom export", "--gpu rtx-a3000-12gb-laptop", "--model bert-base", "--batch 16", "--precision fp16",
+           "--bandwidth-gbps 392", "--chart sweep", "--width 1000", "--scale 2" })
         QVERIFY2(cmd.contains(QLatin1String(part)), part);
     d.setPath(path("fig.bmp"));
     QVERIFY(!d.problem().isEmpty());
@@ -482,7 +490,8 @@ void TestExport::baselineIsShownBesideTheCurrentScenario()
     QVERIFY(!m_window->rooflineChart()->baselineDots().isEmpty());
     // The table of differences: the peak row holds both peaks.
     const QString table = m_window->baselineTable()->text();
-    QVERIFY2(table.contains(formatBytes(pinned.peakBytes)) && table.contains(formatBytes(now.peakBytes)), qPrintable(table));
+    QVERIFY2(table.contains(formatBytes(pinned.peakBytes)) && table.contains(formatBytes(now.peakBytes)),
+             qPrintable(table));
 
     // Unpinning removes the comparison everywhere.
     m_window->setBaselinePinned(false);

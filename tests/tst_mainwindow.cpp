@@ -97,7 +97,8 @@ void TestMainWindow::defaultScenarioIsShown()
     QCOMPARE(e.gpu.bandwidthBytesPerSecond, 392e9);
     QVERIFY(m_window->verdict()->headline().contains(QStringLiteral("Fits")));
     // The bars are the timeline's phase maxima: the tallest is the estimate's peak minus nothing.
-    const double tallest = std::max({ total(m_window->memoryChart(), Phase::Forward), total(m_window->memoryChart(), Phase::Backward),
+    const double tallest = std::max({ total(m_window->memoryChart(), Phase::Forward),
+                                      total(m_window->memoryChart(), Phase::Backward),
                                       total(m_window->memoryChart(), Phase::Optimizer) });
     QCOMPARE(tallest, e.peakBytes);
     QCOMPARE(m_window->timelineChart()->peakMarker().y(), e.peakBytes);
@@ -241,10 +242,12 @@ void TestMainWindow::badScenarioFileChangesNothing()
     const QString path = m_dir->filePath(QStringLiteral("bad.headroom.json"));
     QFile f(path);
     QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(R"({"format":"headroom-scenario","version":1,"gpu":"rtx-a3000-12gb-laptop","model":"gpt2","micro_batch":-1,"sequence_length":8})");
+    f.write(
+        R"({"format":"headroom-scenario","version":1,"gpu":"rtx-a3000-12gb-laptop","model":"gpt2","micro_batch":-1,"sequence_length":8})");
     f.close();
     const QString error = m_window->openScenarioFile(path).value_or(QString());
-    QVERIFY2(error.contains(QStringLiteral("micro_batch")) && error.contains(QStringLiteral("bad.headroom.json")), qPrintable(error));
+    QVERIFY2(error.contains(QStringLiteral("micro_batch")) && error.contains(QStringLiteral("bad.headroom.json")),
+             qPrintable(error));
     QCOMPARE(m_controller->scenario().config.microBatch, before.config.microBatch);
     QCOMPARE(m_controller->scenario().modelId, before.modelId);
 }
@@ -282,8 +285,10 @@ void TestMainWindow::gpuPickerGroupsAndSearchesBySegment()
     auto entryOf = [&](const char* id) {
         return search->index(int(ids.indexOf(QString::fromLatin1(id))), 0).data().toString();
     };
-    QVERIFY2(entryOf("rtx-a3000-12gb-laptop").endsWith(QStringLiteral("NVIDIA · laptop")), qPrintable(entryOf("rtx-a3000-12gb-laptop")));
-    QVERIFY2(entryOf("h100-sxm5-80gb").endsWith(QStringLiteral("NVIDIA · data center")), qPrintable(entryOf("h100-sxm5-80gb")));
+    QVERIFY2(entryOf("rtx-a3000-12gb-laptop").endsWith(QStringLiteral("NVIDIA · laptop")),
+             qPrintable(entryOf("rtx-a3000-12gb-laptop")));
+    QVERIFY2(entryOf("h100-sxm5-80gb").endsWith(QStringLiteral("NVIDIA · data center")),
+             qPrintable(entryOf("h100-sxm5-80gb")));
     QVERIFY(combo->findText(QStringLiteral("NVIDIA · laptop")) >= 0); // the group header
     // Choosing a search entry selects that GPU.
     const int row = int(ids.indexOf(QStringLiteral("h100-sxm5-80gb")));

@@ -15,7 +15,7 @@ using namespace headroom;
 namespace {
 
 QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& header, qint64 dataBytes,
-    std::optional<quint64> declaredLength = std::nullopt)
+                  std::optional<quint64> declaredLength = std::nullopt)
 {
     const QString path = dir.filePath(name);
     QFile f(path);
@@ -40,8 +40,7 @@ const QByteArray kGoodHeader = R"({"__metadata__":{"format":"pt","source":"test"
 
 } // namespace
 
-class TestSafetensors : public QObject
-{
+class TestSafetensors : public QObject {
     Q_OBJECT
 
 private slots:
@@ -165,7 +164,7 @@ void TestSafetensors::malformedFiles()
         f.write("\x10\0\0", 3);
     } else {
         path = writeFile(dir, QStringLiteral("m.safetensors"), header, dataBytes,
-            declaredLength < 0 ? std::nullopt : std::optional<quint64>(quint64(declaredLength)));
+                         declaredLength < 0 ? std::nullopt : std::optional<quint64>(quint64(declaredLength)));
     }
     SafetensorsSummary s;
     const auto error = readSafetensorsHeader(path, &s);

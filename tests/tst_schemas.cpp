@@ -28,11 +28,11 @@
 #include <set>
 
 using namespace headroom;
-using nlohmann::json;
-using headroom::test::SchemaError;
-using headroom::test::SchemaValidator;
 using headroom::test::element;
 using headroom::test::member;
+using headroom::test::SchemaError;
+using headroom::test::SchemaValidator;
+using nlohmann::json;
 
 namespace {
 
@@ -46,7 +46,6 @@ std::string readText(const QString& path)
     return f.readAll().toStdString();
 }
 
-
 // The loader of a format; its error, or nothing when it accepts the text.
 std::optional<Error> load(const std::string& format, const std::string& text)
 {
@@ -58,10 +57,7 @@ std::optional<Error> load(const std::string& format, const std::string& text)
     return error(parseScenario(text, "scenario"));
 }
 
-std::string schemaFile(const std::string& format)
-{
-    return format + ".schema.json";
-}
+std::string schemaFile(const std::string& format) { return format + ".schema.json"; }
 
 std::string describe(const std::vector<SchemaError>& errors)
 {
@@ -85,7 +81,7 @@ bool atField(const std::vector<SchemaError>& errors, const std::string& field)
 const std::map<QString, const char*> kBeyondSchema {
     { QStringLiteral("gpu/undefined-source.json"), "a figure cites an id the sources table lacks (cross-reference)" },
     { QStringLiteral("gpu/overhead-exceeds-memory.json"),
-        "overhead compared with capacity (arithmetic across fields)" },
+      "overhead compared with capacity (arithmetic across fields)" },
     { QStringLiteral("gpu/duplicate-key.json"), "a repeated key (JSON Schema sees one parsed value)" },
     { QStringLiteral("gpu/duplicate-id.json"), "a repeated key" },
     { QStringLiteral("gpu/duplicate-source-id.json"), "a repeated key" },
@@ -138,8 +134,7 @@ void collectPointers(const json& v, const json::json_pointer& at, std::vector<js
 
 } // namespace
 
-class TestSchemas : public QObject
-{
+class TestSchemas : public QObject {
     Q_OBJECT
 
 private:
@@ -169,7 +164,7 @@ private slots:
     {
         for (const char* format : { "headroom-gpu", "headroom-model", "headroom-scenario" })
             m_validator.add(schemaFile(format),
-                readJson(QStringLiteral("docs/schema/") + QString::fromStdString(schemaFile(format))));
+                            readJson(QStringLiteral("docs/schema/") + QString::fromStdString(schemaFile(format))));
         if (qEnvironmentVariableIsSet("HEADROOM_SCHEMA_DUMP")) {
             QDir().mkpath(qEnvironmentVariable("HEADROOM_SCHEMA_DUMP"));
             m_dump.open((qEnvironmentVariable("HEADROOM_SCHEMA_DUMP") + QStringLiteral("/index.txt")).toStdString());
@@ -206,23 +201,24 @@ private slots:
                     for (std::size_t i = 0; i < value.size(); ++i)
                         walk(value[i], at + "/" + key + "/" + std::to_string(i));
                 else if (key == "items" || key == "contains" || key == "not" || key == "if" || key == "then"
-                    || key == "else" || key == "additionalProperties")
+                         || key == "else" || key == "additionalProperties")
                     walk(value, at + "/" + key);
             }
         };
         walk(schema, "");
         QVERIFY2(unknown.empty(),
-            qPrintable(QStringLiteral("keywords this validator does not check: ")
-                + QString::fromStdString(json(unknown).dump())));
+                 qPrintable(QStringLiteral("keywords this validator does not check: ")
+                            + QString::fromStdString(json(unknown).dump())));
     }
 
     void bundledFilesValidate_data()
     {
         QTest::addColumn<QString>("format");
         QTest::addColumn<QString>("path");
-        const std::pair<const char*, QString> folders[]
-            = { { "headroom-gpu", QStringLiteral("gpus") }, { "headroom-model", QStringLiteral("resources/models") },
-                  { "headroom-scenario", QStringLiteral("resources/scenarios") } };
+        const std::pair<const char*, QString> folders[] = { { "headroom-gpu", QStringLiteral("gpus") },
+                                                            { "headroom-model", QStringLiteral("resources/models") },
+                                                            { "headroom-scenario",
+                                                              QStringLiteral("resources/scenarios") } };
         int rows = 0;
         for (const auto& [format, folder] : folders) {
             for (const QString& name : QDir(kSource + QLatin1Char('/') + folder)
@@ -251,7 +247,8 @@ private slots:
         QTest::addColumn<QString>("format");
         QTest::addColumn<QString>("file");
         const std::pair<const char*, QString> folders[] = { { "headroom-gpu", QStringLiteral("gpu") },
-            { "headroom-model", QStringLiteral("model") }, { "headroom-scenario", QStringLiteral("scenario") } };
+                                                            { "headroom-model", QStringLiteral("model") },
+                                                            { "headroom-scenario", QStringLiteral("scenario") } };
         for (const auto& [format, folder] : folders) {
             const QDir dir(kSource + QStringLiteral("/tests/data/bad/") + folder);
             for (const QString& name : dir.entryList({ QStringLiteral("*.json") }, QDir::Files, QDir::Name)) {
@@ -274,25 +271,26 @@ private slots:
         const auto errors = validate(format.toStdString(), json::parse(text));
         if (auto beyond = kBeyondSchema.find(file); beyond != kBeyondSchema.end()) {
             QVERIFY2(errors.empty(),
-                qPrintable(QStringLiteral("listed as beyond the schema (%1), but the schema refuses it:%2")
-                               .arg(QString::fromLatin1(beyond->second), QString::fromStdString(describe(errors)))));
+                     qPrintable(
+                         QStringLiteral("listed as beyond the schema (%1), but the schema refuses it:%2")
+                             .arg(QString::fromLatin1(beyond->second), QString::fromStdString(describe(errors)))));
             return;
         }
         QVERIFY2(!errors.empty(),
-            qPrintable(QStringLiteral("the schema accepts what the loader refuses: ")
-                + QString::fromStdString(loaderError->toString())));
+                 qPrintable(QStringLiteral("the schema accepts what the loader refuses: ")
+                            + QString::fromStdString(loaderError->toString())));
         QVERIFY2(atField(errors, loaderError->field),
-            qPrintable(
-                QStringLiteral("loader: %1; schema:%2")
-                    .arg(QString::fromStdString(loaderError->toString()), QString::fromStdString(describe(errors)))));
+                 qPrintable(QStringLiteral("loader: %1; schema:%2")
+                                .arg(QString::fromStdString(loaderError->toString()),
+                                     QString::fromStdString(describe(errors)))));
     }
 
     // The examples of docs/formats.md (its ```json blocks) are complete files: the loader and the schema accept them,
     // and the ids a scenario names are in the bundled catalog.
     void docExamples()
     {
-        static const QRegularExpression block(
-            QStringLiteral("```json\\n(.*?)```"), QRegularExpression::DotMatchesEverythingOption);
+        static const QRegularExpression block(QStringLiteral("```json\\n(.*?)```"),
+                                              QRegularExpression::DotMatchesEverythingOption);
         const QString page = QString::fromStdString(readText(kSource + QStringLiteral("/docs/formats.md")));
         std::set<std::string> formats;
         int examples = 0;
@@ -308,7 +306,7 @@ private slots:
             if (format == "headroom-scenario") {
                 QVERIFY2(test::catalog().gpu(doc["gpu"].get<std::string>()), doc["gpu"].dump().c_str());
                 QVERIFY2(doc["model"].is_object() || test::catalog().model(doc["model"].get<std::string>()),
-                    doc["model"].dump().c_str());
+                         doc["model"].dump().c_str());
             }
         }
         QCOMPARE_GE(examples, 5);
@@ -384,10 +382,10 @@ private slots:
     {
         QTest::addColumn<QString>("base");
         for (const char* base :
-            { "gpus/rtx-a3000-12gb-laptop.json", "gpus/h100-sxm5-80gb.json", "resources/models/bert-base.json",
-                "resources/models/llama-3-8b.json", "resources/models/vit-b-16.json", "resources/models/resnet50.json",
-                "resources/models/efficientnet-b0.json", "resources/scenarios/01-bert-base-fp32.headroom.json",
-                "embedded" })
+             { "gpus/rtx-a3000-12gb-laptop.json", "gpus/h100-sxm5-80gb.json", "resources/models/bert-base.json",
+               "resources/models/llama-3-8b.json", "resources/models/vit-b-16.json", "resources/models/resnet50.json",
+               "resources/models/efficientnet-b0.json", "resources/scenarios/01-bert-base-fp32.headroom.json",
+               "embedded" })
             QTest::newRow(base) << QString::fromLatin1(base);
     }
 
@@ -434,20 +432,20 @@ private slots:
                 if (bool(loaderError) != !errors.empty())
                     disagreements << QStringLiteral("%1: loader %2, schema %3%4")
                                          .arg(what,
-                                             loaderError ? QString::fromStdString(loaderError->toString())
-                                                         : QStringLiteral("accepts"),
-                                             errors.empty() ? QStringLiteral("accepts") : QStringLiteral("refuses"),
-                                             QString::fromStdString(describe(errors)));
+                                              loaderError ? QString::fromStdString(loaderError->toString())
+                                                          : QStringLiteral("accepts"),
+                                              errors.empty() ? QStringLiteral("accepts") : QStringLiteral("refuses"),
+                                              QString::fromStdString(describe(errors)));
                 else if (loaderError && !atField(errors, loaderError->field))
                     disagreements << QStringLiteral("%1: loader names %2, schema:%3")
                                          .arg(what, QString::fromStdString(loaderError->field),
-                                             QString::fromStdString(describe(errors)));
+                                              QString::fromStdString(describe(errors)));
                 else
                     ++(loaderError ? agreedInvalid : agreedValid);
             }
         }
         qInfo("%s: %d mutations refused by both, %d accepted by both, %d skipped as cross-references", qPrintable(base),
-            agreedInvalid, agreedValid, skipped);
+              agreedInvalid, agreedValid, skipped);
         QVERIFY2(disagreements.isEmpty(), qPrintable(disagreements.mid(0, 12).join(QLatin1Char('\n'))));
         QCOMPARE_GT(agreedInvalid, 50);
         QCOMPARE_GT(agreedValid, 10);

@@ -5,10 +5,10 @@
 #include "appsettings.h"
 #include "catalogloader.h"
 #include "formatting.h"
+#include "gpucomparisonview.h"
 #include "mainwindow.h"
 #include "scenariohistory.h"
 #include "simulationcontroller.h"
-#include "gpucomparisonview.h"
 #include "tour.h"
 
 #include <QRegularExpression>
@@ -75,7 +75,8 @@ void TestTour::everyStepShowsItsLesson()
         const Estimate& e = m_controller->result().estimate;
         const bool quotes = text.contains(formatBytes(e.capacityBytes)) || text.contains(formatBytes(e.peakBytes))
             || text.contains(formatBytes(std::abs(e.headroomBytes))) || text.contains(formatSeconds(e.stepSeconds))
-            || text.contains(QStringLiteral("<b>%1</b>").arg(e.maxMicroBatch)) || text.contains(formatCount(e.parameters))
+            || text.contains(QStringLiteral("<b>%1</b>").arg(e.maxMicroBatch))
+            || text.contains(formatCount(e.parameters))
             || text.contains(formatBandwidth(e.gpu.bandwidthBytesPerSecond));
         QVERIFY2(quotes, qPrintable(QStringLiteral("step %1: %2").arg(i + 1).arg(text)));
         QWidget* framed = tour->highlighted();

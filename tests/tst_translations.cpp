@@ -120,9 +120,9 @@ void TestTranslations::tsIsCurrentWithTheSources()
     const QString fresh = dir.filePath(QStringLiteral("fresh_zh_CN.ts"));
     QProcess lupdate;
     lupdate.setWorkingDirectory(QStringLiteral(HEADROOM_SOURCE_DIR));
-    lupdate.start(QStringLiteral(HEADROOM_LUPDATE), { QStringLiteral("src/gui"), QStringLiteral("src/app"), QStringLiteral("ui"),
-                                                       QStringLiteral("-ts"), fresh, QStringLiteral("-locations"), QStringLiteral("none"),
-                                                       QStringLiteral("-silent") });
+    lupdate.start(QStringLiteral(HEADROOM_LUPDATE),
+                  { QStringLiteral("src/gui"), QStringLiteral("src/app"), QStringLiteral("ui"), QStringLiteral("-ts"),
+                    fresh, QStringLiteral("-locations"), QStringLiteral("none"), QStringLiteral("-silent") });
     QVERIFY(lupdate.waitForFinished(120000));
     QCOMPARE(lupdate.exitCode(), 0);
     QSet<QString> committed;
@@ -133,8 +133,9 @@ void TestTranslations::tsIsCurrentWithTheSources()
         if (!committed.contains(e.context + QLatin1Char('\x1f') + e.source))
             missing << e.context + QStringLiteral(": ") + e.source;
     }
-    QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("not in the .ts (run the update_translations target and translate):\n")
-                                           + missing.join(QLatin1Char('\n'))));
+    QVERIFY2(missing.isEmpty(),
+             qPrintable(QStringLiteral("not in the .ts (run the update_translations target and translate):\n")
+                        + missing.join(QLatin1Char('\n'))));
 }
 
 void TestTranslations::windowIsAllChineseAfterSwitching()
@@ -155,7 +156,8 @@ void TestTranslations::windowIsAllChineseAfterSwitching()
     QVERIFY(language.apply(QStringLiteral("zh_CN")));
     QCoreApplication::processEvents();
     QCOMPARE(window.menuBar()->actions().first()->text(), QStringLiteral("文件(&F)"));
-    QCOMPARE(window.memoryChart()->title(), QCoreApplication::translate("headroom::gui::MemoryChartView", "Memory at the peak of each phase"));
+    QCOMPARE(window.memoryChart()->title(),
+             QCoreApplication::translate("headroom::gui::MemoryChartView", "Memory at the peak of each phase"));
     QVERIFY(window.memoryChart()->title().contains(QStringLiteral("显存")));
 
     // No visible text may still be an English source string that has a Chinese translation.
@@ -228,7 +230,8 @@ void TestTranslations::systemLocaleChoosesTheLanguage()
     QCOMPARE(Language::resolve(QStringLiteral("zh_CN")), QStringLiteral("zh_CN"));
     QCOMPARE(Language::resolve(QStringLiteral("en")), QStringLiteral("en"));
     // "" follows the system: Chinese for a Chinese system locale, English otherwise.
-    const QString expected = QLocale::system().language() == QLocale::Chinese ? QStringLiteral("zh_CN") : QStringLiteral("en");
+    const QString expected = QLocale::system().language() == QLocale::Chinese ? QStringLiteral("zh_CN")
+                                                                              : QStringLiteral("en");
     QCOMPARE(Language::resolve(QString()), expected);
     QCOMPARE(Language::resolve(QStringLiteral("klingon")), expected);
 }

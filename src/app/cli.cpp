@@ -72,7 +72,8 @@ int runHeadless(int argc, char** argv)
         out << "headroom " << QCoreApplication::applicationVersion() << "\n";
         return 0;
     }
-    if (command == QLatin1String("--help") || command == QLatin1String("-h") || command == QLatin1String("--help-all")) {
+    if (command == QLatin1String("--help") || command == QLatin1String("-h")
+        || command == QLatin1String("--help-all")) {
         out << overview();
         return 0;
     }

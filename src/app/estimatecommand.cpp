@@ -34,19 +34,23 @@ namespace {
                                        QStringLiteral("file"));
     const QCommandLineOption kGpu({ QStringLiteral("gpu") }, QStringLiteral("GPU id (see `headroom list gpus`)."),
                                   QStringLiteral("id"));
-    const QCommandLineOption kModel({ QStringLiteral("model") },
-                                    QStringLiteral("Model preset id (see `headroom list models`), a Headroom model JSON file, a Hugging "
-                                                   "Face config.json, or a checkpoint directory holding one."),
-                                    QStringLiteral("id|path"));
-    const QCommandLineOption kBatch({ QStringLiteral("batch") }, QStringLiteral("Micro-batch size (default: 16, the default scenario's; 8 when --model picks another model)."),
-                                    QStringLiteral("N"));
+    const QCommandLineOption
+        kModel({ QStringLiteral("model") },
+               QStringLiteral("Model preset id (see `headroom list models`), a Headroom model JSON file, a Hugging "
+                              "Face config.json, or a checkpoint directory holding one."),
+               QStringLiteral("id|path"));
+    const QCommandLineOption kBatch(
+        { QStringLiteral("batch") },
+        QStringLiteral("Micro-batch size (default: 16, the default scenario's; 8 when --model picks another model)."),
+        QStringLiteral("N"));
     const QCommandLineOption kSeq({ QStringLiteral("seq") },
                                   QStringLiteral("Sequence length in tokens, or image side in pixels for vision models "
                                                  "(default: the model's)."),
                                   QStringLiteral("N"));
-    const QCommandLineOption kPrecision({ QStringLiteral("precision") },
-                                        QStringLiteral("fp32, tf32, fp16, bf16, bf16-pure or fp8 (default: fp16, the default scenario's)."),
-                                        QStringLiteral("p"));
+    const QCommandLineOption
+        kPrecision({ QStringLiteral("precision") },
+                   QStringLiteral("fp32, tf32, fp16, bf16, bf16-pure or fp8 (default: fp16, the default scenario's)."),
+                   QStringLiteral("p"));
     const QCommandLineOption kStyle({ QStringLiteral("mixed-style") },
                                     QStringLiteral("autocast (FP32 weights) or master-weights (16-bit weights, FP32 "
                                                    "master copy; DeepSpeed/Megatron)."),
@@ -70,13 +74,15 @@ namespace {
                                         QStringLiteral("adamw, adam, sgd, sgd-momentum, adamw-8bit or adafactor."),
                                         QStringLiteral("name"));
     const QCommandLineOption kGradAccum({ QStringLiteral("grad-accum") },
-                                        QStringLiteral("Gradient accumulation steps (default 1)."), QStringLiteral("N"));
+                                        QStringLiteral("Gradient accumulation steps (default 1)."),
+                                        QStringLiteral("N"));
     const QCommandLineOption kOverhead({ QStringLiteral("overhead-mib") },
                                        QStringLiteral("Framework overhead in MiB (default: the GPU file's)."),
                                        QStringLiteral("MiB"));
-    const QCommandLineOption kReserve({ QStringLiteral("allocator-reserve") },
-                                      QStringLiteral("Caching-allocator slack as a fraction of allocated bytes (default 0)."),
-                                      QStringLiteral("fraction"));
+    const QCommandLineOption
+        kReserve({ QStringLiteral("allocator-reserve") },
+                 QStringLiteral("Caching-allocator slack as a fraction of allocated bytes (default 0)."),
+                 QStringLiteral("fraction"));
     const QCommandLineOption kMemory({ QStringLiteral("memory-gib") },
                                      QStringLiteral("What-if: override the GPU's memory capacity (GiB)."),
                                      QStringLiteral("GiB"));
@@ -133,7 +139,8 @@ namespace {
         const QString text = p.value(o);
         const auto parsed = parse(text.toStdString());
         if (!parsed)
-            return QStringLiteral("--%1: unknown value \"%2\"; valid: %3").arg(o.names().first(), text, QLatin1String(valid));
+            return QStringLiteral("--%1: unknown value \"%2\"; valid: %3")
+                .arg(o.names().first(), text, QLatin1String(valid));
         *v = *parsed;
         return std::nullopt;
     }
@@ -142,8 +149,9 @@ namespace {
 
 void addScenarioOptions(QCommandLineParser& parser)
 {
-    parser.addOptions({ kScenario, kGpu, kModel, kBatch, kSeq, kPrecision, kStyle, kMasterGrads, kZero, kDp, kOffload, kCkpt,
-                        kAttention, kOptimizer, kGradAccum, kOverhead, kReserve, kMemory, kBandwidth, kPeak, kDatasheet });
+    parser.addOptions({ kScenario,    kGpu,      kModel,   kBatch,   kSeq,       kPrecision, kStyle,
+                        kMasterGrads, kZero,     kDp,      kOffload, kCkpt,      kAttention, kOptimizer,
+                        kGradAccum,   kOverhead, kReserve, kMemory,  kBandwidth, kPeak,      kDatasheet });
 }
 
 std::optional<QString> resolveScenario(const QCommandLineParser& p, Catalog& catalog, ResolvedScenario* out)
@@ -181,12 +189,14 @@ std::optional<QString> resolveScenario(const QCommandLineParser& p, Catalog& cat
         const QString value = p.value(kModel);
         if (const ModelSpec* m = catalog.model(value.toStdString())) {
             out->model = *m;
-        } else if (value.endsWith(QLatin1String(".json")) || value.contains(QLatin1Char('/')) || QFileInfo::exists(value)) {
+        } else if (value.endsWith(QLatin1String(".json")) || value.contains(QLatin1Char('/'))
+                   || QFileInfo::exists(value)) {
             if (auto e = importModelFile(value, &out->model))
                 return QStringLiteral("--model: %1").arg(*e);
             catalog.addModel(out->model); // simulate() finds every model in the catalog
         } else {
-            return QStringLiteral("--model: unknown model \"%1\" (not a preset id, a .json file or a directory); valid ids: %2")
+            return QStringLiteral(
+                       "--model: unknown model \"%1\" (not a preset id, a .json file or a directory); valid ids: %2")
                 .arg(value, QString::fromStdString(catalog.modelIds()));
         }
         s.modelId = out->model.id;
@@ -272,16 +282,19 @@ QStringList scenarioToArguments(const Scenario& s)
     auto str = [](std::string_view v) { return QString::fromLatin1(v.data(), qsizetype(v.size())); };
     auto num = [](double v) { return QString::number(v, 'g', 12); };
     const TrainingConfig& c = s.config;
-    QStringList a { QStringLiteral("--gpu"), QString::fromStdString(s.gpuId), QStringLiteral("--model"), QString::fromStdString(s.modelId),
-                    QStringLiteral("--batch"), QString::number(c.microBatch), QStringLiteral("--seq"), QString::number(c.sequenceLength),
-                    QStringLiteral("--precision"), str(toString(c.precision)) };
+    QStringList a { QStringLiteral("--gpu"),           QString::fromStdString(s.gpuId),   QStringLiteral("--model"),
+                    QString::fromStdString(s.modelId), QStringLiteral("--batch"),         QString::number(c.microBatch),
+                    QStringLiteral("--seq"),           QString::number(c.sequenceLength), QStringLiteral("--precision"),
+                    str(toString(c.precision)) };
     if (isMixed(c.precision) && c.mixedStyle != MixedPrecisionStyle::Autocast)
-        a << QStringLiteral("--mixed-style") << str(toString(c.mixedStyle)) << QStringLiteral("--master-grads") << str(toString(c.masterGradients));
-    a << QStringLiteral("--zero") << QString::number(c.zeroStage) << QStringLiteral("--dp") << QString::number(c.dataParallel);
+        a << QStringLiteral("--mixed-style") << str(toString(c.mixedStyle)) << QStringLiteral("--master-grads")
+          << str(toString(c.masterGradients));
+    a << QStringLiteral("--zero") << QString::number(c.zeroStage) << QStringLiteral("--dp")
+      << QString::number(c.dataParallel);
     if (c.offloadOptimizer)
         a << QStringLiteral("--offload");
-    a << QStringLiteral("--checkpointing") << str(toString(c.checkpointing)) << QStringLiteral("--attention") << str(toString(c.attention))
-      << QStringLiteral("--optimizer") << str(toString(c.optimizer));
+    a << QStringLiteral("--checkpointing") << str(toString(c.checkpointing)) << QStringLiteral("--attention")
+      << str(toString(c.attention)) << QStringLiteral("--optimizer") << str(toString(c.optimizer));
     if (c.gradientAccumulation != 1)
         a << QStringLiteral("--grad-accum") << QString::number(c.gradientAccumulation);
     if (c.overheadBytes)

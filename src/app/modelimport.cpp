@@ -12,15 +12,9 @@ namespace headroom {
 
 namespace {
 
-QString message(const Error& e)
-{
-    return QString::fromStdString(e.toString());
-}
+    QString message(const Error& e) { return QString::fromStdString(e.toString()); }
 
-std::string_view view(const QByteArray& bytes)
-{
-    return { bytes.constData(), std::size_t(bytes.size()) };
-}
+    std::string_view view(const QByteArray& bytes) { return { bytes.constData(), std::size_t(bytes.size()) }; }
 
 } // namespace
 

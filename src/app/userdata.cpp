@@ -15,95 +15,92 @@ namespace headroom {
 
 namespace {
 
-enum class Kind { Gpu, Model };
+    enum class Kind { Gpu, Model };
 
-QString directory(Kind kind)
-{
-    return kind == Kind::Gpu ? CatalogLoader::userGpuDirectory() : CatalogLoader::userModelDirectory();
-}
-
-QString message(const Error& e)
-{
-    return QString::fromStdString(e.toString());
-}
-
-// The id a file claims, read without validating the rest: enough to find the user's file for an id.
-QString idInFile(const QString& path)
-{
-    QByteArray text;
-    if (CatalogLoader::readFile(path, &text))
-        return {};
-    return QJsonDocument::fromJson(text).object().value(QLatin1String("id")).toString();
-}
-
-// The user's files holding `id`, in the order CatalogLoader reads them (by name): the last one wins.
-QStringList filesWithId(Kind kind, std::string_view id)
-{
-    const QDir dir(directory(kind));
-    const QString wanted = QString::fromUtf8(id.data(), qsizetype(id.size()));
-    QStringList found;
-    for (const QString& name : dir.entryList({ QStringLiteral("*.json") }, QDir::Files, QDir::Name)) {
-        if (idInFile(dir.filePath(name)) == wanted)
-            found << dir.filePath(name);
+    QString directory(Kind kind)
+    {
+        return kind == Kind::Gpu ? CatalogLoader::userGpuDirectory() : CatalogLoader::userModelDirectory();
     }
-    return found;
-}
 
-std::optional<QString> saveEntry(Kind kind, std::string_view id, const std::string& text, QString* savedPath)
-{
-    const QString dirPath = directory(kind);
-    if (dirPath.startsWith(QLatin1Char(':')) || !QDir().mkpath(dirPath))
-        return UserData::tr("%1: cannot create the directory").arg(dirPath);
-    // Replace the file that holds this id now (the one that wins at load), else use a fresh name from the id.
-    const QStringList existing = filesWithId(kind, id);
-    QString path = existing.isEmpty() ? QString() : existing.last();
-    if (path.isEmpty()) {
-        const QDir dir(dirPath);
-        const QString base = UserData::fileNameForId(id);
-        path = dir.filePath(base + QStringLiteral(".json"));
-        for (int n = 2; QFileInfo::exists(path); ++n)
-            path = dir.filePath(QStringLiteral("%1-%2.json").arg(base).arg(n));
-    }
-    if (auto error = CatalogLoader::writeFile(path, QByteArray::fromStdString(text)))
-        return error;
-    if (savedPath)
-        *savedPath = path;
-    return std::nullopt;
-}
+    QString message(const Error& e) { return QString::fromStdString(e.toString()); }
 
-std::optional<QString> removeEntries(Kind kind, std::string_view id)
-{
-    for (const QString& path : filesWithId(kind, id)) {
-        QFile file(path);
-        if (!file.remove())
-            return UserData::tr("%1: cannot delete (%2)").arg(path, file.errorString());
+    // The id a file claims, read without validating the rest: enough to find the user's file for an id.
+    QString idInFile(const QString& path)
+    {
+        QByteArray text;
+        if (CatalogLoader::readFile(path, &text))
+            return {};
+        return QJsonDocument::fromJson(text).object().value(QLatin1String("id")).toString();
     }
-    return std::nullopt;
-}
 
-// JSON has no NaN or infinity: the serialiser would write null, and the parser would call the figure
-// missing. Say what is wrong instead, with the field's path in the file.
-std::optional<QString> nonFiniteFigure(const GpuSpec& g)
-{
-    constexpr const char* kUnitKeys[kMathUnitCount] = { "fp32", "tf32", "fp16", "bf16", "fp8" };
-    std::vector<std::pair<std::string, double>> figures = {
-        { "memory.capacity_gb.value", g.capacityGB.value },
-        { "memory.reported_mib.value", g.reportedMiB.value },
-        { "memory.bus_width_bits.value", g.busWidthBits.value },
-        { "memory.bandwidth_gb_per_s.value", g.bandwidthGBps.value },
-        { "links.pcie_gb_per_s.value", g.pcieGBps.value },
-        { "links.gpu_link_gb_per_s.value", g.gpuLinkGBps.value },
-        { "framework_overhead_mib.value", g.frameworkOverheadMiB.value },
-    };
-    for (int u = 0; u < kMathUnitCount; ++u)
-        figures.push_back({ std::string("compute_tflops.") + kUnitKeys[u] + ".value", g.peakTflops[u].value });
-    for (const auto& [field, value] : figures) {
-        if (!std::isfinite(value))
-            return UserData::tr("%1: %2: must be a finite number, got %3")
-                .arg(QString::fromStdString(g.id), QString::fromStdString(field), QString::number(value));
+    // The user's files holding `id`, in the order CatalogLoader reads them (by name): the last one wins.
+    QStringList filesWithId(Kind kind, std::string_view id)
+    {
+        const QDir dir(directory(kind));
+        const QString wanted = QString::fromUtf8(id.data(), qsizetype(id.size()));
+        QStringList found;
+        for (const QString& name : dir.entryList({ QStringLiteral("*.json") }, QDir::Files, QDir::Name)) {
+            if (idInFile(dir.filePath(name)) == wanted)
+                found << dir.filePath(name);
+        }
+        return found;
     }
-    return std::nullopt;
-}
+
+    std::optional<QString> saveEntry(Kind kind, std::string_view id, const std::string& text, QString* savedPath)
+    {
+        const QString dirPath = directory(kind);
+        if (dirPath.startsWith(QLatin1Char(':')) || !QDir().mkpath(dirPath))
+            return UserData::tr("%1: cannot create the directory").arg(dirPath);
+        // Replace the file that holds this id now (the one that wins at load), else use a fresh name from the id.
+        const QStringList existing = filesWithId(kind, id);
+        QString path = existing.isEmpty() ? QString() : existing.last();
+        if (path.isEmpty()) {
+            const QDir dir(dirPath);
+            const QString base = UserData::fileNameForId(id);
+            path = dir.filePath(base + QStringLiteral(".json"));
+            for (int n = 2; QFileInfo::exists(path); ++n)
+                path = dir.filePath(QStringLiteral("%1-%2.json").arg(base).arg(n));
+        }
+        if (auto error = CatalogLoader::writeFile(path, QByteArray::fromStdString(text)))
+            return error;
+        if (savedPath)
+            *savedPath = path;
+        return std::nullopt;
+    }
+
+    std::optional<QString> removeEntries(Kind kind, std::string_view id)
+    {
+        for (const QString& path : filesWithId(kind, id)) {
+            QFile file(path);
+            if (!file.remove())
+                return UserData::tr("%1: cannot delete (%2)").arg(path, file.errorString());
+        }
+        return std::nullopt;
+    }
+
+    // JSON has no NaN or infinity: the serialiser would write null, and the parser would call the figure
+    // missing. Say what is wrong instead, with the field's path in the file.
+    std::optional<QString> nonFiniteFigure(const GpuSpec& g)
+    {
+        constexpr const char* kUnitKeys[kMathUnitCount] = { "fp32", "tf32", "fp16", "bf16", "fp8" };
+        std::vector<std::pair<std::string, double>> figures = {
+            { "memory.capacity_gb.value", g.capacityGB.value },
+            { "memory.reported_mib.value", g.reportedMiB.value },
+            { "memory.bus_width_bits.value", g.busWidthBits.value },
+            { "memory.bandwidth_gb_per_s.value", g.bandwidthGBps.value },
+            { "links.pcie_gb_per_s.value", g.pcieGBps.value },
+            { "links.gpu_link_gb_per_s.value", g.gpuLinkGBps.value },
+            { "framework_overhead_mib.value", g.frameworkOverheadMiB.value },
+        };
+        for (int u = 0; u < kMathUnitCount; ++u)
+            figures.push_back({ std::string("compute_tflops.") + kUnitKeys[u] + ".value", g.peakTflops[u].value });
+        for (const auto& [field, value] : figures) {
+            if (!std::isfinite(value))
+                return UserData::tr("%1: %2: must be a finite number, got %3")
+                    .arg(QString::fromStdString(g.id), QString::fromStdString(field), QString::number(value));
+        }
+        return std::nullopt;
+    }
 
 } // namespace
 
@@ -156,14 +153,8 @@ std::optional<QString> UserData::saveModel(const ModelSpec& model, QString* save
     return saveEntry(Kind::Model, model.id, serializeModelSpec(model), savedPath);
 }
 
-std::optional<QString> UserData::removeGpu(std::string_view id)
-{
-    return removeEntries(Kind::Gpu, id);
-}
-std::optional<QString> UserData::removeModel(std::string_view id)
-{
-    return removeEntries(Kind::Model, id);
-}
+std::optional<QString> UserData::removeGpu(std::string_view id) { return removeEntries(Kind::Gpu, id); }
+std::optional<QString> UserData::removeModel(std::string_view id) { return removeEntries(Kind::Model, id); }
 
 QString UserData::userGpuFile(std::string_view id)
 {
@@ -177,14 +168,8 @@ QString UserData::userModelFile(std::string_view id)
     return files.isEmpty() ? QString() : files.last();
 }
 
-bool UserData::isBundledGpu(std::string_view id)
-{
-    return CatalogLoader::bundledShared().gpu(id) != nullptr;
-}
-bool UserData::isBundledModel(std::string_view id)
-{
-    return CatalogLoader::bundledShared().model(id) != nullptr;
-}
+bool UserData::isBundledGpu(std::string_view id) { return CatalogLoader::bundledShared().gpu(id) != nullptr; }
+bool UserData::isBundledModel(std::string_view id) { return CatalogLoader::bundledShared().model(id) != nullptr; }
 
 QString UserData::gpuSaveNote(std::string_view id)
 {

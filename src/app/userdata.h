@@ -22,8 +22,7 @@
 
 namespace headroom {
 
-class UserData
-{
+class UserData {
     Q_DECLARE_TR_FUNCTIONS(UserData)
 
 public:

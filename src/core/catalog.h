@@ -87,7 +87,7 @@ public:
     CatalogList<GpuSpec> gpus() const { return CatalogList<GpuSpec>(m_gpus); }
     CatalogList<ModelSpec> models() const { return CatalogList<ModelSpec>(m_models); }
 
-    std::string gpuIds() const;   // comma-separated, for messages listing the valid choices
+    std::string gpuIds() const; // comma-separated, for messages listing the valid choices
     std::string modelIds() const;
 
 private:

@@ -1,6 +1,5 @@
 #include "comparison.h"
 
-
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -24,7 +23,7 @@ std::vector<GpuComparisonRow> compareGpus(const Catalog& catalog, const Scenario
     std::vector<GpuComparisonRow> rows;
     rows.reserve(gpus.size());
     Scenario s = scenario;
-    s.overrides = {};             // what-if figures belong to the GPU they were set for
+    s.overrides = {};               // what-if figures belong to the GPU they were set for
     s.config.overheadBytes.reset(); // each GPU's own framework overhead
     SimulateOptions options;
     options.timeline = false;

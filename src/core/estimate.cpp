@@ -52,7 +52,8 @@ namespace {
         void afterStep(std::int32_t i, const LiveBytes& live)
         {
             if (i == s.forwardEnd)
-                e.components[index(MemoryCategory::Activations)] = live.byCategory[index(MemoryCategory::Activations)].at(batch);
+                e.components[index(MemoryCategory::Activations)]
+                    = live.byCategory[index(MemoryCategory::Activations)].at(batch);
         }
 
         void memory(std::int32_t i, const LiveBytes& live)
@@ -154,7 +155,8 @@ namespace {
         e.components[index(MemoryCategory::Weights)] = s.resident[index(MemoryCategory::Weights)].at(batch);
         e.components[index(MemoryCategory::WeightCopies)] = walk.maxima[index(MemoryCategory::WeightCopies)];
         e.components[index(MemoryCategory::Gradients)] = walk.maxima[index(MemoryCategory::Gradients)];
-        e.components[index(MemoryCategory::OptimizerStates)] = s.resident[index(MemoryCategory::OptimizerStates)].at(batch);
+        e.components[index(MemoryCategory::OptimizerStates)] = s.resident[index(MemoryCategory::OptimizerStates)].at(
+            batch);
         e.components[index(MemoryCategory::Transient)] = e.atPeak[index(MemoryCategory::Transient)];
         e.components[index(MemoryCategory::Overhead)] = e.atPeak[index(MemoryCategory::Overhead)];
 
@@ -219,8 +221,8 @@ namespace {
     void rooflinePoints(Estimate& e, const Schedule& s, const TimeModel& tm, WorkTotals& work,
                         std::vector<RooflinePoint>& groups)
     {
-        static constexpr const char* kKindNames[]
-            = { "GEMM", "attention", "normalization", "elementwise", "embedding", "loss", "optimizer" };
+        static constexpr const char* kKindNames[] = { "GEMM",      "attention", "normalization", "elementwise",
+                                                      "embedding", "loss",      "optimizer" };
         for (int k = 0; k < kOpKindCount; ++k) {
             RooflinePoint& p = work.kinds[k];
             if (p.count == 0)
@@ -254,14 +256,19 @@ namespace {
         if (tm.resolved[int(unit)] != unit) {
             e.warnings.push_back({ EstimateWarning::Kind::UnitFallback, unit, tm.resolved[int(unit)],
                                    std::string(gpu.name) + " has no " + std::string(toString(unit))
-                                       + " peak: GEMMs are timed on " + std::string(toString(tm.resolved[int(unit)])) });
+                                       + " peak: GEMMs are timed on "
+                                       + std::string(toString(tm.resolved[int(unit)])) });
         }
         if (config.zeroStage > 0 && std::max(1, config.dataParallel) == 1) {
-            e.warnings.push_back({ EstimateWarning::Kind::ZeroWithOneRank, {}, {},
+            e.warnings.push_back({ EstimateWarning::Kind::ZeroWithOneRank,
+                                   {},
+                                   {},
                                    "ZeRO partitions over data-parallel ranks; with 1 rank it saves no memory" });
         }
         if (config.precision == Precision::MixedFP8 && !gpu.supports(MathUnit::Fp8Tensor)) {
-            e.warnings.push_back({ EstimateWarning::Kind::Fp8Unsupported, {}, {},
+            e.warnings.push_back({ EstimateWarning::Kind::Fp8Unsupported,
+                                   {},
+                                   {},
                                    "FP8 training needs FP8 tensor cores (compute capability 8.9 or later)" });
         }
     }
@@ -312,7 +319,14 @@ void evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, 
     const TimeModel tm(e.gpu, options.efficiency);
     thread_local std::vector<RooflinePoint> groups;
     groups.assign(s.groups.size(), RooflinePoint {});
-    EvaluationWalk walk { s, e, tm, groups, batch, e.overheadBytes, reserve, std::max(1, config.gradientAccumulation),
+    EvaluationWalk walk { s,
+                          e,
+                          tm,
+                          groups,
+                          batch,
+                          e.overheadBytes,
+                          reserve,
+                          std::max(1, config.gradientAccumulation),
                           options.keepTimeline,
                           LargestBatch { (e.gpu.memoryBytes - e.overheadBytes) / (1.0 + reserve) } };
     walkSchedule<WalkDetail::ByCategory>(s, walk);
@@ -370,7 +384,8 @@ Scenario defaultScenario()
     s.config.optimizer = OptimizerKind::AdamW;
     s.config.attention = AttentionImpl::Fused;
     s.overrides.bandwidthBytesPerSecond = 392e9;
-    s.overrides.note = "What-if from the explainer: 392 GB/s. The datasheet figure is 336 GB/s (192-bit x 14 Gbps / 8).";
+    s.overrides.note
+        = "What-if from the explainer: 392 GB/s. The datasheet figure is 336 GB/s (192-bit x 14 Gbps / 8).";
     return s;
 }
 

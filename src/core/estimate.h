@@ -33,9 +33,9 @@ struct RooflinePoint {
 
 struct EstimateWarning {
     enum class Kind : std::uint8_t {
-        UnitFallback,     // the GPU lacks the precision's unit: GEMMs are timed on `fallback`
-        ZeroWithOneRank,  // ZeRO with one data-parallel rank partitions nothing
-        Fp8Unsupported,   // FP8 training on a GPU without FP8 tensor cores
+        UnitFallback,    // the GPU lacks the precision's unit: GEMMs are timed on `fallback`
+        ZeroWithOneRank, // ZeRO with one data-parallel rank partitions nothing
+        Fp8Unsupported,  // FP8 training on a GPU without FP8 tensor cores
     };
     Kind kind = Kind::UnitFallback;
     MathUnit unit = MathUnit::Fp32Vector;
@@ -76,7 +76,7 @@ struct Estimate {
     double headroomBytes = 0.0; // negative when it does not fit
     bool fits = false;
     std::int64_t maxMicroBatch = 0;
-    std::int64_t maxSequence = 0;        // tokens, or image side for vision models
+    std::int64_t maxSequence = 0; // tokens, or image side for vision models
     bool maxSequenceLimitedByModel = false;
 
     // Time.
@@ -86,7 +86,7 @@ struct Estimate {
     double exposedCommunicationSeconds = 0.0;
     double offloadSeconds = 0.0;
     double stepSeconds = 0.0;
-    double throughputPerSecond = 0.0; // tokens/s (images/s for vision), whole data-parallel job
+    double throughputPerSecond = 0.0;  // tokens/s (images/s for vision), whole data-parallel job
     double modelFlopsPerStep = 0.0;    // per GPU
     double hardwareFlopsPerStep = 0.0; // per GPU, recomputation included
     double mfu = 0.0;

@@ -20,7 +20,8 @@ std::vector<Contributor> contributors(const Schedule& s, MemoryCategory c, std::
     }
     for (const auto& [key, bytes] : byLabel)
         out.push_back({ key.first, key.second, bytes });
-    std::stable_sort(out.begin(), out.end(), [](const Contributor& a, const Contributor& b) { return a.bytes > b.bytes; });
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Contributor& a, const Contributor& b) { return a.bytes > b.bytes; });
     if (out.size() > limit)
         out.resize(limit);
     return out;
@@ -54,7 +55,8 @@ CategoryExplanation explainCategory(const SimulationResult& r, MemoryCategory c)
     case MemoryCategory::Gradients:
         x.bytesPerParameter = e.schedule ? (e.schedule->gradientType == DType::F32 ? 4.0 : 2.0) : 4.0;
         x.sharded = cfg.zeroStage >= 2;
-        x.closedFormBytes = x.sharded ? x.parameters * x.bytesPerParameter / x.ranks : x.parameters * x.bytesPerParameter;
+        x.closedFormBytes = x.sharded ? x.parameters * x.bytesPerParameter / x.ranks
+                                      : x.parameters * x.bytesPerParameter;
         // The simulated value can differ from the closed form: DDP's buckets add a copy, offload moves partitions out.
         if (x.bytes > x.closedFormBytes * 1.01)
             x.note = CategoryExplanation::Note::DdpBuckets;

@@ -11,8 +11,8 @@
 namespace headroom {
 
 struct Contributor {
-    std::string_view label;  // the operator that allocated the bytes ("attn.qkv"), summed over layers
-    bool gradient = false;   // allocated in that operator's backward
+    std::string_view label; // the operator that allocated the bytes ("attn.qkv"), summed over layers
+    bool gradient = false;  // allocated in that operator's backward
     double bytes = 0.0;
 };
 
@@ -43,8 +43,8 @@ struct CategoryExplanation {
     bool hasKorthikanti = false;
     double korthikantiBytes = 0.0;
 
-    double overheadBytes = 0.0;    // overhead: the framework figure used
-    double reserveFraction = 0.0;  // overhead: the allocator reserve
+    double overheadBytes = 0.0;            // overhead: the framework figure used
+    double reserveFraction = 0.0;          // overhead: the allocator reserve
     std::vector<Contributor> contributors; // activations (end of forward) and transient (at the peak)
 };
 

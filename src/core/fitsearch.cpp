@@ -34,10 +34,7 @@ void LargestBatch::consider(const Linear& l)
         best = std::min(best, (budget - l.fixed) / l.perSample);
 }
 
-std::int64_t LargestBatch::result() const
-{
-    return best < 1.0 ? 0 : static_cast<std::int64_t>(floorBatch(best));
-}
+std::int64_t LargestBatch::result() const { return best < 1.0 ? 0 : static_cast<std::int64_t>(floorBatch(best)); }
 
 double peakBytes(const Schedule& s, double batch, double overheadBytes, double reserveFraction)
 {

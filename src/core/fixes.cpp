@@ -51,7 +51,8 @@ namespace {
                            } });
         if (c.precision == Precision::FP32 || c.precision == Precision::TF32)
             out.push_back({ FixKind::MixedPrecision, 2, [](TrainingConfig x, const GpuSpec& g) {
-                               x.precision = g.supports(MathUnit::Bf16Tensor) ? Precision::MixedBF16 : Precision::MixedFP16;
+                               x.precision = g.supports(MathUnit::Bf16Tensor) ? Precision::MixedBF16
+                                                                              : Precision::MixedFP16;
                                return x;
                            } });
         if (c.precision != Precision::PureBF16 && gpu.supports(MathUnit::Bf16Tensor))

@@ -48,11 +48,13 @@ namespace {
             o.fail("sources", "must name at least one source");
         for (std::size_t i = 0; i < list.size(); ++i) {
             if (!list[i].is_string())
-                throw ParseFailure { o.path("sources") + "[" + std::to_string(i) + "]", "must be a string, got " + detail::describe(list[i]) };
+                throw ParseFailure { o.path("sources") + "[" + std::to_string(i) + "]",
+                                     "must be a string, got " + detail::describe(list[i]) };
             const std::string id = list[i].get<std::string>();
             if (!sources.count(id))
                 throw ParseFailure { o.path("sources") + "[" + std::to_string(i) + "]",
-                                     "names source \"" + id + "\", which the file's \"sources\" table does not define" };
+                                     "names source \"" + id
+                                         + "\", which the file's \"sources\" table does not define" };
             f.sources.push_back(id);
         }
         return f;

@@ -5,9 +5,9 @@
 // file and passes its text, so the core never touches the file system.
 
 #include "error.h"
-#include "units.h"
 #include "trainingconfig.h"
 #include "types.h"
+#include "units.h"
 
 #include <array>
 #include <map>
@@ -44,15 +44,15 @@ struct GpuSpec {
     std::string computeCapability;
     int launchYear = 0;
 
-    SourcedFigure capacityGB;          // the vendor's "GB" (physically GiB of DRAM)
-    SourcedFigure reportedMiB;         // what the driver reports, where known
+    SourcedFigure capacityGB;  // the vendor's "GB" (physically GiB of DRAM)
+    SourcedFigure reportedMiB; // what the driver reports, where known
     std::string memoryType;
     SourcedFigure busWidthBits;
-    SourcedFigure bandwidthGBps;       // decimal GB/s
+    SourcedFigure bandwidthGBps;                          // decimal GB/s
     std::array<SourcedFigure, kMathUnitCount> peakTflops; // dense; absent = unsupported
-    SourcedFigure pcieGBps;            // host link, bidirectional
-    SourcedFigure gpuLinkGBps;         // NVLink / Infinity Fabric, bidirectional, 0 if none
-    int gpuLinkMaxGpus = 2;            // GPUs the link joins (a bridge pairs 2, an SXM board 8); beyond: host link
+    SourcedFigure pcieGBps;                               // host link, bidirectional
+    SourcedFigure gpuLinkGBps;                            // NVLink / Infinity Fabric, bidirectional, 0 if none
+    int gpuLinkMaxGpus = 2;             // GPUs the link joins (a bridge pairs 2, an SXM board 8); beyond: host link
     SourcedFigure frameworkOverheadMiB; // CUDA context + library workspaces (an estimate, editable)
     std::string interconnectNotes;
     std::string notes;

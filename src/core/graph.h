@@ -55,14 +55,14 @@ enum class OpType : std::uint8_t {
     LayerNorm,
     RmsNorm,
     BatchNorm,
-    Unary,   // activation functions, casts that need no saved state, pow, rsqrt, tanh
-    Add,     // backward passes the gradient through (aliasing it where dtype and shape agree)
-    Binary,  // mul
+    Unary,  // activation functions, casts that need no saved state, pow, rsqrt, tanh
+    Add,    // backward passes the gradient through (aliasing it where dtype and shape agree)
+    Binary, // mul
     Dropout,
     Cast,
-    Split,   // one storage viewed as several tensors; backward concatenates the gradients
+    Split, // one storage viewed as several tensors; backward concatenates the gradients
     Pool,
-    Reduce,  // mean over a dimension (RMSNorm variance)
+    Reduce, // mean over a dimension (RMSNorm variance)
 };
 
 struct OpCost {
@@ -93,7 +93,7 @@ struct Parameter {
     std::int16_t layer = -1;
     bool matmulWeight = false; // weight of a Linear / Conv2d (cast by autocast, quantised by 8-bit optimizers)
     TensorId tensor = kNoTensor;
-    double lastDim = 0.0;       // size of the last dimension; 0 for 1-D parameters (Adafactor factors >= 2-D)
+    double lastDim = 0.0; // size of the last dimension; 0 for 1-D parameters (Adafactor factors >= 2-D)
     double secondLastDim = 0.0;
 };
 
@@ -121,8 +121,14 @@ struct Graph {
     double parameterCount() const;
     double largestParameterGroup() const; // elements of the largest layer (DeepSpeed's "largest layer")
 
-    std::span<const TensorId> inputs(const GraphOp& op) const { return { refs.data() + op.inBegin, size_t(op.inCount) }; }
-    std::span<const TensorId> outputs(const GraphOp& op) const { return { refs.data() + op.outBegin, size_t(op.outCount) }; }
+    std::span<const TensorId> inputs(const GraphOp& op) const
+    {
+        return { refs.data() + op.inBegin, size_t(op.inCount) };
+    }
+    std::span<const TensorId> outputs(const GraphOp& op) const
+    {
+        return { refs.data() + op.outBegin, size_t(op.outCount) };
+    }
     std::span<const TensorId> saved(const GraphOp& op) const
     {
         return { refs.data() + op.savedBegin, size_t(op.savedCount) };

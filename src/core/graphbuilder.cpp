@@ -368,9 +368,8 @@ TensorId GraphBuilder::conv2d(TensorId x, TensorId weight, TensorId bias, double
     const double inNumel = m_g.tensors[xin].numel.perSample;
     const double px = bytesPerElement(m_g.tensors[xin].dtype);
     const double pw = bytesPerElement(m_g.tensors[win].dtype);
-    const int op = beginOp(OpType::Conv2d, OpKind::Gemm, m_plan.autocast || m_plan.paramType != DType::F32
-                                                             ? m_plan.matmulUnit
-                                                             : m_plan.convUnit,
+    const int op = beginOp(OpType::Conv2d, OpKind::Gemm,
+                           m_plan.autocast || m_plan.paramType != DType::F32 ? m_plan.matmulUnit : m_plan.convUnit,
                            label);
     addInputs({ xin, win, bin });
     const TensorId y = newActivation(outPixels * outChannels, outType, true);
@@ -422,8 +421,8 @@ TensorId GraphBuilder::matmul(TensorId a, TensorId b, double groups, double m, d
     return y;
 }
 
-TensorId GraphBuilder::fusedAttention(TensorId q, TensorId k, TensorId v, double seq, double heads,
-                                      double headDim, bool causal, double dropout, std::string_view label)
+TensorId GraphBuilder::fusedAttention(TensorId q, TensorId k, TensorId v, double seq, double heads, double headDim,
+                                      bool causal, double dropout, std::string_view label)
 {
     const TensorId qi = autocastLow(q);
     const TensorId ki = autocastLow(k);

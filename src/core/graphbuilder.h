@@ -19,10 +19,10 @@
 namespace headroom {
 
 struct PrecisionPlan {
-    DType paramType = DType::F32;  // parameters as stored in the model
-    DType lowType = DType::BF16;   // autocast target / 16-bit type
-    bool autocast = false;         // torch.autocast region around the forward pass and loss
-    bool fp8Gemms = false;         // Transformer Engine style Linear layers
+    DType paramType = DType::F32; // parameters as stored in the model
+    DType lowType = DType::BF16;  // autocast target / 16-bit type
+    bool autocast = false;        // torch.autocast region around the forward pass and loss
+    bool fp8Gemms = false;        // Transformer Engine style Linear layers
     MathUnit matmulUnit = MathUnit::Fp32Vector;
     MathUnit convUnit = MathUnit::Tf32Tensor;
     MathUnit attentionUnit = MathUnit::Fp32Vector;
@@ -33,17 +33,17 @@ struct PrecisionPlan {
 PrecisionPlan planPrecision(const TrainingConfig& config);
 
 enum class UnaryFn : std::uint8_t {
-    Gelu,      // F.gelu: saves input
-    GeluTanh,  // F.gelu(approximate="tanh"): saves input
-    Silu,      // F.silu: saves input
-    Relu,      // saves output
-    Relu6,     // hardtanh: saves output
-    Sigmoid,   // saves output
-    Tanh,      // saves output
-    PowCube,   // torch.pow(x, 3.0): FP32 under autocast, saves input
-    Square,    // x.pow(2): FP32 under autocast, saves input
-    Rsqrt,     // FP32 under autocast, saves output
-    Neg,       // nothing saved
+    Gelu,            // F.gelu: saves input
+    GeluTanh,        // F.gelu(approximate="tanh"): saves input
+    Silu,            // F.silu: saves input
+    Relu,            // saves output
+    Relu6,           // hardtanh: saves output
+    Sigmoid,         // saves output
+    Tanh,            // saves output
+    PowCube,         // torch.pow(x, 3.0): FP32 under autocast, saves input
+    Square,          // x.pow(2): FP32 under autocast, saves input
+    Rsqrt,           // FP32 under autocast, saves output
+    Neg,             // nothing saved
     ScaleByConstant, // x * python_float: nothing saved
     AddConstant,     // x + python_float: nothing saved
 };
@@ -74,8 +74,8 @@ public:
                     double kernelArea, double groups, double outPixels, std::string_view label);
     // Batched matmul [G, M, K] x [G, K, N]; groups per sample.
     TensorId matmul(TensorId a, TensorId b, double groups, double m, double n, double k, std::string_view label);
-    TensorId fusedAttention(TensorId q, TensorId k, TensorId v, double seq, double heads, double headDim,
-                            bool causal, double dropout, std::string_view label);
+    TensorId fusedAttention(TensorId q, TensorId k, TensorId v, double seq, double heads, double headDim, bool causal,
+                            double dropout, std::string_view label);
     // forceFp32: softmax(x, dim, dtype=torch.float32), as the Llama family writes it.
     TensorId softmax(TensorId x, double rows, double cols, std::string_view label, bool forceFp32 = false);
     TensorId logSoftmax(TensorId x, double rows, double cols, std::string_view label);
@@ -113,8 +113,8 @@ private:
     void addSaved(std::initializer_list<TensorId> ts);
     void finishOp(int op, OpCost fwd, OpCost bwd, Linear modelFlops = {});
 
-    TensorId autocastLow(TensorId x);       // cast an activation to the low type (per call)
-    TensorId autocastFp32(TensorId x);      // cast an activation to FP32 (per call)
+    TensorId autocastLow(TensorId x);         // cast an activation to the low type (per call)
+    TensorId autocastFp32(TensorId x);        // cast an activation to FP32 (per call)
     TensorId weightFor(TensorId w, bool fp8); // cached cast of a parameter, or the parameter itself
     DType promote(DType a, DType b) const;
     bool grad(TensorId t) const { return t != kNoTensor && m_g.tensors[t].requiresGrad; }

@@ -32,7 +32,8 @@ TensorId GraphBuilder::softmaxFamily(OpType type, OpKind kind, TensorId x, doubl
     addOutputs({ y });
     addSaved({ y });
     const double pi = bytesPerElement(in), po = bytesPerElement(outType);
-    finishOp(op, { perSample(5.0 * n), perSample(n * (pi + po)) }, { perSample(4.0 * n), perSample(n * (2 * po + pi)) });
+    finishOp(op, { perSample(5.0 * n), perSample(n * (pi + po)) },
+             { perSample(4.0 * n), perSample(n * (2 * po + pi)) });
     return y;
 }
 
@@ -44,7 +45,8 @@ TensorId GraphBuilder::nllLoss(TensorId logProbs, TensorId target, double rows, 
     addInputs({ logProbs, target });
     const TensorId loss = newTensor(fixedAmount(1.0), DType::F32, TensorRole::Activation, true);
     // nll_loss_forward also returns total_weight, a 0-d tensor of the input's dtype that backward reads.
-    const TensorId totalWeight = newTensor(fixedAmount(1.0), m_g.tensors[logProbs].dtype, TensorRole::Activation, false);
+    const TensorId totalWeight = newTensor(fixedAmount(1.0), m_g.tensors[logProbs].dtype, TensorRole::Activation,
+                                           false);
     m_g.tensors[loss].producer = m_g.tensors[totalWeight].producer = op;
     addOutputs({ loss, totalWeight });
     addSaved({ target, totalWeight });
@@ -252,11 +254,13 @@ TensorId GraphBuilder::repeat(TensorId x, double factor, std::string_view label)
     addInputs({ x });
     const TensorId y = newActivation(n * factor, src.dtype, src.requiresGrad);
     addOutputs({ y });
-    finishOp(op, { {}, perSample(n * p * (1.0 + factor)) }, { perSample(n * factor), perSample(n * p * (1.0 + factor)) });
+    finishOp(op, { {}, perSample(n * p * (1.0 + factor)) },
+             { perSample(n * factor), perSample(n * p * (1.0 + factor)) });
     return y;
 }
 
-TensorId GraphBuilder::constant(double numel, DType type, double flopsPerElement, std::string_view label, bool perSampleSize)
+TensorId GraphBuilder::constant(double numel, DType type, double flopsPerElement, std::string_view label,
+                                bool perSampleSize)
 {
     const int op = beginOp(OpType::Unary, OpKind::Elementwise, MathUnit::Fp32Vector, label);
     addInputs({});

@@ -6,167 +6,164 @@ namespace headroom::detail::hf {
 
 namespace {
 
-constexpr std::int64_t kMaxHeads = 65536;
-constexpr std::int64_t kMaxFfn = kMaxModelWidth * 16;
-constexpr std::int64_t kMaxPositions = std::int64_t(1) << 24;
-constexpr std::int64_t kMaxLabels = std::int64_t(1) << 24;
-constexpr double kMaxDropout = 0.999;
+    constexpr std::int64_t kMaxHeads = 65536;
+    constexpr std::int64_t kMaxFfn = kMaxModelWidth * 16;
+    constexpr std::int64_t kMaxPositions = std::int64_t(1) << 24;
+    constexpr std::int64_t kMaxLabels = std::int64_t(1) << 24;
+    constexpr double kMaxDropout = 0.999;
 
-// transformers ACT2FN names (activations.py) and how the reference code writes each: "gelu_new" is
-// NewGELUActivation (tanh approximation as tensor ops), "gelu_pytorch_tanh" is F.gelu(approximate="tanh").
-const std::initializer_list<std::pair<std::string_view, Activation>> kActivations {
-    { "gelu", Activation::Gelu },
-    { "gelu_new", Activation::GeluComposite },
-    { "gelu_pytorch_tanh", Activation::GeluTanh },
-    { "quick_gelu", Activation::QuickGelu },
-    { "silu", Activation::Silu },
-    { "swish", Activation::Silu },
-    { "relu", Activation::Relu },
-};
+    // transformers ACT2FN names (activations.py) and how the reference code writes each: "gelu_new" is
+    // NewGELUActivation (tanh approximation as tensor ops), "gelu_pytorch_tanh" is F.gelu(approximate="tanh").
+    const std::initializer_list<std::pair<std::string_view, Activation>> kActivations {
+        { "gelu", Activation::Gelu },
+        { "gelu_new", Activation::GeluComposite },
+        { "gelu_pytorch_tanh", Activation::GeluTanh },
+        { "quick_gelu", Activation::QuickGelu },
+        { "silu", Activation::Silu },
+        { "swish", Activation::Silu },
+        { "relu", Activation::Relu },
+    };
 
-struct SizeKeys {
-    std::string_view layers, hidden, heads;
-};
-constexpr SizeKeys kStandardKeys { "num_hidden_layers", "hidden_size", "num_attention_heads" };
-constexpr SizeKeys kGpt2Keys { "n_layer", "n_embd", "n_head" };
+    struct SizeKeys {
+        std::string_view layers, hidden, heads;
+    };
+    constexpr SizeKeys kStandardKeys { "num_hidden_layers", "hidden_size", "num_attention_heads" };
+    constexpr SizeKeys kGpt2Keys { "n_layer", "n_embd", "n_head" };
 
-void readSizes(const ObjectReader& r, TransformerSpec& t, const SizeKeys& k)
-{
-    t.layers = int(r.integer(k.layers, 1, kMaxModelLayers));
-    t.hidden = int(r.integer(k.hidden, 1, kMaxModelWidth));
-    t.heads = t.kvHeads = int(r.integer(k.heads, 1, kMaxHeads));
-}
-
-void requireHeadsDivideHidden(const ObjectReader& r, const TransformerSpec& t, const SizeKeys& k)
-{
-    if (t.hidden % t.heads != 0) {
-        r.fail(k.heads,
-            "must divide " + std::string(k.hidden) + " (" + std::to_string(t.hidden) + "), got "
-                + std::to_string(t.heads));
+    void readSizes(const ObjectReader& r, TransformerSpec& t, const SizeKeys& k)
+    {
+        t.layers = int(r.integer(k.layers, 1, kMaxModelLayers));
+        t.hidden = int(r.integer(k.hidden, 1, kMaxModelWidth));
+        t.heads = t.kvHeads = int(r.integer(k.heads, 1, kMaxHeads));
     }
-}
 
-double dropout(const ObjectReader& r, std::string_view key, double fallback)
-{
-    return r.numberOr(key, fallback, 0.0, kMaxDropout);
-}
-
-std::int64_t vocab(const ObjectReader& r)
-{
-    return r.integer("vocab_size", 1, kMaxModelVocab);
-}
-
-void refuseCrossAttention(const ObjectReader& r)
-{
-    if (r.booleanOr("add_cross_attention", false))
-        r.fail("add_cross_attention", "cross-attention layers are not modelled");
-}
-
-// BertForMaskedLM and RobertaForMaskedLM (transformers modeling_bert.py, modeling_roberta.py): a post-LN
-// encoder over summed word, position and token-type embeddings with LayerNorm, and the MLM head: dense,
-// activation, LayerNorm, then a decoder tied to the word embeddings with its own bias. The *ForMaskedLM
-// classes build the encoder with add_pooling_layer=False: no pooler. `positionOffset` is the number of
-// position rows that no token uses.
-Imported readBertFamily(const ObjectReader& r, std::int64_t positionOffset)
-{
-    Imported m;
-    TransformerSpec& t = m.t;
-    readSizes(r, t, kStandardKeys);
-    requireHeadsDivideHidden(r, t, kStandardKeys);
-    t.ffn = int(r.integer("intermediate_size", 1, kMaxFfn));
-    t.vocab = vocab(r);
-    t.maxPositions = r.integer("max_position_embeddings", 1, kMaxPositions);
-    if (t.maxPositions <= positionOffset) {
-        r.fail("max_position_embeddings",
-            "must exceed pad_token_id + 1 (" + std::to_string(positionOffset)
-                + "): RoBERTa numbers positions after the padding index");
+    void requireHeadsDivideHidden(const ObjectReader& r, const TransformerSpec& t, const SizeKeys& k)
+    {
+        if (t.hidden % t.heads != 0) {
+            r.fail(k.heads,
+                   "must divide " + std::string(k.hidden) + " (" + std::to_string(t.hidden) + "), got "
+                       + std::to_string(t.heads));
+        }
     }
-    t.typeVocab = int(r.integerOr("type_vocab_size", 2, 1, 1024));
-    const std::string positions = r.stringOr("position_embedding_type", "absolute", 64);
-    if (positions != "absolute") {
-        r.fail("position_embedding_type",
-            "\"" + positions + "\" adds relative-position parameters that are not modelled; supported: absolute");
-    }
-    refuseCrossAttention(r);
-    t.activation = r.choiceOr("hidden_act", Activation::Gelu, kActivations);
-    t.embeddingDropout = t.hiddenDropout = dropout(r, "hidden_dropout_prob", 0.1);
-    t.attentionDropout = dropout(r, "attention_probs_dropout_prob", 0.1);
-    t.causal = false;
-    t.preNorm = false;
-    t.finalNorm = false;
-    t.embeddingNorm = true;
-    t.head = HeadKind::MaskedLM;
-    t.headBias = true;
-    t.tiedEmbeddings = r.booleanOr("tie_word_embeddings", true);
-    // Eager BertSelfAttention leaves the softmax in FP32 under autocast; the second matmul casts it.
-    t.probsCast = ProbsCast::AtMatmul;
-    m.sequence = t.maxPositions - positionOffset;
-    return m;
-}
 
-// Llama and the models written as its copies: RMSNorm as LlamaRMSNorm writes it (FP32 upcast), a SwiGLU MLP,
-// rotary positions, grouped-query attention, no biases unless the variant adds them.
-Imported readLlamaFamily(const ObjectReader& r, std::int64_t defaultPositions)
-{
-    Imported m;
-    TransformerSpec& t = m.t;
-    readSizes(r, t, kStandardKeys);
-    t.ffn = int(r.integer("intermediate_size", 1, kMaxFfn));
-    t.kvHeads = int(r.integerOr("num_key_value_heads", t.heads, 1, kMaxHeads));
-    if (t.heads % t.kvHeads != 0) {
-        r.fail("num_key_value_heads",
-            "must divide num_attention_heads (" + std::to_string(t.heads) + "), got " + std::to_string(t.kvHeads));
+    double dropout(const ObjectReader& r, std::string_view key, double fallback)
+    {
+        return r.numberOr(key, fallback, 0.0, kMaxDropout);
     }
-    // Configs give head_dim where it is not hidden_size / num_attention_heads (Mistral Nemo: 32 heads of 128
-    // in a 5120-wide model).
-    if (r.has("head_dim")) {
-        const int headDim = int(r.integer("head_dim", 1, kMaxHeads));
-        t.headDim = t.hidden % t.heads == 0 && headDim == t.hidden / t.heads ? 0 : headDim;
-    } else {
+
+    std::int64_t vocab(const ObjectReader& r) { return r.integer("vocab_size", 1, kMaxModelVocab); }
+
+    void refuseCrossAttention(const ObjectReader& r)
+    {
+        if (r.booleanOr("add_cross_attention", false))
+            r.fail("add_cross_attention", "cross-attention layers are not modelled");
+    }
+
+    // BertForMaskedLM and RobertaForMaskedLM (transformers modeling_bert.py, modeling_roberta.py): a post-LN
+    // encoder over summed word, position and token-type embeddings with LayerNorm, and the MLM head: dense,
+    // activation, LayerNorm, then a decoder tied to the word embeddings with its own bias. The *ForMaskedLM
+    // classes build the encoder with add_pooling_layer=False: no pooler. `positionOffset` is the number of
+    // position rows that no token uses.
+    Imported readBertFamily(const ObjectReader& r, std::int64_t positionOffset)
+    {
+        Imported m;
+        TransformerSpec& t = m.t;
+        readSizes(r, t, kStandardKeys);
         requireHeadsDivideHidden(r, t, kStandardKeys);
+        t.ffn = int(r.integer("intermediate_size", 1, kMaxFfn));
+        t.vocab = vocab(r);
+        t.maxPositions = r.integer("max_position_embeddings", 1, kMaxPositions);
+        if (t.maxPositions <= positionOffset) {
+            r.fail("max_position_embeddings",
+                   "must exceed pad_token_id + 1 (" + std::to_string(positionOffset)
+                       + "): RoBERTa numbers positions after the padding index");
+        }
+        t.typeVocab = int(r.integerOr("type_vocab_size", 2, 1, 1024));
+        const std::string positions = r.stringOr("position_embedding_type", "absolute", 64);
+        if (positions != "absolute") {
+            r.fail("position_embedding_type",
+                   "\"" + positions
+                       + "\" adds relative-position parameters that are not modelled; supported: absolute");
+        }
+        refuseCrossAttention(r);
+        t.activation = r.choiceOr("hidden_act", Activation::Gelu, kActivations);
+        t.embeddingDropout = t.hiddenDropout = dropout(r, "hidden_dropout_prob", 0.1);
+        t.attentionDropout = dropout(r, "attention_probs_dropout_prob", 0.1);
+        t.causal = false;
+        t.preNorm = false;
+        t.finalNorm = false;
+        t.embeddingNorm = true;
+        t.head = HeadKind::MaskedLM;
+        t.headBias = true;
+        t.tiedEmbeddings = r.booleanOr("tie_word_embeddings", true);
+        // Eager BertSelfAttention leaves the softmax in FP32 under autocast; the second matmul casts it.
+        t.probsCast = ProbsCast::AtMatmul;
+        m.sequence = t.maxPositions - positionOffset;
+        return m;
     }
-    t.vocab = vocab(r);
-    t.maxPositions = r.integerOr("max_position_embeddings", defaultPositions, 1, kMaxPositions);
-    t.activation = r.choiceOr("hidden_act", Activation::Silu, kActivations);
-    t.attentionDropout = dropout(r, "attention_dropout", 0.0);
-    t.tiedEmbeddings = r.booleanOr("tie_word_embeddings", false);
-    t.norm = NormKind::RMSNorm;
-    t.normImpl = NormImpl::Upcast;
-    t.normBias = false;
-    t.gatedFfn = true;
-    t.position = PositionKind::Rotary;
-    t.qkvBias = t.outBias = t.ffnBias = false;
-    // Eager LlamaAttention: softmax(scores, dim=-1, dtype=torch.float32).to(query.dtype).
-    t.softmaxFp32 = true;
-    m.sequence = t.maxPositions;
-    return m;
-}
 
-std::string slidingWindowNote(const ObjectReader& r)
-{
-    if (!r.has("sliding_window"))
-        return {};
-    const std::string w = std::to_string(r.integer("sliding_window", 1, kMaxPositions));
-    return " Its " + w + "-token sliding window is not modelled: up to " + w + " tokens it is full causal attention.";
-}
+    // Llama and the models written as its copies: RMSNorm as LlamaRMSNorm writes it (FP32 upcast), a SwiGLU MLP,
+    // rotary positions, grouped-query attention, no biases unless the variant adds them.
+    Imported readLlamaFamily(const ObjectReader& r, std::int64_t defaultPositions)
+    {
+        Imported m;
+        TransformerSpec& t = m.t;
+        readSizes(r, t, kStandardKeys);
+        t.ffn = int(r.integer("intermediate_size", 1, kMaxFfn));
+        t.kvHeads = int(r.integerOr("num_key_value_heads", t.heads, 1, kMaxHeads));
+        if (t.heads % t.kvHeads != 0) {
+            r.fail("num_key_value_heads",
+                   "must divide num_attention_heads (" + std::to_string(t.heads) + "), got "
+                       + std::to_string(t.kvHeads));
+        }
+        // Configs give head_dim where it is not hidden_size / num_attention_heads (Mistral Nemo: 32 heads of 128
+        // in a 5120-wide model).
+        if (r.has("head_dim")) {
+            const int headDim = int(r.integer("head_dim", 1, kMaxHeads));
+            t.headDim = t.hidden % t.heads == 0 && headDim == t.hidden / t.heads ? 0 : headDim;
+        } else {
+            requireHeadsDivideHidden(r, t, kStandardKeys);
+        }
+        t.vocab = vocab(r);
+        t.maxPositions = r.integerOr("max_position_embeddings", defaultPositions, 1, kMaxPositions);
+        t.activation = r.choiceOr("hidden_act", Activation::Silu, kActivations);
+        t.attentionDropout = dropout(r, "attention_dropout", 0.0);
+        t.tiedEmbeddings = r.booleanOr("tie_word_embeddings", false);
+        t.norm = NormKind::RMSNorm;
+        t.normImpl = NormImpl::Upcast;
+        t.normBias = false;
+        t.gatedFfn = true;
+        t.position = PositionKind::Rotary;
+        t.qkvBias = t.outBias = t.ffnBias = false;
+        // Eager LlamaAttention: softmax(scores, dim=-1, dtype=torch.float32).to(query.dtype).
+        t.softmaxFp32 = true;
+        m.sequence = t.maxPositions;
+        return m;
+    }
 
-// PretrainedConfig: num_labels is the size of id2label when the file has one, else num_labels, else 2.
-int labelCount(const ObjectReader& r)
-{
-    if (!r.has("id2label"))
-        return int(r.integerOr("num_labels", 2, 1, kMaxLabels));
-    const std::size_t n = r.object("id2label").node().size();
-    if (n < 1 || n > std::size_t(kMaxLabels))
-        r.fail("id2label", "must name between 1 and " + std::to_string(kMaxLabels) + " labels");
-    return int(n);
-}
+    std::string slidingWindowNote(const ObjectReader& r)
+    {
+        if (!r.has("sliding_window"))
+            return {};
+        const std::string w = std::to_string(r.integer("sliding_window", 1, kMaxPositions));
+        return " Its " + w + "-token sliding window is not modelled: up to " + w
+            + " tokens it is full causal attention.";
+    }
+
+    // PretrainedConfig: num_labels is the size of id2label when the file has one, else num_labels, else 2.
+    int labelCount(const ObjectReader& r)
+    {
+        if (!r.has("id2label"))
+            return int(r.integerOr("num_labels", 2, 1, kMaxLabels));
+        const std::size_t n = r.object("id2label").node().size();
+        if (n < 1 || n > std::size_t(kMaxLabels))
+            r.fail("id2label", "must name between 1 and " + std::to_string(kMaxLabels) + " labels");
+        return int(n);
+    }
 
 } // namespace
 
-Imported readBert(const ObjectReader& r)
-{
-    return readBertFamily(r, 0);
-}
+Imported readBert(const ObjectReader& r) { return readBertFamily(r, 0); }
 
 // RoBERTa numbers positions from padding_idx + 1 (create_position_ids_from_input_ids), so its table of
 // max_position_embeddings rows, all of them parameters, holds max_position_embeddings - pad_token_id - 1 tokens:
@@ -213,8 +210,8 @@ Imported readGptNeoX(const ObjectReader& r)
     t.vocab = vocab(r);
     t.maxPositions = r.integerOr("max_position_embeddings", 2048, 1, kMaxPositions);
     t.activation = r.choiceOr("hidden_act", Activation::Gelu, kActivations);
-    const char* rotaryKey
-        = r.has("rotary_pct") || !r.has("partial_rotary_factor") ? "rotary_pct" : "partial_rotary_factor";
+    const char* rotaryKey = r.has("rotary_pct") || !r.has("partial_rotary_factor") ? "rotary_pct"
+                                                                                   : "partial_rotary_factor";
     t.rotaryFraction = r.numberOr(rotaryKey, 0.25, 0.0, 1.0);
     // rotate_half splits the rotary channels in two: int(head_size * rotary_pct) must leave at least a pair.
     const int headDim = t.effectiveHeadDim();

@@ -15,7 +15,7 @@ namespace headroom::detail::hf {
 struct Imported {
     TransformerSpec t;
     std::int64_t sequence = 0; // the checkpoint's context in tokens, or its image side in pixels
-    std::string notes; // what the simulation leaves out, appended to the model's description
+    std::string notes;         // what the simulation leaves out, appended to the model's description
 };
 
 Imported readBert(const ObjectReader& r);

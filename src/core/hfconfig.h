@@ -16,8 +16,8 @@ namespace headroom {
 
 // `origin` names the file in errors; `idHint` (usually the checkpoint's directory name) becomes the model id.
 // The returned spec's reference.parameters is the exact parameter count of the model Headroom builds.
-Expected<ModelSpec> importHuggingFaceConfig(
-    std::string_view jsonText, std::string_view origin, std::string_view idHint);
+Expected<ModelSpec> importHuggingFaceConfig(std::string_view jsonText, std::string_view origin,
+                                            std::string_view idHint);
 
 // "BertForMaskedLM (bert), ..." for messages and help texts.
 std::string supportedHuggingFaceArchitectures();

@@ -13,8 +13,9 @@ using nlohmann::json;
 nlohmann::json parseDocument(std::string_view text, std::size_t maxBytes)
 {
     if (text.size() > maxBytes)
-        throw ParseFailure { "", "file is " + std::to_string(text.size()) + " bytes; the limit is "
-                                     + std::to_string(maxBytes >> 20) + " MiB" };
+        throw ParseFailure { "",
+                             "file is " + std::to_string(text.size()) + " bytes; the limit is "
+                                 + std::to_string(maxBytes >> 20) + " MiB" };
     if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
         throw ParseFailure { "", "file is empty" };
     bool tooDeep = false;
@@ -123,7 +124,8 @@ ObjectReader::ObjectReader(const json& j, std::string path)
     , m_path(std::move(path))
 {
     if (!m_j.is_object())
-        throw ParseFailure { m_path.empty() ? std::string("(top level)") : m_path, "must be an object, got " + describe(m_j) };
+        throw ParseFailure { m_path.empty() ? std::string("(top level)") : m_path,
+                             "must be an object, got " + describe(m_j) };
 }
 
 std::string ObjectReader::path(std::string_view key) const
@@ -131,7 +133,10 @@ std::string ObjectReader::path(std::string_view key) const
     return m_path.empty() ? std::string(key) : m_path + "." + std::string(key);
 }
 
-void ObjectReader::fail(std::string_view key, std::string message) const { throw ParseFailure { path(key), std::move(message) }; }
+void ObjectReader::fail(std::string_view key, std::string message) const
+{
+    throw ParseFailure { path(key), std::move(message) };
+}
 
 const json* ObjectReader::find(std::string_view key) const
 {
@@ -154,7 +159,8 @@ double ObjectReader::number(std::string_view key, double min, double max) const
         fail(key, "must be a number, got " + describe(v));
     const double d = v.get<double>();
     if (!std::isfinite(d) || d < min || d > max)
-        fail(key, "must be a number between " + formatNumber(min) + " and " + formatNumber(max) + ", got " + describe(v));
+        fail(key,
+             "must be a number between " + formatNumber(min) + " and " + formatNumber(max) + ", got " + describe(v));
     return d;
 }
 
@@ -170,12 +176,14 @@ std::int64_t ObjectReader::integer(std::string_view key, std::int64_t min, std::
         fail(key, "must be a whole number, got " + describe(v));
     const double d = v.get<double>();
     if (!std::isfinite(d) || d < double(min) || d > double(max))
-        fail(key, "must be a whole number between " + std::to_string(min) + " and " + std::to_string(max) + ", got "
+        fail(key,
+             "must be a whole number between " + std::to_string(min) + " and " + std::to_string(max) + ", got "
                  + describe(v));
     return v.is_number_integer() ? v.get<std::int64_t>() : static_cast<std::int64_t>(d);
 }
 
-std::int64_t ObjectReader::integerOr(std::string_view key, std::int64_t fallback, std::int64_t min, std::int64_t max) const
+std::int64_t ObjectReader::integerOr(std::string_view key, std::int64_t fallback, std::int64_t min,
+                                     std::int64_t max) const
 {
     return has(key) ? integer(key, min, max) : fallback;
 }

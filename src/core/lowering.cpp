@@ -73,7 +73,8 @@ namespace {
                 st.unit = o.unit;
                 st.layer = o.layer;
                 st.label = o.label;
-                st.kernels = (phase == Phase::Backward && !isRecompute && (o.type == OpType::Linear || o.type == OpType::Conv2d))
+                st.kernels = (phase == Phase::Backward && !isRecompute
+                              && (o.type == OpType::Linear || o.type == OpType::Conv2d))
                     ? 2
                     : 1;
             }
@@ -104,7 +105,8 @@ namespace {
         }
         MemoryCategory storageCategory(TensorId t) const
         {
-            return g.tensors[t].role == TensorRole::WeightCopy ? MemoryCategory::WeightCopies : MemoryCategory::Transient;
+            return g.tensors[t].role == TensorRole::WeightCopy ? MemoryCategory::WeightCopies
+                                                               : MemoryCategory::Transient;
         }
 
         void forwardPass();
@@ -189,8 +191,8 @@ namespace {
         const double gradBytesForOptimizer = gradElemBytes;
         s.optimizer = optimizerFootprint(g, cfg, plan.paramType, gradBytesForOptimizer);
         if (!cfg.offloadOptimizer) {
-            s.resident[index(MemoryCategory::OptimizerStates)]
-                = fixedAmount((s.optimizer.stateBytes + s.optimizer.masterBytes) / (zero >= 1 ? ranks : 1));
+            s.resident[index(MemoryCategory::OptimizerStates)] = fixedAmount(
+                (s.optimizer.stateBytes + s.optimizer.masterBytes) / (zero >= 1 ? ranks : 1));
         }
     }
 
@@ -561,7 +563,8 @@ namespace {
                 lastPointer = st.label.data();
                 lastLabel = label;
             }
-            std::int32_t& slot = groupOf[std::size_t(label) * kSlots + std::size_t(shown) * kOpKindCount + std::size_t(st.kind)];
+            std::int32_t& slot
+                = groupOf[std::size_t(label) * kSlots + std::size_t(shown) * kOpKindCount + std::size_t(st.kind)];
             if (slot < 0) {
                 slot = std::int32_t(s.groups.size());
                 s.groups.push_back({ st.label, shown, st.kind, st.unit });

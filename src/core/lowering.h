@@ -56,9 +56,9 @@ struct Schedule {
     std::vector<std::int32_t> events;
     std::vector<Step> steps;
     std::array<Linear, kMemoryCategoryCount> resident {}; // alive for the whole step, per category
-    std::int32_t forwardEnd = -1;     // last forward step
-    std::int32_t optimizerBegin = -1; // first optimizer step
-    Linear modelFlops;                // dense matmul FLOPs of forward + backward per micro-batch (3x forward)
+    std::int32_t forwardEnd = -1;                         // last forward step
+    std::int32_t optimizerBegin = -1;                     // first optimizer step
+    Linear modelFlops; // dense matmul FLOPs of forward + backward per micro-batch (3x forward)
     double parameters = 0.0;
     double tokensPerSample = 1.0;
     DType gradientType = DType::F32;

@@ -23,15 +23,20 @@ namespace {
     const std::initializer_list<std::pair<std::string_view, NormImpl>> kNormImpl { { "fused", NormImpl::Fused },
                                                                                    { "upcast", NormImpl::Upcast } };
     const std::initializer_list<std::pair<std::string_view, Activation>> kAct {
-        { "gelu", Activation::Gelu },          { "gelu_tanh", Activation::GeluTanh }, { "gelu_new", Activation::GeluComposite },
-        { "quick_gelu", Activation::QuickGelu }, { "silu", Activation::Silu },        { "relu", Activation::Relu },
+        { "gelu", Activation::Gelu },
+        { "gelu_tanh", Activation::GeluTanh },
+        { "gelu_new", Activation::GeluComposite },
+        { "quick_gelu", Activation::QuickGelu },
+        { "silu", Activation::Silu },
+        { "relu", Activation::Relu },
     };
-    const std::initializer_list<std::pair<std::string_view, PositionKind>> kPos {
-        { "learned", PositionKind::Learned }, { "rotary", PositionKind::Rotary }, { "none", PositionKind::None }
-    };
-    const std::initializer_list<std::pair<std::string_view, HeadKind>> kHead {
-        { "causal_lm", HeadKind::CausalLM }, { "masked_lm", HeadKind::MaskedLM }, { "classifier", HeadKind::Classifier }, { "none", HeadKind::None }
-    };
+    const std::initializer_list<std::pair<std::string_view, PositionKind>> kPos { { "learned", PositionKind::Learned },
+                                                                                  { "rotary", PositionKind::Rotary },
+                                                                                  { "none", PositionKind::None } };
+    const std::initializer_list<std::pair<std::string_view, HeadKind>> kHead { { "causal_lm", HeadKind::CausalLM },
+                                                                               { "masked_lm", HeadKind::MaskedLM },
+                                                                               { "classifier", HeadKind::Classifier },
+                                                                               { "none", HeadKind::None } };
     const std::initializer_list<std::pair<std::string_view, InputKind>> kInput { { "tokens", InputKind::Tokens },
                                                                                  { "patches", InputKind::Patches } };
     const std::initializer_list<std::pair<std::string_view, ProbsCast>> kProbs {
@@ -331,7 +336,8 @@ Expected<ModelSpec> parseModelSpec(std::string_view jsonText, std::string_view o
         ModelSpec m;
         m.id = r.string("id", 64);
         if (!validId(m.id))
-            r.fail("id", "must be lowercase letters, digits, '-', '_' or '.', at most 64 characters, got \"" + m.id + "\"");
+            r.fail("id",
+                   "must be lowercase letters, digits, '-', '_' or '.', at most 64 characters, got \"" + m.id + "\"");
         m.name = r.string("name", 200);
         m.description = r.stringOr("description", "", 8192);
         if (auto ref = r.objectOr("reference")) {
@@ -345,9 +351,9 @@ Expected<ModelSpec> parseModelSpec(std::string_view jsonText, std::string_view o
         if (family == "transformer") {
             m.family = ModelFamily::Transformer;
             m.transformer = readTransformer(r.object("transformer"));
-            m.defaultSequence = int(r.integerOr("default_sequence",
-                                                m.transformer.input == InputKind::Patches ? m.transformer.imageSize : 512,
-                                                1, 1 << 24));
+            m.defaultSequence = int(
+                r.integerOr("default_sequence",
+                            m.transformer.input == InputKind::Patches ? m.transformer.imageSize : 512, 1, 1 << 24));
         } else if (family == "cnn") {
             m.family = ModelFamily::Cnn;
             m.cnn = readCnn(r.object("cnn"));

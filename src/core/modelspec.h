@@ -55,21 +55,21 @@ struct TransformerSpec {
     NormKind norm = NormKind::LayerNorm;
     NormImpl normImpl = NormImpl::Fused;
     Activation activation = Activation::Gelu;
-    bool gatedFfn = false;       // SwiGLU / GeGLU: act(gate(x)) * up(x)
+    bool gatedFfn = false; // SwiGLU / GeGLU: act(gate(x)) * up(x)
     PositionKind position = PositionKind::Learned;
-    bool fusedQkv = false;       // one projection producing Q, K and V (GPT-2 c_attn, torchvision in_proj)
+    bool fusedQkv = false;         // one projection producing Q, K and V (GPT-2 c_attn, torchvision in_proj)
     bool parallelResidual = false; // GPT-NeoX use_parallel_residual: x + attn(ln1(x)) + mlp(ln2(x))
     double rotaryFraction = 1.0;   // GPT-NeoX rotary_pct: RoPE on this fraction of each head's channels
     bool qkvBias = true;
     bool outBias = true;
     bool ffnBias = true;
     bool normBias = true;
-    bool embeddingNorm = false;  // BERT normalises the summed embeddings
-    bool finalNorm = true;       // pre-norm stacks end with a norm
+    bool embeddingNorm = false; // BERT normalises the summed embeddings
+    bool finalNorm = true;      // pre-norm stacks end with a norm
     bool tiedEmbeddings = true;
     HeadKind head = HeadKind::CausalLM;
-    bool headBias = false;       // bias of the output projection (BERT's decoder bias, ViT's classifier)
-    int classes = 0;             // classifier outputs
+    bool headBias = false; // bias of the output projection (BERT's decoder bias, ViT's classifier)
+    int classes = 0;       // classifier outputs
     ProbsCast probsCast = ProbsCast::BeforeDropout;
     bool softmaxFp32 = false; // eager softmax(..., dtype=torch.float32).to(q.dtype): transformers' Llama family
 
@@ -97,11 +97,11 @@ enum class CnnOp : std::uint8_t {
     MaxPool2d,
     AdaptiveAvgPool2d, // to 1 x 1
     Add,
-    Mul,               // x * scale, scale broadcast over H x W (squeeze-and-excitation)
+    Mul, // x * scale, scale broadcast over H x W (squeeze-and-excitation)
     Flatten,
     Linear,
     Dropout,
-    StochasticDepth,   // torchvision StochasticDepth(mode="row")
+    StochasticDepth, // torchvision StochasticDepth(mode="row")
 };
 
 struct CnnLayer {

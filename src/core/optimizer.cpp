@@ -57,11 +57,12 @@ OptimizerFootprint optimizerFootprint(const Graph& graph, const TrainingConfig& 
             // torch.optim._multi_tensor_adam: lerp_(m), mul_(v), addcmul_(v), sqrt(v) -> temporary, div_, add_,
             // addcdiv_(p); AdamW first decays p in place. The sqrt allocates one state-sized temporary.
             f.implementation = config.optimizer == OptimizerKind::AdamW ? "torch.optim.AdamW (foreach)"
-                                                                         : "torch.optim.Adam (foreach)";
+                                                                        : "torch.optim.Adam (foreach)";
             f.tempBytes = s * params;
             const double decay = config.optimizer == OptimizerKind::AdamW ? 2.0 * pw : 0.0;
             f.trafficBytes = params
-                * (decay + (2 * s + gradBytes) + 2 * s + (2 * s + gradBytes) + 2 * s + 2 * s + 2 * s + (2 * pw + 2 * s));
+                * (decay + (2 * s + gradBytes) + 2 * s + (2 * s + gradBytes) + 2 * s + 2 * s + 2 * s
+                   + (2 * pw + 2 * s));
             f.kernels = 8;
         }
         break;
@@ -76,7 +77,8 @@ OptimizerFootprint optimizerFootprint(const Graph& graph, const TrainingConfig& 
         f.implementation = master ? "fused SGD with momentum" : "torch.optim.SGD momentum (foreach)";
         f.stateBytes = s * params;
         f.flops = 4.0 * params;
-        f.trafficBytes = params * (master ? gradBytes + masterIo + 2.0 * s : 2 * s + (2 * s + gradBytes) + (2 * pw + s));
+        f.trafficBytes = params
+            * (master ? gradBytes + masterIo + 2.0 * s : 2 * s + (2 * s + gradBytes) + (2 * pw + s));
         f.kernels = 3;
         break;
     case OptimizerKind::AdamW8bit: {

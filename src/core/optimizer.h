@@ -11,12 +11,12 @@
 namespace headroom {
 
 struct OptimizerFootprint {
-    double stateBytes = 0.0;     // moments / momentum / factored statistics, whole model
-    double masterBytes = 0.0;    // FP32 master weights (MasterWeights style), whole model
-    double tempBytes = 0.0;      // transient allocation during the step (foreach temporaries)
-    double trafficBytes = 0.0;   // HBM bytes read + written by the step, whole model
-    double flops = 0.0;          // arithmetic of the step, whole model
-    int kernels = 1;             // kernel launches (foreach / fused) for the launch-overhead floor
+    double stateBytes = 0.0;         // moments / momentum / factored statistics, whole model
+    double masterBytes = 0.0;        // FP32 master weights (MasterWeights style), whole model
+    double tempBytes = 0.0;          // transient allocation during the step (foreach temporaries)
+    double trafficBytes = 0.0;       // HBM bytes read + written by the step, whole model
+    double flops = 0.0;              // arithmetic of the step, whole model
+    int kernels = 1;                 // kernel launches (foreach / fused) for the launch-overhead floor
     std::string_view implementation; // "torch.optim.AdamW (foreach)", ...
 };
 

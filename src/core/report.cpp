@@ -358,8 +358,8 @@ std::string estimateToTable(const Estimate& e, const ModelSpec& model)
                   formatBytes(std::fabs(e.headroomBytes)).c_str(), e.fits ? "free" : "over");
     out += line;
     const std::string largest = e.maxMicroBatch > 0 ? std::to_string(e.maxMicroBatch) : "none, even at batch 1";
-    std::snprintf(line, sizeof line, "           largest micro-batch that fits: %s; longest %s: %lld%s\n", largest.c_str(),
-                  model.isVision() ? "image side" : "sequence", (long long)e.maxSequence,
+    std::snprintf(line, sizeof line, "           largest micro-batch that fits: %s; longest %s: %lld%s\n",
+                  largest.c_str(), model.isVision() ? "image side" : "sequence", (long long)e.maxSequence,
                   e.maxSequenceLimitedByModel ? " (model limit)" : "");
     out += line;
     std::snprintf(line, sizeof line, "Time       step %s, %.0f %s/s, MFU %.1f%%\n",

@@ -10,8 +10,8 @@
 namespace headroom {
 
 struct ReportOptions {
-    bool timeline = false;  // include the per-step memory timeline in JSON
-    bool operators = true;  // include per-operator roofline points
+    bool timeline = false; // include the per-step memory timeline in JSON
+    bool operators = true; // include per-operator roofline points
 };
 
 // The one full-result JSON writer (the command line, the export and the window's File > Save Result all use it).

@@ -25,10 +25,10 @@ struct SafetensorsDtypeTotals {
 
 struct SafetensorsSummary {
     std::uint64_t parameters = 0; // elements of every tensor (buffers stored in the file count too)
-    std::uint64_t dataBytes = 0; // bytes of tensor data after the header
+    std::uint64_t dataBytes = 0;  // bytes of tensor data after the header
     std::int64_t tensors = 0;
     std::map<std::string, SafetensorsDtypeTotals> byDtype; // "F32", "BF16", "F8_E4M3", ...
-    std::map<std::string, std::string> metadata; // "__metadata__", e.g. {"format": "pt"}
+    std::map<std::string, std::string> metadata;           // "__metadata__", e.g. {"format": "pt"}
 };
 
 // Validates the header as the safetensors crate does: known dtypes, shapes of non-negative integers, offsets

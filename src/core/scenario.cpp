@@ -78,13 +78,16 @@ Expected<ScenarioDocument> parseScenario(std::string_view jsonText, std::string_
         TrainingConfig& c = s.config;
         c.microBatch = r.integer("micro_batch", 1, kMaxBatch);
         c.sequenceLength = r.integer("sequence_length", 1, kMaxSequence);
-        c.precision = enumField(r, "precision", c.precision, &precisionFromString, "fp32, tf32, fp16, bf16, bf16-pure, fp8");
+        c.precision = enumField(r, "precision", c.precision, &precisionFromString,
+                                "fp32, tf32, fp16, bf16, bf16-pure, fp8");
         c.mixedStyle = enumField(r, "mixed_style", c.mixedStyle, &mixedStyleFromString, "autocast, master-weights");
-        c.masterGradients = enumField(r, "master_gradients", c.masterGradients, &gradientStorageFromString, "fp32, low");
+        c.masterGradients = enumField(r, "master_gradients", c.masterGradients, &gradientStorageFromString,
+                                      "fp32, low");
         c.zeroStage = int(r.integerOr("zero_stage", 0, 0, 3));
         c.dataParallel = int(r.integerOr("data_parallel", 1, 1, 1 << 20));
         c.offloadOptimizer = r.booleanOr("offload_optimizer", false);
-        c.checkpointing = enumField(r, "checkpointing", c.checkpointing, &checkpointingFromString, "none, selective, full");
+        c.checkpointing = enumField(r, "checkpointing", c.checkpointing, &checkpointingFromString,
+                                    "none, selective, full");
         c.attention = enumField(r, "attention", c.attention, &attentionFromString, "eager, fused");
         c.optimizer = enumField(r, "optimizer", c.optimizer, &optimizerFromString,
                                 "adamw, adam, sgd, sgd-momentum, adamw-8bit, adafactor");

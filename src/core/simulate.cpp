@@ -69,7 +69,8 @@ std::optional<Error> simulate(const Catalog& catalog, const Scenario& scenario, 
     if (!gpu)
         return Error { "scenario", "gpu", "unknown GPU \"" + scenario.gpuId + "\"; known: " + catalog.gpuIds() };
     if (!model)
-        return Error { "scenario", "model", "unknown model \"" + scenario.modelId + "\"; known: " + catalog.modelIds() };
+        return Error { "scenario", "model",
+                       "unknown model \"" + scenario.modelId + "\"; known: " + catalog.modelIds() };
     if (auto e = validateConfig(scenario.config, "scenario"))
         return e;
     const TrainingConfig& config = scenario.config;

@@ -26,7 +26,7 @@ MathUnit resolveUnit(const EffectiveGpu& gpu, MathUnit u)
     switch (u) {
     case MathUnit::Fp8Tensor:
         return has(MathUnit::Bf16Tensor) ? MathUnit::Bf16Tensor
-                                          : (has(MathUnit::Fp16Tensor) ? MathUnit::Fp16Tensor : MathUnit::Fp32Vector);
+                                         : (has(MathUnit::Fp16Tensor) ? MathUnit::Fp16Tensor : MathUnit::Fp32Vector);
     case MathUnit::Bf16Tensor:
     case MathUnit::Tf32Tensor:
     case MathUnit::Fp16Tensor:

@@ -15,14 +15,14 @@ namespace headroom {
 // Fractions of the datasheet peaks that kernels reach. Defaults and their sources: docs/formulas.md and
 // docs/references/roofline.md sec. 5.
 struct Efficiency {
-    double gemmTensor = 0.80;  // large BF16/FP16/TF32 GEMMs: A100 86.9 %, H100 80.3 % of peak (MAMF table)
-    double gemmFp8 = 0.70;     // FP8 GEMMs: H100 70.9 %, H200 73.4 %
-    double gemmVector = 0.65;  // FP32 SIMT GEMMs: 0.6-0.7
-    double attention = 0.60;   // FlashAttention-2: 50-73 % of peak on A100
-    double vector = 0.50;      // arithmetic of elementwise kernels (they are memory-bound in practice)
-    double memoryHbm = 0.85;   // V100 0.92, A100 PCIe 0.83 of datasheet bandwidth
-    double memoryGddr = 0.78;  // Titan RTX 0.83, T4 0.77
-    double link = 0.80;        // NCCL bus bandwidth over link peak
+    double gemmTensor = 0.80;    // large BF16/FP16/TF32 GEMMs: A100 86.9 %, H100 80.3 % of peak (MAMF table)
+    double gemmFp8 = 0.70;       // FP8 GEMMs: H100 70.9 %, H200 73.4 %
+    double gemmVector = 0.65;    // FP32 SIMT GEMMs: 0.6-0.7
+    double attention = 0.60;     // FlashAttention-2: 50-73 % of peak on A100
+    double vector = 0.50;        // arithmetic of elementwise kernels (they are memory-bound in practice)
+    double memoryHbm = 0.85;     // V100 0.92, A100 PCIe 0.83 of datasheet bandwidth
+    double memoryGddr = 0.78;    // Titan RTX 0.83, T4 0.77
+    double link = 0.80;          // NCCL bus bandwidth over link peak
     double launchSeconds = 5e-6; // per kernel: "about 4-6 us" of CPU launch overhead in eager mode
     double hostOptimizerParamsPerSecond = 1.0e9; // DeepSpeed CPU Adam, order of magnitude on a many-core host
 };

@@ -63,10 +63,7 @@ namespace {
 
 } // namespace
 
-bool isMixed(Precision p)
-{
-    return p == Precision::MixedFP16 || p == Precision::MixedBF16 || p == Precision::MixedFP8;
-}
+bool isMixed(Precision p) { return p == Precision::MixedFP16 || p == Precision::MixedBF16 || p == Precision::MixedFP8; }
 
 bool usesTensorCores(Precision p) { return p != Precision::FP32; }
 

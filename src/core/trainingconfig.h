@@ -53,14 +53,14 @@ struct TrainingConfig {
     Precision precision = Precision::MixedBF16;
     MixedPrecisionStyle mixedStyle = MixedPrecisionStyle::Autocast;
     GradientStorage masterGradients = GradientStorage::FP32;
-    int zeroStage = 0;          // 0..3
-    int dataParallel = 1;       // data-parallel ranks that ZeRO partitions over
+    int zeroStage = 0;    // 0..3
+    int dataParallel = 1; // data-parallel ranks that ZeRO partitions over
     bool offloadOptimizer = false;
     Checkpointing checkpointing = Checkpointing::None;
     AttentionImpl attention = AttentionImpl::Fused;
     OptimizerKind optimizer = OptimizerKind::AdamW;
     int gradientAccumulation = 1;
-    std::optional<double> overheadBytes; // CUDA context + workspaces; default from the GPU's generation
+    std::optional<double> overheadBytes;   // CUDA context + workspaces; default from the GPU's generation
     double allocatorReserveFraction = 0.0; // caching-allocator slack on top of allocated bytes
     KernelBackend kernels = KernelBackend::Cuda;
 

@@ -234,7 +234,8 @@ namespace {
             // the position embedding.
             const double side = std::floor(double(cfg.sequenceLength) / m.patchSize);
             const double patches = side * side;
-            const TensorId image = b.input("images", DType::F32, double(m.channels) * cfg.sequenceLength * cfg.sequenceLength);
+            const TensorId image = b.input("images", DType::F32,
+                                           double(m.channels) * cfg.sequenceLength * cfg.sequenceLength);
             labels = b.input("labels", DType::I64, 1.0);
             const double k2 = double(m.patchSize) * m.patchSize;
             const TensorId w = b.parameter("conv_proj", h * m.channels * k2, true, m.patchSize, m.patchSize);
@@ -245,7 +246,8 @@ namespace {
                 x = b.concat(cls, x, "embed.class_token");
             }
             const double refSide = std::floor(double(m.imageSize) / m.patchSize);
-            const TensorId pos = b.parameter("encoder.pos_embedding", (refSide * refSide + (m.classToken ? 1 : 0)) * h, false, h, refSide * refSide + 1);
+            const TensorId pos = b.parameter("encoder.pos_embedding", (refSide * refSide + (m.classToken ? 1 : 0)) * h,
+                                             false, h, refSide * refSide + 1);
             x = b.add(x, pos, "embed.position");
             return b.dropout(x, m.embeddingDropout, "embed.dropout");
         }
@@ -264,7 +266,8 @@ namespace {
         }
         if (m.position == PositionKind::Learned) {
             // Position ids are a [1, s] buffer slice: one lookup shared by the whole batch.
-            const TensorId wpe = b.parameter("embed.positions", double(m.maxPositions) * h, false, h, double(m.maxPositions));
+            const TensorId wpe = b.parameter("embed.positions", double(m.maxPositions) * h, false, h,
+                                             double(m.maxPositions));
             // GPT-2 builds position ids with torch.arange on every forward; BERT reads a registered buffer.
             const TensorId positionIds = m.causal ? b.constant(s, DType::I64, 0.0, "embed.position_ids", false) : ids;
             const TensorId pos = b.embedding(wpe, positionIds, s, h, "embed.positions", false);

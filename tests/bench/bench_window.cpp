@@ -88,7 +88,8 @@ void sliderToRepaint(benchmark::State& state, const char* gpu, const char* model
         s.config.sequenceLength = 1024;
     }
     Window w(s);
-    QSlider* control = std::string(slider) == "batch" ? w.window.controls()->batchSlider() : w.window.controls()->sequenceSlider();
+    QSlider* control = std::string(slider) == "batch" ? w.window.controls()->batchSlider()
+                                                      : w.window.controls()->sequenceSlider();
     const int base = control->value();
     std::vector<double> ms, update, paint;
     std::array<double, 5> perView {};
@@ -96,7 +97,7 @@ void sliderToRepaint(benchmark::State& state, const char* gpu, const char* model
     for (auto _ : state) {
         QElapsedTimer t;
         t.start();
-        control->setValue(base - 10 + (i++ % 21)); // sweep around the start value, like a drag
+        control->setValue(base - 10 + (i++ % 21));             // sweep around the start value, like a drag
         const double updated = double(t.nsecsElapsed()) / 1e6; // simulation + series replaced
         w.repaint(&perView);
         const double elapsed = double(t.nsecsElapsed()) / 1e6;
@@ -174,13 +175,21 @@ void coldStart(benchmark::State& state)
 } // namespace
 
 BENCHMARK_CAPTURE(sliderToRepaint, default_batch, "rtx-a3000-12gb-laptop", "bert-base", "batch")
-    ->UseManualTime()->Iterations(400)->Unit(benchmark::kMillisecond);
+    ->UseManualTime()
+    ->Iterations(400)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(sliderToRepaint, default_sequence, "rtx-a3000-12gb-laptop", "bert-base", "sequence")
-    ->UseManualTime()->Iterations(200)->Unit(benchmark::kMillisecond);
+    ->UseManualTime()
+    ->Iterations(200)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(sliderToRepaint, llama_batch, "h100-sxm5-80gb", "llama-2-7b", "batch")
-    ->UseManualTime()->Iterations(200)->Unit(benchmark::kMillisecond);
+    ->UseManualTime()
+    ->Iterations(200)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(sliderToRepaint, llama_sequence, "h100-sxm5-80gb", "llama-2-7b", "sequence")
-    ->UseManualTime()->Iterations(100)->Unit(benchmark::kMillisecond);
+    ->UseManualTime()
+    ->Iterations(100)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(repaintOnly)->UseManualTime()->Iterations(200)->Unit(benchmark::kMillisecond);
 BENCHMARK(oneChart)->DenseRange(0, 3)->UseManualTime()->Iterations(200)->Unit(benchmark::kMillisecond);
 BENCHMARK(coldStart)->UseManualTime()->Iterations(10)->Unit(benchmark::kMillisecond);

@@ -30,7 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const ModelSpec& model = doc->embeddedModel ? *doc->embeddedModel : fuzz::tinyModel();
     if (doc->embeddedModel)
         fuzz::checkModelRoundTrip(model);
-    fuzz::simulate(
-        model, fuzz::referenceGpu(), doc->scenario.config, doc->scenario.overrides, fuzz::hashBytes(data, size));
+    fuzz::simulate(model, fuzz::referenceGpu(), doc->scenario.config, doc->scenario.overrides,
+                   fuzz::hashBytes(data, size));
     return 0;
 }

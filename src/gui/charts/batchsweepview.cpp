@@ -129,7 +129,8 @@ void BatchSweepView::setResult(const std::shared_ptr<const SimulationResult>& re
     replaceIfChanged(m_cursor, { QPointF(b, 0.0), QPointF(b, m_axisY->max()) });
     replaceIfChanged(m_marker, { QPointF(b, e.peakBytes / kGiB) });
     m_maxBatch = double(e.maxMicroBatch);
-    setTextIfChanged(m_label, e.maxMicroBatch > 0 ? tr("largest that fits: %1").arg(e.maxMicroBatch) : tr("nothing fits"));
+    setTextIfChanged(m_label,
+                     e.maxMicroBatch > 0 ? tr("largest that fits: %1").arg(e.maxMicroBatch) : tr("nothing fits"));
     placeLabels();
 }
 
@@ -141,7 +142,8 @@ void BatchSweepView::placeLabels()
     const QPointF at = chart()->mapToPosition(QPointF(x, m_capacityBytes / kGiB), m_capacity);
     const QRectF br = m_label->boundingRect();
     const QRectF plot = chart()->plotArea();
-    m_label->setPos(std::clamp(at.x() - br.width() / 2.0, plot.left(), plot.right() - br.width()), at.y() - br.height() - 4.0);
+    m_label->setPos(std::clamp(at.x() - br.width() / 2.0, plot.left(), plot.right() - br.width()),
+                    at.y() - br.height() - 4.0);
 }
 
 void BatchSweepView::resizeEvent(QResizeEvent* event)

@@ -46,8 +46,8 @@ private:
     void placeLabels();
 
     StackedAreasItem* m_areas = nullptr;
-    QLineSeries* m_capacity = nullptr; // anchors the plot items to the axes; drawn by m_capacityLine
-    PolylineItem* m_capacityLine = nullptr; // above the stacked areas
+    QLineSeries* m_capacity = nullptr;       // anchors the plot items to the axes; drawn by m_capacityLine
+    PolylineItem* m_capacityLine = nullptr;  // above the stacked areas
     PolylineItem* m_baselineCurve = nullptr; // the baseline's peak against micro-batch, dash-dotted
     QLineSeries* m_cursor = nullptr;
     QScatterSeries* m_marker = nullptr;

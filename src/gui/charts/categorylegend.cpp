@@ -3,8 +3,8 @@
 #include "chartstyle.h"
 #include "labels.h"
 
-#include <QEvent>
 #include <QApplication>
+#include <QEvent>
 #include <QPainter>
 
 namespace headroom::gui {

@@ -2,9 +2,9 @@
 
 #include <QAbstractAxis>
 #include <QChart>
+#include <QGraphicsSimpleTextItem>
 #include <QGuiApplication>
 #include <QLegend>
-#include <QGraphicsSimpleTextItem>
 #include <QValueAxis>
 #include <QXYSeries>
 

@@ -142,8 +142,9 @@ void MemoryChartView::setResult(const std::shared_ptr<const SimulationResult>& r
 
     const bool overflowChanged = m_overflow != !e.fits;
     m_overflow = !e.fits;
-    setTextIfChanged(m_verdict, e.fits ? tr("fits: %1 free").arg(formatBytes(e.headroomBytes))
-                              : tr("does not fit: %1 over").arg(formatBytes(-e.headroomBytes)));
+    setTextIfChanged(m_verdict,
+                     e.fits ? tr("fits: %1 free").arg(formatBytes(e.headroomBytes))
+                            : tr("does not fit: %1 over").arg(formatBytes(-e.headroomBytes)));
     QString capacity = tr("%1 capacity").arg(formatGiB(e.capacityBytes, 1));
     if (e.gpu.memoryOverridden)
         capacity += tr(" (what-if)");

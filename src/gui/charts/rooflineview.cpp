@@ -24,7 +24,7 @@ namespace headroom::gui {
 namespace {
     double floorDecade(double v) { return std::pow(10.0, std::floor(std::log10(v))); }
     double ceilDecade(double v) { return std::pow(10.0, std::ceil(std::log10(v))); }
-}
+} // namespace
 
 RooflineView::RooflineView(QWidget* parent)
     : ChartPanel(parent)
@@ -194,7 +194,8 @@ void RooflineView::setResult(const std::shared_ptr<const SimulationResult>& resu
         const double p = e.gpu.peakFlopsPerSecond[u];
         bool duplicate = false;
         for (int v = 0; v < kMathUnitCount; ++v) {
-            if (v != u && e.gpu.peakFlopsPerSecond[v] == p && (MathUnit(v) == m_activeUnit || (v < u && MathUnit(u) != m_activeUnit)))
+            if (v != u && e.gpu.peakFlopsPerSecond[v] == p
+                && (MathUnit(v) == m_activeUnit || (v < u && MathUnit(u) != m_activeUnit)))
                 duplicate = true;
         }
         drawn[u] = p > 0 && !duplicate;
@@ -217,7 +218,8 @@ void RooflineView::setResult(const std::shared_ptr<const SimulationResult>& resu
     const double ridge = active / bw;
     replaceIfChanged(m_ridge, { QPointF(ridge, ymin), QPointF(ridge, active) });
     setTextIfChanged(m_ridgeLabel, tr("ridge %1 FLOP/B").arg(QLocale().toString(ridge, 'f', ridge < 10 ? 1 : 0)));
-    setTextIfChanged(m_bandwidthLabel, e.gpu.bandwidthOverridden ? tr("%1 (what-if)").arg(formatBandwidth(bw)) : formatBandwidth(bw));
+    setTextIfChanged(m_bandwidthLabel,
+                     e.gpu.bandwidthOverridden ? tr("%1 (what-if)").arg(formatBandwidth(bw)) : formatBandwidth(bw));
 
     // Dots: operators by kind, area proportional to their share of the step time (Intel Advisor's convention).
     std::vector<DotsItem::Dot> dots;
@@ -252,7 +254,8 @@ void RooflineView::setResult(const std::shared_ptr<const SimulationResult>& resu
         }
         m_baselineDots->setDots(std::move(ghost));
         const auto& bw0 = b.wholeStep;
-        replaceIfChanged(m_baselineStep, { QPointF(std::max(bw0.intensity(), xmin), std::max(bw0.achievedFlopsPerSecond(), ymin)) });
+        replaceIfChanged(m_baselineStep,
+                         { QPointF(std::max(bw0.intensity(), xmin), std::max(bw0.achievedFlopsPerSecond(), ymin)) });
     }
     // The roofs' pens mark the precision in use; restyling the whole chart on every tick would invalidate every
     // cached item.
@@ -266,7 +269,8 @@ void RooflineView::applyRoofStyle()
     const ChartStyle& style = m_style;
     for (int u = 0; u < kMathUnitCount; ++u) {
         const bool active = MathUnit(u) == m_activeUnit;
-        m_roofs[u]->setPen(QPen(unitColor(MathUnit(u)), style.lineWidth * (active ? 1.5 : 0.9), active ? Qt::SolidLine : Qt::DashLine));
+        m_roofs[u]->setPen(QPen(unitColor(MathUnit(u)), style.lineWidth * (active ? 1.5 : 0.9),
+                                active ? Qt::SolidLine : Qt::DashLine));
         m_roofLabels[u]->setFont(style.annotationFont);
         m_roofLabels[u]->setBrush(active ? style.foreground : unitColor(MathUnit(u)).darker(style.dark ? 70 : 120));
     }
@@ -283,7 +287,8 @@ void RooflineView::placeLabels()
         if (m_roofs[u]->isVisible() && m_roofs[u]->count() >= 2)
             order.push_back(u);
     }
-    std::sort(order.begin(), order.end(), [this](int a, int b) { return m_roofs[a]->at(0).y() > m_roofs[b]->at(0).y(); });
+    std::sort(order.begin(), order.end(),
+              [this](int a, int b) { return m_roofs[a]->at(0).y() > m_roofs[b]->at(0).y(); });
     double nextTop = -1e9;
     for (int u : order) {
         const QPointF right = c->mapToPosition(m_roofs[u]->at(1), m_roofs[u]);
@@ -378,12 +383,13 @@ void RooflineView::showDotTooltip(int operatorIndex)
     QToolTip::showText(QCursor::pos(),
                        tr("<b>%1</b> (%2, %3)<br>%4 FLOP, %5 moved, intensity %6 FLOP/byte<br>"
                           "attainable %7, achieved %8<br>%9 of the step (%10), %11")
-                           .arg(QString::fromUtf8(p.name.data(), qsizetype(p.name.size())).toHtmlEscaped(), Labels::phase(p.phase),
-                                Labels::kind(p.kind), formatCount(p.flops), formatBytes(p.bytes))
+                           .arg(QString::fromUtf8(p.name.data(), qsizetype(p.name.size())).toHtmlEscaped(),
+                                Labels::phase(p.phase), Labels::kind(p.kind), formatCount(p.flops),
+                                formatBytes(p.bytes))
                            .arg(p.intensity(), 0, 'f', 2)
                            .arg(formatFlopsPerSecond(roof), formatFlopsPerSecond(p.achievedFlopsPerSecond()),
-                                formatPercent(e.stepSeconds > 0 ? p.seconds / e.stepSeconds : 0.0), formatSeconds(p.seconds),
-                                memoryBound ? tr("memory-bound") : tr("compute-bound")),
+                                formatPercent(e.stepSeconds > 0 ? p.seconds / e.stepSeconds : 0.0),
+                                formatSeconds(p.seconds), memoryBound ? tr("memory-bound") : tr("compute-bound")),
                        this);
 }
 

@@ -55,7 +55,7 @@ private:
     std::array<QLineSeries*, kMathUnitCount> m_roofs {};
     DotsItem* m_dots = nullptr; // one dot per operator group, area proportional to its share of step time
     QScatterSeries* m_step = nullptr;
-    DotsItem* m_baselineDots = nullptr;    // the baseline's operators, hollow
+    DotsItem* m_baselineDots = nullptr; // the baseline's operators, hollow
     QScatterSeries* m_baselineStep = nullptr;
     QGraphicsSimpleTextItem* m_bandwidthLabel = nullptr;
     QGraphicsSimpleTextItem* m_ridgeLabel = nullptr;

@@ -48,7 +48,7 @@ namespace {
         out.append(QPointF(100.0, out.back().y()));
         return out;
     }
-}
+} // namespace
 
 TimelineView::TimelineView(QWidget* parent)
     : ChartPanel(parent)
@@ -190,7 +190,8 @@ void TimelineView::setResult(const std::shared_ptr<const SimulationResult>& resu
     if (m_axisX->titleText() != title)
         m_axisX->setTitleText(title);
     double top = std::max(e.capacityBytes, e.peakBytes) * 1.1 / kGiB;
-    const QList<QPointF> base = m_baseline && m_baseline->model ? totalOutline(m_baseline->estimate, kMaxPoints) : QList<QPointF>();
+    const QList<QPointF> base = m_baseline && m_baseline->model ? totalOutline(m_baseline->estimate, kMaxPoints)
+                                                                : QList<QPointF>();
     m_baselineLine->setVisible(!base.isEmpty());
     m_baselineLine->setPoints(base);
     if (!base.isEmpty()) {
@@ -200,13 +201,15 @@ void TimelineView::setResult(const std::shared_ptr<const SimulationResult>& resu
     replaceIfChanged(m_capacity, { QPointF(0.0, e.capacityBytes / kGiB), QPointF(100.0, e.capacityBytes / kGiB) });
     m_capacityLine->setPoints(m_capacity->points());
     const double ymax = m_axisY->max();
-    replaceIfChanged(m_phaseLines, { QPointF(m_phaseBounds[1], 0), QPointF(m_phaseBounds[1], ymax), QPointF(m_phaseBounds[2], ymax),
-                            QPointF(m_phaseBounds[2], 0) });
+    replaceIfChanged(m_phaseLines,
+                     { QPointF(m_phaseBounds[1], 0), QPointF(m_phaseBounds[1], ymax), QPointF(m_phaseBounds[2], ymax),
+                       QPointF(m_phaseBounds[2], 0) });
     replaceIfChanged(m_peak, { QPointF(e.stepStart[e.peakStep] * toPercent, e.peakBytes / kGiB) });
     const int layers = e.schedule->layers;
-    setTextIfChanged(m_peakLabel, tr("peak in the %1 of %2: %3")
-                             .arg(e.peakInRecompute ? tr("recomputation") : Labels::phase(e.peakPhase),
-                                  Labels::layer(e.peakLayer, layers), formatBytes(e.peakBytes)));
+    setTextIfChanged(m_peakLabel,
+                     tr("peak in the %1 of %2: %3")
+                         .arg(e.peakInRecompute ? tr("recomputation") : Labels::phase(e.peakPhase),
+                              Labels::layer(e.peakLayer, layers), formatBytes(e.peakBytes)));
     setTextIfChanged(m_phaseLabels[0], Labels::phase(Phase::Forward));
     setTextIfChanged(m_phaseLabels[1], Labels::phase(Phase::Backward));
     setTextIfChanged(m_phaseLabels[2], Labels::phase(Phase::Optimizer));
@@ -219,7 +222,8 @@ void TimelineView::placeLabels()
     const QRectF plot = c->plotArea();
     const QPointF peak = c->mapToPosition(m_peak->at(0), m_peak);
     const QRectF br = m_peakLabel->boundingRect();
-    m_peakLabel->setPos(std::clamp(peak.x() - br.width() / 2.0, plot.left(), std::max(plot.left(), plot.right() - br.width())),
+    m_peakLabel->setPos(std::clamp(peak.x() - br.width() / 2.0, plot.left(),
+                                   std::max(plot.left(), plot.right() - br.width())),
                         std::max(plot.top(), peak.y() - br.height() - 8.0));
     for (int p = 0; p < 3; ++p) {
         const double mid = (m_phaseBounds[p] + m_phaseBounds[p + 1]) / 2.0;

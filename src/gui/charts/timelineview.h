@@ -45,7 +45,7 @@ private:
     void placeLabels();
 
     StackedAreasItem* m_areas = nullptr;
-    QLineSeries* m_capacity = nullptr; // anchors the plot items to the axes; drawn by m_capacityLine
+    QLineSeries* m_capacity = nullptr;      // anchors the plot items to the axes; drawn by m_capacityLine
     PolylineItem* m_capacityLine = nullptr; // above the stacked areas
     PolylineItem* m_baselineLine = nullptr; // the baseline's total memory over its step, dash-dotted
     QLineSeries* m_phaseLines = nullptr;

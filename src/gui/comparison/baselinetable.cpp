@@ -48,8 +48,9 @@ void BaselineTable::fill()
     }
     const Estimate& b = m_baseline->estimate;
     const Estimate& c = m_current->estimate;
-    m_header->setText(tr("<b>Baseline:</b> %1<br>%2").arg(ScenarioText::title(*m_baseline).toHtmlEscaped(),
-                                                          ScenarioText::settings(*m_baseline).toHtmlEscaped()));
+    m_header->setText(tr("<b>Baseline:</b> %1<br>%2")
+                          .arg(ScenarioText::title(*m_baseline).toHtmlEscaped(),
+                               ScenarioText::settings(*m_baseline).toHtmlEscaped()));
     m_table->setHorizontalHeaderLabels({ tr("Baseline"), tr("Now"), tr("Change") });
     struct Row {
         QString name;
@@ -62,7 +63,8 @@ void BaselineTable::fill()
         const double d = vc - vb;
         QString change = (d >= 0 ? QStringLiteral("+") : QStringLiteral("−")) + formatBytes(std::abs(d));
         if (vb > 0)
-            change += QStringLiteral(" (%1%2)").arg(d >= 0 ? QStringLiteral("+") : QStringLiteral("−"), formatPercent(std::abs(d) / vb, 0));
+            change += QStringLiteral(" (%1%2)").arg(d >= 0 ? QStringLiteral("+") : QStringLiteral("−"),
+                                                    formatPercent(std::abs(d) / vb, 0));
         const int sign = std::abs(d) < 1.0 ? 0 : ((d < 0) == lowerIsBetter ? 1 : -1);
         rows.push_back({ name, formatBytes(vb), formatBytes(vc), change, sign, swatch });
     };
@@ -72,7 +74,8 @@ void BaselineTable::fill()
     }
     bytesRow(tr("Peak"), b.peakBytes, c.peakBytes, true);
     bytesRow(tr("Free (negative: over)"), b.headroomBytes, c.headroomBytes, false);
-    auto ratioRow = [&](const QString& name, double vb, double vc, const QString& tb, const QString& tc, bool lowerIsBetter) {
+    auto ratioRow = [&](const QString& name, double vb, double vc, const QString& tb, const QString& tc,
+                        bool lowerIsBetter) {
         QString change;
         int sign = 0;
         if (vb > 0 && vc > 0) {
@@ -82,15 +85,20 @@ void BaselineTable::fill()
         }
         rows.push_back({ name, tb, tc, change, sign, {} });
     };
-    ratioRow(tr("Largest micro-batch"), double(b.maxMicroBatch), double(c.maxMicroBatch), QString::number(b.maxMicroBatch),
-             QString::number(c.maxMicroBatch), false);
-    ratioRow(tr("Step time"), b.stepSeconds, c.stepSeconds, formatSeconds(b.stepSeconds), formatSeconds(c.stepSeconds), true);
+    ratioRow(tr("Largest micro-batch"), double(b.maxMicroBatch), double(c.maxMicroBatch),
+             QString::number(b.maxMicroBatch), QString::number(c.maxMicroBatch), false);
+    ratioRow(tr("Step time"), b.stepSeconds, c.stepSeconds, formatSeconds(b.stepSeconds), formatSeconds(c.stepSeconds),
+             true);
     const QString ub = b.vision ? tr("images") : tr("tokens"), uc = c.vision ? tr("images") : tr("tokens");
     ratioRow(tr("Throughput"), b.throughputPerSecond, c.throughputPerSecond, formatRate(b.throughputPerSecond, ub),
              formatRate(c.throughputPerSecond, uc), false);
     ratioRow(tr("MFU"), b.mfu, c.mfu, formatPercent(b.mfu), formatPercent(c.mfu), false);
-    rows.push_back({ tr("Fits"), b.fits ? tr("yes") : tr("no"), c.fits ? tr("yes") : tr("no"), QString(),
-                     b.fits == c.fits ? 0 : (c.fits ? 1 : -1), {} });
+    rows.push_back({ tr("Fits"),
+                     b.fits ? tr("yes") : tr("no"),
+                     c.fits ? tr("yes") : tr("no"),
+                     QString(),
+                     b.fits == c.fits ? 0 : (c.fits ? 1 : -1),
+                     {} });
 
     m_table->setRowCount(int(rows.size()));
     QStringList names;
@@ -122,9 +130,10 @@ void BaselineTable::fill()
 QString BaselineTable::text() const
 {
     QStringList lines;
-    lines << QStringLiteral("\t%1\t%2\t%3").arg(m_table->horizontalHeaderItem(0) ? m_table->horizontalHeaderItem(0)->text() : QString(),
-                                                m_table->horizontalHeaderItem(1) ? m_table->horizontalHeaderItem(1)->text() : QString(),
-                                                m_table->horizontalHeaderItem(2) ? m_table->horizontalHeaderItem(2)->text() : QString());
+    lines << QStringLiteral("\t%1\t%2\t%3")
+                 .arg(m_table->horizontalHeaderItem(0) ? m_table->horizontalHeaderItem(0)->text() : QString(),
+                      m_table->horizontalHeaderItem(1) ? m_table->horizontalHeaderItem(1)->text() : QString(),
+                      m_table->horizontalHeaderItem(2) ? m_table->horizontalHeaderItem(2)->text() : QString());
     for (int r = 0; r < m_table->rowCount(); ++r) {
         QStringList cells { m_table->verticalHeaderItem(r)->text() };
         for (int c = 0; c < 3; ++c)

@@ -157,7 +157,8 @@ void GpuComparisonChart::paintPanel(QPainter& p, const QRect& area, int rowH, bo
             const QRectF peak(barLeft, barTop + barH / 4.0, end - barLeft, barH / 2.0);
             p.fillRect(peak, fill);
             if (!b.fits && end > cap)
-                p.fillRect(QRectF(cap, peak.top(), end - cap, peak.height()), QBrush(m_style.background, Qt::BDiagPattern));
+                p.fillRect(QRectF(cap, peak.top(), end - cap, peak.height()),
+                           QBrush(m_style.background, Qt::BDiagPattern));
             end = std::max(end, cap);
         }
         p.setPen(b.fits ? m_style.foreground : m_style.overflow);

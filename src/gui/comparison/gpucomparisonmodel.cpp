@@ -138,7 +138,7 @@ QVariant GpuComparisonModel::data(const QModelIndex& index, int role) const
         return toolTip(r, column);
     case Qt::TextAlignmentRole:
         return column == GpuColumn || column == FitsColumn ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
-                                                            : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+                                                           : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ForegroundRole:
         if (column == PeakColumn || column == FitsColumn) {
             const QColor& c = r.fits ? m_fits : m_overflow;
@@ -216,18 +216,21 @@ QString GpuComparisonModel::toolTip(const GpuComparisonRow& r, int column) const
 {
     switch (Column(column)) {
     case GpuColumn:
-        return tr("%1: %2, %3 at %4").arg(QString::fromStdString(r.gpu->name), QString::fromStdString(r.gpu->architecture),
-                                           QString::fromStdString(r.gpu->memoryType), formatBandwidth(r.gpu->bandwidthBytesPerSecond()));
+        return tr("%1: %2, %3 at %4")
+            .arg(QString::fromStdString(r.gpu->name), QString::fromStdString(r.gpu->architecture),
+                 QString::fromStdString(r.gpu->memoryType), formatBandwidth(r.gpu->bandwidthBytesPerSecond()));
     case CapacityColumn:
         return tr("%1 the framework can use (the driver-reported total where known)").arg(formatBytes(r.capacityBytes));
     case PeakColumn:
     case FitsColumn:
-        return (r.fits ? tr("Fits: peak %1 of %2 at micro-batch %3") : tr("Does not fit: peak %1 of %2 at micro-batch %3"))
+        return (r.fits ? tr("Fits: peak %1 of %2 at micro-batch %3")
+                       : tr("Does not fit: peak %1 of %2 at micro-batch %3"))
             .arg(formatBytes(r.peakBytes), formatBytes(r.capacityBytes))
             .arg(m_microBatch);
     case MaxBatchColumn:
-        return r.maxMicroBatch > 0 ? tr("The largest micro-batch whose peak fits in %1").arg(formatBytes(r.capacityBytes))
-                                   : tr("Even one sample does not fit");
+        return r.maxMicroBatch > 0
+            ? tr("The largest micro-batch whose peak fits in %1").arg(formatBytes(r.capacityBytes))
+            : tr("Even one sample does not fit");
     case StepColumn:
     case ThroughputColumn:
     case EpochColumn:

@@ -17,8 +17,17 @@ class GpuComparisonModel : public QAbstractTableModel {
     Q_OBJECT
 
 public:
-    enum Column { GpuColumn, CapacityColumn, PeakColumn, FitsColumn, MaxBatchColumn, StepColumn, ThroughputColumn,
-                  EpochColumn, ColumnCount };
+    enum Column {
+        GpuColumn,
+        CapacityColumn,
+        PeakColumn,
+        FitsColumn,
+        MaxBatchColumn,
+        StepColumn,
+        ThroughputColumn,
+        EpochColumn,
+        ColumnCount
+    };
     // Qt::UserRole: the raw value of the cell; GpuIdRole (any column): the GPU's id.
     static constexpr int GpuIdRole = Qt::UserRole + 1;
 

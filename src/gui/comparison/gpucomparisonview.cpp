@@ -326,8 +326,9 @@ void GpuComparisonView::fitTableHeight()
 void GpuComparisonView::updateSummary(const ModelSpec* model)
 {
     if (!model) {
-        m_summary->setText(m_haveScenario ? tr("The model %1 is not in the catalog.").arg(QString::fromStdString(m_scenario.modelId))
-                                          : tr("No scenario yet."));
+        m_summary->setText(
+            m_haveScenario ? tr("The model %1 is not in the catalog.").arg(QString::fromStdString(m_scenario.modelId))
+                           : tr("No scenario yet."));
         return;
     }
     const TrainingConfig& c = m_scenario.config;

@@ -21,10 +21,13 @@ namespace {
 
     // Logarithmic sliders: ten positions per doubling.
     std::int64_t fromLog(int position, double minimum) { return std::llround(minimum * std::exp2(position / 10.0)); }
-    int toLog(double value, double minimum) { return int(std::lround(10.0 * std::log2(std::max(value, minimum) / minimum))); }
+    int toLog(double value, double minimum)
+    {
+        return int(std::lround(10.0 * std::log2(std::max(value, minimum) / minimum)));
+    }
 
-    constexpr double kSeqMinTokens = 64.0;   // slider range 64 .. 131072 tokens
-    constexpr double kSeqMinPixels = 32.0;   // 32 .. 4096 pixels for vision models
+    constexpr double kSeqMinTokens = 64.0; // slider range 64 .. 131072 tokens
+    constexpr double kSeqMinPixels = 32.0; // 32 .. 4096 pixels for vision models
     constexpr int kRole = Qt::UserRole + 1;
 
     QString gpuGroup(const GpuSpec& g)
@@ -123,14 +126,18 @@ ControlPanel::ControlPanel(QWidget* parent)
             edited(name);
         });
     };
-    slider(m_ui->batchSlider, m_ui->batchSpin, QStringLiteral("batch"), [](int p) { return batchFromPosition(p); },
-           [](int v) { return positionFromBatch(v); });
-    slider(m_ui->seqSlider, m_ui->seqSpin, QStringLiteral("sequence"),
-           [this](int p) { return fromLog(p, m_vision ? kSeqMinPixels : kSeqMinTokens); },
-           [this](int v) { return toLog(v, m_vision ? kSeqMinPixels : kSeqMinTokens); });
-    slider(m_ui->dpSlider, m_ui->dpSpin, QStringLiteral("data-parallel"), [](int p) { return fromLog(p, 1.0); },
-           [](int v) { return toLog(v, 1.0); });
-    connect(m_ui->zeroSlider, &QSlider::valueChanged, this, [this] { edited(QStringLiteral("zero"), m_ui->zeroSlider->isSliderDown()); });
+    slider(
+        m_ui->batchSlider, m_ui->batchSpin, QStringLiteral("batch"), [](int p) { return batchFromPosition(p); },
+        [](int v) { return positionFromBatch(v); });
+    slider(
+        m_ui->seqSlider, m_ui->seqSpin, QStringLiteral("sequence"),
+        [this](int p) { return fromLog(p, m_vision ? kSeqMinPixels : kSeqMinTokens); },
+        [this](int v) { return toLog(v, m_vision ? kSeqMinPixels : kSeqMinTokens); });
+    slider(
+        m_ui->dpSlider, m_ui->dpSpin, QStringLiteral("data-parallel"), [](int p) { return fromLog(p, 1.0); },
+        [](int v) { return toLog(v, 1.0); });
+    connect(m_ui->zeroSlider, &QSlider::valueChanged, this,
+            [this] { edited(QStringLiteral("zero"), m_ui->zeroSlider->isSliderDown()); });
     connect(m_ui->accumSpin, &QSpinBox::valueChanged, this, [this] { edited(QStringLiteral("accumulation")); });
 
     for (QComboBox* c : { m_ui->precisionCombo, m_ui->styleCombo, m_ui->optimizerCombo, m_ui->checkpointingCombo,
@@ -163,9 +170,11 @@ ControlPanel::~ControlPanel() = default;
 void ControlPanel::populateChoices()
 {
     fillCombo(m_ui->precisionCombo,
-              { Precision::FP32, Precision::TF32, Precision::MixedFP16, Precision::MixedBF16, Precision::PureBF16, Precision::MixedFP8 },
+              { Precision::FP32, Precision::TF32, Precision::MixedFP16, Precision::MixedBF16, Precision::PureBF16,
+                Precision::MixedFP8 },
               &Labels::precision);
-    fillCombo(m_ui->styleCombo, { MixedPrecisionStyle::Autocast, MixedPrecisionStyle::MasterWeights }, &Labels::mixedStyle);
+    fillCombo(m_ui->styleCombo, { MixedPrecisionStyle::Autocast, MixedPrecisionStyle::MasterWeights },
+              &Labels::mixedStyle);
     fillCombo(m_ui->optimizerCombo,
               { OptimizerKind::AdamW, OptimizerKind::Adam, OptimizerKind::SGD, OptimizerKind::SGDMomentum,
                 OptimizerKind::AdamW8bit, OptimizerKind::Adafactor },
@@ -203,12 +212,13 @@ void ControlPanel::populatePickers()
     std::map<QString, std::pair<std::string, int>> keyOf;
     for (const GpuSpec& g : m_catalog->gpus())
         keyOf.emplace(gpuGroup(g), groupKey(g));
-    std::stable_sort(gpus.begin(), gpus.end(), [&](const auto& a, const auto& b) { return keyOf[a.first] < keyOf[b.first]; });
+    std::stable_sort(gpus.begin(), gpus.end(),
+                     [&](const auto& a, const auto& b) { return keyOf[a.first] < keyOf[b.first]; });
     setupPicker(m_ui->gpuCombo, gpus);
 
-    QList<QPair<QString, QList<QPair<QString, QString>>>> models = {
-        { tr("Language models"), {} }, { tr("Encoders"), {} }, { tr("Vision"), {} }
-    };
+    QList<QPair<QString, QList<QPair<QString, QString>>>> models = { { tr("Language models"), {} },
+                                                                     { tr("Encoders"), {} },
+                                                                     { tr("Vision"), {} } };
     for (const ModelSpec& m : m_catalog->models()) {
         int group = 0;
         if (m.isVision())
@@ -260,15 +270,19 @@ void ControlPanel::syncFromScenario()
 
     const GpuSpec* gpu = m_catalog->gpu(s.gpuId);
     m_ui->capacityCheck->setChecked(s.overrides.memoryBytes.has_value());
-    m_ui->capacitySpin->setValue((s.overrides.memoryBytes ? *s.overrides.memoryBytes : (gpu ? gpu->memoryBytes() : 0)) / units::kGiB);
+    m_ui->capacitySpin->setValue((s.overrides.memoryBytes ? *s.overrides.memoryBytes : (gpu ? gpu->memoryBytes() : 0))
+                                 / units::kGiB);
     m_ui->bandwidthCheck->setChecked(s.overrides.bandwidthBytesPerSecond.has_value());
     m_ui->bandwidthSpin->setValue((s.overrides.bandwidthBytesPerSecond ? *s.overrides.bandwidthBytesPerSecond
-                                                                        : (gpu ? gpu->bandwidthBytesPerSecond() : 0)) / 1e9);
+                                                                       : (gpu ? gpu->bandwidthBytesPerSecond() : 0))
+                                  / 1e9);
     m_ui->peakCheck->setChecked(s.overrides.peakFlopsPerSecond.has_value());
     const MathUnit unit = gemmUnit(c);
-    m_ui->peakSpin->setValue((s.overrides.peakFlopsPerSecond ? *s.overrides.peakFlopsPerSecond
-                                                               : (gpu ? gpu->peakFlopsPerSecond(unit) : 0)) / 1e12);
-    m_ui->overheadSpin->setValue(int(std::lround(units::toMiB(gpu ? frameworkOverheadBytes(*gpu, c) : c.overheadBytes.value_or(0.0)))));
+    m_ui->peakSpin->setValue(
+        (s.overrides.peakFlopsPerSecond ? *s.overrides.peakFlopsPerSecond : (gpu ? gpu->peakFlopsPerSecond(unit) : 0))
+        / 1e12);
+    m_ui->overheadSpin->setValue(
+        int(std::lround(units::toMiB(gpu ? frameworkOverheadBytes(*gpu, c) : c.overheadBytes.value_or(0.0)))));
     updateOverrideMarks();
     m_syncing = false;
 }
@@ -283,7 +297,8 @@ void ControlPanel::updateSequenceMode()
 
 void ControlPanel::updateOverrideMarks()
 {
-    const bool any = m_ui->capacityCheck->isChecked() || m_ui->bandwidthCheck->isChecked() || m_ui->peakCheck->isChecked();
+    const bool any = m_ui->capacityCheck->isChecked() || m_ui->bandwidthCheck->isChecked()
+        || m_ui->peakCheck->isChecked();
     m_ui->capacitySpin->setEnabled(m_ui->capacityCheck->isChecked());
     m_ui->bandwidthSpin->setEnabled(m_ui->bandwidthCheck->isChecked());
     m_ui->peakSpin->setEnabled(m_ui->peakCheck->isChecked());
@@ -299,7 +314,8 @@ void ControlPanel::updateOverrideMarks()
     const QString title = any ? tr("What-if overrides (active)") : tr("What-if overrides");
     if (m_ui->overrideGroup->title() != title)
         m_ui->overrideGroup->setTitle(title);
-    const QString note = any && !m_scenario.overrides.note.empty() ? Labels::overrideNote(m_scenario.overrides.note) : QString();
+    const QString note = any && !m_scenario.overrides.note.empty() ? Labels::overrideNote(m_scenario.overrides.note)
+                                                                   : QString();
     if (m_ui->overrideNote->text() != note) {
         m_ui->overrideNote->setText(note);
         m_ui->overrideNote->setVisible(!note.isEmpty());
@@ -369,9 +385,14 @@ void ControlPanel::edited(const QString& control, bool dragging)
         s.overrides = {};
         c.overheadBytes.reset();
     } else if (control == QLatin1String("override")) {
-        s.overrides.memoryBytes = m_ui->capacityCheck->isChecked() ? std::optional(units::fromGiB(m_ui->capacitySpin->value())) : std::nullopt;
-        s.overrides.bandwidthBytesPerSecond = m_ui->bandwidthCheck->isChecked() ? std::optional(m_ui->bandwidthSpin->value() * 1e9) : std::nullopt;
-        s.overrides.peakFlopsPerSecond = m_ui->peakCheck->isChecked() ? std::optional(m_ui->peakSpin->value() * 1e12) : std::nullopt;
+        s.overrides.memoryBytes = m_ui->capacityCheck->isChecked()
+            ? std::optional(units::fromGiB(m_ui->capacitySpin->value()))
+            : std::nullopt;
+        s.overrides.bandwidthBytesPerSecond = m_ui->bandwidthCheck->isChecked()
+            ? std::optional(m_ui->bandwidthSpin->value() * 1e9)
+            : std::nullopt;
+        s.overrides.peakFlopsPerSecond = m_ui->peakCheck->isChecked() ? std::optional(m_ui->peakSpin->value() * 1e12)
+                                                                      : std::nullopt;
         if (!s.overrides.memoryBytes && !s.overrides.bandwidthBytesPerSecond && !s.overrides.peakFlopsPerSecond)
             s.overrides.note.clear();
         else if (s.overrides.note.empty())
@@ -427,7 +448,10 @@ QSlider* ControlPanel::dataParallelSlider() const { return m_ui->dpSlider; }
 QComboBox* ControlPanel::gpuCombo() const { return m_ui->gpuCombo; }
 QComboBox* ControlPanel::modelCombo() const { return m_ui->modelCombo; }
 QComboBox* ControlPanel::precisionCombo() const { return m_ui->precisionCombo; }
-QString ControlPanel::rangeNoteText() const { return m_ui->rangeNote->isVisibleTo(this) ? m_ui->rangeNote->text() : QString(); }
+QString ControlPanel::rangeNoteText() const
+{
+    return m_ui->rangeNote->isVisibleTo(this) ? m_ui->rangeNote->text() : QString();
+}
 QComboBox* ControlPanel::optimizerCombo() const { return m_ui->optimizerCombo; }
 QComboBox* ControlPanel::checkpointingCombo() const { return m_ui->checkpointingCombo; }
 QComboBox* ControlPanel::attentionCombo() const { return m_ui->attentionCombo; }

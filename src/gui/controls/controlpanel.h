@@ -33,7 +33,7 @@ public:
     void setCatalog(const Catalog* catalog);
     void setScenario(const Scenario& scenario); // updates the controls without emitting
     const Scenario& scenario() const { return m_scenario; }
-    void setPresentationMode(bool on);           // only the essential controls
+    void setPresentationMode(bool on); // only the essential controls
 
     // Slider mappings (public for tests and benchmarks): logarithmic positions to values.
     static std::int64_t batchFromPosition(int position);

@@ -85,13 +85,15 @@ void VerdictWidget::render()
         m_headline->setText(tr("✔ Fits: %1 of %2 used, %3 free").arg(used, capacity, formatBytes(e.headroomBytes)));
         m_headline->setStyleSheet(QStringLiteral("color: #009E73;"));
     } else {
-        m_headline->setText(tr("✘ Does not fit: needs %1 of %2, %3 over").arg(used, capacity, formatBytes(-e.headroomBytes)));
+        m_headline->setText(
+            tr("✘ Does not fit: needs %1 of %2, %3 over").arg(used, capacity, formatBytes(-e.headroomBytes)));
         m_headline->setStyleSheet(QStringLiteral("color: #D55E00;"));
     }
     const int layers = e.schedule ? e.schedule->layers : 0;
     QString where = tr("Peak in the %1 of %2 (%3)")
                         .arg(e.peakInRecompute ? tr("recomputation") : Labels::phase(e.peakPhase),
-                             Labels::layer(e.peakLayer, layers), QString::fromStdString(e.peakOperator).toHtmlEscaped());
+                             Labels::layer(e.peakLayer, layers),
+                             QString::fromStdString(e.peakOperator).toHtmlEscaped());
     const bool vision = e.vision;
     QString sequence;
     if (m_pending)
@@ -106,14 +108,15 @@ void VerdictWidget::render()
         tr("%1 · largest micro-batch that fits: <b>%2</b> · %3<br>Step %4 · %5 · MFU %6 of %7 · %8 parameters")
             .arg(where)
             .arg(e.maxMicroBatch > 0 ? QString::number(e.maxMicroBatch) : tr("none, even at batch 1"))
-            .arg(sequence, formatSeconds(e.stepSeconds), formatRate(e.throughputPerSecond, unit),
-                 formatPercent(e.mfu), Labels::unit(e.mfuUnit), formatCount(e.parameters)));
+            .arg(sequence, formatSeconds(e.stepSeconds), formatRate(e.throughputPerSecond, unit), formatPercent(e.mfu),
+                 Labels::unit(e.mfuUnit), formatCount(e.parameters)));
     QString fixes;
     if (!e.fits) {
         if (m_pending) {
             fixes = tr("Looking for changes that would make it fit…");
         } else if (m_background.fixes.empty()) {
-            fixes = tr("No change or combination of changes makes it fit; a GPU with more memory or more data-parallel GPUs with ZeRO would.");
+            fixes = tr(
+                "No change or combination of changes makes it fit; a GPU with more memory or more data-parallel GPUs with ZeRO would.");
         } else {
             QStringList items;
             int shown = 0;

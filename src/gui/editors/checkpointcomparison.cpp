@@ -9,10 +9,7 @@ namespace headroom::gui {
 
 namespace {
 
-QString count(std::int64_t n)
-{
-    return QLocale().toString(qint64(n));
-}
+    QString count(std::int64_t n) { return QLocale().toString(qint64(n)); }
 
 } // namespace
 
@@ -47,11 +44,11 @@ QString CheckpointComparison::describe(std::int64_t configCount) const
     QStringList dtypes;
     for (const auto& [dtype, totals] : m_summary.byDtype)
         dtypes << tr("%1: %2").arg(QString::fromStdString(dtype), count(std::int64_t(totals.elements)));
-    const QString files
-        = m_files.size() == 1 ? m_files.front().toHtmlEscaped() : tr("%n files", nullptr, int(m_files.size()));
+    const QString files = m_files.size() == 1 ? m_files.front().toHtmlEscaped()
+                                              : tr("%n files", nullptr, int(m_files.size()));
     QString text = tr("Checkpoint %1: <b>%2</b> parameters (tensors: %3; %4)")
                        .arg(files, count(std::int64_t(m_summary.parameters)), count(m_summary.tensors),
-                           dtypes.join(QStringLiteral(", ")));
+                            dtypes.join(QStringLiteral(", ")));
     if (configCount > 0) {
         const std::int64_t difference = std::int64_t(m_summary.parameters) - configCount;
         const QString signedDifference = (difference > 0 ? QStringLiteral("+") : QString()) + count(difference);

@@ -14,8 +14,7 @@
 
 namespace headroom::gui {
 
-class CheckpointComparison
-{
+class CheckpointComparison {
     Q_DECLARE_TR_FUNCTIONS(CheckpointComparison)
 
 public:

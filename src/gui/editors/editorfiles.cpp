@@ -9,25 +9,25 @@ namespace headroom::gui {
 
 namespace {
 
-QString& lastDirectory()
-{
-    static QString dir = QDir::homePath();
-    return dir;
-}
+    QString& lastDirectory()
+    {
+        static QString dir = QDir::homePath();
+        return dir;
+    }
 
-void run(QWidget* parent, const QStringList& paths, const QString& failureTitle, const FileAction& action)
-{
-    if (paths.isEmpty())
-        return;
-    lastDirectory() = QFileInfo(paths.front()).absolutePath();
-    if (auto error = action(paths))
-        QMessageBox::warning(parent, failureTitle, *error);
-}
+    void run(QWidget* parent, const QStringList& paths, const QString& failureTitle, const FileAction& action)
+    {
+        if (paths.isEmpty())
+            return;
+        lastDirectory() = QFileInfo(paths.front()).absolutePath();
+        if (auto error = action(paths))
+            QMessageBox::warning(parent, failureTitle, *error);
+    }
 
 } // namespace
 
 void openWithDialog(QWidget* parent, const QString& title, const QString& filter, bool many,
-    const QString& failureTitle, const FileAction& action)
+                    const QString& failureTitle, const FileAction& action)
 {
     QStringList paths;
     if (many)
@@ -38,14 +38,14 @@ void openWithDialog(QWidget* parent, const QString& title, const QString& filter
 }
 
 void saveWithDialog(QWidget* parent, const QString& title, const QString& fileName, const QString& filter,
-    const QString& failureTitle, const FileAction& action)
+                    const QString& failureTitle, const FileAction& action)
 {
     const QString path = QFileDialog::getSaveFileName(parent, title, QDir(lastDirectory()).filePath(fileName), filter);
     run(parent, path.isEmpty() ? QStringList() : QStringList { path }, failureTitle, action);
 }
 
 void confirmAndRun(QWidget* parent, const QString& title, const QString& question, const QString& failureTitle,
-    const std::function<std::optional<QString>()>& action)
+                   const std::function<std::optional<QString>()>& action)
 {
     if (QMessageBox::question(parent, title, question) != QMessageBox::Yes)
         return;

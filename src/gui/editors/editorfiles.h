@@ -20,11 +20,11 @@ using FileAction = std::function<std::optional<QString>(const QStringList& paths
 
 // One existing file, or several when `many` (a sharded checkpoint).
 void openWithDialog(QWidget* parent, const QString& title, const QString& filter, bool many,
-    const QString& failureTitle, const FileAction& action);
+                    const QString& failureTitle, const FileAction& action);
 void saveWithDialog(QWidget* parent, const QString& title, const QString& fileName, const QString& filter,
-    const QString& failureTitle, const FileAction& action);
+                    const QString& failureTitle, const FileAction& action);
 // Asks first; runs `action` on a yes.
 void confirmAndRun(QWidget* parent, const QString& title, const QString& question, const QString& failureTitle,
-    const std::function<std::optional<QString>()>& action);
+                   const std::function<std::optional<QString>()>& action);
 
 } // namespace headroom::gui

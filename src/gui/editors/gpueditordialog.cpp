@@ -18,20 +18,17 @@ namespace headroom::gui {
 
 namespace {
 
-constexpr const char* kUserSource = "user";
+    constexpr const char* kUserSource = "user";
 
-QString plain(const QString& labelText)
-{
-    return QString(labelText).remove(QLatin1Char('&'));
-}
+    QString plain(const QString& labelText) { return QString(labelText).remove(QLatin1Char('&')); }
 
-// A marker that reads in light and dark palettes (Okabe-Ito vermillion).
-void setProblemStyle(QWidget* w)
-{
-    QPalette p = w->palette();
-    p.setColor(QPalette::WindowText, QColor(0xD5, 0x5E, 0x00));
-    w->setPalette(p);
-}
+    // A marker that reads in light and dark palettes (Okabe-Ito vermillion).
+    void setProblemStyle(QWidget* w)
+    {
+        QPalette p = w->palette();
+        p.setColor(QPalette::WindowText, QColor(0xD5, 0x5E, 0x00));
+        w->setPalette(p);
+    }
 
 } // namespace
 
@@ -43,8 +40,9 @@ GpuEditorDialog::GpuEditorDialog(const Catalog& catalog, const GpuSpec* base, QW
     m_ui->setupUi(this);
     setProblemStyle(m_ui->messageLabel);
     m_ui->memoryTypeCombo->addItems({ QStringLiteral("GDDR5"), QStringLiteral("GDDR5X"), QStringLiteral("GDDR6"),
-        QStringLiteral("GDDR6X"), QStringLiteral("GDDR7"), QStringLiteral("HBM2"), QStringLiteral("HBM2e"),
-        QStringLiteral("HBM3"), QStringLiteral("HBM3e"), QStringLiteral("LPDDR5"), QStringLiteral("LPDDR5X") });
+                                      QStringLiteral("GDDR6X"), QStringLiteral("GDDR7"), QStringLiteral("HBM2"),
+                                      QStringLiteral("HBM2e"), QStringLiteral("HBM3"), QStringLiteral("HBM3e"),
+                                      QStringLiteral("LPDDR5"), QStringLiteral("LPDDR5X") });
 
     populateBases(base);
     for (QLineEdit* e : { m_ui->idEdit, m_ui->nameEdit, m_ui->vendorEdit, m_ui->architectureEdit })
@@ -67,19 +65,20 @@ GpuEditorDialog::GpuEditorDialog(const Catalog& catalog, const GpuSpec* base, QW
     connect(m_ui->buttonBox, &QDialogButtonBox::rejected, this, &GpuEditorDialog::reject);
     connect(m_ui->importButton, &QPushButton::clicked, this, [this] {
         openWithDialog(this, tr("Import a GPU"), tr("Headroom GPU files (*.json);;All files (*)"), false,
-            tr("Cannot import the GPU"), [this](const QStringList& paths) { return importFromFile(paths.front()); });
+                       tr("Cannot import the GPU"),
+                       [this](const QStringList& paths) { return importFromFile(paths.front()); });
     });
     connect(m_ui->exportButton, &QPushButton::clicked, this, [this] {
         saveWithDialog(this, tr("Export the GPU"), UserData::fileNameForId(gpu().id) + QStringLiteral(".json"),
-            tr("Headroom GPU files (*.json)"), tr("Cannot export the GPU"),
-            [this](const QStringList& paths) { return exportToFile(paths.front()); });
+                       tr("Headroom GPU files (*.json)"), tr("Cannot export the GPU"),
+                       [this](const QStringList& paths) { return exportToFile(paths.front()); });
     });
     connect(m_ui->deleteButton, &QPushButton::clicked, this, [this] {
         confirmAndRun(this, tr("Delete the saved GPU"),
-            tr("Delete your saved GPU \u201c%1\u201d? If it took the place of a bundled GPU, the bundled one "
-               "comes back.")
-                .arg(m_ui->idEdit->text().trimmed()),
-            tr("Cannot delete the GPU"), [this] { return deleteSaved(); });
+                      tr("Delete your saved GPU \u201c%1\u201d? If it took the place of a bundled GPU, the bundled one "
+                         "comes back.")
+                          .arg(m_ui->idEdit->text().trimmed()),
+                      tr("Cannot delete the GPU"), [this] { return deleteSaved(); });
     });
 
     if (base)
@@ -96,16 +95,11 @@ QList<QPair<QDoubleSpinBox*, SourcedFigure*>> GpuEditorDialog::figures(GpuSpec& 
 {
     auto peak = [&](MathUnit u) { return &g.peakTflops[std::size_t(u)]; };
     return {
-        { m_ui->capacitySpin, &g.capacityGB },
-        { m_ui->bandwidthSpin, &g.bandwidthGBps },
-        { m_ui->fp32Spin, peak(MathUnit::Fp32Vector) },
-        { m_ui->tf32Spin, peak(MathUnit::Tf32Tensor) },
-        { m_ui->fp16Spin, peak(MathUnit::Fp16Tensor) },
-        { m_ui->bf16Spin, peak(MathUnit::Bf16Tensor) },
-        { m_ui->fp8Spin, peak(MathUnit::Fp8Tensor) },
-        { m_ui->pcieSpin, &g.pcieGBps },
-        { m_ui->gpuLinkSpin, &g.gpuLinkGBps },
-        { m_ui->overheadSpin, &g.frameworkOverheadMiB },
+        { m_ui->capacitySpin, &g.capacityGB },          { m_ui->bandwidthSpin, &g.bandwidthGBps },
+        { m_ui->fp32Spin, peak(MathUnit::Fp32Vector) }, { m_ui->tf32Spin, peak(MathUnit::Tf32Tensor) },
+        { m_ui->fp16Spin, peak(MathUnit::Fp16Tensor) }, { m_ui->bf16Spin, peak(MathUnit::Bf16Tensor) },
+        { m_ui->fp8Spin, peak(MathUnit::Fp8Tensor) },   { m_ui->pcieSpin, &g.pcieGBps },
+        { m_ui->gpuLinkSpin, &g.gpuLinkGBps },          { m_ui->overheadSpin, &g.frameworkOverheadMiB },
     };
 }
 
@@ -170,7 +164,7 @@ GpuSpec GpuEditorDialog::gpu() const
     for (const auto& [spin, figure] : figures(g)) {
         const double value = spin->value();
         if (m_loaded.contains(spin) && m_loaded.value(spin) == value)
-            continue; // as the base has it, with its sources
+            continue;                                     // as the base has it, with its sources
         const bool optional = spin != m_ui->overheadSpin; // an overhead of 0 is a figure; a peak of 0 is none
         if (optional && value <= 0.0)
             *figure = SourcedFigure {};
@@ -184,7 +178,7 @@ GpuSpec GpuEditorDialog::gpu() const
     // Keep only the sources some figure still cites, and define "user" when a figure cites it.
     std::set<std::string> cited;
     for (const SourcedFigure* f : { &g.capacityGB, &g.reportedMiB, &g.busWidthBits, &g.bandwidthGBps, &g.pcieGBps,
-             &g.gpuLinkGBps, &g.frameworkOverheadMiB })
+                                    &g.gpuLinkGBps, &g.frameworkOverheadMiB })
         cited.insert(f->sources.begin(), f->sources.end());
     for (const SourcedFigure& f : g.peakTflops)
         cited.insert(f.sources.begin(), f.sources.end());
@@ -226,15 +220,9 @@ QString GpuEditorDialog::validationMessage() const
     return problems.join(QLatin1Char('\n'));
 }
 
-bool GpuEditorDialog::isValid() const
-{
-    return validationMessage().isEmpty();
-}
+bool GpuEditorDialog::isValid() const { return validationMessage().isEmpty(); }
 
-QPushButton* GpuEditorDialog::saveButton() const
-{
-    return m_ui->buttonBox->button(QDialogButtonBox::Save);
-}
+QPushButton* GpuEditorDialog::saveButton() const { return m_ui->buttonBox->button(QDialogButtonBox::Save); }
 
 void GpuEditorDialog::updateState()
 {
@@ -259,7 +247,7 @@ std::optional<QString> GpuEditorDialog::importFromFile(const QString& path)
     m_extraBases.push_back(g);
     m_loading = true;
     m_ui->baseCombo->insertItem(0, tr("%1 (from %2)").arg(QString::fromStdString(g.name), QFileInfo(path).fileName()),
-        QString::fromStdString(g.id));
+                                QString::fromStdString(g.id));
     m_ui->baseCombo->setItemData(0, int(m_extraBases.size()), Qt::UserRole + 1);
     m_ui->baseCombo->setCurrentIndex(0);
     m_loading = false;
@@ -267,10 +255,7 @@ std::optional<QString> GpuEditorDialog::importFromFile(const QString& path)
     return std::nullopt;
 }
 
-std::optional<QString> GpuEditorDialog::exportToFile(const QString& path)
-{
-    return UserData::exportGpu(gpu(), path);
-}
+std::optional<QString> GpuEditorDialog::exportToFile(const QString& path) { return UserData::exportGpu(gpu(), path); }
 
 std::optional<QString> GpuEditorDialog::deleteSaved()
 {

@@ -24,8 +24,7 @@ QT_END_NAMESPACE
 
 namespace headroom::gui {
 
-class GpuEditorDialog : public QDialog
-{
+class GpuEditorDialog : public QDialog {
     Q_OBJECT
 
 public:
@@ -36,7 +35,7 @@ public:
 
     GpuSpec gpu() const; // what the fields describe
     bool isValid() const;
-    QString validationMessage() const; // one line per invalid field, naming it; empty when valid
+    QString validationMessage() const;                // one line per invalid field, naming it; empty when valid
     QString savedPath() const { return m_savedPath; } // after a successful save
     QPushButton* saveButton() const;
 
@@ -64,7 +63,7 @@ private:
     std::unique_ptr<Ui::GpuEditor> m_ui;
     const Catalog& m_catalog;
     GpuSpec m_base;
-    std::vector<GpuSpec> m_extraBases; // a base not in the catalog (an imported file)
+    std::vector<GpuSpec> m_extraBases;             // a base not in the catalog (an imported file)
     QHash<const QDoubleSpinBox*, double> m_loaded; // what each spin showed for the base
     QString m_savedPath;
     bool m_loading = false;

@@ -21,36 +21,33 @@ namespace headroom::gui {
 
 namespace {
 
-constexpr int kExtraRole = Qt::UserRole + 1;
+    constexpr int kExtraRole = Qt::UserRole + 1;
 
-QString plain(const QLabel* label)
-{
-    return label->text().remove(QLatin1Char('&'));
-}
-QString count(std::int64_t n)
-{
-    return QLocale().toString(qint64(n));
-}
+    QString plain(const QLabel* label) { return label->text().remove(QLatin1Char('&')); }
+    QString count(std::int64_t n) { return QLocale().toString(qint64(n)); }
 
-template <typename E> void fillCombo(QComboBox* combo, std::initializer_list<E> values, QString (*label)(E))
-{
-    const QVariant current = combo->currentData();
-    combo->clear();
-    for (E v : values)
-        combo->addItem(label(v), int(v));
-    if (const int i = combo->findData(current); i >= 0)
-        combo->setCurrentIndex(i);
-}
+    template <typename E>
+    void fillCombo(QComboBox* combo, std::initializer_list<E> values, QString (*label)(E))
+    {
+        const QVariant current = combo->currentData();
+        combo->clear();
+        for (E v : values)
+            combo->addItem(label(v), int(v));
+        if (const int i = combo->findData(current); i >= 0)
+            combo->setCurrentIndex(i);
+    }
 
-template <typename E> void select(QComboBox* combo, E v)
-{
-    combo->setCurrentIndex(std::max(0, combo->findData(int(v))));
-}
+    template <typename E>
+    void select(QComboBox* combo, E v)
+    {
+        combo->setCurrentIndex(std::max(0, combo->findData(int(v))));
+    }
 
-template <typename E> E selected(const QComboBox* combo)
-{
-    return E(combo->currentData().toInt());
-}
+    template <typename E>
+    E selected(const QComboBox* combo)
+    {
+        return E(combo->currentData().toInt());
+    }
 
 } // namespace
 
@@ -68,8 +65,9 @@ ModelEditorDialog::ModelEditorDialog(const Catalog& catalog, const ModelSpec* ba
 
     for (QLineEdit* e : { m_ui->idEdit, m_ui->nameEdit })
         connect(e, &QLineEdit::textChanged, this, &ModelEditorDialog::updateState);
-    for (QSpinBox* s : { m_ui->layersSpin, m_ui->hiddenSpin, m_ui->headsSpin, m_ui->kvHeadsSpin, m_ui->headDimSpin,
-             m_ui->ffnSpin, m_ui->vocabSpin, m_ui->maxPositionsSpin, m_ui->sequenceSpin, m_ui->classesSpin })
+    for (QSpinBox* s :
+         { m_ui->layersSpin, m_ui->hiddenSpin, m_ui->headsSpin, m_ui->kvHeadsSpin, m_ui->headDimSpin, m_ui->ffnSpin,
+           m_ui->vocabSpin, m_ui->maxPositionsSpin, m_ui->sequenceSpin, m_ui->classesSpin })
         connect(s, &QSpinBox::valueChanged, this, &ModelEditorDialog::updateState);
     for (QComboBox* c : { m_ui->normCombo, m_ui->activationCombo, m_ui->positionCombo, m_ui->headCombo })
         connect(c, &QComboBox::currentIndexChanged, this, &ModelEditorDialog::updateState);
@@ -85,20 +83,22 @@ ModelEditorDialog::ModelEditorDialog(const Catalog& catalog, const ModelSpec* ba
     connect(m_ui->buttonBox, &QDialogButtonBox::rejected, this, &ModelEditorDialog::reject);
     connect(m_ui->importButton, &QPushButton::clicked, this, [this] {
         openWithDialog(this, tr("Import a model"), tr("Model files (config.json *.json);;All files (*)"), false,
-            tr("Cannot import the model"), [this](const QStringList& paths) { return importFromFile(paths.front()); });
+                       tr("Cannot import the model"),
+                       [this](const QStringList& paths) { return importFromFile(paths.front()); });
     });
     connect(m_ui->compareButton, &QPushButton::clicked, this, [this] {
         openWithDialog(this, tr("Compare with a checkpoint"), tr("safetensors files (*.safetensors);;All files (*)"),
-            true, tr("Cannot read the checkpoint"),
-            [this](const QStringList& paths) { return compareWithCheckpoint(paths); });
+                       true, tr("Cannot read the checkpoint"),
+                       [this](const QStringList& paths) { return compareWithCheckpoint(paths); });
     });
     connect(m_ui->exportButton, &QPushButton::clicked, this, [this] {
         saveWithDialog(this, tr("Export the model"), UserData::fileNameForId(fields().id) + QStringLiteral(".json"),
-            tr("Headroom model files (*.json)"), tr("Cannot export the model"),
-            [this](const QStringList& paths) { return exportToFile(paths.front()); });
+                       tr("Headroom model files (*.json)"), tr("Cannot export the model"),
+                       [this](const QStringList& paths) { return exportToFile(paths.front()); });
     });
     connect(m_ui->deleteButton, &QPushButton::clicked, this, [this] {
-        confirmAndRun(this, tr("Delete the saved model"),
+        confirmAndRun(
+            this, tr("Delete the saved model"),
             tr("Delete your saved model \u201c%1\u201d? If it took the place of a bundled model, the bundled one "
                "comes back.")
                 .arg(m_ui->idEdit->text().trimmed()),
@@ -123,13 +123,13 @@ void ModelEditorDialog::populateChoices()
 {
     fillCombo(m_ui->normCombo, { NormKind::LayerNorm, NormKind::RMSNorm }, &Labels::norm);
     fillCombo(m_ui->activationCombo,
-        { Activation::Gelu, Activation::GeluTanh, Activation::GeluComposite, Activation::QuickGelu, Activation::Silu,
-            Activation::Relu },
-        &Labels::activation);
-    fillCombo(
-        m_ui->positionCombo, { PositionKind::Learned, PositionKind::Rotary, PositionKind::None }, &Labels::position);
+              { Activation::Gelu, Activation::GeluTanh, Activation::GeluComposite, Activation::QuickGelu,
+                Activation::Silu, Activation::Relu },
+              &Labels::activation);
+    fillCombo(m_ui->positionCombo, { PositionKind::Learned, PositionKind::Rotary, PositionKind::None },
+              &Labels::position);
     fillCombo(m_ui->headCombo, { HeadKind::CausalLM, HeadKind::MaskedLM, HeadKind::Classifier, HeadKind::None },
-        &Labels::head);
+              &Labels::head);
 }
 
 void ModelEditorDialog::populateBases(const ModelSpec* base)
@@ -233,10 +233,7 @@ ModelSpec ModelEditorDialog::fields() const
     return m;
 }
 
-ModelSpec ModelEditorDialog::model() const
-{
-    return isValid() ? withCustomProvenance(fields(), m_base) : fields();
-}
+ModelSpec ModelEditorDialog::model() const { return isValid() ? withCustomProvenance(fields(), m_base) : fields(); }
 
 QString ModelEditorDialog::validationMessage() const
 {
@@ -279,20 +276,11 @@ QString ModelEditorDialog::validationMessage() const
     return problems.join(QLatin1Char('\n'));
 }
 
-bool ModelEditorDialog::isValid() const
-{
-    return validationMessage().isEmpty();
-}
+bool ModelEditorDialog::isValid() const { return validationMessage().isEmpty(); }
 
-std::int64_t ModelEditorDialog::parameterCount() const
-{
-    return isValid() ? configParameterCount(fields()) : -1;
-}
+std::int64_t ModelEditorDialog::parameterCount() const { return isValid() ? configParameterCount(fields()) : -1; }
 
-QPushButton* ModelEditorDialog::saveButton() const
-{
-    return m_ui->buttonBox->button(QDialogButtonBox::Save);
-}
+QPushButton* ModelEditorDialog::saveButton() const { return m_ui->buttonBox->button(QDialogButtonBox::Save); }
 
 void ModelEditorDialog::updateState()
 {
@@ -324,10 +312,10 @@ void ModelEditorDialog::updateCounts()
         if (m_base.reference.parameters > 0 && sameStructure(m, m_base))
             text += QStringLiteral("<br>")
                 + tr("Published for %1: %2")
-                      .arg(QString::fromStdString(
-                               m_base.reference.checkpoint.empty() ? m_base.name : m_base.reference.checkpoint)
+                      .arg(QString::fromStdString(m_base.reference.checkpoint.empty() ? m_base.name
+                                                                                      : m_base.reference.checkpoint)
                                .toHtmlEscaped(),
-                          count(m_base.reference.parameters));
+                           count(m_base.reference.parameters));
         m_ui->countLabel->setText(text);
     }
     m_ui->checkpointLabel->setText(m_checkpoint.describe(n));

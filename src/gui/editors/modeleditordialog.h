@@ -25,8 +25,7 @@ QT_END_NAMESPACE
 
 namespace headroom::gui {
 
-class ModelEditorDialog : public QDialog
-{
+class ModelEditorDialog : public QDialog {
     Q_OBJECT
 
 public:
@@ -38,7 +37,7 @@ public:
 
     ModelSpec model() const; // what the fields describe
     bool isValid() const;
-    QString validationMessage() const; // one line per invalid field, naming it; empty when valid
+    QString validationMessage() const;   // one line per invalid field, naming it; empty when valid
     std::int64_t parameterCount() const; // the simulator's count for model(); -1 while the fields are invalid
     QString savedPath() const { return m_savedPath; }
     QPushButton* saveButton() const;

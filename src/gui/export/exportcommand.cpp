@@ -30,7 +30,10 @@ namespace {
         bool ok = false;
         const int n = p.value(name).toInt(&ok);
         if (!ok || n < min || n > max)
-            return QStringLiteral("--%1: \"%2\" is not a whole number between %3 and %4").arg(name, p.value(name)).arg(min).arg(max);
+            return QStringLiteral("--%1: \"%2\" is not a whole number between %3 and %4")
+                .arg(name, p.value(name))
+                .arg(min)
+                .arg(max);
         *v = n;
         return std::nullopt;
     }
@@ -47,15 +50,20 @@ int exportFromArguments(const QStringList& arguments)
     p.addHelpOption();
     addScenarioOptions(p);
     p.addOptions({
-        { QStringLiteral("chart"), QStringLiteral("memory, sweep, timeline, roofline, all (default) or report."), QStringLiteral("which") },
+        { QStringLiteral("chart"), QStringLiteral("memory, sweep, timeline, roofline, all (default) or report."),
+          QStringLiteral("which") },
         { QStringLiteral("out"), QStringLiteral("Output file; its suffix picks the type."), QStringLiteral("file") },
-        { QStringLiteral("width"), QStringLiteral("Figure width in logical pixels (default 1600)."), QStringLiteral("px") },
-        { QStringLiteral("height"), QStringLiteral("Figure height in logical pixels (default 1000)."), QStringLiteral("px") },
-        { QStringLiteral("scale"), QStringLiteral("PNG pixels per logical pixel, e.g. 2 for HiDPI (default 1)."), QStringLiteral("factor") },
+        { QStringLiteral("width"), QStringLiteral("Figure width in logical pixels (default 1600)."),
+          QStringLiteral("px") },
+        { QStringLiteral("height"), QStringLiteral("Figure height in logical pixels (default 1000)."),
+          QStringLiteral("px") },
+        { QStringLiteral("scale"), QStringLiteral("PNG pixels per logical pixel, e.g. 2 for HiDPI (default 1)."),
+          QStringLiteral("factor") },
         { QStringLiteral("no-caption"), QStringLiteral("Leave out the caption that states the scenario.") },
         { QStringLiteral("palette"), QStringLiteral("light (default) or dark."), QStringLiteral("scheme") },
         { QStringLiteral("presentation"), QStringLiteral("Large fonts and thick lines, for slides.") },
-        { QStringLiteral("baseline"), QStringLiteral("Show this scenario file beside the result, as the window's baseline comparison does."),
+        { QStringLiteral("baseline"),
+          QStringLiteral("Show this scenario file beside the result, as the window's baseline comparison does."),
           QStringLiteral("file") },
     });
     p.addPositionalArgument(QStringLiteral("export"), QStringLiteral("The command."));
@@ -84,7 +92,9 @@ int exportFromArguments(const QStringList& arguments)
     if (!report) {
         const auto c = gui::figureChartFromString(chart);
         if (!c)
-            return fail(QStringLiteral("--chart: unknown chart \"%1\"; valid: memory, sweep, timeline, roofline, all, report").arg(chart));
+            return fail(
+                QStringLiteral("--chart: unknown chart \"%1\"; valid: memory, sweep, timeline, roofline, all, report")
+                    .arg(chart));
         fo.chart = *c;
     }
     int w = fo.size.width(), h = fo.size.height();
@@ -100,7 +110,8 @@ int exportFromArguments(const QStringList& arguments)
             return fail(QStringLiteral("--scale: \"%1\" is not a number").arg(p.value(QStringLiteral("scale"))));
     }
     fo.caption = !p.isSet(QStringLiteral("no-caption"));
-    const QString palette = p.isSet(QStringLiteral("palette")) ? p.value(QStringLiteral("palette")) : QStringLiteral("light");
+    const QString palette = p.isSet(QStringLiteral("palette")) ? p.value(QStringLiteral("palette"))
+                                                               : QStringLiteral("light");
     if (palette != QLatin1String("light") && palette != QLatin1String("dark"))
         return fail(QStringLiteral("--palette: unknown scheme \"%1\"; valid: light, dark").arg(palette));
     fo.dark = palette == QLatin1String("dark");

@@ -118,7 +118,8 @@ void ExportDialog::update()
 
 void ExportDialog::browse()
 {
-    const QString chosen = QFileDialog::getSaveFileName(this, tr("Export Figure"), path().isEmpty() ? QStringLiteral("figure.svg") : path(),
+    const QString chosen = QFileDialog::getSaveFileName(this, tr("Export Figure"),
+                                                        path().isEmpty() ? QStringLiteral("figure.svg") : path(),
                                                         tr("SVG (*.svg);;PNG (*.png);;PDF (*.pdf)"));
     if (!chosen.isEmpty())
         setPath(chosen);

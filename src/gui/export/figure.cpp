@@ -123,7 +123,8 @@ QStringList Figure::captionLines() const
         return {};
     QStringList lines = ScenarioText::caption(*m_result);
     if (m_baseline && m_baseline->model)
-        lines << QApplication::translate("Figure", "Faint bars, dash-dotted lines and hollow markers: the baseline, %1; %2")
+        lines << QApplication::translate("Figure",
+                                         "Faint bars, dash-dotted lines and hollow markers: the baseline, %1; %2")
                      .arg(ScenarioText::settings(*m_baseline), ScenarioText::verdict(*m_baseline));
     return lines;
 }
@@ -151,7 +152,8 @@ namespace {
                 rowWidth.push_back(0.0);
             }
             const double x = rows.back().empty() ? 0.0 : rowWidth.back() + space;
-            rows.back().push_back({ QPointF(x, (rows.size() - 1) * rowHeight), text, categoryColor(MemoryCategory(c)) });
+            rows.back().push_back(
+                { QPointF(x, (rows.size() - 1) * rowHeight), text, categoryColor(MemoryCategory(c)) });
             rowWidth.back() = x + w;
         }
         std::vector<LegendEntry> out;

@@ -38,7 +38,8 @@ namespace {
         if (const QString o = ScenarioText::overrides(r); !o.isEmpty())
             html += QStringLiteral("<p style='margin:2px 0'><i>%1</i></p>").arg(esc(o));
         const QString color = e.fits ? QStringLiteral("#007A5A") : QStringLiteral("#B04A00");
-        html += QStringLiteral("<p style='margin:4px 0; color:%1'><b>%2</b></p>").arg(color, esc(ScenarioText::verdict(r)));
+        html += QStringLiteral("<p style='margin:4px 0; color:%1'><b>%2</b></p>")
+                    .arg(color, esc(ScenarioText::verdict(r)));
         const int layers = e.schedule ? e.schedule->layers : 0;
         html += QStringLiteral("<p style='margin:2px 0'>%1</p>")
                     .arg(esc(Tr::tr("Peak in the %1 of %2 (%3). Longest %4 that fits at this micro-batch: %5%6.")
@@ -50,9 +51,11 @@ namespace {
         if (!e.fits && !bg.fixes.empty()) {
             QStringList items;
             for (std::size_t i = 0; i < bg.fixes.size() && i < 4; ++i)
-                items << Tr::tr("%1 (saves %2%3)").arg(Labels::fix(bg.fixes[i]), formatBytes(bg.fixes[i].savedBytes),
-                                                  bg.fixes[i].fits ? Tr::tr(", fits") : Tr::tr(", not enough alone"));
-            html += QStringLiteral("<p style='margin:2px 0'>%1 %2</p>").arg(esc(Tr::tr("What would help:")), esc(items.join(QStringLiteral("; "))));
+                items << Tr::tr("%1 (saves %2%3)")
+                             .arg(Labels::fix(bg.fixes[i]), formatBytes(bg.fixes[i].savedBytes),
+                                  bg.fixes[i].fits ? Tr::tr(", fits") : Tr::tr(", not enough alone"));
+            html += QStringLiteral("<p style='margin:2px 0'>%1 %2</p>")
+                        .arg(esc(Tr::tr("What would help:")), esc(items.join(QStringLiteral("; "))));
         }
         for (const QString& w : Labels::warnings(e))
             html += QStringLiteral("<p style='margin:2px 0'>⚠ %1</p>").arg(esc(w));
@@ -62,19 +65,24 @@ namespace {
     QString tablesHtml(const SimulationResult& r)
     {
         const Estimate& e = r.estimate;
-        const QString th = QStringLiteral("style='text-align:left; padding:1px 8px 1px 0; border-bottom:1px solid #888'");
+        const QString th = QStringLiteral(
+            "style='text-align:left; padding:1px 8px 1px 0; border-bottom:1px solid #888'");
         const QString td = QStringLiteral("style='padding:1px 8px 1px 0'");
         const QString tdr = QStringLiteral("style='padding:1px 8px 1px 0' align='right'");
-        QString memory = QStringLiteral("<table cellspacing='0'><tr><th %1>%2</th><th %1>%3</th><th %1>%4</th><th %1>%5</th></tr>")
-                             .arg(th, esc(Tr::tr("Memory")), esc(Tr::tr("Steady")), esc(Tr::tr("At the peak")), esc(Tr::tr("Share")));
+        QString memory = QStringLiteral(
+                             "<table cellspacing='0'><tr><th %1>%2</th><th %1>%3</th><th %1>%4</th><th %1>%5</th></tr>")
+                             .arg(th, esc(Tr::tr("Memory")), esc(Tr::tr("Steady")), esc(Tr::tr("At the peak")),
+                                  esc(Tr::tr("Share")));
         double steady = 0.0;
         for (int i = 0; i < kMemoryCategoryCount; ++i) {
             const auto c = MemoryCategory(i);
             steady += e.components[std::size_t(i)];
-            memory += QStringLiteral("<tr><td %1><span style='color:%2'>■</span> %3</td><td %4>%5</td><td %4>%6</td><td %4>%7</td></tr>")
-                          .arg(td, categoryColor(c).name(), esc(Labels::category(c)), tdr, formatBytes(e.components[std::size_t(i)]),
-                               formatBytes(e.atPeak[std::size_t(i)]),
-                               formatPercent(e.peakBytes > 0 ? e.atPeak[std::size_t(i)] / e.peakBytes : 0.0));
+            memory
+                += QStringLiteral(
+                       "<tr><td %1><span style='color:%2'>■</span> %3</td><td %4>%5</td><td %4>%6</td><td %4>%7</td></tr>")
+                       .arg(td, categoryColor(c).name(), esc(Labels::category(c)), tdr,
+                            formatBytes(e.components[std::size_t(i)]), formatBytes(e.atPeak[std::size_t(i)]),
+                            formatPercent(e.peakBytes > 0 ? e.atPeak[std::size_t(i)] / e.peakBytes : 0.0));
         }
         memory += QStringLiteral("<tr><td %1><b>%2</b></td><td %3><b>%4</b></td><td %3><b>%5</b></td><td %3></td></tr>")
                       .arg(td, esc(Tr::tr("Total")), tdr, formatBytes(steady), formatBytes(e.peakBytes));
@@ -82,7 +90,8 @@ namespace {
                       .arg(td, esc(Tr::tr("GPU capacity")), tdr, formatBytes(e.capacityBytes));
 
         const int accum = std::max(1, r.scenario.config.gradientAccumulation);
-        QString time = QStringLiteral("<table cellspacing='0'><tr><th %1>%2</th><th %1>%3</th></tr>").arg(th, esc(Tr::tr("Time per step")), esc(Tr::tr("Seconds")));
+        QString time = QStringLiteral("<table cellspacing='0'><tr><th %1>%2</th><th %1>%3</th></tr>")
+                           .arg(th, esc(Tr::tr("Time per step")), esc(Tr::tr("Seconds")));
         auto row = [&](const QString& name, const QString& value) {
             time += QStringLiteral("<tr><td %1>%2</td><td %3>%4</td></tr>").arg(td, esc(name), tdr, esc(value));
         };
@@ -97,7 +106,8 @@ namespace {
         row(Tr::tr("MFU (%1)").arg(Labels::unit(e.mfuUnit)), formatPercent(e.mfu));
         row(Tr::tr("Memory bandwidth"), formatBandwidth(e.gpu.bandwidthBytesPerSecond));
         time += QStringLiteral("</table>");
-        return QStringLiteral("<table width='100%'><tr><td valign='top' width='55%'>%1</td><td valign='top'>%2</td></tr></table>")
+        return QStringLiteral(
+                   "<table width='100%'><tr><td valign='top' width='55%'>%1</td><td valign='top'>%2</td></tr></table>")
             .arg(memory, time);
     }
 
@@ -107,7 +117,8 @@ namespace {
         if (r.gpu) {
             // The sources behind the figures this result uses: capacity, bandwidth, the roof of the unit in use.
             std::vector<std::string> ids;
-            for (const SourcedFigure* f : { &r.gpu->capacityGB, &r.gpu->bandwidthGBps, &r.gpu->peakTflops[std::size_t(r.estimate.mfuUnit)] }) {
+            for (const SourcedFigure* f :
+                 { &r.gpu->capacityGB, &r.gpu->bandwidthGBps, &r.gpu->peakTflops[std::size_t(r.estimate.mfuUnit)] }) {
                 for (const std::string& id : f->sources) {
                     if (std::find(ids.begin(), ids.end(), id) == ids.end())
                         ids.push_back(id);
@@ -116,26 +127,33 @@ namespace {
             for (const std::string& id : ids) {
                 const auto it = r.gpu->sources.find(id);
                 if (it != r.gpu->sources.end())
-                    items << QStringLiteral("%1: %2 &lt;%3&gt;").arg(esc(r.gpu->name), esc(it->second.title), esc(it->second.url));
+                    items << QStringLiteral("%1: %2 &lt;%3&gt;")
+                                 .arg(esc(r.gpu->name), esc(it->second.title), esc(it->second.url));
             }
         }
         if (r.model) {
             const ModelReference& m = r.model->reference;
             if (!m.implementation.empty())
-                items << QStringLiteral("%1: %2 %3 &lt;%4&gt;").arg(esc(r.model->name), esc(m.implementation), esc(m.checkpoint), esc(m.url));
+                items << QStringLiteral("%1: %2 %3 &lt;%4&gt;")
+                             .arg(esc(r.model->name), esc(m.implementation), esc(m.checkpoint), esc(m.url));
         }
-        items << esc(Tr::tr("Memory model: a simulation of the PyTorch eager training step (saved tensors, autocast casts, "
-                            "allocator lifetimes); its saved activations match PyTorch measurements byte for byte for "
-                            "BERT, GPT-2, Llama and torchvision models (docs/accuracy.md), its model states the ZeRO "
-                            "paper's tables (docs/formulas.md)."));
-        items << esc(QStringLiteral("S. Rajbhandari et al., ZeRO: Memory Optimizations Toward Training Trillion Parameter "
-                                    "Models, SC 2020 (optimizer, gradient and weight partitioning)."));
-        items << esc(QStringLiteral("V. Korthikanti et al., Reducing Activation Recomputation in Large Transformer Models, "
-                                    "MLSys 2023 (activation memory, selective recomputation)."));
-        items << esc(QStringLiteral("D. Narayanan et al., Efficient Large-Scale Language Model Training on GPU Clusters "
-                                    "Using Megatron-LM, SC 2021 (FLOPs per step)."));
-        items << esc(QStringLiteral("S. Williams, A. Waterman, D. Patterson, Roofline: An Insightful Visual Performance "
-                                    "Model for Multicore Architectures, CACM 2009."));
+        items << esc(
+            Tr::tr("Memory model: a simulation of the PyTorch eager training step (saved tensors, autocast casts, "
+                   "allocator lifetimes); its saved activations match PyTorch measurements byte for byte for "
+                   "BERT, GPT-2, Llama and torchvision models (docs/accuracy.md), its model states the ZeRO "
+                   "paper's tables (docs/formulas.md)."));
+        items << esc(
+            QStringLiteral("S. Rajbhandari et al., ZeRO: Memory Optimizations Toward Training Trillion Parameter "
+                           "Models, SC 2020 (optimizer, gradient and weight partitioning)."));
+        items << esc(
+            QStringLiteral("V. Korthikanti et al., Reducing Activation Recomputation in Large Transformer Models, "
+                           "MLSys 2023 (activation memory, selective recomputation)."));
+        items << esc(
+            QStringLiteral("D. Narayanan et al., Efficient Large-Scale Language Model Training on GPU Clusters "
+                           "Using Megatron-LM, SC 2021 (FLOPs per step)."));
+        items << esc(
+            QStringLiteral("S. Williams, A. Waterman, D. Patterson, Roofline: An Insightful Visual Performance "
+                           "Model for Multicore Architectures, CACM 2009."));
         return QStringLiteral("<p style='margin:0'><b>%1</b></p><ol style='margin-top:0'><li>%2</li></ol>")
             .arg(esc(Tr::tr("Sources")), items.join(QStringLiteral("</li><li>")));
     }
@@ -190,8 +208,12 @@ QByteArray pdfReport(const ReportInputs& in)
         p.fillRect(page, style.background);
 
     QTextDocument header, tables, sources;
-    const QString stamp = Tr::tr("Headroom %1 report, %2").arg(QStringLiteral(HEADROOM_VERSION), QDate::currentDate().toString(Qt::ISODate));
-    const double hHeader = layoutDocument(header, QStringLiteral("<p style='margin:0; color:#808080'>%1</p>").arg(esc(stamp)) + headerHtml(r, bg), width, 11.0);
+    const QString stamp = Tr::tr("Headroom %1 report, %2")
+                              .arg(QStringLiteral(HEADROOM_VERSION), QDate::currentDate().toString(Qt::ISODate));
+    const double hHeader = layoutDocument(header,
+                                          QStringLiteral("<p style='margin:0; color:#808080'>%1</p>").arg(esc(stamp))
+                                              + headerHtml(r, bg),
+                                          width, 11.0);
     const double hTables = layoutDocument(tables, tablesHtml(r), width, 10.0);
     const double hSources = layoutDocument(sources, sourcesHtml(r), width, 8.0);
     const double gap = 10.0;

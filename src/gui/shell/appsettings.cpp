@@ -14,7 +14,7 @@ namespace {
     const QString kExport = QStringLiteral("export/");
     const QString kExportDir = QStringLiteral("export/directory");
     constexpr int kMaxRecent = 8;
-}
+} // namespace
 
 AppSettings::AppSettings(QObject* parent)
     : QObject(parent)
@@ -37,7 +37,8 @@ std::optional<ScenarioDocument> AppSettings::lastScenario(QString* error) const
     const QByteArray text = m_settings.value(kScenario).toString().toUtf8();
     if (text.isEmpty())
         return std::nullopt;
-    auto parsed = parseScenario(std::string_view(text.constData(), std::size_t(text.size())), "settings (scenario/last)");
+    auto parsed = parseScenario(std::string_view(text.constData(), std::size_t(text.size())),
+                                "settings (scenario/last)");
     if (!parsed) {
         if (error)
             *error = QString::fromStdString(parsed.error().toString());

@@ -7,8 +7,8 @@
 #include "simulationcontroller.h"
 #include "tour.h"
 
-#include <QApplication>
 #include <QAction>
+#include <QApplication>
 #include <QCommandLineParser>
 #include <QIcon>
 #include <QStatusBar>
@@ -68,21 +68,26 @@ int runGui(int argc, char** argv)
     const QCommandLineOption presentationOption({ QStringLiteral("presentation") },
                                                 QObject::tr("Start in presentation mode."));
     const QCommandLineOption screenshotOption({ QStringLiteral("screenshot") },
-                                              QObject::tr("Render the window to a PNG file and quit."), QObject::tr("file"));
+                                              QObject::tr("Render the window to a PNG file and quit."),
+                                              QObject::tr("file"));
     const QCommandLineOption sizeOption({ QStringLiteral("size") }, QObject::tr("Window size, e.g. 1280x720."),
                                         QObject::tr("WxH"));
     const QCommandLineOption languageOption({ QStringLiteral("language") },
-                                            QObject::tr("User interface language: en or zh_CN (default: the system's)."),
+                                            QObject::tr(
+                                                "User interface language: en or zh_CN (default: the system's)."),
                                             QObject::tr("code"));
-    const QCommandLineOption tourOption({ QStringLiteral("tour") }, QObject::tr("Start the guided tour at this step (1 is the first)."),
+    const QCommandLineOption tourOption({ QStringLiteral("tour") },
+                                        QObject::tr("Start the guided tour at this step (1 is the first)."),
                                         QObject::tr("step"));
-    parser.addOptions({ scenarioOption, paletteOption, presentationOption, screenshotOption, sizeOption, languageOption, tourOption });
+    parser.addOptions({ scenarioOption, paletteOption, presentationOption, screenshotOption, sizeOption, languageOption,
+                        tourOption });
     parser.process(app);
 
     const QString scheme = parser.value(paletteOption);
     if (scheme == QLatin1String("dark") || scheme == QLatin1String("light")) {
         QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
-        QApplication::setPalette(scheme == QLatin1String("dark") ? darkPalette() : QApplication::style()->standardPalette());
+        QApplication::setPalette(scheme == QLatin1String("dark") ? darkPalette()
+                                                                 : QApplication::style()->standardPalette());
     }
 
     // A screenshot run must not read or change the user's saved window and scenario.
@@ -95,7 +100,8 @@ int runGui(int argc, char** argv)
     gui::AppSettings& settings = *owned;
     gui::Language language;
     language.apply(parser.isSet(languageOption) ? parser.value(languageOption) : settings.language());
-    QObject::connect(&settings, &gui::AppSettings::languageChanged, &language, [&language](const QString& code) { language.apply(code); });
+    QObject::connect(&settings, &gui::AppSettings::languageChanged, &language,
+                     [&language](const QString& code) { language.apply(code); });
     LoadReport report;
     gui::SimulationController controller(CatalogLoader::withUserData(&report));
     gui::MainWindow window(&controller, &settings);
@@ -112,7 +118,8 @@ int runGui(int argc, char** argv)
         }
     }
     if (!report.errors.isEmpty())
-        window.statusBar()->showMessage(QObject::tr("Some data files were skipped: %1").arg(report.errors.join(QStringLiteral("; "))));
+        window.statusBar()->showMessage(
+            QObject::tr("Some data files were skipped: %1").arg(report.errors.join(QStringLiteral("; "))));
     else if (!settingsError.isEmpty())
         window.statusBar()->showMessage(QObject::tr("Ignored the saved scenario: %1").arg(settingsError), 10000);
     if (parser.isSet(sizeOption)) {
@@ -135,7 +142,8 @@ int runGui(int argc, char** argv)
             window.grab().save(path, "PNG");
             QApplication::quit();
         };
-        QObject::connect(&controller, &gui::SimulationController::backgroundChanged, &window, [grab] { QTimer::singleShot(200, grab); });
+        QObject::connect(&controller, &gui::SimulationController::backgroundChanged, &window,
+                         [grab] { QTimer::singleShot(200, grab); });
         QTimer::singleShot(8000, &window, grab);
     }
     return app.exec();

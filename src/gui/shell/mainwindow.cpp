@@ -18,8 +18,8 @@
 
 #include <QCloseEvent>
 #include <QGridLayout>
-#include <QScreen>
 #include <QMessageBox>
+#include <QScreen>
 #include <QStatusBar>
 #include <QTextBrowser>
 
@@ -71,7 +71,8 @@ MainWindow::MainWindow(SimulationController* controller, AppSettings* settings, 
     connect(m_ui->quitAction, &QAction::triggered, this, &QWidget::close);
     setupFileMenu();
     setupTools();
-    connect(m_ui->resetAction, &QAction::triggered, this, [this] { applyScenario(defaultScenario(), QStringLiteral("reset")); });
+    connect(m_ui->resetAction, &QAction::triggered, this,
+            [this] { applyScenario(defaultScenario(), QStringLiteral("reset")); });
     connect(m_ui->aboutAction, &QAction::triggered, this, [this] {
         QMessageBox::about(this, tr("About Headroom"),
                            tr("<h3>Headroom %1</h3><p>Explores the GPU memory and bandwidth of one neural-network "
@@ -133,7 +134,8 @@ void MainWindow::onResultChanged()
     refreshTools(shared);
     m_ui->verdict->setResult(shared);
     m_ui->verdict->setBackground(m_controller->background(), m_controller->backgroundPending());
-    setWindowTitle(tr("%1 on %2 — Headroom").arg(QString::fromStdString(r.model->name), QString::fromStdString(r.gpu->name)));
+    setWindowTitle(
+        tr("%1 on %2 — Headroom").arg(QString::fromStdString(r.model->name), QString::fromStdString(r.gpu->name)));
     if (m_explainShown)
         m_ui->explainText->setHtml(Explainer::html(m_lastExplain, r));
 }

@@ -32,12 +32,18 @@ namespace {
     QString exampleName(const QString& path)
     {
         static const QHash<QString, const char*> names {
-            { QStringLiteral("01-bert-base-fp32"), QT_TRANSLATE_NOOP("Examples", "BERT-base in FP32: batch 32 does not fit 12 GB") },
-            { QStringLiteral("02-bert-base-mixed"), QT_TRANSLATE_NOOP("Examples", "BERT-base with FP16 mixed precision") },
-            { QStringLiteral("03-bert-base-checkpointing"), QT_TRANSLATE_NOOP("Examples", "BERT-base with activation checkpointing") },
-            { QStringLiteral("04-transformer-100m-fp32"), QT_TRANSLATE_NOOP("Examples", "100M-parameter Transformer in FP32") },
-            { QStringLiteral("05-transformer-100m-mixed"), QT_TRANSLATE_NOOP("Examples", "100M-parameter Transformer, mixed precision") },
-            { QStringLiteral("06-gpt2-xl-one-gpu"), QT_TRANSLATE_NOOP("Examples", "GPT-2 XL on one 12 GB GPU: does not fit") },
+            { QStringLiteral("01-bert-base-fp32"),
+              QT_TRANSLATE_NOOP("Examples", "BERT-base in FP32: batch 32 does not fit 12 GB") },
+            { QStringLiteral("02-bert-base-mixed"),
+              QT_TRANSLATE_NOOP("Examples", "BERT-base with FP16 mixed precision") },
+            { QStringLiteral("03-bert-base-checkpointing"),
+              QT_TRANSLATE_NOOP("Examples", "BERT-base with activation checkpointing") },
+            { QStringLiteral("04-transformer-100m-fp32"),
+              QT_TRANSLATE_NOOP("Examples", "100M-parameter Transformer in FP32") },
+            { QStringLiteral("05-transformer-100m-mixed"),
+              QT_TRANSLATE_NOOP("Examples", "100M-parameter Transformer, mixed precision") },
+            { QStringLiteral("06-gpt2-xl-one-gpu"),
+              QT_TRANSLATE_NOOP("Examples", "GPT-2 XL on one 12 GB GPU: does not fit") },
             { QStringLiteral("07-gpt2-xl-zero3"), QT_TRANSLATE_NOOP("Examples", "GPT-2 XL with ZeRO-3 over 4 GPUs") },
         };
         const QString id = QFileInfo(path).fileName().section(QLatin1Char('.'), 0, 0);
@@ -143,7 +149,8 @@ std::optional<QString> MainWindow::saveScenarioFile(const QString& path)
 {
     ScenarioDocument doc;
     doc.scenario = m_controller->scenario();
-    if (const ModelSpec* m = m_controller->catalog().model(doc.scenario.modelId); m && !CatalogLoader::bundledShared().model(m->id))
+    if (const ModelSpec* m = m_controller->catalog().model(doc.scenario.modelId);
+        m && !CatalogLoader::bundledShared().model(m->id))
         doc.embeddedModel = *m;
     const std::string text = serializeScenario(doc);
     if (auto e = CatalogLoader::writeFile(path, QByteArray::fromStdString(text)))
@@ -231,7 +238,8 @@ void MainWindow::exportFigureDialog()
     QString dir = m_settings->exportDirectory();
     if (dir.isEmpty() || !QFileInfo(dir).isDir())
         dir = QDir::homePath();
-    dialog.setPath(QDir(dir).filePath(QStringLiteral("headroom-%1.svg").arg(QString::fromStdString(m_controller->scenario().modelId))));
+    dialog.setPath(QDir(dir).filePath(
+        QStringLiteral("headroom-%1.svg").arg(QString::fromStdString(m_controller->scenario().modelId))));
     if (dialog.exec() != QDialog::Accepted)
         return;
     m_settings->setExportOptions(dialog.options());
@@ -248,9 +256,9 @@ void MainWindow::exportDataDialog(const QString& suffix)
     if (dir.isEmpty() || !QFileInfo(dir).isDir())
         dir = QDir::homePath();
     const QString model = QString::fromStdString(m_controller->scenario().modelId);
-    const QString name = suffix == QLatin1String("pdf")   ? QStringLiteral("headroom-%1-report.pdf").arg(model)
-        : suffix == QLatin1String("csv")                   ? QStringLiteral("headroom-%1-breakdown.csv").arg(model)
-                                                           : QStringLiteral("headroom-%1.json").arg(model);
+    const QString name = suffix == QLatin1String("pdf") ? QStringLiteral("headroom-%1-report.pdf").arg(model)
+        : suffix == QLatin1String("csv")                ? QStringLiteral("headroom-%1-breakdown.csv").arg(model)
+                                                        : QStringLiteral("headroom-%1.json").arg(model);
     const QString filter = suffix == QLatin1String("pdf") ? tr("PDF (*.pdf)")
         : suffix == QLatin1String("csv")                  ? tr("CSV (*.csv)")
                                                           : tr("JSON (*.json)");
@@ -261,8 +269,8 @@ void MainWindow::exportDataDialog(const QString& suffix)
         path += QLatin1Char('.') + suffix;
     m_settings->setExportDirectory(QFileInfo(path).absolutePath());
     const auto e = suffix == QLatin1String("pdf") ? exportReport(path)
-        : suffix == QLatin1String("csv")           ? exportBreakdownCsv(path)
-                                                   : exportResultJson(path);
+        : suffix == QLatin1String("csv")          ? exportBreakdownCsv(path)
+                                                  : exportResultJson(path);
     if (e)
         QMessageBox::warning(this, tr("Cannot export"), *e);
     else

@@ -168,7 +168,8 @@ void MainWindow::setBaselinePinned(bool on)
     m_baselineDock->setVisible(on);
     if (m_controller->result().model)
         onResultChanged();
-    statusBar()->showMessage(on ? tr("Pinned this scenario as the baseline: change anything to compare") : QString(), 5000);
+    statusBar()->showMessage(on ? tr("Pinned this scenario as the baseline: change anything to compare") : QString(),
+                             5000);
 }
 
 void MainWindow::refreshTools(const std::shared_ptr<const SimulationResult>& result)
@@ -254,7 +255,8 @@ std::optional<QString> MainWindow::importModel(const QString& path)
     s.modelId = model.id;
     s.config.sequenceLength = std::min<std::int64_t>(s.config.sequenceLength, model.defaultSequence);
     applyScenario(s, QStringLiteral("model"));
-    statusBar()->showMessage(tr("Imported %1 from %2").arg(QString::fromStdString(model.name), QDir::toNativeSeparators(path)), 6000);
+    statusBar()->showMessage(
+        tr("Imported %1 from %2").arg(QString::fromStdString(model.name), QDir::toNativeSeparators(path)), 6000);
     return std::nullopt;
 }
 

@@ -75,9 +75,9 @@ void ScenarioHistory::record(const Scenario& now, const QString& what, bool drag
     if (now == m_committed)
         return;
     // Slider releases and menu actions stand alone; typed values and arrow keys merge per control.
-    const bool mergeable = what != QLatin1String("open") && what != QLatin1String("example") && what != QLatin1String("fix")
-        && what != QLatin1String("reset") && what != QLatin1String("tour") && what != QLatin1String("model")
-        && what != QLatin1String("gpu");
+    const bool mergeable = what != QLatin1String("open") && what != QLatin1String("example")
+        && what != QLatin1String("fix") && what != QLatin1String("reset") && what != QLatin1String("tour")
+        && what != QLatin1String("model") && what != QLatin1String("gpu");
     Scenario before = m_committed;
     m_committed = now;
     m_stack.push(new ScenarioCommand(this, std::move(before), now, what, mergeable));

@@ -30,10 +30,7 @@ SimulationController::SimulationController(Catalog catalog, QObject* parent)
     });
 }
 
-SimulationController::~SimulationController()
-{
-    m_watcher->waitForFinished();
-}
+SimulationController::~SimulationController() { m_watcher->waitForFinished(); }
 
 void SimulationController::addModel(ModelSpec model)
 {

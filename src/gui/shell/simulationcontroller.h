@@ -9,8 +9,8 @@
 #include "simulate.h"
 
 #include <QFutureWatcher>
-#include <QTimer>
 #include <QObject>
+#include <QTimer>
 
 #include <memory>
 #include <optional>

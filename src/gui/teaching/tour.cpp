@@ -141,9 +141,10 @@ void GuidedTour::buildSteps()
                         "AdamW's two moments (8): 16 bytes per parameter, <b>%2</b> in all. They do not depend on the batch.</p>"
                         "<p><b>Activations</b>: what the forward pass keeps for the backward pass, <b>%3</b> at the peak, "
                         "plus temporaries of %4. They grow with the batch and the sequence.</p><p>Peak %5 of %6: %7.</p>")
-                  .arg(formatCount(e.parameters), formatBytes(stateBytes(e)), formatBytes(e.atPeak[index(MemoryCategory::Activations)]),
-                       formatBytes(e.atPeak[index(MemoryCategory::Transient)]), formatBytes(e.peakBytes), formatBytes(e.capacityBytes),
-                       verdictWords(e));
+                  .arg(formatCount(e.parameters), formatBytes(stateBytes(e)),
+                       formatBytes(e.atPeak[index(MemoryCategory::Activations)]),
+                       formatBytes(e.atPeak[index(MemoryCategory::Transient)]), formatBytes(e.peakBytes),
+                       formatBytes(e.capacityBytes), verdictWords(e));
           },
           [] { return TourHost::Target::MemoryChart; } },
         { [] { return tr("Why the batch size hits the wall"); },
@@ -241,8 +242,8 @@ void GuidedTour::buildSteps()
                         "the memory bandwidth (the slope, %2); right of it by the %3 peak (%4).</p><p>The matrix "
                         "multiplications sit near the compute roof; normalization, softmax, GELU, dropout and the "
                         "optimizer sit on the bandwidth slope. Drag the batch slider and watch the GEMMs move.</p>")
-                  .arg(QLocale().toString(ridge, 'f', 0), formatBandwidth(e.gpu.bandwidthBytesPerSecond), Labels::unit(e.mfuUnit),
-                       formatFlopsPerSecond(peak));
+                  .arg(QLocale().toString(ridge, 'f', 0), formatBandwidth(e.gpu.bandwidthBytesPerSecond),
+                       Labels::unit(e.mfuUnit), formatFlopsPerSecond(peak));
           },
           [] { return TourHost::Target::RooflineChart; } },
         { [] { return tr("What bandwidth costs"); },

@@ -21,7 +21,6 @@ QT_END_NAMESPACE
 
 namespace headroom::gui {
 
-
 // A thick frame drawn over a widget (the chart a tour step talks about); mouse events pass through.
 class HighlightFrame : public QWidget {
     Q_OBJECT
@@ -58,7 +57,7 @@ public slots:
     void start();
     void next();
     void back();
-    void stop(); // returns to the scenario the tour started from
+    void stop();        // returns to the scenario the tour started from
     void refreshText(); // the text quotes the result on screen: the host calls this when the result changes
 
 signals:

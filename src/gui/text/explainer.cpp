@@ -5,14 +5,16 @@
 
 #include <QLocale>
 
-
 namespace headroom::gui {
 
 namespace {
 
     QString n(double v) { return QLocale().toString(v, 'f', 0); }
 
-    QString section(const QString& title, const QString& body) { return QStringLiteral("<h3>%1</h3>%2").arg(title, body); }
+    QString section(const QString& title, const QString& body)
+    {
+        return QStringLiteral("<h3>%1</h3>%2").arg(title, body);
+    }
 
     QString source(const QString& text) { return QStringLiteral("<p><small>%1</small></p>").arg(text); }
 
@@ -44,9 +46,11 @@ QString Explainer::contributors(const std::vector<Contributor>& list)
         QString label = QString::fromUtf8(c.label.data(), qsizetype(c.label.size()));
         if (c.gradient)
             label += tr(" (gradient)");
-        rows += QStringLiteral("<tr><td>%1</td><td align=right>%2</td></tr>").arg(label.toHtmlEscaped(), formatBytes(c.bytes));
+        rows += QStringLiteral("<tr><td>%1</td><td align=right>%2</td></tr>")
+                    .arg(label.toHtmlEscaped(), formatBytes(c.bytes));
     }
-    return tr("<p>Largest contributors, summed over layers, by the operator that created them:</p>") + QStringLiteral("<table>%1</table>").arg(rows);
+    return tr("<p>Largest contributors, summed over layers, by the operator that created them:</p>")
+        + QStringLiteral("<table>%1</table>").arg(rows);
 }
 
 QString Explainer::category(MemoryCategory c, const SimulationResult& r)
@@ -69,23 +73,27 @@ QString Explainer::category(MemoryCategory c, const SimulationResult& r)
     switch (c) {
     case MemoryCategory::Weights:
         formula = perParameter(value);
-        src = tr("torch.autocast keeps parameters in FP32 (PyTorch AMP documentation); DeepSpeed and Megatron keep 16-bit "
-                 "weights with an FP32 master copy; ZeRO-3 (P_p) shards them over N ranks (Rajbhandari et al. 2020, sec. 5).");
+        src = tr(
+            "torch.autocast keeps parameters in FP32 (PyTorch AMP documentation); DeepSpeed and Megatron keep 16-bit "
+            "weights with an FP32 master copy; ZeRO-3 (P_p) shards them over N ranks (Rajbhandari et al. 2020, sec. 5).");
         break;
     case MemoryCategory::WeightCopies:
         formula = tr("matmul weights × bytes of the copy = %1").arg(formatBytes(value));
-        src = tr("aten/src/ATen/autocast_mode.cpp: cached_cast keeps one low-precision copy of each leaf weight until the "
-                 "forward leaves the autocast region, and autograd keeps it until that layer's backward. Transformer Engine "
-                 "keeps FP8 copies and their transposes.");
+        src = tr(
+            "aten/src/ATen/autocast_mode.cpp: cached_cast keeps one low-precision copy of each leaf weight until the "
+            "forward leaves the autocast region, and autograd keeps it until that layer's backward. Transformer Engine "
+            "keeps FP8 copies and their transposes.");
         break;
     case MemoryCategory::Gradients:
         formula = perParameter(x.closedFormBytes);
         if (x.note == CategoryExplanation::Note::DdpBuckets)
             formula += tr(", plus DistributedDataParallel's gradient buckets: %1 in all").arg(formatBytes(value));
         else if (x.note == CategoryExplanation::Note::OffloadedGradients)
-            formula += tr("; with ZeRO-Offload the gradient partitions go to the host: %1 stays on the GPU").arg(formatBytes(value));
-        src = tr("ZeRO-2 (P_os+g) shards gradients (Rajbhandari et al. 2020); Megatron and DeepSpeed keep FP32 gradient "
-                 "buffers (18 bytes per parameter with Adam), the ZeRO paper counts 16-bit gradients (16 bytes).");
+            formula += tr("; with ZeRO-Offload the gradient partitions go to the host: %1 stays on the GPU")
+                           .arg(formatBytes(value));
+        src = tr(
+            "ZeRO-2 (P_os+g) shards gradients (Rajbhandari et al. 2020); Megatron and DeepSpeed keep FP32 gradient "
+            "buffers (18 bytes per parameter with Adam), the ZeRO paper counts 16-bit gradients (16 bytes).");
         break;
     case MemoryCategory::OptimizerStates: {
         const double pw = x.bytesPerParameter;
@@ -122,9 +130,10 @@ QString Explainer::category(MemoryCategory c, const SimulationResult& r)
             formula += tr("<br>For comparison, the closed form for a standard GPT layer with 16-bit activations and "
                           "1-byte dropout masks (Korthikanti et al. 2022, Table 2): sbh(34 + 5as/h) × L = %1")
                            .arg(formatBytes(x.korthikantiBytes));
-        src = tr("Each operator saves what torch/csrc/autograd/derivatives.yaml says it saves (Linear its input, GELU its "
-                 "input, softmax its output, dropout a 1-byte mask, LayerNorm its input and FP32 mean and rstd), in the "
-                 "dtype autocast gives it.");
+        src = tr(
+            "Each operator saves what torch/csrc/autograd/derivatives.yaml says it saves (Linear its input, GELU its "
+            "input, softmax its output, dropout a 1-byte mask, LayerNorm its input and FP32 mean and rstd), in the "
+            "dtype autocast gives it.");
         body += contributors(x.contributors);
         break;
     case MemoryCategory::Transient:
@@ -161,11 +170,12 @@ QString Explainer::operatorPoint(int i, const SimulationResult& r)
                "<b>time</b> = Σ max(FLOPs / (η<sub>c</sub> π), bytes / (η<sub>m</sub> β), launch) = %7</p>")
                 .arg(formatCount(p.flops), formatBytes(p.bytes))
                 .arg(p.intensity(), 0, 'f', 2)
-                .arg(formatFlopsPerSecond(peak), formatBandwidth(bw), formatFlopsPerSecond(std::min(peak, bw * p.intensity())),
-                     formatSeconds(p.seconds));
-    body += source(tr("Roofline: Williams, Waterman & Patterson 2009. Efficiencies η: GEMMs 0.80 of the dense tensor peak "
-                      "(MAMF table, stas00/ml-engineering), FP8 0.70, attention 0.60 (FlashAttention-2), memory 0.85 (HBM) "
-                      "or 0.78 (GDDR); kernel launch 5 µs."));
+                .arg(formatFlopsPerSecond(peak), formatBandwidth(bw),
+                     formatFlopsPerSecond(std::min(peak, bw * p.intensity())), formatSeconds(p.seconds));
+    body += source(
+        tr("Roofline: Williams, Waterman & Patterson 2009. Efficiencies η: GEMMs 0.80 of the dense tensor peak "
+           "(MAMF table, stas00/ml-engineering), FP8 0.70, attention 0.60 (FlashAttention-2), memory 0.85 (HBM) "
+           "or 0.78 (GDDR); kernel launch 5 µs."));
     return section(QString::fromUtf8(p.name.data(), qsizetype(p.name.size())).toHtmlEscaped(), body);
 }
 
@@ -183,13 +193,15 @@ QString Explainer::capacity(const SimulationResult& r)
             if (it == g.sources.end())
                 continue;
             const QString title = QString::fromStdString(it->second.title).toHtmlEscaped();
-            parts << (it->second.url.empty() ? title
-                                             : QStringLiteral("<a href=\"%1\">%2</a>").arg(QString::fromStdString(it->second.url), title));
+            parts << (it->second.url.empty()
+                          ? title
+                          : QStringLiteral("<a href=\"%1\">%2</a>").arg(QString::fromStdString(it->second.url), title));
         }
         return parts.join(QStringLiteral("; "));
     };
     body += source(tr("Capacity: %1").arg(cite(g.reportedMiB.present() ? g.reportedMiB : g.capacityGB)));
-    body += source(tr("Bandwidth (datasheet %1): %2").arg(formatBandwidth(g.bandwidthBytesPerSecond()), cite(g.bandwidthGBps)));
+    body += source(
+        tr("Bandwidth (datasheet %1): %2").arg(formatBandwidth(g.bandwidthBytesPerSecond()), cite(g.bandwidthGBps)));
     // What the file says about its figures: the TGP a laptop part's figures are for, and what the vendor does not
     // publish (never invented: the what-if overrides are the way to explore it).
     if (!g.notes.empty())

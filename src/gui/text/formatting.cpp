@@ -22,7 +22,8 @@ QString formatBytes(double bytes, int decimals)
     if (a >= units::kGiB)
         return QCoreApplication::translate("Format", "%1 GiB").arg(number(bytes / units::kGiB, decimals));
     if (a >= units::kMiB)
-        return QCoreApplication::translate("Format", "%1 MiB").arg(number(bytes / units::kMiB, decimals > 1 ? 1 : decimals));
+        return QCoreApplication::translate("Format", "%1 MiB")
+            .arg(number(bytes / units::kMiB, decimals > 1 ? 1 : decimals));
     if (a >= 1024.0)
         return QCoreApplication::translate("Format", "%1 KiB").arg(number(bytes / 1024.0, 1));
     return QCoreApplication::translate("Format", "%1 B").arg(number(bytes, 0));

@@ -28,7 +28,8 @@ QString Labels::categoryDescription(MemoryCategory c)
 {
     switch (c) {
     case MemoryCategory::Weights:
-        return tr("Parameters as the model stores them: FP32 under autocast, 16-bit with a master copy, a 1/N shard under ZeRO-3.");
+        return tr(
+            "Parameters as the model stores them: FP32 under autocast, 16-bit with a master copy, a 1/N shard under ZeRO-3.");
     case MemoryCategory::WeightCopies:
         return tr("Low-precision copies of the weights: autocast's FP16/BF16 cache, FP8 weights and their transposes.");
     case MemoryCategory::Gradients:
@@ -38,7 +39,8 @@ QString Labels::categoryDescription(MemoryCategory c)
     case MemoryCategory::Activations:
         return tr("Tensors autograd saves in the forward pass for the backward pass, the loss's included.");
     case MemoryCategory::Transient:
-        return tr("Outputs in flight, activation gradients, gathered ZeRO-3 layers, optimizer temporaries, the input batch.");
+        return tr(
+            "Outputs in flight, activation gradients, gathered ZeRO-3 layers, optimizer temporaries, the input batch.");
     case MemoryCategory::Overhead:
         return tr("CUDA context, cuBLAS/cuDNN workspaces and caching-allocator slack.");
     }
@@ -308,7 +310,8 @@ QStringList Labels::warnings(const Estimate& e)
         switch (w.kind) {
         case EstimateWarning::Kind::UnitFallback:
             out << tr("%1 has no %2 peak: the matrix multiplications are timed on %3")
-                       .arg(e.gpu.spec ? QString::fromStdString(e.gpu.spec->name) : QString(), unit(w.unit), unit(w.fallback));
+                       .arg(e.gpu.spec ? QString::fromStdString(e.gpu.spec->name) : QString(), unit(w.unit),
+                            unit(w.fallback));
             break;
         case EstimateWarning::Kind::ZeroWithOneRank:
             out << tr("ZeRO partitions over data-parallel GPUs; with one GPU it saves no memory");

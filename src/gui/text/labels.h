@@ -3,8 +3,8 @@
 // Translated, user-visible names for the core's enums. The core returns enums and stable identifiers; every
 // string a person reads goes through tr() here.
 
-#include "modelspec.h"
 #include "estimate.h"
+#include "modelspec.h"
 #include "sweep.h"
 #include "trainingconfig.h"
 #include "types.h"

@@ -48,8 +48,9 @@ QString settings(const SimulationResult& r)
     parts << (c.dataParallel == 1 ? Tr::tr("1 GPU") : Tr::tr("%1 data-parallel GPUs").arg(c.dataParallel));
     if (c.offloadOptimizer)
         parts << Tr::tr("optimizer offloaded to the host");
-    parts << (c.checkpointing == Checkpointing::None ? Tr::tr("no activation checkpointing")
-                                                     : Tr::tr("checkpointing: %1").arg(Labels::checkpointing(c.checkpointing)));
+    parts << (c.checkpointing == Checkpointing::None
+                  ? Tr::tr("no activation checkpointing")
+                  : Tr::tr("checkpointing: %1").arg(Labels::checkpointing(c.checkpointing)));
     if (!vision)
         parts << Tr::tr("attention: %1").arg(Labels::attention(c.attention));
     if (c.gradientAccumulation > 1)
@@ -68,7 +69,9 @@ QString overrides(const SimulationResult& r)
                      .arg(formatBandwidth(g.bandwidthBytesPerSecond),
                           formatBandwidth(r.gpu ? r.gpu->bandwidthBytesPerSecond() : 0.0));
     if (g.peakOverridden)
-        parts << Tr::tr("%1 peak %2").arg(Labels::unit(g.overriddenUnit), formatFlopsPerSecond(g.peakFlopsPerSecond[std::size_t(g.overriddenUnit)]));
+        parts << Tr::tr("%1 peak %2")
+                     .arg(Labels::unit(g.overriddenUnit),
+                          formatFlopsPerSecond(g.peakFlopsPerSecond[std::size_t(g.overriddenUnit)]));
     if (parts.isEmpty())
         return {};
     return Tr::tr("What-if: %1").arg(parts.join(QStringLiteral(", ")));
@@ -79,8 +82,10 @@ QString verdict(const SimulationResult& r)
     const Estimate& e = r.estimate;
     const QString unit = e.vision ? Tr::tr("images") : Tr::tr("tokens");
     const QString memory = e.fits
-        ? Tr::tr("Fits: peak %1 of %2, %3 free").arg(formatBytes(e.peakBytes), formatBytes(e.capacityBytes), formatBytes(e.headroomBytes))
-        : Tr::tr("Does not fit: peak %1 of %2, %3 over").arg(formatBytes(e.peakBytes), formatBytes(e.capacityBytes), formatBytes(-e.headroomBytes));
+        ? Tr::tr("Fits: peak %1 of %2, %3 free")
+              .arg(formatBytes(e.peakBytes), formatBytes(e.capacityBytes), formatBytes(e.headroomBytes))
+        : Tr::tr("Does not fit: peak %1 of %2, %3 over")
+              .arg(formatBytes(e.peakBytes), formatBytes(e.capacityBytes), formatBytes(-e.headroomBytes));
     return Tr::tr("%1 · largest micro-batch %2 · step %3 · %4 · MFU %5")
         .arg(memory)
         .arg(e.maxMicroBatch)
