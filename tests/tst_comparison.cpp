@@ -40,6 +40,7 @@ private slots:
     void microBatchChangesThePeakColumn();
     void hiddenViewWaitsUntilShown();
     void csvReadsBack();
+    void viewCanPickEveryCatalogGpu();
 #endif
 };
 
@@ -364,6 +365,24 @@ void TestComparison::hiddenViewWaitsUntilShown()
     view.show();
     QCOMPARE(computed.count(), 1);
     QCOMPARE(view.rows().size(), kExplainer.size());
+}
+
+void TestComparison::viewCanPickEveryCatalogGpu()
+{
+    // Every GPU of the catalog (77 with the laptop, China-market and current datacenter parts) can be compared: each
+    // one selected gives its row, at its own capacity.
+    gui::GpuComparisonView view(test::catalog());
+    view.setScenario(defaultScenario());
+    QStringList all;
+    for (const GpuSpec& g : test::catalog().gpus())
+        all << QString::fromStdString(g.id);
+    QCOMPARE_GE(all.size(), 75);
+    view.setSelectedGpuIds(all);
+    view.refresh();
+    QCOMPARE(view.selectedGpuIds().size(), all.size());
+    QCOMPARE(view.rows().size(), std::size_t(all.size()));
+    for (const GpuComparisonRow& r : view.rows())
+        QCOMPARE(r.capacityBytes, r.gpu->memoryBytes());
 }
 
 void TestComparison::csvReadsBack()
