@@ -73,12 +73,10 @@ namespace {
                 e.peakStep = i;
                 e.atPeak = point;
             }
+            // The sum of `point` is `now` (allocated bytes, the reserve on them and the overhead).
             const int phase = int(s.steps[i].phase);
-            double total = 0.0;
-            for (double v : point)
-                total += v;
-            if (total > phaseBest[phase]) {
-                phaseBest[phase] = total;
+            if (now > phaseBest[phase]) {
+                phaseBest[phase] = now;
                 e.phasePeaks[phase].atPeak = point;
                 e.phasePeaks[phase].step = i;
             }
