@@ -1,10 +1,17 @@
 #!/bin/sh
 # Builds the libFuzzer targets (the "fuzz" preset: clang, AddressSanitizer and UndefinedBehaviorSanitizer, the core
-# only, no Qt) and runs each one for a bounded time, offline. Reports executions and crashes per target and exits
-# non-zero if any target crashed, leaked, hung or ran out of memory.
+# only, no Qt) and runs each one for a bounded time or number of executions, offline. Reports executions and crashes
+# per target and exits non-zero if any target crashed, leaked, hung, ran out of memory or stopped short of
+# HEADROOM_FUZZ_RUNS.
 #
 #   HEADROOM_FUZZ_SECONDS   seconds per target (default 60)
+#   HEADROOM_FUZZ_RUNS      executions per target instead (libFuzzer's -runs, the seeds included); no time limit
+#                           then unless HEADROOM_FUZZ_SECONDS is set as well
 #   HEADROOM_FUZZ_TARGETS   which targets (default: gpu model scenario hfconfig safetensors)
+#
+# Every target to a million executions with no crash (docs/fuzzing.md; about an hour on two cores, most of it
+# model and hfconfig):
+#   HEADROOM_FUZZ_RUNS=1000000 sh scripts/fuzz.sh
 #
 # Seeds: the bundled GPUs and models, tests/data (the Hugging Face configs and the bad-input corpus),
 # tests/fuzz/seeds and tests/fuzz/regressions (inputs that once crashed a target). New inputs go to
@@ -13,11 +20,16 @@
 #   build/fuzz/tests/fuzz/fuzz_<target> build/fuzz/crashes/<target>/crash-...
 # then minimise it (-minimize_crash=1 -runs=10000) and fix the loader. A file the loader must refuse goes to
 # tests/data/bad/ with a row in its README; a valid file that crashed the simulator goes to tests/fuzz/regressions/
-# with a test in tst_loaders.
+# with a test in tst_loaders; an input that fooled the harness goes there too, with a test among its loader's.
 set -eu
 cd "$(dirname "$0")/.."
 
-seconds="${HEADROOM_FUZZ_SECONDS:-60}"
+runs="${HEADROOM_FUZZ_RUNS:-}"
+if [ -n "$runs" ]; then
+    seconds="${HEADROOM_FUZZ_SECONDS:-0}" # 0: libFuzzer's "no limit"
+else
+    seconds="${HEADROOM_FUZZ_SECONDS:-60}"
+fi
 targets="${HEADROOM_FUZZ_TARGETS:-gpu model scenario hfconfig safetensors}"
 jobs="$(nproc 2>/dev/null || echo 2)"
 
@@ -57,15 +69,23 @@ for t in $targets; do
     crashes="$out/crashes/$t"
     log="$out/logs/$t.log"
     mkdir -p "$corpus" "$crashes"
-    echo "== fuzz_$t: ${seconds} s"
+    if [ -n "$runs" ]; then
+        echo "== fuzz_$t: $runs executions"
+        limit="-runs=$runs"
+    else
+        echo "== fuzz_$t: ${seconds} s"
+        limit=""
+    fi
+    start="$(date +%s)"
     rc=0
     # -max_len: the seeds and the inputs that matter are a few KiB; longer ones only slow the search down.
     # -timeout: no single input may take 10 s; -rss_limit_mb: nor 2 GiB. New inputs go to the first directory.
     # shellcheck disable=SC2086
-    "$out/tests/fuzz/fuzz_$t" "$corpus" $seeds \
+    "$out/tests/fuzz/fuzz_$t" "$corpus" $seeds $limit \
         -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
         -dict="tests/fuzz/$t.dict" -artifact_prefix="$crashes/" -print_final_stats=1 \
         >"$log" 2>&1 || rc=$?
+    elapsed=$(($(date +%s) - start))
     execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)"
     units="$(find "$corpus" -type f | wc -l)"
     found="$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log")"
@@ -73,9 +93,13 @@ for t in $targets; do
         failed=1
         echo "fuzz_$t FAILED (exit $rc); log: $log; input: ${found:-none written}" >&2
         grep -m 5 -E "ERROR|runtime error|fuzz invariant broken|Assertion|SUMMARY" "$log" >&2 || true
+    elif [ -n "$runs" ] && [ "${execs:-0}" -lt "$runs" ]; then
+        failed=1
+        echo "fuzz_$t stopped after ${execs:-0} of $runs executions (HEADROOM_FUZZ_SECONDS=$seconds); log: $log" >&2
     fi
-    summary="$summary$(printf '%-12s %8s s %12s executions %7s corpus %3s crashes' "$t" "$seconds" "${execs:-?}" \
-        "$units" "$([ "$rc" -ne 0 ] && echo 1 || echo 0)")
+    rate=$((${execs:-0} / (elapsed > 0 ? elapsed : 1)))
+    summary="$summary$(printf '%-12s %6s s %10s executions %6s exec/s %6s corpus %s crashes' "$t" "$elapsed" \
+        "${execs:-?}" "$rate" "$units" "$([ "$rc" -ne 0 ] && echo 1 || echo 0)")
 "
 done
 

@@ -38,6 +38,25 @@ inline const GpuSpec& gpu(const char* id)
     return *g;
 }
 
+// Options for a test that reads the peak, the components or the time of an estimate: no search for the longest
+// sequence that fits and no per-step timeline, each set by name so that a new field of EstimateOptions keeps its
+// default.
+inline EstimateOptions fastOptions()
+{
+    EstimateOptions o;
+    o.searchMaxSequence = false;
+    o.keepTimeline = false;
+    return o;
+}
+
+// The same with the per-step memory timeline kept, for tests that walk it.
+inline EstimateOptions fastOptionsWithTimeline()
+{
+    EstimateOptions o = fastOptions();
+    o.keepTimeline = true;
+    return o;
+}
+
 // A GPT layer as Korthikanti et al. 2022 and Narayanan et al. 2021 describe it: pre-LayerNorm, one QKV projection,
 // 4h FFN with GeLU, learned positions, tied embeddings, biases.
 inline ModelSpec gptModel(int layers, int hidden, int heads, std::int64_t vocab, std::int64_t positions, double dropout)

@@ -22,7 +22,7 @@ namespace {
 // Activations at the end of the forward pass (memory.activations) for a micro-batch.
 double activations(const ModelSpec& m, const TrainingConfig& c)
 {
-    const Estimate e = estimate(m, test::gpu("a100-sxm4-80gb"), c, {}, { {}, false, false });
+    const Estimate e = estimate(m, test::gpu("a100-sxm4-80gb"), c, {}, test::fastOptions());
     return e.components[index(MemoryCategory::Activations)];
 }
 
@@ -51,12 +51,13 @@ void TestActivations::korthikantiPerLayer_data()
     QTest::newRow("GPT-3 175B, none") << 12288 << 96 << 2048 << 1 << 1 << QStringLiteral("none") << 2736.0 * 1048576.0;
     QTest::newRow("GPT-3 175B, full") << 12288 << 96 << 2048 << 1 << 1 << QStringLiteral("full") << 48.0 * 1048576.0;
     // GPT-2 small (s = 1024, h = 768, a = 12, b = 1), 12 layers: 1075.8 MB without recomputation, 320.9 MB with
-    // selective recomputation (reference/peers.md, sec. 5.2 J).
+    // selective recomputation (docs/references/peers.md, sec. 5.2 J).
     QTest::newRow("GPT-2 small, none") << 768 << 12 << 1024 << 1 << 12 << QStringLiteral("none") << 1075.8e6;
     QTest::newRow("GPT-2 small, selective") << 768 << 12 << 1024 << 1 << 12 << QStringLiteral("selective") << 320.9e6;
     // The closed form itself at another shape, batch 4.
     const double s = 512, b = 4, h = 1024, a = 16;
-    QTest::newRow("formula, none") << 1024 << 16 << 512 << 4 << 1 << QStringLiteral("none") << s * b * h * (34 + 5 * a * s / h);
+    QTest::newRow("formula, none") << 1024 << 16 << 512 << 4 << 1 << QStringLiteral("none")
+                                   << s * b * h * (34 + 5 * a * s / h);
     QTest::newRow("formula, selective") << 1024 << 16 << 512 << 4 << 1 << QStringLiteral("selective") << s * b * h * 34;
     QTest::newRow("formula, full") << 1024 << 16 << 512 << 4 << 1 << QStringLiteral("full") << 2 * s * b * h;
 }

@@ -83,7 +83,7 @@ void TestFlops::narayananModelFlops()
 void TestFlops::narayananWithFullRecompute()
 {
     // With full recomputation: F = 96 B s L h^2 (1 + s/6h + V/16Lh); the 1.7B row at B = 512 gives
-    // 1.5467e16 FLOP per iteration (reference/roofline.md, A11).
+    // 1.5467e16 FLOP per iteration (docs/references/roofline.md, A11).
     const ModelSpec m = gptWithoutBiases(24, 2304, 24);
     TrainingConfig c;
     c.microBatch = 512;
@@ -149,7 +149,7 @@ void TestFlops::linearLayerIntensity()
 void TestFlops::nanoGptFlopsPerToken()
 {
     // nanoGPT model.py estimate_mfu: flops per token = 6N + 12 L H Q T, N = 123,653,376 parameters without the
-    // position embedding: 855.17 MFLOP per token for GPT-2 124M at T = 1024 (reference/roofline.md, A12).
+    // position embedding: 855.17 MFLOP per token for GPT-2 124M at T = 1024 (docs/references/roofline.md, A12).
     // nanoGPT's 6N also counts biases and LayerNorm weights, which run no matmul: allow 0.2 %.
     const ModelSpec& m = test::preset("gpt2");
     TrainingConfig c;
@@ -190,7 +190,8 @@ void TestFlops::rooflineTimeIsMaxOfComputeAndMemory()
 {
     // Williams et al. 2009: attainable = min(peak, bandwidth x intensity). For every operator group the estimate's
     // achieved FLOP/s never exceeds either roof.
-    const Estimate e = estimate(test::preset("gpt2"), test::gpu("a100-sxm4-80gb"), TrainingConfig {}, {}, { {}, false, false });
+    const Estimate e = estimate(test::preset("gpt2"), test::gpu("a100-sxm4-80gb"), TrainingConfig {}, {},
+                                test::fastOptions());
     for (const auto& p : e.operatorPoints) {
         if (p.seconds <= 0 || p.flops <= 0)
             continue;

@@ -22,10 +22,7 @@ using nlohmann::json;
 
 namespace {
 
-QString checkpointDir(const QString& name)
-{
-    return QStringLiteral(HEADROOM_SOURCE_DIR "/tests/data/hf/") + name;
-}
+QString checkpointDir(const QString& name) { return QStringLiteral(HEADROOM_SOURCE_DIR "/tests/data/hf/") + name; }
 
 ModelSpec imported(const QString& name)
 {
@@ -60,9 +57,15 @@ double outputElements(const Graph& g, const GraphOp& op)
 
 json tinyLlama()
 {
-    return { { "architectures", { "LlamaForCausalLM" } }, { "model_type", "llama" }, { "num_hidden_layers", 2 },
-        { "hidden_size", 64 }, { "num_attention_heads", 4 }, { "num_key_value_heads", 2 }, { "intermediate_size", 128 },
-        { "vocab_size", 1000 }, { "max_position_embeddings", 256 } };
+    return { { "architectures", { "LlamaForCausalLM" } },
+             { "model_type", "llama" },
+             { "num_hidden_layers", 2 },
+             { "hidden_size", 64 },
+             { "num_attention_heads", 4 },
+             { "num_key_value_heads", 2 },
+             { "intermediate_size", 128 },
+             { "vocab_size", 1000 },
+             { "max_position_embeddings", 256 } };
 }
 
 json with(json j, const char* key, json value)
@@ -78,8 +81,7 @@ const json kRemove = json::value_t::discarded;
 
 } // namespace
 
-class TestHfImport : public QObject
-{
+class TestHfImport : public QObject {
     Q_OBJECT
 
 private slots:
@@ -234,31 +236,41 @@ void TestHfImport::badConfigs_data()
     row("unsupported activation", with(llama, "hidden_act", "gelu_fast"), "hidden_act", "gelu_new");
     row("dropout above 1", with(llama, "attention_dropout", 1.5), "attention_dropout", "between 0 and 0.999");
     row("boolean as a string", with(llama, "tie_word_embeddings", "true"), "tie_word_embeddings", "true or false");
-    const json neox = { { "model_type", "gpt_neox" }, { "num_hidden_layers", 2 }, { "hidden_size", 64 },
-        { "num_attention_heads", 4 }, { "intermediate_size", 256 }, { "vocab_size", 1000 } };
+    const json neox = { { "model_type", "gpt_neox" }, { "num_hidden_layers", 2 },   { "hidden_size", 64 },
+                        { "num_attention_heads", 4 }, { "intermediate_size", 256 }, { "vocab_size", 1000 } };
     row("rotary_pct 0", with(neox, "rotary_pct", 0.0), "rotary_pct", "fewer than 2 of the 16 channels");
     row("rotary_pct above 1", with(neox, "rotary_pct", 1.5), "rotary_pct", "between 0 and 1");
-    const json bert
-        = { { "model_type", "bert" }, { "num_hidden_layers", 2 }, { "hidden_size", 64 }, { "num_attention_heads", 4 },
-              { "intermediate_size", 256 }, { "vocab_size", 1000 }, { "max_position_embeddings", 128 } };
+    const json bert = { { "model_type", "bert" },          { "num_hidden_layers", 2 },   { "hidden_size", 64 },
+                        { "num_attention_heads", 4 },      { "intermediate_size", 256 }, { "vocab_size", 1000 },
+                        { "max_position_embeddings", 128 } };
     row("BERT relative positions", with(bert, "position_embedding_type", "relative_key"), "position_embedding_type",
         "absolute");
     row("BERT without positions", with(bert, "max_position_embeddings", kRemove), "max_position_embeddings",
         "is required");
     row("RoBERTa positions all padding", with(with(bert, "model_type", "roberta"), "max_position_embeddings", 2),
         "max_position_embeddings", "pad_token_id + 1");
-    const json gpt2 = { { "model_type", "gpt2" }, { "n_layer", 2 }, { "n_embd", 64 }, { "n_head", 4 },
-        { "vocab_size", 1000 }, { "n_positions", 128 } };
+    const json gpt2 = { { "model_type", "gpt2" }, { "n_layer", 2 },       { "n_embd", 64 },
+                        { "n_head", 4 },          { "vocab_size", 1000 }, { "n_positions", 128 } };
     row("GPT-2 cross-attention", with(gpt2, "add_cross_attention", true), "add_cross_attention", "not modelled");
     row("GPT-2 without n_embd", with(gpt2, "n_embd", kRemove), "n_embd", "is required");
-    const json vit = { { "model_type", "vit" }, { "num_hidden_layers", 2 }, { "hidden_size", 64 },
-        { "num_attention_heads", 4 }, { "intermediate_size", 256 }, { "image_size", 32 }, { "patch_size", 8 } };
+    const json vit = { { "model_type", "vit" },      { "num_hidden_layers", 2 },   { "hidden_size", 64 },
+                       { "num_attention_heads", 4 }, { "intermediate_size", 256 }, { "image_size", 32 },
+                       { "patch_size", 8 } };
     row("ViT patch larger than image", with(vit, "patch_size", 64), "patch_size", "larger than image_size");
     row("ViT empty id2label", with(vit, "id2label", json::object()), "id2label", "between 1 and");
     row("ViT id2label not an object", with(vit, "id2label", json::array({ "cat" })), "id2label", "must be an object");
     QTest::newRow("not JSON") << QByteArray("{\"model_type\": ") << QString() << QStringLiteral("not valid JSON");
     QTest::newRow("top level array") << QByteArray("[1, 2]") << QStringLiteral("(top level)")
                                      << QStringLiteral("must be an object");
+    // Found by fuzz_hfconfig when it told the importer's own consistency check apart by its message: a config that is
+    // only a string quoting that message is the user's mistake all the same (ErrorKind::BadInput).
+    const QString quoting = QStringLiteral(HEADROOM_SOURCE_DIR "/tests/fuzz/regressions/hfconfig/")
+        + QStringLiteral("string-quoting-an-internal-error.json");
+    QFile file(quoting);
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", qPrintable(quoting));
+    QTest::newRow("a string quoting an internal error")
+        << file.readAll() << QStringLiteral("(top level)") << QStringLiteral("must be an object");
 }
 
 void TestHfImport::badConfigs()
@@ -272,6 +284,10 @@ void TestHfImport::badConfigs()
     QCOMPARE(QString::fromStdString(r.error().field), field);
     QVERIFY2(message.contains(mentions), qPrintable(message));
     QVERIFY2(message.startsWith(QStringLiteral("bad/config.json: ")), qPrintable(message));
+    QVERIFY(r.error().kind == ErrorKind::BadInput);
+    const auto any = importModelJson(config.toStdString(), "bad/config.json", "bad");
+    QVERIFY2(!any.ok(), config.constData());
+    QVERIFY(any.error().kind == ErrorKind::BadInput);
 }
 
 void TestHfImport::modelFiles()
@@ -313,12 +329,13 @@ void TestHfImport::estimateCommand()
         return QJsonDocument::fromJson(out).object().value(QStringLiteral("parameters")).toDouble();
     };
     // A checkpoint directory, and a config.json by its path.
-    const auto [code, out, err]
-        = run({ QStringLiteral("--model"), checkpointDir(QStringLiteral("pythia-160m")), QStringLiteral("--json") });
+    const auto [code, out, err] = run(
+        { QStringLiteral("--model"), checkpointDir(QStringLiteral("pythia-160m")), QStringLiteral("--json") });
     QVERIFY2(code == 0, err.constData());
     QCOMPARE(parameters(out), 162322944.0);
     const auto [code2, out2, err2] = run({ QStringLiteral("--model"),
-        checkpointDir(QStringLiteral("Qwen2.5-0.5B/config.json")), QStringLiteral("--json") });
+                                           checkpointDir(QStringLiteral("Qwen2.5-0.5B/config.json")),
+                                           QStringLiteral("--json") });
     QVERIFY2(code2 == 0, err2.constData());
     QCOMPARE(parameters(out2), 494032768.0);
 

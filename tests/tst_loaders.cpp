@@ -30,12 +30,9 @@ namespace {
 
 const QString kBadDir = QStringLiteral(HEADROOM_SOURCE_DIR "/tests/data/bad");
 const QStringList kLoaders = { QStringLiteral("gpu"), QStringLiteral("model"), QStringLiteral("scenario"),
-    QStringLiteral("hfconfig"), QStringLiteral("safetensors") };
+                               QStringLiteral("hfconfig"), QStringLiteral("safetensors") };
 
-std::string_view view(const QByteArray& b)
-{
-    return { b.constData(), std::size_t(b.size()) };
-}
+std::string_view view(const QByteArray& b) { return { b.constData(), std::size_t(b.size()) }; }
 
 QByteArray readAll(const QString& path)
 {
@@ -170,8 +167,7 @@ ModelSpec parsedModel(const QByteArray& text)
 
 } // namespace
 
-class TestLoaders : public QObject
-{
+class TestLoaders : public QObject {
     Q_OBJECT
 
 private slots:
@@ -240,6 +236,7 @@ void TestLoaders::badFiles()
     QCOMPARE(QString::fromStdString(error->field), field);
     QVERIFY2(message.startsWith(path + QStringLiteral(": ")), qPrintable(message));
     QVERIFY2(message.contains(says), qPrintable(message));
+    QVERIFY2(error->kind == ErrorKind::BadInput, "reported as Headroom's own fault");
     QCOMPARE_LT(timer.elapsed(), qint64(10000)); // no input may take long, even under the sanitizers
 
     // The Qt-side readers of the same files name them too.
@@ -424,7 +421,7 @@ void TestLoaders::tenTrillionParametersIsValid()
     QCOMPARE(m.reference.parameters, std::int64_t(10'000'000'000'000));
     TrainingConfig c;
     c.sequenceLength = 2048;
-    const Estimate e = estimate(m, test::gpu("h100-sxm5-80gb"), c, {}, { {}, false, false });
+    const Estimate e = estimate(m, test::gpu("h100-sxm5-80gb"), c, {}, test::fastOptions());
     QCOMPARE_GE(e.parameters, 1.0e13);
     QCOMPARE_LT(e.parameters, 1.001e13);
     QVERIFY(!e.fits);
@@ -497,7 +494,7 @@ void TestLoaders::extremeSettingsStayFinite()
     c.checkpointing = Checkpointing::Selective;
     c.attention = AttentionImpl::Eager;
     QVERIFY(!validateConfig(c));
-    verifyEstimate(estimate(m, test::gpu("h100-sxm5-80gb"), c, {}, { {}, false, true }), m);
+    verifyEstimate(estimate(m, test::gpu("h100-sxm5-80gb"), c, {}, test::fastOptionsWithTimeline()), m);
 }
 
 void TestLoaders::extremeScenarioStaysFinite_data()
@@ -522,8 +519,8 @@ void TestLoaders::extremeScenarioStaysFinite()
     const auto doc = parseScenario(view(text), "extreme.headroom.json");
     QVERIFY2(doc, doc ? "" : doc.error().toString().c_str());
     QVERIFY(doc->embeddedModel);
-    const Estimate e = estimate(
-        *doc->embeddedModel, test::gpu("t4"), doc->scenario.config, doc->scenario.overrides, { {}, false, true });
+    const Estimate e = estimate(*doc->embeddedModel, test::gpu("t4"), doc->scenario.config, doc->scenario.overrides,
+                                test::fastOptionsWithTimeline());
     verifyEstimate(e, *doc->embeddedModel);
     QVERIFY(!e.fits);
 }
@@ -552,7 +549,7 @@ void TestLoaders::fixesAreValidConfigurations()
     c.microBatch = batch;
     c.gradientAccumulation = accumulation;
     c.sequenceLength = m.defaultSequence;
-    const Estimate e = estimate(m, g, c, {}, { {}, false, false });
+    const Estimate e = estimate(m, g, c, {}, test::fastOptions());
     QVERIFY(!e.fits);
     bool smaller = false;
     for (const Fix& f : suggestFixes(m, g, c, {}, e)) {

@@ -1,11 +1,22 @@
-// What the simulator says autograd saves, against what PyTorch's autograd really saved: real torchvision models,
-// one training forward pass on CPU in FP32, every saved tensor's storage counted once through
-// torch.autograd.graph.saved_tensors_hooks (torch 1.13, torchvision 0.14; tools/measure_saved_vision.py, results in
-// tools/torch_reference_vision.json). Parameters, buffers and the image batch are excluded there, as here.
+// What the simulator says autograd saves, against what PyTorch's autograd really saved. The expected values are read
+// from the measurements' own output files, never copied by hand:
+//   tools/torch_reference_vision.json (tools/measure_saved_vision.py): real torchvision models, one training forward
+//   pass on CPU in FP32, every saved tensor's storage counted once through torch.autograd.graph.saved_tensors_hooks
+//   (torch 1.13, torchvision 0.14);
+//   tools/hf_reference/results.json (tools/hf_reference/measure.py): Hugging Face models written op by op from
+//   transformers' modelling code, measured the same way.
+// Parameters, buffers and the input batch are excluded there, as here.
 
 #include "testsupport.h"
 
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <map>
+#include <string>
+
 using namespace headroom;
+using nlohmann::json;
 
 class TestTorchReference : public QObject {
     Q_OBJECT
@@ -17,25 +28,76 @@ private slots:
     void transformersSavedBytes();
 };
 
+namespace {
+
+const json& measurement(const char* relativePath)
+{
+    static std::map<std::string, json> files;
+    auto it = files.find(relativePath);
+    if (it == files.end()) {
+        const std::string path = std::string(HEADROOM_SOURCE_DIR) + "/" + relativePath;
+        std::ifstream in(path, std::ios::binary);
+        if (!in)
+            qFatal("cannot open %s", path.c_str());
+        json doc = json::parse(in, nullptr, false);
+        if (doc.is_discarded())
+            qFatal("%s is not valid JSON", path.c_str());
+        it = files.emplace(relativePath, std::move(doc)).first;
+    }
+    return it->second;
+}
+
+// The bundled preset each measured torchvision model corresponds to.
+QString visionPreset(const std::string& torchvisionName)
+{
+    if (torchvisionName == "resnet50")
+        return QStringLiteral("resnet50");
+    if (torchvisionName == "mobilenet_v2")
+        return QStringLiteral("mobilenet-v2");
+    if (torchvisionName == "efficientnet_b0")
+        return QStringLiteral("efficientnet-b0");
+    if (torchvisionName == "vit_b_16")
+        return QStringLiteral("vit-b-16");
+    return {};
+}
+
+} // namespace
+
 void TestTorchReference::savedBytesPerSample_data()
 {
     QTest::addColumn<QString>("model");
     QTest::addColumn<int>("image");
     QTest::addColumn<double>("perSample");   // measured, bytes per sample
     QTest::addColumn<double>("independent"); // measured, batch-independent bytes
+    QTest::addColumn<double>("labels");      // measured, bytes per sample of the int64 labels nll_loss saves
     QTest::addColumn<double>("cudaAdjust");  // bytes per sample by which CUDA differs from the CPU measurement
-    // MobileNetV2's classifier Dropout(0.2) saves an FP32 noise tensor on CPU but a 1-byte bool mask on CUDA
-    // (aten native_dropout): 1280 features x 3 bytes less. EfficientNet's is in place (dropout_), which saves
-    // input-dtype noise on every device.
-    QTest::newRow("resnet50 224") << QStringLiteral("resnet50") << 224 << 85311400.0 << 212484.0 << 0.0;
-    QTest::newRow("resnet50 160") << QStringLiteral("resnet50") << 160 << 43532200.0 << 212484.0 << 0.0;
-    QTest::newRow("mobilenet_v2 224") << QStringLiteral("mobilenet-v2") << 224 << 77862312.0 << 136452.0 << -3840.0;
-    QTest::newRow("mobilenet_v2 160") << QStringLiteral("mobilenet-v2") << 160 << 39732648.0 << 136452.0 << -3840.0;
-    QTest::newRow("efficientnet_b0 224") << QStringLiteral("efficientnet-b0") << 224 << 87846828.0 << 168068.0 << 0.0;
-    QTest::newRow("efficientnet_b0 160") << QStringLiteral("efficientnet-b0") << 160 << 44863404.0 << 168068.0 << 0.0;
-    // vit_b_16 in torch 1.13 runs eager attention (bmm, softmax, bmm); its 12 float64 1/sqrt(d) scalars are the
-    // batch-independent 96 bytes.
-    QTest::newRow("vit_b_16 224") << QStringLiteral("vit-b-16") << 224 << 139803088.0 << 100.0 + 0.0 << 0.0;
+    const json& doc = measurement("tools/torch_reference_vision.json");
+    if (doc.at("per_sample").empty())
+        qFatal("tools/torch_reference_vision.json has no per_sample entries");
+    // The labels' share of the slope, from the two batches' totals.
+    auto labelsBytes = [&](const json& point, int batch) {
+        for (const json& r : doc.at("results")) {
+            if (r.at("model") == point.at("model") && r.at("image_size") == point.at("image_size")
+                && r.at("batch").get<int>() == batch)
+                return r.at("labels_bytes").get<double>();
+        }
+        qFatal("tools/torch_reference_vision.json: no batch %d result for a per_sample entry", batch);
+    };
+    for (const json& point : doc.at("per_sample")) {
+        const std::string name = point.at("model").get<std::string>();
+        const QString preset = visionPreset(name);
+        if (preset.isEmpty())
+            qFatal("tools/torch_reference_vision.json measures %s, which has no preset here", name.c_str());
+        const int image = point.at("image_size").get<int>();
+        // MobileNetV2's classifier Dropout(0.2) saves an FP32 noise tensor on CPU but a 1-byte bool mask on CUDA
+        // (aten native_dropout): 1280 features x 3 bytes less. EfficientNet's is in place (dropout_), which saves
+        // input-dtype noise on every device.
+        const double cudaAdjust = name == "mobilenet_v2" ? -1280.0 * 3.0 : 0.0;
+        QTest::newRow(qPrintable(QStringLiteral("%1 %2").arg(QString::fromStdString(name)).arg(image)))
+            << preset << image << point.at("per_sample_bytes").get<double>()
+            << point.at("batch_independent_bytes").get<double>() << labelsBytes(point, 2) - labelsBytes(point, 1)
+            << cudaAdjust;
+    }
 }
 
 void TestTorchReference::savedBytesPerSample()
@@ -44,6 +106,7 @@ void TestTorchReference::savedBytesPerSample()
     QFETCH(int, image);
     QFETCH(double, perSample);
     QFETCH(double, independent);
+    QFETCH(double, labels);
     QFETCH(double, cudaAdjust);
     const ModelSpec& m = test::preset(model.toStdString().c_str());
     TrainingConfig c;
@@ -52,25 +115,26 @@ void TestTorchReference::savedBytesPerSample()
     c.sequenceLength = image;
     auto activations = [&](std::int64_t batch) {
         c.microBatch = batch;
-        const Estimate e = estimate(m, test::gpu("a100-sxm4-80gb"), c, {}, { {}, false, false });
+        const Estimate e = estimate(m, test::gpu("a100-sxm4-80gb"), c, {}, test::fastOptions());
         return e.components[index(MemoryCategory::Activations)];
     };
     const double one = activations(1), two = activations(2);
-    // The measurement also counts the int64 labels nll_loss saves (8 bytes per sample), which Headroom counts as
-    // the input batch.
-    const double expectedPerSample = perSample - 8.0 + cudaAdjust;
-    QCOMPARE(two - one, expectedPerSample);
-    // ViT's 1/sqrt(d) Python scalars become 0-d float64 tensors on the host, not GPU memory.
+    // The measurement also counts the int64 labels nll_loss saves (8 bytes per sample), which Headroom counts as the
+    // input batch.
+    QCOMPARE(two - one, perSample - labels + cudaAdjust);
+    // vit_b_16 in torch 1.13 runs eager attention (bmm, softmax, bmm); its 12 1/sqrt(d) Python scalars become 0-d
+    // float64 tensors on the host, not GPU memory: 96 of its batch-independent bytes.
     const double scalars = model == QLatin1String("vit-b-16") ? 12 * 8.0 : 0.0;
     QCOMPARE(one - (two - one), independent - scalars);
 }
 
 // Hugging Face BertForMaskedLM (bert-base-uncased), GPT2LMHeadModel (gpt2, with transformers' ForCausalLMLoss) and a
-// small LlamaForCausalLM (2 layers, hidden 256, 8 heads, 2 KV heads, intermediate 688, vocabulary 1000), written op
-// by op from transformers' modelling code and measured with saved_tensors_hooks on CPU with torch 1.13
-// (tools/hf_reference/, results.json). Eager attention, FP32 and pure BF16 (model.to(bfloat16)), training mode.
+// small LlamaForCausalLM (the config recorded with each run: 2 layers, hidden 256, 8 heads, 2 KV heads, intermediate
+// 688, vocabulary 1000), measured on CPU with torch 1.13. Eager attention, FP32 and pure BF16 (model.to(bfloat16)),
+// training mode.
 void TestTorchReference::transformersSavedBytes_data()
 {
+    QTest::addColumn<int>("run"); // index in results.json's runs
     QTest::addColumn<QString>("model");
     QTest::addColumn<QString>("dtype");
     QTest::addColumn<int>("batch");
@@ -78,52 +142,39 @@ void TestTorchReference::transformersSavedBytes_data()
     QTest::addColumn<double>("measured"); // activation_bytes: saved storages minus module buffers
     QTest::addColumn<double>("notModelled");
     // notModelled, itemised by the measurement itself: Python scalars that Mul/Div wrap into 0-d float64 tensors on
-    // the host (not GPU memory); torch 1.13's MeanBackward1 saving the FP32 x^2 of RMSNorm (torch 2's mean.dim
-    // saves nothing); a causal model at batch 1 keeps the padded labels (s + 1) as a view where batch 2 makes an
-    // s-long copy.
-    struct Row {
-        const char* model;
-        const char* dtype;
-        int batch, seq;
-        double measured, hostScalars, mean113;
-    };
-    const Row rows[] = {
-        { "bert-base", "fp32", 1, 128, 131259492, 96, 0 },
-        { "bert-base", "fp32", 2, 128, 262518884, 96, 0 },
-        { "bert-base", "fp32", 1, 256, 319141988, 96, 0 },
-        { "bert-base", "fp32", 2, 256, 638283876, 96, 0 },
-        { "bert-base", "bf16", 1, 128, 65629794, 96, 0 },
-        { "bert-base", "bf16", 2, 128, 131259490, 96, 0 },
-        { "bert-base", "bf16", 1, 256, 159571042, 96, 0 },
-        { "bert-base", "bf16", 2, 256, 319141986, 96, 0 },
-        { "gpt2", "fp32", 1, 128, 196808548, 296, 0 },
-        { "gpt2", "fp32", 2, 128, 393615708, 296, 0 },
-        { "gpt2", "fp32", 1, 256, 450239844, 296, 0 },
-        { "gpt2", "fp32", 2, 256, 900477276, 296, 0 },
-        { "gpt2", "bf16", 1, 128, 111271244, 296, 0 },
-        { "gpt2", "bf16", 2, 128, 222541124, 296, 0 },
-        { "gpt2", "bf16", 1, 256, 250853708, 296, 0 },
-        { "gpt2", "bf16", 2, 256, 501705028, 296, 0 },
-        { "tiny-llama", "fp32", 1, 64, 3780388, 24, 327680 },
-        { "tiny-llama", "fp32", 2, 64, 7544348, 24, 655360 },
-        { "tiny-llama", "fp32", 1, 128, 8085028, 24, 655360 },
-        { "tiny-llama", "fp32", 2, 128, 16137244, 24, 1310720 },
-        { "tiny-llama", "bf16", 1, 64, 2608932, 24, 327680 },
-        { "tiny-llama", "bf16", 2, 64, 5209628, 24, 655360 },
-        { "tiny-llama", "bf16", 1, 128, 6004260, 24, 655360 },
-        { "tiny-llama", "bf16", 2, 128, 11992092, 24, 1310720 },
-    };
-    for (const Row& r : rows) {
-        double extra = r.hostScalars + r.mean113;
-        if (QLatin1String(r.model) != QLatin1String("bert-base") && r.batch == 1)
-            extra += 8.0; // the (s + 1)-th label of a causal model
-        QTest::newRow(qPrintable(QStringLiteral("%1 %2 b%3 s%4").arg(QLatin1String(r.model), QLatin1String(r.dtype)).arg(r.batch).arg(r.seq)))
-            << QString::fromLatin1(r.model) << QString::fromLatin1(r.dtype) << r.batch << r.seq << r.measured << extra;
+    // the host (not GPU memory, wrapped_scalar_bytes_host); torch 1.13's MeanBackward1 saving the FP32 x^2 of
+    // RMSNorm (torch 2's mean.dim saves nothing, mean_self_bytes_torch113_only); a causal model at batch 1 keeps the
+    // padded labels (s + 1) as a view where batch 2 makes an s-long copy (tools/hf_reference/README.md).
+    const json& runs = measurement("tools/hf_reference/results.json").at("runs");
+    if (runs.empty())
+        qFatal("tools/hf_reference/results.json has no runs");
+    for (int i = 0; i < int(runs.size()); ++i) {
+        const json& run = runs[std::size_t(i)];
+        const std::string name = run.at("model").get<std::string>();
+        // The in-model loss of older transformers, which Headroom does not model (it follows ForCausalLMLoss).
+        if (name == "gpt2-legacy-loss")
+            continue;
+        const QString model = name == "bert" ? QStringLiteral("bert-base")
+            : name == "gpt2"                 ? QStringLiteral("gpt2")
+            : name == "llama"                ? QStringLiteral("tiny-llama")
+                                             : QString();
+        if (model.isEmpty())
+            qFatal("tools/hf_reference/results.json measures %s, which this test does not know", name.c_str());
+        const QString dtype = QString::fromStdString(run.at("dtype").get<std::string>());
+        const int batch = run.at("batch").get<int>();
+        const int seq = run.at("seq").get<int>();
+        double notModelled = run.at("wrapped_scalar_bytes_host").get<double>()
+            + run.at("mean_self_bytes_torch113_only").get<double>();
+        if (name != "bert" && batch == 1)
+            notModelled += 8.0; // the (s + 1)-th label of a causal model
+        QTest::newRow(qPrintable(QStringLiteral("%1 %2 b%3 s%4").arg(model, dtype).arg(batch).arg(seq)))
+            << i << model << dtype << batch << seq << run.at("activation_bytes").get<double>() << notModelled;
     }
 }
 
 void TestTorchReference::transformersSavedBytes()
 {
+    QFETCH(int, run);
     QFETCH(QString, model);
     QFETCH(QString, dtype);
     QFETCH(int, batch);
@@ -132,14 +183,17 @@ void TestTorchReference::transformersSavedBytes()
     QFETCH(double, notModelled);
     ModelSpec m;
     if (model == QLatin1String("tiny-llama")) {
+        // Llama 2's layer at the measured run's own sizes.
+        const json& config
+            = measurement("tools/hf_reference/results.json").at("runs").at(std::size_t(run)).at("config");
         m = test::preset("llama-2-7b");
         auto& t = m.transformer;
-        t.layers = 2;
-        t.hidden = 256;
-        t.heads = 8;
-        t.kvHeads = 2;
-        t.ffn = 688;
-        t.vocab = 1000;
+        t.layers = config.at("num_hidden_layers").get<int>();
+        t.hidden = config.at("hidden_size").get<int>();
+        t.heads = config.at("num_attention_heads").get<int>();
+        t.kvHeads = config.at("num_key_value_heads").get<int>();
+        t.ffn = config.at("intermediate_size").get<int>();
+        t.vocab = config.at("vocab_size").get<int>();
     } else {
         m = test::preset(model.toStdString().c_str());
     }
@@ -149,7 +203,7 @@ void TestTorchReference::transformersSavedBytes()
     c.attention = AttentionImpl::Eager;
     c.microBatch = batch;
     c.sequenceLength = seq;
-    const Estimate e = estimate(m, test::gpu("a100-sxm4-80gb"), c, {}, { {}, false, false });
+    const Estimate e = estimate(m, test::gpu("a100-sxm4-80gb"), c, {}, test::fastOptions());
     QCOMPARE(e.components[index(MemoryCategory::Activations)], measured - notModelled);
 }
 

@@ -21,10 +21,7 @@ private slots:
 namespace {
 
 // Narayanan et al. 2021, Table 1, the 7.5B row: h = 4096, 36 layers, 32 heads, V = 51200, s = 2048.
-ModelSpec gpt7b5()
-{
-    return test::gptModel(36, 4096, 32, 51200, 2048, 0.0);
-}
+ModelSpec gpt7b5() { return test::gptModel(36, 4096, 32, 51200, 2048, 0.0); }
 
 TrainingConfig zeroConfig(int stage, int ranks)
 {
@@ -72,7 +69,8 @@ void TestZero::modelStatesPerDevice()
     QFETCH(int, stage);
     QFETCH(int, ranks);
     QFETCH(double, expectedGB);
-    const Estimate e = estimate(gpt7b5(), test::gpu("a100-sxm4-80gb"), zeroConfig(stage, ranks), {}, { {}, false, false });
+    const Estimate e = estimate(gpt7b5(), test::gpu("a100-sxm4-80gb"), zeroConfig(stage, ranks), {},
+                                test::fastOptions());
     // The test model has 7.46e9 parameters; the paper rounds to 7.5e9. Compare bytes per parameter scaled to 7.5B.
     const double scaled = modelStates(e) / e.parameters * 7.5e9 / 1e9;
     const double tolerance = std::max(0.005 * expectedGB, 0.01); // the figure's own rounding
@@ -133,7 +131,7 @@ void TestZero::autocastAdamIsSixteenBytesPerParameter()
     c.sequenceLength = 128;
     c.precision = Precision::MixedBF16;
     const ModelSpec& m = test::preset("gpt2");
-    const Estimate e = estimate(m, test::gpu("a100-sxm4-80gb"), c, {}, { {}, false, false });
+    const Estimate e = estimate(m, test::gpu("a100-sxm4-80gb"), c, {}, test::fastOptions());
     QCOMPARE(modelStates(e) / e.parameters, 16.0);
 }
 
@@ -141,7 +139,7 @@ void TestZero::offloadRemovesOptimizerStates()
 {
     TrainingConfig c = zeroConfig(2, 8);
     c.offloadOptimizer = true;
-    const Estimate e = estimate(gpt7b5(), test::gpu("a100-sxm4-80gb"), c, {}, { {}, false, false });
+    const Estimate e = estimate(gpt7b5(), test::gpu("a100-sxm4-80gb"), c, {}, test::fastOptions());
     QCOMPARE(e.components[index(MemoryCategory::OptimizerStates)], 0.0);
     QCOMPARE(e.components[index(MemoryCategory::Weights)], e.parameters * 2.0);
     QCOMPARE_GT(e.offloadSeconds, 0.0);

@@ -3,16 +3,25 @@
 // Errors that name what was wrong and where: the file (origin), the field (a JSON path such as
 // "memory.bandwidth_gb_per_s.value") and the reason. Loaders return Expected<T> and never throw.
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <variant>
 
 namespace headroom {
 
+// Whose fault an error is. Callers and the fuzzers tell the two apart by this, never by the message's text (which
+// quotes the user's input).
+enum class ErrorKind : std::uint8_t {
+    BadInput, // the file or option is wrong: the user can fix it
+    Internal, // Headroom broke its own invariant, whatever the input (a bug to report)
+};
+
 struct Error {
-    std::string origin;  // file name or "command line"
-    std::string field;   // JSON path or option name; may be empty
-    std::string message; // the reason, in plain words
+    std::string origin;                   // file name or "command line"
+    std::string field;                    // JSON path or option name; may be empty
+    std::string message;                  // the reason, in plain words
+    ErrorKind kind = ErrorKind::BadInput; // last, so that Error { origin, field, message } stays a bad input
 
     std::string toString() const
     {
