@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include "estimatecommand.h"
+#include "infercommand.h"
 
 #include <QCoreApplication>
 #include <QStringList>
@@ -12,7 +13,7 @@ namespace headroom {
 
 namespace {
 
-    const char* const kCommands[] = { "estimate", "list", "export" };
+    const char* const kCommands[] = { "estimate", "infer", "list", "export" };
 
     QString overview()
     {
@@ -25,6 +26,8 @@ namespace {
             "Commands:\n"
             "  estimate   Memory timeline, peak, verdict, step time and roofline of one training step\n"
             "             (table, or JSON with --json). With no options: the default scenario.\n"
+            "  infer      Memory, fit, prefill time and decode speed of serving a decoder-only language model\n"
+            "             (weights in fp16 to 4-bit GPTQ/AWQ/NF4 and GGUF, the KV cache, --tp ranks).\n"
             "  list       List the GPUs (`list gpus`) or the model presets (`list models`).\n"
             "  export     Render the charts to SVG, PNG or PDF without a display.\n"
             "\n"
@@ -80,6 +83,8 @@ int runHeadless(int argc, char** argv)
     // The command stays in the list as the first positional argument of its parser.
     if (command == QLatin1String("estimate"))
         return runEstimate(args);
+    if (command == QLatin1String("infer"))
+        return runInfer(args);
     if (command == QLatin1String("list"))
         return runList(args);
     QTextStream err(stderr);

@@ -2,6 +2,7 @@
 
 #include "catalogloader.h"
 #include "modelimport.h"
+#include "optionparse.h"
 #include "report.h"
 #include "scenario.h"
 #include "simulate.h"
@@ -96,56 +97,23 @@ namespace {
                                         QStringLiteral("Use the GPU's datasheet figures, without the default "
                                                        "scenario's what-if bandwidth."));
 
-    std::optional<QString> number(const QCommandLineParser& p, const QCommandLineOption& o, double min, double max,
-                                  double* v)
-    {
-        if (!p.isSet(o))
-            return std::nullopt;
-        bool ok = false;
-        const QString text = p.value(o);
-        const double d = text.toDouble(&ok);
-        if (!ok || !std::isfinite(d) || d < min || d > max) {
-            return QStringLiteral("--%1: \"%2\" is not a number between %3 and %4")
-                .arg(o.names().first(), text, QString::number(min, 'g', 10), QString::number(max, 'g', 10));
-        }
-        *v = d;
-        return std::nullopt;
-    }
-
-    std::optional<QString> integer(const QCommandLineParser& p, const QCommandLineOption& o, qint64 min, qint64 max,
-                                   std::int64_t* v)
-    {
-        if (!p.isSet(o))
-            return std::nullopt;
-        bool ok = false;
-        const QString text = p.value(o);
-        const qint64 n = text.toLongLong(&ok);
-        if (!ok || n < min || n > max) {
-            return QStringLiteral("--%1: \"%2\" is not a whole number between %3 and %4")
-                .arg(o.names().first(), text)
-                .arg(min)
-                .arg(max);
-        }
-        *v = n;
-        return std::nullopt;
-    }
-
-    template <typename E>
-    std::optional<QString> choice(const QCommandLineParser& p, const QCommandLineOption& o,
-                                  std::optional<E> (*parse)(std::string_view), const char* valid, E* v)
-    {
-        if (!p.isSet(o))
-            return std::nullopt;
-        const QString text = p.value(o);
-        const auto parsed = parse(text.toStdString());
-        if (!parsed)
-            return QStringLiteral("--%1: unknown value \"%2\"; valid: %3")
-                .arg(o.names().first(), text, QLatin1String(valid));
-        *v = *parsed;
-        return std::nullopt;
-    }
-
 } // namespace
+
+std::optional<QString> resolveModelOption(const QString& value, Catalog& catalog, ModelSpec* out)
+{
+    if (const ModelSpec* m = catalog.model(value.toStdString())) {
+        *out = *m;
+        return std::nullopt;
+    }
+    if (value.endsWith(QLatin1String(".json")) || value.contains(QLatin1Char('/')) || QFileInfo::exists(value)) {
+        if (auto e = importModelFile(value, out))
+            return QStringLiteral("--model: %1").arg(*e);
+        catalog.addModel(*out); // simulate() finds every model in the catalog
+        return std::nullopt;
+    }
+    return QStringLiteral("--model: unknown model \"%1\" (not a preset id, a .json file or a directory); valid ids: %2")
+        .arg(value, QString::fromStdString(catalog.modelIds()));
+}
 
 void addScenarioOptions(QCommandLineParser& parser)
 {
@@ -186,19 +154,8 @@ std::optional<QString> resolveScenario(const QCommandLineParser& p, Catalog& cat
 
     const bool defaultModel = !p.isSet(kModel) || p.value(kModel).toStdString() == baseModel;
     if (!defaultModel) {
-        const QString value = p.value(kModel);
-        if (const ModelSpec* m = catalog.model(value.toStdString())) {
-            out->model = *m;
-        } else if (value.endsWith(QLatin1String(".json")) || value.contains(QLatin1Char('/'))
-                   || QFileInfo::exists(value)) {
-            if (auto e = importModelFile(value, &out->model))
-                return QStringLiteral("--model: %1").arg(*e);
-            catalog.addModel(out->model); // simulate() finds every model in the catalog
-        } else {
-            return QStringLiteral(
-                       "--model: unknown model \"%1\" (not a preset id, a .json file or a directory); valid ids: %2")
-                .arg(value, QString::fromStdString(catalog.modelIds()));
-        }
+        if (auto e = resolveModelOption(p.value(kModel), catalog, &out->model))
+            return e;
         s.modelId = out->model.id;
         s.config.microBatch = 8;
         s.config.sequenceLength = out->model.defaultSequence;

@@ -22,6 +22,9 @@ struct ResolvedScenario {
 
 void addScenarioOptions(QCommandLineParser& parser);
 
+// A --model value: a preset id, or a model file or checkpoint directory, which is imported into `catalog`.
+std::optional<QString> resolveModelOption(const QString& value, Catalog& catalog, ModelSpec* out);
+
 // Reads the options; on a bad value returns a message that names the option and lists the valid choices.
 // A scenario file given with --scenario may carry its own model, which is added to `catalog`.
 std::optional<QString> resolveScenario(const QCommandLineParser& parser, Catalog& catalog, ResolvedScenario* out);

@@ -1,5 +1,7 @@
 #include "report.h"
 
+#include "reportjson.h"
+
 #include "units.h"
 
 #include <nlohmann/json.hpp>
@@ -11,23 +13,77 @@
 namespace headroom {
 
 using nlohmann::json;
+using detail::finite;
+using detail::gpuJson;
+using detail::integer;
+using detail::unitKey;
+
+namespace detail {
+
+json integer(double v)
+{
+    if (!std::isfinite(v))
+        return v > 0 ? json(std::numeric_limits<std::int64_t>::max()) : json(0);
+    const double r = std::round(v);
+    if (r >= 9.2e18)
+        return json(std::numeric_limits<std::int64_t>::max());
+    if (r <= -9.2e18)
+        return json(std::numeric_limits<std::int64_t>::min());
+    return json(static_cast<std::int64_t>(r));
+}
+
+json finite(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+const char* unitKey(MathUnit u)
+{
+    static const char* k[] = { "fp32", "tf32", "fp16", "bf16", "fp8" };
+    return k[int(u)];
+}
+
+json gpuJson(const EffectiveGpu& eg)
+{
+    const GpuSpec& g = *eg.spec;
+    json gpu;
+    gpu["id"] = g.id;
+    gpu["name"] = g.name;
+    gpu["memory_bytes"] = integer(eg.memoryBytes);
+    gpu["bandwidth_bytes_per_second"] = integer(eg.bandwidthBytesPerSecond);
+    json peaks;
+    for (int u = 0; u < kMathUnitCount; ++u) {
+        if (eg.peakFlopsPerSecond[u] > 0)
+            peaks[unitKey(MathUnit(u))] = finite(eg.peakFlopsPerSecond[u]);
+    }
+    gpu["peak_flops_per_second"] = peaks;
+    json overridden = json::array();
+    json datasheet;
+    if (eg.memoryOverridden) {
+        overridden.push_back("memory_bytes");
+        datasheet["memory_bytes"] = integer(g.memoryBytes());
+    }
+    if (eg.bandwidthOverridden) {
+        overridden.push_back("bandwidth_bytes_per_second");
+        datasheet["bandwidth_bytes_per_second"] = integer(g.bandwidthBytesPerSecond());
+        datasheet["bandwidth_sources"] = g.bandwidthGBps.sources;
+    }
+    if (eg.peakOverridden) {
+        const std::string key = std::string("peak_flops_per_second.") + unitKey(eg.overriddenUnit);
+        overridden.push_back(key);
+        datasheet[key] = finite(g.peakFlopsPerSecond(eg.overriddenUnit));
+    }
+    gpu["overridden"] = overridden;
+    if (!overridden.empty()) {
+        gpu["datasheet"] = datasheet;
+        gpu["override_note"] = eg.overrideNote;
+    }
+    gpu["memory_sources"] = g.reportedMiB.present() ? g.reportedMiB.sources : g.capacityGB.sources;
+    gpu["overhead_bytes_default"] = integer(g.overheadBytes());
+    return gpu;
+}
+
+} // namespace detail
+
 
 namespace {
-
-    // Bytes and counts as JSON integers; values beyond int64 (absurd what-ifs) saturate rather than overflow.
-    json integer(double v)
-    {
-        if (!std::isfinite(v))
-            return v > 0 ? json(std::numeric_limits<std::int64_t>::max()) : json(0);
-        const double r = std::round(v);
-        if (r >= 9.2e18)
-            return json(std::numeric_limits<std::int64_t>::max());
-        if (r <= -9.2e18)
-            return json(std::numeric_limits<std::int64_t>::min());
-        return json(static_cast<std::int64_t>(r));
-    }
-
-    json finite(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
     json pointJson(const RooflinePoint& p)
     {
@@ -43,12 +99,6 @@ namespace {
         j["achieved_flops_per_second"] = finite(p.achievedFlopsPerSecond());
         j["kernel_count"] = p.count;
         return j;
-    }
-
-    const char* unitKey(MathUnit u)
-    {
-        static const char* k[] = { "fp32", "tf32", "fp16", "bf16", "fp8" };
-        return k[int(u)];
     }
 
 } // namespace
@@ -141,46 +191,6 @@ namespace {
         return mem;
     }
 
-    json gpuJson(const Estimate& e)
-    {
-        const GpuSpec& g = *e.gpu.spec;
-        json gpu;
-        gpu["id"] = g.id;
-        gpu["name"] = g.name;
-        gpu["memory_bytes"] = integer(e.gpu.memoryBytes);
-        gpu["bandwidth_bytes_per_second"] = integer(e.gpu.bandwidthBytesPerSecond);
-        json peaks;
-        for (int u = 0; u < kMathUnitCount; ++u) {
-            if (e.gpu.peakFlopsPerSecond[u] > 0)
-                peaks[unitKey(MathUnit(u))] = finite(e.gpu.peakFlopsPerSecond[u]);
-        }
-        gpu["peak_flops_per_second"] = peaks;
-        json overridden = json::array();
-        json datasheet;
-        if (e.gpu.memoryOverridden) {
-            overridden.push_back("memory_bytes");
-            datasheet["memory_bytes"] = integer(g.memoryBytes());
-        }
-        if (e.gpu.bandwidthOverridden) {
-            overridden.push_back("bandwidth_bytes_per_second");
-            datasheet["bandwidth_bytes_per_second"] = integer(g.bandwidthBytesPerSecond());
-            datasheet["bandwidth_sources"] = g.bandwidthGBps.sources;
-        }
-        if (e.gpu.peakOverridden) {
-            const std::string key = std::string("peak_flops_per_second.") + unitKey(e.gpu.overriddenUnit);
-            overridden.push_back(key);
-            datasheet[key] = finite(g.peakFlopsPerSecond(e.gpu.overriddenUnit));
-        }
-        gpu["overridden"] = overridden;
-        if (!overridden.empty()) {
-            gpu["datasheet"] = datasheet;
-            gpu["override_note"] = e.gpu.overrideNote;
-        }
-        gpu["memory_sources"] = g.reportedMiB.present() ? g.reportedMiB.sources : g.capacityGB.sources;
-        gpu["overhead_bytes_default"] = integer(g.overheadBytes());
-        return gpu;
-    }
-
     json timeJson(const Estimate& e)
     {
         return { { "micro_batch_seconds", finite(e.microBatchSeconds) },
@@ -261,7 +271,7 @@ namespace {
         j["peak_operator"] = e.peakOperator;
         j["peak_layer"] = e.peakLayer;
         j["peak_in_recompute"] = e.peakInRecompute;
-        j["gpu"] = gpuJson(e);
+        j["gpu"] = gpuJson(e.gpu);
         j["capacity"] = integer(e.capacityBytes);
         j["fits"] = e.fits;
         j["headroom_bytes"] = integer(e.headroomBytes);

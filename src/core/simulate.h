@@ -14,6 +14,7 @@
 #include "catalog.h"
 #include "error.h"
 #include "estimate.h"
+#include "inference.h"
 #include "sweep.h"
 
 #include <cstdint>
@@ -88,6 +89,21 @@ Expected<SimulationResult> simulate(const Catalog& catalog, const Scenario& scen
 
 // The longest sequence that fits and the fixes for a result computed without them (SimulateOptions::searches off).
 SearchResult searchFits(const SimulationResult& result);
+
+// Serving a decoder-only language model: prefill and decode on a GPU, or on one of `tensorParallel` of them.
+struct InferenceScenario {
+    std::string gpuId;
+    std::string modelId;
+    InferenceConfig config;
+    GpuOverrides overrides;
+    // The tensors as a file stores them (a .gguf header, gguf.h); without it they follow `config.weights`.
+    std::optional<InferenceWeights> storedWeights;
+};
+
+// Errors name the option (`gpu`, `model`, `tp`, ...) for a GPU or model the catalog lacks, a model that is not a
+// decoder, or a value out of range.
+Expected<InferenceEstimate> simulateInference(const Catalog& catalog, const InferenceScenario& scenario,
+                                              const Efficiency& efficiency = {});
 
 // The micro-batches of the sweep: 48 log-spaced points up to a power of two at least twice the current and the
 // largest batch (so that a chart's axis only moves when the batch doubles), plus the current batch and both sides

@@ -1,0 +1,333 @@
+#include "inference.h"
+
+#include "inferenceforward.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace headroom {
+
+namespace detail {
+
+    Forward::Forward(const TransformerSpec& t, const InferenceWeights& w, const InferenceConfig& c)
+    {
+        const double tp = std::max(1, c.tensorParallel);
+        actBytes = c.weights == WeightFormat::Fp32 ? 4.0 : 2.0;
+        kvElement = kvBytesPerElement(c.kvCache);
+        hidden = t.hidden;
+        headDim = t.effectiveHeadDim();
+        qHeads = t.heads / tp;
+        kvHeads = std::max(1.0, std::floor(t.kvHeads / tp));
+        ffn = t.ffn / tp;
+        vocab = double(t.vocab) / tp;
+        gated = t.gatedFfn;
+        fused = t.fusedQkv;
+        rotary = t.position == PositionKind::Rotary;
+        learned = t.position == PositionKind::Learned;
+        softmaxFp32 = t.softmaxFp32;
+        impl = c.attention;
+        format = c.weights;
+        m_layers.assign(std::size_t(std::max(0, t.layers)), LayerBytes {});
+        double embeddingBytes = 0.0;
+        for (const WeightTensor& x : w.tensors) {
+            if (x.role == WeightRole::TokenEmbedding) {
+                embeddingBytes = x.bytes;
+                embeddingBytesPerElement = x.bytes / (double(x.rows) * double(x.cols) / (x.sharded ? tp : 1.0));
+            } else if (x.role == WeightRole::Output) {
+                headBytes = x.bytes;
+            } else if (x.layer < 0 && x.role == WeightRole::Vector) {
+                finalNormBytes += x.bytes;
+            }
+            if (x.layer < 0 || x.layer >= t.layers)
+                continue;
+            LayerBytes& l = m_layers[std::size_t(x.layer)];
+            switch (x.role) {
+            case WeightRole::Query: l.query += x.bytes; break;
+            case WeightRole::Key: l.key += x.bytes; break;
+            case WeightRole::Value: l.value += x.bytes; break;
+            case WeightRole::Qkv: l.qkv += x.bytes; break;
+            case WeightRole::AttentionOutput: l.attnOut += x.bytes; break;
+            case WeightRole::Gate: l.gate += x.bytes; break;
+            case WeightRole::Up: l.up += x.bytes; break;
+            case WeightRole::Down: l.down += x.bytes; break;
+            default: l.vectors += x.bytes; break;
+            }
+            if (x.role != WeightRole::Vector)
+                largestLinearElements
+                    = std::max(largestLinearElements, double(x.rows) * double(x.cols) / (x.sharded ? tp : 1.0));
+        }
+        if (t.tiedEmbeddings)
+            headBytes = embeddingBytes; // lm_head reads the embedding matrix
+    }
+
+    double Forward::transientBytes(double b, double t, double k) const
+    {
+        const double T = b * t;
+        const double a = actBytes;
+        const double q = qHeads * headDim;
+        const double kv = kvHeads * headDim;
+        double attention = T * (hidden + q + 2 * kv + q) * a; // normed input, Q, K, V, output
+        if (impl == AttentionImpl::Eager)
+            attention += b * qHeads * t * k * (softmaxFp32 ? a + 4 : 2 * a); // scores and probabilities
+        const double mlp = T * (hidden + (gated ? 3 : 2) * ffn) * a;
+        const bool dequant = (format == WeightFormat::Nf4 && T > 1) || (format == WeightFormat::Awq4 && T >= 1024);
+        const double block = T * hidden * a + std::max(attention, mlp) + (dequant ? 2 * largestLinearElements : 0.0);
+        const double logits = T * hidden * a + b * vocab * (a + 4);
+        return std::max(block, logits);
+    }
+
+    double Forward::kvBytesPerToken() const { return 2.0 * layers() * kvHeads * headDim * kvElement; }
+
+} // namespace detail
+
+namespace {
+
+    using detail::Forward;
+    using detail::ForwardOp;
+
+    MathUnit gemmUnitFor(WeightFormat f)
+    {
+        switch (f) {
+        case WeightFormat::Fp32: return MathUnit::Fp32Vector;
+        case WeightFormat::Bf16: return MathUnit::Bf16Tensor;
+        case WeightFormat::Fp8: return MathUnit::Fp8Tensor;
+        default: return MathUnit::Fp16Tensor; // the quantized formats compute in FP16
+        }
+    }
+
+    // Seconds of one operator on the roofline, and the collection of roofline points by name.
+    struct Timer {
+        const TimeModel& tm;
+        MathUnit unit;
+
+        MathUnit unitOf(OpKind k) const
+        {
+            return (k == OpKind::Gemm || k == OpKind::Attention) ? unit : MathUnit::Fp32Vector;
+        }
+        double operator()(const ForwardOp& op) const
+        {
+            return std::max(op.flops * tm.secondsPerFlop[int(op.kind)][int(unitOf(op.kind))],
+                            op.bytes * tm.secondsPerByte);
+        }
+    };
+
+    struct Collector {
+        const Timer& timer;
+        std::string_view stage;
+        std::vector<InferenceOp>& ops;
+        double scale = 1.0; // layers, for the attention core timed once
+
+        void operator()(const ForwardOp& op)
+        {
+            auto it = std::find_if(ops.begin(), ops.end(), [&](const InferenceOp& o) { return o.name == op.name; });
+            if (it == ops.end()) {
+                ops.push_back(InferenceOp { op.name, stage, op.kind, timer.unitOf(op.kind), 0, 0, 0 });
+                it = ops.end() - 1;
+            }
+            it->flops += op.flops * scale;
+            it->bytes += op.bytes * scale;
+            it->seconds += timer(op) * scale;
+        }
+    };
+
+    double sumSeconds(const std::vector<InferenceOp>& ops)
+    {
+        double s = 0.0;
+        for (const InferenceOp& o : ops)
+            s += o.seconds;
+        return s;
+    }
+
+    // The ops of one forward pass, collected by name: the blocks, then the attention core (the same in every
+    // block, so timed once and scaled), then embedding, final norm and lm_head.
+    std::vector<InferenceOp> forwardPass(const Forward& f, const Timer& timer, std::string_view stage, double b,
+                                         double t, double k)
+    {
+        std::vector<InferenceOp> ops;
+        Collector c { timer, stage, ops };
+        for (int i = 0; i < f.layers(); ++i)
+            f.layer(i, b * t, c);
+        c.scale = f.layers();
+        f.attention(b, t, k, c);
+        c.scale = 1.0;
+        f.outside(b, t, c);
+        return ops;
+    }
+
+    // A ring all-reduce of the block's output after attention and after the MLP (Megatron row-parallel layers):
+    // 2 (n - 1) / n of the bytes cross each link (NCCL's bus bandwidth).
+    double tensorParallelSeconds(const GpuSpec& gpu, const Efficiency& eff, int tp, double rows, double bytes,
+                                 int layers)
+    {
+        if (tp <= 1)
+            return 0.0;
+        const bool onLink = gpu.gpuLinkGBps.present() && tp <= gpu.gpuLinkMaxGpus;
+        const double linkBw = (onLink ? gpu.gpuLinkGBps.value : gpu.pcieGBps.value) * 1e9 / 2.0 * eff.link;
+        if (linkBw <= 0.0)
+            return 0.0;
+        const double perAllReduce = 2.0 * (tp - 1) / tp * rows * bytes / linkBw;
+        return 2.0 * layers * perAllReduce;
+    }
+
+} // namespace
+
+std::optional<Error> validateInferenceConfig(const InferenceConfig& c, std::string_view origin)
+{
+    auto err = [&](const char* field, std::string msg) { return Error { std::string(origin), field, std::move(msg) }; };
+    if (c.batch < 1 || c.batch > kMaxInferenceBatch)
+        return err("batch", "must be between 1 and " + std::to_string(kMaxInferenceBatch));
+    if (c.prompt < 1 || c.prompt > kMaxInferenceTokens)
+        return err("prompt", "must be between 1 and " + std::to_string(kMaxInferenceTokens));
+    if (c.generate < 1 || c.generate > kMaxInferenceTokens)
+        return err("generate", "must be between 1 and " + std::to_string(kMaxInferenceTokens));
+    if (c.groupSize < 0 || c.groupSize > (1 << 20))
+        return err("group_size", "must be between 0 (the format's default) and 1048576");
+    if (c.tensorParallel < 1 || c.tensorParallel > 1024)
+        return err("tp", "must be between 1 and 1024");
+    if (c.kvBlockTokens < 1 || c.kvBlockTokens > 65536)
+        return err("kv_block", "must be between 1 and 65536");
+    if (!std::isfinite(c.memoryUtilization) || c.memoryUtilization <= 0 || c.memoryUtilization > 1)
+        return err("gpu_memory_utilization", "must be more than 0 and at most 1");
+    if (c.overheadBytes && (!std::isfinite(*c.overheadBytes) || *c.overheadBytes < 0 || *c.overheadBytes > 1e15))
+        return err("overhead_mib", "must be a finite, non-negative size");
+    return std::nullopt;
+}
+
+namespace {
+
+    // Memory of one configuration: everything the limits and the searches need.
+    struct MemoryModel {
+        const Forward& f;
+        double weights = 0.0;
+        double overhead = 0.0;
+        double usable = 0.0; // capacity less the engine's reserve
+        int block = 16;
+
+        double kv(double b, double tokens) const
+        {
+            return b * std::ceil(tokens / block) * block * f.kvBytesPerToken();
+        }
+        // The two candidates for the peak: right after the prefill (prompt's cache, prefill activations) and the
+        // last decode step (the whole context's cache, one token's activations).
+        InferenceMemory at(double b, double prompt, double generate, std::string_view* stage = nullptr) const
+        {
+            InferenceMemory m;
+            m.weights = weights;
+            m.overhead = overhead;
+            const double prefillKv = kv(b, prompt);
+            const double prefillAct = f.transientBytes(b, prompt, prompt);
+            const double decodeKv = kv(b, prompt + generate);
+            const double decodeAct = f.transientBytes(b, 1, prompt + generate);
+            const bool prefill = prefillKv + prefillAct > decodeKv + decodeAct;
+            m.kvCache = prefill ? prefillKv : decodeKv;
+            m.activations = prefill ? prefillAct : decodeAct;
+            m.peak = m.weights + m.kvCache + m.activations + m.overhead;
+            if (stage)
+                *stage = prefill ? "prefill" : "decode";
+            return m;
+        }
+        bool fits(double b, double prompt, double generate) const { return at(b, prompt, generate).peak <= usable; }
+    };
+
+    // The largest n in [lo, hi] with ok(n), for a predicate that holds up to some n and fails after; lo - 1 if
+    // none.
+    template <typename Ok>
+    std::int64_t largest(std::int64_t lo, std::int64_t hi, Ok ok)
+    {
+        if (!ok(lo))
+            return lo - 1;
+        while (lo < hi) {
+            const std::int64_t mid = lo + (hi - lo + 1) / 2;
+            if (ok(mid))
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        return lo;
+    }
+
+} // namespace
+
+Expected<InferenceEstimate> estimateInference(const ModelSpec& model, const InferenceWeights& weights,
+                                              const GpuSpec& gpu, const GpuOverrides& overrides,
+                                              const InferenceConfig& config, const Efficiency& efficiency)
+{
+    if (auto e = validateInferenceConfig(config, "inference"))
+        return *e;
+    const TransformerSpec& t = model.transformer;
+    if (t.heads % config.tensorParallel != 0)
+        return Error { "command line", "tp",
+                       "the " + std::to_string(t.heads) + " attention heads of \"" + model.id
+                           + "\" do not split evenly over " + std::to_string(config.tensorParallel) + " ranks" };
+    const double context = double(config.prompt) + double(config.generate);
+    if (t.position == PositionKind::Learned && context > double(t.maxPositions))
+        return Error { "command line", "prompt",
+                       "prompt + generated tokens (" + std::to_string(std::int64_t(context)) + ") exceed the "
+                           + std::to_string(t.maxPositions) + " learned positions of \"" + model.id + "\"" };
+
+    InferenceEstimate e;
+    e.config = config;
+    e.modelId = model.id;
+    e.weights = weights;
+    const MathUnit wanted = gemmUnitFor(config.weights);
+    e.gpu = applyOverrides(gpu, overrides, wanted);
+    e.unit = resolveUnit(e.gpu, wanted);
+    if (e.unit != wanted)
+        e.warnings.push_back("the GPU has no " + std::string(toString(wanted)) + " unit: the GEMMs run on "
+                             + std::string(toString(e.unit)));
+    if (context > double(t.maxPositions))
+        e.warnings.push_back("the context (" + std::to_string(std::int64_t(context)) + " tokens) is longer than the "
+                             + std::to_string(t.maxPositions)
+                             + " the model was trained for: rotary positions need scaling there");
+
+    const Forward f(t, weights, config);
+    const double b = double(config.batch);
+    const double p = double(config.prompt);
+    const double g = double(config.generate);
+    MemoryModel mm { f, weights.bytes, config.overheadBytes ? *config.overheadBytes : gpu.overheadBytes() };
+    mm.block = config.kvBlockTokens;
+    e.capacityBytes = e.gpu.memoryBytes;
+    mm.usable = e.capacityBytes * config.memoryUtilization;
+    e.memory = mm.at(b, p, g, &e.peakStage);
+    e.memory.engineReserve = e.capacityBytes - mm.usable;
+    e.fits = e.memory.peak <= mm.usable;
+    e.kvBytesPerToken = f.kvBytesPerToken();
+    e.maxBatch = largest(1, kMaxInferenceBatch, [&](std::int64_t n) { return mm.fits(double(n), p, g); });
+    const std::int64_t gen = config.generate;
+    const std::int64_t longest = largest(gen + 1, kMaxInferenceTokens,
+                                         [&](std::int64_t n) { return mm.fits(b, double(n - gen), g); });
+    e.maxContext = longest > gen ? longest : 0;
+    if (e.maxContext > t.maxPositions) {
+        e.maxContext = t.maxPositions;
+        e.maxContextLimitedByModel = true;
+    }
+
+    // Time: the prefill once; each generated token one decode step over the cache before it and itself. Only the
+    // attention core depends on the context, so the rest of a step is timed once.
+    const TimeModel tm(e.gpu, efficiency);
+    const Timer timer { tm, e.unit };
+    e.prefillOps = forwardPass(f, timer, "prefill", b, p, p);
+    const double tp = config.tensorParallel;
+    const double commPrefill = tensorParallelSeconds(gpu, efficiency, int(tp), b * p, t.hidden * f.actBytes, t.layers);
+    e.communicationSecondsPerToken
+        = tensorParallelSeconds(gpu, efficiency, int(tp), b, t.hidden * f.actBytes, t.layers);
+    e.prefillSeconds = sumSeconds(e.prefillOps) + commPrefill;
+    e.decodeOps = forwardPass(f, timer, "decode", b, 1, p + std::ceil(g / 2));
+    double rest = 0.0;
+    for (const InferenceOp& o : e.decodeOps)
+        if (o.kind != OpKind::Attention && o.name != "qk_matmul" && o.name != "softmax" && o.name != "sv_matmul")
+            rest += o.seconds;
+    // Every step up to 4096 generated tokens, then 4096 evenly spaced ones (each operator's time is the larger of
+    // two linear functions of the context, so the mean of the samples is within a step of the exact mean).
+    const std::int64_t samples = std::min<std::int64_t>(config.generate, 4096);
+    double attention = 0.0;
+    for (std::int64_t i = 0; i < samples; ++i) {
+        const double step = std::floor((double(i) + 0.5) * g / double(samples)) + 1.0;
+        f.attention(b, 1, p + step, [&](const ForwardOp& op) { attention += timer(op) * f.layers(); });
+    }
+    e.decodeSecondsPerToken = rest + e.communicationSecondsPerToken + attention / double(samples);
+    e.tokensPerSecond = e.decodeSecondsPerToken > 0 ? b / e.decodeSecondsPerToken : 0.0;
+    return e;
+}
+
+} // namespace headroom

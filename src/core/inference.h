@@ -1,0 +1,120 @@
+#pragma once
+
+// Serving a decoder-only language model: the weights in their stored format, the KV cache, the transient
+// activations of prefill and decode, and the roofline time of both phases. One forward pass per phase, operator by
+// operator as the engines run it (fused dequantizing kernels, FlashAttention or eager attention, logits of the last
+// token only, CUDA graphs so no launch overhead). Formulas and sources: docs/formulas.md sec. 8 and
+// docs/references/inference.md. Callers go through simulateInference() (simulate.h).
+
+#include "error.h"
+#include "gpuspec.h"
+#include "modelspec.h"
+#include "timemodel.h"
+#include "trainingconfig.h"
+#include "weightformat.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace headroom {
+
+inline constexpr std::int64_t kMaxInferenceBatch = std::int64_t(1) << 30;
+inline constexpr std::int64_t kMaxInferenceTokens = std::int64_t(1) << 30;
+
+struct InferenceConfig {
+    std::int64_t batch = 1;      // sequences decoded together
+    std::int64_t prompt = 512;   // tokens per sequence read in the prefill
+    std::int64_t generate = 128; // tokens per sequence generated, one decode step each
+    WeightFormat weights = WeightFormat::Fp16;
+    int groupSize = 0; // GPTQ/AWQ group, NF4 block; 0 = the format's default (128, 64)
+    KvCacheType kvCache = KvCacheType::Fp16;
+    int tensorParallel = 1;
+    AttentionImpl attention = AttentionImpl::Fused;
+    int kvBlockTokens = 16;         // vLLM's paged block; the cache grows a block at a time (1: contiguous)
+    double memoryUtilization = 1.0; // vLLM gpu_memory_utilization: the rest of the capacity is the engine's reserve
+    std::optional<double> overheadBytes; // CUDA context and workspaces; default: the GPU file's
+};
+
+// Checks ranges; names the field (`origin` is "command line" or a file) on failure.
+std::optional<Error> validateInferenceConfig(const InferenceConfig& c, std::string_view origin);
+
+// One stored tensor of the model on one tensor-parallel rank.
+struct WeightTensor {
+    std::string name; // GGUF naming: "blk.3.attn_v.weight"
+    WeightRole role = WeightRole::Vector;
+    int layer = -1;        // -1 outside the blocks
+    std::int64_t rows = 1; // output features (1 for a vector)
+    std::int64_t cols = 1; // input features, the row length
+    double bytes = 0.0;    // on this rank
+    GgmlType ggml = GgmlType::F16; // the stored type where it is a ggml type (GGUF presets and files)
+    bool sharded = false;          // split over the tensor-parallel ranks
+    bool onHost = false;           // llama.cpp keeps the input embedding in host memory
+};
+
+// The tensors a decoder stores in a weight format, and the parameter count (all ranks; each tensor once, tied
+// embeddings once). A GGUF file gives its own tensor table instead (gguf.h).
+struct InferenceWeights {
+    std::vector<WeightTensor> tensors;
+    double parameters = 0.0;
+    double bytes = 0.0;     // in GPU memory, on one rank
+    double hostBytes = 0.0; // in host memory (llama.cpp's input embedding)
+    std::string format;     // "awq-4bit", or the GGUF file's file type
+};
+Expected<InferenceWeights> inferenceWeights(const ModelSpec& model, const InferenceConfig& config);
+
+// One operator of a phase, summed over the layers: a roofline point.
+struct InferenceOp {
+    std::string_view name;  // a literal: "q_proj", "attention", "lm_head"
+    std::string_view stage; // "prefill" or "decode"
+    OpKind kind = OpKind::Gemm;
+    MathUnit unit = MathUnit::Fp16Tensor;
+    double flops = 0.0;
+    double bytes = 0.0;
+    double seconds = 0.0;
+
+    double intensity() const { return bytes > 0 ? flops / bytes : 0.0; }
+};
+
+struct InferenceMemory {
+    double weights = 0.0;
+    double kvCache = 0.0;     // at the peak: the prompt's after prefill, the whole context at the end
+    double activations = 0.0; // transient tensors at the peak
+    double overhead = 0.0;
+    double engineReserve = 0.0; // capacity the engine leaves unused (1 - memoryUtilization)
+    double peak = 0.0;          // weights + KV cache + activations + overhead
+};
+
+struct InferenceEstimate {
+    EffectiveGpu gpu;
+    InferenceConfig config;
+    std::string modelId;
+    InferenceWeights weights;
+    MathUnit unit = MathUnit::Fp16Tensor; // the compute unit of the GEMMs after fallback
+
+    InferenceMemory memory;
+    std::string_view peakStage = "decode"; // "prefill" or "decode"
+    double kvBytesPerToken = 0.0;          // per sequence, on one rank
+    double capacityBytes = 0.0;
+    bool fits = false;
+    std::int64_t maxBatch = 0;   // at this prompt and generation length
+    std::int64_t maxContext = 0; // prompt + generated tokens at this batch
+    bool maxContextLimitedByModel = false;
+
+    double prefillSeconds = 0.0;
+    double decodeSecondsPerToken = 0.0; // averaged over the generated tokens
+    double tokensPerSecond = 0.0;       // batch / decodeSecondsPerToken
+    double communicationSecondsPerToken = 0.0;
+
+    std::vector<InferenceOp> prefillOps;
+    std::vector<InferenceOp> decodeOps; // at the middle of the generation
+    std::vector<std::string> warnings;
+};
+
+Expected<InferenceEstimate> estimateInference(const ModelSpec& model, const InferenceWeights& weights,
+                                              const GpuSpec& gpu, const GpuOverrides& overrides,
+                                              const InferenceConfig& config, const Efficiency& efficiency = {});
+
+} // namespace headroom

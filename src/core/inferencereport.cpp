@@ -1,0 +1,161 @@
+#include "inferencereport.h"
+
+#include "report.h"
+#include "reportjson.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <map>
+
+namespace headroom {
+
+using detail::finite;
+using detail::integer;
+using nlohmann::json;
+
+namespace {
+
+    json configJson(const InferenceConfig& c)
+    {
+        json j;
+        j["batch"] = c.batch;
+        j["prompt"] = c.prompt;
+        j["generate"] = c.generate;
+        j["weights"] = std::string(toString(c.weights));
+        j["group_size"] = c.groupSize > 0 ? c.groupSize : defaultGroupSize(c.weights);
+        j["kv_cache"] = std::string(toString(c.kvCache));
+        j["tp"] = c.tensorParallel;
+        j["attention"] = std::string(toString(c.attention));
+        j["kv_block_tokens"] = c.kvBlockTokens;
+        j["gpu_memory_utilization"] = c.memoryUtilization;
+        return j;
+    }
+
+    json pointJson(const InferenceOp& p)
+    {
+        json j;
+        j["name"] = p.name;
+        j["stage"] = p.stage;
+        j["kind"] = std::string(toString(p.kind));
+        j["unit"] = std::string(toString(p.unit));
+        j["flops"] = finite(p.flops);
+        j["bytes"] = finite(p.bytes);
+        j["seconds"] = finite(p.seconds);
+        j["intensity_flops_per_byte"] = finite(p.intensity());
+        return j;
+    }
+
+    // Bytes on the GPU by stored type ("q4_K", "f32"), the form llama.cpp's loader prints.
+    std::map<std::string, double> bytesByType(const InferenceWeights& w)
+    {
+        std::map<std::string, double> m;
+        for (const WeightTensor& t : w.tensors)
+            if (!t.onHost)
+                m[std::string(ggmlTypeInfo(t.ggml).name)] += t.bytes;
+        return m;
+    }
+
+} // namespace
+
+std::string inferenceToJson(const InferenceEstimate& e, const ModelSpec& model)
+{
+    json j;
+    j["format"] = "headroom-inference";
+    j["version"] = 1;
+    j["model"] = { { "id", model.id }, { "name", model.name } };
+    j["gpu"] = detail::gpuJson(e.gpu);
+    j["config"] = configJson(e.config);
+    j["parameters"] = integer(e.weights.parameters);
+    json byType;
+    for (const auto& [type, bytes] : bytesByType(e.weights))
+        byType[type] = integer(bytes);
+    j["weights"] = { { "format", e.weights.format }, { "bytes", integer(e.weights.bytes) }, { "by_type", byType } };
+    j["host_memory_bytes"] = integer(e.weights.hostBytes);
+    j["memory"] = { { "weights", integer(e.memory.weights) },
+                    { "kv_cache", integer(e.memory.kvCache) },
+                    { "activations", integer(e.memory.activations) },
+                    { "overhead", integer(e.memory.overhead) },
+                    { "engine_reserve", integer(e.memory.engineReserve) },
+                    { "peak", integer(e.memory.peak) },
+                    { "peak_stage", e.peakStage } };
+    j["kv_cache_bytes_per_token"] = integer(e.kvBytesPerToken);
+    j["capacity"] = integer(e.capacityBytes);
+    j["fits"] = e.fits;
+    j["headroom_bytes"] = integer(e.capacityBytes - e.memory.engineReserve - e.memory.peak);
+    j["max_batch"] = e.maxBatch;
+    j["max_context"] = e.maxContext;
+    j["max_context_limited_by_model"] = e.maxContextLimitedByModel;
+    j["prefill_seconds"] = finite(e.prefillSeconds);
+    j["decode_seconds_per_token"] = finite(e.decodeSecondsPerToken);
+    j["tokens_per_second"] = finite(e.tokensPerSecond);
+    j["communication_seconds_per_token"] = finite(e.communicationSecondsPerToken);
+    j["compute_unit"] = std::string(toString(e.unit));
+    json points = json::array();
+    for (const auto* ops : { &e.prefillOps, &e.decodeOps })
+        for (const InferenceOp& p : *ops)
+            points.push_back(pointJson(p));
+    j["roofline"] = { { "bandwidth_bytes_per_second", integer(e.gpu.bandwidthBytesPerSecond) },
+                      { "peak_flops_per_second", finite(e.gpu.peakFlopsPerSecond[int(e.unit)]) },
+                      { "points", points } };
+    j["warnings"] = e.warnings;
+    return j.dump(2) + "\n";
+}
+
+std::string inferenceToTable(const InferenceEstimate& e, const ModelSpec& model)
+{
+    std::string out;
+    char line[512];
+    const InferenceConfig& c = e.config;
+    std::snprintf(line, sizeof line, "Model      %s (%s parameters), %s weights, %s KV cache\n", model.name.c_str(),
+                  formatCount(e.weights.parameters).c_str(), e.weights.format.c_str(),
+                  std::string(toString(c.kvCache)).c_str());
+    out += line;
+    std::snprintf(line, sizeof line, "GPU        %s, %s, %.0f GB/s%s%s\n", e.gpu.spec->name.c_str(),
+                  formatBytes(e.gpu.memoryBytes).c_str(), e.gpu.bandwidthBytesPerSecond / 1e9,
+                  e.gpu.bandwidthOverridden ? " (what-if override)" : "",
+                  c.tensorParallel > 1 ? (", one of " + std::to_string(c.tensorParallel) + " tensor-parallel ranks").c_str()
+                                       : "");
+    out += line;
+    std::snprintf(line, sizeof line, "Setting    batch %lld, prompt %lld, generate %lld tokens, %s attention\n",
+                  (long long)c.batch, (long long)c.prompt, (long long)c.generate,
+                  std::string(toString(c.attention)).c_str());
+    out += line;
+    out += "\nMemory (per GPU)\n";
+    const std::pair<const char*, double> rows[] = {
+        { "weights", e.memory.weights },         { "KV cache", e.memory.kvCache },
+        { "activations", e.memory.activations }, { "overhead", e.memory.overhead },
+        { "peak", e.memory.peak },               { "engine reserve", e.memory.engineReserve },
+        { "capacity", e.capacityBytes },
+    };
+    for (const auto& [name, bytes] : rows) {
+        if (std::string_view(name) == "engine reserve" && bytes <= 0)
+            continue;
+        std::snprintf(line, sizeof line, "  %-16s %12s%s\n", name, formatBytes(bytes).c_str(),
+                      std::string_view(name) == "peak" ? (std::string("   (") + std::string(e.peakStage) + ")").c_str()
+                                                       : "");
+        out += line;
+    }
+    if (e.weights.hostBytes > 0) {
+        std::snprintf(line, sizeof line, "  %-16s %12s   (input embedding, kept by llama.cpp)\n", "host memory",
+                      formatBytes(e.weights.hostBytes).c_str());
+        out += line;
+    }
+    const double free = e.capacityBytes - e.memory.engineReserve - e.memory.peak;
+    std::snprintf(line, sizeof line, "\nVerdict    %s: %s %s\n", e.fits ? "fits" : "does not fit",
+                  formatBytes(std::fabs(free)).c_str(), e.fits ? "free" : "over");
+    out += line;
+    const std::string batch = e.maxBatch > 0 ? std::to_string(e.maxBatch) : "none, even at batch 1";
+    std::snprintf(line, sizeof line, "           largest batch that fits: %s; longest context: %lld tokens%s\n",
+                  batch.c_str(), (long long)e.maxContext, e.maxContextLimitedByModel ? " (model limit)" : "");
+    out += line;
+    std::snprintf(line, sizeof line, "Time       prefill %s, decode %s per token, %.1f tokens/s\n",
+                  formatSeconds(e.prefillSeconds).c_str(), formatSeconds(e.decodeSecondsPerToken).c_str(),
+                  e.tokensPerSecond);
+    out += line;
+    for (const std::string& w : e.warnings)
+        out += "Warning    " + w + "\n";
+    return out;
+}
+
+} // namespace headroom
