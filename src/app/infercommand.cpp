@@ -20,9 +20,9 @@ namespace {
 
     QCommandLineOption option(const char* name, const char* description, const char* value = nullptr)
     {
-        return value ? QCommandLineOption(QString::fromLatin1(name), QString::fromUtf8(description),
-                                          QString::fromLatin1(value))
-                     : QCommandLineOption(QString::fromLatin1(name), QString::fromUtf8(description));
+        return value
+            ? QCommandLineOption(QString::fromLatin1(name), QString::fromUtf8(description), QString::fromLatin1(value))
+            : QCommandLineOption(QString::fromLatin1(name), QString::fromUtf8(description));
     }
 
     struct Options {
@@ -37,32 +37,33 @@ namespace {
         QCommandLineOption prompt = option("prompt", "Prompt tokens per sequence (default 512).", "N");
         QCommandLineOption generate = option("generate", "Generated tokens per sequence (default 128).", "N");
         QCommandLineOption weights = option("weights", "Weight format (default fp16).", "format");
-        QCommandLineOption group
-            = option("group-size", "GPTQ/AWQ group (default 128) or NF4 block (default 64).", "N");
+        QCommandLineOption group = option("group-size", "GPTQ/AWQ group (default 128) or NF4 block (default 64).", "N");
         QCommandLineOption kv = option("kv-cache", "KV cache element: fp16 (default), fp8, int8, q8_0 or q4_0.",
                                        "type");
         QCommandLineOption tp = option("tp", "Tensor-parallel GPUs (default 1): memory and time per GPU.", "N");
-        QCommandLineOption attention
-            = option("attention", "fused (FlashAttention, default) or eager (the scores are materialised).", "impl");
-        QCommandLineOption kvBlock = option(
-            "kv-block", "KV cache block in tokens (default 16, vLLM's; 1 for a contiguous cache).", "N");
-        QCommandLineOption utilization
-            = option("gpu-memory-utilization",
-                     "Fraction of the capacity the engine may use (vLLM; default 1): the rest is its reserve.",
-                     "fraction");
-        QCommandLineOption overhead = option("overhead-mib", "CUDA context and workspaces in MiB (default: the GPU "
-                                                             "file's).",
+        QCommandLineOption attention = option("attention",
+                                              "fused (FlashAttention, default) or eager (the scores are materialised).",
+                                              "impl");
+        QCommandLineOption kvBlock = option("kv-block",
+                                            "KV cache block in tokens (default 16, vLLM's; 1 for a contiguous cache).",
+                                            "N");
+        QCommandLineOption utilization = option(
+            "gpu-memory-utilization",
+            "Fraction of the capacity the engine may use (vLLM; default 1): the rest is its reserve.", "fraction");
+        QCommandLineOption overhead = option("overhead-mib",
+                                             "CUDA context and workspaces in MiB (default: the GPU "
+                                             "file's).",
                                              "MiB");
         QCommandLineOption memory = option("memory-gib", "What-if: override the GPU's memory capacity (GiB).", "GiB");
-        QCommandLineOption bandwidth
-            = option("bandwidth-gbps", "What-if: override the memory bandwidth (GB/s), e.g. 392.", "GB/s");
+        QCommandLineOption bandwidth = option("bandwidth-gbps",
+                                              "What-if: override the memory bandwidth (GB/s), e.g. 392.", "GB/s");
         QCommandLineOption json = option("json", "Print the result as JSON.");
         QCommandLineOption failIfOom = option("fail-if-oom", "Exit with status 3 when it does not fit.");
 
         void addTo(QCommandLineParser& p) const
         {
-            p.addOptions({ gpu, model, batch, prompt, generate, weights, group, kv, tp, attention, kvBlock,
-                           utilization, overhead, memory, bandwidth, json, failIfOom });
+            p.addOptions({ gpu, model, batch, prompt, generate, weights, group, kv, tp, attention, kvBlock, utilization,
+                           overhead, memory, bandwidth, json, failIfOom });
         }
     };
 
@@ -72,7 +73,8 @@ namespace {
         std::optional<QString> e;
         std::int64_t n = 0;
         double d = 0.0;
-        if ((e = integer(p, o.batch, 1, kMaxInferenceBatch, &c.batch)) || (e = integer(p, o.prompt, 1, kMaxInferenceTokens, &c.prompt))
+        if ((e = integer(p, o.batch, 1, kMaxInferenceBatch, &c.batch))
+            || (e = integer(p, o.prompt, 1, kMaxInferenceTokens, &c.prompt))
             || (e = integer(p, o.generate, 1, kMaxInferenceTokens, &c.generate)))
             return e;
         const std::string formats(kWeightFormatChoices);
@@ -121,11 +123,12 @@ int runInfer(const QStringList& arguments)
     QTextStream out(stdout);
     QTextStream err(stderr);
     QCommandLineParser p;
-    p.setApplicationDescription(QStringLiteral(
-        "Memory, fit and speed of serving a decoder-only language model: weights in their stored format, the KV\n"
-        "cache, prefill and decode activations; prefill time and decode time per token on the roofline.\n"
-        "Weight formats: %1.")
-                                    .arg(QLatin1String(kWeightFormatChoices.data(), qsizetype(kWeightFormatChoices.size()))));
+    p.setApplicationDescription(
+        QStringLiteral(
+            "Memory, fit and speed of serving a decoder-only language model: weights in their stored format, the KV\n"
+            "cache, prefill and decode activations; prefill time and decode time per token on the roofline.\n"
+            "Weight formats: %1.")
+            .arg(QLatin1String(kWeightFormatChoices.data(), qsizetype(kWeightFormatChoices.size()))));
     p.addHelpOption();
     const Options o;
     o.addTo(p);
@@ -162,7 +165,10 @@ int runInfer(const QStringList& arguments)
     const auto result = simulateInference(catalog, s);
     if (!result) {
         const Error& e = result.error();
-        err << "headroom infer: " << (e.field.empty() ? QString() : QStringLiteral("--%1: ").arg(QString::fromStdString(e.field).replace(QLatin1Char('_'), QLatin1Char('-'))))
+        err << "headroom infer: "
+            << (e.field.empty() ? QString()
+                                : QStringLiteral("--%1: ").arg(
+                                    QString::fromStdString(e.field).replace(QLatin1Char('_'), QLatin1Char('-'))))
             << QString::fromStdString(e.message) << "\n";
         return 2;
     }

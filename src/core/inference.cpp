@@ -42,19 +42,37 @@ namespace detail {
                 continue;
             LayerBytes& l = m_layers[std::size_t(x.layer)];
             switch (x.role) {
-            case WeightRole::Query: l.query += x.bytes; break;
-            case WeightRole::Key: l.key += x.bytes; break;
-            case WeightRole::Value: l.value += x.bytes; break;
-            case WeightRole::Qkv: l.qkv += x.bytes; break;
-            case WeightRole::AttentionOutput: l.attnOut += x.bytes; break;
-            case WeightRole::Gate: l.gate += x.bytes; break;
-            case WeightRole::Up: l.up += x.bytes; break;
-            case WeightRole::Down: l.down += x.bytes; break;
-            default: l.vectors += x.bytes; break;
+            case WeightRole::Query:
+                l.query += x.bytes;
+                break;
+            case WeightRole::Key:
+                l.key += x.bytes;
+                break;
+            case WeightRole::Value:
+                l.value += x.bytes;
+                break;
+            case WeightRole::Qkv:
+                l.qkv += x.bytes;
+                break;
+            case WeightRole::AttentionOutput:
+                l.attnOut += x.bytes;
+                break;
+            case WeightRole::Gate:
+                l.gate += x.bytes;
+                break;
+            case WeightRole::Up:
+                l.up += x.bytes;
+                break;
+            case WeightRole::Down:
+                l.down += x.bytes;
+                break;
+            default:
+                l.vectors += x.bytes;
+                break;
             }
             if (x.role != WeightRole::Vector)
-                largestLinearElements
-                    = std::max(largestLinearElements, double(x.rows) * double(x.cols) / (x.sharded ? tp : 1.0));
+                largestLinearElements = std::max(largestLinearElements,
+                                                 double(x.rows) * double(x.cols) / (x.sharded ? tp : 1.0));
         }
         if (t.tiedEmbeddings)
             headBytes = embeddingBytes; // lm_head reads the embedding matrix
@@ -88,10 +106,14 @@ namespace {
     MathUnit gemmUnitFor(WeightFormat f)
     {
         switch (f) {
-        case WeightFormat::Fp32: return MathUnit::Fp32Vector;
-        case WeightFormat::Bf16: return MathUnit::Bf16Tensor;
-        case WeightFormat::Fp8: return MathUnit::Fp8Tensor;
-        default: return MathUnit::Fp16Tensor; // the quantized formats compute in FP16
+        case WeightFormat::Fp32:
+            return MathUnit::Fp32Vector;
+        case WeightFormat::Bf16:
+            return MathUnit::Bf16Tensor;
+        case WeightFormat::Fp8:
+            return MathUnit::Fp8Tensor;
+        default:
+            return MathUnit::Fp16Tensor; // the quantized formats compute in FP16
         }
     }
 
@@ -203,10 +225,7 @@ namespace {
         double usable = 0.0; // capacity less the engine's reserve
         int block = 16;
 
-        double kv(double b, double tokens) const
-        {
-            return b * std::ceil(tokens / block) * block * f.kvBytesPerToken();
-        }
+        double kv(double b, double tokens) const { return b * std::ceil(tokens / block) * block * f.kvBytesPerToken(); }
         // The two candidates for the peak: right after the prefill (prompt's cache, prefill activations) and the
         // last decode step (the whole context's cache, one token's activations).
         InferenceMemory at(double b, double prompt, double generate, std::string_view* stage = nullptr) const
@@ -309,8 +328,8 @@ Expected<InferenceEstimate> estimateInference(const ModelSpec& model, const Infe
     e.prefillOps = forwardPass(f, timer, "prefill", b, p, p);
     const double tp = config.tensorParallel;
     const double commPrefill = tensorParallelSeconds(gpu, efficiency, int(tp), b * p, t.hidden * f.actBytes, t.layers);
-    e.communicationSecondsPerToken
-        = tensorParallelSeconds(gpu, efficiency, int(tp), b, t.hidden * f.actBytes, t.layers);
+    e.communicationSecondsPerToken = tensorParallelSeconds(gpu, efficiency, int(tp), b, t.hidden * f.actBytes,
+                                                           t.layers);
     e.prefillSeconds = sumSeconds(e.prefillOps) + commPrefill;
     e.decodeOps = forwardPass(f, timer, "decode", b, 1, p + std::ceil(g / 2));
     double rest = 0.0;

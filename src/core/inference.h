@@ -45,10 +45,10 @@ std::optional<Error> validateInferenceConfig(const InferenceConfig& c, std::stri
 struct WeightTensor {
     std::string name; // GGUF naming: "blk.3.attn_v.weight"
     WeightRole role = WeightRole::Vector;
-    int layer = -1;        // -1 outside the blocks
-    std::int64_t rows = 1; // output features (1 for a vector)
-    std::int64_t cols = 1; // input features, the row length
-    double bytes = 0.0;    // on this rank
+    int layer = -1;                // -1 outside the blocks
+    std::int64_t rows = 1;         // output features (1 for a vector)
+    std::int64_t cols = 1;         // input features, the row length
+    double bytes = 0.0;            // on this rank
     GgmlType ggml = GgmlType::F16; // the stored type where it is a ggml type (GGUF presets and files)
     bool sharded = false;          // split over the tensor-parallel ranks
     bool onHost = false;           // llama.cpp keeps the input embedding in host memory

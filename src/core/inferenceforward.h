@@ -129,7 +129,8 @@ void Forward::outside(double b, double t, Visit&& visit) const
     const double T = b * t;
     const double a = actBytes;
     const double pos = learned ? T * hidden * a : 0.0;
-    visit(ForwardOp { "embedding", OpKind::Embedding, 0.0, T * hidden * embeddingBytesPerElement + pos + T * hidden * a });
+    visit(ForwardOp { "embedding", OpKind::Embedding, 0.0,
+                      T * hidden * embeddingBytesPerElement + pos + T * hidden * a });
     visit(ForwardOp { "final_norm", OpKind::Normalization, 5 * T * hidden, 2 * T * hidden * a + finalNormBytes });
     // Logits of the last position only, in FP32 for sampling (vLLM, llama.cpp; transformers' logits_to_keep=1).
     visit(ForwardOp { "lm_head", OpKind::Gemm, 2 * b * hidden * vocab, headBytes + b * hidden * a + b * vocab * 4 });

@@ -114,8 +114,9 @@ std::string inferenceToTable(const InferenceEstimate& e, const ModelSpec& model)
     std::snprintf(line, sizeof line, "GPU        %s, %s, %.0f GB/s%s%s\n", e.gpu.spec->name.c_str(),
                   formatBytes(e.gpu.memoryBytes).c_str(), e.gpu.bandwidthBytesPerSecond / 1e9,
                   e.gpu.bandwidthOverridden ? " (what-if override)" : "",
-                  c.tensorParallel > 1 ? (", one of " + std::to_string(c.tensorParallel) + " tensor-parallel ranks").c_str()
-                                       : "");
+                  c.tensorParallel > 1
+                      ? (", one of " + std::to_string(c.tensorParallel) + " tensor-parallel ranks").c_str()
+                      : "");
     out += line;
     std::snprintf(line, sizeof line, "Setting    batch %lld, prompt %lld, generate %lld tokens, %s attention\n",
                   (long long)c.batch, (long long)c.prompt, (long long)c.generate,
@@ -123,9 +124,12 @@ std::string inferenceToTable(const InferenceEstimate& e, const ModelSpec& model)
     out += line;
     out += "\nMemory (per GPU)\n";
     const std::pair<const char*, double> rows[] = {
-        { "weights", e.memory.weights },         { "KV cache", e.memory.kvCache },
-        { "activations", e.memory.activations }, { "overhead", e.memory.overhead },
-        { "peak", e.memory.peak },               { "engine reserve", e.memory.engineReserve },
+        { "weights", e.memory.weights },
+        { "KV cache", e.memory.kvCache },
+        { "activations", e.memory.activations },
+        { "overhead", e.memory.overhead },
+        { "peak", e.memory.peak },
+        { "engine reserve", e.memory.engineReserve },
         { "capacity", e.capacityBytes },
     };
     for (const auto& [name, bytes] : rows) {

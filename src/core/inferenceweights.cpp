@@ -36,7 +36,10 @@ namespace {
             m_tensors.push_back(std::move(w));
         }
 
-        void addVector(const std::string& name, int layer, std::int64_t n) { add(name, WeightRole::Vector, layer, 1, n); }
+        void addVector(const std::string& name, int layer, std::int64_t n)
+        {
+            add(name, WeightRole::Vector, layer, 1, n);
+        }
 
         // llama.cpp always keeps the input embedding on the host ("there is very little benefit to offloading the
         // input layer", llama-model.cpp load_tensors); a tied one is duplicated onto the GPU as the output.
@@ -64,8 +67,9 @@ namespace {
             if (isGguf(f)) {
                 const int gqa = std::max(1, m_t.heads / std::max(1, m_t.kvHeads));
                 // A tied embedding is also the output matrix, and llama.cpp quantizes it as the output.
-                const WeightRole role
-                    = (w.role == WeightRole::TokenEmbedding && m_t.tiedEmbeddings) ? WeightRole::Output : w.role;
+                const WeightRole role = (w.role == WeightRole::TokenEmbedding && m_t.tiedEmbeddings)
+                    ? WeightRole::Output
+                    : w.role;
                 w.ggml = ggufTensorType(f, role, w.layer, m_t.layers, w.cols, gqa);
                 if (w.cols % ggmlTypeInfo(w.ggml).blockElements != 0)
                     w.ggml = GgmlType::F16; // rows that are not whole blocks stay unquantized

@@ -12,76 +12,75 @@
 
 namespace headroom {
 
-using nlohmann::json;
 using detail::finite;
 using detail::gpuJson;
 using detail::integer;
 using detail::unitKey;
+using nlohmann::json;
 
 namespace detail {
 
-json integer(double v)
-{
-    if (!std::isfinite(v))
-        return v > 0 ? json(std::numeric_limits<std::int64_t>::max()) : json(0);
-    const double r = std::round(v);
-    if (r >= 9.2e18)
-        return json(std::numeric_limits<std::int64_t>::max());
-    if (r <= -9.2e18)
-        return json(std::numeric_limits<std::int64_t>::min());
-    return json(static_cast<std::int64_t>(r));
-}
+    json integer(double v)
+    {
+        if (!std::isfinite(v))
+            return v > 0 ? json(std::numeric_limits<std::int64_t>::max()) : json(0);
+        const double r = std::round(v);
+        if (r >= 9.2e18)
+            return json(std::numeric_limits<std::int64_t>::max());
+        if (r <= -9.2e18)
+            return json(std::numeric_limits<std::int64_t>::min());
+        return json(static_cast<std::int64_t>(r));
+    }
 
-json finite(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+    json finite(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
-const char* unitKey(MathUnit u)
-{
-    static const char* k[] = { "fp32", "tf32", "fp16", "bf16", "fp8" };
-    return k[int(u)];
-}
+    const char* unitKey(MathUnit u)
+    {
+        static const char* k[] = { "fp32", "tf32", "fp16", "bf16", "fp8" };
+        return k[int(u)];
+    }
 
-json gpuJson(const EffectiveGpu& eg)
-{
-    const GpuSpec& g = *eg.spec;
-    json gpu;
-    gpu["id"] = g.id;
-    gpu["name"] = g.name;
-    gpu["memory_bytes"] = integer(eg.memoryBytes);
-    gpu["bandwidth_bytes_per_second"] = integer(eg.bandwidthBytesPerSecond);
-    json peaks;
-    for (int u = 0; u < kMathUnitCount; ++u) {
-        if (eg.peakFlopsPerSecond[u] > 0)
-            peaks[unitKey(MathUnit(u))] = finite(eg.peakFlopsPerSecond[u]);
+    json gpuJson(const EffectiveGpu& eg)
+    {
+        const GpuSpec& g = *eg.spec;
+        json gpu;
+        gpu["id"] = g.id;
+        gpu["name"] = g.name;
+        gpu["memory_bytes"] = integer(eg.memoryBytes);
+        gpu["bandwidth_bytes_per_second"] = integer(eg.bandwidthBytesPerSecond);
+        json peaks;
+        for (int u = 0; u < kMathUnitCount; ++u) {
+            if (eg.peakFlopsPerSecond[u] > 0)
+                peaks[unitKey(MathUnit(u))] = finite(eg.peakFlopsPerSecond[u]);
+        }
+        gpu["peak_flops_per_second"] = peaks;
+        json overridden = json::array();
+        json datasheet;
+        if (eg.memoryOverridden) {
+            overridden.push_back("memory_bytes");
+            datasheet["memory_bytes"] = integer(g.memoryBytes());
+        }
+        if (eg.bandwidthOverridden) {
+            overridden.push_back("bandwidth_bytes_per_second");
+            datasheet["bandwidth_bytes_per_second"] = integer(g.bandwidthBytesPerSecond());
+            datasheet["bandwidth_sources"] = g.bandwidthGBps.sources;
+        }
+        if (eg.peakOverridden) {
+            const std::string key = std::string("peak_flops_per_second.") + unitKey(eg.overriddenUnit);
+            overridden.push_back(key);
+            datasheet[key] = finite(g.peakFlopsPerSecond(eg.overriddenUnit));
+        }
+        gpu["overridden"] = overridden;
+        if (!overridden.empty()) {
+            gpu["datasheet"] = datasheet;
+            gpu["override_note"] = eg.overrideNote;
+        }
+        gpu["memory_sources"] = g.reportedMiB.present() ? g.reportedMiB.sources : g.capacityGB.sources;
+        gpu["overhead_bytes_default"] = integer(g.overheadBytes());
+        return gpu;
     }
-    gpu["peak_flops_per_second"] = peaks;
-    json overridden = json::array();
-    json datasheet;
-    if (eg.memoryOverridden) {
-        overridden.push_back("memory_bytes");
-        datasheet["memory_bytes"] = integer(g.memoryBytes());
-    }
-    if (eg.bandwidthOverridden) {
-        overridden.push_back("bandwidth_bytes_per_second");
-        datasheet["bandwidth_bytes_per_second"] = integer(g.bandwidthBytesPerSecond());
-        datasheet["bandwidth_sources"] = g.bandwidthGBps.sources;
-    }
-    if (eg.peakOverridden) {
-        const std::string key = std::string("peak_flops_per_second.") + unitKey(eg.overriddenUnit);
-        overridden.push_back(key);
-        datasheet[key] = finite(g.peakFlopsPerSecond(eg.overriddenUnit));
-    }
-    gpu["overridden"] = overridden;
-    if (!overridden.empty()) {
-        gpu["datasheet"] = datasheet;
-        gpu["override_note"] = eg.overrideNote;
-    }
-    gpu["memory_sources"] = g.reportedMiB.present() ? g.reportedMiB.sources : g.capacityGB.sources;
-    gpu["overhead_bytes_default"] = integer(g.overheadBytes());
-    return gpu;
-}
 
 } // namespace detail
-
 
 namespace {
 

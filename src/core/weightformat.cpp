@@ -9,25 +9,19 @@ namespace {
 
     // ggml-common.h block structs; bytes = the sum of their fields (d/dmin are ggml_half, 2 bytes).
     constexpr std::array<GgmlTypeInfo, kGgmlTypeCount> kGgml { {
-        { "f32", 0, 1, 4 },
-        { "f16", 1, 1, 2 },
-        { "bf16", 30, 1, 2 },
-        { "q4_0", 2, 32, 18 },   // d + qs[16]
-        { "q4_1", 3, 32, 20 },   // d, m + qs[16]
-        { "q5_0", 6, 32, 22 },   // d + qh[4] + qs[16]
-        { "q5_1", 7, 32, 24 },   // d, m + qh[4] + qs[16]
-        { "q8_0", 8, 32, 34 },   // d + qs[32]
-        { "q2_K", 10, 256, 84 }, // scales[16] + qs[64] + d, dmin
-        { "q3_K", 11, 256, 110 }, // hmask[32] + qs[64] + scales[12] + d
-        { "q4_K", 12, 256, 144 }, // d, dmin + scales[12] + qs[128]
-        { "q5_K", 13, 256, 176 }, // d, dmin + scales[12] + qh[32] + qs[128]
-        { "q6_K", 14, 256, 210 }, // ql[128] + qh[64] + scales[16] + d
-        { "iq4_nl", 20, 32, 18 }, // d + qs[16]
+        { "f32", 0, 1, 4 },         { "f16", 1, 1, 2 },  { "bf16", 30, 1, 2 }, { "q4_0", 2, 32, 18 }, // d + qs[16]
+        { "q4_1", 3, 32, 20 },                                                                        // d, m + qs[16]
+        { "q5_0", 6, 32, 22 },      // d + qh[4] + qs[16]
+        { "q5_1", 7, 32, 24 },      // d, m + qh[4] + qs[16]
+        { "q8_0", 8, 32, 34 },      // d + qs[32]
+        { "q2_K", 10, 256, 84 },    // scales[16] + qs[64] + d, dmin
+        { "q3_K", 11, 256, 110 },   // hmask[32] + qs[64] + scales[12] + d
+        { "q4_K", 12, 256, 144 },   // d, dmin + scales[12] + qs[128]
+        { "q5_K", 13, 256, 176 },   // d, dmin + scales[12] + qh[32] + qs[128]
+        { "q6_K", 14, 256, 210 },   // ql[128] + qh[64] + scales[16] + d
+        { "iq4_nl", 20, 32, 18 },   // d + qs[16]
         { "iq4_xs", 23, 256, 136 }, // d + scales_h + scales_l[4] + qs[128]
-        { "i8", 24, 1, 1 },
-        { "i16", 25, 1, 2 },
-        { "i32", 26, 1, 4 },
-        { "f64", 28, 1, 8 },
+        { "i8", 24, 1, 1 },         { "i16", 25, 1, 2 }, { "i32", 26, 1, 4 },  { "f64", 28, 1, 8 },
     } };
 
     struct FormatName {
@@ -60,16 +54,26 @@ namespace {
     GgmlType presetDefault(WeightFormat f)
     {
         switch (f) {
-        case WeightFormat::GgufQ8_0: return GgmlType::Q8_0;
-        case WeightFormat::GgufQ6_K: return GgmlType::Q6_K;
-        case WeightFormat::GgufQ5_K_M: return GgmlType::Q5_K;
-        case WeightFormat::GgufQ5_0: return GgmlType::Q5_0;
-        case WeightFormat::GgufQ4_K_M: return GgmlType::Q4_K;
-        case WeightFormat::GgufQ4_0: return GgmlType::Q4_0;
-        case WeightFormat::GgufQ3_K_M: return GgmlType::Q3_K;
-        case WeightFormat::GgufQ2_K: return GgmlType::Q2_K;
-        case WeightFormat::GgufIq4_XS: return GgmlType::IQ4_XS;
-        default: return GgmlType::F16;
+        case WeightFormat::GgufQ8_0:
+            return GgmlType::Q8_0;
+        case WeightFormat::GgufQ6_K:
+            return GgmlType::Q6_K;
+        case WeightFormat::GgufQ5_K_M:
+            return GgmlType::Q5_K;
+        case WeightFormat::GgufQ5_0:
+            return GgmlType::Q5_0;
+        case WeightFormat::GgufQ4_K_M:
+            return GgmlType::Q4_K;
+        case WeightFormat::GgufQ4_0:
+            return GgmlType::Q4_0;
+        case WeightFormat::GgufQ3_K_M:
+            return GgmlType::Q3_K;
+        case WeightFormat::GgufQ2_K:
+            return GgmlType::Q2_K;
+        case WeightFormat::GgufIq4_XS:
+            return GgmlType::IQ4_XS;
+        default:
+            return GgmlType::F16;
         }
     }
 
@@ -121,12 +125,18 @@ namespace {
     {
         switch (t) {
         case GgmlType::Q2_K:
-        case GgmlType::Q3_K: return GgmlType::Q4_0;
-        case GgmlType::IQ4_XS: return GgmlType::IQ4_NL;
-        case GgmlType::Q4_K: return GgmlType::Q5_0;
-        case GgmlType::Q5_K: return GgmlType::Q5_1;
-        case GgmlType::Q6_K: return GgmlType::Q8_0;
-        default: return t;
+        case GgmlType::Q3_K:
+            return GgmlType::Q4_0;
+        case GgmlType::IQ4_XS:
+            return GgmlType::IQ4_NL;
+        case GgmlType::Q4_K:
+            return GgmlType::Q5_0;
+        case GgmlType::Q5_K:
+            return GgmlType::Q5_1;
+        case GgmlType::Q6_K:
+            return GgmlType::Q8_0;
+        default:
+            return t;
         }
     }
 
@@ -169,22 +179,28 @@ double quantizedLinearBytes(WeightFormat f, std::int64_t rows, std::int64_t cols
     const double n = out * in;
     const double g = groupSize > 0 ? groupSize : defaultGroupSize(f);
     switch (f) {
-    case WeightFormat::Fp32: return 4 * n;
+    case WeightFormat::Fp32:
+        return 4 * n;
     case WeightFormat::Fp16:
-    case WeightFormat::Bf16: return 2 * n;
-    case WeightFormat::Fp8: return n + 4; // one fp32 scale per tensor
-    case WeightFormat::Int8: return n + 4 * out; // Int8Params CB and its fp32 row statistics SCB
+    case WeightFormat::Bf16:
+        return 2 * n;
+    case WeightFormat::Fp8:
+        return n + 4; // one fp32 scale per tensor
+    case WeightFormat::Int8:
+        return n + 4 * out; // Int8Params CB and its fp32 row statistics SCB
     case WeightFormat::Gptq4:
         // qweight int32 [in/8, out], qzeros int32 [groups, out/8], scales fp16 [groups, out], g_idx int32 [in]
         return n / 2 + ceilDiv(in, g) * out / 2 + 2 * ceilDiv(in, g) * out + 4 * in;
-    case WeightFormat::Awq4: return n / 2 + ceilDiv(in, g) * out / 2 + 2 * ceilDiv(in, g) * out;
+    case WeightFormat::Awq4:
+        return n / 2 + ceilDiv(in, g) * out / 2 + 2 * ceilDiv(in, g) * out;
     case WeightFormat::Nf4: {
         // Two weights per byte; one absmax per block of g, itself quantized to 8 bits in blocks of 256 with an
         // fp32 constant per block (Dettmers et al. 2023 sec. 3: 4 + 8/64 + 32/(64*256) = 4.127 bits).
         const double blocks = ceilDiv(n, g);
         return std::ceil(n / 2) + blocks + 4 * ceilDiv(blocks, 256);
     }
-    default: return ggmlBytes(presetDefault(f), n); // a GGUF preset's base type; ggufTensorType has the mix
+    default:
+        return ggmlBytes(presetDefault(f), n); // a GGUF preset's base type; ggufTensorType has the mix
     }
 }
 
@@ -199,8 +215,12 @@ GgmlType ggufTensorType(WeightFormat preset, WeightRole role, int layer, int lay
         if (cols % 256 != 0)
             return GgmlType::Q8_0;
         return t == GgmlType::Q8_0 ? t : GgmlType::Q6_K;
-    case WeightRole::Value: t = attentionValueType(preset, t, layer, layers, gqa); break;
-    case WeightRole::Down: t = ffnDownType(preset, t, layer, layers); break;
+    case WeightRole::Value:
+        t = attentionValueType(preset, t, layer, layers, gqa);
+        break;
+    case WeightRole::Down:
+        t = ffnDownType(preset, t, layer, layers);
+        break;
     case WeightRole::AttentionOutput:
         if (preset == WeightFormat::GgufQ2_K)
             t = GgmlType::Q3_K;
@@ -215,7 +235,8 @@ GgmlType ggufTensorType(WeightFormat preset, WeightRole role, int layer, int lay
         else if (preset == WeightFormat::GgufQ5_K_M)
             t = GgmlType::Q6_K;
         break;
-    default: break;
+    default:
+        break;
     }
     if (isKQuant(t) && cols % 256 != 0)
         t = fallback(t);
@@ -239,11 +260,15 @@ std::optional<KvCacheType> kvCacheTypeFromString(std::string_view s)
 double kvBytesPerElement(KvCacheType t)
 {
     switch (t) {
-    case KvCacheType::Fp16: return 2.0;
+    case KvCacheType::Fp16:
+        return 2.0;
     case KvCacheType::Fp8:
-    case KvCacheType::Int8: return 1.0;
-    case KvCacheType::Q8_0: return ggmlTypeInfo(GgmlType::Q8_0).bitsPerWeight() / 8;
-    case KvCacheType::Q4_0: return ggmlTypeInfo(GgmlType::Q4_0).bitsPerWeight() / 8;
+    case KvCacheType::Int8:
+        return 1.0;
+    case KvCacheType::Q8_0:
+        return ggmlTypeInfo(GgmlType::Q8_0).bitsPerWeight() / 8;
+    case KvCacheType::Q4_0:
+        return ggmlTypeInfo(GgmlType::Q4_0).bitsPerWeight() / 8;
     }
     return 2.0;
 }

@@ -55,11 +55,11 @@ enum class WeightFormat : std::uint8_t {
     Fp32,
     Fp16,
     Bf16,
-    Fp8,     // per-tensor scaled FP8 (vLLM / TensorRT-LLM "fp8")
-    Int8,    // bitsandbytes LLM.int8(): int8 weights and one fp32 scale per output row
-    Gptq4,   // AutoGPTQ 4-bit, group size g: qweight, qzeros, scales, g_idx
-    Awq4,    // AutoAWQ 4-bit GEMM, group size g: qweight, qzeros, scales
-    Nf4,     // bitsandbytes NF4, block 64, double-quantized absmax (the QLoRA recipe)
+    Fp8,   // per-tensor scaled FP8 (vLLM / TensorRT-LLM "fp8")
+    Int8,  // bitsandbytes LLM.int8(): int8 weights and one fp32 scale per output row
+    Gptq4, // AutoGPTQ 4-bit, group size g: qweight, qzeros, scales, g_idx
+    Awq4,  // AutoAWQ 4-bit GEMM, group size g: qweight, qzeros, scales
+    Nf4,   // bitsandbytes NF4, block 64, double-quantized absmax (the QLoRA recipe)
     GgufQ8_0,
     GgufQ6_K,
     GgufQ5_K_M,
