@@ -7,7 +7,7 @@
 #   HEADROOM_FUZZ_SECONDS   seconds per target (default 60)
 #   HEADROOM_FUZZ_RUNS      executions per target instead (libFuzzer's -runs, the seeds included); no time limit
 #                           then unless HEADROOM_FUZZ_SECONDS is set as well
-#   HEADROOM_FUZZ_TARGETS   which targets (default: gpu model scenario hfconfig safetensors)
+#   HEADROOM_FUZZ_TARGETS   which targets (default: gpu model scenario hfconfig safetensors gguf)
 #
 # Every target to a million executions with no crash (docs/fuzzing.md; about an hour on two cores, most of it
 # model and hfconfig):
@@ -30,7 +30,7 @@ if [ -n "$runs" ]; then
 else
     seconds="${HEADROOM_FUZZ_SECONDS:-60}"
 fi
-targets="${HEADROOM_FUZZ_TARGETS:-gpu model scenario hfconfig safetensors}"
+targets="${HEADROOM_FUZZ_TARGETS:-gpu model scenario hfconfig safetensors gguf}"
 jobs="$(nproc 2>/dev/null || echo 2)"
 
 # clang and its libFuzzer runtime (Debian 12: clang 14), installed like scripts/deps.sh installs the rest.
@@ -61,6 +61,7 @@ for t in $targets; do
     scenario) seeds="tests/fuzz/seeds/scenario tests/data/bad/scenario" ;;
     hfconfig) seeds="tests/data/hf tests/data/bad/hfconfig" ;;
     safetensors) seeds="tests/fuzz/seeds/safetensors tests/data/bad/safetensors" ;;
+    gguf) seeds="tests/fuzz/seeds/gguf" ;;
     *) echo "fuzz.sh: unknown target \"$t\"" >&2; exit 2 ;;
     esac
     # Inputs that once crashed a target (tests/fuzz/regressions/<target>) run first, every time.

@@ -2,12 +2,15 @@
 
 #include "catalogloader.h"
 #include "estimatecommand.h"
+#include "gguf.h"
 #include "inferencereport.h"
+#include "modelimport.h"
 #include "optionparse.h"
 #include "simulate.h"
 #include "units.h"
 
 #include <QCommandLineParser>
+#include <QFileInfo>
 #include <QTextStream>
 
 namespace headroom {
@@ -116,6 +119,22 @@ namespace {
         return std::nullopt;
     }
 
+    // A .gguf file: the decoder its header describes, with the tensor types it stores.
+    std::optional<QString> readGguf(const QString& path, Catalog& catalog, ModelSpec* model,
+                                    std::optional<GgufFile>* gguf)
+    {
+        GgufFile file;
+        if (auto e = readGgufHeader(path, &file))
+            return QStringLiteral("--model: %1").arg(*e);
+        auto m = ggufModel(file, QFileInfo(path).completeBaseName().toStdString(), path.toStdString());
+        if (!m)
+            return QStringLiteral("--model: %1").arg(QString::fromStdString(m.error().toString()));
+        *model = *m;
+        catalog.addModel(*model);
+        *gguf = std::move(file);
+        return std::nullopt;
+    }
+
 } // namespace
 
 int runInfer(const QStringList& arguments)
@@ -152,16 +171,23 @@ int runInfer(const QStringList& arguments)
     InferenceScenario s;
     s.gpuId = p.isSet(o.gpu) ? p.value(o.gpu).toStdString() : kDefaultGpu;
     ModelSpec model;
-    if (auto e = resolveModelOption(p.isSet(o.model) ? p.value(o.model) : QString::fromLatin1(kDefaultModel), catalog,
-                                    &model)) {
+    std::optional<GgufFile> gguf;
+    const QString modelValue = p.isSet(o.model) ? p.value(o.model) : QString::fromLatin1(kDefaultModel);
+    auto e = modelValue.endsWith(QLatin1String(".gguf"), Qt::CaseInsensitive)
+        ? readGguf(modelValue, catalog, &model, &gguf)
+        : resolveModelOption(modelValue, catalog, &model);
+    if (!e)
+        e = readConfig(p, o, &s);
+    if (!e && gguf && p.isSet(o.weights))
+        e = QStringLiteral("--weights: a .gguf model stores its own weight types (%1)")
+                .arg(QString::fromStdString(ggufWeights(*gguf, 1).format));
+    if (e) {
         err << "headroom infer: " << *e << "\n";
         return 2;
     }
     s.modelId = model.id;
-    if (auto e = readConfig(p, o, &s)) {
-        err << "headroom infer: " << *e << "\n";
-        return 2;
-    }
+    if (gguf)
+        s.storedWeights = ggufWeights(*gguf, s.config.tensorParallel);
     const auto result = simulateInference(catalog, s);
     if (!result) {
         const Error& e = result.error();

@@ -8,6 +8,8 @@
 #include <QFileInfo>
 #include <QtEndian>
 
+#include <algorithm>
+
 namespace headroom {
 
 namespace {
@@ -16,19 +18,47 @@ namespace {
 
     std::string_view view(const QByteArray& bytes) { return { bytes.constData(), std::size_t(bytes.size()) }; }
 
+    std::optional<QString> openRegularFile(const QString& path, const char* what, QFile& f)
+    {
+        const QFileInfo info(path);
+        if (info.isDir())
+            return QStringLiteral("%1: is a directory, not %2").arg(path, QLatin1String(what));
+        // A FIFO would block open() until something writes to it: read regular files only.
+        if (info.exists() && !info.isFile())
+            return QStringLiteral("%1: is not a regular file").arg(path);
+        if (!f.open(QIODevice::ReadOnly))
+            return QStringLiteral("%1: cannot read (%2)").arg(path, f.errorString());
+        return std::nullopt;
+    }
+
 } // namespace
+
+std::optional<QString> readGgufHeader(const QString& path, GgufFile* out)
+{
+    QFile f(path);
+    if (auto e = openRegularFile(path, "a .gguf file", f))
+        return e;
+    const quint64 size = quint64(f.size());
+    for (quint64 want : { quint64(8) << 20, quint64(kMaxGgufHeaderBytes) }) {
+        const QByteArray bytes = f.read(qint64(std::min(want, size)));
+        bool truncated = false;
+        auto parsed = parseGgufHeader(view(bytes), size, path.toStdString(), &truncated);
+        if (parsed) {
+            *out = std::move(*parsed);
+            return std::nullopt;
+        }
+        if (!truncated || quint64(bytes.size()) >= size)
+            return message(parsed.error());
+        f.seek(0);
+    }
+    return QStringLiteral("%1: the GGUF header is larger than %2 MiB").arg(path).arg(kMaxGgufHeaderBytes >> 20);
+}
 
 std::optional<QString> readSafetensorsHeader(const QString& path, SafetensorsSummary* out)
 {
-    const QFileInfo info(path);
-    if (info.isDir())
-        return QStringLiteral("%1: is a directory, not a .safetensors file").arg(path);
-    // A FIFO would block open() until something writes to it: read regular files only.
-    if (info.exists() && !info.isFile())
-        return QStringLiteral("%1: is not a regular file").arg(path);
     QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return QStringLiteral("%1: cannot read (%2)").arg(path, f.errorString());
+    if (auto e = openRegularFile(path, "a .safetensors file", f))
+        return e;
     const qint64 size = f.size();
     uchar prefix[8];
     if (size < 8 || f.read(reinterpret_cast<char*>(prefix), 8) != 8) {

@@ -16,13 +16,13 @@ using nlohmann::json;
 
 namespace {
 
-    json configJson(const InferenceConfig& c)
+    json configJson(const InferenceConfig& c, const std::string& weights)
     {
         json j;
         j["batch"] = c.batch;
         j["prompt"] = c.prompt;
         j["generate"] = c.generate;
-        j["weights"] = std::string(toString(c.weights));
+        j["weights"] = weights; // the option's value, or "gguf Q4_K_M" for a .gguf file
         j["group_size"] = c.groupSize > 0 ? c.groupSize : defaultGroupSize(c.weights);
         j["kv_cache"] = std::string(toString(c.kvCache));
         j["tp"] = c.tensorParallel;
@@ -65,7 +65,7 @@ std::string inferenceToJson(const InferenceEstimate& e, const ModelSpec& model)
     j["version"] = 1;
     j["model"] = { { "id", model.id }, { "name", model.name } };
     j["gpu"] = detail::gpuJson(e.gpu);
-    j["config"] = configJson(e.config);
+    j["config"] = configJson(e.config, e.weights.format);
     j["parameters"] = integer(e.weights.parameters);
     json byType;
     for (const auto& [type, bytes] : bytesByType(e.weights))
