@@ -182,11 +182,13 @@ void TestInference::ggufPresetFileSizes_data()
 {
     QTest::addColumn<int>("preset");
     QTest::addColumn<double>("fileGB");
-    // TheBloke/Llama-2-7B-GGUF model card, "Provided files" (sizes in GB of the .gguf files). The files hold the
+    // TheBloke/Llama-2-7B-GGUF, the repository's file sizes in GB (the model card's "Provided files" lists the same
+    // for the chat model). The files hold the
     // tensors plus about 0.5 MB of tokenizer metadata; the table rounds to 10 MB.
     QTest::newRow("Q4_0") << int(WeightFormat::GgufQ4_0) << 3.83;
     QTest::newRow("Q3_K_M") << int(WeightFormat::GgufQ3_K_M) << 3.30;
     QTest::newRow("Q4_K_M") << int(WeightFormat::GgufQ4_K_M) << 4.08;
+    QTest::newRow("Q5_0") << int(WeightFormat::GgufQ5_0) << 4.65;
     QTest::newRow("Q5_K_M") << int(WeightFormat::GgufQ5_K_M) << 4.78;
     QTest::newRow("Q6_K") << int(WeightFormat::GgufQ6_K) << 5.53;
     QTest::newRow("Q8_0") << int(WeightFormat::GgufQ8_0) << 7.16;
