@@ -703,6 +703,45 @@
     </message>
 </context>
 <context>
+    <name>InferenceView</name>
+    <message>
+        <source>&amp;Weights</source>
+        <translation>权重(&amp;W)</translation>
+    </message>
+    <message>
+        <source>How the weights are stored: 16-bit, 8-bit, 4-bit GPTQ/AWQ/NF4, or a llama.cpp GGUF preset</source>
+        <translation>权重的存储格式：16 位、8 位、4 位 GPTQ/AWQ/NF4，或 llama.cpp 的 GGUF 预设</translation>
+    </message>
+    <message>
+        <source>&amp;KV cache</source>
+        <translation>KV 缓存(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;Sequences</source>
+        <translation>并发序列(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Sequences decoded together (the serving batch)</source>
+        <translation>同时解码的序列数（推理批大小）</translation>
+    </message>
+    <message>
+        <source>&amp;Prompt tokens</source>
+        <translation>提示词元数(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Generated tokens</source>
+        <translation>生成词元数(&amp;G)</translation>
+    </message>
+    <message>
+        <source>&amp;Tensor parallel</source>
+        <translation>张量并行(&amp;T)</translation>
+    </message>
+    <message>
+        <source>GPUs the model is split over (memory and time are per GPU)</source>
+        <translation>模型切分到的 GPU 数（显存与时间按每块 GPU 计）</translation>
+    </message>
+</context>
+<context>
     <name>Labels</name>
     <message>
         <source>Weights</source>
@@ -1206,6 +1245,18 @@
     <message>
         <source>F10</source>
         <translation>F10</translation>
+    </message>
+    <message>
+        <source>&amp;Serving (Inference)…</source>
+        <translation>推理部署(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>The model served on this GPU: weights as stored, KV cache, largest batch and context, tokens per second</source>
+        <translation>在这块 GPU 上部署模型：按存储格式的权重、KV 缓存、最大批大小与上下文、每秒词元数</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+I</source>
+        <translation>Ctrl+Shift+I</translation>
     </message>
 </context>
 <context>
@@ -2315,6 +2366,65 @@
     </message>
 </context>
 <context>
+    <name>headroom::gui::InferenceView</name>
+    <message>
+        <source>Serving covers decoder-only language models (GPT-2, Llama, Mistral, Qwen); %1 is not one. Pick one in the model list.</source>
+        <translation>推理部署只适用于仅解码器的语言模型（GPT-2、Llama、Mistral、Qwen）；%1 不是。请在模型列表中选择一个。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Fits&lt;/b&gt;: peak %1 of %2, %3 free</source>
+        <translation>&lt;b&gt;放得下&lt;/b&gt;：峰值 %1 / %2，剩余 %3</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Does not fit&lt;/b&gt;: peak %1 of %2, %3 over</source>
+        <translation>&lt;b&gt;放不下&lt;/b&gt;：峰值 %1 / %2，超出 %3</translation>
+    </message>
+    <message>
+        <source>%1: weights %2 · KV cache %3 · activations %4 · overhead %5</source>
+        <translation>%1：权重 %2 · KV 缓存 %3 · 激活 %4 · 开销 %5</translation>
+    </message>
+    <message>
+        <source>Host memory %1: llama.cpp keeps the input embedding on the CPU</source>
+        <translation>主机内存 %1：llama.cpp 把输入嵌入层留在 CPU 上</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Largest batch %1 · longest context %2 tokens (the model&apos;s limit)</source>
+        <translation>最大批大小 %1 · 最长上下文 %2 个词元（模型上限）</translation>
+    </message>
+    <message>
+        <source>Largest batch %1 · longest context %2 tokens</source>
+        <translation>最大批大小 %1 · 最长上下文 %2 个词元</translation>
+    </message>
+    <message>
+        <source>Prefill %1 · decode %2 per token · %3 tokens/s</source>
+        <translation>预填充 %1 · 每词元解码 %2 · 每秒 %3 个词元</translation>
+    </message>
+    <message>
+        <source>Peak memory against context length</source>
+        <translation>峰值显存与上下文长度</translation>
+    </message>
+    <message>
+        <source>Context (prompt + generated tokens)</source>
+        <translation>上下文（提示 + 生成的词元）</translation>
+    </message>
+    <message>
+        <source>GiB</source>
+        <translation>GiB</translation>
+    </message>
+    <message>
+        <source>Peak</source>
+        <translation>峰值</translation>
+    </message>
+    <message>
+        <source>Capacity</source>
+        <translation>容量</translation>
+    </message>
+</context>
+<context>
     <name>headroom::gui::MainWindow</name>
     <message>
         <source>About Headroom</source>
@@ -2439,6 +2549,10 @@
     <message>
         <source>Guided Tour</source>
         <translation>导览</translation>
+    </message>
+    <message>
+        <source>Serving (Inference)</source>
+        <translation>推理部署</translation>
     </message>
 </context>
 <context>

@@ -321,6 +321,13 @@ Expected<InferenceEstimate> estimateInference(const ModelSpec& model, const Infe
         e.maxContextLimitedByModel = true;
     }
 
+    // From one prompt token to the model's context (or this one, if longer).
+    const double end = std::max(double(t.maxPositions), context);
+    for (int i = 0; i < 48; ++i) {
+        const auto c = std::int64_t(std::round(g + 1 + (end - g - 1) * i / 47.0));
+        e.memoryByContext.push_back({ c, mm.at(b, double(c) - g, g).peak });
+    }
+
     // Time: the prefill once; each generated token one decode step over the cache before it and itself. Only the
     // attention core depends on the context, so the rest of a step is timed once.
     const TimeModel tm(e.gpu, efficiency);

@@ -87,6 +87,12 @@ struct InferenceMemory {
     double peak = 0.0;          // weights + KV cache + activations + overhead
 };
 
+// The peak against the context (prompt + generated tokens, the generated count fixed): the window's chart.
+struct InferenceContextPoint {
+    std::int64_t context = 0;
+    double peakBytes = 0.0;
+};
+
 struct InferenceEstimate {
     EffectiveGpu gpu;
     InferenceConfig config;
@@ -108,6 +114,7 @@ struct InferenceEstimate {
     double tokensPerSecond = 0.0;       // batch / decodeSecondsPerToken
     double communicationSecondsPerToken = 0.0;
 
+    std::vector<InferenceContextPoint> memoryByContext; // 48 points up to the model's context (or this one)
     std::vector<InferenceOp> prefillOps;
     std::vector<InferenceOp> decodeOps; // at the middle of the generation
     std::vector<std::string> warnings;

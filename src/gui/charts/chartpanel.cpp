@@ -15,7 +15,9 @@ ChartPanel::ChartPanel(QWidget* parent)
     setRenderHint(QPainter::Antialiasing, false);
     setFrameShape(QFrame::NoFrame);
     setMouseTracking(true);
-    // Full updates keep text items and series consistent when only parts change.
+    // Repaints only what changed. The chart's text and grid items are not cached as pixmaps: Qt Charts moves and
+    // re-creates them on every layout (a resize, a dock opening, a new axis range), and a cached item then kept
+    // painting its old pixmap or nothing, so titles and tick labels vanished after the first resize (issue 8).
     setViewportUpdateMode(QGraphicsView::MinimalViewportUpdate);
 }
 
@@ -23,21 +25,6 @@ void ChartPanel::setChartStyle(const ChartStyle& style)
 {
     m_style = style;
     applyStyle(chart(), style);
-    cacheStaticItems();
-}
-
-void ChartPanel::cacheStaticItems()
-{
-    if (!scene() || !m_itemCaching)
-        return;
-    for (QGraphicsItem* item : scene()->items()) {
-        // Axis labels, titles and grid lines; our own annotations change with every tick and would only churn a
-        // cache.
-        if (item->cacheMode() != QGraphicsItem::NoCache)
-            continue;
-        if (item->type() == QGraphicsTextItem::Type || item->type() == QGraphicsLineItem::Type)
-            item->setCacheMode(QGraphicsItem::DeviceCoordinateCache);
-    }
 }
 
 void ChartPanel::changeEvent(QEvent* event)

@@ -31,11 +31,6 @@ public:
     // null to stop comparing. Takes effect with the next setResult().
     void setBaseline(const std::shared_ptr<const SimulationResult>& baseline) { m_baseline = baseline; }
     virtual void setChartStyle(const ChartStyle& style);
-    // Caches the chart's text and grid items as pixmaps: axis labels are rich-text documents that Qt Charts lays
-    // out again on every paint otherwise. Call after the chart's items exist (and after a style change).
-    void cacheStaticItems();
-    // Exported figures turn the cache off: a cached item would be written to SVG and PDF as a bitmap.
-    void setItemCaching(bool on) { m_itemCaching = on; }
     const ChartStyle& chartStyle() const { return m_style; }
     QString title() const;
 
@@ -50,7 +45,6 @@ protected:
 
     ChartStyle m_style;
     std::shared_ptr<const SimulationResult> m_baseline;
-    bool m_itemCaching = true;
 };
 
 } // namespace headroom::gui

@@ -53,12 +53,35 @@ void VerdictWidget::setPresentationMode(bool on)
     d.setPointSizeF(d.pointSizeF() * (on ? 1.5 : 1.0));
     m_details->setFont(d);
     m_fixes->setFont(d);
-    const int line = QFontMetrics(d).lineSpacing();
     m_headline->setFixedHeight(QFontMetrics(f).lineSpacing() + 2);
-    // Three lines: the two lines of details wrap into three in a 1280-pixel window; a fixed height keeps the charts
-    // from jumping when the text changes.
-    m_details->setFixedHeight(3 * line + 2);
-    m_fixes->setFixedHeight(3 * line + 2);
+    fitHeights();
+}
+
+void VerdictWidget::fitHeights()
+{
+    // Each label is as tall as its text needs at the current width, so that nothing is cut (a narrow window, Chinese
+    // text, five suggestions). The details keep at least three lines, so that the charts below do not jump on every
+    // tick as the numbers change; the height only changes when the text needs a new line. The suggestions take no
+    // room while the step fits.
+    const int line = QFontMetrics(m_details->font()).lineSpacing();
+    const QMargins m = layout()->contentsMargins();
+    const int width = contentsRect().width() - m.left() - m.right();
+    if (width < 200)
+        return; // not laid out yet
+    auto fit = [width](QLabel* l, int minimum) {
+        const int need = l->text().isEmpty() ? 0 : l->heightForWidth(width);
+        const int h = std::max(minimum, need);
+        if (l->height() != h || l->minimumHeight() != h)
+            l->setFixedHeight(h);
+    };
+    fit(m_details, 3 * line + 2);
+    fit(m_fixes, 0);
+}
+
+void VerdictWidget::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    fitHeights();
 }
 
 void VerdictWidget::setResult(const std::shared_ptr<const SimulationResult>& result)
@@ -135,6 +158,7 @@ void VerdictWidget::render()
         fixes += (fixes.isEmpty() ? QString() : QStringLiteral("<br>")) + QStringLiteral("⚠ ") + w.toHtmlEscaped();
     if (m_fixes->text() != fixes)
         m_fixes->setText(fixes);
+    fitHeights();
 }
 
 void VerdictWidget::changeEvent(QEvent* event)

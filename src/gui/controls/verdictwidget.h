@@ -34,9 +34,11 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void render();
+    void fitHeights();
 
     QLabel* m_headline = nullptr;
     QLabel* m_details = nullptr;

@@ -98,7 +98,6 @@ Figure::Figure(const FigureOptions& options)
     m_timeline = new TimelineView(m_host.get());
     m_roofline = new RooflineView(m_host.get());
     for (ChartPanel* c : charts()) {
-        c->setItemCaching(false);
         c->setRenderHint(QPainter::Antialiasing, true);
         c->setRenderHint(QPainter::TextAntialiasing, true);
         c->setChartStyle(m_style);

@@ -7,6 +7,7 @@
 #include "categorylegend.h"
 #include "controlpanel.h"
 #include "explainer.h"
+#include "inferenceview.h"
 #include "labels.h"
 #include "memorychartview.h"
 #include "rooflineview.h"
@@ -20,6 +21,8 @@
 #include <QGridLayout>
 #include <QMessageBox>
 #include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QStatusBar>
 #include <QTextBrowser>
 
@@ -39,6 +42,7 @@ MainWindow::MainWindow(SimulationController* controller, AppSettings* settings, 
     m_ui->splitter->setStretchFactor(0, 0);
     m_ui->splitter->setStretchFactor(1, 1);
     m_ui->controls->setCatalog(&m_controller->catalog());
+    fitControlsWidth();
     for (ChartPanel* c : charts()) {
         c->setMinimumSize(320, 240);
         connect(c, &ChartPanel::explainRequested, this, &MainWindow::explain);
@@ -129,7 +133,6 @@ void MainWindow::onResultChanged()
     for (ChartPanel* c : charts()) {
         c->setBaseline(m_baseline);
         c->setResult(shared);
-        c->cacheStaticItems(); // grid and label items that a changed axis range created
     }
     refreshTools(shared);
     m_ui->verdict->setResult(shared);
@@ -161,6 +164,8 @@ void MainWindow::restyle()
     const ChartStyle style = chartStyle(palette(), m_presentation, m_appliedScale);
     for (ChartPanel* c : charts())
         c->setChartStyle(style);
+    if (m_inference)
+        m_inference->setChartStyle(style);
 }
 
 qreal MainWindow::presentationScale() const
@@ -214,6 +219,7 @@ void MainWindow::setPresentationMode(bool on, bool fullScreen)
     m_settings->setPresentationMode(on);
     m_ui->presentationAction->setChecked(on);
     m_ui->controls->setPresentationMode(on);
+    fitControlsWidth();
     m_ui->verdict->setPresentationMode(on);
     m_legend->setPresentationMode(on);
     setToolFontScale(on ? 1.6 : 1.0);
@@ -231,6 +237,16 @@ void MainWindow::setPresentationMode(bool on, bool fullScreen)
     restyle();
     if (m_controller->result().model)
         onResultChanged();
+}
+
+void MainWindow::fitControlsWidth()
+{
+    // The panel scrolls vertically only, so the splitter must never make it narrower than its widgets need:
+    // squeezed, its spin boxes and combo arrows were cut off at the right edge with no way to reach them.
+    const QScrollArea* area = m_ui->controlsScroll;
+    const int need = m_ui->controls->minimumSizeHint().width() + area->verticalScrollBar()->sizeHint().width()
+        + 2 * area->frameWidth();
+    m_ui->controlsScroll->setMinimumWidth(std::max(300, need));
 }
 
 void MainWindow::resizeEvent(QResizeEvent* event)
@@ -253,6 +269,7 @@ void MainWindow::changeEvent(QEvent* event)
             onResultChanged();
     } else if (event->type() == QEvent::LanguageChange) {
         m_ui->retranslateUi(this);
+        fitControlsWidth(); // Chinese labels are wider or narrower than the English
         retranslateTools();
         populateExamplesMenu();
         populateLanguageMenu();

@@ -25,6 +25,7 @@ class AppSettings;
 class BaselineTable;
 class BatchSweepView;
 class GpuComparisonView;
+class InferenceView;
 class GuidedTour;
 class CategoryLegend;
 class ControlPanel;
@@ -85,6 +86,8 @@ public:
     void showGpuComparison();
     void hideGpuComparison();
     bool gpuComparisonShown() const;
+    InferenceView* inference() const { return m_inference; }
+    void showInference();
     GuidedTour* tour() const { return m_tour; }
     SimulationController* controller() const { return m_controller; }
     // A Hugging Face config.json or checkpoint folder becomes the current model; a .safetensors file opens the
@@ -104,6 +107,7 @@ private:
     void onBackgroundChanged();
     void explain(const ExplainRequest& request);
     void restyle();
+    void fitControlsWidth();
     void openScenario();
     void saveScenario();
     void setupFileMenu();
@@ -131,6 +135,8 @@ private:
     QDockWidget* m_baselineDock = nullptr;
     GpuComparisonView* m_comparison = nullptr;
     QDockWidget* m_comparisonDock = nullptr;
+    InferenceView* m_inference = nullptr;
+    QDockWidget* m_inferenceDock = nullptr;
     std::unique_ptr<TourHost> m_tourHost;
     GuidedTour* m_tour = nullptr;
     QDockWidget* m_tourDock = nullptr;

@@ -8,6 +8,7 @@
 #include "controlpanel.h"
 #include "gpucomparisonview.h"
 #include "gpueditordialog.h"
+#include "inferenceview.h"
 #include "modeleditordialog.h"
 #include "modelimport.h"
 #include "simulationcontroller.h"
@@ -100,6 +101,14 @@ void MainWindow::setupTools()
     m_comparisonDock->hide();
     connect(m_ui->gpuComparisonAction, &QAction::triggered, this, &MainWindow::showGpuComparison);
 
+    m_inference = new InferenceView(m_controller->catalog(), this);
+    m_inferenceDock = new QDockWidget(this);
+    m_inferenceDock->setObjectName(QStringLiteral("inferenceDock"));
+    m_inferenceDock->setWidget(m_inference);
+    addDockWidget(Qt::BottomDockWidgetArea, m_inferenceDock);
+    m_inferenceDock->hide();
+    connect(m_ui->inferenceAction, &QAction::triggered, this, &MainWindow::showInference);
+
     m_tourHost = std::make_unique<WindowTourHost>(this);
     m_tour = new GuidedTour(m_tourHost.get(), this);
     m_tourDock = new QDockWidget(this);
@@ -135,7 +144,7 @@ void MainWindow::setupTools()
 
 void MainWindow::setToolFontScale(double scale)
 {
-    for (QWidget* w : std::initializer_list<QWidget*> { m_tour, m_comparison, m_baselineTable }) {
+    for (QWidget* w : std::initializer_list<QWidget*> { m_tour, m_comparison, m_inference, m_baselineTable }) {
         QFont f = QApplication::font();
         f.setPointSizeF(f.pointSizeF() * scale);
         w->setFont(f);
@@ -158,6 +167,14 @@ void MainWindow::retranslateTools()
     m_tourDock->setWindowTitle(tr("Guided Tour"));
     m_baselineDock->setWindowTitle(tr("Baseline Comparison"));
     m_comparisonDock->setWindowTitle(tr("GPU Comparison"));
+    m_inferenceDock->setWindowTitle(tr("Serving (Inference)"));
+}
+
+void MainWindow::showInference()
+{
+    m_inferenceDock->show();
+    m_inferenceDock->raise();
+    m_inference->refresh();
 }
 
 void MainWindow::setBaselinePinned(bool on)
@@ -177,6 +194,7 @@ void MainWindow::refreshTools(const std::shared_ptr<const SimulationResult>& res
     if (m_baseline)
         m_baselineTable->setResults(m_baseline, result);
     m_comparison->setScenario(result->scenario);
+    m_inference->setScenario(result->scenario);
     m_tour->refreshText(); // its text quotes the result on screen
 }
 

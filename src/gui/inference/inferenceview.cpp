@@ -1,0 +1,248 @@
+#include "inferenceview.h"
+
+#include "chartstyle.h"
+#include "formatting.h"
+#include "ui_inferenceview.h"
+#include "units.h"
+
+#include <QChart>
+#include <QEvent>
+#include <QLineSeries>
+#include <QLocale>
+#include <QPen>
+#include <QScatterSeries>
+#include <QValueAxis>
+
+namespace headroom::gui {
+
+namespace {
+
+    // The formats in the order a 12 GB user reaches for them; the codes are the command line's (--weights).
+    constexpr WeightFormat kFormats[] = {
+        WeightFormat::Fp16,       WeightFormat::Bf16,     WeightFormat::GgufQ4_K_M, WeightFormat::GgufQ5_K_M,
+        WeightFormat::GgufQ8_0,   WeightFormat::GgufQ6_K, WeightFormat::GgufQ5_0,   WeightFormat::GgufQ4_0,
+        WeightFormat::GgufQ3_K_M, WeightFormat::GgufQ2_K, WeightFormat::GgufIq4_XS, WeightFormat::Awq4,
+        WeightFormat::Gptq4,      WeightFormat::Nf4,      WeightFormat::Int8,       WeightFormat::Fp8,
+        WeightFormat::Fp32,
+    };
+
+    QString code(std::string_view s) { return QString::fromLatin1(s.data(), qsizetype(s.size())); }
+
+} // namespace
+
+InferenceView::InferenceView(const Catalog& catalog, QWidget* parent)
+    : QWidget(parent)
+    , m_ui(std::make_unique<Ui::InferenceView>())
+    , m_catalog(catalog)
+{
+    m_ui->setupUi(this);
+    for (WeightFormat f : kFormats)
+        m_ui->weightsCombo->addItem(code(toString(f)), int(f));
+    for (int k = 0; k < 5; ++k)
+        m_ui->kvCombo->addItem(code(toString(KvCacheType(k))), k);
+
+    m_chart = new QChart;
+    m_chart->legend()->hide();
+    m_peak = new QLineSeries(m_chart);
+    m_capacity = new QLineSeries(m_chart);
+    m_current = new QScatterSeries(m_chart);
+    m_current->setMarkerSize(10);
+    m_x = new QValueAxis(m_chart);
+    m_y = new QValueAxis(m_chart);
+    m_x->setLabelFormat(QStringLiteral("%d"));
+    m_chart->addAxis(m_x, Qt::AlignBottom);
+    m_chart->addAxis(m_y, Qt::AlignLeft);
+    for (QXYSeries* s : std::initializer_list<QXYSeries*> { m_peak, m_capacity, m_current }) {
+        m_chart->addSeries(s);
+        s->attachAxis(m_x);
+        s->attachAxis(m_y);
+    }
+    m_ui->contextChart->setChart(m_chart);
+    m_ui->contextChart->setRenderHint(QPainter::Antialiasing);
+
+    auto changed = [this] {
+        m_dirty = true;
+        if (isVisible())
+            compute();
+    };
+    connect(m_ui->weightsCombo, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_ui->kvCombo, &QComboBox::currentIndexChanged, this, changed);
+    for (QSpinBox* s : { m_ui->batchSpin, m_ui->promptSpin, m_ui->generateSpin, m_ui->tpSpin })
+        connect(s, &QSpinBox::valueChanged, this, changed);
+    retranslate();
+}
+
+InferenceView::~InferenceView() = default;
+
+InferenceConfig InferenceView::config() const
+{
+    InferenceConfig c;
+    c.weights = WeightFormat(m_ui->weightsCombo->currentData().toInt());
+    c.kvCache = KvCacheType(m_ui->kvCombo->currentData().toInt());
+    c.batch = m_ui->batchSpin->value();
+    c.prompt = m_ui->promptSpin->value();
+    c.generate = m_ui->generateSpin->value();
+    c.tensorParallel = m_ui->tpSpin->value();
+    return c;
+}
+
+void InferenceView::setConfig(const InferenceConfig& c)
+{
+    m_ui->weightsCombo->setCurrentIndex(m_ui->weightsCombo->findData(int(c.weights)));
+    m_ui->kvCombo->setCurrentIndex(m_ui->kvCombo->findData(int(c.kvCache)));
+    m_ui->batchSpin->setValue(int(std::min<std::int64_t>(c.batch, m_ui->batchSpin->maximum())));
+    m_ui->promptSpin->setValue(int(std::min<std::int64_t>(c.prompt, m_ui->promptSpin->maximum())));
+    m_ui->generateSpin->setValue(int(std::min<std::int64_t>(c.generate, m_ui->generateSpin->maximum())));
+    m_ui->tpSpin->setValue(c.tensorParallel);
+    refresh();
+}
+
+void InferenceView::setScenario(const Scenario& scenario)
+{
+    if (m_haveScenario && scenario.gpuId == m_scenario.gpuId && scenario.modelId == m_scenario.modelId
+        && scenario.overrides == m_scenario.overrides)
+        return; // the training settings do not change what serving needs
+    m_scenario.gpuId = scenario.gpuId;
+    m_scenario.modelId = scenario.modelId;
+    m_scenario.overrides = scenario.overrides;
+    m_haveScenario = true;
+    m_dirty = true;
+    if (isVisible())
+        compute();
+}
+
+void InferenceView::refresh()
+{
+    m_dirty = true;
+    compute();
+}
+
+void InferenceView::compute()
+{
+    if (!m_haveScenario || !m_dirty)
+        return;
+    m_dirty = false;
+    m_scenario.config = config();
+    const ModelSpec* model = m_catalog.model(m_scenario.modelId);
+    auto r = simulateInference(m_catalog, m_scenario);
+    if (r) {
+        m_result = std::move(*r);
+        m_error.clear();
+    } else {
+        m_result.reset();
+        m_error = r.error().field == "model"
+            ? tr("Serving covers decoder-only language models (GPT-2, Llama, Mistral, Qwen); %1 is not one. Pick "
+                 "one in the model list.")
+                  .arg(model ? QString::fromStdString(model->name) : QString())
+            : QString::fromStdString(r.error().message);
+    }
+    if (model)
+        showResult(*model);
+    updateChart();
+    emit resultChanged();
+}
+
+QString InferenceView::resultText() const { return m_ui->resultLabel->text(); }
+
+QList<QPointF> InferenceView::peakPoints() const { return m_peak->points(); }
+
+double InferenceView::capacityLineGiB() const { return m_capacity->count() ? m_capacity->at(0).y() : 0.0; }
+
+void InferenceView::showResult(const ModelSpec& model)
+{
+    if (!m_result) {
+        m_ui->resultLabel->setText(m_error.toHtmlEscaped());
+        return;
+    }
+    const InferenceEstimate& e = *m_result;
+    const QLocale locale;
+    const double free = e.capacityBytes - e.memory.engineReserve - e.memory.peak;
+    QStringList lines;
+    lines << (e.fits ? tr("<b>Fits</b>: peak %1 of %2, %3 free")
+                           .arg(formatBytes(e.memory.peak), formatBytes(e.capacityBytes), formatBytes(free))
+                     : tr("<b>Does not fit</b>: peak %1 of %2, %3 over")
+                           .arg(formatBytes(e.memory.peak), formatBytes(e.capacityBytes), formatBytes(-free)));
+    lines << tr("%1: weights %2 · KV cache %3 · activations %4 · overhead %5")
+                 .arg(QString::fromStdString(model.name), formatBytes(e.memory.weights), formatBytes(e.memory.kvCache),
+                      formatBytes(e.memory.activations), formatBytes(e.memory.overhead));
+    if (e.weights.hostBytes > 0)
+        lines << tr("Host memory %1: llama.cpp keeps the input embedding on the CPU")
+                     .arg(formatBytes(e.weights.hostBytes));
+    const QString batch = e.maxBatch > 0 ? locale.toString(qlonglong(e.maxBatch)) : tr("none");
+    lines << (e.maxContextLimitedByModel ? tr("Largest batch %1 · longest context %2 tokens (the model's limit)")
+                                         : tr("Largest batch %1 · longest context %2 tokens"))
+                 .arg(batch, locale.toString(qlonglong(e.maxContext)));
+    lines << tr("Prefill %1 · decode %2 per token · %3 tokens/s")
+                 .arg(formatSeconds(e.prefillSeconds), formatSeconds(e.decodeSecondsPerToken),
+                      locale.toString(e.tokensPerSecond, 'f', 1));
+    for (const std::string& w : e.warnings)
+        lines << QStringLiteral("⚠ ") + QString::fromStdString(w).toHtmlEscaped();
+    m_ui->resultLabel->setText(lines.join(QStringLiteral("<br>")));
+}
+
+void InferenceView::updateChart()
+{
+    if (!m_result) {
+        replaceIfChanged(m_peak, {});
+        replaceIfChanged(m_capacity, {});
+        replaceIfChanged(m_current, {});
+        return;
+    }
+    const InferenceEstimate& e = *m_result;
+    QList<QPointF> peak;
+    double top = e.capacityBytes;
+    for (const InferenceContextPoint& p : e.memoryByContext) {
+        peak << QPointF(double(p.context), units::toGiB(p.peakBytes));
+        top = std::max(top, std::min(p.peakBytes, 2 * e.capacityBytes));
+    }
+    const double right = e.memoryByContext.empty() ? 1.0 : double(e.memoryByContext.back().context);
+    replaceIfChanged(m_peak, peak);
+    replaceIfChanged(m_capacity,
+                     { QPointF(0, units::toGiB(e.capacityBytes)), QPointF(right, units::toGiB(e.capacityBytes)) });
+    replaceIfChanged(m_current, { QPointF(double(e.config.prompt + e.config.generate), units::toGiB(e.memory.peak)) });
+    if (m_x->max() != right || m_x->min() != 0)
+        m_x->setRange(0, right);
+    setStableTop(m_y, units::toGiB(top) * 1.05);
+}
+
+void InferenceView::setChartStyle(const ChartStyle& style)
+{
+    applyStyle(m_chart, style);
+    applyAxisStyle(m_x, style);
+    applyAxisStyle(m_y, style);
+    m_peak->setPen(QPen(categoryColor(MemoryCategory::Activations), style.lineWidth));
+    QPen capacity(style.capacity, style.lineWidth);
+    capacity.setStyle(Qt::DashLine);
+    m_capacity->setPen(capacity);
+    m_current->setColor(style.foreground);
+    m_current->setBorderColor(style.foreground);
+}
+
+void InferenceView::retranslate()
+{
+    m_chart->setTitle(tr("Peak memory against context length"));
+    m_x->setTitleText(tr("Context (prompt + generated tokens)"));
+    m_y->setTitleText(tr("GiB"));
+    m_peak->setName(tr("Peak"));
+    m_capacity->setName(tr("Capacity"));
+}
+
+void InferenceView::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    compute();
+}
+
+void InferenceView::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange) {
+        m_ui->retranslateUi(this);
+        retranslate();
+        m_dirty = true;
+        if (isVisible())
+            compute();
+    }
+    QWidget::changeEvent(event);
+}
+
+} // namespace headroom::gui

@@ -1,0 +1,82 @@
+#pragma once
+
+// "And how fast will it answer afterwards?": the window's serving panel. The scenario's GPU (with its what-if
+// figures) and model, served with the weights, KV cache, batch, prompt, generated tokens and tensor parallelism set
+// here: the verdict, where the memory goes, the largest batch and context, prefill time and decode speed, and a
+// chart of the peak against the context length with the capacity line. Computed by simulateInference() while the
+// panel is visible; the chart's series are updated in place.
+
+#include "simulate.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+QT_BEGIN_NAMESPACE
+class QChart;
+class QLineSeries;
+class QScatterSeries;
+class QValueAxis;
+QT_END_NAMESPACE
+
+namespace Ui {
+class InferenceView;
+}
+
+namespace headroom::gui {
+
+struct ChartStyle;
+
+class InferenceView : public QWidget {
+    Q_OBJECT
+
+public:
+    // The catalog must outlive the view (the SimulationController's does).
+    explicit InferenceView(const Catalog& catalog, QWidget* parent = nullptr);
+    ~InferenceView() override;
+
+    InferenceConfig config() const;
+    void setConfig(const InferenceConfig& config);
+    // The last result; empty when the model is not a decoder or a value is refused.
+    const std::optional<InferenceEstimate>& result() const { return m_result; }
+    QString resultText() const;
+    // What the chart shows (for tests): the peak against the context, in GiB, and the capacity line's height.
+    QList<QPointF> peakPoints() const;
+    double capacityLineGiB() const;
+    void setChartStyle(const ChartStyle& style);
+
+public slots:
+    // Takes the GPU, its what-if overrides and the model of the training scenario.
+    void setScenario(const headroom::Scenario& scenario);
+    void refresh();
+
+signals:
+    void resultChanged();
+
+protected:
+    void showEvent(QShowEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+private:
+    void compute();
+    void showResult(const ModelSpec& model);
+    void updateChart();
+    void retranslate();
+
+    std::unique_ptr<Ui::InferenceView> m_ui;
+    const Catalog& m_catalog;
+    InferenceScenario m_scenario;
+    bool m_haveScenario = false;
+    bool m_dirty = true;
+    std::optional<InferenceEstimate> m_result;
+    QString m_error;
+    QChart* m_chart = nullptr;
+    QLineSeries* m_peak = nullptr;
+    QLineSeries* m_capacity = nullptr;
+    QScatterSeries* m_current = nullptr;
+    QValueAxis* m_x = nullptr;
+    QValueAxis* m_y = nullptr;
+};
+
+} // namespace headroom::gui

@@ -1,0 +1,122 @@
+// The window's serving panel (View > Serving): it follows the scenario's GPU and model, its controls change what
+// simulateInference() is asked, and its chart shows the peak against the context under the capacity line.
+
+#include "appsettings.h"
+#include "catalogloader.h"
+#include "inferenceview.h"
+#include "mainwindow.h"
+#include "simulationcontroller.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace headroom;
+using namespace headroom::gui;
+
+class TestInferenceView : public QObject {
+    Q_OBJECT
+
+private slots:
+    void init();
+    void cleanup();
+    void servesTheScenarioModel();
+    void controlsChangeTheAnswer();
+    void encodersAreExplained();
+
+private:
+    void open(const char* model)
+    {
+        Scenario s = defaultScenario();
+        s.modelId = model;
+        s.overrides = {}; // the datasheet's 336 GB/s
+        QVERIFY(m_window->applyScenario(s));
+        m_window->showInference();
+        QVERIFY(m_window->inference()->isVisible());
+    }
+    template <typename W>
+    W* control(const char* name)
+    {
+        auto* w = m_window->inference()->findChild<W*>(QLatin1String(name));
+        if (!w)
+            qFatal("no %s", name);
+        return w;
+    }
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<AppSettings> m_settings;
+    std::unique_ptr<SimulationController> m_controller;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+void TestInferenceView::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    m_settings = std::make_unique<AppSettings>(m_dir->filePath(QStringLiteral("settings.ini")), nullptr);
+    m_controller = std::make_unique<SimulationController>(CatalogLoader::bundled());
+    m_window = std::make_unique<MainWindow>(m_controller.get(), m_settings.get());
+    QVERIFY(m_window->applyScenario(defaultScenario()));
+    m_window->resize(1600, 1000);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+}
+
+void TestInferenceView::cleanup()
+{
+    m_window.reset();
+    m_controller.reset();
+    m_settings.reset();
+}
+
+void TestInferenceView::servesTheScenarioModel()
+{
+    open("llama-2-7b");
+    const InferenceView* v = m_window->inference();
+    QVERIFY(v->result());
+    // FP16 Llama-2-7B (13.48 GB of weights) does not fit in the A3000's 12 GB (next-round.md item 31).
+    QVERIFY(!v->result()->fits);
+    QVERIFY(v->resultText().contains(QStringLiteral("Does not fit")));
+    QCOMPARE(v->result()->weights.parameters, 6738415616.0);
+    QCOMPARE(v->capacityLineGiB(), 12.0); // the driver's 12288 MiB
+    // The chart rises with the context: every point's cache is 512 KiB a token more.
+    const QList<QPointF> points = v->peakPoints();
+    QCOMPARE(points.size(), 48);
+    for (int i = 1; i < points.size(); ++i)
+        QVERIFY(points[i].y() > points[i - 1].y());
+}
+
+void TestInferenceView::controlsChangeTheAnswer()
+{
+    open("llama-2-7b");
+    InferenceView* v = m_window->inference();
+    auto* weights = control<QComboBox>("weightsCombo");
+    weights->setCurrentIndex(weights->findText(QStringLiteral("gguf-q4_k_m")));
+    QVERIFY(v->result()->fits);
+    QVERIFY(v->result()->config.weights == WeightFormat::GgufQ4_K_M);
+    QVERIFY(v->resultText().contains(QStringLiteral("Fits")));
+    QVERIFY(v->resultText().contains(QStringLiteral("Host memory"))); // llama.cpp's input embedding
+    const double oneSequence = v->result()->memory.kvCache;
+    control<QSpinBox>("batchSpin")->setValue(4);
+    QCOMPARE(v->result()->config.batch, std::int64_t(4));
+    QCOMPARE(v->result()->memory.kvCache, 4 * oneSequence);
+    // The GPU of the scenario, changed in the main window, is the one served on.
+    Scenario s = m_controller->scenario();
+    s.gpuId = "rtx-4090";
+    QVERIFY(m_window->applyScenario(s));
+    QCOMPARE(v->result()->gpu.spec->id, std::string("rtx-4090"));
+    QCOMPARE(v->capacityLineGiB(), v->result()->capacityBytes / 1073741824.0);
+}
+
+void TestInferenceView::encodersAreExplained()
+{
+    open("bert-base");
+    const InferenceView* v = m_window->inference();
+    QVERIFY(!v->result());
+    QVERIFY(v->resultText().contains(QStringLiteral("decoder-only")));
+    QVERIFY(v->peakPoints().isEmpty());
+}
+
+QTEST_MAIN(TestInferenceView)
+#include "tst_inferenceview.moc"
