@@ -41,6 +41,7 @@ private slots:
     void badScenarioFileChangesNothing();
     void valuesBeyondAControlAreKept();
     void gpuPickerGroupsAndSearchesBySegment();
+    void chartTitlesSurviveResizes();
 
 private:
     static double total(const MemoryChartView* v, Phase p)
@@ -294,6 +295,30 @@ void TestMainWindow::gpuPickerGroupsAndSearchesBySegment()
     const int row = int(ids.indexOf(QStringLiteral("h100-sxm5-80gb")));
     emit combo->completer()->activated(search->index(row, 0));
     QCOMPARE(QString::fromStdString(m_controller->scenario().gpuId), QStringLiteral("h100-sxm5-80gb"));
+}
+
+// Issue 8: after a resize (or a dock opening) the charts' titles and tick labels vanished, because their text items
+// were cached as pixmaps that Qt Charts' re-layout left stale. Each chart's title band must still hold ink after the
+// window has been resized three times and the batch moved.
+void TestMainWindow::chartTitlesSurviveResizes()
+{
+    auto ink = [](ChartPanel* c) {
+        const QImage img = c->grab().toImage().convertToFormat(QImage::Format_RGB32);
+        const QColor background = img.pixelColor(2, 2);
+        int dark = 0;
+        for (int y = 0; y < std::min(img.height(), 40); ++y)
+            for (int x = img.width() / 4; x < img.width() * 3 / 4; ++x)
+                dark += std::abs(img.pixelColor(x, y).lightness() - background.lightness()) > 80;
+        return dark;
+    };
+    for (const QSize size : { QSize(1920, 1080), QSize(1100, 700), QSize(1500, 950) }) {
+        m_window->resize(size);
+        QTest::qWait(50);
+    }
+    m_window->controls()->batchSlider()->triggerAction(QSlider::SliderPageStepAdd);
+    QTest::qWait(50);
+    for (ChartPanel* c : m_window->charts())
+        QVERIFY2(ink(c) > 100, qPrintable(c->title()));
 }
 
 QTEST_MAIN(TestMainWindow)
