@@ -12,8 +12,10 @@
 #include "timelineview.h"
 #include "verdictwidget.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QCompleter>
+#include <QDockWidget>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTemporaryDir>
@@ -42,6 +44,7 @@ private slots:
     void valuesBeyondAControlAreKept();
     void gpuPickerGroupsAndSearchesBySegment();
     void chartTitlesSurviveResizes();
+    void explainPanelOpensOnTheLargestCategory();
 
 private:
     static double total(const MemoryChartView* v, Phase p)
@@ -319,6 +322,22 @@ void TestMainWindow::chartTitlesSurviveResizes()
     QTest::qWait(50);
     for (ChartPanel* c : m_window->charts())
         QVERIFY2(ink(c) > 100, qPrintable(c->title()));
+}
+
+// View > Explain Panel (F1) before anything was clicked explains the largest category at the peak instead of an
+// empty page; F1 again closes it.
+void TestMainWindow::explainPanelOpensOnTheLargestCategory()
+{
+    auto* action = m_window->findChild<QAction*>(QStringLiteral("explainAction"));
+    auto* dock = m_window->findChild<QDockWidget*>(QStringLiteral("explainDock"));
+    QVERIFY(action && dock);
+    QVERIFY(!dock->isVisible());
+    action->trigger();
+    QVERIFY(dock->isVisible());
+    // BERT-base at batch 16, seq 512 in FP16: activations dominate the backward peak.
+    QVERIFY2(m_window->explainHtml().contains(QStringLiteral("Activations")), qPrintable(m_window->explainHtml()));
+    action->trigger();
+    QVERIFY(!dock->isVisible());
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -55,6 +55,9 @@ RooflineView::RooflineView(QWidget* parent)
         add(m_roofs[u]);
         m_roofLabels[u] = new QGraphicsSimpleTextItem(chart);
         m_roofLabels[u]->setZValue(20);
+        m_roofPlates[u] = new QGraphicsRectItem(chart);
+        m_roofPlates[u]->setZValue(19);
+        m_roofPlates[u]->setPen(Qt::NoPen);
     }
     m_step = new QScatterSeries(chart);
     m_step->setMarkerShape(QScatterSeries::MarkerShapeStar);
@@ -101,6 +104,9 @@ RooflineView::RooflineView(QWidget* parent)
     m_ridgeLabel = new QGraphicsSimpleTextItem(chart);
     m_bandwidthLabel->setZValue(20);
     m_ridgeLabel->setZValue(20);
+    m_ridgePlate = new QGraphicsRectItem(chart);
+    m_ridgePlate->setZValue(19);
+    m_ridgePlate->setPen(Qt::NoPen);
 
     // The operator-kind legend sits inside the plot, top left, where no dot can be (above the bandwidth roof), so
     // that a narrow chart keeps its width for data.
@@ -139,6 +145,11 @@ void RooflineView::setChartStyle(const ChartStyle& style)
     m_bandwidthLabel->setBrush(style.bandwidth);
     m_ridgeLabel->setFont(style.annotationFont);
     m_ridgeLabel->setBrush(style.foreground);
+    QColor plate = style.plotBackground;
+    plate.setAlpha(215);
+    m_ridgePlate->setBrush(plate);
+    for (QGraphicsRectItem* p : m_roofPlates)
+        p->setBrush(plate);
     m_step->setColor(style.foreground);
     m_step->setBorderColor(style.background);
     m_step->setMarkerSize(22.0 * style.markerScale);
@@ -299,6 +310,11 @@ void RooflineView::placeLabels()
         m_roofLabels[u]->setPos(std::max(plot.left() + 2.0, right.x() - br.width() - 4.0), y);
         nextTop = y + br.height();
     }
+    for (int u = 0; u < kMathUnitCount; ++u) {
+        m_roofPlates[u]->setVisible(m_roofLabels[u]->isVisible());
+        m_roofPlates[u]->setRect(
+            m_roofLabels[u]->mapRectToParent(m_roofLabels[u]->boundingRect()).adjusted(-2, 0, 2, 0));
+    }
     if (m_bandwidth->count() == 2) {
         // Write the bandwidth along its slope, a third of the way up.
         const QPointF a = c->mapToPosition(m_bandwidth->at(0), m_bandwidth);
@@ -309,8 +325,13 @@ void RooflineView::placeLabels()
         m_bandwidthLabel->setPos(at + QPointF(0.0, -m_bandwidthLabel->boundingRect().height()));
     }
     if (m_ridge->count() == 2) {
+        // Right of the ridge line, or left of it where the plot ends first.
         const QPointF bottom = c->mapToPosition(m_ridge->at(0), m_ridge);
-        m_ridgeLabel->setPos(bottom.x() + 3.0, plot.bottom() - m_ridgeLabel->boundingRect().height() - 2.0);
+        const QRectF br = m_ridgeLabel->boundingRect();
+        const double x = bottom.x() + 3.0 + br.width() > plot.right() - 2.0 ? bottom.x() - 3.0 - br.width()
+                                                                            : bottom.x() + 3.0;
+        m_ridgeLabel->setPos(x, plot.bottom() - br.height() - 2.0);
+        m_ridgePlate->setRect(m_ridgeLabel->mapRectToParent(br).adjusted(-2, 0, 2, 0));
     }
     // Legend: the kinds present, one per row.
     const QFontMetricsF fm(m_style.annotationFont);

@@ -60,6 +60,10 @@ private:
     QGraphicsSimpleTextItem* m_bandwidthLabel = nullptr;
     QGraphicsSimpleTextItem* m_ridgeLabel = nullptr;
     std::array<QGraphicsSimpleTextItem*, kMathUnitCount> m_roofLabels {};
+    // Plates in the plot's colour behind the roof and ridge labels, so that a roof line or an operator's dot
+    // passing under a label does not make it unreadable.
+    std::array<QGraphicsRectItem*, kMathUnitCount> m_roofPlates {};
+    QGraphicsRectItem* m_ridgePlate = nullptr;
     QGraphicsRectItem* m_legendBox = nullptr;
     std::array<QGraphicsEllipseItem*, kOpKindCount> m_legendDots {};
     std::array<QGraphicsSimpleTextItem*, kOpKindCount> m_legendTexts {};

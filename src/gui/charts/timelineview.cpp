@@ -220,24 +220,29 @@ void TimelineView::placeLabels()
 {
     QChart* c = chart();
     const QRectF plot = c->plotArea();
-    const QPointF peak = c->mapToPosition(m_peak->at(0), m_peak);
-    const QRectF br = m_peakLabel->boundingRect();
-    m_peakLabel->setPos(std::clamp(peak.x() - br.width() / 2.0, plot.left(),
-                                   std::max(plot.left(), plot.right() - br.width())),
-                        std::max(plot.top(), peak.y() - br.height() - 8.0));
+    double labelsBottom = plot.top();
     for (int p = 0; p < 3; ++p) {
         const double mid = (m_phaseBounds[p] + m_phaseBounds[p + 1]) / 2.0;
         const QPointF at = c->mapToPosition(QPointF(mid, m_axisY->max()), m_phaseLines);
         const QRectF lr = m_phaseLabels[p]->boundingRect();
         const double width = c->mapToPosition(QPointF(m_phaseBounds[p + 1], 0), m_phaseLines).x()
             - c->mapToPosition(QPointF(m_phaseBounds[p], 0), m_phaseLines).x();
-        // A phase too short for its name is labelled at its start, above the plot.
+        // A phase too short for its name is labelled at its start on a second row, inside the plot: above it
+        // the label ran into the chart's title.
         const bool fits = width > lr.width() + 4;
+        const double y = fits ? plot.top() + 2.0 : plot.top() + lr.height() + 4.0;
         m_phaseLabels[p]->setPos(fits ? at.x() - lr.width() / 2.0
                                       : std::min(c->mapToPosition(QPointF(m_phaseBounds[p], 0), m_phaseLines).x() + 2.0,
                                                  plot.right() - lr.width()),
-                                 fits ? plot.top() + 2.0 : plot.top() - lr.height() - 2.0);
+                                 y);
+        labelsBottom = std::max(labelsBottom, y + lr.height());
     }
+    // The peak's label above its marker, below the phase names, and inside the plot's width.
+    const QPointF peak = c->mapToPosition(m_peak->at(0), m_peak);
+    const QRectF br = m_peakLabel->boundingRect();
+    m_peakLabel->setPos(std::clamp(peak.x() - br.width() / 2.0, plot.left(),
+                                   std::max(plot.left(), plot.right() - br.width())),
+                        std::max(labelsBottom + 2.0, peak.y() - br.height() - 8.0));
 }
 
 void TimelineView::resizeEvent(QResizeEvent* event)

@@ -71,7 +71,20 @@ MainWindow::MainWindow(SimulationController* controller, AppSettings* settings, 
     });
     connect(m_ui->nextChartsAction, &QAction::triggered, this, &MainWindow::showNextChartPair);
     m_ui->nextChartsAction->setEnabled(false);
-    connect(m_ui->explainAction, &QAction::triggered, this, [this] { m_ui->explainDock->show(); });
+    // F1 toggles the panel. Opened before anything was clicked, it explains where most of the memory at the peak goes
+    // rather than showing an empty page.
+    connect(m_ui->explainAction, &QAction::triggered, this, [this] {
+        if (m_ui->explainDock->isVisible()) {
+            m_ui->explainDock->hide();
+        } else if (m_explainShown || !m_controller->result().model) {
+            m_ui->explainDock->show();
+        } else {
+            const CategoryBytes& atPeak = m_controller->result().estimate.atPeak;
+            ExplainRequest request;
+            request.category = MemoryCategory(std::max_element(atPeak.begin(), atPeak.end()) - atPeak.begin());
+            explain(request);
+        }
+    });
     connect(m_ui->quitAction, &QAction::triggered, this, &QWidget::close);
     setupFileMenu();
     setupTools();

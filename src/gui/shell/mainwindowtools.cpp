@@ -99,7 +99,12 @@ void MainWindow::setupTools()
     m_comparisonDock->setWidget(m_comparison);
     addDockWidget(Qt::BottomDockWidgetArea, m_comparisonDock);
     m_comparisonDock->hide();
-    connect(m_ui->gpuComparisonAction, &QAction::triggered, this, &MainWindow::showGpuComparison);
+    connect(m_ui->gpuComparisonAction, &QAction::triggered, this, [this] {
+        if (gpuComparisonShown())
+            hideGpuComparison(); // Ctrl+G toggles, as F1 does the Explain panel
+        else
+            showGpuComparison();
+    });
 
     m_inference = new InferenceView(m_controller->catalog(), this);
     m_inferenceDock = new QDockWidget(this);
@@ -107,7 +112,12 @@ void MainWindow::setupTools()
     m_inferenceDock->setWidget(m_inference);
     addDockWidget(Qt::BottomDockWidgetArea, m_inferenceDock);
     m_inferenceDock->hide();
-    connect(m_ui->inferenceAction, &QAction::triggered, this, &MainWindow::showInference);
+    connect(m_ui->inferenceAction, &QAction::triggered, this, [this] {
+        if (m_inferenceDock->isVisible())
+            m_inferenceDock->hide();
+        else
+            showInference();
+    });
 
     m_tourHost = std::make_unique<WindowTourHost>(this);
     m_tour = new GuidedTour(m_tourHost.get(), this);
