@@ -25,6 +25,7 @@
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScrollArea>
 #include <QStatusBar>
 
 namespace headroom::gui {
@@ -74,6 +75,17 @@ namespace {
         MainWindow* m_window;
     };
 
+    // A dock's widget in a scroll area: the panel keeps its natural size and scrolls, instead of forcing its
+    // minimum height on the window (the GPU comparison made a 1280x800 window 1036 pixels tall).
+    QScrollArea* scrolled(QWidget* panel, QWidget* parent)
+    {
+        auto* area = new QScrollArea(parent);
+        area->setWidgetResizable(true);
+        area->setFrameShape(QFrame::NoFrame);
+        area->setWidget(panel);
+        return area;
+    }
+
 } // namespace
 
 void MainWindow::setupTools()
@@ -96,7 +108,7 @@ void MainWindow::setupTools()
     m_comparison = new GpuComparisonView(m_controller->catalog(), this);
     m_comparisonDock = new QDockWidget(this);
     m_comparisonDock->setObjectName(QStringLiteral("comparisonDock"));
-    m_comparisonDock->setWidget(m_comparison);
+    m_comparisonDock->setWidget(scrolled(m_comparison, m_comparisonDock));
     addDockWidget(Qt::BottomDockWidgetArea, m_comparisonDock);
     m_comparisonDock->hide();
     connect(m_ui->gpuComparisonAction, &QAction::triggered, this, [this] {
@@ -109,7 +121,7 @@ void MainWindow::setupTools()
     m_inference = new InferenceView(m_controller->catalog(), this);
     m_inferenceDock = new QDockWidget(this);
     m_inferenceDock->setObjectName(QStringLiteral("inferenceDock"));
-    m_inferenceDock->setWidget(m_inference);
+    m_inferenceDock->setWidget(scrolled(m_inference, m_inferenceDock));
     addDockWidget(Qt::BottomDockWidgetArea, m_inferenceDock);
     m_inferenceDock->hide();
     connect(m_ui->inferenceAction, &QAction::triggered, this, [this] {
