@@ -124,10 +124,6 @@
         <translation>参与 ZeRO 分区的 GPU 数（对数刻度，1 到 1024）</translation>
     </message>
     <message>
-        <source>Offload the optimizer to the &amp;host (ZeRO-Offload)</source>
-        <translation>将优化器卸载到主机（ZeRO-Offload）(&amp;H)</translation>
-    </message>
-    <message>
         <source>What-if overrides</source>
         <translation>假设覆盖值</translation>
     </message>
@@ -138,10 +134,6 @@
     <message>
         <source> GiB</source>
         <translation> GiB</translation>
-    </message>
-    <message>
-        <source>Band&amp;width</source>
-        <translation>带宽(&amp;W)</translation>
     </message>
     <message>
         <source> GB/s</source>
@@ -156,16 +148,24 @@
         <translation> TFLOP/s</translation>
     </message>
     <message>
-        <source>Over&amp;head</source>
-        <translation>开销(&amp;H)</translation>
-    </message>
-    <message>
         <source> MiB</source>
         <translation> MiB</translation>
     </message>
     <message>
         <source>CUDA context and library workspaces; the default comes from the GPU&apos;s generation</source>
         <translation>CUDA 上下文与库工作区；默认值取决于 GPU 的架构代际</translation>
+    </message>
+    <message>
+        <source>Off&amp;load the optimizer to the host (ZeRO-Offload)</source>
+        <translation>将优化器卸载到主机（ZeRO-Offload）(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Ba&amp;ndwidth</source>
+        <translation>带宽(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Ove&amp;rhead</source>
+        <translation>开销(&amp;R)</translation>
     </message>
 </context>
 <context>
@@ -705,40 +705,40 @@
 <context>
     <name>InferenceView</name>
     <message>
-        <source>&amp;Weights</source>
-        <translation>权重(&amp;W)</translation>
-    </message>
-    <message>
         <source>How the weights are stored: 16-bit, 8-bit, 4-bit GPTQ/AWQ/NF4, or a llama.cpp GGUF preset</source>
         <translation>权重的存储格式：16 位、8 位、4 位 GPTQ/AWQ/NF4，或 llama.cpp 的 GGUF 预设</translation>
-    </message>
-    <message>
-        <source>&amp;KV cache</source>
-        <translation>KV 缓存(&amp;K)</translation>
-    </message>
-    <message>
-        <source>&amp;Sequences</source>
-        <translation>并发序列(&amp;S)</translation>
     </message>
     <message>
         <source>Sequences decoded together (the serving batch)</source>
         <translation>同时解码的序列数（推理批大小）</translation>
     </message>
     <message>
-        <source>&amp;Prompt tokens</source>
-        <translation>提示词元数(&amp;P)</translation>
-    </message>
-    <message>
-        <source>&amp;Generated tokens</source>
-        <translation>生成词元数(&amp;G)</translation>
-    </message>
-    <message>
-        <source>&amp;Tensor parallel</source>
-        <translation>张量并行(&amp;T)</translation>
-    </message>
-    <message>
         <source>GPUs the model is split over (memory and time are per GPU)</source>
         <translation>模型切分到的 GPU 数（显存与时间按每块 GPU 计）</translation>
+    </message>
+    <message>
+        <source>Weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>KV cache</source>
+        <translation>KV 缓存</translation>
+    </message>
+    <message>
+        <source>Sequences</source>
+        <translation>并发序列</translation>
+    </message>
+    <message>
+        <source>Prompt tokens</source>
+        <translation>提示词元数</translation>
+    </message>
+    <message>
+        <source>Generated tokens</source>
+        <translation>生成词元数</translation>
+    </message>
+    <message>
+        <source>Tensor parallel</source>
+        <translation>张量并行</translation>
     </message>
 </context>
 <context>
