@@ -12,7 +12,11 @@
 #include "timelineview.h"
 #include "verdictwidget.h"
 
+#include <QAbstractButton>
 #include <QAction>
+#include <QGroupBox>
+#include <QLabel>
+#include <QMenuBar>
 #include <QComboBox>
 #include <QCompleter>
 #include <QDockWidget>
@@ -45,6 +49,7 @@ private slots:
     void gpuPickerGroupsAndSearchesBySegment();
     void chartTitlesSurviveResizes();
     void explainPanelOpensOnTheLargestCategory();
+    void mnemonicsAreUnique();
 
 private:
     static double total(const MemoryChartView* v, Phase p)
@@ -338,6 +343,34 @@ void TestMainWindow::explainPanelOpensOnTheLargestCategory()
     QVERIFY2(m_window->explainHtml().contains(QStringLiteral("Activations")), qPrintable(m_window->explainHtml()));
     action->trigger();
     QVERIFY(!dock->isVisible());
+}
+
+// Two controls (or a control and a menu) with the same Alt+letter make the key cycle between them instead of acting:
+// Alt+H did not open Help while "Offload ... to the &host" and "Over&head" shared it (issue 8).
+void TestMainWindow::mnemonicsAreUnique()
+{
+    auto mnemonic = [](const QString& text) -> QChar {
+        const int i = text.indexOf(QLatin1Char('&'));
+        return (i >= 0 && i + 1 < text.size() && text[i + 1] != QLatin1Char('&')) ? text[i + 1].toLower() : QChar();
+    };
+    QMap<QChar, QString> seen;
+    auto add = [&](const QString& text) {
+        const QChar c = mnemonic(text);
+        if (c.isNull())
+            return;
+        QVERIFY2(!seen.contains(c), qPrintable(QStringLiteral("%1 and %2").arg(seen.value(c), text)));
+        seen.insert(c, text);
+    };
+    for (QAction* a : m_window->menuBar()->actions())
+        add(a->text());
+    for (QLabel* l : m_window->controls()->findChildren<QLabel*>())
+        if (l->buddy())
+            add(l->text());
+    for (QAbstractButton* b : m_window->controls()->findChildren<QAbstractButton*>())
+        add(b->text());
+    for (QGroupBox* g : m_window->controls()->findChildren<QGroupBox*>())
+        add(g->title());
+    QVERIFY(seen.size() > 10);
 }
 
 QTEST_MAIN(TestMainWindow)
