@@ -143,7 +143,17 @@ void TestInference::parameterCountsAreExact()
         QCOMPARE(std::int64_t(w->parameters), m.reference.parameters);
         ++checked;
     }
-    QVERIFY2(checked >= 7, "gpt2 (4 sizes), llama-2-7b, llama-3-8b, mistral-7b, qwen2.5-0.5b");
+    QVERIFY2(checked >= 11,
+             "gpt2 (4 sizes), llama-2-7b, llama-3-8b, llama-3.2-1b/3b, mistral-7b, qwen2.5-0.5b/1.5b, "
+             "tinyllama-1.1b");
+    // The small models a 12 GB user fine-tunes and serves (issue 13), counted from their config.json shapes by hand:
+    // 1.24B (Meta's card: "1.23B"), 3.21B, 1.54B (Qwen's card: "1.54B"), TinyLlama's 1.1B.
+    const std::pair<const char*, double> published[] = { { "llama-3.2-1b", 1235814400.0 },
+                                                         { "llama-3.2-3b", 3212749824.0 },
+                                                         { "qwen2.5-1.5b", 1543714304.0 },
+                                                         { "tinyllama-1.1b", 1100048384.0 } };
+    for (const auto& [id, count] : published)
+        QCOMPARE(inferenceWeights(test::preset(id), InferenceConfig {})->parameters, count);
     QVERIFY(!inferenceWeights(test::preset("bert-base"), InferenceConfig {}));
 }
 
