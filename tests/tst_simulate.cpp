@@ -91,6 +91,7 @@ void TestSimulate::cachedEqualsFresh_data()
     QTest::newRow("checkpointing") << Change([](TrainingConfig& c) { c.checkpointing = Checkpointing::Full; });
     QTest::newRow("attention") << Change([](TrainingConfig& c) { c.attention = AttentionImpl::Fused; });
     QTest::newRow("optimizer") << Change([](TrainingConfig& c) { c.optimizer = OptimizerKind::AdamW8bit; });
+    QTest::newRow("adamImpl") << Change([](TrainingConfig& c) { c.adamImpl = AdamImpl::Fused; });
     QTest::newRow("gradientAccumulation") << Change([](TrainingConfig& c) { c.gradientAccumulation = 4; });
     QTest::newRow("overheadBytes") << Change([](TrainingConfig& c) { c.overheadBytes = 3.0e9; });
     QTest::newRow("allocatorReserveFraction") << Change([](TrainingConfig& c) { c.allocatorReserveFraction = 0.1; });

@@ -16,6 +16,8 @@ private slots:
     void deepSpeedZero3Estimate();
     void autocastAdamIsSixteenBytesPerParameter();
     void offloadRemovesOptimizerStates();
+    void adamImplementationsTemporaries();
+    void eightBitAdamState();
 };
 
 namespace {
@@ -143,6 +145,44 @@ void TestZero::offloadRemovesOptimizerStates()
     QCOMPARE(e.components[index(MemoryCategory::OptimizerStates)], 0.0);
     QCOMPARE(e.components[index(MemoryCategory::Weights)], e.parameters * 2.0);
     QCOMPARE_GT(e.offloadSeconds, 0.0);
+}
+
+void TestZero::adamImplementationsTemporaries()
+{
+    // Issue 13: "7B foreach temporaries are about 25 GiB". Under autocast Llama-2-7B's FP32 states are stepped by
+    // torch.optim.AdamW: foreach's _foreach_sqrt allocates a state-sized temporary for every parameter at once
+    // (4 B x 6,738,415,616 = 25.1 GiB); the for-loop one at a time, sqrt and quotient of the largest (the 32000 x
+    // 4096 embedding: 2 x 4 B x 131,072,000); fused none (torch/optim/adamw.py, _multi_tensor/_single_tensor/_fused).
+    auto temporaries = [](AdamImpl impl) {
+        TrainingConfig c;
+        c.microBatch = 1;
+        c.sequenceLength = 128;
+        c.precision = Precision::MixedBF16;
+        c.adamImpl = impl;
+        const Estimate e = estimate(test::preset("llama-2-7b"), test::gpu("h100-sxm5-80gb"), c, {},
+                                    test::fastOptions());
+        return e.phasePeaks[int(Phase::Optimizer)].atPeak[index(MemoryCategory::Transient)];
+    };
+    const double fused = temporaries(AdamImpl::Fused);
+    QCOMPARE(temporaries(AdamImpl::Foreach) - fused, 4.0 * 6738415616.0);
+    QCOMPARE(temporaries(AdamImpl::ForLoop) - fused, 2.0 * 4.0 * 131072000.0);
+}
+
+void TestZero::eightBitAdamState()
+{
+    // bitsandbytes AdamW8bit (optim/optimizer.py @95f9af3, Optimizer2State.init_state): uint8 m and v plus an FP32
+    // absmax per 256-element block = 2.03125 B per parameter; every Llama-2-7B tensor has at least min_8bit_size =
+    // 4096 elements (next-round.md item 25).
+    TrainingConfig c;
+    c.microBatch = 1;
+    c.sequenceLength = 128;
+    c.precision = Precision::MixedBF16;
+    c.optimizer = OptimizerKind::AdamW8bit;
+    const Estimate e = estimate(test::preset("llama-2-7b"), test::gpu("h100-sxm5-80gb"), c, {}, test::fastOptions());
+    QCOMPARE(e.components[index(MemoryCategory::OptimizerStates)], 2.03125 * 6738415616.0);
+    // GPT-2's 768-element LayerNorm and bias vectors are below 4096: they keep two FP32 states, 8 B each.
+    const Estimate g = estimate(test::preset("gpt2"), test::gpu("h100-sxm5-80gb"), c, {}, test::fastOptions());
+    QCOMPARE_GT(g.components[index(MemoryCategory::OptimizerStates)], 2.03125 * g.parameters);
 }
 
 QTEST_APPLESS_MAIN(TestZero)

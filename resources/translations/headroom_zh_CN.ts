@@ -1079,6 +1079,10 @@
         <source>Train in pure BF16 (model.to(torch.bfloat16))</source>
         <translation>以纯 BF16 训练（model.to(torch.bfloat16)）</translation>
     </message>
+    <message>
+        <source>Use fused AdamW (torch.optim.AdamW(fused=True))</source>
+        <translation>使用融合 AdamW（torch.optim.AdamW(fused=True)）</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>

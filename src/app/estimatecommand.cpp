@@ -74,6 +74,11 @@ namespace {
     const QCommandLineOption kOptimizer({ QStringLiteral("optimizer") },
                                         QStringLiteral("adamw, adam, sgd, sgd-momentum, adamw-8bit or adafactor."),
                                         QStringLiteral("name"));
+    const QCommandLineOption
+        kAdamImpl({ QStringLiteral("adamw-impl") },
+                  QStringLiteral("PyTorch's Adam/AdamW implementation: foreach (default, PyTorch's "
+                                 "on CUDA), for-loop or fused."),
+                  QStringLiteral("impl"));
     const QCommandLineOption kGradAccum({ QStringLiteral("grad-accum") },
                                         QStringLiteral("Gradient accumulation steps (default 1)."),
                                         QStringLiteral("N"));
@@ -117,9 +122,9 @@ std::optional<QString> resolveModelOption(const QString& value, Catalog& catalog
 
 void addScenarioOptions(QCommandLineParser& parser)
 {
-    parser.addOptions({ kScenario,    kGpu,      kModel,   kBatch,   kSeq,       kPrecision, kStyle,
-                        kMasterGrads, kZero,     kDp,      kOffload, kCkpt,      kAttention, kOptimizer,
-                        kGradAccum,   kOverhead, kReserve, kMemory,  kBandwidth, kPeak,      kDatasheet });
+    parser.addOptions({ kScenario, kGpu,     kModel,   kBatch,     kSeq,       kPrecision, kStyle,    kMasterGrads,
+                        kZero,     kDp,      kOffload, kCkpt,      kAttention, kOptimizer, kAdamImpl, kGradAccum,
+                        kOverhead, kReserve, kMemory,  kBandwidth, kPeak,      kDatasheet });
 }
 
 std::optional<QString> resolveScenario(const QCommandLineParser& p, Catalog& catalog, ResolvedScenario* out)
@@ -198,6 +203,8 @@ std::optional<QString> resolveScenario(const QCommandLineParser& p, Catalog& cat
     if ((e = choice(p, kOptimizer, &optimizerFromString, "adamw, adam, sgd, sgd-momentum, adamw-8bit, adafactor",
                     &c.optimizer)))
         return e;
+    if ((e = choice(p, kAdamImpl, &adamImplFromString, "foreach, for-loop, fused", &c.adamImpl)))
+        return e;
     n = c.gradientAccumulation;
     if ((e = integer(p, kGradAccum, 1, 1 << 20, &n)))
         return e;
@@ -252,6 +259,8 @@ QStringList scenarioToArguments(const Scenario& s)
         a << QStringLiteral("--offload");
     a << QStringLiteral("--checkpointing") << str(toString(c.checkpointing)) << QStringLiteral("--attention")
       << str(toString(c.attention)) << QStringLiteral("--optimizer") << str(toString(c.optimizer));
+    if (c.adamImpl != AdamImpl::Foreach)
+        a << QStringLiteral("--adamw-impl") << str(toString(c.adamImpl));
     if (c.gradientAccumulation != 1)
         a << QStringLiteral("--grad-accum") << QString::number(c.gradientAccumulation);
     if (c.overheadBytes)

@@ -60,6 +60,13 @@ namespace {
                                x.precision = Precision::PureBF16;
                                return x;
                            } });
+        const bool torchAdam = (c.optimizer == OptimizerKind::AdamW || c.optimizer == OptimizerKind::Adam)
+            && !(isMixed(c.precision) && c.mixedStyle == MixedPrecisionStyle::MasterWeights);
+        if (torchAdam && c.adamImpl != AdamImpl::Fused)
+            out.push_back({ FixKind::FusedAdamW, 3, [](TrainingConfig x, const GpuSpec&) {
+                               x.adamImpl = AdamImpl::Fused;
+                               return x;
+                           } });
         if (c.optimizer == OptimizerKind::AdamW || c.optimizer == OptimizerKind::Adam)
             out.push_back({ FixKind::EightBitOptimizer, 3, [](TrainingConfig x, const GpuSpec&) {
                                x.optimizer = OptimizerKind::AdamW8bit;
@@ -229,6 +236,8 @@ std::vector<std::pair<std::string, std::string>> fixArguments(const TrainingConf
         out.emplace_back("--checkpointing", std::string(toString(c.checkpointing)));
     if (c.optimizer != base.optimizer)
         out.emplace_back("--optimizer", std::string(toString(c.optimizer)));
+    if (c.adamImpl != base.adamImpl)
+        out.emplace_back("--adamw-impl", std::string(toString(c.adamImpl)));
     if (c.zeroStage != base.zeroStage)
         out.emplace_back("--zero", std::to_string(c.zeroStage));
     if (c.offloadOptimizer && !base.offloadOptimizer)
@@ -274,6 +283,9 @@ std::string describeFix(const Fix& fix)
             break;
         case FixKind::PureBf16:
             s += "pure BF16";
+            break;
+        case FixKind::FusedAdamW:
+            s += "fused AdamW";
             break;
         }
     }

@@ -22,6 +22,7 @@ enum class FixKind : std::uint8_t {
     OptimizerOffload,
     SmallerMicroBatch, // at the same global batch: micro-batch x accumulation steps unchanged
     PureBf16,          // model.to(torch.bfloat16): 16-bit weights, gradients and optimizer states
+    FusedAdamW,        // torch.optim.AdamW(fused=True): no foreach temporaries
 };
 
 struct Fix {

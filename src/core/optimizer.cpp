@@ -21,6 +21,41 @@ namespace {
         return p.numel;
     }
 
+    // PyTorch's own Adam/AdamW (torch/optim/adam.py, adamw.py) in the implementation the configuration picks.
+    void adamStep(OptimizerFootprint& f, const TrainingConfig& config, double params, double largest, double tensors,
+                  double s, double pw, double gradBytes)
+    {
+        const bool adamw = config.optimizer == OptimizerKind::AdamW;
+        const double decay = adamw ? 2.0 * pw : 0.0; // AdamW first decays p in place
+        // lerp_(m), mul_(v), addcmul_(v), sqrt(v) -> temporary, div_, add_(eps), addcdiv_(p).
+        const double unfused = decay + (2 * s + gradBytes) + 2 * s + (2 * s + gradBytes) + 2 * s + 2 * s + 2 * s
+            + (2 * pw + 2 * s);
+        switch (config.adamImpl) {
+        case AdamImpl::Foreach:
+            // _multi_tensor_adam: the _foreach_sqrt allocates one state-sized temporary per parameter, all at once.
+            f.implementation = adamw ? "torch.optim.AdamW (foreach)" : "torch.optim.Adam (foreach)";
+            f.tempBytes = s * params;
+            f.trafficBytes = params * unfused;
+            f.kernels = 8;
+            break;
+        case AdamImpl::ForLoop:
+            // _single_tensor_adam: denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps), parameter by
+            // parameter: the sqrt and the quotient of the largest parameter are alive together.
+            f.implementation = adamw ? "torch.optim.AdamW (for-loop)" : "torch.optim.Adam (for-loop)";
+            f.tempBytes = 2.0 * s * largest;
+            f.trafficBytes = params * (unfused + 2 * s);
+            f.kernels = int(std::min(8.0 * tensors, 1e9));
+            break;
+        case AdamImpl::Fused:
+            // _fused_adam: one multi-tensor kernel reads p, g, m, v and writes p, m, v; nothing is allocated.
+            f.implementation = adamw ? "torch.optim.AdamW (fused)" : "torch.optim.Adam (fused)";
+            f.tempBytes = 0.0;
+            f.trafficBytes = params * (2 * pw + gradBytes + 4 * s);
+            f.kernels = 1;
+            break;
+        }
+    }
+
 } // namespace
 
 OptimizerFootprint optimizerFootprint(const Graph& graph, const TrainingConfig& config, DType paramType,
@@ -54,16 +89,7 @@ OptimizerFootprint optimizerFootprint(const Graph& graph, const TrainingConfig& 
             f.trafficBytes = params * (gradBytes + masterIo + 4.0 * s);
             f.kernels = 1;
         } else {
-            // torch.optim._multi_tensor_adam: lerp_(m), mul_(v), addcmul_(v), sqrt(v) -> temporary, div_, add_,
-            // addcdiv_(p); AdamW first decays p in place. The sqrt allocates one state-sized temporary.
-            f.implementation = config.optimizer == OptimizerKind::AdamW ? "torch.optim.AdamW (foreach)"
-                                                                        : "torch.optim.Adam (foreach)";
-            f.tempBytes = s * params;
-            const double decay = config.optimizer == OptimizerKind::AdamW ? 2.0 * pw : 0.0;
-            f.trafficBytes = params
-                * (decay + (2 * s + gradBytes) + 2 * s + (2 * s + gradBytes) + 2 * s + 2 * s + 2 * s
-                   + (2 * pw + 2 * s));
-            f.kernels = 8;
+            adamStep(f, config, params, largest, double(graph.params.size()), s, pw, gradBytes);
         }
         break;
     }

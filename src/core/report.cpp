@@ -170,6 +170,7 @@ namespace {
         scenario["checkpointing"] = std::string(toString(e.config.checkpointing));
         scenario["attention"] = std::string(toString(e.config.attention));
         scenario["optimizer"] = std::string(toString(e.config.optimizer));
+        scenario["adamw_impl"] = std::string(toString(e.config.adamImpl));
         scenario["gradient_accumulation"] = e.config.gradientAccumulation;
         return scenario;
     }

@@ -91,6 +91,7 @@ Expected<ScenarioDocument> parseScenario(std::string_view jsonText, std::string_
         c.attention = enumField(r, "attention", c.attention, &attentionFromString, "eager, fused");
         c.optimizer = enumField(r, "optimizer", c.optimizer, &optimizerFromString,
                                 "adamw, adam, sgd, sgd-momentum, adamw-8bit, adafactor");
+        c.adamImpl = enumField(r, "adamw_impl", c.adamImpl, &adamImplFromString, "foreach, for-loop, fused");
         c.gradientAccumulation = int(r.integerOr("gradient_accumulation", 1, 1, 1 << 20));
         if (r.has("overhead_mib"))
             c.overheadBytes = r.number("overhead_mib", 0, 1 << 24) * units::kMiB;
@@ -137,6 +138,8 @@ std::string serializeScenario(const ScenarioDocument& d)
     j["checkpointing"] = std::string(toString(c.checkpointing));
     j["attention"] = std::string(toString(c.attention));
     j["optimizer"] = std::string(toString(c.optimizer));
+    if (c.adamImpl != AdamImpl::Foreach)
+        j["adamw_impl"] = std::string(toString(c.adamImpl));
     j["gradient_accumulation"] = c.gradientAccumulation;
     if (c.overheadBytes)
         j["overhead_mib"] = *c.overheadBytes / units::kMiB;

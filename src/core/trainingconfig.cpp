@@ -60,6 +60,11 @@ namespace {
         { "adamw-8bit", OptimizerKind::AdamW8bit },
         { "adafactor", OptimizerKind::Adafactor },
     } };
+    constexpr std::array<std::pair<std::string_view, AdamImpl>, 3> kAdamImpl { {
+        { "foreach", AdamImpl::Foreach },
+        { "for-loop", AdamImpl::ForLoop },
+        { "fused", AdamImpl::Fused },
+    } };
 
 } // namespace
 
@@ -73,6 +78,7 @@ std::string_view toString(GradientStorage g) { return reverse(kGrad, g); }
 std::string_view toString(Checkpointing c) { return reverse(kCkpt, c); }
 std::string_view toString(AttentionImpl a) { return reverse(kAttn, a); }
 std::string_view toString(OptimizerKind o) { return reverse(kOpt, o); }
+std::string_view toString(AdamImpl a) { return reverse(kAdamImpl, a); }
 
 std::optional<Precision> precisionFromString(std::string_view s) { return lookup(kPrecision, s); }
 std::optional<MixedPrecisionStyle> mixedStyleFromString(std::string_view s) { return lookup(kStyle, s); }
@@ -80,5 +86,6 @@ std::optional<GradientStorage> gradientStorageFromString(std::string_view s) { r
 std::optional<Checkpointing> checkpointingFromString(std::string_view s) { return lookup(kCkpt, s); }
 std::optional<AttentionImpl> attentionFromString(std::string_view s) { return lookup(kAttn, s); }
 std::optional<OptimizerKind> optimizerFromString(std::string_view s) { return lookup(kOpt, s); }
+std::optional<AdamImpl> adamImplFromString(std::string_view s) { return lookup(kAdamImpl, s); }
 
 } // namespace headroom

@@ -42,6 +42,14 @@ enum class AttentionImpl : std::uint8_t {
 
 enum class OptimizerKind : std::uint8_t { AdamW, Adam, SGD, SGDMomentum, AdamW8bit, Adafactor };
 
+// Which of PyTorch's three Adam/AdamW implementations steps the parameters (torch.optim.AdamW(foreach=, fused=)):
+// their temporaries differ by the size of the optimizer state (optimizer.cpp).
+enum class AdamImpl : std::uint8_t {
+    Foreach, // _multi_tensor_adamw, PyTorch's default on CUDA: one state-sized temporary for the whole model
+    ForLoop, // _single_tensor_adamw (foreach=False): temporaries of one parameter at a time
+    Fused,   // _fused_adamw (fused=True): one kernel, no temporaries
+};
+
 // Whose kernels decide the dtypes of saved helper tensors. Training runs on CUDA; Cpu exists so that the simulator
 // can be checked byte for byte against measurements taken with PyTorch on a machine without a GPU (CPU dropout
 // saves input-dtype noise instead of a 1-byte mask, CPU layer_norm saves its statistics in the input dtype).
@@ -59,6 +67,7 @@ struct TrainingConfig {
     Checkpointing checkpointing = Checkpointing::None;
     AttentionImpl attention = AttentionImpl::Fused;
     OptimizerKind optimizer = OptimizerKind::AdamW;
+    AdamImpl adamImpl = AdamImpl::Foreach; // for Adam and AdamW without master weights
     int gradientAccumulation = 1;
     std::optional<double> overheadBytes;   // CUDA context + workspaces; default from the GPU's generation
     double allocatorReserveFraction = 0.0; // caching-allocator slack on top of allocated bytes
@@ -86,6 +95,7 @@ std::string_view toString(GradientStorage g);
 std::string_view toString(Checkpointing c);
 std::string_view toString(AttentionImpl a);
 std::string_view toString(OptimizerKind o);
+std::string_view toString(AdamImpl a);
 
 std::optional<Precision> precisionFromString(std::string_view s);
 std::optional<MixedPrecisionStyle> mixedStyleFromString(std::string_view s);
@@ -93,5 +103,6 @@ std::optional<GradientStorage> gradientStorageFromString(std::string_view s);
 std::optional<Checkpointing> checkpointingFromString(std::string_view s);
 std::optional<AttentionImpl> attentionFromString(std::string_view s);
 std::optional<OptimizerKind> optimizerFromString(std::string_view s);
+std::optional<AdamImpl> adamImplFromString(std::string_view s);
 
 } // namespace headroom

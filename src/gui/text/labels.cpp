@@ -224,6 +224,8 @@ QString Labels::change(FixKind kind, const TrainingConfig& config)
         return tr("Micro-batch %1 with %2 accumulation steps").arg(c.microBatch).arg(c.gradientAccumulation);
     case FixKind::PureBf16:
         return tr("Train in pure BF16 (model.to(torch.bfloat16))");
+    case FixKind::FusedAdamW:
+        return tr("Use fused AdamW (torch.optim.AdamW(fused=True))");
     }
     return {};
 }
