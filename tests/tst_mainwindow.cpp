@@ -14,12 +14,12 @@
 
 #include <QAbstractButton>
 #include <QAction>
-#include <QGroupBox>
-#include <QLabel>
-#include <QMenuBar>
 #include <QComboBox>
 #include <QCompleter>
 #include <QDockWidget>
+#include <QGroupBox>
+#include <QLabel>
+#include <QMenuBar>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTemporaryDir>

@@ -124,9 +124,11 @@ namespace {
         case Bool:
             f.integers[key] = r.scalar<std::uint8_t>(key);
             return;
-        case I8:
-            f.integers[key] = r.scalar<std::int8_t>(key);
+        case I8: {
+            const std::int64_t v = r.scalar<std::uint8_t>(key); // two's complement, read without a signed char
+            f.integers[key] = v < 128 ? v : v - 256;
             return;
+        }
         case U16:
             f.integers[key] = r.scalar<std::uint16_t>(key);
             return;

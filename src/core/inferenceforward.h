@@ -28,16 +28,18 @@ public:
 
     // The block's operators except the attention core, for T = batch x tokens rows.
     template <typename Visit>
-    void layer(int i, double rows, Visit&& visit) const;
-    // The attention core of one block: FlashAttention, or eager QK^T, softmax, PV.
+    void layer(int i, double T, Visit&& visit) const;
+    // The attention core of one block for b sequences of t new tokens attending to k: FlashAttention, or eager
+    // QK^T, softmax, PV.
     template <typename Visit>
-    void attention(double batch, double tokens, double context, Visit&& visit) const;
+    void attention(double b, double t, double k, Visit&& visit) const;
     // Embedding lookup, final norm and lm_head (the last token of each sequence only).
     template <typename Visit>
     void outside(double batch, double tokens, Visit&& visit) const;
 
-    // Transient bytes alive at once inside one block (the largest sub-layer) plus the logits.
-    double transientBytes(double batch, double tokens, double context) const;
+    // Transient bytes alive at once inside one block (the largest sub-layer) plus the logits, for b x t rows
+    // attending to k tokens.
+    double transientBytes(double b, double t, double k) const;
     double kvBytesPerToken() const; // per sequence, all layers, this rank
     int layers() const { return int(m_layers.size()); }
 

@@ -13,6 +13,6 @@ nlohmann::json integer(double v);
 nlohmann::json finite(double v); // null for NaN and infinities
 const char* unitKey(MathUnit u); // "fp16"
 // The GPU as used: datasheet figures, what was overridden and the sources.
-nlohmann::json gpuJson(const EffectiveGpu& gpu);
+nlohmann::json gpuJson(const EffectiveGpu& eg);
 
 } // namespace headroom::detail
