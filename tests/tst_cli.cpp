@@ -1,6 +1,8 @@
 // The headless command line: `headroom estimate`, `headroom list`, `--version`, and its error messages.
 
+#include "clirun.h"
 #include <QJsonArray>
+
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -23,18 +25,8 @@ private slots:
     void failIfOom();
 
 private:
-    struct Run {
-        int code = -1;
-        QByteArray out;
-        QByteArray err;
-    };
-    static Run run(const QStringList& args)
-    {
-        QProcess p;
-        p.start(QStringLiteral(HEADROOM_BINARY), args);
-        p.waitForFinished(60000);
-        return { p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError() };
-    }
+    using Run = test::CliRun;
+    static Run run(const QStringList& args) { return test::runHeadroom(args); }
 };
 
 void TestCli::defaultScenarioJson()

@@ -5,6 +5,8 @@
 #include "ggufwriter.h"
 #include "modelimport.h"
 
+#include "clirun.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -32,18 +34,8 @@ private:
             qFatal("cannot write %s", qPrintable(path));
         return path;
     }
-    struct Run {
-        int code = -1;
-        QByteArray out;
-        QByteArray err;
-    };
-    static Run run(const QStringList& args)
-    {
-        QProcess p;
-        p.start(QStringLiteral(HEADROOM_BINARY), args);
-        p.waitForFinished(60000);
-        return { p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError() };
-    }
+    using Run = test::CliRun;
+    static Run run(const QStringList& args) { return test::runHeadroom(args); }
 
     QTemporaryDir m_dir;
 };

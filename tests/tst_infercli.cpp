@@ -1,6 +1,8 @@
 // `headroom infer`: the JSON contract of issue 13, the table, and bad values refused with exit status 2 naming the
 // option.
 
+#include "clirun.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -18,18 +20,11 @@ private slots:
     void badArguments();
 
 private:
-    struct Run {
-        int code = -1;
-        QByteArray out;
-        QByteArray err;
-    };
+    using Run = test::CliRun;
     static Run run(QStringList args)
     {
         args.prepend(QStringLiteral("infer"));
-        QProcess p;
-        p.start(QStringLiteral(HEADROOM_BINARY), args);
-        p.waitForFinished(60000);
-        return { p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError() };
+        return test::runHeadroom(args);
     }
     static QJsonObject json(const QStringList& args)
     {

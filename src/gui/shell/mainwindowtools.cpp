@@ -105,31 +105,26 @@ void MainWindow::setupTools()
             m_ui->baselineAction->setChecked(false);
     });
 
+    // The bottom panels: hidden at first; their action toggles them (Ctrl+G, Ctrl+Shift+I, as F1 does Explain).
+    auto bottomPanel = [this](QWidget* panel, const char* name, QAction* action, void (MainWindow::*show)()) {
+        auto* dock = new QDockWidget(this);
+        dock->setObjectName(QLatin1String(name));
+        dock->setWidget(scrolled(panel, dock));
+        addDockWidget(Qt::BottomDockWidgetArea, dock);
+        dock->hide();
+        connect(action, &QAction::triggered, this, [this, dock, show] {
+            if (dock->isVisible())
+                dock->hide();
+            else
+                (this->*show)();
+        });
+        return dock;
+    };
     m_comparison = new GpuComparisonView(m_controller->catalog(), this);
-    m_comparisonDock = new QDockWidget(this);
-    m_comparisonDock->setObjectName(QStringLiteral("comparisonDock"));
-    m_comparisonDock->setWidget(scrolled(m_comparison, m_comparisonDock));
-    addDockWidget(Qt::BottomDockWidgetArea, m_comparisonDock);
-    m_comparisonDock->hide();
-    connect(m_ui->gpuComparisonAction, &QAction::triggered, this, [this] {
-        if (gpuComparisonShown())
-            hideGpuComparison(); // Ctrl+G toggles, as F1 does the Explain panel
-        else
-            showGpuComparison();
-    });
-
+    m_comparisonDock = bottomPanel(m_comparison, "comparisonDock", m_ui->gpuComparisonAction,
+                                   &MainWindow::showGpuComparison);
     m_inference = new InferenceView(m_controller->catalog(), this);
-    m_inferenceDock = new QDockWidget(this);
-    m_inferenceDock->setObjectName(QStringLiteral("inferenceDock"));
-    m_inferenceDock->setWidget(scrolled(m_inference, m_inferenceDock));
-    addDockWidget(Qt::BottomDockWidgetArea, m_inferenceDock);
-    m_inferenceDock->hide();
-    connect(m_ui->inferenceAction, &QAction::triggered, this, [this] {
-        if (m_inferenceDock->isVisible())
-            m_inferenceDock->hide();
-        else
-            showInference();
-    });
+    m_inferenceDock = bottomPanel(m_inference, "inferenceDock", m_ui->inferenceAction, &MainWindow::showInference);
 
     m_tourHost = std::make_unique<WindowTourHost>(this);
     m_tour = new GuidedTour(m_tourHost.get(), this);
