@@ -198,6 +198,10 @@
         <source>GPT-2 XL with ZeRO-3 over 4 GPUs</source>
         <translation>GPT-2 XL，在 4 块 GPU 上使用 ZeRO-3</translation>
     </message>
+    <message>
+        <source>Full fine-tune of Llama 3.2 1B in 12 GB: pure BF16, 8-bit AdamW</source>
+        <translation>在 12 GB 中全量微调 Llama 3.2 1B：纯 BF16 与 8 位 AdamW</translation>
+    </message>
 </context>
 <context>
     <name>Explainer</name>

@@ -45,6 +45,8 @@ namespace {
             { QStringLiteral("06-gpt2-xl-one-gpu"),
               QT_TRANSLATE_NOOP("Examples", "GPT-2 XL on one 12 GB GPU: does not fit") },
             { QStringLiteral("07-gpt2-xl-zero3"), QT_TRANSLATE_NOOP("Examples", "GPT-2 XL with ZeRO-3 over 4 GPUs") },
+            { QStringLiteral("08-llama-3.2-1b-full-finetune"),
+              QT_TRANSLATE_NOOP("Examples", "Full fine-tune of Llama 3.2 1B in 12 GB: pure BF16, 8-bit AdamW") },
         };
         const QString id = QFileInfo(path).fileName().section(QLatin1Char('.'), 0, 0);
         const auto it = names.find(id);
