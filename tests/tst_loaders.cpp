@@ -445,9 +445,10 @@ void TestLoaders::extremeSettingsStayFinite_data()
     const qint64 maxBatch = qint64(1) << 40, maxSeq = qint64(1) << 30; // scenario.cpp's limits
     const char* precisions[] = { "fp32", "tf32", "fp16", "bf16", "bf16-pure", "fp8" };
     int i = 0;
-    for (const char* opt : { "adamw", "adam", "sgd", "sgd-momentum", "adamw-8bit", "adafactor" }) {
+    for (const char* opt :
+         { "adamw", "adam", "sgd", "sgd-momentum", "adamw-8bit", "adafactor", "paged-adamw", "paged-adamw-8bit" }) {
         const QString o = QString::fromLatin1(opt);
-        const QString p = QString::fromLatin1(precisions[i++]);
+        const QString p = QString::fromLatin1(precisions[i++ % 6]);
         QTest::newRow(qPrintable(QStringLiteral("10T %1 %2 ZeRO-3 1024 ranks").arg(o, p)))
             << QStringLiteral("10t") << qint64(1) << qint64(4096) << 1024 << 3 << o << p << false;
         QTest::newRow(qPrintable(QStringLiteral("10T %1 batch 1e6 seq 1e6 offload").arg(o)))

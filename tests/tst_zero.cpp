@@ -18,6 +18,7 @@ private slots:
     void offloadRemovesOptimizerStates();
     void adamImplementationsTemporaries();
     void eightBitAdamState();
+    void pagedOptimizerStatesAreHostMemory();
 };
 
 namespace {
@@ -183,6 +184,30 @@ void TestZero::eightBitAdamState()
     // GPT-2's 768-element LayerNorm and bias vectors are below 4096: they keep two FP32 states, 8 B each.
     const Estimate g = estimate(test::preset("gpt2"), test::gpu("h100-sxm5-80gb"), c, {}, test::fastOptions());
     QCOMPARE_GT(g.components[index(MemoryCategory::OptimizerStates)], 2.03125 * g.parameters);
+}
+
+void TestZero::pagedOptimizerStatesAreHostMemory()
+{
+    // bitsandbytes' paged optimizers allocate the same states in CUDA unified memory (QLoRA, Dettmers et al. 2023,
+    // sec. 3): Headroom counts them as host memory, outside the GPU's peak. PagedAdamW keeps two FP32 states
+    // (8 B per parameter), PagedAdamW8bit bitsandbytes' 2.03125 B.
+    TrainingConfig c;
+    c.microBatch = 1;
+    c.sequenceLength = 128;
+    c.precision = Precision::PureBF16;
+    const ModelSpec& m = test::preset("llama-2-7b");
+    const GpuSpec& gpu = test::gpu("h100-sxm5-80gb");
+    c.optimizer = OptimizerKind::AdamW8bit;
+    const Estimate onGpu = estimate(m, gpu, c, {}, test::fastOptions());
+    c.optimizer = OptimizerKind::PagedAdamW8bit;
+    const Estimate paged = estimate(m, gpu, c, {}, test::fastOptions());
+    QCOMPARE(paged.components[index(MemoryCategory::OptimizerStates)], 0.0);
+    QCOMPARE(paged.hostBytes, 2.03125 * 6738415616.0);
+    QCOMPARE(onGpu.hostBytes, 0.0);
+    QVERIFY(paged.peakBytes < onGpu.peakBytes);
+    QCOMPARE(int(paged.warnings.back().kind), int(EstimateWarning::Kind::PagedOptimizer));
+    c.optimizer = OptimizerKind::PagedAdamW;
+    QCOMPARE(estimate(m, gpu, c, {}, test::fastOptions()).hostBytes, 8.0 * 6738415616.0);
 }
 
 QTEST_APPLESS_MAIN(TestZero)

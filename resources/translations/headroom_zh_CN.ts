@@ -357,6 +357,14 @@
         <source>Notes: %1</source>
         <translation>说明：%1</translation>
     </message>
+    <message>
+        <source>2 moments × 4 B</source>
+        <translation>2 个动量 × 4 B</translation>
+    </message>
+    <message>
+        <source>in unified memory (paged optimizer): %1 outside the GPU&apos;s peak</source>
+        <translation>位于统一内存（分页优化器）：%1 不计入 GPU 峰值</translation>
+    </message>
 </context>
 <context>
     <name>ExportDialog</name>
@@ -1086,6 +1094,18 @@
     <message>
         <source>Use fused AdamW (torch.optim.AdamW(fused=True))</source>
         <translation>使用融合 AdamW（torch.optim.AdamW(fused=True)）</translation>
+    </message>
+    <message>
+        <source>Paged AdamW (bitsandbytes)</source>
+        <translation>分页 AdamW（bitsandbytes）</translation>
+    </message>
+    <message>
+        <source>Paged 8-bit AdamW (bitsandbytes)</source>
+        <translation>分页 8 位 AdamW（bitsandbytes）</translation>
+    </message>
+    <message>
+        <source>The paged optimizer&apos;s %1 of states live in unified memory: the peak leaves them out; they use the room left on the GPU and are paged over PCIe when there is none (not in the step time)</source>
+        <translation>分页优化器的 %1 状态位于统一内存：峰值不含它们；它们占用 GPU 上剩余的空间，空间不足时经 PCIe 换页（步时间未计入）</translation>
     </message>
 </context>
 <context>

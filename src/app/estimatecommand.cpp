@@ -71,9 +71,11 @@ namespace {
     const QCommandLineOption kAttention({ QStringLiteral("attention") },
                                         QStringLiteral("eager (s x s scores saved) or fused (FlashAttention/SDPA)."),
                                         QStringLiteral("impl"));
-    const QCommandLineOption kOptimizer({ QStringLiteral("optimizer") },
-                                        QStringLiteral("adamw, adam, sgd, sgd-momentum, adamw-8bit or adafactor."),
-                                        QStringLiteral("name"));
+    const QCommandLineOption
+        kOptimizer({ QStringLiteral("optimizer") },
+                   QStringLiteral("adamw, adam, sgd, sgd-momentum, adamw-8bit, adafactor, paged-adamw or "
+                                  "paged-adamw-8bit."),
+                   QStringLiteral("name"));
     const QCommandLineOption
         kAdamImpl({ QStringLiteral("adamw-impl") },
                   QStringLiteral("PyTorch's Adam/AdamW implementation: foreach (default, PyTorch's "
@@ -200,7 +202,8 @@ std::optional<QString> resolveScenario(const QCommandLineParser& p, Catalog& cat
         return e;
     if ((e = choice(p, kAttention, &attentionFromString, "eager, fused", &c.attention)))
         return e;
-    if ((e = choice(p, kOptimizer, &optimizerFromString, "adamw, adam, sgd, sgd-momentum, adamw-8bit, adafactor",
+    if ((e = choice(p, kOptimizer, &optimizerFromString,
+                    "adamw, adam, sgd, sgd-momentum, adamw-8bit, adafactor, paged-adamw, paged-adamw-8bit",
                     &c.optimizer)))
         return e;
     if ((e = choice(p, kAdamImpl, &adamImplFromString, "foreach, for-loop, fused", &c.adamImpl)))

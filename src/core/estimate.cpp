@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace headroom {
 
@@ -263,6 +264,17 @@ namespace {
                                    {},
                                    "ZeRO partitions over data-parallel ranks; with 1 rank it saves no memory" });
         }
+        if (e.schedule && e.schedule->optimizer.paged && e.hostBytes > 0) {
+            char gib[32];
+            std::snprintf(gib, sizeof gib, "%.2f", e.hostBytes / 1073741824.0);
+            e.warnings.push_back({ EstimateWarning::Kind::PagedOptimizer,
+                                   {},
+                                   {},
+                                   std::string("the paged optimizer's ") + gib
+                                       + " GiB of states live in unified memory: the peak leaves them out; they use "
+                                         "the room left on the GPU and are paged over PCIe when there is none, "
+                                         "which the step time does not include" });
+        }
         if (config.precision == Precision::MixedFP8 && !gpu.supports(MathUnit::Fp8Tensor)) {
             e.warnings.push_back({ EstimateWarning::Kind::Fp8Unsupported,
                                    {},
@@ -340,10 +352,11 @@ void evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, 
         optimizer += e.offloadSeconds;
     }
     e.optimizerSeconds = optimizer;
+    e.hostBytes = s.hostBytes;
     throughputAndMfu(e, s, tm, walk.work, batch);
     rooflinePoints(e, s, tm, walk.work, groups);
-    addWarnings(e, gpu, tm);
     e.schedule = std::move(schedule);
+    addWarnings(e, gpu, tm);
 }
 
 void estimate(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config, const GpuOverrides& overrides,

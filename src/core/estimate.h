@@ -36,6 +36,7 @@ struct EstimateWarning {
         UnitFallback,    // the GPU lacks the precision's unit: GEMMs are timed on `fallback`
         ZeroWithOneRank, // ZeRO with one data-parallel rank partitions nothing
         Fp8Unsupported,  // FP8 training on a GPU without FP8 tensor cores
+        PagedOptimizer,  // the states are in unified memory: outside the peak, paged in when the GPU has no room
     };
     Kind kind = Kind::UnitFallback;
     MathUnit unit = MathUnit::Fp32Vector;
@@ -85,6 +86,7 @@ struct Estimate {
     double communicationSeconds = 0.0;
     double exposedCommunicationSeconds = 0.0;
     double offloadSeconds = 0.0;
+    double hostBytes = 0.0; // optimizer state in host memory (ZeRO-Offload) or unified memory (paged optimizers)
     double stepSeconds = 0.0;
     double throughputPerSecond = 0.0;  // tokens/s (images/s for vision), whole data-parallel job
     double modelFlopsPerStep = 0.0;    // per GPU

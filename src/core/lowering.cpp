@@ -190,9 +190,17 @@ namespace {
         // Optimizer states and master weights: a 1/N shard from ZeRO-1 on; on the host when offloaded.
         const double gradBytesForOptimizer = gradElemBytes;
         s.optimizer = optimizerFootprint(g, cfg, plan.paramType, gradBytesForOptimizer);
-        if (!cfg.offloadOptimizer) {
+        const double shard = 1.0 / (zero >= 1 ? ranks : 1);
+        if (cfg.offloadOptimizer) {
+            s.hostBytes = (s.optimizer.stateBytes + s.optimizer.masterBytes) * shard;
+        } else if (s.optimizer.paged) {
+            // Paged states are counted where the driver can always put them: host memory. The GPU's peak leaves them
+            // out; they take whatever room is left on the GPU and are paged in over PCIe when there is none.
+            s.hostBytes = s.optimizer.stateBytes * shard;
+            s.resident[index(MemoryCategory::OptimizerStates)] = fixedAmount(s.optimizer.masterBytes * shard);
+        } else {
             s.resident[index(MemoryCategory::OptimizerStates)] = fixedAmount(
-                (s.optimizer.stateBytes + s.optimizer.masterBytes) / (zero >= 1 ? ranks : 1));
+                (s.optimizer.stateBytes + s.optimizer.masterBytes) * shard);
         }
     }
 

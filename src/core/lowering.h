@@ -66,6 +66,7 @@ struct Schedule {
     double commBytesPerMicroBatch = 0.0; // per rank, collectives that run every micro-batch
     double commBytesPerStep = 0.0;       // per rank, collectives that run once per optimizer step
     double offloadBytesPerStep = 0.0;    // host <-> device traffic of optimizer offload
+    double hostBytes = 0.0;              // per rank, optimizer state kept in host memory (offloaded or paged)
     double offloadParameters = 0.0;      // parameters the CPU optimizer updates
     int layers = 0;
 };

@@ -107,8 +107,21 @@ OptimizerFootprint optimizerFootprint(const Graph& graph, const TrainingConfig& 
             * (master ? gradBytes + masterIo + 2.0 * s : 2 * s + (2 * s + gradBytes) + (2 * pw + s));
         f.kernels = 3;
         break;
-    case OptimizerKind::AdamW8bit: {
-        f.implementation = "bitsandbytes AdamW8bit";
+    case OptimizerKind::PagedAdamW:
+        // bitsandbytes PagedAdamW (optim_bits=32): two FP32 states per element, one fused kernel per tensor, in
+        // unified memory (optim/optimizer.py: is_paged -> get_paged buffers).
+        f.implementation = "bitsandbytes PagedAdamW";
+        f.paged = true;
+        f.stateBytes = 2.0 * 4.0 * params;
+        f.flops = 14.0 * params;
+        f.trafficBytes = params * (gradBytes + 2.0 * pw + 4.0 * 4.0) + (master ? params * masterIo : 0.0);
+        f.kernels = static_cast<int>(graph.params.size());
+        break;
+    case OptimizerKind::AdamW8bit:
+    case OptimizerKind::PagedAdamW8bit: {
+        const bool paged = config.optimizer == OptimizerKind::PagedAdamW8bit;
+        f.implementation = paged ? "bitsandbytes PagedAdamW8bit" : "bitsandbytes AdamW8bit";
+        f.paged = paged;
         double state = 0.0;
         for (const auto& p : graph.params) {
             if (p.numel >= kBnbMin8bitSize)

@@ -18,6 +18,7 @@ struct OptimizerFootprint {
     double flops = 0.0;              // arithmetic of the step, whole model
     int kernels = 1;                 // kernel launches (foreach / fused) for the launch-overhead floor
     std::string_view implementation; // "torch.optim.AdamW (foreach)", ...
+    bool paged = false;              // the states live in CUDA unified memory (bitsandbytes paged optimizers)
 };
 
 // gradBytes: bytes per element of the gradients the optimizer reads.

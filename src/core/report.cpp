@@ -188,6 +188,7 @@ namespace {
         json mem = categoriesJson(e.components);
         mem["peak"] = integer(e.peakBytes);
         mem["at_peak"] = categoriesJson(e.atPeak);
+        mem["host"] = integer(e.hostBytes);
         return mem;
     }
 
@@ -273,6 +274,7 @@ namespace {
         j["peak_in_recompute"] = e.peakInRecompute;
         j["gpu"] = gpuJson(e.gpu);
         j["capacity"] = integer(e.capacityBytes);
+        j["host_memory_bytes"] = integer(e.hostBytes); // offloaded or paged optimizer states (issue 13's key)
         j["fits"] = e.fits;
         j["headroom_bytes"] = integer(e.headroomBytes);
         j["max_micro_batch"] = e.maxMicroBatch;

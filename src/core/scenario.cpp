@@ -90,7 +90,7 @@ Expected<ScenarioDocument> parseScenario(std::string_view jsonText, std::string_
                                     "none, selective, full");
         c.attention = enumField(r, "attention", c.attention, &attentionFromString, "eager, fused");
         c.optimizer = enumField(r, "optimizer", c.optimizer, &optimizerFromString,
-                                "adamw, adam, sgd, sgd-momentum, adamw-8bit, adafactor");
+                                "adamw, adam, sgd, sgd-momentum, adamw-8bit, adafactor, paged-adamw, paged-adamw-8bit");
         c.adamImpl = enumField(r, "adamw_impl", c.adamImpl, &adamImplFromString, "foreach, for-loop, fused");
         c.gradientAccumulation = int(r.integerOr("gradient_accumulation", 1, 1, 1 << 20));
         if (r.has("overhead_mib"))

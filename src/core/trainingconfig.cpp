@@ -52,13 +52,15 @@ namespace {
         { "eager", AttentionImpl::Eager },
         { "fused", AttentionImpl::Fused },
     } };
-    constexpr std::array<std::pair<std::string_view, OptimizerKind>, 6> kOpt { {
+    constexpr std::array<std::pair<std::string_view, OptimizerKind>, 8> kOpt { {
         { "adamw", OptimizerKind::AdamW },
         { "adam", OptimizerKind::Adam },
         { "sgd", OptimizerKind::SGD },
         { "sgd-momentum", OptimizerKind::SGDMomentum },
         { "adamw-8bit", OptimizerKind::AdamW8bit },
         { "adafactor", OptimizerKind::Adafactor },
+        { "paged-adamw", OptimizerKind::PagedAdamW },
+        { "paged-adamw-8bit", OptimizerKind::PagedAdamW8bit },
     } };
     constexpr std::array<std::pair<std::string_view, AdamImpl>, 3> kAdamImpl { {
         { "foreach", AdamImpl::Foreach },

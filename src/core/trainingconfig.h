@@ -40,7 +40,18 @@ enum class AttentionImpl : std::uint8_t {
     Fused, // FlashAttention / scaled_dot_product_attention: only Q, K, V, O and the log-sum-exp are saved
 };
 
-enum class OptimizerKind : std::uint8_t { AdamW, Adam, SGD, SGDMomentum, AdamW8bit, Adafactor };
+// PagedAdamW and PagedAdamW8bit are bitsandbytes' paged optimizers: the same states in CUDA unified memory, which
+// the driver evicts to host memory when the GPU runs out (QLoRA, Dettmers et al. 2023, sec. 3).
+enum class OptimizerKind : std::uint8_t {
+    AdamW,
+    Adam,
+    SGD,
+    SGDMomentum,
+    AdamW8bit,
+    Adafactor,
+    PagedAdamW,
+    PagedAdamW8bit
+};
 
 // Which of PyTorch's three Adam/AdamW implementations steps the parameters (torch.optim.AdamW(foreach=, fused=)):
 // their temporaries differ by the size of the optimizer state (optimizer.cpp).

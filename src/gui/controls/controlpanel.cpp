@@ -177,7 +177,8 @@ void ControlPanel::populateChoices()
               &Labels::mixedStyle);
     fillCombo(m_ui->optimizerCombo,
               { OptimizerKind::AdamW, OptimizerKind::Adam, OptimizerKind::SGD, OptimizerKind::SGDMomentum,
-                OptimizerKind::AdamW8bit, OptimizerKind::Adafactor },
+                OptimizerKind::AdamW8bit, OptimizerKind::Adafactor, OptimizerKind::PagedAdamW,
+                OptimizerKind::PagedAdamW8bit },
               &Labels::optimizer);
     fillCombo(m_ui->checkpointingCombo, { Checkpointing::None, Checkpointing::Selective, Checkpointing::Full },
               &Labels::checkpointing);

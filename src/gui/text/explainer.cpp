@@ -110,7 +110,11 @@ QString Explainer::category(MemoryCategory c, const SimulationResult& r)
             per = master ? tr("4 (master) + 4 (momentum) B") : tr("%1 B (momentum)").arg(pw);
             break;
         case OptimizerKind::AdamW8bit:
+        case OptimizerKind::PagedAdamW8bit:
             per = tr("2 × 1 B + 2 × 4 B per 256 elements (tensors under 4096 elements keep 32-bit states)");
+            break;
+        case OptimizerKind::PagedAdamW:
+            per = tr("2 moments × 4 B");
             break;
         case OptimizerKind::Adafactor:
             per = tr("4 B × (rows + columns) per matrix: factored second moments, no first moment");
@@ -120,6 +124,9 @@ QString Explainer::category(MemoryCategory c, const SimulationResult& r)
                       .arg(per, cfg.zeroStage >= 1 ? tr(", ÷ N = %1 (ZeRO-1)").arg(N) : QString(), formatBytes(value));
         if (cfg.offloadOptimizer)
             formula = tr("on the host (optimizer offload): 0 B on the GPU");
+        else if (cfg.optimizer == OptimizerKind::PagedAdamW || cfg.optimizer == OptimizerKind::PagedAdamW8bit)
+            formula = tr("in unified memory (paged optimizer): %1 outside the GPU's peak")
+                          .arg(formatBytes(r.estimate.hostBytes));
         src = tr("ZeRO paper sec. 3.1: K = 12 bytes per parameter for mixed-precision Adam; bitsandbytes "
                  "Optimizer2State (min_8bit_size = 4096, block size 256); transformers Adafactor defaults.");
         break;

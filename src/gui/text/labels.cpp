@@ -1,4 +1,6 @@
 #include "labels.h"
+
+#include "formatting.h"
 #include "units.h"
 
 namespace headroom::gui {
@@ -188,6 +190,10 @@ QString Labels::optimizer(OptimizerKind o)
         return tr("8-bit AdamW (bitsandbytes)");
     case OptimizerKind::Adafactor:
         return tr("Adafactor");
+    case OptimizerKind::PagedAdamW:
+        return tr("Paged AdamW (bitsandbytes)");
+    case OptimizerKind::PagedAdamW8bit:
+        return tr("Paged 8-bit AdamW (bitsandbytes)");
     }
     return {};
 }
@@ -320,6 +326,11 @@ QStringList Labels::warnings(const Estimate& e)
             break;
         case EstimateWarning::Kind::Fp8Unsupported:
             out << tr("FP8 training needs FP8 tensor cores (compute capability 8.9 or later)");
+            break;
+        case EstimateWarning::Kind::PagedOptimizer:
+            out << tr("The paged optimizer's %1 of states live in unified memory: the peak leaves them out; they use "
+                      "the room left on the GPU and are paged over PCIe when there is none (not in the step time)")
+                       .arg(formatBytes(e.hostBytes));
             break;
         }
     }
