@@ -41,7 +41,8 @@ InferenceView::InferenceView(const Catalog& catalog, QWidget* parent)
     for (int k = 0; k < 5; ++k)
         m_ui->kvCombo->addItem(code(toString(KvCacheType(k))), k);
 
-    m_chart = new QChart;
+    // The view's own chart: QChartView::setChart() would hand the one it made back to us, to leak.
+    m_chart = m_ui->contextChart->chart();
     m_chart->legend()->hide();
     m_peak = new QLineSeries(m_chart);
     m_capacity = new QLineSeries(m_chart);
@@ -57,7 +58,6 @@ InferenceView::InferenceView(const Catalog& catalog, QWidget* parent)
         s->attachAxis(m_x);
         s->attachAxis(m_y);
     }
-    m_ui->contextChart->setChart(m_chart);
     m_ui->contextChart->setRenderHint(QPainter::Antialiasing);
 
     auto changed = [this] {
