@@ -60,6 +60,8 @@ void TestCli::defaultScenarioJson()
                  .toDouble(),
              336e9);
     QCOMPARE(j.value(QStringLiteral("parameters")).toDouble(), 109514298.0);
+    QCOMPARE(j.value(QStringLiteral("trainable_parameters")).toDouble(), 109514298.0); // full fine-tuning
+    QCOMPARE(j.value(QStringLiteral("host_memory_bytes")).toDouble(), 0.0);           // nothing offloaded or paged
     const QJsonArray points = j.value(QStringLiteral("roofline")).toObject().value(QStringLiteral("points")).toArray();
     QVERIFY(!points.isEmpty());
     for (const auto& p : points) {

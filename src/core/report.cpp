@@ -267,6 +267,8 @@ namespace {
                        { "reference", model.reference.implementation },
                        { "checkpoint", model.reference.checkpoint } };
         j["parameters"] = integer(e.parameters);
+        // Full training updates every parameter (frozen layers and adapters, issue 13, are not modelled yet).
+        j["trainable_parameters"] = integer(e.parameters);
         j["memory"] = memoryJson(e);
         j["peak_phase"] = std::string(toString(e.peakPhase));
         j["peak_operator"] = e.peakOperator;
