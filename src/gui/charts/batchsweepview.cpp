@@ -142,8 +142,14 @@ void BatchSweepView::placeLabels()
     const QPointF at = chart()->mapToPosition(QPointF(x, m_capacityBytes / kGiB), m_capacity);
     const QRectF br = m_label->boundingRect();
     const QRectF plot = chart()->plotArea();
-    m_label->setPos(std::clamp(at.x() - br.width() / 2.0, plot.left(), plot.right() - br.width()),
-                    at.y() - br.height() - 4.0);
+    double left = std::clamp(at.x() - br.width() / 2.0, plot.left(), plot.right() - br.width());
+    // The current batch's dotted line must not run through the text: move the label beside it.
+    if (m_cursor->count() == 2) {
+        const double cursor = chart()->mapToPosition(m_cursor->at(0), m_cursor).x();
+        if (cursor > left - 2.0 && cursor < left + br.width() + 2.0)
+            left = cursor + 4.0 + br.width() <= plot.right() ? cursor + 4.0 : cursor - 4.0 - br.width();
+    }
+    m_label->setPos(std::max(plot.left(), left), at.y() - br.height() - 4.0);
 }
 
 void BatchSweepView::resizeEvent(QResizeEvent* event)
