@@ -49,7 +49,8 @@ struct Window {
         window.applyScenario(s);
         window.resize(1600, 900);
         window.show();
-        QTest::qWaitForWindowExposed(&window);
+        if (!QTest::qWaitForWindowExposed(&window))
+            qFatal("the benchmark window was never exposed");
         repaint();
     }
     void repaint(std::array<double, 5>* perView = nullptr)
