@@ -23,6 +23,7 @@ private slots:
     void suggestionsReproduceOnTheCommandLine();
     void modelFromFile();
     void failIfOom();
+    void warningsAreObjectsWithAKind();
 
 private:
     using Run = test::CliRun;
@@ -61,7 +62,7 @@ void TestCli::defaultScenarioJson()
              336e9);
     QCOMPARE(j.value(QStringLiteral("parameters")).toDouble(), 109514298.0);
     QCOMPARE(j.value(QStringLiteral("trainable_parameters")).toDouble(), 109514298.0); // full fine-tuning
-    QCOMPARE(j.value(QStringLiteral("host_memory_bytes")).toDouble(), 0.0);           // nothing offloaded or paged
+    QCOMPARE(j.value(QStringLiteral("host_memory_bytes")).toDouble(), 0.0);            // nothing offloaded or paged
     const QJsonArray points = j.value(QStringLiteral("roofline")).toObject().value(QStringLiteral("points")).toArray();
     QVERIFY(!points.isEmpty());
     for (const auto& p : points) {
@@ -278,6 +279,19 @@ void TestCli::failIfOom()
                         QStringLiteral("--fail-if-oom") });
     QCOMPARE(r.code, 3);
     QVERIFY(r.out.contains("does not fit"));
+}
+
+void TestCli::warningsAreObjectsWithAKind()
+{
+    // Issue 8: `--model gpt2 --seq 2048` said "fits" with no warning; JSON warnings carry a stable kind.
+    const Run r = run({ QStringLiteral("estimate"), QStringLiteral("--json"), QStringLiteral("--model"),
+                        QStringLiteral("gpt2"), QStringLiteral("--seq"), QStringLiteral("2048"),
+                        QStringLiteral("--batch"), QStringLiteral("1") });
+    QCOMPARE(r.code, 0);
+    const QJsonArray w = QJsonDocument::fromJson(r.out).object().value(QStringLiteral("warnings")).toArray();
+    QCOMPARE(w.size(), 1);
+    QCOMPARE(w.at(0).toObject().value(QStringLiteral("kind")).toString(), QStringLiteral("beyond_positions"));
+    QVERIFY(w.at(0).toObject().value(QStringLiteral("message")).toString().contains(QStringLiteral("1024")));
 }
 
 QTEST_APPLESS_MAIN(TestCli)

@@ -1107,6 +1107,14 @@
         <source>The paged optimizer&apos;s %1 of states live in unified memory: the peak leaves them out; they use the room left on the GPU and are paged over PCIe when there is none (not in the step time)</source>
         <translation>分页优化器的 %1 状态位于统一内存：峰值不含它们；它们占用 GPU 上剩余的空间，空间不足时经 PCIe 换页（步时间未计入）</translation>
     </message>
+    <message>
+        <source>The sequence (%1 tokens) is longer than the model&apos;s positions: learned positions have no embedding beyond them, rotary ones need scaling</source>
+        <translation>序列（%1 个词元）超出模型的位置数：学习式位置编码在其之外没有嵌入，旋转位置编码需要缩放</translation>
+    </message>
+    <message>
+        <source>A micro-batch of %1 is far beyond any training run&apos;s; check the setting</source>
+        <translation>微批次 %1 远超任何实际训练的设置，请检查</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>

@@ -214,7 +214,11 @@ namespace {
         if (const auto top = std::max_element(work.unitFlops.begin(), work.unitFlops.end()); *top > 0.0)
             e.mfuUnit = MathUnit(top - work.unitFlops.begin());
         const double peakFlops = e.gpu.peakFlopsPerSecond[int(e.mfuUnit)];
-        e.mfu = (e.stepSeconds > 0 && peakFlops > 0) ? e.modelFlopsPerStep / (e.stepSeconds * peakFlops) : 0.0;
+        // Model FLOPs use the dense convention (PaLM: causal attention counted whole), while the step executes
+        // only the causal half: at very long sequences the dense count exceeds the work done and MFU passed 100 %.
+        // The numerator is never more than the FLOPs the step executes.
+        const double useful = std::min(e.modelFlopsPerStep, e.hardwareFlopsPerStep);
+        e.mfu = (e.stepSeconds > 0 && peakFlops > 0) ? std::min(1.0, useful / (e.stepSeconds * peakFlops)) : 0.0;
     }
 
     void rooflinePoints(Estimate& e, const Schedule& s, const TimeModel& tm, WorkTotals& work,
@@ -248,9 +252,30 @@ namespace {
         e.wholeStep.unit = e.mfuUnit;
     }
 
-    void addWarnings(Estimate& e, const GpuSpec& gpu, const TimeModel& tm)
+    void addWarnings(Estimate& e, const GpuSpec& gpu, const TimeModel& tm, const ModelSpec& model)
     {
         const TrainingConfig& config = e.config;
+        const TransformerSpec& t = model.transformer;
+        if (model.family == ModelFamily::Transformer && t.input == InputKind::Tokens && t.position != PositionKind::None
+            && config.sequenceLength > t.maxPositions) {
+            const std::string limit = std::to_string(t.maxPositions);
+            e.warnings.push_back({ EstimateWarning::Kind::BeyondPositions,
+                                   {},
+                                   {},
+                                   t.position == PositionKind::Learned
+                                       ? "the sequence is longer than the model's " + limit
+                                           + " learned positions: the model has no position embedding for the "
+                                             "tokens after them"
+                                       : "the sequence is longer than the " + limit
+                                           + " positions the model was trained for: rotary positions need scaling" });
+        }
+        if (config.microBatch > kHugeMicroBatch) {
+            e.warnings.push_back({ EstimateWarning::Kind::HugeMicroBatch,
+                                   {},
+                                   {},
+                                   "a micro-batch of " + std::to_string(config.microBatch)
+                                       + " is far beyond any training run's; check the setting" });
+        }
         const MathUnit unit = gemmUnit(config);
         if (tm.resolved[int(unit)] != unit) {
             e.warnings.push_back({ EstimateWarning::Kind::UnitFallback, unit, tm.resolved[int(unit)],
@@ -356,7 +381,7 @@ void evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, 
     throughputAndMfu(e, s, tm, walk.work, batch);
     rooflinePoints(e, s, tm, walk.work, groups);
     e.schedule = std::move(schedule);
-    addWarnings(e, gpu, tm);
+    addWarnings(e, gpu, tm, model);
 }
 
 void estimate(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config, const GpuOverrides& overrides,

@@ -31,12 +31,17 @@ struct RooflinePoint {
     double achievedFlopsPerSecond() const { return seconds > 0 ? flops / seconds : 0.0; }
 };
 
+// Above this the micro-batch gets a warning (HugeMicroBatch); the simulator still takes up to kMaxBatch.
+inline constexpr std::int64_t kHugeMicroBatch = 1 << 16;
+
 struct EstimateWarning {
     enum class Kind : std::uint8_t {
         UnitFallback,    // the GPU lacks the precision's unit: GEMMs are timed on `fallback`
         ZeroWithOneRank, // ZeRO with one data-parallel rank partitions nothing
         Fp8Unsupported,  // FP8 training on a GPU without FP8 tensor cores
         PagedOptimizer,  // the states are in unified memory: outside the peak, paged in when the GPU has no room
+        BeyondPositions, // a sequence longer than the model's positions (learned: it has no embedding for them)
+        HugeMicroBatch,  // a micro-batch no training run uses: the arithmetic holds, the setting is suspect
     };
     Kind kind = Kind::UnitFallback;
     MathUnit unit = MathUnit::Fp32Vector;

@@ -293,9 +293,12 @@ namespace {
         j["roofline"] = rooflineJson(e, options);
         if (options.timeline && e.schedule)
             j["timeline"] = timelineJson(e);
+        // Objects with a stable kind (issue 8), so that scripts need not match the English text.
+        static constexpr const char* kKinds[] = { "unit_fallback",   "zero_with_one_rank", "fp8_unsupported",
+                                                  "paged_optimizer", "beyond_positions",   "huge_micro_batch" };
         json warnings = json::array();
         for (const EstimateWarning& w : e.warnings)
-            warnings.push_back(w.message);
+            warnings.push_back({ { "kind", kKinds[int(w.kind)] }, { "message", w.message } });
         j["warnings"] = warnings;
         return j;
     }

@@ -327,6 +327,15 @@ QStringList Labels::warnings(const Estimate& e)
         case EstimateWarning::Kind::Fp8Unsupported:
             out << tr("FP8 training needs FP8 tensor cores (compute capability 8.9 or later)");
             break;
+        case EstimateWarning::Kind::BeyondPositions:
+            out << tr("The sequence (%1 tokens) is longer than the model's positions: learned positions have no "
+                      "embedding beyond them, rotary ones need scaling")
+                       .arg(e.config.sequenceLength);
+            break;
+        case EstimateWarning::Kind::HugeMicroBatch:
+            out << tr("A micro-batch of %1 is far beyond any training run's; check the setting")
+                       .arg(e.config.microBatch);
+            break;
         case EstimateWarning::Kind::PagedOptimizer:
             out << tr("The paged optimizer's %1 of states live in unified memory: the peak leaves them out; they use "
                       "the room left on the GPU and are paged over PCIe when there is none (not in the step time)")
