@@ -50,6 +50,7 @@ private slots:
     void chartTitlesSurviveResizes();
     void explainPanelOpensOnTheLargestCategory();
     void mnemonicsAreUnique();
+    void weightsControlOnlyInMixedPrecision();
 
 private:
     static double total(const MemoryChartView* v, Phase p)
@@ -371,6 +372,21 @@ void TestMainWindow::mnemonicsAreUnique()
     for (QGroupBox* g : m_window->controls()->findChildren<QGroupBox*>())
         add(g->title());
     QVERIFY(seen.size() > 10);
+}
+
+// Issue 8: the Weights (mixed-style) control is disabled where it does not apply.
+void TestMainWindow::weightsControlOnlyInMixedPrecision()
+{
+    auto* precision = m_window->controls()->findChild<QComboBox*>(QStringLiteral("precisionCombo"));
+    auto* style = m_window->controls()->findChild<QComboBox*>(QStringLiteral("styleCombo"));
+    QVERIFY(precision && style);
+    QVERIFY(style->isEnabled()); // the default scenario is FP16 mixed
+    for (const Precision p : { Precision::FP32, Precision::TF32, Precision::PureBF16 }) {
+        selectData(precision, int(p));
+        QVERIFY2(!style->isEnabled(), toString(p).data());
+    }
+    selectData(precision, int(Precision::MixedBF16));
+    QVERIFY(style->isEnabled());
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -259,6 +259,9 @@ void ControlPanel::syncFromScenario()
     m_ui->accumSpin->setValue(c.gradientAccumulation);
     selectData(m_ui->precisionCombo, c.precision);
     selectData(m_ui->styleCombo, c.mixedStyle);
+    // Where the weights are kept only means something in mixed precision (not in FP32, TF32 or pure BF16).
+    m_ui->styleCombo->setEnabled(isMixed(c.precision));
+    m_ui->styleLabel->setEnabled(isMixed(c.precision));
     selectData(m_ui->optimizerCombo, c.optimizer);
     selectData(m_ui->checkpointingCombo, c.checkpointing);
     selectData(m_ui->attentionCombo, c.attention);
