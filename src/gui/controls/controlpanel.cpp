@@ -144,6 +144,12 @@ ControlPanel::ControlPanel(QWidget* parent)
                           m_ui->attentionCombo }) {
         connect(c, &QComboBox::currentIndexChanged, this, [this, c] { edited(c->objectName()); });
     }
+    // A combo's minimum is a short name, not its longest entry ("B300 (HGX B300 ... Blackwell Ultra)"): the panel's
+    // minimum width (which the window keeps it from going below) then leaves a 1024-pixel window room for the charts.
+    for (QComboBox* c : findChildren<QComboBox*>()) {
+        c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        c->setMinimumContentsLength(12);
+    }
     for (QComboBox* c : { m_ui->gpuCombo, m_ui->modelCombo }) {
         connect(c, &QComboBox::currentIndexChanged, this, [this, c] {
             if (!c->currentData(kRole).isValid())
