@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cmath>
 
 namespace headroom {
 
@@ -190,8 +189,10 @@ InferenceWeights ggufWeights(const GgufFile& f, int tensorParallel)
     const double tp = std::max(1, tensorParallel);
     // K and V are replicated once the ranks outnumber the KV heads (as in inferenceWeights).
     const auto kvKey = f.integers.find(f.architecture + ".attention.head_count_kv");
-    const double kvHeads = kvKey != f.integers.end() && kvKey->second > 0 ? double(kvKey->second) : tp;
-    const double kvShare = std::max(1.0, std::floor(kvHeads / tp)) / kvHeads;
+    const int kvHeads = kvKey != f.integers.end() && kvKey->second > 0 && kvKey->second <= kMaxModelWidth
+        ? int(kvKey->second)
+        : int(tp);
+    const double kvShare = double(kvHeadsPerRank(kvHeads, int(tp))) / kvHeads;
     InferenceWeights w;
     for (const GgufTensor& t : f.tensors) {
         WeightTensor x;

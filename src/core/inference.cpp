@@ -17,7 +17,7 @@ namespace detail {
         hidden = t.hidden;
         headDim = t.effectiveHeadDim();
         qHeads = t.heads / tp;
-        kvHeads = std::max(1.0, std::floor(t.kvHeads / tp));
+        kvHeads = kvHeadsPerRank(t.kvHeads, c.tensorParallel);
         ffn = t.ffn / tp;
         vocab = double(t.vocab) / tp;
         gated = t.gatedFfn;

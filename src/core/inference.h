@@ -13,6 +13,7 @@
 #include "trainingconfig.h"
 #include "weightformat.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -37,6 +38,13 @@ struct InferenceConfig {
     double memoryUtilization = 1.0; // vLLM gpu_memory_utilization: the rest of the capacity is the engine's reserve
     std::optional<double> overheadBytes; // CUDA context and workspaces; default: the GPU file's
 };
+
+// The key/value heads each tensor-parallel rank holds: vLLM splits them over the ranks and replicates them once the
+// ranks outnumber them, so each rank has max(kv / tp, 1).
+inline int kvHeadsPerRank(int kvHeads, int tensorParallel)
+{
+    return std::max(1, std::max(1, kvHeads) / std::max(1, tensorParallel));
+}
 
 // Checks ranges; names the field (`origin` is "command line" or a file) on failure.
 std::optional<Error> validateInferenceConfig(const InferenceConfig& c, std::string_view origin);

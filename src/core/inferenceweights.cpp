@@ -87,13 +87,12 @@ namespace {
             return 2 * n;
         }
 
-        // vLLM shards every projection and the vocabulary; K and V are replicated once the ranks outnumber the
-        // key/value heads, so each rank holds max(kv / tp, 1) of them.
+        // vLLM shards every projection and the vocabulary, and the key/value heads as kvHeadsPerRank says.
         double shardFraction(WeightRole role) const
         {
             const int tp = std::max(1, m_c.tensorParallel);
             if (role == WeightRole::Key || role == WeightRole::Value)
-                return double(std::max(1, m_t.kvHeads / tp)) / double(std::max(1, m_t.kvHeads));
+                return double(kvHeadsPerRank(m_t.kvHeads, tp)) / double(std::max(1, m_t.kvHeads));
             return 1.0 / tp;
         }
 
