@@ -338,11 +338,11 @@ Expected<InferenceEstimate> estimateInference(const ModelSpec& model, const Infe
     e.communicationSecondsPerToken = tensorParallelSeconds(gpu, efficiency, int(tp), b, t.hidden * f.actBytes,
                                                            t.layers);
     e.prefillSeconds = sumSeconds(e.prefillOps) + commPrefill;
-    e.decodeOps = forwardPass(f, timer, "decode", b, 1, p + std::ceil(g / 2));
-    double rest = 0.0;
-    for (const InferenceOp& o : e.decodeOps)
-        if (o.kind != OpKind::Attention && o.name != "qk_matmul" && o.name != "softmax" && o.name != "sv_matmul")
-            rest += o.seconds;
+    const double middle = p + std::ceil(g / 2);
+    e.decodeOps = forwardPass(f, timer, "decode", b, 1, middle);
+    // The step without its attention core, which Forward::attention() times on its own.
+    double rest = sumSeconds(e.decodeOps);
+    f.attention(b, 1, middle, [&](const ForwardOp& op) { rest -= timer(op) * f.layers(); });
     // Every step up to 4096 generated tokens, then 4096 evenly spaced ones (each operator's time is the larger of
     // two linear functions of the context, so the mean of the samples is within a step of the exact mean).
     const std::int64_t samples = std::min<std::int64_t>(config.generate, 4096);
