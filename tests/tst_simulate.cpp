@@ -72,7 +72,7 @@ SimulationResult run(const Scenario& s, SimulationCache* cache)
 
 // A new field of TrainingConfig changes its size: give it a row below (and, if it does not shape the schedule, a
 // line in scheduleKey()), then update this size.
-static_assert(sizeof(TrainingConfig) == 72, "TrainingConfig changed: add a row to cachedEqualsFresh_data");
+static_assert(sizeof(TrainingConfig) == 128, "TrainingConfig changed: add a row to cachedEqualsFresh_data");
 
 void TestSimulate::cachedEqualsFresh_data()
 {
@@ -98,6 +98,27 @@ void TestSimulate::cachedEqualsFresh_data()
     // CPU kernels save different helper dtypes (dropout noise, LayerNorm statistics): the latent stale cache of the
     // old GUI-side key, which left this field out.
     QTest::newRow("kernels") << Change([](TrainingConfig& c) { c.kernels = KernelBackend::Cpu; });
+    QTest::newRow("finetune.method") << Change([](TrainingConfig& c) { c.finetune.method = FinetuneMethod::LoRA; });
+    QTest::newRow("finetune.loraRank") << Change([](TrainingConfig& c) {
+        c.finetune.method = FinetuneMethod::LoRA;
+        c.finetune.loraRank = 64;
+    });
+    QTest::newRow("finetune.loraAlpha") << Change([](TrainingConfig& c) {
+        c.finetune.method = FinetuneMethod::LoRA;
+        c.finetune.loraAlpha = 32;
+    });
+    QTest::newRow("finetune.loraDropout") << Change([](TrainingConfig& c) {
+        c.finetune.method = FinetuneMethod::LoRA;
+        c.finetune.loraDropout = 0.1;
+    });
+    QTest::newRow("finetune.loraTargets") << Change([](TrainingConfig& c) {
+        c.finetune.method = FinetuneMethod::LoRA;
+        c.finetune.loraTargets = { "all-linear" };
+    });
+    QTest::newRow("finetune.frozenLayers") << Change([](TrainingConfig& c) {
+        c.finetune.method = FinetuneMethod::Freeze;
+        c.finetune.frozenLayers = 6;
+    });
 }
 
 void TestSimulate::cachedEqualsFresh()

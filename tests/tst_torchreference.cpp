@@ -4,7 +4,9 @@
 //   pass on CPU in FP32, every saved tensor's storage counted once through torch.autograd.graph.saved_tensors_hooks
 //   (torch 1.13, torchvision 0.14);
 //   tools/hf_reference/results.json (tools/hf_reference/measure.py): Hugging Face models written op by op from
-//   transformers' modelling code, measured the same way.
+//   transformers' modelling code, measured the same way;
+//   tools/hf_reference/peft_results.json (tools/hf_reference/measure_peft.py): the same models with PEFT's LoRA
+//   (tools/hf_reference/lora.py, transcribed from peft 5d602fd) or with everything but the head frozen.
 // Parameters, buffers and the input batch are excluded there, as here.
 
 #include "testsupport.h"
@@ -26,6 +28,8 @@ private slots:
     void savedBytesPerSample();
     void transformersSavedBytes_data();
     void transformersSavedBytes();
+    void peftSavedBytes_data();
+    void peftSavedBytes();
 };
 
 namespace {
@@ -172,6 +176,38 @@ void TestTorchReference::transformersSavedBytes_data()
     }
 }
 
+namespace {
+
+// The bundled preset a measured run corresponds to; Llama 2's layer at the tiny measured sizes.
+ModelSpec referenceModel(const std::string& name, const json& config)
+{
+    if (name == "bert")
+        return test::preset("bert-base");
+    if (name != "llama")
+        qFatal("a tools/hf_reference file measures %s, which this test does not know", name.c_str());
+    ModelSpec m = test::preset("llama-2-7b");
+    auto& t = m.transformer;
+    t.layers = config.at("num_hidden_layers").get<int>();
+    t.hidden = config.at("hidden_size").get<int>();
+    t.heads = config.at("num_attention_heads").get<int>();
+    t.kvHeads = config.at("num_key_value_heads").get<int>();
+    t.ffn = config.at("intermediate_size").get<int>();
+    t.vocab = config.at("vocab_size").get<int>();
+    return m;
+}
+
+// Bytes a measurement itemises that Headroom does not model (see transformersSavedBytes_data).
+double notModelledBytes(const json& run)
+{
+    double n = run.at("wrapped_scalar_bytes_host").get<double>()
+        + run.at("mean_self_bytes_torch113_only").get<double>();
+    if (run.at("model") != "bert" && run.at("batch").get<int>() == 1)
+        n += 8.0; // the (s + 1)-th label of a causal model
+    return n;
+}
+
+} // namespace
+
 void TestTorchReference::transformersSavedBytes()
 {
     QFETCH(int, run);
@@ -205,6 +241,62 @@ void TestTorchReference::transformersSavedBytes()
     c.sequenceLength = seq;
     const Estimate e = estimate(m, test::gpu("a100-sxm4-80gb"), c, {}, test::fastOptions());
     QCOMPARE(e.components[index(MemoryCategory::Activations)], measured - notModelled);
+}
+
+// PEFT LoRA (q/v, all-linear, with and without lora_dropout) and a frozen body, FP32 and pure BF16: frozen Linear
+// layers keep no input, adapters keep the input cast to their FP32 dtype, lora_dropout keeps its noise.
+void TestTorchReference::peftSavedBytes_data()
+{
+    QTest::addColumn<int>("run");
+    const json& runs = measurement("tools/hf_reference/peft_results.json").at("runs");
+    if (runs.size() < 8)
+        qFatal("tools/hf_reference/peft_results.json has too few runs");
+    for (int i = 0; i < int(runs.size()); ++i) {
+        const json& r = runs[std::size_t(i)];
+        const std::string targets = r.at("lora_targets").is_string() ? r.at("lora_targets").get<std::string>()
+            : r.at("lora_targets").is_null()                         ? std::string("-")
+                                                                     : r.at("lora_targets").dump();
+        QTest::newRow(qPrintable(QStringLiteral("%1 %2 %3 r%4 p%5 %6 b%7")
+                                     .arg(QString::fromStdString(r.at("model").get<std::string>()),
+                                          QString::fromStdString(r.at("finetune").get<std::string>()),
+                                          QString::fromStdString(targets))
+                                     .arg(r.at("lora_rank").get<int>())
+                                     .arg(r.at("lora_dropout").get<double>())
+                                     .arg(QString::fromStdString(r.at("dtype").get<std::string>()))
+                                     .arg(r.at("batch").get<int>())))
+            << i;
+    }
+}
+
+void TestTorchReference::peftSavedBytes()
+{
+    QFETCH(int, run);
+    const json& r = measurement("tools/hf_reference/peft_results.json").at("runs").at(std::size_t(run));
+    QVERIFY(r.at("methods_agree").get<bool>());
+    const ModelSpec m = referenceModel(r.at("model").get<std::string>(), r.at("config"));
+    TrainingConfig c;
+    c.kernels = KernelBackend::Cpu;
+    c.precision = r.at("dtype") == "fp32" ? Precision::FP32 : Precision::PureBF16;
+    c.attention = AttentionImpl::Eager;
+    c.microBatch = r.at("batch").get<int>();
+    c.sequenceLength = r.at("seq").get<int>();
+    FinetuneConfig& f = c.finetune;
+    if (r.at("finetune") == "lora") {
+        f.method = FinetuneMethod::LoRA;
+        f.loraRank = r.at("lora_rank").get<int>();
+        f.loraAlpha = r.at("lora_alpha").get<double>();
+        f.loraDropout = r.at("lora_dropout").get<double>();
+        if (r.at("lora_targets").is_string())
+            f.loraTargets = { r.at("lora_targets").get<std::string>() };
+        else
+            f.loraTargets = r.at("lora_targets").get<std::vector<std::string>>();
+    } else {
+        f.method = FinetuneMethod::Freeze; // all blocks and the embeddings; the final norm and the head train
+    }
+    const Estimate e = estimate(m, test::gpu("a100-sxm4-80gb"), c, {}, test::fastOptions());
+    QCOMPARE(e.trainableParameters, r.at("trainable_parameters").get<double>());
+    QCOMPARE(e.components[index(MemoryCategory::Activations)],
+             r.at("activation_bytes").get<double>() - notModelledBytes(r));
 }
 
 QTEST_APPLESS_MAIN(TestTorchReference)

@@ -1,6 +1,7 @@
 #include "estimatecommand.h"
 
 #include "catalogloader.h"
+#include "finetuneoptions.h"
 #include "modelimport.h"
 #include "optionparse.h"
 #include "report.h"
@@ -127,6 +128,7 @@ void addScenarioOptions(QCommandLineParser& parser)
     parser.addOptions({ kScenario, kGpu,     kModel,   kBatch,     kSeq,       kPrecision, kStyle,    kMasterGrads,
                         kZero,     kDp,      kOffload, kCkpt,      kAttention, kOptimizer, kAdamImpl, kGradAccum,
                         kOverhead, kReserve, kMemory,  kBandwidth, kPeak,      kDatasheet });
+    addFinetuneOptions(parser);
 }
 
 std::optional<QString> resolveScenario(const QCommandLineParser& p, Catalog& catalog, ResolvedScenario* out)
@@ -238,8 +240,12 @@ std::optional<QString> resolveScenario(const QCommandLineParser& p, Catalog& cat
         s.overrides.peakFlopsPerSecond = d * 1e12;
         s.overrides.note = "what-if peak from the command line";
     }
+    if ((e = readFinetuneOptions(p, &c.finetune)))
+        return e;
     if (auto invalid = validateConfig(c, "command line"))
         return QString::fromStdString(invalid->toString());
+    if ((e = checkFinetuneForModel(out->model, c.finetune)))
+        return e;
     out->scenario = s;
     return std::nullopt;
 }
@@ -266,6 +272,7 @@ QStringList scenarioToArguments(const Scenario& s)
         a << QStringLiteral("--adamw-impl") << str(toString(c.adamImpl));
     if (c.gradientAccumulation != 1)
         a << QStringLiteral("--grad-accum") << QString::number(c.gradientAccumulation);
+    appendFinetuneArguments(c.finetune, a);
     if (c.overheadBytes)
         a << QStringLiteral("--overhead-mib") << num(units::toMiB(*c.overheadBytes));
     if (c.allocatorReserveFraction != 0.0)

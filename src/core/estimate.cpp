@@ -338,6 +338,7 @@ void evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, 
     e.modelId = model.id;
     e.vision = model.isVision();
     e.parameters = s.parameters;
+    e.trainableParameters = s.trainableParameters;
     e.tokensPerSample = s.tokensPerSample;
     e.gpu = applyOverrides(gpu, overrides, gemmUnit(config));
     e.overheadBytes = frameworkOverheadBytes(gpu, config);

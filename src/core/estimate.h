@@ -62,6 +62,7 @@ struct Estimate {
     TrainingConfig config;
     std::string modelId;
     double parameters = 0.0;
+    double trainableParameters = 0.0; // PEFT get_nb_trainable_parameters: the ones with requires_grad
     double tokensPerSample = 1.0;
     bool vision = false;
 

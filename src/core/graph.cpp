@@ -26,6 +26,14 @@ double Graph::parameterCount() const
     return n;
 }
 
+double Graph::trainableParameterCount() const
+{
+    double n = 0.0;
+    for (const auto& p : params)
+        n += p.trainable ? p.numel : 0.0;
+    return n;
+}
+
 double Graph::largestParameterGroup() const
 {
     std::map<int, double> perLayer;

@@ -82,7 +82,8 @@ struct GraphOp {
     std::int32_t savedBegin = 0, savedCount = 0;
     OpCost forward;
     OpCost backward;
-    Linear modelFlops; // forward matmul FLOPs by the dense convention used for MFU (Narayanan et al. 2021)
+    Linear modelFlops;      // forward matmul FLOPs by the dense convention used for MFU (Narayanan et al. 2021)
+    Linear backwardScratch; // allocated and freed inside the backward kernel (a 4-bit weight dequantized again)
     bool inplace = false;
 };
 
@@ -92,6 +93,7 @@ struct Parameter {
     DType dtype = DType::F32;
     std::int16_t layer = -1;
     bool matmulWeight = false; // weight of a Linear / Conv2d (cast by autocast, quantised by 8-bit optimizers)
+    bool trainable = true;     // requires_grad: frozen weights have no gradient and no optimizer state
     TensorId tensor = kNoTensor;
     double lastDim = 0.0; // size of the last dimension; 0 for 1-D parameters (Adafactor factors >= 2-D)
     double secondLastDim = 0.0;
@@ -119,6 +121,7 @@ struct Graph {
     void clear();
 
     double parameterCount() const;
+    double trainableParameterCount() const;
     double largestParameterGroup() const; // elements of the largest layer (DeepSpeed's "largest layer")
 
     std::span<const TensorId> inputs(const GraphOp& op) const

@@ -54,6 +54,7 @@ OpCost gemmCost(double m, double n, double k, double bytesA, double bytesB, doub
 GraphBuilder::GraphBuilder(Graph& graph, const PrecisionPlan& plan)
     : m_g(graph)
     , m_plan(plan)
+    , m_kind { true, plan.paramType }
 {
 }
 
@@ -102,6 +103,15 @@ TensorId GraphBuilder::newActivation(double numelPerSample, DType type, bool req
     return t;
 }
 
+TensorId GraphBuilder::newResult(bool fixed, double numel, DType type, bool requiresGrad)
+{
+    if (!fixed)
+        return newActivation(numel, type, requiresGrad);
+    const TensorId t = newTensor(fixedAmount(numel), type, TensorRole::Activation, requiresGrad);
+    m_g.tensors[t].producer = static_cast<std::int32_t>(m_g.ops.size()) - 1;
+    return t;
+}
+
 double GraphBuilder::bytes(TensorId t) const
 {
     if (t == kNoTensor)
@@ -119,9 +129,10 @@ TensorId GraphBuilder::input(std::string_view label, DType type, double numelPer
 TensorId GraphBuilder::parameter(std::string_view name, double numel, bool matmulWeight, double lastDim,
                                  double secondLastDim)
 {
-    const TensorId t = newTensor(fixedAmount(numel), m_plan.paramType, TensorRole::Parameter, true);
+    const TensorId t = newTensor(fixedAmount(numel), m_kind.dtype, TensorRole::Parameter, m_kind.trainable);
     m_g.tensors[t].param = static_cast<std::int32_t>(m_g.params.size());
-    m_g.params.push_back({ name, numel, m_plan.paramType, m_layer, matmulWeight, t, lastDim, secondLastDim });
+    m_g.params.push_back(
+        { name, numel, m_kind.dtype, m_layer, matmulWeight, m_kind.trainable, t, lastDim, secondLastDim });
     return t;
 }
 
@@ -180,6 +191,21 @@ void GraphBuilder::finishOp(int op, OpCost fwd, OpCost bwd, Linear modelFlops)
     o.forward = fwd;
     o.backward = bwd;
     o.modelFlops = modelFlops;
+    // Autograd records a node only when an input requires grad (compute_requires_grad in the generated
+    // VariableType): otherwise the operator saves nothing and its outputs do not require grad. This is what a
+    // frozen embedding or a frozen block in front of the first trainable weight comes to.
+    bool any = false;
+    for (TensorId t : m_g.inputs(o))
+        any = any || grad(t);
+    if (any)
+        return;
+    for (TensorId t : m_g.outputs(o))
+        m_g.tensors[t].requiresGrad = false;
+    if (o.savedCount > 0 && std::size_t(o.savedBegin) + std::size_t(o.savedCount) == m_g.refs.size())
+        m_g.refs.resize(std::size_t(o.savedBegin));
+    o.savedCount = 0;
+    o.backward = {};
+    o.backwardScratch = {};
 }
 
 DType GraphBuilder::promote(DType a, DType b) const
@@ -261,6 +287,18 @@ TensorId GraphBuilder::weightFor(TensorId w, bool fp8)
     }
     if (!m_plan.autocast || src.dtype != DType::F32)
         return w;
+    if (!src.requiresGrad) {
+        // autocast caches the cast only of a leaf that requires grad (autocast_mode.cpp cached_cast: can_try_cache
+        // needs arg.requires_grad() && arg.is_leaf()): a frozen FP32 weight is cast again on every call, and the
+        // Linear saves that copy when its input needs a gradient.
+        const int op = beginOp(OpType::Cast, OpKind::Elementwise, MathUnit::Fp32Vector, "autocast weight cast");
+        addInputs({ w });
+        const TensorId c = newTensor(fixedAmount(n), m_plan.lowType, TensorRole::Activation, false);
+        m_g.tensors[c].producer = op;
+        addOutputs({ c });
+        finishOp(op, { {}, fixedAmount(n * (bytesPerElement(src.dtype) + bytesPerElement(m_plan.lowType))) }, {});
+        return c;
+    }
     if (std::size_t(src.param) < m_weightCache.size() && m_weightCache[src.param] != kNoTensor)
         return m_weightCache[src.param];
     const int op = beginOp(OpType::Cast, OpKind::Elementwise, MathUnit::Fp32Vector, "autocast weight cast");
@@ -300,7 +338,7 @@ TensorId GraphBuilder::embedding(TensorId weight, TensorId ids, double rows, dou
 }
 
 TensorId GraphBuilder::linear(TensorId x, TensorId weight, TensorId bias, double rows, double in, double out,
-                              std::string_view label)
+                              std::string_view label, bool perSampleRows)
 {
     const bool fp8 = m_plan.fp8Gemms;
     TensorId xs = x; // what autograd saves for the weight gradient
@@ -309,14 +347,16 @@ TensorId GraphBuilder::linear(TensorId x, TensorId weight, TensorId bias, double
     TensorId win = weight;
     TensorId bin = bias;
     DType outType = m_g.tensors[x].dtype;
+    auto byRows = [&](double v) { return perSampleRows ? perSample(v) : fixedAmount(v); };
     if (fp8) {
         // TE casts the input to FP8 inside its autograd function and saves the FP8 copy; gradients flow to the
         // BF16/FP32 input and weight directly.
         const int c = beginOp(OpType::Cast, OpKind::Elementwise, MathUnit::Fp32Vector, "fp8 input cast");
         addInputs({ x });
-        xs = newActivation(rows * in, DType::F8, false);
+        xs = newTensor(byRows(rows * in), DType::F8, TensorRole::Activation, false);
+        m_g.tensors[xs].producer = c;
         addOutputs({ xs });
-        finishOp(c, { {}, perSample(rows * in * (bytesPerElement(m_g.tensors[x].dtype) + 1.0)) }, {});
+        finishOp(c, { {}, byRows(rows * in * (bytesPerElement(m_g.tensors[x].dtype) + 1.0)) }, {});
         ws = weightFor(weight, true);
         outType = m_plan.lowType;
     } else if (m_plan.autocast) {
@@ -332,30 +372,65 @@ TensorId GraphBuilder::linear(TensorId x, TensorId weight, TensorId bias, double
     const int op = beginOp(OpType::Linear, OpKind::Gemm, unit, label);
     addInputs({ xin, win, bin });
     const bool needsGrad = grad(xin) || grad(win) || grad(bin);
-    const TensorId y = newActivation(rows * out, outType, needsGrad);
+    const TensorId y = newTensor(byRows(rows * out), outType, TensorRole::Activation, needsGrad);
+    m_g.tensors[y].producer = op;
     addOutputs({ y });
     if (grad(win))
         addSaved({ xs });
     if (grad(xin))
         addSaved({ ws });
     const double mac = rows * in * out;
-    OpCost fwd { perSample(2.0 * mac + (bias != kNoTensor ? rows * out : 0.0)),
-                 Linear { in * out * pw, rows * (in * px + out * py) } };
+    const Linear weightBytes = fixedAmount(in * out * pw);
+    OpCost fwd { byRows(2.0 * mac + (bias != kNoTensor ? rows * out : 0.0)),
+                 weightBytes + byRows(rows * (in * px + out * py)) };
     OpCost bwd;
     if (grad(xin)) { // dgrad: dX = dY W^T
-        bwd.flops += perSample(2.0 * mac);
-        bwd.bytes += Linear { in * out * pw, rows * (out * py + in * px) };
+        bwd.flops += byRows(2.0 * mac);
+        bwd.bytes += weightBytes + byRows(rows * (out * py + in * px));
     }
     if (grad(win)) { // wgrad: dW = X^T dY
-        bwd.flops += perSample(2.0 * mac);
-        bwd.bytes += Linear { in * out * pw, rows * (in * px + out * py) };
+        bwd.flops += byRows(2.0 * mac);
+        bwd.bytes += weightBytes + byRows(rows * (in * px + out * py));
     }
     if (grad(bin)) {
-        bwd.flops += perSample(rows * out);
-        bwd.bytes += perSample(rows * out * py);
+        bwd.flops += byRows(rows * out);
+        bwd.bytes += byRows(rows * out * py);
     }
-    finishOp(op, fwd, bwd, perSample(2.0 * mac));
+    finishOp(op, fwd, bwd, byRows(2.0 * mac));
     return y;
+}
+
+TensorId GraphBuilder::linear4bit(TensorId x, TensorId weight, TensorId bias, double rows, double in, double out,
+                                  DType compute, std::string_view label)
+{
+    const DType inType = m_g.tensors[x].dtype;
+    const TensorId xc = cast(x, compute, "linear4bit.cast");
+    const double n = in * out;
+    const double pq = bytesPerElement(m_g.tensors[weight].dtype);
+    const double pc = bytesPerElement(compute);
+    // dequantize_4bit into a compute-type buffer, then F.linear: bitsandbytes' CUDA path for more than 1536 rows
+    // (backends/cuda/ops.py _dequant_linear_fallback); the fused kernel for fewer rows needs no buffer.
+    const int dq = beginOp(OpType::Cast, OpKind::Elementwise, MathUnit::Fp32Vector, "linear4bit.dequantize");
+    addInputs({ weight });
+    const TensorId wd = newTensor(fixedAmount(n), compute, TensorRole::Activation, false);
+    m_g.tensors[wd].producer = dq;
+    addOutputs({ wd });
+    finishOp(dq, { fixedAmount(n), fixedAmount(n * (pq + pc)) }, {});
+    const MathUnit unit = compute == DType::BF16 ? MathUnit::Bf16Tensor
+        : compute == DType::F16                  ? MathUnit::Fp16Tensor
+                                                 : m_plan.matmulUnit;
+    const int op = beginOp(OpType::Linear, OpKind::Gemm, unit, label);
+    addInputs({ xc, wd, bias });
+    const TensorId y = newActivation(rows * out, compute, grad(xc));
+    addOutputs({ y });
+    // MatMul4Bit.forward keeps ctx.tensors = (None, B): the packed weight, a parameter; no activation.
+    const double mac = rows * in * out;
+    const OpCost fwd { perSample(2.0 * mac), Linear { n * pc, rows * (in + out) * pc } };
+    // MatMul4Bit.backward: grad_A = grad_output @ dequantize_4bit(B); the weight gets no gradient.
+    const OpCost bwd { perSample(2.0 * mac), Linear { n * (pq + 2.0 * pc), rows * (in + out) * pc } };
+    finishOp(op, fwd, bwd, perSample(2.0 * mac));
+    m_g.ops[op].backwardScratch = grad(xc) ? fixedAmount(n * pc) : Linear {};
+    return cast(y, inType, "linear4bit.cast");
 }
 
 TensorId GraphBuilder::conv2d(TensorId x, TensorId weight, TensorId bias, double inChannels, double outChannels,

@@ -48,6 +48,12 @@ enum class UnaryFn : std::uint8_t {
     AddConstant,     // x + python_float: nothing saved
 };
 
+// How the next parameters are created: whether they require grad, and the dtype they are stored in.
+struct ParameterKind {
+    bool trainable = true;
+    DType dtype = DType::F32;
+};
+
 class GraphBuilder {
 public:
     GraphBuilder(Graph& graph, const PrecisionPlan& plan);
@@ -57,6 +63,12 @@ public:
     void beginRegion();
     void endRegion();
     const PrecisionPlan& plan() const { return m_plan; }
+    // Parameters created from now on; the default is trainable, in the plan's parameter type.
+    void setParameterKind(ParameterKind kind) { m_kind = kind; }
+    ParameterKind parameterKind() const { return m_kind; }
+    // x.requires_grad_(True) on an activation: transformers' enable_input_require_grads() on the embeddings' output,
+    // which reentrant checkpointing of a frozen model needs.
+    void requireGrad(TensorId x) { m_g.tensors[x].requiresGrad = true; }
 
     TensorId input(std::string_view label, DType type, double numelPerSample);
     // A parameter of shape [..., secondLastDim, lastDim]; pass 0 for both when it is 1-D.
@@ -68,8 +80,13 @@ public:
     // perSampleRows = false for lookups shared by the batch (position ids of shape [1, s]).
     TensorId embedding(TensorId weight, TensorId ids, double rows, double dim, std::string_view label,
                        bool perSampleRows = true);
+    // perSampleRows = false for rows that do not grow with the batch (DoRA's identity matrix through the adapter).
     TensorId linear(TensorId x, TensorId weight, TensorId bias, double rows, double in, double out,
-                    std::string_view label);
+                    std::string_view label, bool perSampleRows = true);
+    // bitsandbytes Linear4bit: x.to(compute), a GEMM against the weight dequantized to the compute type,
+    // .to(x.dtype). MatMul4Bit saves no activation; its backward dequantizes the weight again.
+    TensorId linear4bit(TensorId x, TensorId weight, TensorId bias, double rows, double in, double out, DType compute,
+                        std::string_view label);
     TensorId conv2d(TensorId x, TensorId weight, TensorId bias, double inChannels, double outChannels,
                     double kernelArea, double groups, double outPixels, std::string_view label);
     // Batched matmul [G, M, K] x [G, K, N]; groups per sample.
@@ -99,6 +116,8 @@ public:
     std::vector<TensorId> split(TensorId x, std::span<const double> fractions, std::string_view label);
     // A new logical tensor over the same storage (view, reshape, permute). No operator is recorded.
     TensorId view(TensorId x, double numelPerSample = -1.0);
+    // x.detach(): the same storage without autograd history.
+    TensorId detach(TensorId x);
 
     const GraphTensor& tensor(TensorId t) const { return m_g.tensors[t]; }
     double numel(TensorId t) const { return m_g.tensors[t].numel.perSample + m_g.tensors[t].numel.fixed; }
@@ -107,6 +126,10 @@ public:
 private:
     TensorId newTensor(Linear numel, DType type, TensorRole role, bool requiresGrad);
     TensorId newActivation(double numelPerSample, DType type, bool requiresGrad);
+    // Elementwise results of tensors that do not grow with the batch (a weight, DoRA's norms) stay fixed.
+    bool isFixed(TensorId t) const { return t == kNoTensor || m_g.tensors[t].numel.perSample == 0.0; }
+    static Linear sized(bool fixed, double v) { return fixed ? fixedAmount(v) : perSample(v); }
+    TensorId newResult(bool fixed, double numel, DType type, bool requiresGrad);
     int beginOp(OpType type, OpKind kind, MathUnit unit, std::string_view label);
     void addInputs(std::initializer_list<TensorId> ts);
     void addOutputs(std::initializer_list<TensorId> ts);
@@ -127,6 +150,7 @@ private:
     PrecisionPlan m_plan;
     std::int16_t m_layer = -1;
     std::int16_t m_region = -1;
+    ParameterKind m_kind;
     std::vector<TensorId> m_weightCache; // per parameter: its autocast copy
     std::vector<TensorId> m_fp8Cache;    // per parameter: its FP8 copy
 };

@@ -124,6 +124,7 @@ TensorId GraphBuilder::unary(TensorId x, UnaryFn fn, std::string_view label, boo
     const DType t = m_g.tensors[xi].dtype;
     const double n = numel(xi);
     const double p = bytesPerElement(t);
+    const bool fixed = isFixed(xi);
     double flopsPerElement = 1.0;
     bool savesInput = false, savesOutput = false;
     switch (fn) {
@@ -178,9 +179,9 @@ TensorId GraphBuilder::unary(TensorId x, UnaryFn fn, std::string_view label, boo
         // before it is overwritten: in place saves nothing then (measured with torch 1.13 saved_tensors_hooks,
         // tools/torch_reference_vision.json).
         if (savesInput)
-            original = newActivation(n, t, false);
+            original = newResult(fixed, n, t, false);
     } else {
-        y = newActivation(n, t, grad(xi));
+        y = newResult(fixed, n, t, grad(xi));
     }
     if (original != xi)
         addOutputs({ y, original });
@@ -191,8 +192,8 @@ TensorId GraphBuilder::unary(TensorId x, UnaryFn fn, std::string_view label, boo
     if (savesOutput)
         addSaved({ y });
     const double savedIo = (savesInput || savesOutput) ? p : 0.0;
-    finishOp(op, { perSample(flopsPerElement * n), perSample(2.0 * n * p) },
-             { perSample(2.0 * flopsPerElement * n), perSample(n * (2.0 * p + savedIo)) });
+    finishOp(op, { sized(fixed, flopsPerElement * n), sized(fixed, 2.0 * n * p) },
+             { sized(fixed, 2.0 * flopsPerElement * n), sized(fixed, n * (2.0 * p + savedIo)) });
     return y;
 }
 
@@ -204,6 +205,7 @@ TensorId GraphBuilder::add(TensorId a, TensorId b, std::string_view label, bool 
     const double n = std::max(numel(a), numel(b));
     const double io = numel(a) * bytesPerElement(ta.dtype) + numel(b) * bytesPerElement(tb.dtype)
         + n * bytesPerElement(t);
+    const bool fixed = isFixed(a) && isFixed(b);
     const int op = beginOp(OpType::Add, OpKind::Elementwise, MathUnit::Fp32Vector, label);
     addInputs({ a, b });
     TensorId y = kNoTensor;
@@ -216,11 +218,11 @@ TensorId GraphBuilder::add(TensorId a, TensorId b, std::string_view label, bool 
         y = static_cast<TensorId>(m_g.tensors.size() - 1);
         m_g.ops[op].inplace = true;
     } else {
-        y = newActivation(n, t, grad(a) || grad(b));
+        y = newResult(fixed, n, t, grad(a) || grad(b));
     }
     addOutputs({ y });
     // AddBackward passes the incoming gradient through; a cast is needed only where dtypes differ.
-    finishOp(op, { perSample(n), perSample(io) }, { {}, {} });
+    finishOp(op, { sized(fixed, n), sized(fixed, io) }, { {}, {} });
     return y;
 }
 
@@ -280,15 +282,16 @@ TensorId GraphBuilder::mul(TensorId a, TensorId b, std::string_view label)
     const double n = std::max(numel(a), numel(b));
     const double p = bytesPerElement(t);
     const double io = numel(a) * bytesPerElement(ta.dtype) + numel(b) * bytesPerElement(tb.dtype) + n * p;
+    const bool fixed = isFixed(a) && isFixed(b);
     const int op = beginOp(OpType::Binary, OpKind::Elementwise, MathUnit::Fp32Vector, label);
     addInputs({ a, b });
-    const TensorId y = newActivation(n, t, grad(a) || grad(b));
+    const TensorId y = newResult(fixed, n, t, grad(a) || grad(b));
     addOutputs({ y });
     if (grad(a))
         addSaved({ b });
     if (grad(b))
         addSaved({ a });
-    finishOp(op, { perSample(n), perSample(io) }, { perSample(2.0 * n), perSample(io + n * p) });
+    finishOp(op, { sized(fixed, n), sized(fixed, io) }, { sized(fixed, 2.0 * n), sized(fixed, io + n * p) });
     return y;
 }
 
@@ -329,12 +332,13 @@ TensorId GraphBuilder::reduceMean(TensorId x, double keepFraction, std::string_v
     const DType t = m_g.tensors[x].dtype;
     const double n = numel(x);
     const double p = bytesPerElement(t);
+    const bool fixed = isFixed(x);
     const int op = beginOp(OpType::Reduce, OpKind::Normalization, MathUnit::Fp32Vector, label);
     addInputs({ x });
-    const TensorId y = newActivation(n * keepFraction, t, grad(x));
+    const TensorId y = newResult(fixed, n * keepFraction, t, grad(x));
     addOutputs({ y });
-    finishOp(op, { perSample(n), perSample(n * p * (1.0 + keepFraction)) },
-             { perSample(n), perSample(n * p * (1.0 + keepFraction)) });
+    finishOp(op, { sized(fixed, n), sized(fixed, n * p * (1.0 + keepFraction)) },
+             { sized(fixed, n), sized(fixed, n * p * (1.0 + keepFraction)) });
     return y;
 }
 
@@ -392,6 +396,14 @@ TensorId GraphBuilder::view(TensorId x, double numelPerSample)
     const double f = numelPerSample / m_g.tensors[x].numel.perSample;
     const double fractions[] = { f };
     return split(x, fractions, "slice")[0];
+}
+
+TensorId GraphBuilder::detach(TensorId x)
+{
+    GraphTensor d = m_g.tensors[x];
+    d.requiresGrad = false;
+    m_g.tensors.push_back(d);
+    return static_cast<TensorId>(m_g.tensors.size() - 1);
 }
 
 } // namespace headroom

@@ -142,7 +142,15 @@ namespace {
         std::vector<std::uint8_t>& saved;
         Scratch& sc;
         double gradElemBytes = 4.0;
+        double weightBytes = 0.0;          // every parameter in its own dtype
+        double trainableWeightBytes = 0.0; // the parameters that train
+        double gradientBytes = 0.0;        // their gradients
         bool gradsResident = false;
+        // Gradients take the parameter's dtype, or the master-weights gradient storage.
+        double gradBytesOf(const Parameter& p) const
+        {
+            return masterWeights() ? gradElemBytes : bytesPerElement(p.dtype);
+        }
     };
 
     // The memory alive for the whole step and the per-step traffic, one piece per term (as Megatron's
@@ -163,20 +171,25 @@ namespace {
         else
             gradElemBytes = bytesPerElement(plan.paramType);
         s.gradientType = gradElemBytes == 4.0 ? DType::F32 : plan.paramType;
-        double params = 0.0;
-        for (const auto& p : g.params)
-            params += p.numel;
-        s.parameters = params;
+        s.parameters = s.trainableParameters = weightBytes = trainableWeightBytes = gradientBytes = 0.0;
+        for (const auto& p : g.params) {
+            const double w = p.numel * bytesPerElement(p.dtype);
+            s.parameters += p.numel;
+            weightBytes += w;
+            if (!p.trainable)
+                continue;
+            s.trainableParameters += p.numel;
+            trainableWeightBytes += w;
+            gradientBytes += p.numel * gradBytesOf(p);
+        }
     }
 
     void Lowerer::residentModelStates()
     {
         const int zero = cfg.zeroStage;
-        const double params = s.parameters;
-        const double pw = bytesPerElement(plan.paramType);
 
-        // Parameters: a 1/N shard under ZeRO-3 (ZeRO paper, sec. 5.3, P_p).
-        s.resident[index(MemoryCategory::Weights)] = fixedAmount(params * pw / (zero >= 3 ? ranks : 1));
+        // Parameters, each in its own dtype: a 1/N shard under ZeRO-3 (ZeRO paper, sec. 5.3, P_p).
+        s.resident[index(MemoryCategory::Weights)] = fixedAmount(weightBytes / (zero >= 3 ? ranks : 1));
 
         // Persistent FP8 weight copies and the input batch.
         for (const auto& x : g.tensors) {
@@ -188,7 +201,8 @@ namespace {
         }
 
         // Optimizer states and master weights: a 1/N shard from ZeRO-1 on; on the host when offloaded.
-        const double gradBytesForOptimizer = gradElemBytes;
+        const double gradBytesForOptimizer = s.trainableParameters > 0 ? gradientBytes / s.trainableParameters
+                                                                       : gradElemBytes;
         s.optimizer = optimizerFootprint(g, cfg, plan.paramType, gradBytesForOptimizer);
         const double shard = 1.0 / (zero >= 1 ? ranks : 1);
         if (cfg.offloadOptimizer) {
@@ -208,7 +222,6 @@ namespace {
     {
         const int zero = cfg.zeroStage;
         const bool master = masterWeights();
-        const double params = s.parameters;
         // Gradients that exist before backward starts: accumulation over micro-batches keeps them, and Megatron
         // allocates its FP32 main_grad buffer once at start-up.
         gradsResident = cfg.gradientAccumulation > 1 || (master && cfg.masterGradients == GradientStorage::FP32);
@@ -217,25 +230,25 @@ namespace {
         paramGrad.assign(g.params.size(), -1);
         if (gradsResident) {
             if (!gradsOnHost)
-                s.resident[index(MemoryCategory::Gradients)] += fixedAmount(params * gradElemBytes * gradShard);
-            std::fill(paramGrad.begin(), paramGrad.end(), kResident);
+                s.resident[index(MemoryCategory::Gradients)] += fixedAmount(gradientBytes * gradShard);
+            for (std::size_t i = 0; i < g.params.size(); ++i)
+                paramGrad[i] = g.params[i].trainable ? kResident : -1;
         }
         // PyTorch DistributedDataParallel keeps flat gradient buckets as large as all gradients
         // (gradient_as_bucket_view defaults to False). DeepSpeed and Megatron reduce in their own contiguous
         // gradient buffers, which the ZeRO paper's baseline (16 bytes per parameter) already counts.
         if (ranks > 1 && zero == 0 && !master)
-            s.resident[index(MemoryCategory::Gradients)] += fixedAmount(params * gradElemBytes);
+            s.resident[index(MemoryCategory::Gradients)] += fixedAmount(gradientBytes);
     }
 
     void Lowerer::communicationVolumes()
     {
         const int zero = cfg.zeroStage;
-        const double params = s.parameters;
-        const double pw = bytesPerElement(plan.paramType);
-        // Collectives per rank (NCCL ring volumes, nccl-tests PERFORMANCE.md; ZeRO paper sec. 7).
+        // Collectives per rank (NCCL ring volumes, nccl-tests PERFORMANCE.md; ZeRO paper sec. 7). Only trained
+        // parameters have gradients to reduce and new values to gather; ZeRO-3 gathers every weight.
         if (ranks > 1) {
             const double f = double(ranks - 1) / ranks;
-            const double sg = params * gradElemBytes, sw = params * pw;
+            const double sg = gradientBytes, sw = trainableWeightBytes;
             switch (zero) {
             case 0:
                 s.commBytesPerStep = 2.0 * f * sg;
@@ -248,7 +261,7 @@ namespace {
                 s.commBytesPerStep = f * sw;
                 break;
             default:
-                s.commBytesPerMicroBatch = f * (2.0 * sw + sg);
+                s.commBytesPerMicroBatch = f * (2.0 * weightBytes + sg);
                 break;
             }
         }
@@ -257,11 +270,10 @@ namespace {
     void Lowerer::offloadVolumes()
     {
         const int zero = cfg.zeroStage;
-        const double pw = bytesPerElement(plan.paramType);
-        const double params = s.parameters;
         if (cfg.offloadOptimizer) {
-            s.offloadParameters = params / (zero >= 1 ? ranks : 1);
-            s.offloadBytesPerStep = s.offloadParameters * (gradElemBytes + pw);
+            const double shard = 1.0 / (zero >= 1 ? ranks : 1);
+            s.offloadParameters = s.trainableParameters * shard;
+            s.offloadBytesPerStep = (gradientBytes + trainableWeightBytes) * shard;
         }
     }
 
@@ -336,7 +348,7 @@ namespace {
         if (paramGrad[param] < 0 && paramGrad[param] != kResident) {
             // First gradient of this parameter: AccumulateGrad keeps the incoming tensor as .grad. Under ZeRO-2/3
             // the full gradient sits in the layer's reduce bucket and only this rank's shard stays.
-            double bytes = p.numel * gradElemBytes / (zeroShards ? ranks : 1);
+            double bytes = p.numel * gradBytesOf(p) / (zeroShards ? ranks : 1);
             if (cfg.offloadOptimizer && zeroShards)
                 bytes = 0.0;
             paramGrad[param] = newBlock(fixedAmount(bytes), MemoryCategory::Gradients, step);
@@ -394,6 +406,8 @@ namespace {
                 continue;
 
             const std::int32_t step = emit(Phase::Backward, false, i, op.backward);
+            if (op.backwardScratch.fixed > 0.0 || op.backwardScratch.perSample > 0.0)
+                use(newBlock(op.backwardScratch, MemoryCategory::Transient, step), step);
             const int ctx = (recompute && op.region >= 0) ? op.region : -1;
             for (TensorId t : g.saved(op))
                 use(blockFor(t, ctx), step);
@@ -440,25 +454,26 @@ namespace {
                 const int l = op.layer + 1;
                 if (!seen[std::size_t(p) * n + l]) {
                     seen[std::size_t(p) * n + l] = 1;
-                    used[l] += g.params[p].numel;
+                    used[l] += g.params[p].numel * bytesPerElement(g.params[p].dtype);
                 }
             }
         }
-        for (const auto& p : g.params)
-            owned[p.layer + 1] += p.numel;
-        const double pw = bytesPerElement(plan.paramType);
+        for (const auto& p : g.params) {
+            if (p.trainable) // the bucket holds the gradients as backward produces them, in the parameter's dtype
+                owned[p.layer + 1] += p.numel * bytesPerElement(p.dtype);
+        }
         for (int l = 0; l < n; ++l) {
             // ZeRO-3 gathers a layer's parameters before it runs and releases them after, in forward and again in
             // backward (DeepSpeed stage3 pre/post-forward hooks).
             if (zero >= 3 && used[l] > 0.0) {
                 if (firstF[l] >= 0)
-                    use(newBlock(fixedAmount(used[l] * pw), MemoryCategory::Transient, firstF[l]), lastF[l]);
+                    use(newBlock(fixedAmount(used[l]), MemoryCategory::Transient, firstF[l]), lastF[l]);
                 if (firstB[l] >= 0)
-                    use(newBlock(fixedAmount(used[l] * pw), MemoryCategory::Transient, firstB[l]), lastB[l]);
+                    use(newBlock(fixedAmount(used[l]), MemoryCategory::Transient, firstB[l]), lastB[l]);
             }
             // ZeRO-2/3 reduce-scatter a layer's gradients from a full-size bucket once its backward is done.
             if (owned[l] > 0.0 && firstB[l] >= 0)
-                use(newBlock(fixedAmount(owned[l] * pw), MemoryCategory::Transient, firstB[l]), lastB[l]);
+                use(newBlock(fixedAmount(owned[l]), MemoryCategory::Transient, firstB[l]), lastB[l]);
         }
     }
 

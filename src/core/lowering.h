@@ -60,6 +60,7 @@ struct Schedule {
     std::int32_t optimizerBegin = -1;                     // first optimizer step
     Linear modelFlops; // dense matmul FLOPs of forward + backward per micro-batch (3x forward)
     double parameters = 0.0;
+    double trainableParameters = 0.0; // those with requires_grad (PEFT get_nb_trainable_parameters)
     double tokensPerSample = 1.0;
     DType gradientType = DType::F32;
     OptimizerFootprint optimizer;

@@ -65,14 +65,24 @@ OptimizerFootprint optimizerFootprint(const Graph& graph, const TrainingConfig& 
     const bool master = isMixed(config.precision) && config.mixedStyle == MixedPrecisionStyle::MasterWeights;
     // Optimizer states take the dtype of the tensor they update: the FP32 master copy, the FP32 parameters under
     // autocast, or BF16 parameters under pure BF16 (torch.zeros_like(p)).
-    const double s = master ? 4.0 : bytesPerElement(paramType);
-    const double pw = bytesPerElement(paramType);
+    // Only what trains is stepped; frozen weights have no state (PEFT, layer freezing). Parameters of mixed dtypes
+    // (FP32 adapters on a BF16 model) are counted by their mean element size, which keeps every total exact.
     double params = 0.0;
     double largest = 0.0;
+    double paramBytes = 0.0;
+    double tensorCount = 0.0;
     for (const auto& p : graph.params) {
+        if (!p.trainable)
+            continue;
         params += p.numel;
-        largest = std::max(largest, p.numel);
+        paramBytes += p.numel * bytesPerElement(p.dtype);
+        largest = std::max(largest, p.numel * bytesPerElement(p.dtype));
+        tensorCount += 1.0;
     }
+    const double pw = params > 0.0 ? paramBytes / params : bytesPerElement(paramType);
+    const double s = master ? 4.0 : pw;
+    largest /= pw;
+    const int kernelsPerTensor = static_cast<int>(std::min(tensorCount, 1e9));
     if (master)
         f.masterBytes = 4.0 * params; // ZeRO paper sec. 3.1: FP32 parameters are part of the optimizer states (K = 12)
 
@@ -89,7 +99,7 @@ OptimizerFootprint optimizerFootprint(const Graph& graph, const TrainingConfig& 
             f.trafficBytes = params * (gradBytes + masterIo + 4.0 * s);
             f.kernels = 1;
         } else {
-            adamStep(f, config, params, largest, double(graph.params.size()), s, pw, gradBytes);
+            adamStep(f, config, params, largest, tensorCount, s, pw, gradBytes);
         }
         break;
     }
@@ -115,7 +125,7 @@ OptimizerFootprint optimizerFootprint(const Graph& graph, const TrainingConfig& 
         f.stateBytes = 2.0 * 4.0 * params;
         f.flops = 14.0 * params;
         f.trafficBytes = params * (gradBytes + 2.0 * pw + 4.0 * 4.0) + (master ? params * masterIo : 0.0);
-        f.kernels = static_cast<int>(graph.params.size());
+        f.kernels = kernelsPerTensor;
         break;
     case OptimizerKind::AdamW8bit:
     case OptimizerKind::PagedAdamW8bit: {
@@ -124,6 +134,8 @@ OptimizerFootprint optimizerFootprint(const Graph& graph, const TrainingConfig& 
         f.paged = paged;
         double state = 0.0;
         for (const auto& p : graph.params) {
+            if (!p.trainable)
+                continue;
             if (p.numel >= kBnbMin8bitSize)
                 state += 2.0 * p.numel + 2.0 * 4.0 * std::ceil(p.numel / kBnbBlock);
             else
@@ -132,21 +144,21 @@ OptimizerFootprint optimizerFootprint(const Graph& graph, const TrainingConfig& 
         f.stateBytes = state;
         f.flops = 20.0 * params;
         f.trafficBytes = params * (gradBytes + 2.0 * pw + 2.0 * 2.0) + (master ? params * masterIo : 0.0);
-        f.kernels = static_cast<int>(graph.params.size());
+        f.kernels = kernelsPerTensor;
         break;
     }
     case OptimizerKind::Adafactor: {
         f.implementation = "transformers Adafactor";
         double state = 0.0;
         for (const auto& p : graph.params)
-            state += adafactorState(p);
+            state += p.trainable ? adafactorState(p) : 0.0;
         f.stateBytes = 4.0 * state; // statistics are kept in FP32
         // The per-parameter loop allocates grad**2 and the reconstructed second moment in FP32, plus FP32 copies of
         // 16-bit gradients and parameters.
         f.tempBytes = largest * (2.0 * 4.0 + (pw < 4.0 ? 8.0 : 0.0));
         f.flops = 20.0 * params;
         f.trafficBytes = params * (gradBytes + 10.0 * 4.0 + 2.0 * pw);
-        f.kernels = 12 * static_cast<int>(graph.params.size());
+        f.kernels = 12 * kernelsPerTensor;
         break;
     }
     }

@@ -12,6 +12,21 @@
 
 namespace headroom {
 
+nlohmann::json detail::finetuneJson(const FinetuneConfig& f)
+{
+    nlohmann::json j;
+    j["method"] = std::string(toString(f.method));
+    if (f.method == FinetuneMethod::Freeze)
+        j["frozen_layers"] = f.frozenLayers;
+    if (f.adapters()) {
+        j["lora_rank"] = f.loraRank;
+        j["lora_alpha"] = f.loraAlpha;
+        j["lora_dropout"] = f.loraDropout;
+        j["lora_targets"] = f.loraTargets;
+    }
+    return j;
+}
+
 using detail::finite;
 using detail::gpuJson;
 using detail::integer;
@@ -172,6 +187,7 @@ namespace {
         scenario["optimizer"] = std::string(toString(e.config.optimizer));
         scenario["adamw_impl"] = std::string(toString(e.config.adamImpl));
         scenario["gradient_accumulation"] = e.config.gradientAccumulation;
+        scenario["finetune"] = detail::finetuneJson(e.config.finetune);
         return scenario;
     }
 
@@ -267,8 +283,7 @@ namespace {
                        { "reference", model.reference.implementation },
                        { "checkpoint", model.reference.checkpoint } };
         j["parameters"] = integer(e.parameters);
-        // Full training updates every parameter (frozen layers and adapters, issue 13, are not modelled yet).
-        j["trainable_parameters"] = integer(e.parameters);
+        j["trainable_parameters"] = integer(e.trainableParameters);
         j["memory"] = memoryJson(e);
         j["peak_phase"] = std::string(toString(e.peakPhase));
         j["peak_operator"] = e.peakOperator;
@@ -344,6 +359,11 @@ std::string estimateToTable(const Estimate& e, const ModelSpec& model)
     std::snprintf(line, sizeof line, "Model      %s (%s parameters)\n", model.name.c_str(),
                   formatCount(e.parameters).c_str());
     out += line;
+    if (e.config.finetune.method != FinetuneMethod::Full) {
+        std::snprintf(line, sizeof line, "Trains     %s parameters (%s)\n", formatCount(e.trainableParameters).c_str(),
+                      std::string(toString(e.config.finetune.method)).c_str());
+        out += line;
+    }
     std::snprintf(line, sizeof line, "GPU        %s, %s, %.0f GB/s%s\n", g.name.c_str(),
                   formatBytes(e.gpu.memoryBytes).c_str(), e.gpu.bandwidthBytesPerSecond / 1e9,
                   e.gpu.bandwidthOverridden ? " (what-if override)" : "");

@@ -2,11 +2,13 @@
 #include "units.h"
 
 #include "jsonreader.h"
+#include "reportjson.h"
 
 #include <cmath>
 
 namespace headroom {
 
+using detail::finetuneJson;
 using detail::ObjectReader;
 using detail::ParseFailure;
 using nlohmann::json;
@@ -15,6 +17,7 @@ namespace {
 
     constexpr std::int64_t kMaxBatch = std::int64_t(1) << 40;
     constexpr std::int64_t kMaxSequence = std::int64_t(1) << 30;
+    constexpr int kMaxLoraRank = 1 << 16;
 
     template <typename E>
     E enumField(const ObjectReader& r, std::string_view key, E fallback, std::optional<E> (*parse)(std::string_view),
@@ -26,6 +29,26 @@ namespace {
         if (auto v = parse(s))
             return *v;
         r.fail(key, "unknown value \"" + s + "\"; valid: " + valid);
+    }
+
+    FinetuneConfig parseFinetune(const ObjectReader& r)
+    {
+        FinetuneConfig f;
+        f.method = enumField(r, "method", f.method, &finetuneFromString, "full, freeze, lora, dora, qlora");
+        f.loraRank = int(r.integerOr("lora_rank", f.loraRank, 1, kMaxLoraRank));
+        f.loraAlpha = r.numberOr("lora_alpha", f.loraAlpha, 1e-6, 1e6);
+        f.loraDropout = r.numberOr("lora_dropout", f.loraDropout, 0.0, 0.99);
+        f.frozenLayers = int(r.integerOr("frozen_layers", f.frozenLayers, -1, kMaxModelLayers));
+        if (r.has("lora_targets")) {
+            const json& a = r.array("lora_targets", 64);
+            for (std::size_t i = 0; i < a.size(); ++i) {
+                if (!a[i].is_string() || a[i].get_ref<const std::string&>().empty()
+                    || a[i].get_ref<const std::string&>().size() > 64)
+                    r.fail("lora_targets", "item " + std::to_string(i) + " must be a module name (1 to 64 characters)");
+                f.loraTargets.push_back(a[i].get<std::string>());
+            }
+        }
+        return f;
     }
 
 } // namespace
@@ -47,6 +70,15 @@ std::optional<Error> validateConfig(const TrainingConfig& c, std::string_view or
         return err("overhead_mib", "must be a finite, non-negative size");
     if (!std::isfinite(c.allocatorReserveFraction) || c.allocatorReserveFraction < 0 || c.allocatorReserveFraction > 10)
         return err("allocator_reserve", "must be between 0 and 10");
+    const FinetuneConfig& f = c.finetune;
+    if (f.loraRank < 1 || f.loraRank > kMaxLoraRank)
+        return err("lora_rank", "must be between 1 and " + std::to_string(kMaxLoraRank));
+    if (!std::isfinite(f.loraAlpha) || f.loraAlpha <= 0 || f.loraAlpha > 1e6)
+        return err("lora_alpha", "must be a positive number up to 1000000");
+    if (!std::isfinite(f.loraDropout) || f.loraDropout < 0 || f.loraDropout >= 1)
+        return err("lora_dropout", "must be at least 0 and below 1");
+    if (f.frozenLayers < -1 || f.frozenLayers > kMaxModelLayers)
+        return err("frozen_layers", "must be -1 (all blocks) or between 0 and " + std::to_string(kMaxModelLayers));
     return std::nullopt;
 }
 
@@ -93,6 +125,8 @@ Expected<ScenarioDocument> parseScenario(std::string_view jsonText, std::string_
                                 "adamw, adam, sgd, sgd-momentum, adamw-8bit, adafactor, paged-adamw, paged-adamw-8bit");
         c.adamImpl = enumField(r, "adamw_impl", c.adamImpl, &adamImplFromString, "foreach, for-loop, fused");
         c.gradientAccumulation = int(r.integerOr("gradient_accumulation", 1, 1, 1 << 20));
+        if (auto f = r.objectOr("finetune"))
+            c.finetune = parseFinetune(*f);
         if (r.has("overhead_mib"))
             c.overheadBytes = r.number("overhead_mib", 0, 1 << 24) * units::kMiB;
         c.allocatorReserveFraction = r.numberOr("allocator_reserve", 0.0, 0.0, 10.0);
@@ -141,6 +175,8 @@ std::string serializeScenario(const ScenarioDocument& d)
     if (c.adamImpl != AdamImpl::Foreach)
         j["adamw_impl"] = std::string(toString(c.adamImpl));
     j["gradient_accumulation"] = c.gradientAccumulation;
+    if (c.finetune != FinetuneConfig {})
+        j["finetune"] = finetuneJson(c.finetune);
     if (c.overheadBytes)
         j["overhead_mib"] = *c.overheadBytes / units::kMiB;
     if (c.allocatorReserveFraction != 0.0)

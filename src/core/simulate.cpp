@@ -1,5 +1,6 @@
 #include "simulate.h"
 
+#include "finetune.h"
 #include "graphbuilder.h"
 #include "modelgraph.h"
 #include "scenario.h"
@@ -72,6 +73,8 @@ std::optional<Error> simulate(const Catalog& catalog, const Scenario& scenario, 
         return Error { "scenario", "model",
                        "unknown model \"" + scenario.modelId + "\"; known: " + catalog.modelIds() };
     if (auto e = validateConfig(scenario.config, "scenario"))
+        return e;
+    if (auto e = validateFinetune(*model, scenario.config.finetune, "scenario"))
         return e;
     const TrainingConfig& config = scenario.config;
 

@@ -68,6 +68,14 @@ namespace {
         { "fused", AdamImpl::Fused },
     } };
 
+    constexpr std::array<std::pair<std::string_view, FinetuneMethod>, 5> kFinetune { {
+        { "full", FinetuneMethod::Full },
+        { "freeze", FinetuneMethod::Freeze },
+        { "lora", FinetuneMethod::LoRA },
+        { "dora", FinetuneMethod::DoRA },
+        { "qlora", FinetuneMethod::QLoRA },
+    } };
+
 } // namespace
 
 bool isMixed(Precision p) { return p == Precision::MixedFP16 || p == Precision::MixedBF16 || p == Precision::MixedFP8; }
@@ -81,6 +89,7 @@ std::string_view toString(Checkpointing c) { return reverse(kCkpt, c); }
 std::string_view toString(AttentionImpl a) { return reverse(kAttn, a); }
 std::string_view toString(OptimizerKind o) { return reverse(kOpt, o); }
 std::string_view toString(AdamImpl a) { return reverse(kAdamImpl, a); }
+std::string_view toString(FinetuneMethod m) { return reverse(kFinetune, m); }
 
 std::optional<Precision> precisionFromString(std::string_view s) { return lookup(kPrecision, s); }
 std::optional<MixedPrecisionStyle> mixedStyleFromString(std::string_view s) { return lookup(kStyle, s); }
@@ -89,5 +98,6 @@ std::optional<Checkpointing> checkpointingFromString(std::string_view s) { retur
 std::optional<AttentionImpl> attentionFromString(std::string_view s) { return lookup(kAttn, s); }
 std::optional<OptimizerKind> optimizerFromString(std::string_view s) { return lookup(kOpt, s); }
 std::optional<AdamImpl> adamImplFromString(std::string_view s) { return lookup(kAdamImpl, s); }
+std::optional<FinetuneMethod> finetuneFromString(std::string_view s) { return lookup(kFinetune, s); }
 
 } // namespace headroom

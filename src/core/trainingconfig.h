@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace headroom {
 
@@ -66,6 +67,37 @@ enum class AdamImpl : std::uint8_t {
 // saves input-dtype noise instead of a 1-byte mask, CPU layer_norm saves its statistics in the input dtype).
 enum class KernelBackend : std::uint8_t { Cuda, Cpu };
 
+// What the step trains. Frozen weights get no gradient and no optimizer state; adapters are PEFT's LoRA / DoRA
+// modules beside the frozen Linear layers they target; QLoRA also stores those Linear weights as NF4 with double
+// quantization (bitsandbytes Linear4bit) and computes in the 16-bit type.
+enum class FinetuneMethod : std::uint8_t {
+    Full,   // every parameter trains
+    Freeze, // the embeddings and the first frozenLayers blocks are frozen; the rest trains
+    LoRA,   // peft LoraConfig: low-rank adapters A (r x in) and B (out x r), base model frozen
+    DoRA,   // LoraConfig(use_dora=True): LoRA plus a magnitude vector per adapted Linear
+    QLoRA,  // LoRA over a bitsandbytes 4-bit (NF4, double-quantized) base, after prepare_model_for_kbit_training
+};
+
+// Defaults are peft.LoraConfig's: r = 8, lora_alpha = 8, lora_dropout = 0.0, and target_modules None, which
+// means PEFT's per-architecture default (TRANSFORMERS_MODELS_TO_LORA_TARGET_MODULES_MAPPING: q and v).
+struct FinetuneConfig {
+    FinetuneMethod method = FinetuneMethod::Full;
+    int loraRank = 8;
+    double loraAlpha = 8.0;
+    double loraDropout = 0.0;
+    // Module names as the reference implementation spells them (q_proj, v_proj, query, c_attn, ...) or as
+    // Headroom's operator labels (attn.q, mlp.up); "all-linear" adapts every Linear but the output layer. Empty:
+    // PEFT's default for the architecture.
+    std::vector<std::string> loraTargets;
+    int frozenLayers = -1; // Freeze: blocks frozen from the input side; -1 freezes them all (only the head trains)
+
+    bool adapters() const
+    {
+        return method == FinetuneMethod::LoRA || method == FinetuneMethod::DoRA || method == FinetuneMethod::QLoRA;
+    }
+    bool operator==(const FinetuneConfig&) const = default;
+};
+
 struct TrainingConfig {
     std::int64_t microBatch = 8;
     std::int64_t sequenceLength = 512; // tokens; for vision models the image side in pixels
@@ -83,6 +115,7 @@ struct TrainingConfig {
     std::optional<double> overheadBytes;   // CUDA context + workspaces; default from the GPU's generation
     double allocatorReserveFraction = 0.0; // caching-allocator slack on top of allocated bytes
     KernelBackend kernels = KernelBackend::Cuda;
+    FinetuneConfig finetune;
 
     bool operator==(const TrainingConfig&) const = default;
 };
@@ -107,6 +140,7 @@ std::string_view toString(Checkpointing c);
 std::string_view toString(AttentionImpl a);
 std::string_view toString(OptimizerKind o);
 std::string_view toString(AdamImpl a);
+std::string_view toString(FinetuneMethod m);
 
 std::optional<Precision> precisionFromString(std::string_view s);
 std::optional<MixedPrecisionStyle> mixedStyleFromString(std::string_view s);
@@ -115,5 +149,6 @@ std::optional<Checkpointing> checkpointingFromString(std::string_view s);
 std::optional<AttentionImpl> attentionFromString(std::string_view s);
 std::optional<OptimizerKind> optimizerFromString(std::string_view s);
 std::optional<AdamImpl> adamImplFromString(std::string_view s);
+std::optional<FinetuneMethod> finetuneFromString(std::string_view s);
 
 } // namespace headroom

@@ -2,6 +2,7 @@
 // records the same autograd saves: Hugging Face transformers (BertForMaskedLM, GPT2LMHeadModel,
 // LlamaForCausalLM and its relatives) and torchvision's VisionTransformer.
 
+#include "finetune.h"
 #include "graphbuilder.h"
 #include "modelgraph.h"
 
@@ -28,6 +29,7 @@ namespace {
             , cfg(config)
             , g(graph)
             , b(graph, planPrecision(config))
+            , policy(model, config, b.plan())
         {
             s = transformerTokens(m, config.sequenceLength);
             h = m.hidden;
@@ -52,11 +54,13 @@ namespace {
         TensorId embeddings();
         void head(TensorId x);
         TensorId linearParam(TensorId x, double in, double out, bool bias, std::string_view name);
+        void next(ParameterRole role) { b.setParameterKind(policy.kind(role, b.layer())); }
 
         const TransformerSpec& m;
         const TrainingConfig& cfg;
         Graph& g;
         GraphBuilder b;
+        FinetunePolicy policy;
         double s = 0, h = 0, a = 0, kv = 0, d = 0, f = 0;
         double rd = 0; // rotary channels per head
         TensorId ids = kNoTensor, labels = kNoTensor, wte = kNoTensor;
@@ -65,13 +69,12 @@ namespace {
 
     TensorId TransformerBuilder::linearParam(TensorId x, double in, double out, bool bias, std::string_view name)
     {
-        const TensorId w = b.parameter(name, in * out, true, in, out);
-        const TensorId bb = bias ? b.parameter(name, out, false) : kNoTensor;
-        return b.linear(x, w, bb, s, in, out, name);
+        return finetuneLinear(b, policy, x, s, in, out, bias, name);
     }
 
     TensorId TransformerBuilder::norm(TensorId x, std::string_view name)
     {
+        next(ParameterRole::Norm);
         if (m.norm == NormKind::LayerNorm) {
             const TensorId gamma = b.normParameter(name, h);
             const TensorId beta = m.normBias ? b.normParameter(name, h) : kNoTensor;
@@ -228,7 +231,7 @@ namespace {
     TensorId TransformerBuilder::embeddings()
     {
         b.setLayer(-1);
-        const DType pt = b.plan().paramType;
+        next(ParameterRole::Embedding);
         if (m.input == InputKind::Patches) {
             // torchvision VisionTransformer._process_input: conv_proj, flatten, then cat the class token and add
             // the position embedding.
@@ -251,13 +254,14 @@ namespace {
             x = b.add(x, pos, "embed.position");
             return b.dropout(x, m.embeddingDropout, "embed.dropout");
         }
-        (void)pt;
         ids = b.input("input_ids", DType::I64, s);
         b.input("attention_mask", DType::I64, s);
         if (m.head == HeadKind::CausalLM || m.head == HeadKind::MaskedLM)
             labels = b.input("labels", DType::I64, s);
         wte = b.parameter("embed.tokens", double(m.vocab) * h, false, h, double(m.vocab));
         TensorId x = b.embedding(wte, ids, s, h, "embed.tokens");
+        if (policy.inputRequiresGrad(cfg))
+            b.requireGrad(x);
         if (m.typeVocab > 0) {
             const TensorId typeIds = b.input("token_type_ids", DType::I64, s);
             const TensorId wtt = b.parameter("embed.token_types", double(m.typeVocab) * h, false, h, m.typeVocab);
@@ -300,6 +304,7 @@ namespace {
         if (m.preNorm && m.finalNorm)
             x = norm(x, "final_norm");
         const double vocab = double(m.vocab);
+        next(m.head == HeadKind::Classifier ? ParameterRole::ClassifierHead : ParameterRole::OutputHead);
         switch (m.head) {
         case HeadKind::CausalLM: {
             const TensorId w = m.tiedEmbeddings ? wte : b.parameter("lm_head", vocab * h, true, h, vocab);
@@ -319,6 +324,7 @@ namespace {
             TensorId t = linearParam(x, h, h, true, "mlm.transform");
             t = activation(t);
             t = norm(t, "mlm.norm");
+            next(ParameterRole::OutputHead);
             const TensorId w = m.tiedEmbeddings ? wte : b.parameter("mlm.decoder", vocab * h, true, h, vocab);
             const TensorId bias = m.headBias ? b.parameter("mlm.decoder", vocab, false) : kNoTensor;
             const TensorId logits = b.linear(t, w, bias, s, h, vocab, "mlm.decoder");

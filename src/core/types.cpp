@@ -19,6 +19,8 @@ std::string_view toString(DType t)
         return "int32";
     case DType::U8:
         return "uint8";
+    case DType::NF4:
+        return "nf4";
     }
     return "fp32";
 }

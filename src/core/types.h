@@ -10,7 +10,9 @@
 
 namespace headroom {
 
-enum class DType : std::uint8_t { F32, F16, BF16, F8, I64, I32, U8 };
+// NF4 is bitsandbytes' 4-bit NormalFloat with double quantization, per element: two weights per byte, an 8-bit
+// absmax per block of 64 and an FP32 constant per 256 blocks (Dettmers et al. 2023, sec. 3: 4.127 bits).
+enum class DType : std::uint8_t { F32, F16, BF16, F8, I64, I32, U8, NF4 };
 
 constexpr double bytesPerElement(DType t)
 {
@@ -26,6 +28,8 @@ constexpr double bytesPerElement(DType t)
         return 1.0;
     case DType::I64:
         return 8.0;
+    case DType::NF4:
+        return (4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0)) / 8.0;
     }
     return 4.0;
 }
