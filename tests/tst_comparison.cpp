@@ -369,7 +369,7 @@ void TestComparison::hiddenViewWaitsUntilShown()
 
 void TestComparison::viewCanPickEveryCatalogGpu()
 {
-    // Every GPU of the catalog (77 with the laptop, China-market and current datacenter parts) can be compared: each
+    // Every GPU of the catalog (82 with the laptop, China-market and current datacenter parts) can be compared: each
     // one selected gives its row, at its own capacity.
     gui::GpuComparisonView view(test::catalog());
     view.setScenario(defaultScenario());
