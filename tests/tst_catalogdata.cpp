@@ -130,10 +130,14 @@ void TestCatalogData::catalogHoldsTheIssue10Gpus()
                             "rtx-4070-laptop-8gb",
                             "rtx-4080-laptop-12gb",
                             "rtx-4090-laptop-16gb",
+                            "rtx-5070-laptop-8gb",
+                            "rtx-5080-laptop-16gb",
                             "rtx-5090-laptop-24gb",
                             "rtx-a2000-laptop-4gb",
                             "rtx-a4000-laptop-8gb",
+                            "rtx-a5000-laptop-16gb",
                             "rtx-2000-ada-laptop-8gb",
+                            "rtx-3500-ada-laptop-12gb",
                             "rtx-5000-ada-laptop-16gb",
                             "a800-pcie-80gb",
                             "a800-sxm4-80gb",
@@ -141,6 +145,7 @@ void TestCatalogData::catalogHoldsTheIssue10Gpus()
                             "h800-sxm5-80gb",
                             "h20-96gb",
                             "l20-48gb",
+                            "l2-24gb",
                             "rtx-4090d",
                             "ascend-910b",
                             "b300-hgx",
@@ -166,7 +171,13 @@ void TestCatalogData::catalogHoldsTheIssue10Gpus()
     QVERIFY(QString::fromStdString(test::gpu("ascend-910b").notes).contains(QStringLiteral("Huawei publishes no")));
     QVERIFY(QString::fromStdString(test::gpu("ascend-910b").peakTflops[int(MathUnit::Fp32Vector)].note)
                 .contains(QStringLiteral("Huawei publishes no FP32 rate")));
-    QVERIFY(!test::gpu("l20-48gb").supports(MathUnit::Bf16Tensor)); // tensor rates not found: left out, not invented
+    // The L20's tensor rates are the retailer listing's (via Tom's Hardware), not the FP32 rate stood in for them.
+    QCOMPARE(test::gpu("l20-48gb").peakTflops[int(MathUnit::Bf16Tensor)].value, 119.5);
+    // NVIDIA publishes no bus width or memory clock for the L2: the file has none rather than a guessed one.
+    QVERIFY(!test::gpu("l2-24gb").busWidthBits.present());
+    // An assumption the format forces (it requires a host link) is marked as one.
+    QCOMPARE(QString::fromStdString(test::gpu("rtx-3500-ada-laptop-12gb").pcieGBps.confidence),
+             QStringLiteral("estimate"));
 }
 
 void TestCatalogData::everyFigureHasASource_data()

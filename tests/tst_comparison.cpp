@@ -11,6 +11,8 @@
 #include "gpucomparisonview.h"
 
 #include <QAbstractItemModel>
+#include <QLineEdit>
+#include <QListWidget>
 #include <QSignalSpy>
 #include <QTableView>
 #endif
@@ -369,7 +371,7 @@ void TestComparison::hiddenViewWaitsUntilShown()
 
 void TestComparison::viewCanPickEveryCatalogGpu()
 {
-    // Every GPU of the catalog (77 with the laptop, China-market and current datacenter parts) can be compared: each
+    // Every GPU of the catalog (82 with the laptop, China-market and current datacenter parts) can be compared: each
     // one selected gives its row, at its own capacity.
     gui::GpuComparisonView view(test::catalog());
     view.setScenario(defaultScenario());
@@ -383,6 +385,34 @@ void TestComparison::viewCanPickEveryCatalogGpu()
     QCOMPARE(view.rows().size(), std::size_t(all.size()));
     for (const GpuComparisonRow& r : view.rows())
         QCOMPARE(r.capacityBytes, r.gpu->memoryBytes());
+
+    // The list's filter finds GPUs by segment in either language and by vendor, as the picker's search does.
+    auto* filter = view.findChild<QLineEdit*>(QStringLiteral("gpuFilterEdit"));
+    auto* list = view.findChild<QListWidget*>(QStringLiteral("gpuList"));
+    QVERIFY(filter && list);
+    auto shown = [&](const QString& text) {
+        filter->setText(text);
+        QStringList ids;
+        for (int i = 0; i < list->count(); ++i)
+            if (!list->item(i)->isHidden())
+                ids << list->item(i)->data(Qt::UserRole).toString();
+        ids.sort();
+        return ids;
+    };
+    auto idsWhere = [](auto pred) {
+        QStringList ids;
+        for (const GpuSpec& g : test::catalog().gpus())
+            if (pred(g))
+                ids << QString::fromStdString(g.id);
+        ids.sort();
+        return ids;
+    };
+    const QStringList laptops = idsWhere([](const GpuSpec& g) { return g.segmentKind() == GpuSegment::Laptop; });
+    QCOMPARE(shown(QStringLiteral("笔记本")), laptops);
+    QCOMPARE(shown(QStringLiteral("数据中心")),
+             idsWhere([](const GpuSpec& g) { return g.segmentKind() == GpuSegment::Datacenter; }));
+    QCOMPARE(shown(QStringLiteral("Huawei")), QStringList { QStringLiteral("ascend-910b") });
+    QCOMPARE(shown(QString()).size(), all.size());
 }
 
 void TestComparison::csvReadsBack()

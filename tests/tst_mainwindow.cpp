@@ -300,6 +300,34 @@ void TestMainWindow::gpuPickerGroupsAndSearchesBySegment()
     QVERIFY2(entryOf("h100-sxm5-80gb").endsWith(QStringLiteral("NVIDIA · data center")),
              qPrintable(entryOf("h100-sxm5-80gb")));
     QVERIFY(combo->findText(QStringLiteral("NVIDIA · laptop")) >= 0); // the group header
+    // The search also finds a segment by its Chinese name (and "datacenter"), though the window is in English:
+    // exactly the GPUs of that segment.
+    QCompleter* completer = combo->completer();
+    auto found = [&](const QString& text) {
+        completer->setCompletionPrefix(text);
+        QStringList out;
+        for (int r = 0; r < completer->completionModel()->rowCount(); ++r)
+            out << completer->completionModel()->index(r, 0).data(Qt::UserRole + 1).toString();
+        out.sort();
+        return out;
+    };
+    auto idsOf = [&](GpuSegment s) {
+        QStringList out;
+        for (const GpuSpec& g : m_controller->catalog().gpus())
+            if (g.segmentKind() == s)
+                out << QString::fromStdString(g.id);
+        out.sort();
+        return out;
+    };
+    QCOMPARE_GE(idsOf(GpuSegment::Laptop).size(), 20);
+    QCOMPARE(found(QStringLiteral("笔记本")), idsOf(GpuSegment::Laptop));
+    QCOMPARE(found(QStringLiteral("数据中心")), idsOf(GpuSegment::Datacenter));
+    QCOMPARE(found(QStringLiteral("datacenter")), idsOf(GpuSegment::Datacenter));
+    QCOMPARE(found(QStringLiteral("工作站")), idsOf(GpuSegment::Workstation));
+    QVERIFY(found(QStringLiteral("RTX 5080 Laptop")).contains(QStringLiteral("rtx-5080-laptop-16gb")));
+    // The popup shows the entry in the window's language only; the other language is matched, not displayed.
+    QCOMPARE(search->index(int(ids.indexOf(QStringLiteral("l2-24gb"))), 0).data().toString(),
+             QStringLiteral("NVIDIA L2 (24 GB) — NVIDIA · data center"));
     // Choosing a search entry selects that GPU.
     const int row = int(ids.indexOf(QStringLiteral("h100-sxm5-80gb")));
     emit combo->completer()->activated(search->index(row, 0));

@@ -5,13 +5,17 @@
 #include "appsettings.h"
 #include "catalogloader.h"
 #include "chartstyle.h"
+#include "controlpanel.h"
 #include "figure.h"
+#include "labels.h"
 #include "language.h"
 #include "mainwindow.h"
 #include "memorychartview.h"
 #include "simulationcontroller.h"
 
 #include <QAbstractButton>
+#include <QComboBox>
+#include <QCompleter>
 #include <QDir>
 #include <QGroupBox>
 #include <QLabel>
@@ -83,6 +87,7 @@ private slots:
     void tsIsCurrentWithTheSources();
     void windowIsAllChineseAfterSwitching();
     void exportedFiguresDrawChineseGlyphs();
+    void gpuSearchMatchesBothLanguages();
     void systemLocaleChoosesTheLanguage();
 };
 
@@ -222,6 +227,51 @@ void TestTranslations::exportedFiguresDrawChineseGlyphs()
     QVERIFY(ink(a) > 20 && ink(b) > 20);
     QVERIFY(a != b);
     QVERIFY(QRawFont::fromFont(font, QFontDatabase::SimplifiedChinese).supportsCharacter(QChar(0x663E)));
+    QVERIFY(language.apply(QStringLiteral("en")));
+}
+
+void TestTranslations::gpuSearchMatchesBothLanguages()
+{
+    // Issue 10: the GPU picker groups by vendor and translated segment, and its search matches the Chinese segment
+    // names. The Chinese names an English window's search knows are the .ts translations of the segment labels.
+    Language language;
+    const GpuSegment segments[] = { GpuSegment::Laptop, GpuSegment::Desktop, GpuSegment::Workstation,
+                                    GpuSegment::Datacenter };
+    for (GpuSegment s : segments) {
+        QVERIFY(language.apply(QStringLiteral("zh_CN")));
+        const QString chinese = Labels::segment(s);
+        QVERIFY(language.apply(QStringLiteral("en")));
+        const QString english = Labels::segment(s);
+        QVERIFY2(chinese != english, qPrintable(english));
+        QVERIFY2(Labels::segmentSearchTerms(s).contains(chinese), qPrintable(chinese));
+    }
+    QCOMPARE(Labels::segment(GpuSegment::Laptop), QStringLiteral("laptop"));
+
+    // A Chinese window: the headers read 笔记本 and 数据中心, and both languages' names find the same GPUs.
+    QVERIFY(language.apply(QStringLiteral("zh_CN")));
+    QTemporaryDir dir;
+    AppSettings settings(dir.filePath(QStringLiteral("s.ini")), nullptr);
+    SimulationController controller(CatalogLoader::bundled());
+    MainWindow window(&controller, &settings);
+    QComboBox* combo = window.controls()->gpuCombo();
+    QVERIFY(combo->findText(QStringLiteral("NVIDIA · 笔记本")) >= 0);
+    QVERIFY(combo->findText(QStringLiteral("NVIDIA · 数据中心")) >= 0);
+    QVERIFY(combo->findText(QStringLiteral("NVIDIA · laptop")) < 0);
+    QCompleter* completer = combo->completer();
+    auto count = [&](const QString& text) {
+        completer->setCompletionPrefix(text);
+        return completer->completionCount();
+    };
+    int laptops = 0, datacenter = 0;
+    for (const GpuSpec& g : controller.catalog().gpus()) {
+        laptops += g.segmentKind() == GpuSegment::Laptop;
+        datacenter += g.segmentKind() == GpuSegment::Datacenter;
+    }
+    QCOMPARE_GE(laptops, 20);
+    QCOMPARE(count(QStringLiteral("笔记本")), laptops);
+    QCOMPARE(count(QStringLiteral("laptop")), laptops);
+    QCOMPARE(count(QStringLiteral("数据中心")), datacenter);
+    QCOMPARE(count(QStringLiteral("data center")), datacenter);
     QVERIFY(language.apply(QStringLiteral("en")));
 }
 

@@ -29,6 +29,7 @@ namespace headroom::gui {
 
 namespace {
     constexpr int kIdRole = Qt::UserRole;
+    constexpr int kSearchRole = Qt::UserRole + 1; // vendor and segment, in both languages: the filter matches them
     // Long enough to fold a slider drag into one computation, short enough to feel immediate.
     constexpr int kDebounceMs = 60;
 }
@@ -138,7 +139,8 @@ GpuComparisonView::GpuComparisonView(const Catalog& catalog, QWidget* parent)
             QListWidgetItem* item = m_gpuList->item(i);
             item->setHidden(!text.isEmpty() && !item->text().contains(text, Qt::CaseInsensitive)
                             && !item->toolTip().contains(text, Qt::CaseInsensitive)
-                            && !item->data(kIdRole).toString().contains(text, Qt::CaseInsensitive));
+                            && !item->data(kIdRole).toString().contains(text, Qt::CaseInsensitive)
+                            && !item->data(kSearchRole).toString().contains(text, Qt::CaseInsensitive));
         }
     });
     connect(m_dataset, &QDoubleSpinBox::valueChanged, this, [this] {
@@ -175,6 +177,9 @@ void GpuComparisonView::reloadGpus()
         auto* item = new QListWidgetItem(GpuComparisonModel::shortName(*g), m_gpuList);
         item->setData(kIdRole, QString::fromStdString(g->id));
         item->setToolTip(QString::fromStdString(g->name));
+        item->setData(kSearchRole,
+                      QString::fromStdString(g->vendor) + QLatin1Char(' ')
+                          + Labels::segmentSearchTerms(g->segmentKind()).join(QLatin1Char(' ')));
         item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsUserCheckable);
         item->setCheckState(selected.contains(QString::fromStdString(g->id)) ? Qt::Checked : Qt::Unchecked);
     }

@@ -29,11 +29,19 @@ namespace {
     constexpr double kSeqMinTokens = 64.0; // slider range 64 .. 131072 tokens
     constexpr double kSeqMinPixels = 32.0; // 32 .. 4096 pixels for vision models
     constexpr int kRole = Qt::UserRole + 1;
+    constexpr int kSearchRole = Qt::UserRole + 2; // what the picker's search matches
 
     QString gpuGroup(const GpuSpec& g)
     {
         return QString::fromStdString(g.vendor) + QStringLiteral(" · ") + Labels::segment(g.segmentKind());
     }
+
+    // A picker section: its header, the words its items are also found by, and its items (id, name).
+    struct PickerGroup {
+        QString title;
+        QStringList keywords;
+        QList<QPair<QString, QString>> items;
+    };
 
     template <typename E>
     void fillCombo(QComboBox* combo, std::initializer_list<E> values, QString (*label)(E))
@@ -55,14 +63,18 @@ namespace {
             combo->setCurrentIndex(i);
     }
 
-    // A searchable, grouped picker: header rows are disabled, items carry the id. The search matches an item's
-    // name and its group ("4060 laptop", "笔记本 4090", "data center"): the completer offers "name — group" and
-    // choosing one selects the item by its id.
-    void setupPicker(QComboBox* combo, const QList<QPair<QString, QList<QPair<QString, QString>>>>& groups)
+    // A searchable, grouped picker: header rows are disabled, items carry the id. The search matches a part of an
+    // item's name, its group or the group's keywords ("4060 laptop", "data center", and 笔记本 or 数据中心 in an
+    // English window): the completer offers "name — group" and choosing one selects the item by its id.
+    void setupPicker(QComboBox* combo, const QList<PickerGroup>& groups)
     {
         auto* model = new QStandardItemModel(combo);
         auto* searchModel = new QStandardItemModel(combo);
-        for (const auto& [group, items] : groups) {
+        for (const auto& [group, keywords, items] : groups) {
+            QStringList extra = keywords;
+            extra.removeIf([&](const QString& k) { return group.contains(k, Qt::CaseInsensitive); });
+            const QString searchSuffix = extra.isEmpty() ? QString()
+                                                         : QStringLiteral(" · ") + extra.join(QStringLiteral(" · "));
             auto* header = new QStandardItem(group);
             header->setFlags(Qt::NoItemFlags);
             QFont f = header->font();
@@ -76,6 +88,7 @@ namespace {
                 model->appendRow(item);
                 auto* entry = new QStandardItem(name + QStringLiteral(" — ") + group);
                 entry->setData(id, kRole);
+                entry->setData(entry->text() + searchSuffix, kSearchRole);
                 searchModel->appendRow(entry);
             }
         }
@@ -83,6 +96,7 @@ namespace {
         auto* completer = new QCompleter(searchModel, combo);
         completer->setCaseSensitivity(Qt::CaseInsensitive);
         completer->setFilterMode(Qt::MatchContains);
+        completer->setCompletionRole(kSearchRole);
         completer->setCompletionMode(QCompleter::PopupCompletion);
         combo->setCompleter(completer);
         QObject::connect(completer, qOverload<const QModelIndex&>(&QCompleter::activated), combo,
@@ -204,15 +218,15 @@ void ControlPanel::populatePickers()
         return;
     const bool was = m_syncing;
     m_syncing = true;
-    QList<QPair<QString, QList<QPair<QString, QString>>>> gpus;
+    QList<PickerGroup> gpus;
     for (const GpuSpec& g : m_catalog->gpus()) {
         const QString group = gpuGroup(g);
-        auto it = std::find_if(gpus.begin(), gpus.end(), [&](const auto& p) { return p.first == group; });
+        auto it = std::find_if(gpus.begin(), gpus.end(), [&](const PickerGroup& p) { return p.title == group; });
         if (it == gpus.end()) {
-            gpus.append({ group, {} });
+            gpus.append({ group, Labels::segmentSearchTerms(g.segmentKind()), {} });
             it = gpus.end() - 1;
         }
-        it->second.append({ QString::fromStdString(g.id), QString::fromStdString(g.name) });
+        it->items.append({ QString::fromStdString(g.id), QString::fromStdString(g.name) });
     }
     // By vendor, then laptop, desktop, workstation, data center.
     auto groupKey = [](const GpuSpec& g) { return std::make_pair(g.vendor, int(g.segmentKind())); };
@@ -220,21 +234,21 @@ void ControlPanel::populatePickers()
     for (const GpuSpec& g : m_catalog->gpus())
         keyOf.emplace(gpuGroup(g), groupKey(g));
     std::stable_sort(gpus.begin(), gpus.end(),
-                     [&](const auto& a, const auto& b) { return keyOf[a.first] < keyOf[b.first]; });
+                     [&](const PickerGroup& a, const PickerGroup& b) { return keyOf[a.title] < keyOf[b.title]; });
     setupPicker(m_ui->gpuCombo, gpus);
 
-    QList<QPair<QString, QList<QPair<QString, QString>>>> models = { { tr("Language models"), {} },
-                                                                     { tr("Encoders"), {} },
-                                                                     { tr("Vision"), {} } };
+    QList<PickerGroup> models = { { tr("Language models"), {}, {} },
+                                  { tr("Encoders"), {}, {} },
+                                  { tr("Vision"), {}, {} } };
     for (const ModelSpec& m : m_catalog->models()) {
         int group = 0;
         if (m.isVision())
             group = 2;
         else if (!m.transformer.causal)
             group = 1;
-        models[group].second.append({ QString::fromStdString(m.id),
-                                      QStringLiteral("%1 (%2)").arg(QString::fromStdString(m.name),
-                                                                    formatCount(double(m.reference.parameters))) });
+        models[group].items.append({ QString::fromStdString(m.id),
+                                     QStringLiteral("%1 (%2)").arg(QString::fromStdString(m.name),
+                                                                   formatCount(double(m.reference.parameters))) });
     }
     setupPicker(m_ui->modelCombo, models);
     m_syncing = was;

@@ -64,6 +64,29 @@ QString Labels::segment(GpuSegment s)
     return {};
 }
 
+QStringList Labels::segmentSearchTerms(GpuSegment s)
+{
+    // Fixed, not translated: a user may search in either language whatever the window's. The Chinese names are the
+    // .ts translations of segment() (tst_translations checks they agree).
+    QStringList terms { segment(s) };
+    switch (s) {
+    case GpuSegment::Laptop:
+        terms << QStringLiteral("laptop") << QStringLiteral("笔记本");
+        break;
+    case GpuSegment::Desktop:
+        terms << QStringLiteral("desktop") << QStringLiteral("台式机");
+        break;
+    case GpuSegment::Workstation:
+        terms << QStringLiteral("workstation") << QStringLiteral("工作站");
+        break;
+    case GpuSegment::Datacenter:
+        terms << QStringLiteral("data center") << QStringLiteral("datacenter") << QStringLiteral("数据中心");
+        break;
+    }
+    terms.removeDuplicates();
+    return terms;
+}
+
 QString Labels::phase(Phase p)
 {
     switch (p) {

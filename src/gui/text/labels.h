@@ -22,6 +22,9 @@ public:
     static QString categoryDescription(MemoryCategory c);
     static QString phase(Phase p);
     static QString segment(GpuSegment s); // "laptop", "data center"; 笔记本, 数据中心 in Chinese
+    // What a GPU search matches for a segment in any UI language: segment() and the names in both of the app's
+    // languages ("laptop" and 笔记本 whether the window is in English or Chinese), plus "datacenter".
+    static QStringList segmentSearchTerms(GpuSegment s);
     static QString kind(OpKind k);
     static QString unit(MathUnit u);
     static QString unitShort(MathUnit u); // "BF16", for the roofline's roof labels
