@@ -23,6 +23,7 @@ private slots:
     void suggestionsReproduceOnTheCommandLine();
     void modelFromFile();
     void failIfOom();
+    void finetuneJson();
     void warningsAreObjectsWithAKind();
 
 private:
@@ -133,6 +134,29 @@ void TestCli::badArguments_data()
     QTest::newRow("bad checkpointing") << QStringList { QStringLiteral("--checkpointing"), QStringLiteral("some") }
                                        << QStringLiteral("selective");
     QTest::newRow("unknown option") << QStringList { QStringLiteral("--frobnicate") } << QStringLiteral("frobnicate");
+    QTest::newRow("bad finetune") << QStringList { QStringLiteral("--finetune"), QStringLiteral("prefix") }
+                                  << QStringLiteral("qlora");
+    QTest::newRow("lora rank 0") << QStringList { QStringLiteral("--finetune"), QStringLiteral("lora"),
+                                                  QStringLiteral("--lora-rank"), QStringLiteral("0") }
+                                 << QStringLiteral("--lora-rank");
+    QTest::newRow("lora dropout 1") << QStringList { QStringLiteral("--finetune"), QStringLiteral("lora"),
+                                                     QStringLiteral("--lora-dropout"), QStringLiteral("1") }
+                                    << QStringLiteral("--lora-dropout");
+    QTest::newRow("lora option without lora")
+        << QStringList { QStringLiteral("--lora-rank"), QStringLiteral("16") } << QStringLiteral("--finetune");
+    QTest::newRow("unknown lora target") << QStringList {
+        QStringLiteral("--model"), QStringLiteral("llama-2-7b"),     QStringLiteral("--finetune"),
+        QStringLiteral("lora"),    QStringLiteral("--lora-targets"), QStringLiteral("q_proj,c_attn")
+    } << QStringLiteral("--lora-targets: \"c_attn\"");
+    QTest::newRow("lora on a cnn") << QStringList { QStringLiteral("--model"), QStringLiteral("resnet50"),
+                                                    QStringLiteral("--finetune"), QStringLiteral("qlora") }
+                                   << QStringLiteral("--finetune");
+    QTest::newRow("bad task") << QStringList { QStringLiteral("--task"), QStringLiteral("summarize") }
+                              << QStringLiteral("token-cls");
+    QTest::newRow("causal task on bert") << QStringList { QStringLiteral("--task"), QStringLiteral("causal-lm") }
+                                         << QStringLiteral("--task");
+    QTest::newRow("labels without a classifier")
+        << QStringList { QStringLiteral("--num-labels"), QStringLiteral("3") } << QStringLiteral("--task");
 }
 
 void TestCli::badArguments()
@@ -271,6 +295,37 @@ void TestCli::modelFromFile()
     const Run e = run({ QStringLiteral("estimate"), QStringLiteral("--model"), bad });
     QCOMPARE(e.code, 2);
     QVERIFY2(e.err.contains("bad.json") && e.err.contains("transformer.layers"), e.err.constData());
+}
+
+// Issue 13's contract: QLoRA of Llama-2-7B on the 12 GB laptop GPU fits, trains PEFT's 4,194,304 adapter weights
+// (r 8 on q_proj and v_proj: 32 * 2 * 8 * (4096 + 4096)), and keeps paged 8-bit states in host memory
+// (bitsandbytes: 2.03125 bytes per parameter).
+void TestCli::finetuneJson()
+{
+    const Run r = run({ QStringLiteral("estimate"), QStringLiteral("--json"), QStringLiteral("--gpu"),
+                        QStringLiteral("rtx-a3000-12gb-laptop"), QStringLiteral("--model"),
+                        QStringLiteral("llama-2-7b"), QStringLiteral("--batch"), QStringLiteral("1"),
+                        QStringLiteral("--seq"), QStringLiteral("512"), QStringLiteral("--precision"),
+                        QStringLiteral("bf16"), QStringLiteral("--checkpointing"), QStringLiteral("full"),
+                        QStringLiteral("--optimizer"), QStringLiteral("paged-adamw-8bit"), QStringLiteral("--finetune"),
+                        QStringLiteral("qlora") });
+    QCOMPARE(r.code, 0);
+    const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(j.value(QStringLiteral("trainable_parameters")).toInteger(), 4194304);
+    QCOMPARE(j.value(QStringLiteral("host_memory_bytes")).toInteger(), 8519680);
+    QVERIFY(j.value(QStringLiteral("fits")).toBool());
+    const QJsonObject f = j.value(QStringLiteral("scenario")).toObject().value(QStringLiteral("finetune")).toObject();
+    QCOMPARE(f.value(QStringLiteral("method")).toString(), QStringLiteral("qlora"));
+    QCOMPARE(f.value(QStringLiteral("lora_rank")).toInt(), 8);
+    // A classification head on BERT-base with LoRA on query and value: 294,912 adapter weights (Hu et al. 2021,
+    // 2 * 24 * 768 * 8) plus the classifier (768 * 3 + 3), which PEFT trains as a module to save.
+    const Run c = run({ QStringLiteral("estimate"), QStringLiteral("--json"), QStringLiteral("--model"),
+                        QStringLiteral("bert-base"), QStringLiteral("--task"), QStringLiteral("seq-cls"),
+                        QStringLiteral("--num-labels"), QStringLiteral("3"), QStringLiteral("--finetune"),
+                        QStringLiteral("lora"), QStringLiteral("--lora-targets"), QStringLiteral("query,value") });
+    QCOMPARE(c.code, 0);
+    QCOMPARE(QJsonDocument::fromJson(c.out).object().value(QStringLiteral("trainable_parameters")).toInteger(),
+             294912 + 768 * 3 + 3);
 }
 
 void TestCli::failIfOom()

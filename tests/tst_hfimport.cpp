@@ -89,6 +89,7 @@ private slots:
     void publishedCounts();
     void reproducesPresets_data();
     void reproducesPresets();
+    void classificationArchitectures();
     void gptNeoXParallelResidual();
     void gptNeoXPartialRotary();
     void badConfigs_data();
@@ -161,6 +162,37 @@ void TestHfImport::reproducesPresets()
     m.transformer = imported(checkpoint).transformer;
     QCOMPARE(QString::fromStdString(serializeModelSpec(m)), QString::fromStdString(serializeModelSpec(p)));
     QCOMPARE(imported(checkpoint).defaultSequence, p.defaultSequence);
+}
+
+// *ForSequenceClassification and *ForTokenClassification over the same backbones. BERT's: the published
+// BertForMaskedLM count (109,514,298) without its MLM head (transform 768^2 + 768, LayerNorm 2 * 768, decoder bias
+// 30522) and with BertPooler (768^2 + 768) and a classifier (768 * n + n).
+void TestHfImport::classificationArchitectures()
+{
+    QFile f(checkpointDir(QStringLiteral("bert-base-uncased")) + QStringLiteral("/config.json"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    json bert = json::parse(f.readAll().toStdString());
+    bert["architectures"] = { "BertForSequenceClassification" };
+    bert["id2label"] = { { "0", "NEGATIVE" }, { "1", "POSITIVE" } };
+    const double mlmHead = 768.0 * 768 + 768 + 2 * 768 + 30522;
+    auto seq = importHuggingFaceConfig(bert.dump(), "sst2/config.json", "sst2");
+    QVERIFY(seq.ok());
+    QCOMPARE(graphAt(*seq, 128).parameterCount(), 109514298.0 - mlmHead + (768.0 * 768 + 768) + (768.0 * 2 + 2));
+    bert["architectures"] = { "BertForTokenClassification" };
+    bert["num_labels"] = 9;
+    bert.erase("id2label");
+    auto tok = importHuggingFaceConfig(bert.dump(), "ner/config.json", "ner");
+    QVERIFY(tok.ok());
+    QCOMPARE(tok->transformer.head, HeadKind::TokenClassification);
+    QCOMPARE(graphAt(*tok, 128).parameterCount(), 109514298.0 - mlmHead + (768.0 * 9 + 9));
+    // LlamaForSequenceClassification: the decoder, no lm_head (1000 x 64), a bias-free score (64 x 5).
+    const double causal
+        = graphAt(*importHuggingFaceConfig(tinyLlama().dump(), "t/config.json", "t"), 64).parameterCount();
+    auto score = importHuggingFaceConfig(
+        with(with(tinyLlama(), "architectures", { "LlamaForSequenceClassification" }), "num_labels", 5).dump(),
+        "s/config.json", "s");
+    QVERIFY(score.ok());
+    QCOMPARE(graphAt(*score, 64).parameterCount(), causal - 1000.0 * 64 + 64.0 * 5);
 }
 
 void TestHfImport::gptNeoXParallelResidual()

@@ -72,7 +72,7 @@ SimulationResult run(const Scenario& s, SimulationCache* cache)
 
 // A new field of TrainingConfig changes its size: give it a row below (and, if it does not shape the schedule, a
 // line in scheduleKey()), then update this size.
-static_assert(sizeof(TrainingConfig) == 128, "TrainingConfig changed: add a row to cachedEqualsFresh_data");
+static_assert(sizeof(TrainingConfig) == 136, "TrainingConfig changed: add a row to cachedEqualsFresh_data");
 
 void TestSimulate::cachedEqualsFresh_data()
 {
@@ -114,6 +114,11 @@ void TestSimulate::cachedEqualsFresh_data()
     QTest::newRow("finetune.loraTargets") << Change([](TrainingConfig& c) {
         c.finetune.method = FinetuneMethod::LoRA;
         c.finetune.loraTargets = { "all-linear" };
+    });
+    QTest::newRow("task") << Change([](TrainingConfig& c) { c.task = Task::SequenceClassification; });
+    QTest::newRow("numLabels") << Change([](TrainingConfig& c) {
+        c.task = Task::TokenClassification;
+        c.numLabels = 9;
     });
     QTest::newRow("finetune.frozenLayers") << Change([](TrainingConfig& c) {
         c.finetune.method = FinetuneMethod::Freeze;

@@ -1115,6 +1115,22 @@
         <source>A micro-batch of %1 is far beyond any training run&apos;s; check the setting</source>
         <translation>微批次 %1 远超任何实际训练的设置，请检查</translation>
     </message>
+    <message>
+        <source>Train LoRA adapters instead of every weight (peft.LoraConfig, r = %1)</source>
+        <translation>只训练 LoRA 适配器，不训练全部权重（peft.LoraConfig，秩 r = %1）</translation>
+    </message>
+    <message>
+        <source>Train LoRA over a 4-bit NF4 base (QLoRA, bitsandbytes)</source>
+        <translation>在 4 位 NF4 量化的基座上训练 LoRA（QLoRA，bitsandbytes）</translation>
+    </message>
+    <message>
+        <source>Sequence classification</source>
+        <translation>序列分类</translation>
+    </message>
+    <message>
+        <source>Token classification</source>
+        <translation>词元分类</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>

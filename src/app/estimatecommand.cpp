@@ -240,11 +240,11 @@ std::optional<QString> resolveScenario(const QCommandLineParser& p, Catalog& cat
         s.overrides.peakFlopsPerSecond = d * 1e12;
         s.overrides.note = "what-if peak from the command line";
     }
-    if ((e = readFinetuneOptions(p, &c.finetune)))
+    if ((e = readFinetuneOptions(p, &c)))
         return e;
     if (auto invalid = validateConfig(c, "command line"))
         return QString::fromStdString(invalid->toString());
-    if ((e = checkFinetuneForModel(out->model, c.finetune)))
+    if ((e = checkFinetuneForModel(out->model, c)))
         return e;
     out->scenario = s;
     return std::nullopt;
@@ -272,7 +272,7 @@ QStringList scenarioToArguments(const Scenario& s)
         a << QStringLiteral("--adamw-impl") << str(toString(c.adamImpl));
     if (c.gradientAccumulation != 1)
         a << QStringLiteral("--grad-accum") << QString::number(c.gradientAccumulation);
-    appendFinetuneArguments(c.finetune, a);
+    appendFinetuneArguments(c, a);
     if (c.overheadBytes)
         a << QStringLiteral("--overhead-mib") << num(units::toMiB(*c.overheadBytes));
     if (c.allocatorReserveFraction != 0.0)

@@ -25,6 +25,15 @@ namespace {
                                                      "c_attn; attn.q) or all-linear (default: PEFT's for the "
                                                      "architecture, q and v)."),
                                       QStringLiteral("LIST"));
+    const QCommandLineOption kTask({ QStringLiteral("task") },
+                                   QStringLiteral("The head to train: causal-lm, masked-lm, seq-cls "
+                                                  "(*ForSequenceClassification) or token-cls "
+                                                  "(*ForTokenClassification); default: the model's own."),
+                                   QStringLiteral("task"));
+    const QCommandLineOption kLabels({ QStringLiteral("num-labels") },
+                                     QStringLiteral("Classes of a seq-cls or token-cls head (default 2, "
+                                                    "transformers')."),
+                                     QStringLiteral("N"));
     const QCommandLineOption kFrozen({ QStringLiteral("frozen-layers") },
                                      QStringLiteral("With --finetune freeze: blocks frozen from the input side "
                                                     "(default: all, only the head trains)."),
@@ -41,12 +50,21 @@ namespace {
 
 void addFinetuneOptions(QCommandLineParser& parser)
 {
-    parser.addOptions({ kFinetune, kRank, kAlpha, kDropout, kTargets, kFrozen });
+    parser.addOptions({ kFinetune, kRank, kAlpha, kDropout, kTargets, kFrozen, kTask, kLabels });
 }
 
-std::optional<QString> readFinetuneOptions(const QCommandLineParser& p, FinetuneConfig* f)
+std::optional<QString> readFinetuneOptions(const QCommandLineParser& p, TrainingConfig* c)
 {
     std::optional<QString> e;
+    if ((e = choice(p, kTask, &taskFromString, "causal-lm, masked-lm, seq-cls, token-cls", &c->task)))
+        return e;
+    std::int64_t labels = c->numLabels;
+    if ((e = integer(p, kLabels, 1, 1 << 20, &labels)))
+        return e;
+    c->numLabels = int(labels);
+    if (p.isSet(kLabels) && c->task != Task::SequenceClassification && c->task != Task::TokenClassification)
+        return QStringLiteral("--num-labels needs --task seq-cls or token-cls");
+    FinetuneConfig* f = &c->finetune;
     if ((e = choice(p, kFinetune, &finetuneFromString, "full, freeze, lora, dora, qlora", &f->method)))
         return e;
     std::int64_t n = f->loraRank;
@@ -83,18 +101,24 @@ std::optional<QString> readFinetuneOptions(const QCommandLineParser& p, Finetune
     return std::nullopt;
 }
 
-std::optional<QString> checkFinetuneForModel(const ModelSpec& model, const FinetuneConfig& f)
+std::optional<QString> checkFinetuneForModel(const ModelSpec& model, const TrainingConfig& c)
 {
-    if (auto e = validateFinetune(model, f, "command line"))
+    if (auto e = validateFinetune(model, c, "command line"))
         return QStringLiteral("--%1: %2").arg(optionFor(e->field), QString::fromStdString(e->message));
     return std::nullopt;
 }
 
-void appendFinetuneArguments(const FinetuneConfig& f, QStringList& a)
+void appendFinetuneArguments(const TrainingConfig& c, QStringList& a)
 {
+    auto str = [](std::string_view v) { return QString::fromLatin1(v.data(), qsizetype(v.size())); };
+    if (c.task != Task::Model) {
+        a << QStringLiteral("--task") << str(toString(c.task));
+        if (c.task == Task::SequenceClassification || c.task == Task::TokenClassification)
+            a << QStringLiteral("--num-labels") << QString::number(c.numLabels);
+    }
+    const FinetuneConfig& f = c.finetune;
     if (f.method == FinetuneMethod::Full)
         return;
-    auto str = [](std::string_view v) { return QString::fromLatin1(v.data(), qsizetype(v.size())); };
     a << QStringLiteral("--finetune") << str(toString(f.method));
     if (f.method == FinetuneMethod::Freeze && f.frozenLayers >= 0)
         a << QStringLiteral("--frozen-layers") << QString::number(f.frozenLayers);

@@ -173,9 +173,21 @@ bool FinetunePolicy::inputRequiresGrad(const TrainingConfig& config) const
     return m_cfg.method != FinetuneMethod::Full && config.checkpointing != Checkpointing::None;
 }
 
-std::optional<Error> validateFinetune(const ModelSpec& model, const FinetuneConfig& f, std::string_view origin)
+std::optional<Error> validateFinetune(const ModelSpec& model, const TrainingConfig& config, std::string_view origin)
 {
     auto err = [&](const char* field, std::string msg) { return Error { std::string(origin), field, std::move(msg) }; };
+    if (config.task != Task::Model) {
+        const std::string task(toString(config.task));
+        if (model.isVision())
+            return err("task", "\"" + task + "\" is a text task; " + model.id + " is a vision model (use \"model\")");
+        if (config.task == Task::CausalLM && !model.transformer.causal)
+            return err("task",
+                       "causal-lm needs a decoder; " + model.id + " is an encoder (masked-lm, seq-cls or token-cls)");
+        if (config.task == Task::MaskedLM && model.transformer.causal)
+            return err("task",
+                       "masked-lm needs an encoder; " + model.id + " is a decoder (causal-lm, seq-cls or token-cls)");
+    }
+    const FinetuneConfig& f = config.finetune;
     if (f.method == FinetuneMethod::Full)
         return std::nullopt;
     if (model.family == ModelFamily::Cnn)

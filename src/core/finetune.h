@@ -68,7 +68,7 @@ std::vector<std::string_view> linearLabels(const TransformerSpec& t);
 std::vector<std::string> targetLabels(std::string_view name); // empty when the name is unknown
 
 // Model-dependent checks: LoRA targets that name no Linear of the model, adapters on a CNN, frozen layers beyond
-// the model's depth.
-std::optional<Error> validateFinetune(const ModelSpec& model, const FinetuneConfig& f, std::string_view origin);
+// the model's depth, a task head the model cannot take.
+std::optional<Error> validateFinetune(const ModelSpec& model, const TrainingConfig& config, std::string_view origin);
 
 } // namespace headroom

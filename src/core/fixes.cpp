@@ -20,7 +20,7 @@ namespace {
 
     // One change of each kind that applies to `c` (the smaller micro-batch excepted: it depends on what else
     // changed). A combination takes at most one change per dimension: attention, checkpointing, precision,
-    // optimizer, ZeRO stage, offload.
+    // optimizer, ZeRO stage, offload, what trains.
     struct Change {
         FixKind kind;
         int dimension;
@@ -28,7 +28,7 @@ namespace {
         bool combinationOnly = false; // ZeRO stages beyond the next one
     };
 
-    constexpr int kDimensions = 6;
+    constexpr int kDimensions = 7;
 
     std::vector<Change> changesFor(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& c)
     {
@@ -84,6 +84,17 @@ namespace {
                                x.offloadOptimizer = true;
                                return x;
                            } });
+        const FinetuneMethod method = c.finetune.method;
+        if (transformer && (method == FinetuneMethod::Full || method == FinetuneMethod::Freeze))
+            out.push_back({ FixKind::LoRA, 6, [](TrainingConfig x, const GpuSpec&) {
+                               x.finetune.method = FinetuneMethod::LoRA;
+                               return x;
+                           } });
+        if (transformer && method != FinetuneMethod::QLoRA)
+            out.push_back({ FixKind::QLoRA, 6, [](TrainingConfig x, const GpuSpec&) {
+                               x.finetune.method = FinetuneMethod::QLoRA;
+                               return x;
+                           } });
         return out;
     }
 
@@ -132,10 +143,15 @@ namespace {
         return t;
     }
 
+    bool trainsDifferently(const Fix& f) { return std::any_of(f.changes.begin(), f.changes.end(), changesWhatTrains); }
+
+    // Fixes that fit first; among them the ones that still train the whole model the same way, then throughput.
     bool better(const Fix& a, const Fix& b)
     {
         if (a.fits != b.fits)
             return a.fits;
+        if (a.fits && trainsDifferently(a) != trainsDifferently(b))
+            return !trainsDifferently(a);
         if (a.fits) {
             if (a.throughputPerSecond != b.throughputPerSecond)
                 return a.throughputPerSecond > b.throughputPerSecond;
@@ -246,6 +262,8 @@ std::vector<std::pair<std::string, std::string>> fixArguments(const TrainingConf
         out.emplace_back("--batch", std::to_string(c.microBatch));
     if (c.gradientAccumulation != base.gradientAccumulation)
         out.emplace_back("--grad-accum", std::to_string(c.gradientAccumulation));
+    if (c.finetune.method != base.finetune.method)
+        out.emplace_back("--finetune", std::string(toString(c.finetune.method)));
     return out;
 }
 
@@ -286,6 +304,12 @@ std::string describeFix(const Fix& fix)
             break;
         case FixKind::FusedAdamW:
             s += "fused AdamW";
+            break;
+        case FixKind::LoRA:
+            s += "LoRA adapters instead of full training";
+            break;
+        case FixKind::QLoRA:
+            s += "QLoRA (LoRA over a 4-bit base)";
             break;
         }
     }

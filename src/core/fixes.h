@@ -23,7 +23,12 @@ enum class FixKind : std::uint8_t {
     SmallerMicroBatch, // at the same global batch: micro-batch x accumulation steps unchanged
     PureBf16,          // model.to(torch.bfloat16): 16-bit weights, gradients and optimizer states
     FusedAdamW,        // torch.optim.AdamW(fused=True): no foreach temporaries
+    LoRA,              // train PEFT LoRA adapters (r 8 on q and v) instead of every weight: a different training
+    QLoRA,             // LoRA over an NF4 base (bitsandbytes 4-bit, prepare_model_for_kbit_training)
 };
+
+// LoRA and QLoRA change what is trained; the others train the same model the same way, with less memory.
+inline bool changesWhatTrains(FixKind k) { return k == FixKind::LoRA || k == FixKind::QLoRA; }
 
 struct Fix {
     FixKind kind = FixKind::FullCheckpointing; // the first change

@@ -150,18 +150,18 @@ namespace {
             + " tokens it is full causal attention.";
     }
 
-    // PretrainedConfig: num_labels is the size of id2label when the file has one, else num_labels, else 2.
-    int labelCount(const ObjectReader& r)
-    {
-        if (!r.has("id2label"))
-            return int(r.integerOr("num_labels", 2, 1, kMaxLabels));
-        const std::size_t n = r.object("id2label").node().size();
-        if (n < 1 || n > std::size_t(kMaxLabels))
-            r.fail("id2label", "must name between 1 and " + std::to_string(kMaxLabels) + " labels");
-        return int(n);
-    }
-
 } // namespace
+
+// PretrainedConfig: num_labels is the size of id2label when the file has one, else num_labels, else 2.
+int labelCount(const ObjectReader& r)
+{
+    if (!r.has("id2label"))
+        return int(r.integerOr("num_labels", 2, 1, kMaxLabels));
+    const std::size_t n = r.object("id2label").node().size();
+    if (n < 1 || n > std::size_t(kMaxLabels))
+        r.fail("id2label", "must name between 1 and " + std::to_string(kMaxLabels) + " labels");
+    return int(n);
+}
 
 Imported readBert(const ObjectReader& r) { return readBertFamily(r, 0); }
 

@@ -26,5 +26,6 @@ Imported readLlama(const ObjectReader& r);
 Imported readMistral(const ObjectReader& r);
 Imported readQwen2(const ObjectReader& r);
 Imported readVit(const ObjectReader& r);
+int labelCount(const ObjectReader& r); // PretrainedConfig.num_labels
 
 } // namespace headroom::detail::hf

@@ -22,17 +22,47 @@ namespace {
         std::string_view className; // the `architectures` entry
         std::string_view modelType; // the `model_type` value
         Imported (*read)(const ObjectReader&);
+        HeadKind head = HeadKind::None; // the task head the class puts on the backbone; None keeps read()'s
     };
 
-    // One class per model type: the one a checkpoint of that type is trained as. Other classes of the same
-    // families build other parameters (BertModel's pooler, the *ForSequenceClassification heads) and are refused
-    // rather than counted wrongly.
+    // The class a checkpoint of a model type is trained as comes first (a config with only `model_type` gets it);
+    // then the text-classification classes over the same backbones. Other classes (BertModel with its pooler
+    // alone, question answering) are refused rather than counted wrongly.
+    constexpr HeadKind kSeq = HeadKind::SequenceClassification;
+    constexpr HeadKind kTok = HeadKind::TokenClassification;
     constexpr Architecture kArchitectures[] = {
-        { "BertForMaskedLM", "bert", &readBert },    { "RobertaForMaskedLM", "roberta", &readRoberta },
-        { "GPT2LMHeadModel", "gpt2", &readGpt2 },    { "GPTNeoXForCausalLM", "gpt_neox", &readGptNeoX },
-        { "LlamaForCausalLM", "llama", &readLlama }, { "MistralForCausalLM", "mistral", &readMistral },
-        { "Qwen2ForCausalLM", "qwen2", &readQwen2 }, { "ViTForImageClassification", "vit", &readVit },
+        { "BertForMaskedLM", "bert", &readBert },
+        { "RobertaForMaskedLM", "roberta", &readRoberta },
+        { "GPT2LMHeadModel", "gpt2", &readGpt2 },
+        { "GPTNeoXForCausalLM", "gpt_neox", &readGptNeoX },
+        { "LlamaForCausalLM", "llama", &readLlama },
+        { "MistralForCausalLM", "mistral", &readMistral },
+        { "Qwen2ForCausalLM", "qwen2", &readQwen2 },
+        { "ViTForImageClassification", "vit", &readVit },
+        { "BertForSequenceClassification", "bert", &readBert, kSeq },
+        { "BertForTokenClassification", "bert", &readBert, kTok },
+        { "RobertaForSequenceClassification", "roberta", &readRoberta, kSeq },
+        { "RobertaForTokenClassification", "roberta", &readRoberta, kTok },
+        { "GPT2ForSequenceClassification", "gpt2", &readGpt2, kSeq },
+        { "GPT2ForTokenClassification", "gpt2", &readGpt2, kTok },
+        { "LlamaForSequenceClassification", "llama", &readLlama, kSeq },
+        { "LlamaForTokenClassification", "llama", &readLlama, kTok },
+        { "MistralForSequenceClassification", "mistral", &readMistral, kSeq },
+        { "MistralForTokenClassification", "mistral", &readMistral, kTok },
+        { "Qwen2ForSequenceClassification", "qwen2", &readQwen2, kSeq },
+        { "Qwen2ForTokenClassification", "qwen2", &readQwen2, kTok },
     };
+
+    Imported readArchitecture(const ObjectReader& r, const Architecture& a)
+    {
+        Imported m = a.read(r);
+        if (a.head != HeadKind::None) {
+            m.t.head = a.head;
+            m.t.classes = labelCount(r);
+            m.t.tiedEmbeddings = false; // the vocabulary projection is gone; nothing ties to the embeddings
+        }
+        return m;
+    }
 
     // Tokens (or the image side) the estimate starts from: the checkpoint's context, capped so that a 32k-context
     // model opens on a sequence people train at.
@@ -147,7 +177,7 @@ Expected<ModelSpec> importHuggingFaceConfig(std::string_view jsonText, std::stri
         const json doc = detail::parseDocument(jsonText);
         const ObjectReader r(doc, "");
         const Architecture& a = resolveArchitecture(r);
-        const ModelSpec m = assemble(r, a, a.read(r), origin, idHint);
+        const ModelSpec m = assemble(r, a, readArchitecture(r, a), origin, idHint);
         // The result must be a model Headroom reads back unchanged (so that it can be saved as a model file); a
         // failure here is a bug in the importer, not in the user's file.
         auto reread = parseModelSpec(serializeModelSpec(m), origin);

@@ -15,6 +15,9 @@ void buildGraph(const ModelSpec& model, const TrainingConfig& config, Graph& out
 void buildTransformerGraph(const ModelSpec& model, const TrainingConfig& config, Graph& g);
 void buildCnnGraph(const ModelSpec& model, const TrainingConfig& config, Graph& g);
 
+// The head a configuration trains: the model's own unless TrainingConfig::task names another.
+HeadKind effectiveHead(const TransformerSpec& t, const TrainingConfig& config);
+
 // Tokens per sample for a transformer at this sequence setting (patches plus class token for ViT).
 double transformerTokens(const TransformerSpec& t, std::int64_t sequenceSetting);
 

@@ -33,10 +33,14 @@ namespace {
     const std::initializer_list<std::pair<std::string_view, PositionKind>> kPos { { "learned", PositionKind::Learned },
                                                                                   { "rotary", PositionKind::Rotary },
                                                                                   { "none", PositionKind::None } };
-    const std::initializer_list<std::pair<std::string_view, HeadKind>> kHead { { "causal_lm", HeadKind::CausalLM },
-                                                                               { "masked_lm", HeadKind::MaskedLM },
-                                                                               { "classifier", HeadKind::Classifier },
-                                                                               { "none", HeadKind::None } };
+    const std::initializer_list<std::pair<std::string_view, HeadKind>> kHead {
+        { "causal_lm", HeadKind::CausalLM },
+        { "masked_lm", HeadKind::MaskedLM },
+        { "classifier", HeadKind::Classifier },
+        { "sequence_classification", HeadKind::SequenceClassification },
+        { "token_classification", HeadKind::TokenClassification },
+        { "none", HeadKind::None }
+    };
     const std::initializer_list<std::pair<std::string_view, InputKind>> kInput { { "tokens", InputKind::Tokens },
                                                                                  { "patches", InputKind::Patches } };
     const std::initializer_list<std::pair<std::string_view, ProbsCast>> kProbs {
@@ -145,10 +149,15 @@ namespace {
         }
         if (t.position == PositionKind::Learned && t.input == InputKind::Tokens && t.maxPositions < 1)
             r.fail("max_positions", "is required with learned positions");
-        if (t.head == HeadKind::Classifier && t.classes < 1)
+        const bool classifies = t.head == HeadKind::Classifier || t.head == HeadKind::SequenceClassification
+            || t.head == HeadKind::TokenClassification;
+        if (classifies && t.classes < 1)
             r.fail("classes", "is required for a classifier head");
         if ((t.head == HeadKind::CausalLM || t.head == HeadKind::MaskedLM) && t.input != InputKind::Tokens)
             r.fail("head", "a language-model head needs token inputs");
+        if ((t.head == HeadKind::SequenceClassification || t.head == HeadKind::TokenClassification)
+            && t.input != InputKind::Tokens)
+            r.fail("head", "a text-classification head needs token inputs");
         if (t.tiedEmbeddings && t.input != InputKind::Tokens)
             r.fail("tied_embeddings", "needs token inputs");
         return t;

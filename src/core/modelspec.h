@@ -32,7 +32,17 @@ enum class NormImpl : std::uint8_t { Fused, Upcast };
 enum class Activation : std::uint8_t { Gelu, GeluTanh, GeluComposite, QuickGelu, Silu, Relu };
 
 enum class PositionKind : std::uint8_t { Learned, Rotary, None };
-enum class HeadKind : std::uint8_t { CausalLM, MaskedLM, Classifier, None };
+// Classifier is torchvision's image head; SequenceClassification and TokenClassification are transformers'
+// *ForSequenceClassification (an encoder's pooler and classifier, a decoder's score at the last token) and
+// *ForTokenClassification (dropout and a classifier at every token).
+enum class HeadKind : std::uint8_t {
+    CausalLM,
+    MaskedLM,
+    Classifier,
+    None,
+    SequenceClassification,
+    TokenClassification
+};
 enum class InputKind : std::uint8_t { Tokens, Patches };
 
 // Where eager attention casts the FP32 softmax output back to the value dtype under autocast:

@@ -188,6 +188,9 @@ namespace {
         scenario["adamw_impl"] = std::string(toString(e.config.adamImpl));
         scenario["gradient_accumulation"] = e.config.gradientAccumulation;
         scenario["finetune"] = detail::finetuneJson(e.config.finetune);
+        scenario["task"] = std::string(toString(e.config.task));
+        if (e.config.task == Task::SequenceClassification || e.config.task == Task::TokenClassification)
+            scenario["num_labels"] = e.config.numLabels;
         return scenario;
     }
 

@@ -77,6 +77,8 @@ std::optional<Error> validateConfig(const TrainingConfig& c, std::string_view or
         return err("lora_alpha", "must be a positive number up to 1000000");
     if (!std::isfinite(f.loraDropout) || f.loraDropout < 0 || f.loraDropout >= 1)
         return err("lora_dropout", "must be at least 0 and below 1");
+    if (c.numLabels < 1 || c.numLabels > (1 << 20))
+        return err("num_labels", "must be between 1 and 1048576");
     if (f.frozenLayers < -1 || f.frozenLayers > kMaxModelLayers)
         return err("frozen_layers", "must be -1 (all blocks) or between 0 and " + std::to_string(kMaxModelLayers));
     return std::nullopt;
@@ -127,6 +129,8 @@ Expected<ScenarioDocument> parseScenario(std::string_view jsonText, std::string_
         c.gradientAccumulation = int(r.integerOr("gradient_accumulation", 1, 1, 1 << 20));
         if (auto f = r.objectOr("finetune"))
             c.finetune = parseFinetune(*f);
+        c.task = enumField(r, "task", c.task, &taskFromString, "model, causal-lm, masked-lm, seq-cls, token-cls");
+        c.numLabels = int(r.integerOr("num_labels", c.numLabels, 1, 1 << 20));
         if (r.has("overhead_mib"))
             c.overheadBytes = r.number("overhead_mib", 0, 1 << 24) * units::kMiB;
         c.allocatorReserveFraction = r.numberOr("allocator_reserve", 0.0, 0.0, 10.0);
@@ -177,6 +181,10 @@ std::string serializeScenario(const ScenarioDocument& d)
     j["gradient_accumulation"] = c.gradientAccumulation;
     if (c.finetune != FinetuneConfig {})
         j["finetune"] = finetuneJson(c.finetune);
+    if (c.task != Task::Model) {
+        j["task"] = std::string(toString(c.task));
+        j["num_labels"] = c.numLabels;
+    }
     if (c.overheadBytes)
         j["overhead_mib"] = *c.overheadBytes / units::kMiB;
     if (c.allocatorReserveFraction != 0.0)

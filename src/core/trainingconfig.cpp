@@ -76,6 +76,14 @@ namespace {
         { "qlora", FinetuneMethod::QLoRA },
     } };
 
+    constexpr std::array<std::pair<std::string_view, Task>, 5> kTask { {
+        { "model", Task::Model },
+        { "causal-lm", Task::CausalLM },
+        { "masked-lm", Task::MaskedLM },
+        { "seq-cls", Task::SequenceClassification },
+        { "token-cls", Task::TokenClassification },
+    } };
+
 } // namespace
 
 bool isMixed(Precision p) { return p == Precision::MixedFP16 || p == Precision::MixedBF16 || p == Precision::MixedFP8; }
@@ -90,6 +98,7 @@ std::string_view toString(AttentionImpl a) { return reverse(kAttn, a); }
 std::string_view toString(OptimizerKind o) { return reverse(kOpt, o); }
 std::string_view toString(AdamImpl a) { return reverse(kAdamImpl, a); }
 std::string_view toString(FinetuneMethod m) { return reverse(kFinetune, m); }
+std::string_view toString(Task t) { return reverse(kTask, t); }
 
 std::optional<Precision> precisionFromString(std::string_view s) { return lookup(kPrecision, s); }
 std::optional<MixedPrecisionStyle> mixedStyleFromString(std::string_view s) { return lookup(kStyle, s); }
@@ -99,5 +108,6 @@ std::optional<AttentionImpl> attentionFromString(std::string_view s) { return lo
 std::optional<OptimizerKind> optimizerFromString(std::string_view s) { return lookup(kOpt, s); }
 std::optional<AdamImpl> adamImplFromString(std::string_view s) { return lookup(kAdamImpl, s); }
 std::optional<FinetuneMethod> finetuneFromString(std::string_view s) { return lookup(kFinetune, s); }
+std::optional<Task> taskFromString(std::string_view s) { return lookup(kTask, s); }
 
 } // namespace headroom

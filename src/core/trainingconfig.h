@@ -98,6 +98,11 @@ struct FinetuneConfig {
     bool operator==(const FinetuneConfig&) const = default;
 };
 
+// The head the step trains: the model's own, or another over the same backbone, as transformers' Auto classes
+// build it (AutoModelForSequenceClassification, ...). A language-model head's vocabulary logits dominate memory; a
+// classifier's do not.
+enum class Task : std::uint8_t { Model, CausalLM, MaskedLM, SequenceClassification, TokenClassification };
+
 struct TrainingConfig {
     std::int64_t microBatch = 8;
     std::int64_t sequenceLength = 512; // tokens; for vision models the image side in pixels
@@ -116,6 +121,8 @@ struct TrainingConfig {
     double allocatorReserveFraction = 0.0; // caching-allocator slack on top of allocated bytes
     KernelBackend kernels = KernelBackend::Cuda;
     FinetuneConfig finetune;
+    Task task = Task::Model;
+    int numLabels = 2; // PretrainedConfig's default num_labels
 
     bool operator==(const TrainingConfig&) const = default;
 };
@@ -141,6 +148,7 @@ std::string_view toString(AttentionImpl a);
 std::string_view toString(OptimizerKind o);
 std::string_view toString(AdamImpl a);
 std::string_view toString(FinetuneMethod m);
+std::string_view toString(Task t);
 
 std::optional<Precision> precisionFromString(std::string_view s);
 std::optional<MixedPrecisionStyle> mixedStyleFromString(std::string_view s);
@@ -150,5 +158,6 @@ std::optional<AttentionImpl> attentionFromString(std::string_view s);
 std::optional<OptimizerKind> optimizerFromString(std::string_view s);
 std::optional<AdamImpl> adamImplFromString(std::string_view s);
 std::optional<FinetuneMethod> finetuneFromString(std::string_view s);
+std::optional<Task> taskFromString(std::string_view s);
 
 } // namespace headroom

@@ -2,12 +2,7 @@
 // records the same autograd saves: Hugging Face transformers (BertForMaskedLM, GPT2LMHeadModel,
 // LlamaForCausalLM and its relatives) and torchvision's VisionTransformer.
 
-#include "finetune.h"
-#include "graphbuilder.h"
-#include "modelgraph.h"
-
-#include <algorithm>
-#include <cmath>
+#include "transformerbuilder.h"
 
 namespace headroom {
 
@@ -20,52 +15,7 @@ double transformerTokens(const TransformerSpec& t, std::int64_t sequenceSetting)
     return double(sequenceSetting);
 }
 
-namespace {
-
-    class TransformerBuilder {
-    public:
-        TransformerBuilder(const ModelSpec& model, const TrainingConfig& config, Graph& graph)
-            : m(model.transformer)
-            , cfg(config)
-            , g(graph)
-            , b(graph, planPrecision(config))
-            , policy(model, config, b.plan())
-        {
-            s = transformerTokens(m, config.sequenceLength);
-            h = m.hidden;
-            a = m.heads;
-            kv = m.kvHeads > 0 ? m.kvHeads : m.heads;
-            d = m.effectiveHeadDim();
-            f = m.ffn;
-            // GPTNeoXAttention: rotary_ndims = int(head_size * rotary_pct).
-            rd = m.rotaryFraction < 1.0 ? std::max(1.0, std::floor(d * m.rotaryFraction)) : d;
-        }
-
-        void build();
-
-    private:
-        TensorId norm(TensorId x, std::string_view name);
-        TensorId attention(TensorId x);
-        TensorId mlp(TensorId x);
-        TensorId activation(TensorId x);
-        TensorId rope(TensorId x);
-        TensorId rotate(TensorId x);
-        TensorId block(TensorId x);
-        TensorId embeddings();
-        void head(TensorId x);
-        TensorId linearParam(TensorId x, double in, double out, bool bias, std::string_view name);
-        void next(ParameterRole role) { b.setParameterKind(policy.kind(role, b.layer())); }
-
-        const TransformerSpec& m;
-        const TrainingConfig& cfg;
-        Graph& g;
-        GraphBuilder b;
-        FinetunePolicy policy;
-        double s = 0, h = 0, a = 0, kv = 0, d = 0, f = 0;
-        double rd = 0; // rotary channels per head
-        TensorId ids = kNoTensor, labels = kNoTensor, wte = kNoTensor;
-        TensorId cosT = kNoTensor, sinT = kNoTensor, causalMask = kNoTensor, paddingMask = kNoTensor;
-    };
+namespace detail {
 
     TensorId TransformerBuilder::linearParam(TensorId x, double in, double out, bool bias, std::string_view name)
     {
@@ -228,129 +178,6 @@ namespace {
         return linearParam(y, f, h, m.ffnBias, "mlp.fc2");
     }
 
-    TensorId TransformerBuilder::embeddings()
-    {
-        b.setLayer(-1);
-        next(ParameterRole::Embedding);
-        if (m.input == InputKind::Patches) {
-            // torchvision VisionTransformer._process_input: conv_proj, flatten, then cat the class token and add
-            // the position embedding.
-            const double side = std::floor(double(cfg.sequenceLength) / m.patchSize);
-            const double patches = side * side;
-            const TensorId image = b.input("images", DType::F32,
-                                           double(m.channels) * cfg.sequenceLength * cfg.sequenceLength);
-            labels = b.input("labels", DType::I64, 1.0);
-            const double k2 = double(m.patchSize) * m.patchSize;
-            const TensorId w = b.parameter("conv_proj", h * m.channels * k2, true, m.patchSize, m.patchSize);
-            const TensorId bias = b.parameter("conv_proj", h, false);
-            TensorId x = b.conv2d(image, w, bias, m.channels, h, k2, 1.0, patches, "embed.patches");
-            if (m.classToken) {
-                const TensorId cls = b.parameter("class_token", h, false);
-                x = b.concat(cls, x, "embed.class_token");
-            }
-            const double refSide = std::floor(double(m.imageSize) / m.patchSize);
-            const TensorId pos = b.parameter("encoder.pos_embedding", (refSide * refSide + (m.classToken ? 1 : 0)) * h,
-                                             false, h, refSide * refSide + 1);
-            x = b.add(x, pos, "embed.position");
-            return b.dropout(x, m.embeddingDropout, "embed.dropout");
-        }
-        ids = b.input("input_ids", DType::I64, s);
-        b.input("attention_mask", DType::I64, s);
-        if (m.head == HeadKind::CausalLM || m.head == HeadKind::MaskedLM)
-            labels = b.input("labels", DType::I64, s);
-        wte = b.parameter("embed.tokens", double(m.vocab) * h, false, h, double(m.vocab));
-        TensorId x = b.embedding(wte, ids, s, h, "embed.tokens");
-        if (policy.inputRequiresGrad(cfg))
-            b.requireGrad(x);
-        if (m.typeVocab > 0) {
-            const TensorId typeIds = b.input("token_type_ids", DType::I64, s);
-            const TensorId wtt = b.parameter("embed.token_types", double(m.typeVocab) * h, false, h, m.typeVocab);
-            const TensorId tt = b.embedding(wtt, typeIds, s, h, "embed.token_types");
-            x = b.add(x, tt, "embed.sum");
-        }
-        if (m.position == PositionKind::Learned) {
-            // Position ids are a [1, s] buffer slice: one lookup shared by the whole batch.
-            const TensorId wpe = b.parameter("embed.positions", double(m.maxPositions) * h, false, h,
-                                             double(m.maxPositions));
-            // GPT-2 builds position ids with torch.arange on every forward; BERT reads a registered buffer.
-            const TensorId positionIds = m.causal ? b.constant(s, DType::I64, 0.0, "embed.position_ids", false) : ids;
-            const TensorId pos = b.embedding(wpe, positionIds, s, h, "embed.positions", false);
-            x = b.add(x, pos, "embed.sum", m.typeVocab > 0); // BERT: embeddings += position_embeddings
-        }
-        if (!m.causal && cfg.attention == AttentionImpl::Eager) {
-            // get_extended_attention_mask: (1 - mask) * min, shape [B, 1, 1, s], in the parameters' dtype.
-            paddingMask = b.constant(s, b.plan().paramType, 2.0, "attention_mask");
-        }
-        if (m.embeddingNorm)
-            x = norm(x, "embed.norm");
-        x = b.dropout(x, m.embeddingDropout, "embed.dropout");
-        if (m.position == PositionKind::Rotary) {
-            // LlamaRotaryEmbedding returns cos and sin of shape [B, s, head_dim] in the hidden states' dtype
-            // (GPTNeoXRotaryEmbedding: [B, s, rotary_ndims]).
-            const DType t = b.tensor(x).dtype;
-            cosT = b.constant(s * rd, t, 4.0, "rotary", false); // [1, s, d]: position ids are [1, s]
-            sinT = b.constant(s * rd, t, 4.0, "rotary", false);
-            if (cfg.attention == AttentionImpl::Eager && m.causal) {
-                // _update_causal_mask builds a [B, 1, s, s] additive mask in the model dtype for eager attention.
-                causalMask = b.constant(s * s, t, 1.0, "causal_mask");
-            }
-        }
-        return x;
-    }
-
-    void TransformerBuilder::head(TensorId x)
-    {
-        b.setLayer(m.layers);
-        if (m.preNorm && m.finalNorm)
-            x = norm(x, "final_norm");
-        const double vocab = double(m.vocab);
-        next(m.head == HeadKind::Classifier ? ParameterRole::ClassifierHead : ParameterRole::OutputHead);
-        switch (m.head) {
-        case HeadKind::CausalLM: {
-            const TensorId w = m.tiedEmbeddings ? wte : b.parameter("lm_head", vocab * h, true, h, vocab);
-            const TensorId bias = m.headBias ? b.parameter("lm_head", vocab, false) : kNoTensor;
-            const TensorId logits = b.linear(x, w, bias, s, h, vocab, "lm_head");
-            // transformers ForCausalLMLoss upcasts the logits (logits.float()) before cross_entropy, and pads and
-            // shifts the labels into a new int64 tensor that nll_loss saves.
-            const TensorId logits32 = b.cast(logits, DType::F32, "loss.upcast");
-            const TensorId lsm = b.logSoftmax(logits32, s, vocab, "loss.log_softmax");
-            const TensorId shifted = b.constant(s, DType::I64, 0.0, "loss.shift_labels");
-            b.nllLoss(lsm, shifted, s, "loss.nll");
-            break;
-        }
-        case HeadKind::MaskedLM: {
-            // BertLMPredictionHead: transform (dense, activation, LayerNorm), then a decoder tied to the word
-            // embeddings with its own bias, over every position; CrossEntropyLoss on the flattened scores.
-            TensorId t = linearParam(x, h, h, true, "mlm.transform");
-            t = activation(t);
-            t = norm(t, "mlm.norm");
-            next(ParameterRole::OutputHead);
-            const TensorId w = m.tiedEmbeddings ? wte : b.parameter("mlm.decoder", vocab * h, true, h, vocab);
-            const TensorId bias = m.headBias ? b.parameter("mlm.decoder", vocab, false) : kNoTensor;
-            const TensorId logits = b.linear(t, w, bias, s, h, vocab, "mlm.decoder");
-            const TensorId lsm = b.logSoftmax(logits, s, vocab, "loss.log_softmax");
-            b.nllLoss(lsm, labels, s, "loss.nll");
-            break;
-        }
-        case HeadKind::Classifier: {
-            // torchvision: x = x[:, 0]; x = self.heads(x)
-            const TensorId cls = b.view(x, h);
-            const TensorId w = b.parameter("heads.head", double(m.classes) * h, true, h, m.classes);
-            const TensorId bias = m.headBias ? b.parameter("heads.head", m.classes, false) : kNoTensor;
-            // One row per sample.
-            const double saved = s;
-            s = 1.0;
-            const TensorId logits = b.linear(cls, w, bias, 1.0, h, m.classes, "heads.head");
-            s = saved;
-            const TensorId lsm = b.logSoftmax(logits, 1.0, m.classes, "loss.log_softmax");
-            b.nllLoss(lsm, labels, 1.0, "loss.nll");
-            break;
-        }
-        case HeadKind::None:
-            break;
-        }
-    }
-
     TensorId TransformerBuilder::block(TensorId x)
     {
         if (m.parallelResidual) {
@@ -398,7 +225,7 @@ namespace {
         head(x);
     }
 
-} // namespace
+} // namespace detail
 
 void buildTransformerGraph(const ModelSpec& model, const TrainingConfig& config, Graph& g)
 {
@@ -410,7 +237,7 @@ void buildTransformerGraph(const ModelSpec& model, const TrainingConfig& config,
     g.storages.reserve(estimate * 2);
     g.refs.reserve(estimate * 8);
     g.params.reserve(std::size_t(t.layers + 2) * 16);
-    TransformerBuilder builder(model, config, g);
+    detail::TransformerBuilder builder(model, config, g);
     builder.build();
 }
 

@@ -255,6 +255,10 @@ QString Labels::change(FixKind kind, const TrainingConfig& config)
         return tr("Train in pure BF16 (model.to(torch.bfloat16))");
     case FixKind::FusedAdamW:
         return tr("Use fused AdamW (torch.optim.AdamW(fused=True))");
+    case FixKind::LoRA:
+        return tr("Train LoRA adapters instead of every weight (peft.LoraConfig, r = %1)").arg(c.finetune.loraRank);
+    case FixKind::QLoRA:
+        return tr("Train LoRA over a 4-bit NF4 base (QLoRA, bitsandbytes)");
     }
     return {};
 }
@@ -320,6 +324,10 @@ QString Labels::head(HeadKind h)
         return tr("Masked language model");
     case HeadKind::Classifier:
         return tr("Classifier");
+    case HeadKind::SequenceClassification:
+        return tr("Sequence classification");
+    case HeadKind::TokenClassification:
+        return tr("Token classification");
     case HeadKind::None:
         return tr("None");
     }

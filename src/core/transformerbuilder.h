@@ -1,0 +1,67 @@
+#pragma once
+
+// The transformer graph builder shared by transformerbuilder.cpp (blocks) and transformerends.cpp (embeddings and
+// heads). Internal to the core: modelgraph.h is the interface.
+
+#include "finetune.h"
+#include "graphbuilder.h"
+#include "modelgraph.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace headroom::detail {
+
+class TransformerBuilder {
+public:
+    TransformerBuilder(const ModelSpec& model, const TrainingConfig& config, Graph& graph)
+        : m(model.transformer)
+        , cfg(config)
+        , g(graph)
+        , b(graph, planPrecision(config))
+        , policy(model, config, b.plan())
+    {
+        s = transformerTokens(m, config.sequenceLength);
+        h = m.hidden;
+        a = m.heads;
+        kv = m.kvHeads > 0 ? m.kvHeads : m.heads;
+        d = m.effectiveHeadDim();
+        f = m.ffn;
+        // GPTNeoXAttention: rotary_ndims = int(head_size * rotary_pct).
+        rd = m.rotaryFraction < 1.0 ? std::max(1.0, std::floor(d * m.rotaryFraction)) : d;
+        headKind = effectiveHead(m, config);
+        classes = config.task == Task::Model ? m.classes : config.numLabels;
+    }
+
+    void build();
+
+private:
+    TensorId norm(TensorId x, std::string_view name);
+    TensorId attention(TensorId x);
+    TensorId mlp(TensorId x);
+    TensorId activation(TensorId x);
+    TensorId rope(TensorId x);
+    TensorId rotate(TensorId x);
+    TensorId block(TensorId x);
+    TensorId embeddings();
+    void head(TensorId x);
+    void sequenceClassifier(TensorId x);
+    void tokenClassifier(TensorId x);
+    TensorId crossEntropy(TensorId logits, double rows, double classes, bool upcast);
+    TensorId linearParam(TensorId x, double in, double out, bool bias, std::string_view name);
+    void next(ParameterRole role) { b.setParameterKind(policy.kind(role, b.layer())); }
+
+    const TransformerSpec& m;
+    const TrainingConfig& cfg;
+    Graph& g;
+    GraphBuilder b;
+    FinetunePolicy policy;
+    double s = 0, h = 0, a = 0, kv = 0, d = 0, f = 0;
+    double rd = 0; // rotary channels per head
+    HeadKind headKind = HeadKind::CausalLM;
+    int classes = 0;
+    TensorId ids = kNoTensor, labels = kNoTensor, wte = kNoTensor;
+    TensorId cosT = kNoTensor, sinT = kNoTensor, causalMask = kNoTensor, paddingMask = kNoTensor;
+};
+
+} // namespace headroom::detail

@@ -1,0 +1,216 @@
+// The two ends of a transformer: the embeddings (tokens, or ViT's patches) and the task head with its loss, written as
+// their reference implementations write them (transformers BertForMaskedLM, *ForSequenceClassification,
+// *ForTokenClassification, LlamaForCausalLM; torchvision VisionTransformer).
+
+#include "transformerbuilder.h"
+
+#include <cmath>
+
+namespace headroom::detail {
+
+TensorId TransformerBuilder::embeddings()
+{
+    b.setLayer(-1);
+    next(ParameterRole::Embedding);
+    if (m.input == InputKind::Patches) {
+        // torchvision VisionTransformer._process_input: conv_proj, flatten, then cat the class token and add
+        // the position embedding.
+        const double side = std::floor(double(cfg.sequenceLength) / m.patchSize);
+        const double patches = side * side;
+        const TensorId image = b.input("images", DType::F32,
+                                       double(m.channels) * cfg.sequenceLength * cfg.sequenceLength);
+        labels = b.input("labels", DType::I64, 1.0);
+        const double k2 = double(m.patchSize) * m.patchSize;
+        const TensorId w = b.parameter("conv_proj", h * m.channels * k2, true, m.patchSize, m.patchSize);
+        const TensorId bias = b.parameter("conv_proj", h, false);
+        TensorId x = b.conv2d(image, w, bias, m.channels, h, k2, 1.0, patches, "embed.patches");
+        if (m.classToken) {
+            const TensorId cls = b.parameter("class_token", h, false);
+            x = b.concat(cls, x, "embed.class_token");
+        }
+        const double refSide = std::floor(double(m.imageSize) / m.patchSize);
+        const TensorId pos = b.parameter("encoder.pos_embedding", (refSide * refSide + (m.classToken ? 1 : 0)) * h,
+                                         false, h, refSide * refSide + 1);
+        x = b.add(x, pos, "embed.position");
+        return b.dropout(x, m.embeddingDropout, "embed.dropout");
+    }
+    ids = b.input("input_ids", DType::I64, s);
+    b.input("attention_mask", DType::I64, s);
+    if (headKind == HeadKind::SequenceClassification)
+        labels = b.input("labels", DType::I64, 1.0);
+    else if (headKind != HeadKind::None)
+        labels = b.input("labels", DType::I64, s);
+    wte = b.parameter("embed.tokens", double(m.vocab) * h, false, h, double(m.vocab));
+    TensorId x = b.embedding(wte, ids, s, h, "embed.tokens");
+    if (policy.inputRequiresGrad(cfg))
+        b.requireGrad(x);
+    if (m.typeVocab > 0) {
+        const TensorId typeIds = b.input("token_type_ids", DType::I64, s);
+        const TensorId wtt = b.parameter("embed.token_types", double(m.typeVocab) * h, false, h, m.typeVocab);
+        const TensorId tt = b.embedding(wtt, typeIds, s, h, "embed.token_types");
+        x = b.add(x, tt, "embed.sum");
+    }
+    if (m.position == PositionKind::Learned) {
+        // Position ids are a [1, s] buffer slice: one lookup shared by the whole batch.
+        const TensorId wpe = b.parameter("embed.positions", double(m.maxPositions) * h, false, h,
+                                         double(m.maxPositions));
+        // GPT-2 builds position ids with torch.arange on every forward; BERT reads a registered buffer.
+        const TensorId positionIds = m.causal ? b.constant(s, DType::I64, 0.0, "embed.position_ids", false) : ids;
+        const TensorId pos = b.embedding(wpe, positionIds, s, h, "embed.positions", false);
+        x = b.add(x, pos, "embed.sum", m.typeVocab > 0); // BERT: embeddings += position_embeddings
+    }
+    if (!m.causal && cfg.attention == AttentionImpl::Eager) {
+        // get_extended_attention_mask: (1 - mask) * min, shape [B, 1, 1, s], in the parameters' dtype.
+        paddingMask = b.constant(s, b.plan().paramType, 2.0, "attention_mask");
+    }
+    if (m.embeddingNorm)
+        x = norm(x, "embed.norm");
+    x = b.dropout(x, m.embeddingDropout, "embed.dropout");
+    if (m.position == PositionKind::Rotary) {
+        // LlamaRotaryEmbedding returns cos and sin of shape [B, s, head_dim] in the hidden states' dtype
+        // (GPTNeoXRotaryEmbedding: [B, s, rotary_ndims]).
+        const DType t = b.tensor(x).dtype;
+        cosT = b.constant(s * rd, t, 4.0, "rotary", false); // [1, s, d]: position ids are [1, s]
+        sinT = b.constant(s * rd, t, 4.0, "rotary", false);
+        if (cfg.attention == AttentionImpl::Eager && m.causal) {
+            // _update_causal_mask builds a [B, 1, s, s] additive mask in the model dtype for eager attention.
+            causalMask = b.constant(s * s, t, 1.0, "causal_mask");
+        }
+    }
+    return x;
+}
+
+void TransformerBuilder::head(TensorId x)
+{
+    b.setLayer(m.layers);
+    if (m.preNorm && m.finalNorm)
+        x = norm(x, "final_norm");
+    const double vocab = double(m.vocab);
+    next(headKind == HeadKind::CausalLM || headKind == HeadKind::MaskedLM ? ParameterRole::OutputHead
+                                                                          : ParameterRole::ClassifierHead);
+    switch (headKind) {
+    case HeadKind::CausalLM: {
+        const TensorId w = m.tiedEmbeddings ? wte : b.parameter("lm_head", vocab * h, true, h, vocab);
+        const TensorId bias = m.headBias ? b.parameter("lm_head", vocab, false) : kNoTensor;
+        const TensorId logits = b.linear(x, w, bias, s, h, vocab, "lm_head");
+        // transformers ForCausalLMLoss upcasts the logits (logits.float()) before cross_entropy, and pads and
+        // shifts the labels into a new int64 tensor that nll_loss saves.
+        const TensorId logits32 = b.cast(logits, DType::F32, "loss.upcast");
+        const TensorId lsm = b.logSoftmax(logits32, s, vocab, "loss.log_softmax");
+        const TensorId shifted = b.constant(s, DType::I64, 0.0, "loss.shift_labels");
+        b.nllLoss(lsm, shifted, s, "loss.nll");
+        break;
+    }
+    case HeadKind::MaskedLM: {
+        // BertLMPredictionHead: transform (dense, activation, LayerNorm), then a decoder tied to the word
+        // embeddings with its own bias, over every position; CrossEntropyLoss on the flattened scores.
+        TensorId t = linearParam(x, h, h, true, "mlm.transform");
+        t = activation(t);
+        t = norm(t, "mlm.norm");
+        next(ParameterRole::OutputHead);
+        const TensorId w = m.tiedEmbeddings ? wte : b.parameter("mlm.decoder", vocab * h, true, h, vocab);
+        const TensorId bias = m.headBias ? b.parameter("mlm.decoder", vocab, false) : kNoTensor;
+        const TensorId logits = b.linear(t, w, bias, s, h, vocab, "mlm.decoder");
+        const TensorId lsm = b.logSoftmax(logits, s, vocab, "loss.log_softmax");
+        b.nllLoss(lsm, labels, s, "loss.nll");
+        break;
+    }
+    case HeadKind::Classifier: {
+        // torchvision: x = x[:, 0]; x = self.heads(x)
+        const TensorId cls = b.view(x, h);
+        const TensorId w = b.parameter("heads.head", double(m.classes) * h, true, h, m.classes);
+        const TensorId bias = m.headBias ? b.parameter("heads.head", m.classes, false) : kNoTensor;
+        // One row per sample.
+        const double saved = s;
+        s = 1.0;
+        const TensorId logits = b.linear(cls, w, bias, 1.0, h, m.classes, "heads.head");
+        s = saved;
+        const TensorId lsm = b.logSoftmax(logits, 1.0, m.classes, "loss.log_softmax");
+        b.nllLoss(lsm, labels, 1.0, "loss.nll");
+        break;
+    }
+    case HeadKind::SequenceClassification:
+        sequenceClassifier(x);
+        break;
+    case HeadKind::TokenClassification:
+        tokenClassifier(x);
+        break;
+    case HeadKind::None:
+        break;
+    }
+}
+
+// F.cross_entropy (log_softmax + nll_loss) over `rows` rows of `classes` scores; transformers' generic losses first
+// upcast the logits (logits.float()).
+TensorId TransformerBuilder::crossEntropy(TensorId logits, double rows, double classes, bool upcast)
+{
+    if (upcast)
+        logits = b.cast(logits, DType::F32, "loss.upcast");
+    const TensorId lsm = b.logSoftmax(logits, rows, classes, "loss.log_softmax");
+    return b.nllLoss(lsm, labels, rows, "loss.nll");
+}
+
+void TransformerBuilder::sequenceClassifier(TensorId x)
+{
+    const double n = classes;
+    if (!m.causal) {
+        // BertForSequenceClassification: BertPooler (dense + tanh on the first token), dropout (classifier_dropout,
+        // else hidden_dropout_prob), classifier, CrossEntropyLoss. RobertaClassificationHead has the same
+        // parameters with one more dropout before its dense layer, which is not modelled.
+        const double saved = s;
+        s = 1.0;
+        next(ParameterRole::Linear);
+        TensorId pooled = linearParam(b.view(x, h), h, h, true, "pooler.dense");
+        pooled = b.unary(pooled, UnaryFn::Tanh, "pooler.act");
+        pooled = b.dropout(pooled, m.hiddenDropout, "classifier.dropout");
+        next(ParameterRole::ClassifierHead);
+        const TensorId w = b.parameter("classifier", n * h, true, h, n);
+        const TensorId bias = b.parameter("classifier", n, false);
+        const TensorId logits = b.linear(pooled, w, bias, 1.0, h, n, "classifier");
+        s = saved;
+        crossEntropy(logits, 1.0, n, false);
+        return;
+    }
+    // GenericForSequenceClassification (Llama, Qwen2, Mistral; GPT-2's is the same): score without bias at every
+    // token, then logits[arange(b), last_non_pad_token], which saves only the indices; fixed_cross_entropy.
+    const TensorId w = b.parameter("score", n * h, true, h, n);
+    const TensorId logits = b.linear(x, w, kNoTensor, s, h, n, "score");
+    crossEntropy(b.view(logits, n), 1.0, n, false);
+}
+
+void TransformerBuilder::tokenClassifier(TensorId x)
+{
+    const double n = classes;
+    // BertForTokenClassification and GenericForTokenClassification: dropout (classifier_dropout, else the hidden
+    // dropout, else 0.1 in the generic class), a classifier with bias at every token, cross-entropy over the tokens
+    // (the generic loss upcasts the logits first).
+    const double p = m.causal ? (m.hiddenDropout > 0.0 ? m.hiddenDropout : 0.1) : m.hiddenDropout;
+    x = b.dropout(x, p, "classifier.dropout");
+    const TensorId w = b.parameter(m.causal ? "score" : "classifier", n * h, true, h, n);
+    const TensorId bias = b.parameter(m.causal ? "score" : "classifier", n, false);
+    const TensorId logits = b.linear(x, w, bias, s, h, n, m.causal ? "score" : "classifier");
+    crossEntropy(logits, s, n, m.causal);
+}
+
+} // namespace headroom::detail
+
+namespace headroom {
+
+HeadKind effectiveHead(const TransformerSpec& t, const TrainingConfig& config)
+{
+    switch (config.task) {
+    case Task::Model:
+        return t.head;
+    case Task::CausalLM:
+        return HeadKind::CausalLM;
+    case Task::MaskedLM:
+        return HeadKind::MaskedLM;
+    case Task::SequenceClassification:
+        return HeadKind::SequenceClassification;
+    case Task::TokenClassification:
+        return HeadKind::TokenClassification;
+    }
+    return t.head;
+}
+
+} // namespace headroom
