@@ -181,7 +181,7 @@ namespace {
 // The bundled preset a measured run corresponds to; Llama 2's layer at the tiny measured sizes.
 ModelSpec referenceModel(const std::string& name, const json& config)
 {
-    if (name == "bert")
+    if (name == "bert" || name == "bert-seq-cls")
         return test::preset("bert-base");
     if (name != "llama")
         qFatal("a tools/hf_reference file measures %s, which this test does not know", name.c_str());
@@ -201,7 +201,8 @@ double notModelledBytes(const json& run)
 {
     double n = run.at("wrapped_scalar_bytes_host").get<double>()
         + run.at("mean_self_bytes_torch113_only").get<double>();
-    if (run.at("model") != "bert" && run.at("batch").get<int>() == 1)
+    const bool encoder = run.at("model") == "bert" || run.at("model") == "bert-seq-cls";
+    if (!encoder && run.at("batch").get<int>() == 1)
         n += 8.0; // the (s + 1)-th label of a causal model
     return n;
 }
@@ -244,7 +245,8 @@ void TestTorchReference::transformersSavedBytes()
 }
 
 // PEFT LoRA (q/v, all-linear, with and without lora_dropout) and a frozen body, FP32 and pure BF16: frozen Linear
-// layers keep no input, adapters keep the input cast to their FP32 dtype, lora_dropout keeps its noise.
+// layers keep no input, adapters keep the input cast to their FP32 dtype, lora_dropout keeps its noise; and
+// BertForSequenceClassification with LoRA, whose pooler keeps the whole last hidden state through its view.
 void TestTorchReference::peftSavedBytes_data()
 {
     QTest::addColumn<int>("run");
@@ -280,6 +282,10 @@ void TestTorchReference::peftSavedBytes()
     c.attention = AttentionImpl::Eager;
     c.microBatch = r.at("batch").get<int>();
     c.sequenceLength = r.at("seq").get<int>();
+    if (r.at("model") == "bert-seq-cls") { // BertForSequenceClassification, the classifier a module to save
+        c.task = Task::SequenceClassification;
+        c.numLabels = r.at("num_labels").get<int>();
+    }
     FinetuneConfig& f = c.finetune;
     if (r.at("finetune") == "lora") {
         f.method = FinetuneMethod::LoRA;

@@ -183,12 +183,26 @@ class BertEncoder(nn.Module):
         return hidden_states
 
 
+class BertPooler(nn.Module):
+    def __init__(self, config):
+        super().__init__()
+        self.dense = nn.Linear(config.hidden_size, config.hidden_size)
+        self.activation = nn.Tanh()
+
+    def forward(self, hidden_states):
+        first_token_tensor = hidden_states[:, 0]
+        pooled_output = self.dense(first_token_tensor)
+        pooled_output = self.activation(pooled_output)
+        return pooled_output
+
+
 class BertModel(nn.Module):
-    def __init__(self, config):  # add_pooling_layer=False (BertForMaskedLM)
+    def __init__(self, config, add_pooling_layer=False):  # False for BertForMaskedLM / TokenClassification
         super().__init__()
         self.config = config
         self.embeddings = BertEmbeddings(config)
         self.encoder = BertEncoder(config)
+        self.pooler = BertPooler(config) if add_pooling_layer else None
 
     @property
     def dtype(self):
@@ -265,9 +279,33 @@ class BertForMaskedLM(nn.Module):
         return masked_lm_loss, prediction_scores
 
 
-def build(config):
+class BertForSequenceClassification(nn.Module):
+    """BertModel with its pooler, dropout(classifier_dropout or hidden_dropout_prob), classifier; the loss of
+    problem_type single_label_classification: CrossEntropyLoss over (b, num_labels)."""
+
+    def __init__(self, config, num_labels=2):
+        super().__init__()
+        self.config = config
+        self.num_labels = num_labels
+        self.bert = BertModel(config, add_pooling_layer=True)
+        self.dropout = nn.Dropout(config.hidden_dropout_prob)
+        self.classifier = nn.Linear(config.hidden_size, num_labels)
+
+    def forward(self, input_ids, attention_mask=None, labels=None):
+        sequence_output = self.bert(input_ids, attention_mask=attention_mask)
+        pooled_output = self.bert.pooler(sequence_output)
+        pooled_output = self.dropout(pooled_output)
+        logits = self.classifier(pooled_output)
+        loss = None
+        if labels is not None:
+            loss_fct = nn.CrossEntropyLoss()
+            loss = loss_fct(logits.view(-1, self.num_labels), labels.view(-1))
+        return loss, logits
+
+
+def build(config, task="masked-lm", num_labels=2):
     torch.manual_seed(0)
-    m = BertForMaskedLM(config)
+    m = BertForSequenceClassification(config, num_labels) if task == "seq-cls" else BertForMaskedLM(config)
     for mod in m.modules():  # BertPreTrainedModel._init_weights (values do not affect bytes)
         if isinstance(mod, (nn.Linear, nn.Embedding)):
             mod.weight.data.normal_(0.0, 0.02)

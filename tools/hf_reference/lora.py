@@ -53,7 +53,8 @@ def _set(model, name, module):
     setattr(model.get_submodule(parent) if parent else model, child, module)
 
 
-def apply_lora(model, targets, r=8, alpha=8, dropout=0.0, output_layers=("lm_head", "cls.predictions.decoder")):
+def apply_lora(model, targets, r=8, alpha=8, dropout=0.0,
+               output_layers=("lm_head", "cls.predictions.decoder", "classifier")):
     for p in model.parameters():
         p.requires_grad_(False)
     chosen = []
@@ -65,6 +66,27 @@ def apply_lora(model, targets, r=8, alpha=8, dropout=0.0, output_layers=("lm_hea
     for name in chosen:
         _set(model, name, LoraLinear(model.get_submodule(name), r, alpha, dropout))
     return chosen
+
+
+def modules_to_save(model, names):
+    """PEFT's modules_to_save (task_type SEQ_CLS adds "classifier" and "score"): a trainable copy of the module
+    replaces it in forward (ModulesToSaveWrapper); the original stays, frozen."""
+    for name in names:
+        original = model.get_submodule(name)
+        copy = type(original)(original.in_features, original.out_features, bias=original.bias is not None)
+        copy.load_state_dict(original.state_dict())
+        copy.to(original.weight.dtype)
+        _set(model, name, _ModulesToSave(original, copy))
+
+
+class _ModulesToSave(nn.Module):
+    def __init__(self, original, copy):
+        super().__init__()
+        self.original_module = original
+        self.modules_to_save = copy
+
+    def forward(self, x):
+        return self.modules_to_save(x)
 
 
 def freeze_all_but_head(model, trainable_prefixes):

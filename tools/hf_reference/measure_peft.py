@@ -29,21 +29,32 @@ CASES = [
     ("llama", "freeze", None, 0, 0, 0.0),
     ("bert", "lora", ["query", "value"], 8, 8, 0.1),
     ("bert", "lora", "all-linear", 8, 8, 0.0),
+    ("bert-seq-cls", "lora", ["query", "value"], 8, 8, 0.1),
 ]
-SEQ = {"llama": 64, "bert": 128}
+SEQ = {"llama": 64, "bert": 128, "bert-seq-cls": 128}
+NUM_LABELS = 3
+ONLY = [m for m in os.environ.get("PEFT_ONLY", "").split(",") if m]
 HEAD = {"llama": ["lm_head.", "model.norm."], "bert": ["cls."]}
 
 
 def run(name, finetune, targets, r, alpha, dropout, dtype, b):
-    mod, cfg, prefix, dims, mlm = model_spec(name)
-    model = mod.build(cfg).to(DTYPES[dtype]).train()
+    seq_cls = name == "bert-seq-cls"
+    mod, cfg, prefix, dims, mlm = model_spec("bert" if seq_cls else name)
+    if seq_cls:
+        model = mod.build(cfg, task="seq-cls", num_labels=NUM_LABELS).to(DTYPES[dtype]).train()
+    else:
+        model = mod.build(cfg).to(DTYPES[dtype]).train()
     adapted = []
     if finetune == "lora":
         adapted = lora.apply_lora(model, targets, r=r, alpha=alpha, dropout=dropout)
+        if seq_cls:
+            lora.modules_to_save(model, ["classifier"])
     else:
         lora.freeze_all_but_head(model, HEAD[name])
     s = SEQ[name]
     input_ids, attention_mask, labels = make_batch(dims["vocab"], b, s, mlm=mlm)
+    if seq_cls:
+        labels = torch.arange(b) % NUM_LABELS
     meter = SavedMeter(model, [input_ids, attention_mask, labels], prefix)
     t0 = time.time()
     with meter.recording():
@@ -55,6 +66,7 @@ def run(name, finetune, targets, r, alpha, dropout, dtype, b):
     t113 = meter.torch113_only_ptrs() & set(act)
     return dict(
         model=name, config=cfg.__dict__, dtype=dtype, batch=b, seq=s,
+        num_labels=NUM_LABELS if seq_cls else None,
         finetune=finetune, lora_targets=targets, lora_rank=r, lora_alpha=alpha, lora_dropout=dropout,
         adapted_modules=adapted,
         trainable_parameters=lora.trainable_parameters(model),
@@ -75,7 +87,8 @@ def main():
     args = ap.parse_args()
     torch.set_num_threads(max(1, os.cpu_count() or 1))
     runs = []
-    for case in CASES:
+    cases = [c for c in CASES if not ONLY or c[0] in ONLY]
+    for case in cases:
         for dtype in DTYPES:
             for b in (1, 2):
                 res = run(*case, dtype, b)
