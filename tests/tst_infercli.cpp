@@ -16,6 +16,7 @@ private slots:
     void jsonContract();
     void ggufPresetOnTheExplainersGpu();
     void table();
+    void warningsAreObjectsWithAKind();
     void badArguments_data();
     void badArguments();
 
@@ -97,6 +98,20 @@ void TestInferCli::table()
     QVERIFY(r.out.contains("does not fit"));
     QVERIFY(r.out.contains("tokens/s"));
     QCOMPARE(run({ QStringLiteral("--fail-if-oom") }).code, 3);
+}
+
+// Llama 2 was trained on 4096 positions (max_position_embeddings): 4000 + 512 tokens is past them. Scripts read the
+// warning's kind, not its English text.
+void TestInferCli::warningsAreObjectsWithAKind()
+{
+    const QJsonObject j = json({ QStringLiteral("--model"), QStringLiteral("llama-2-7b"), QStringLiteral("--prompt"),
+                                 QStringLiteral("4000"), QStringLiteral("--generate"), QStringLiteral("512") });
+    const QJsonArray w = j.value(QStringLiteral("warnings")).toArray();
+    QCOMPARE(w.size(), 1);
+    QCOMPARE(w.first().toObject().value(QStringLiteral("kind")).toString(), QStringLiteral("beyond_positions"));
+    QVERIFY(w.first().toObject().value(QStringLiteral("message")).toString().contains(QStringLiteral("4096")));
+    const QJsonObject none = json({ QStringLiteral("--model"), QStringLiteral("llama-2-7b") });
+    QVERIFY(none.value(QStringLiteral("warnings")).toArray().isEmpty());
 }
 
 void TestInferCli::badArguments_data()

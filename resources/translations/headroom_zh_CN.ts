@@ -2475,6 +2475,14 @@
         <source>Capacity</source>
         <translation>容量</translation>
     </message>
+    <message>
+        <source>This GPU has no tensor unit for these weights: the GEMMs are timed on another unit</source>
+        <translation>这块 GPU 没有适合这种权重格式的张量单元：矩阵乘按其他单元计时</translation>
+    </message>
+    <message>
+        <source>The context is longer than the model was trained for: rotary positions need scaling there</source>
+        <translation>上下文长于模型训练时的长度：旋转位置编码需要缩放</translation>
+    </message>
 </context>
 <context>
     <name>headroom::gui::MainWindow</name>

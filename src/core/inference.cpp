@@ -292,12 +292,14 @@ Expected<InferenceEstimate> estimateInference(const ModelSpec& model, const Infe
     e.gpu = applyOverrides(gpu, overrides, wanted);
     e.unit = resolveUnit(e.gpu, wanted);
     if (e.unit != wanted)
-        e.warnings.push_back("the GPU has no " + std::string(toString(wanted)) + " unit: the GEMMs run on "
-                             + std::string(toString(e.unit)));
+        e.warnings.push_back({ InferenceWarning::Kind::UnitFallback,
+                               "the GPU has no " + std::string(toString(wanted)) + " unit: the GEMMs run on "
+                                   + std::string(toString(e.unit)) });
     if (context > double(t.maxPositions))
-        e.warnings.push_back("the context (" + std::to_string(std::int64_t(context)) + " tokens) is longer than the "
-                             + std::to_string(t.maxPositions)
-                             + " the model was trained for: rotary positions need scaling there");
+        e.warnings.push_back({ InferenceWarning::Kind::BeyondPositions,
+                               "the context (" + std::to_string(std::int64_t(context)) + " tokens) is longer than the "
+                                   + std::to_string(t.maxPositions)
+                                   + " the model was trained for: rotary positions need scaling there" });
 
     const Forward f(t, weights, config);
     const double b = double(config.batch);

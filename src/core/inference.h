@@ -101,6 +101,16 @@ struct InferenceContextPoint {
     double peakBytes = 0.0;
 };
 
+// Something the numbers rest on that the user should know; `kind` is stable for scripts (JSON "kind").
+struct InferenceWarning {
+    enum class Kind : std::uint8_t {
+        UnitFallback,    // no tensor unit for the weights' type: the GEMMs are timed on another
+        BeyondPositions, // a context past the positions the model was trained for
+    };
+    Kind kind = Kind::UnitFallback;
+    std::string message; // in English
+};
+
 struct InferenceEstimate {
     EffectiveGpu gpu;
     InferenceConfig config;
@@ -125,7 +135,7 @@ struct InferenceEstimate {
     std::vector<InferenceContextPoint> memoryByContext; // 48 points up to the model's context (or this one)
     std::vector<InferenceOp> prefillOps;
     std::vector<InferenceOp> decodeOps; // at the middle of the generation
-    std::vector<std::string> warnings;
+    std::vector<InferenceWarning> warnings;
 };
 
 Expected<InferenceEstimate> estimateInference(const ModelSpec& model, const InferenceWeights& weights,

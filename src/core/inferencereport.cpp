@@ -98,7 +98,13 @@ std::string inferenceToJson(const InferenceEstimate& e, const ModelSpec& model)
     j["roofline"] = { { "bandwidth_bytes_per_second", integer(e.gpu.bandwidthBytesPerSecond) },
                       { "peak_flops_per_second", finite(e.gpu.peakFlopsPerSecond[int(e.unit)]) },
                       { "points", points } };
-    j["warnings"] = e.warnings;
+    // Objects with a stable kind, as the training estimate writes them (issue 8).
+    json warnings = json::array();
+    for (const InferenceWarning& w : e.warnings) {
+        const char* kind = w.kind == InferenceWarning::Kind::UnitFallback ? "unit_fallback" : "beyond_positions";
+        warnings.push_back({ { "kind", kind }, { "message", w.message } });
+    }
+    j["warnings"] = warnings;
     return j.dump(2) + "\n";
 }
 
@@ -157,8 +163,8 @@ std::string inferenceToTable(const InferenceEstimate& e, const ModelSpec& model)
                   formatSeconds(e.prefillSeconds).c_str(), formatSeconds(e.decodeSecondsPerToken).c_str(),
                   e.tokensPerSecond);
     out += line;
-    for (const std::string& w : e.warnings)
-        out += "Warning    " + w + "\n";
+    for (const InferenceWarning& w : e.warnings)
+        out += "Warning    " + w.message + "\n";
     return out;
 }
 

@@ -175,8 +175,12 @@ void InferenceView::showResult(const ModelSpec& model)
     lines << tr("Prefill %1 · decode %2 per token · %3 tokens/s")
                  .arg(formatSeconds(e.prefillSeconds), formatSeconds(e.decodeSecondsPerToken),
                       locale.toString(e.tokensPerSecond, 'f', 1));
-    for (const std::string& w : e.warnings)
-        lines << QStringLiteral("⚠ ") + QString::fromStdString(w).toHtmlEscaped();
+    for (const InferenceWarning& w : e.warnings) {
+        const QString text = w.kind == InferenceWarning::Kind::UnitFallback
+            ? tr("This GPU has no tensor unit for these weights: the GEMMs are timed on another unit")
+            : tr("The context is longer than the model was trained for: rotary positions need scaling there");
+        lines << QStringLiteral("⚠ ") + text.toHtmlEscaped();
+    }
     m_ui->resultLabel->setText(lines.join(QStringLiteral("<br>")));
 }
 
