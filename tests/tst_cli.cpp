@@ -338,15 +338,23 @@ void TestCli::failIfOom()
 
 void TestCli::warningsAreObjectsWithAKind()
 {
-    // Issue 8: `--model gpt2 --seq 2048` said "fits" with no warning; JSON warnings carry a stable kind.
+    // Issue 8: `--model gpt2 --seq 2048` said "fits". GPT-2 has 1024 learned positions (n_positions): an error that
+    // names the limit. Past a RoPE model's max_position_embeddings (Llama 3.2: 131072) it is a warning, and JSON
+    // warnings carry a stable kind.
+    const Run learned = run({ QStringLiteral("estimate"), QStringLiteral("--json"), QStringLiteral("--model"),
+                              QStringLiteral("gpt2"), QStringLiteral("--seq"), QStringLiteral("2048"),
+                              QStringLiteral("--batch"), QStringLiteral("1") });
+    QCOMPARE(learned.code, 2);
+    QVERIFY2(learned.err.contains("--seq") && learned.err.contains("1024"), learned.err.constData());
     const Run r = run({ QStringLiteral("estimate"), QStringLiteral("--json"), QStringLiteral("--model"),
-                        QStringLiteral("gpt2"), QStringLiteral("--seq"), QStringLiteral("2048"),
-                        QStringLiteral("--batch"), QStringLiteral("1") });
+                        QStringLiteral("llama-3.2-1b"), QStringLiteral("--seq"), QStringLiteral("262144"),
+                        QStringLiteral("--batch"), QStringLiteral("1"), QStringLiteral("--gpu"),
+                        QStringLiteral("h100-sxm5-80gb") });
     QCOMPARE(r.code, 0);
     const QJsonArray w = QJsonDocument::fromJson(r.out).object().value(QStringLiteral("warnings")).toArray();
-    QCOMPARE(w.size(), 1);
+    QVERIFY(!w.isEmpty());
     QCOMPARE(w.at(0).toObject().value(QStringLiteral("kind")).toString(), QStringLiteral("beyond_positions"));
-    QVERIFY(w.at(0).toObject().value(QStringLiteral("message")).toString().contains(QStringLiteral("1024")));
+    QVERIFY(w.at(0).toObject().value(QStringLiteral("message")).toString().contains(QStringLiteral("131072")));
 }
 
 QTEST_APPLESS_MAIN(TestCli)

@@ -1,7 +1,7 @@
 #include "finetuneoptions.h"
 
-#include "finetune.h"
 #include "optionparse.h"
+#include "scenario.h"
 
 namespace headroom {
 
@@ -42,6 +42,8 @@ namespace {
     QString optionFor(const std::string& field)
     {
         QString f = QString::fromStdString(field);
+        if (f == QLatin1String("sequence_length"))
+            return QStringLiteral("seq");
         f.replace(QLatin1Char('_'), QLatin1Char('-'));
         return f;
     }
@@ -103,7 +105,7 @@ std::optional<QString> readFinetuneOptions(const QCommandLineParser& p, Training
 
 std::optional<QString> checkFinetuneForModel(const ModelSpec& model, const TrainingConfig& c)
 {
-    if (auto e = validateFinetune(model, c, "command line"))
+    if (auto e = validateForModel(model, c, "command line"))
         return QStringLiteral("--%1: %2").arg(optionFor(e->field), QString::fromStdString(e->message));
     return std::nullopt;
 }

@@ -360,9 +360,15 @@ Expected<ModelSpec> parseModelSpec(std::string_view jsonText, std::string_view o
         if (family == "transformer") {
             m.family = ModelFamily::Transformer;
             m.transformer = readTransformer(r.object("transformer"));
-            m.defaultSequence = int(
-                r.integerOr("default_sequence",
-                            m.transformer.input == InputKind::Patches ? m.transformer.imageSize : 512, 1, 1 << 24));
+            // A model with learned positions has no embedding past max_positions: its starting sequence stays within.
+            const TransformerSpec& t = m.transformer;
+            const bool learned = t.input == InputKind::Tokens && t.position == PositionKind::Learned;
+            const std::int64_t fallback = t.input == InputKind::Patches ? t.imageSize
+                : learned                                               ? std::min<std::int64_t>(512, t.maxPositions)
+                                                                        : 512;
+            m.defaultSequence = int(r.integerOr("default_sequence", fallback, 1, 1 << 24));
+            if (learned && m.defaultSequence > t.maxPositions)
+                m.defaultSequence = int(t.maxPositions); // where an estimate starts; longer is refused there
         } else if (family == "cnn") {
             m.family = ModelFamily::Cnn;
             m.cnn = readCnn(r.object("cnn"));

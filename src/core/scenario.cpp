@@ -1,6 +1,7 @@
 #include "scenario.h"
 #include "units.h"
 
+#include "finetune.h"
 #include "jsonreader.h"
 #include "reportjson.h"
 
@@ -82,6 +83,19 @@ std::optional<Error> validateConfig(const TrainingConfig& c, std::string_view or
     if (f.frozenLayers < -1 || f.frozenLayers > kMaxModelLayers)
         return err("frozen_layers", "must be -1 (all blocks) or between 0 and " + std::to_string(kMaxModelLayers));
     return std::nullopt;
+}
+
+std::optional<Error> validateForModel(const ModelSpec& model, const TrainingConfig& c, std::string_view origin)
+{
+    const TransformerSpec& t = model.transformer;
+    if (model.family == ModelFamily::Transformer && t.input == InputKind::Tokens && t.position == PositionKind::Learned
+        && c.sequenceLength > t.maxPositions) {
+        return Error { std::string(origin), "sequence_length",
+                       "must be at most " + std::to_string(t.maxPositions) + ": " + model.id + " has "
+                           + std::to_string(t.maxPositions)
+                           + " learned positions and no embedding for a token after them" };
+    }
+    return validateFinetune(model, c, origin);
 }
 
 Expected<ScenarioDocument> parseScenario(std::string_view jsonText, std::string_view origin)

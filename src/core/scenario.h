@@ -24,5 +24,8 @@ std::string serializeScenario(const ScenarioDocument& doc);
 
 // Checks a configuration for values the simulator cannot take (a zero batch, ZeRO stage 5, ...).
 std::optional<Error> validateConfig(const TrainingConfig& config, std::string_view origin = {});
+// The checks that need the model: a sequence past learned positions (GPT-2 has no embedding for token 1025), then
+// the fine-tuning method and task head against the model (finetune.h validateFinetune).
+std::optional<Error> validateForModel(const ModelSpec& model, const TrainingConfig& c, std::string_view origin);
 
 } // namespace headroom

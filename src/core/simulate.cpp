@@ -74,7 +74,7 @@ std::optional<Error> simulate(const Catalog& catalog, const Scenario& scenario, 
                        "unknown model \"" + scenario.modelId + "\"; known: " + catalog.modelIds() };
     if (auto e = validateConfig(scenario.config, "scenario"))
         return e;
-    if (auto e = validateFinetune(*model, scenario.config, "scenario"))
+    if (auto e = validateForModel(*model, scenario.config, "scenario"))
         return e;
     const TrainingConfig& config = scenario.config;
 
