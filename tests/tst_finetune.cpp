@@ -260,6 +260,12 @@ void TestFinetune::scenarioFilesKeepTheMethod()
     const auto back = parseScenario(serializeScenario(d), "round trip");
     QVERIFY(bool(back));
     QVERIFY(back->scenario.config == c);
+    // Fields of another method are kept too (found by fuzz_scenario: a full fine-tune with a LoRA rank set lost the
+    // rank on saving).
+    c.finetune.method = FinetuneMethod::Full;
+    const auto full = parseScenario(serializeScenario(d), "round trip");
+    QVERIFY(bool(full));
+    QVERIFY(full->scenario.config == c);
     // A bad value is refused with its field named.
     const auto bad = parseScenario(R"({"format": "headroom-scenario", "version": 1, "gpu": "t4", "model": "gpt2",
         "micro_batch": 1, "sequence_length": 128, "finetune": {"method": "lora", "lora_dropout": 1.5}})",

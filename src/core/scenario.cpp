@@ -9,7 +9,6 @@
 
 namespace headroom {
 
-using detail::finetuneJson;
 using detail::ObjectReader;
 using detail::ParseFailure;
 using nlohmann::json;
@@ -193,8 +192,16 @@ std::string serializeScenario(const ScenarioDocument& d)
     if (c.adamImpl != AdamImpl::Foreach)
         j["adamw_impl"] = std::string(toString(c.adamImpl));
     j["gradient_accumulation"] = c.gradientAccumulation;
-    if (c.finetune != FinetuneConfig {})
-        j["finetune"] = finetuneJson(c.finetune);
+    if (c.finetune != FinetuneConfig {}) {
+        // Every field, so that the file holds exactly what was set (the report shows only the method's own).
+        const FinetuneConfig& f = c.finetune;
+        j["finetune"] = { { "method", std::string(toString(f.method)) },
+                          { "lora_rank", f.loraRank },
+                          { "lora_alpha", f.loraAlpha },
+                          { "lora_dropout", f.loraDropout },
+                          { "lora_targets", f.loraTargets },
+                          { "frozen_layers", f.frozenLayers } };
+    }
     if (c.task != Task::Model) {
         j["task"] = std::string(toString(c.task));
         j["num_labels"] = c.numLabels;
