@@ -220,17 +220,8 @@ void TestTorchReference::transformersSavedBytes()
     QFETCH(double, notModelled);
     ModelSpec m;
     if (model == QLatin1String("tiny-llama")) {
-        // Llama 2's layer at the measured run's own sizes.
-        const json& config
-            = measurement("tools/hf_reference/results.json").at("runs").at(std::size_t(run)).at("config");
-        m = test::preset("llama-2-7b");
-        auto& t = m.transformer;
-        t.layers = config.at("num_hidden_layers").get<int>();
-        t.hidden = config.at("hidden_size").get<int>();
-        t.heads = config.at("num_attention_heads").get<int>();
-        t.kvHeads = config.at("num_key_value_heads").get<int>();
-        t.ffn = config.at("intermediate_size").get<int>();
-        t.vocab = config.at("vocab_size").get<int>();
+        m = referenceModel("llama",
+                           measurement("tools/hf_reference/results.json").at("runs").at(std::size_t(run)).at("config"));
     } else {
         m = test::preset(model.toStdString().c_str());
     }

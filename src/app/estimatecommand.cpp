@@ -177,7 +177,6 @@ std::optional<QString> resolveScenario(const QCommandLineParser& p, Catalog& cat
     }
 
     TrainingConfig& c = s.config;
-    std::int64_t n = 0;
     double d = 0.0;
     std::optional<QString> e;
     if ((e = integer(p, kBatch, 1, qint64(1) << 40, &c.microBatch)))
@@ -190,14 +189,10 @@ std::optional<QString> resolveScenario(const QCommandLineParser& p, Catalog& cat
         return e;
     if ((e = choice(p, kMasterGrads, &gradientStorageFromString, "fp32, low", &c.masterGradients)))
         return e;
-    n = c.zeroStage;
-    if ((e = integer(p, kZero, 0, 3, &n)))
+    if ((e = integer(p, kZero, 0, 3, &c.zeroStage)))
         return e;
-    c.zeroStage = int(n);
-    n = c.dataParallel;
-    if ((e = integer(p, kDp, 1, 1 << 20, &n)))
+    if ((e = integer(p, kDp, 1, 1 << 20, &c.dataParallel)))
         return e;
-    c.dataParallel = int(n);
     if (p.isSet(kOffload))
         c.offloadOptimizer = true;
     if ((e = choice(p, kCkpt, &checkpointingFromString, "none, selective, full", &c.checkpointing)))
@@ -210,10 +205,8 @@ std::optional<QString> resolveScenario(const QCommandLineParser& p, Catalog& cat
         return e;
     if ((e = choice(p, kAdamImpl, &adamImplFromString, "foreach, for-loop, fused", &c.adamImpl)))
         return e;
-    n = c.gradientAccumulation;
-    if ((e = integer(p, kGradAccum, 1, 1 << 20, &n)))
+    if ((e = integer(p, kGradAccum, 1, 1 << 20, &c.gradientAccumulation)))
         return e;
-    c.gradientAccumulation = int(n);
     if (p.isSet(kOverhead)) {
         if ((e = number(p, kOverhead, 0, 1 << 20, &d)))
             return e;

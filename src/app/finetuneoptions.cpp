@@ -60,27 +60,21 @@ std::optional<QString> readFinetuneOptions(const QCommandLineParser& p, Training
     std::optional<QString> e;
     if ((e = choice(p, kTask, &taskFromString, "causal-lm, masked-lm, seq-cls, token-cls", &c->task)))
         return e;
-    std::int64_t labels = c->numLabels;
-    if ((e = integer(p, kLabels, 1, 1 << 20, &labels)))
+    if ((e = integer(p, kLabels, 1, 1 << 20, &c->numLabels)))
         return e;
-    c->numLabels = int(labels);
     if (p.isSet(kLabels) && c->task != Task::SequenceClassification && c->task != Task::TokenClassification)
         return QStringLiteral("--num-labels needs --task seq-cls or token-cls");
     FinetuneConfig* f = &c->finetune;
     if ((e = choice(p, kFinetune, &finetuneFromString, "full, freeze, lora, dora, qlora", &f->method)))
         return e;
-    std::int64_t n = f->loraRank;
-    if ((e = integer(p, kRank, 1, 1 << 16, &n)))
+    if ((e = integer(p, kRank, 1, 1 << 16, &f->loraRank)))
         return e;
-    f->loraRank = int(n);
     if ((e = number(p, kAlpha, 1e-6, 1e6, &f->loraAlpha)))
         return e;
     if ((e = number(p, kDropout, 0.0, 0.99, &f->loraDropout)))
         return e;
-    n = f->frozenLayers;
-    if ((e = integer(p, kFrozen, -1, kMaxModelLayers, &n)))
+    if ((e = integer(p, kFrozen, -1, int(kMaxModelLayers), &f->frozenLayers)))
         return e;
-    f->frozenLayers = int(n);
     if (p.isSet(kTargets)) {
         f->loraTargets.clear();
         for (const QString& part : p.value(kTargets).split(QLatin1Char(','), Qt::SkipEmptyParts)) {

@@ -36,4 +36,13 @@ std::optional<QString> integer(const QCommandLineParser& p, const QCommandLineOp
     return std::nullopt;
 }
 
+std::optional<QString> integer(const QCommandLineParser& p, const QCommandLineOption& o, int min, int max, int* v)
+{
+    std::int64_t n = *v;
+    auto e = integer(p, o, qint64(min), qint64(max), &n);
+    if (!e)
+        *v = int(n);
+    return e;
+}
+
 } // namespace headroom

@@ -18,6 +18,8 @@ std::optional<QString> number(const QCommandLineParser& p, const QCommandLineOpt
                               double* v);
 std::optional<QString> integer(const QCommandLineParser& p, const QCommandLineOption& o, qint64 min, qint64 max,
                                std::int64_t* v);
+// The same into an int; min and max must lie within int's range.
+std::optional<QString> integer(const QCommandLineParser& p, const QCommandLineOption& o, int min, int max, int* v);
 
 template <typename E>
 std::optional<QString> choice(const QCommandLineParser& p, const QCommandLineOption& o,
