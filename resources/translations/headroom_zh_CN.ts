@@ -1529,10 +1529,6 @@
         <translation>显存</translation>
     </message>
     <message>
-        <source>Steady</source>
-        <translation>稳态</translation>
-    </message>
-    <message>
         <source>At the peak</source>
         <translation>峰值时</translation>
     </message>
@@ -1615,6 +1611,14 @@
     <message>
         <source>, not enough alone</source>
         <translation>，单独不够</translation>
+    </message>
+    <message>
+        <source>Largest</source>
+        <translation>最大值</translation>
+    </message>
+    <message>
+        <source>Largest: each category at its own largest during the step. These do not happen at the same time, so they add up to more than the peak.</source>
+        <translation>最大值：每一类在一步训练中各自的最大占用。它们并不同时出现，所以相加会超过峰值。</translation>
     </message>
 </context>
 <context>

@@ -71,12 +71,10 @@ namespace {
         const QString tdr = QStringLiteral("style='padding:1px 8px 1px 0' align='right'");
         QString memory = QStringLiteral(
                              "<table cellspacing='0'><tr><th %1>%2</th><th %1>%3</th><th %1>%4</th><th %1>%5</th></tr>")
-                             .arg(th, esc(Tr::tr("Memory")), esc(Tr::tr("Steady")), esc(Tr::tr("At the peak")),
+                             .arg(th, esc(Tr::tr("Memory")), esc(Tr::tr("Largest")), esc(Tr::tr("At the peak")),
                                   esc(Tr::tr("Share")));
-        double steady = 0.0;
         for (int i = 0; i < kMemoryCategoryCount; ++i) {
             const auto c = MemoryCategory(i);
-            steady += e.components[std::size_t(i)];
             memory
                 += QStringLiteral(
                        "<tr><td %1><span style='color:%2'>■</span> %3</td><td %4>%5</td><td %4>%6</td><td %4>%7</td></tr>")
@@ -84,10 +82,15 @@ namespace {
                             formatBytes(e.components[std::size_t(i)]), formatBytes(e.atPeak[std::size_t(i)]),
                             formatPercent(e.peakBytes > 0 ? e.atPeak[std::size_t(i)] / e.peakBytes : 0.0));
         }
-        memory += QStringLiteral("<tr><td %1><b>%2</b></td><td %3><b>%4</b></td><td %3><b>%5</b></td><td %3></td></tr>")
-                      .arg(td, esc(Tr::tr("Total")), tdr, formatBytes(steady), formatBytes(e.peakBytes));
+        // Each category's largest size comes at its own moment (gradients at the optimizer step, activations at the
+        // end of forward): their sum is not a memory the GPU ever holds, so the total is the peak's alone.
+        memory += QStringLiteral("<tr><td %1><b>%2</b></td><td %3></td><td %3><b>%4</b></td><td %3></td></tr>")
+                      .arg(td, esc(Tr::tr("Total")), tdr, formatBytes(e.peakBytes));
         memory += QStringLiteral("<tr><td %1>%2</td><td %3></td><td %3>%4</td><td %3></td></tr></table>")
                       .arg(td, esc(Tr::tr("GPU capacity")), tdr, formatBytes(e.capacityBytes));
+        memory += QStringLiteral("<p style='font-size:small'>%1</p>")
+                      .arg(esc(Tr::tr("Largest: each category at its own largest during the step. These do not "
+                                      "happen at the same time, so they add up to more than the peak.")));
 
         const int accum = std::max(1, r.scenario.config.gradientAccumulation);
         QString time = QStringLiteral("<table cellspacing='0'><tr><th %1>%2</th><th %1>%3</th></tr>")
