@@ -37,6 +37,7 @@ private slots:
     void biggerGpusFitAtLeastTheA3000_data();
     void biggerGpusFitAtLeastTheA3000();
     void defaultGpus();
+    void servingRowsFollowTheBandwidth();
 #ifdef HEADROOM_WITH_GUI
     void viewShowsTheExplainerGpus();
     void microBatchChangesThePeakColumn();
@@ -123,6 +124,43 @@ void TestComparison::rowIsTheEstimateAlone_data()
     QTest::newRow("llama-2-7b b1 s2048") << QStringLiteral("llama-2-7b") << 1 << 2048;
     QTest::newRow("vit-b-16 b64 224") << QStringLiteral("vit-b-16") << 64 << 224;
     QTest::newRow("resnet50 b128 224") << QStringLiteral("resnet50") << 128 << 224;
+}
+
+// Serving Llama-2-7B in 4-bit GPTQ at batch 1: each row is simulateInference on that GPU at its own figures (a what-if
+// of the current GPU is not carried over), and decode, which reads every weight and the KV cache once per token, is
+// bandwidth-bound: the A3000's time per token over the H100's is the H100's datasheet bandwidth over the A3000's
+// (3350 / 336 GB/s), within 15 % (launch overhead and the compute-bound attention of a long context aside).
+void TestComparison::servingRowsFollowTheBandwidth()
+{
+    InferenceScenario s;
+    s.gpuId = "rtx-a3000-12gb-laptop";
+    s.modelId = "llama-2-7b";
+    s.config.weights = WeightFormat::Gptq4;
+    s.config.batch = 1;
+    s.config.prompt = 512;
+    s.config.generate = 128;
+    s.overrides.bandwidthBytesPerSecond = 392e9; // the default scenario's what-if: not the other GPUs'
+    const auto rows = compareGpusServing(test::catalog(), s, explainerGpus());
+    QCOMPARE(rows.size(), kExplainer.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        InferenceScenario alone = s;
+        alone.gpuId = kExplainer[i];
+        alone.overrides = {};
+        const auto e = simulateInference(test::catalog(), alone);
+        QVERIFY(bool(e));
+        QCOMPARE(rows[i].gpu, &test::gpu(kExplainer[i].c_str()));
+        QCOMPARE(rows[i].tokensPerSecond, e->tokensPerSecond);
+        QCOMPARE(rows[i].maxBatch, e->maxBatch);
+        QCOMPARE(rows[i].fits, e->fits);
+    }
+    const auto& a3000 = rows.front();
+    const auto& h100 = rows.back();
+    QCOMPARE(h100.gpu->id, std::string("h100-sxm5-80gb"));
+    const double bandwidthRatio = h100.gpu->bandwidthBytesPerSecond() / a3000.gpu->bandwidthBytesPerSecond();
+    const double timeRatio = a3000.decodeSecondsPerToken / h100.decodeSecondsPerToken;
+    QVERIFY2(std::abs(timeRatio / bandwidthRatio - 1.0) < 0.15,
+             qPrintable(QStringLiteral("%1 vs %2").arg(timeRatio).arg(bandwidthRatio)));
+    QVERIFY(h100.maxBatch > a3000.maxBatch);
 }
 
 void TestComparison::rowIsTheEstimateAlone()

@@ -10,6 +10,7 @@
 #include <QAction>
 #include <QComboBox>
 #include <QSpinBox>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -25,6 +26,7 @@ private slots:
     void servesTheScenarioModel();
     void controlsChangeTheAnswer();
     void encodersAreExplained();
+    void comparesTheExplainerGpus();
 
 private:
     void open(const char* model)
@@ -85,6 +87,28 @@ void TestInferenceView::servesTheScenarioModel()
     QCOMPARE(points.size(), 48);
     for (int i = 1; i < points.size(); ++i)
         QVERIFY(points[i].y() > points[i - 1].y());
+}
+
+// The compare view of this mode: FP16 Llama-2-7B (13.5 GB of weights) does not fit the A3000's 12 GB but fits the
+// RTX 3090's 24 GB, the A100's and the H100's 80 GB; the table says so row by row, and follows the weights.
+void TestInferenceView::comparesTheExplainerGpus()
+{
+    open("llama-2-7b");
+    InferenceView* v = m_window->inference();
+    const auto& rows = v->gpuRows();
+    QCOMPARE(rows.size(), std::size_t(4));
+    QCOMPARE(rows[0].gpu->id, std::string("rtx-a3000-12gb-laptop"));
+    QVERIFY(!rows[0].fits);
+    for (std::size_t i = 1; i < rows.size(); ++i)
+        QVERIFY2(rows[i].fits, rows[i].gpu->id.c_str());
+    auto* table = control<QTableWidget>("gpuTable");
+    QCOMPARE(table->rowCount(), 4);
+    QCOMPARE(table->item(0, 1)->text(), QStringLiteral("does not fit"));
+    QCOMPARE(table->item(3, 1)->text(), QStringLiteral("fits"));
+    auto* weights = control<QComboBox>("weightsCombo");
+    weights->setCurrentIndex(weights->findText(QStringLiteral("gguf-q4_k_m")));
+    QVERIFY(v->gpuRows()[0].fits);
+    QCOMPARE(table->item(0, 1)->text(), QStringLiteral("fits"));
 }
 
 void TestInferenceView::controlsChangeTheAnswer()

@@ -2487,6 +2487,38 @@
         <source>The context is longer than the model was trained for: rotary positions need scaling there</source>
         <translation>上下文长于模型训练时的长度：旋转位置编码需要缩放</translation>
     </message>
+    <message>
+        <source>fits</source>
+        <translation>放得下</translation>
+    </message>
+    <message>
+        <source>does not fit</source>
+        <translation>放不下</translation>
+    </message>
+    <message>
+        <source>The same serving on other GPUs, each at its datasheet figures:</source>
+        <translation>同样的推理部署在其他 GPU 上（各按其规格参数）：</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <source>Largest batch</source>
+        <translation>最大批量</translation>
+    </message>
+    <message>
+        <source>Longest context</source>
+        <translation>最长上下文</translation>
+    </message>
+    <message>
+        <source>Tokens/s</source>
+        <translation>词元/秒</translation>
+    </message>
 </context>
 <context>
     <name>headroom::gui::MainWindow</name>

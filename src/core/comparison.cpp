@@ -61,6 +61,35 @@ std::vector<GpuComparisonRow> compareGpus(const Catalog& catalog, const Scenario
     return rows;
 }
 
+std::vector<ServingComparisonRow> compareGpusServing(const Catalog& catalog, const InferenceScenario& scenario,
+                                                     const std::vector<const GpuSpec*>& gpus)
+{
+    std::vector<ServingComparisonRow> rows;
+    rows.reserve(gpus.size());
+    InferenceScenario s = scenario;
+    s.overrides = {}; // what-if figures belong to the GPU they were set for
+    for (const GpuSpec* gpu : gpus) {
+        if (!gpu || catalog.gpu(gpu->id) != gpu)
+            continue;
+        s.gpuId = gpu->id;
+        const auto e = simulateInference(catalog, s);
+        if (!e)
+            continue;
+        ServingComparisonRow r;
+        r.gpu = gpu;
+        r.capacityBytes = e->capacityBytes;
+        r.peakBytes = e->memory.peak;
+        r.fits = e->fits;
+        r.maxBatch = e->maxBatch;
+        r.maxContext = e->maxContext;
+        r.prefillSeconds = e->prefillSeconds;
+        r.decodeSecondsPerToken = e->decodeSecondsPerToken;
+        r.tokensPerSecond = e->tokensPerSecond;
+        rows.push_back(r);
+    }
+    return rows;
+}
+
 const std::vector<std::string>& explainerGpuIds()
 {
     static const std::vector<std::string> ids { "rtx-a3000-12gb-laptop", "rtx-3090", "a100-sxm4-80gb",

@@ -47,6 +47,25 @@ std::int64_t stepsPerEpoch(double datasetSamples, std::int64_t samplesPerStep);
 std::vector<GpuComparisonRow> compareGpus(const Catalog& catalog, const Scenario& scenario,
                                           const std::vector<const GpuSpec*>& gpus, double datasetSamples);
 
+// Serving the same model with the same weights and KV cache on another GPU: "which card answers fastest, and with
+// how many users?". Decode is bandwidth-bound, so tokens per second follow the memory bandwidth.
+struct ServingComparisonRow {
+    const GpuSpec* gpu = nullptr;
+    double capacityBytes = 0.0;
+    double peakBytes = 0.0;
+    bool fits = false;
+    std::int64_t maxBatch = 0;   // at the scenario's prompt and generation length
+    std::int64_t maxContext = 0; // prompt + generated tokens at the scenario's batch
+    double prefillSeconds = 0.0;
+    double decodeSecondsPerToken = 0.0;
+    double tokensPerSecond = 0.0; // decode, the whole batch
+};
+
+// One row per GPU, as compareGpus(): each GPU at its own figures (no what-if overrides); GPUs the scenario cannot
+// run on (an error from simulateInference) are left out.
+std::vector<ServingComparisonRow> compareGpusServing(const Catalog& catalog, const InferenceScenario& scenario,
+                                                     const std::vector<const GpuSpec*>& gpus);
+
 // The GPUs of the explainer that inspired Headroom: the RTX A3000 12 GB laptop GPU, RTX 3090, A100 and H100.
 const std::vector<std::string>& explainerGpuIds();
 // The GPUs to compare by default: the explainer's four that the catalog has, then `currentGpuId` if it is not one of

@@ -11,6 +11,7 @@
 #include <QLocale>
 #include <QPen>
 #include <QScatterSeries>
+#include <QTableWidget>
 #include <QValueAxis>
 
 namespace headroom::gui {
@@ -139,7 +140,41 @@ void InferenceView::compute()
     if (model)
         showResult(*model);
     updateChart();
+    updateGpuTable();
     emit resultChanged();
+}
+
+void InferenceView::updateGpuTable()
+{
+    m_rows.clear();
+    if (m_result) {
+        std::vector<const GpuSpec*> gpus;
+        for (const std::string& id : defaultComparisonGpuIds(m_catalog, m_scenario.gpuId))
+            gpus.push_back(m_catalog.gpu(id));
+        m_rows = compareGpusServing(m_catalog, m_scenario, gpus);
+    }
+    QTableWidget* t = m_ui->gpuTable;
+    t->setRowCount(int(m_rows.size()));
+    const QLocale locale;
+    auto set = [t](int row, int column, const QString& text) {
+        QTableWidgetItem* item = t->item(row, column);
+        if (!item) {
+            item = new QTableWidgetItem;
+            item->setTextAlignment(column == 0 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
+            t->setItem(row, column, item);
+        }
+        if (item->text() != text)
+            item->setText(text);
+    };
+    for (int i = 0; i < int(m_rows.size()); ++i) {
+        const ServingComparisonRow& r = m_rows[std::size_t(i)];
+        set(i, 0, QString::fromStdString(r.gpu->name));
+        set(i, 1, r.fits ? tr("fits") : tr("does not fit"));
+        set(i, 2, r.maxBatch > 0 ? locale.toString(qlonglong(r.maxBatch)) : tr("none"));
+        set(i, 3, locale.toString(qlonglong(r.maxContext)));
+        set(i, 4, locale.toString(r.tokensPerSecond, 'f', 1));
+    }
+    t->resizeColumnsToContents();
 }
 
 QString InferenceView::resultText() const { return m_ui->resultLabel->text(); }
@@ -229,6 +264,9 @@ void InferenceView::retranslate()
     m_y->setTitleText(tr("GiB"));
     m_peak->setName(tr("Peak"));
     m_capacity->setName(tr("Capacity"));
+    m_ui->gpuTableLabel->setText(tr("The same serving on other GPUs, each at its datasheet figures:"));
+    m_ui->gpuTable->setHorizontalHeaderLabels(
+        { tr("GPU"), tr("Verdict"), tr("Largest batch"), tr("Longest context"), tr("Tokens/s") });
 }
 
 void InferenceView::showEvent(QShowEvent* event)

@@ -6,6 +6,7 @@
 // chart of the peak against the context length with the capacity line. Computed by simulateInference() while the
 // panel is visible; the chart's series are updated in place.
 
+#include "comparison.h"
 #include "simulate.h"
 
 #include <QWidget>
@@ -43,6 +44,9 @@ public:
     QString resultText() const;
     // What the chart shows (for tests): the peak against the context, in GiB, and the capacity line's height.
     QList<QPointF> peakPoints() const;
+    // The same serving on the explainer's GPUs (and the scenario's), each at its own figures: the compare view of
+    // this mode.
+    const std::vector<ServingComparisonRow>& gpuRows() const { return m_rows; }
     double capacityLineGiB() const;
     void setChartStyle(const ChartStyle& style);
 
@@ -62,6 +66,7 @@ private:
     void compute();
     void showResult(const ModelSpec& model);
     void updateChart();
+    void updateGpuTable();
     void retranslate();
 
     std::unique_ptr<Ui::InferenceView> m_ui;
@@ -70,6 +75,7 @@ private:
     bool m_haveScenario = false;
     bool m_dirty = true;
     std::optional<InferenceEstimate> m_result;
+    std::vector<ServingComparisonRow> m_rows; // the same serving on the explainer's GPUs and the scenario's
     QString m_error;
     QChart* m_chart = nullptr;
     QLineSeries* m_peak = nullptr;
