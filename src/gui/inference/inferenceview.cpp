@@ -168,7 +168,12 @@ void InferenceView::updateGpuTable()
     };
     for (int i = 0; i < int(m_rows.size()); ++i) {
         const ServingComparisonRow& r = m_rows[std::size_t(i)];
-        set(i, 0, QString::fromStdString(r.gpu->name));
+        // The vendor is the same for most rows and the column is narrow: "RTX A3000 12GB Laptop GPU".
+        QString name = QString::fromStdString(r.gpu->name);
+        const QString vendor = QString::fromStdString(r.gpu->vendor) + QLatin1Char(' ');
+        if (name.startsWith(vendor))
+            name.remove(0, vendor.size());
+        set(i, 0, name);
         set(i, 1, r.fits ? tr("fits") : tr("does not fit"));
         set(i, 2, r.maxBatch > 0 ? locale.toString(qlonglong(r.maxBatch)) : tr("none"));
         set(i, 3, locale.toString(qlonglong(r.maxContext)));
