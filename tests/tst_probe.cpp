@@ -141,12 +141,11 @@ void TestProbe::badFiles_data()
             qFatal("%s is not in the example", from);
         return t.replace(at, qsizetype(qstrlen(from)), to);
     };
-    const QJsonObject goodDoc = QJsonDocument::fromJson(good).object();
-    const QByteArray seconds = "\"step_seconds\": "
-        + QByteArray::number(goodDoc[QStringLiteral("step_seconds")].toDouble(), 'g', 17);
+    QByteArray nan = good; // the step time as Python's json.dump writes float("nan")
+    const qsizetype at = nan.indexOf("\"step_seconds\": ") + 16;
+    nan.replace(at, nan.indexOf(',', at) - at, "NaN");
     QTest::newRow("malformed") << QByteArray("{\"format\": \"headroom-measured\", \"version\": 1,") << QString();
-    QTest::newRow("NaN step time") << with(seconds.constData(), "\"step_seconds\": NaN")
-                                   << QStringLiteral("step_seconds");
+    QTest::newRow("NaN step time") << nan << QStringLiteral("step_seconds");
     QTest::newRow("wrong format") << with("\"headroom-measured\"", "\"headroom-scenario\"") << QStringLiteral("format");
     QTest::newRow("negative bytes") << with("\"saved_activation_bytes\": ", "\"saved_activation_bytes\": -")
                                     << QStringLiteral("saved_activation_bytes");
