@@ -33,6 +33,13 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/gpus/ DESTINATION ${CMAKE_INSTALL_DATADI
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/models/ DESTINATION ${CMAKE_INSTALL_DATADIR}/headroom/models
         FILES_MATCHING PATTERN "*.json")
 
+# headroom-probe (tools/probe): measures a scenario with PyTorch on the user's machine. Without transformers it
+# builds the models from the hf_reference transcriptions, which it finds in ../share/headroom/probe beside its bin/.
+install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/probe/headroom-probe DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/tools/hf_reference/common.py ${PROJECT_SOURCE_DIR}/tools/hf_reference/gpt2.py
+              ${PROJECT_SOURCE_DIR}/tools/hf_reference/bert.py ${PROJECT_SOURCE_DIR}/tools/hf_reference/llama.py
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/headroom/probe)
+
 # Documentation: the README, the top-level docs/*.md (file formats, formulas) and the copyright file Debian expects.
 file(GLOB _headroom_docs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/docs/*.md)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${_headroom_docs} DESTINATION ${CMAKE_INSTALL_DOCDIR})

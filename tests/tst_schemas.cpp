@@ -1,12 +1,14 @@
-// The JSON Schemas of the three file formats (docs/schema/*.schema.json, described in docs/formats.md) against the
+// The JSON Schemas of the four file formats (docs/schema/*.schema.json, described in docs/formats.md) against the
 // loaders, which are the source of truth: parseGpuSpec (src/core/gpuspec.cpp), parseModelSpec
-// (src/core/modelspec.cpp) and parseScenario (src/core/scenario.cpp). A small validator for the subset of JSON Schema
-// 2020-12 the schemas use checks that every bundled file validates, that each bad file (tests/data/bad/) the loaders
-// refuse for a reason a schema can state is refused by the schema at the same field, and that schema and loader agree
-// on thousands of mutations of real files. Set HEADROOM_SCHEMA_DUMP=dir to write every checked document and the
-// validator's verdict there, to compare with another validator (python-jsonschema) by hand.
+// (src/core/modelspec.cpp), parseScenario (src/core/scenario.cpp) and parseMeasured (src/core/measured.cpp). A small
+// validator for the subset of JSON Schema 2020-12 the schemas use checks that every bundled file validates, that each
+// bad file (tests/data/bad/) the loaders refuse for a reason a schema can state is refused by the schema at the same
+// field, and that schema and loader agree on thousands of mutations of real files. Set HEADROOM_SCHEMA_DUMP=dir to
+// write every checked document and the validator's verdict there, to compare with another validator (python-jsonschema)
+// by hand.
 
 #include "gpuspec.h"
+#include "measured.h"
 #include "modelspec.h"
 #include "scenario.h"
 #include "schemavalidator.h"
@@ -54,6 +56,8 @@ std::optional<Error> load(const std::string& format, const std::string& text)
         return error(parseGpuSpec(text, "gpu"));
     if (format == "headroom-model")
         return error(parseModelSpec(text, "model"));
+    if (format == "headroom-measured")
+        return error(parseMeasured(text, "measured"));
     return error(parseScenario(text, "scenario"));
 }
 
@@ -162,7 +166,7 @@ private:
 private slots:
     void initTestCase()
     {
-        for (const char* format : { "headroom-gpu", "headroom-model", "headroom-scenario" })
+        for (const char* format : { "headroom-gpu", "headroom-model", "headroom-scenario", "headroom-measured" })
             m_validator.add(schemaFile(format),
                             readJson(QStringLiteral("docs/schema/") + QString::fromStdString(schemaFile(format))));
         if (qEnvironmentVariableIsSet("HEADROOM_SCHEMA_DUMP")) {
@@ -174,7 +178,7 @@ private slots:
     void schemasUseOnlyCheckedKeywords_data()
     {
         QTest::addColumn<QString>("format");
-        for (const char* format : { "headroom-gpu", "headroom-model", "headroom-scenario" })
+        for (const char* format : { "headroom-gpu", "headroom-model", "headroom-scenario", "headroom-measured" })
             QTest::newRow(format) << QString::fromLatin1(format);
     }
 
@@ -215,10 +219,12 @@ private slots:
     {
         QTest::addColumn<QString>("format");
         QTest::addColumn<QString>("path");
-        const std::pair<const char*, QString> folders[] = { { "headroom-gpu", QStringLiteral("gpus") },
-                                                            { "headroom-model", QStringLiteral("resources/models") },
-                                                            { "headroom-scenario",
-                                                              QStringLiteral("resources/scenarios") } };
+        const std::pair<const char*, QString> folders[] = {
+            { "headroom-gpu", QStringLiteral("gpus") },
+            { "headroom-model", QStringLiteral("resources/models") },
+            { "headroom-scenario", QStringLiteral("resources/scenarios") },
+            { "headroom-measured", QStringLiteral("tests/data/measured") }
+        };
         int rows = 0;
         for (const auto& [format, folder] : folders) {
             for (const QString& name : QDir(kSource + QLatin1Char('/') + folder)
@@ -228,7 +234,7 @@ private slots:
                 ++rows;
             }
         }
-        QVERIFY(rows >= 40 + 15 + 7);
+        QVERIFY(rows >= 40 + 15 + 7 + 1);
     }
 
     void bundledFilesValidate()
@@ -310,7 +316,9 @@ private slots:
             }
         }
         QCOMPARE_GE(examples, 5);
-        QVERIFY(formats == std::set<std::string>({ "headroom-gpu", "headroom-model", "headroom-scenario" }));
+        QVERIFY(
+            formats
+            == std::set<std::string>({ "headroom-gpu", "headroom-model", "headroom-scenario", "headroom-measured" }));
     }
 
     // Hand-picked cases, with the verdict both must give.
@@ -385,7 +393,7 @@ private slots:
              { "gpus/rtx-a3000-12gb-laptop.json", "gpus/h100-sxm5-80gb.json", "resources/models/bert-base.json",
                "resources/models/llama-3-8b.json", "resources/models/vit-b-16.json", "resources/models/resnet50.json",
                "resources/models/efficientnet-b0.json", "resources/scenarios/01-bert-base-fp32.headroom.json",
-               "embedded" })
+               "tests/data/measured/gpt2-cpu-b1-s64-fp32.headroom-measured.json", "embedded" })
             QTest::newRow(base) << QString::fromLatin1(base);
     }
 

@@ -2,6 +2,7 @@
 
 #include "catalogloader.h"
 #include "finetuneoptions.h"
+#include "measured.h"
 #include "modelimport.h"
 #include "optionparse.h"
 #include "report.h"
@@ -104,6 +105,36 @@ namespace {
     const QCommandLineOption kDatasheet({ QStringLiteral("datasheet") },
                                         QStringLiteral("Use the GPU's datasheet figures, without the default "
                                                        "scenario's what-if bandwidth."));
+
+    // --measured: the file, parsed; with no scenario option given, the estimate takes the file's scenario, else the
+    // two must agree on model, batch, sequence and precision (measured.h checkMeasuredScenario).
+    std::optional<QString> readMeasured(const QString& path, bool adopt, Catalog& catalog, ResolvedScenario* r,
+                                        Measured* out)
+    {
+        QByteArray text;
+        if (auto e = CatalogLoader::readFile(path, &text, 4 << 20))
+            return QStringLiteral("--measured: %1").arg(*e);
+        auto m = parseMeasured(std::string_view(text.constData(), std::size_t(text.size())), path.toStdString());
+        if (!m)
+            return QStringLiteral("--measured: %1").arg(QString::fromStdString(m.error().toString()));
+        *out = *m;
+        if (adopt) {
+            const ModelSpec* model = catalog.model(m->modelId);
+            if (!model)
+                return QStringLiteral("--measured: %1: scenario.model: \"%2\" is not a preset; give --model with "
+                                      "its model file and the measured scenario's options")
+                    .arg(path, QString::fromStdString(m->modelId));
+            r->model = *model;
+            r->scenario.modelId = m->modelId;
+            applyMeasuredScenario(*m, r->scenario.config);
+            if (auto invalid = validateForModel(r->model, r->scenario.config, path.toStdString()))
+                return QStringLiteral("--measured: %1").arg(QString::fromStdString(invalid->toString()));
+            return std::nullopt;
+        }
+        if (auto e = checkMeasuredScenario(*m, r->scenario.modelId, r->scenario.config, path.toStdString()))
+            return QStringLiteral("--measured: %1").arg(QString::fromStdString(e->toString()));
+        return std::nullopt;
+    }
 
 } // namespace
 
@@ -295,7 +326,11 @@ int runEstimate(const QStringList& arguments)
                                       QStringLiteral("With --json: include the per-operator memory timeline."));
     const QCommandLineOption failIfOom({ QStringLiteral("fail-if-oom") },
                                        QStringLiteral("Exit with status 3 when the step does not fit."));
-    p.addOptions({ json, timeline, failIfOom });
+    const QCommandLineOption measured({ QStringLiteral("measured") },
+                                      QStringLiteral("Compare with what headroom-probe measured (.headroom-measured."
+                                                     "json); with no scenario option, estimate its scenario."),
+                                      QStringLiteral("file"));
+    p.addOptions({ json, timeline, failIfOom, measured });
     p.addPositionalArgument(QStringLiteral("estimate"), QStringLiteral("The command."));
     if (!p.parse(arguments)) {
         err() << "headroom estimate: " << p.errorText() << "\n";
@@ -318,6 +353,18 @@ int runEstimate(const QStringList& arguments)
         err() << "headroom estimate: " << *e << "\n";
         return 2;
     }
+    std::optional<Measured> m;
+    if (p.isSet(measured)) {
+        QStringList given = p.optionNames();
+        for (const QString& own : { QStringLiteral("measured"), QStringLiteral("json"), QStringLiteral("timeline"),
+                                    QStringLiteral("fail-if-oom") })
+            given.removeAll(own);
+        m.emplace();
+        if (auto e = readMeasured(p.value(measured), given.isEmpty(), catalog, &r, &*m)) {
+            err() << "headroom estimate: " << *e << "\n";
+            return 2;
+        }
+    }
     SimulateOptions so;
     so.sweep = false;
     const auto result = simulate(catalog, r.scenario, so);
@@ -325,12 +372,16 @@ int runEstimate(const QStringList& arguments)
         err() << "headroom estimate: " << QString::fromStdString(result.error().toString()) << "\n";
         return 2;
     }
-    if (p.isSet(json)) {
+    if (p.isSet(json) && m) {
+        out() << QString::fromStdString(resultWithMeasuredToJson(*result, *m, p.isSet(timeline)));
+    } else if (p.isSet(json)) {
         ReportOptions ro;
         ro.timeline = p.isSet(timeline);
         out() << QString::fromStdString(resultToJson(*result, ro));
     } else {
         out() << QString::fromStdString(resultToTable(*result));
+        if (m)
+            out() << QString::fromStdString(measuredToTable(result->estimate, *m));
     }
     out().flush();
     return (p.isSet(failIfOom) && !result->estimate.fits) ? 3 : 0;

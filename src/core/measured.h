@@ -1,0 +1,77 @@
+#pragma once
+
+// A measurement of one training step on real hardware (.headroom-measured.json, written by tools/probe/headroom-probe;
+// docs/formats.md), and how it compares with the simulator's prediction for the same scenario.
+
+#include "error.h"
+#include "simulate.h"
+#include "trainingconfig.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace headroom {
+
+struct MeasuredMemory {
+    std::optional<double> allocatedBytes; // torch.cuda.memory_allocated; absent on CPU
+    std::optional<double> reservedBytes;  // torch.cuda.memory_reserved
+};
+
+struct Measured {
+    // The scenario it ran.
+    std::string modelId;
+    std::int64_t microBatch = 1;
+    std::int64_t sequenceLength = 1;
+    Precision precision = Precision::FP32;
+    Checkpointing checkpointing = Checkpointing::None;
+    AttentionImpl attention = AttentionImpl::Eager;
+    OptimizerKind optimizer = OptimizerKind::AdamW;
+    AdamImpl adamImpl = AdamImpl::Foreach;
+    // Where and with what.
+    std::string deviceType; // "cpu" or "cuda"
+    std::string deviceName;
+    std::optional<double> deviceMemoryBytes;
+    std::string torchVersion;
+    std::string transformersVersion; // or "hf_reference transcription"
+    std::string implementation;
+    std::string timestamp;
+    // What it measured (the last of `steps` steps).
+    double parameters = 0.0;
+    std::int64_t steps = 1;
+    MeasuredMemory afterForward, afterBackward, afterOptimizerStep;
+    std::optional<double> peakAllocatedBytes; // torch.cuda.max_memory_allocated over the measured step
+    std::optional<double> peakReservedBytes;  // torch.cuda.max_memory_reserved
+    double savedActivationBytes = 0.0;        // saved_tensors_hooks, by storage, without parameters and inputs
+    double stepSeconds = 0.0;                 // median of the steps after the first
+};
+
+Expected<Measured> parseMeasured(std::string_view jsonText, std::string_view origin);
+
+// The measured file's scenario into a configuration (the fields it has; the rest stay as `c` has them).
+void applyMeasuredScenario(const Measured& m, TrainingConfig& c);
+// Refuses an estimate of another scenario: names the first field (scenario.model, scenario.micro_batch,
+// scenario.sequence_length, scenario.precision) that differs.
+std::optional<Error> checkMeasuredScenario(const Measured& m, const std::string& modelId, const TrainingConfig& c,
+                                           std::string_view origin);
+
+// Predicted minus measured, and that over measured. A figure the file lacks has no row.
+struct MeasuredDifference {
+    double predicted = 0.0;
+    double measured = 0.0;
+    double difference() const { return predicted - measured; }
+    double relative() const { return measured != 0.0 ? difference() / measured : 0.0; }
+};
+struct MeasuredComparison {
+    std::optional<MeasuredDifference> peakAllocated; // vs the peak without the framework overhead
+    std::optional<MeasuredDifference> peakReserved;  // vs the same (no allocator model yet: issue 9)
+    MeasuredDifference savedActivations;             // vs the Activations component
+    MeasuredDifference stepSeconds;                  // vs the predicted step time
+};
+MeasuredComparison compareMeasured(const Estimate& e, const Measured& m);
+
+// resultToJson with "measured" and "measured_difference" added; the table with a "Measured" line.
+std::string resultWithMeasuredToJson(const SimulationResult& r, const Measured& m, bool timeline);
+std::string measuredToTable(const Estimate& e, const Measured& m);
+
+} // namespace headroom

@@ -1,0 +1,225 @@
+// tools/probe/headroom-probe on the CPU with Debian's python3-torch and a tiny model, imported with
+// `headroom estimate --measured`; and the import's refusals (a bad file or another scenario: exit 2, naming the field).
+
+#include "clirun.h"
+#include "measured.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using test::runHeadroom;
+
+namespace {
+
+const QString kSource = QStringLiteral(HEADROOM_SOURCE_DIR);
+const QString kPython = QStringLiteral("/usr/bin/python3");
+
+// GPT-2 as its preset describes it, shrunk (2 layers, hidden 64, vocab 1000) and without dropout: CPU dropout keeps
+// noise in the model dtype where CUDA keeps a 1-byte mask, so dropout would make CPU and CUDA kernels differ.
+QByteArray tinyGpt2()
+{
+    QFile f(kSource + QStringLiteral("/resources/models/gpt2.json"));
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("cannot read the GPT-2 preset");
+    QJsonObject doc = QJsonDocument::fromJson(f.readAll()).object();
+    doc[QStringLiteral("id")] = QStringLiteral("tiny-gpt2");
+    doc[QStringLiteral("name")] = QStringLiteral("Tiny GPT-2 (test)");
+    doc[QStringLiteral("default_sequence")] = 32;
+    QJsonObject t = doc[QStringLiteral("transformer")].toObject();
+    t[QStringLiteral("layers")] = 2;
+    t[QStringLiteral("hidden")] = 64;
+    t[QStringLiteral("heads")] = 2;
+    t[QStringLiteral("kv_heads")] = 2;
+    t[QStringLiteral("ffn")] = 256;
+    t[QStringLiteral("vocab")] = 1000;
+    t[QStringLiteral("max_positions")] = 64;
+    t[QStringLiteral("dropout")] = QJsonObject { { QStringLiteral("embedding"), 0.0 },
+                                                 { QStringLiteral("attention"), 0.0 },
+                                                 { QStringLiteral("hidden"), 0.0 },
+                                                 { QStringLiteral("ffn"), 0.0 } };
+    doc[QStringLiteral("transformer")] = t;
+    return QJsonDocument(doc).toJson();
+}
+
+bool write(const QString& path, const QByteArray& text)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(text) == text.size();
+}
+
+QJsonObject object(const QJsonObject& o, const char* key) { return o.value(QLatin1String(key)).toObject(); }
+
+} // namespace
+
+class TestProbe : public QObject {
+    Q_OBJECT
+
+private slots:
+    void probeOnCpuMatchesTheActivations();
+    void badFiles_data();
+    void badFiles();
+    void anotherScenarioIsRefused();
+    void aloneTheFileGivesTheScenario();
+};
+
+void TestProbe::probeOnCpuMatchesTheActivations()
+{
+    QProcess check;
+    check.start(kPython, { QStringLiteral("-c"), QStringLiteral("import torch") });
+    if (!check.waitForFinished(60000) || check.exitStatus() != QProcess::NormalExit || check.exitCode() != 0)
+        QSKIP("/usr/bin/python3 cannot import torch (install python3-torch): the probe's CPU run is not tested");
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString model = dir.filePath(QStringLiteral("tiny-gpt2.json"));
+    const QString out = dir.filePath(QStringLiteral("tiny.headroom-measured.json"));
+    QVERIFY(write(model, tinyGpt2()));
+    QProcess probe;
+    probe.start(kPython,
+                { kSource + QStringLiteral("/tools/probe/headroom-probe"), QStringLiteral("--model"), model,
+                  QStringLiteral("--batch"), QStringLiteral("2"), QStringLiteral("--seq"), QStringLiteral("32"),
+                  QStringLiteral("--precision"), QStringLiteral("fp32"), QStringLiteral("--attention"),
+                  QStringLiteral("eager"), QStringLiteral("--device"), QStringLiteral("cpu"), QStringLiteral("--steps"),
+                  QStringLiteral("2"), QStringLiteral("--out"), out });
+    QVERIFY(probe.waitForFinished(300000));
+    QVERIFY2(probe.exitCode() == 0, probe.readAllStandardError().constData());
+
+    const QStringList estimate { QStringLiteral("estimate"),
+                                 QStringLiteral("--model"),
+                                 model,
+                                 QStringLiteral("--batch"),
+                                 QStringLiteral("2"),
+                                 QStringLiteral("--seq"),
+                                 QStringLiteral("32"),
+                                 QStringLiteral("--precision"),
+                                 QStringLiteral("fp32"),
+                                 QStringLiteral("--attention"),
+                                 QStringLiteral("eager"),
+                                 QStringLiteral("--measured"),
+                                 out };
+    const auto r = runHeadroom(estimate + QStringList { QStringLiteral("--json") });
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+    const QJsonObject measured = object(j, "measured");
+    const QJsonObject diff = object(j, "measured_difference");
+    QCOMPARE(object(measured, "device").value(QStringLiteral("type")).toString(), QStringLiteral("cpu"));
+    // On the CPU no allocator is measured.
+    QVERIFY(object(measured, "memory").value(QStringLiteral("peak_allocated_bytes")).isNull());
+    QVERIFY(diff.value(QStringLiteral("peak_allocated_bytes")).isNull());
+    QCOMPARE_GT(measured.value(QStringLiteral("step_seconds")).toDouble(), 0.0);
+    // The exact parameter count of the model PyTorch built is the simulator's.
+    QCOMPARE(measured.value(QStringLiteral("parameters")).toDouble(), j.value(QStringLiteral("parameters")).toDouble());
+    // Saved for backward: with no dropout the only CPU/CUDA kernel difference left is LayerNorm's mean and rstd,
+    // kept in the input dtype on the CPU and in FP32 on CUDA (tools/hf_reference/README.md, gpu_equiv): in FP32 the
+    // same 4 bytes per row. Python numbers wrapped as 0-d host tensors are counted apart by the probe. So the CPU
+    // figure equals the Activations component of the CUDA-kernel estimate, byte for byte.
+    const double predicted = object(j, "memory").value(QStringLiteral("activations")).toDouble();
+    QCOMPARE_GT(predicted, 1e6);
+    QCOMPARE(measured.value(QStringLiteral("saved_activation_bytes")).toDouble(), predicted);
+    QCOMPARE(object(diff, "saved_activation_bytes").value(QStringLiteral("difference")).toDouble(), 0.0);
+
+    const auto table = runHeadroom(estimate);
+    QCOMPARE(table.code, 0);
+    QVERIFY2(table.out.contains("\nMeasured   on "), table.out.constData());
+    QVERIFY2(table.out.contains("(predicted +0.0%)"), table.out.constData());
+}
+
+void TestProbe::badFiles_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QString>("field");
+    QFile f(kSource + QStringLiteral("/tests/data/measured/gpt2-cpu-b1-s64-fp32.headroom-measured.json"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray good = f.readAll();
+    auto with = [&](const char* from, const char* to) {
+        QByteArray t = good;
+        const qsizetype at = t.indexOf(from);
+        if (at < 0)
+            qFatal("%s is not in the example", from);
+        return t.replace(at, qsizetype(qstrlen(from)), to);
+    };
+    QByteArray nan = good; // the step time as Python's json.dump writes float("nan")
+    const qsizetype at = nan.indexOf("\"step_seconds\": ") + 16;
+    nan.replace(at, nan.indexOf(',', at) - at, "NaN");
+    QTest::newRow("malformed") << QByteArray("{\"format\": \"headroom-measured\", \"version\": 1,") << QString();
+    QTest::newRow("NaN step time") << nan << QStringLiteral("step_seconds");
+    QTest::newRow("wrong format") << with("\"headroom-measured\"", "\"headroom-scenario\"") << QStringLiteral("format");
+    QTest::newRow("negative bytes") << with("\"saved_activation_bytes\": ", "\"saved_activation_bytes\": -")
+                                    << QStringLiteral("saved_activation_bytes");
+    QTest::newRow("unknown precision") << with("\"precision\": \"fp32\"", "\"precision\": \"fp4\"")
+                                       << QStringLiteral("scenario.precision");
+    QTest::newRow("no scenario") << with("\"scenario\"", "\"scenari0\"") << QStringLiteral("scenario");
+}
+
+void TestProbe::badFiles()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(QString, field);
+    // The core names the field...
+    const auto m = headroom::parseMeasured(std::string_view(text.constData(), std::size_t(text.size())), "bad.json");
+    QVERIFY(!m);
+    QCOMPARE(QString::fromStdString(m.error().field), field);
+    // ...and the command line exits 2 naming the file and the field.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("bad.headroom-measured.json"));
+    QVERIFY(write(path, text));
+    const auto r = runHeadroom({ QStringLiteral("estimate"), QStringLiteral("--measured"), path });
+    QCOMPARE(r.code, 2);
+    const QString err = QString::fromUtf8(r.err);
+    QVERIFY2(err.contains(QStringLiteral("--measured: ") + path), qPrintable(err));
+    if (!field.isEmpty())
+        QVERIFY2(err.contains(QStringLiteral(": ") + field + QStringLiteral(": ")), qPrintable(err));
+}
+
+void TestProbe::anotherScenarioIsRefused()
+{
+    const QString file = kSource + QStringLiteral("/tests/data/measured/gpt2-cpu-b1-s64-fp32.headroom-measured.json");
+    auto refused = [&](const QStringList& options, const char* field) {
+        const auto r = runHeadroom(QStringList { QStringLiteral("estimate"), QStringLiteral("--measured"), file }
+                                   + options);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(QByteArray(": scenario.") + field + ": the file measured"), r.err.constData());
+    };
+    const QStringList same { QStringLiteral("--model"), QStringLiteral("gpt2"),        QStringLiteral("--seq"),
+                             QStringLiteral("64"),      QStringLiteral("--precision"), QStringLiteral("fp32") };
+    refused({ QStringLiteral("--model"), QStringLiteral("bert-base") }, "model");
+    refused(same + QStringList { QStringLiteral("--batch"), QStringLiteral("2") }, "micro_batch");
+    refused({ QStringLiteral("--model"), QStringLiteral("gpt2"), QStringLiteral("--batch"), QStringLiteral("1"),
+              QStringLiteral("--precision"), QStringLiteral("fp32") },
+            "sequence_length");
+    refused({ QStringLiteral("--model"), QStringLiteral("gpt2"), QStringLiteral("--batch"), QStringLiteral("1"),
+              QStringLiteral("--seq"), QStringLiteral("64"), QStringLiteral("--precision"), QStringLiteral("bf16") },
+            "precision");
+    const auto missing = runHeadroom({ QStringLiteral("estimate"), QStringLiteral("--measured"),
+                                       QStringLiteral("/nonexistent/x.headroom-measured.json") });
+    QCOMPARE(missing.code, 2);
+    QVERIFY2(missing.err.contains("--measured: /nonexistent/x.headroom-measured.json"), missing.err.constData());
+    const auto ok = runHeadroom(QStringList { QStringLiteral("estimate"), QStringLiteral("--measured"), file } + same
+                                + QStringList { QStringLiteral("--batch"), QStringLiteral("1") });
+    QVERIFY2(ok.code == 0, ok.err.constData());
+}
+
+void TestProbe::aloneTheFileGivesTheScenario()
+{
+    const QString file = kSource + QStringLiteral("/tests/data/measured/gpt2-cpu-b1-s64-fp32.headroom-measured.json");
+    const auto r = runHeadroom(
+        { QStringLiteral("estimate"), QStringLiteral("--measured"), file, QStringLiteral("--json") });
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+    const QJsonObject s = object(j, "scenario");
+    QCOMPARE(s.value(QStringLiteral("model")).toString(), QStringLiteral("gpt2"));
+    QCOMPARE(s.value(QStringLiteral("micro_batch")).toInt(), 1);
+    QCOMPARE(s.value(QStringLiteral("sequence_length")).toInt(), 64);
+    QCOMPARE(s.value(QStringLiteral("precision")).toString(), QStringLiteral("fp32"));
+    QCOMPARE(s.value(QStringLiteral("attention")).toString(), QStringLiteral("eager"));
+    QCOMPARE(object(j, "measured").value(QStringLiteral("parameters")).toDouble(), 124439808.0);
+    const QJsonObject saved = object(object(j, "measured_difference"), "saved_activation_bytes");
+    QCOMPARE(saved.value(QStringLiteral("difference")).toDouble(),
+             saved.value(QStringLiteral("predicted")).toDouble() - saved.value(QStringLiteral("measured")).toDouble());
+}
+
+QTEST_APPLESS_MAIN(TestProbe)
+#include "tst_probe.moc"
