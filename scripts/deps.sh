@@ -1,11 +1,15 @@
 #!/bin/sh
 # Installs the Debian 12 packages Headroom needs, if any are missing. Run as root (or with sudo available).
+# `deps.sh test` also installs what only the tests need: Debian's PyTorch (CPU), for headroom-probe's CPU run.
 set -eu
 
 PACKAGES="build-essential cmake pkg-config \
 qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev qt6-tools-dev qt6-l10n-tools qt6-tools-dev-tools \
 nlohmann-json3-dev libgl-dev libbenchmark-dev xvfb xauth fonts-noto-cjk \
 desktop-file-utils appstream dpkg-dev file"
+if [ "${1:-}" = "test" ]; then
+    PACKAGES="$PACKAGES python3-torch"
+fi
 
 missing=""
 for p in $PACKAGES; do

@@ -2,7 +2,7 @@
 # Sets up (Debian packages), builds everything and runs every test. This is what CI runs (.ci/run).
 set -eu
 cd "$(dirname "$0")/.."
-sh scripts/deps.sh
+sh scripts/deps.sh test
 # Format drift (clang-format --dry-run -Werror) and clang-tidy over src/core fail the run before the long build;
 # skip them with HEADROOM_SKIP_FORMAT=1 / HEADROOM_SKIP_TIDY=1 (scripts/check-format.sh).
 sh scripts/check-format.sh
