@@ -10,6 +10,7 @@
 #include <QLineEdit>
 #include <QStandardItemModel>
 #include <QStringListModel>
+#include <QTimer>
 
 #include <algorithm>
 #include <cmath>
@@ -99,11 +100,19 @@ namespace {
         completer->setCompletionRole(kSearchRole);
         completer->setCompletionMode(QCompleter::PopupCompletion);
         combo->setCompleter(completer);
+        // QComboBox's own handler selects the entry's row of the search list as a row of the picker, which has group
+        // headers and another order (choosing "ResNet-50" selected GPT-2 Large); the item is found by its id instead.
+        QObject::disconnect(completer, qOverload<const QModelIndex&>(&QCompleter::activated), combo, nullptr);
         QObject::connect(completer, qOverload<const QModelIndex&>(&QCompleter::activated), combo,
                          [combo](const QModelIndex& index) {
                              const int i = combo->findData(index.data(kRole), kRole);
-                             if (i >= 0)
-                                 combo->setCurrentIndex(i);
+                             if (i < 0)
+                                 return;
+                             combo->setCurrentIndex(i);
+                             // The line edit then receives the search entry ("ResNet-50 — Vision"): show the name.
+                             QTimer::singleShot(0, combo, [combo] {
+                                 combo->lineEdit()->setText(combo->itemText(combo->currentIndex()));
+                             });
                          });
     }
 
