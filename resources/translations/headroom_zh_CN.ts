@@ -3125,10 +3125,6 @@
         <translation>词元</translation>
     </message>
     <message>
-        <source>%1 · largest micro-batch that fits: &lt;b&gt;%2&lt;/b&gt; · %3&lt;br&gt;Step %4 · %5 · MFU %6 of %7 · %8 parameters</source>
-        <translation>%1 · 放得下的最大微批次：&lt;b&gt;%2&lt;/b&gt; · %3&lt;br&gt;每步 %4 · %5 · MFU %6（相对 %7 峰值）· 参数量 %8</translation>
-    </message>
-    <message>
         <source>Looking for changes that would make it fit…</source>
         <translation>正在寻找能让它放得下的改动…</translation>
     </message>
@@ -3155,6 +3151,18 @@
     <message>
         <source>No change or combination of changes makes it fit; a GPU with more memory or more data-parallel GPUs with ZeRO would.</source>
         <translation>任何单项或组合修改都放不下；需要显存更大的 GPU，或用 ZeRO 增加数据并行 GPU。</translation>
+    </message>
+    <message>
+        <source>%1 parameters</source>
+        <translation>参数量 %1</translation>
+    </message>
+    <message>
+        <source>%1 parameters, %2 trainable (%3, %4)</source>
+        <translation>参数量 %1，可训练 %2（%3，%4）</translation>
+    </message>
+    <message>
+        <source>%1 · largest micro-batch that fits: &lt;b&gt;%2&lt;/b&gt; · %3&lt;br&gt;Step %4 · %5 · MFU %6 of %7 · %8</source>
+        <translation>%1 · 放得下的最大微批次：&lt;b&gt;%2&lt;/b&gt; · %3&lt;br&gt;每步 %4 · %5 · MFU %6（相对 %7 峰值）· %8</translation>
     </message>
 </context>
 </TS>
