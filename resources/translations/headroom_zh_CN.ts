@@ -1858,6 +1858,22 @@
         <source>GPU capacity</source>
         <translation>GPU 容量</translation>
     </message>
+    <message>
+        <source>every layer frozen, the head trains</source>
+        <translation>所有层冻结，只训练输出头</translation>
+    </message>
+    <message>
+        <source>first %1 layers frozen</source>
+        <translation>冻结前 %1 层</translation>
+    </message>
+    <message>
+        <source>%1 rank %2 on %3</source>
+        <translation>%1，秩 %2，目标模块：%3</translation>
+    </message>
+    <message>
+        <source>, dropout %1</source>
+        <translation>，dropout %1</translation>
+    </message>
 </context>
 <context>
     <name>UserData</name>
