@@ -8,6 +8,7 @@
 #include "mainwindow.h"
 #include "memorychartview.h"
 #include "rooflineview.h"
+#include "scenariohistory.h"
 #include "simulationcontroller.h"
 #include "timelineview.h"
 #include "verdictwidget.h"
@@ -19,11 +20,13 @@
 #include <QDockWidget>
 #include <QGroupBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUndoStack>
 
 using namespace headroom;
 using namespace headroom::gui;
@@ -47,6 +50,7 @@ private slots:
     void badScenarioFileChangesNothing();
     void valuesBeyondAControlAreKept();
     void gpuPickerGroupsAndSearchesBySegment();
+    void searchPopupSelectsTheChosenModel();
     void chartTitlesSurviveResizes();
     void explainPanelOpensOnTheLargestCategory();
     void mnemonicsAreUnique();
@@ -332,6 +336,30 @@ void TestMainWindow::gpuPickerGroupsAndSearchesBySegment()
     const int row = int(ids.indexOf(QStringLiteral("h100-sxm5-80gb")));
     emit combo->completer()->activated(search->index(row, 0));
     QCOMPARE(QString::fromStdString(m_controller->scenario().gpuId), QStringLiteral("h100-sxm5-80gb"));
+}
+
+// Choosing an entry of the search popup selects that entry. QComboBox's own handler took the entry's row in the
+// search list (which has no group headers) as a row of the picker: typing "resnet" and choosing "ResNet-50" selected
+// GPT-2 Large.
+void TestMainWindow::searchPopupSelectsTheChosenModel()
+{
+    QComboBox* combo = m_window->controls()->modelCombo();
+    QCompleter* completer = combo->completer();
+    const int before = m_window->history()->stack()->count();
+    for (const char* id : { "resnet50", "llama-2-7b", "vit-b-16" }) {
+        const ModelSpec* m = m_controller->catalog().model(id);
+        QVERIFY(m);
+        completer->setCompletionPrefix(QString::fromStdString(m->name));
+        QCOMPARE_GE(completer->completionModel()->rowCount(), 1);
+        // What a click on the popup's first entry emits: an index of the filtered completion model.
+        const QModelIndex entry = completer->completionModel()->index(0, 0);
+        QCOMPARE(entry.data(Qt::UserRole + 1).toString(), QString::fromLatin1(id));
+        emit completer->activated(entry);
+        QCOMPARE(QString::fromStdString(m_controller->scenario().modelId), QString::fromLatin1(id));
+        QTRY_COMPARE(combo->lineEdit()->text(), combo->itemText(combo->currentIndex()));
+    }
+    // One undo step per choice, none for a model passed on the way.
+    QCOMPARE(m_window->history()->stack()->count(), before + 3);
 }
 
 // Issue 8: after a resize (or a dock opening) the charts' titles and tick labels vanished, because their text items

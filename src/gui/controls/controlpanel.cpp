@@ -10,6 +10,7 @@
 #include <QLineEdit>
 #include <QStandardItemModel>
 #include <QStringListModel>
+#include <QTimer>
 
 #include <algorithm>
 #include <cmath>
@@ -99,11 +100,19 @@ namespace {
         completer->setCompletionRole(kSearchRole);
         completer->setCompletionMode(QCompleter::PopupCompletion);
         combo->setCompleter(completer);
+        // QComboBox's own handler selects the entry's row of the search list as a row of the picker, which has group
+        // headers and another order (choosing "ResNet-50" selected GPT-2 Large); the item is found by its id instead.
+        QObject::disconnect(completer, qOverload<const QModelIndex&>(&QCompleter::activated), combo, nullptr);
         QObject::connect(completer, qOverload<const QModelIndex&>(&QCompleter::activated), combo,
                          [combo](const QModelIndex& index) {
                              const int i = combo->findData(index.data(kRole), kRole);
-                             if (i >= 0)
-                                 combo->setCurrentIndex(i);
+                             if (i < 0)
+                                 return;
+                             combo->setCurrentIndex(i);
+                             // The line edit then receives the search entry ("ResNet-50 — Vision"): show the name.
+                             QTimer::singleShot(0, combo, [combo] {
+                                 combo->lineEdit()->setText(combo->itemText(combo->currentIndex()));
+                             });
                          });
     }
 
@@ -119,6 +128,7 @@ ControlPanel::ControlPanel(QWidget* parent)
     , m_ui(std::make_unique<Ui::ControlPanel>())
 {
     m_ui->setupUi(this);
+    setupFinetune();
     populateChoices();
 
     auto slider = [this](QSlider* s, QSpinBox* spin, const QString& name, auto toValue, auto toPosition) {
@@ -203,6 +213,7 @@ void ControlPanel::populateChoices()
     fillCombo(m_ui->checkpointingCombo, { Checkpointing::None, Checkpointing::Selective, Checkpointing::Full },
               &Labels::checkpointing);
     fillCombo(m_ui->attentionCombo, { AttentionImpl::Eager, AttentionImpl::Fused }, &Labels::attention);
+    populateFinetuneChoices();
 }
 
 void ControlPanel::setCatalog(const Catalog* catalog)
@@ -290,6 +301,7 @@ void ControlPanel::syncFromScenario()
     m_ui->dpSpin->setValue(c.dataParallel);
     m_ui->dpSlider->setValue(toLog(double(c.dataParallel), 1.0));
     m_ui->offloadCheck->setChecked(c.offloadOptimizer);
+    syncFinetune(m_catalog->model(s.modelId));
     updateRangeNote();
 
     const GpuSpec* gpu = m_catalog->gpu(s.gpuId);
@@ -364,6 +376,8 @@ void ControlPanel::updateRangeNote()
     check(c.sequenceLength, m_ui->seqSpin, m_vision ? tr("image side") : tr("sequence length"));
     check(c.gradientAccumulation, m_ui->accumSpin, tr("accumulation steps"));
     check(c.dataParallel, m_ui->dpSpin, tr("data-parallel GPUs"));
+    if (c.finetune.adapters())
+        check(c.finetune.loraRank, m_ui->loraRankSpin, tr("LoRA rank"));
     const QString note = beyond.isEmpty() ? QString()
                                           : tr("Kept from the scenario, beyond the controls' range: %1. Changing that "
                                                "control replaces it.")
@@ -399,11 +413,13 @@ void ControlPanel::edited(const QString& control, bool dragging)
     c.offloadOptimizer = m_ui->offloadCheck->isChecked();
     const GpuSpec* gpu = m_catalog->gpu(s.gpuId);
 
-    if (control == QLatin1String("model") && s.modelId != oldModel) {
+    const bool modelChanged = control == QLatin1String("model") && s.modelId != oldModel;
+    if (modelChanged) {
         // A new model starts at its usual sequence length (or image size).
         if (const ModelSpec* m = m_catalog->model(s.modelId))
             c.sequenceLength = m->defaultSequence;
     }
+    editFinetune(control, m_catalog->model(s.modelId), modelChanged);
     if (control == QLatin1String("gpu") && s.gpuId != oldGpu) {
         // Overrides belong to the GPU they were made for; a new GPU starts from its datasheet.
         s.overrides = {};
@@ -444,12 +460,14 @@ void ControlPanel::setPresentationMode(bool on)
     m_ui->dpLabel->setVisible(!on);
     m_ui->dpSlider->setVisible(!on);
     m_ui->dpSpin->setVisible(!on);
+    setFinetunePresentationMode(on);
 }
 
 void ControlPanel::changeEvent(QEvent* event)
 {
     if (event->type() == QEvent::LanguageChange) {
         m_ui->retranslateUi(this);
+        m_finetuneToolTip = m_ui->finetuneCombo->toolTip();
         retranslate();
     }
     QWidget::changeEvent(event);

@@ -2,7 +2,8 @@
 
 // The controls: GPU and model pickers (grouped, type to search), logarithmic sliders with typed entry for
 // micro-batch, sequence length and data-parallel GPUs, the ZeRO stage, precision, optimizer, checkpointing,
-// attention, and the what-if overrides. The panel translates controls to a Scenario and back; it computes nothing.
+// attention, the fine-tuning method (controlpanelfinetune.cpp), and the what-if overrides. The panel translates
+// controls to a Scenario and back; it computes nothing.
 
 #include "catalog.h"
 #include "estimate.h"
@@ -17,6 +18,7 @@ class ControlPanel;
 
 QT_BEGIN_NAMESPACE
 class QComboBox;
+class QDoubleSpinBox;
 class QSlider;
 class QSpinBox;
 QT_END_NAMESPACE
@@ -50,6 +52,11 @@ public:
     QComboBox* optimizerCombo() const;
     QComboBox* checkpointingCombo() const;
     QComboBox* attentionCombo() const;
+    QComboBox* finetuneCombo() const;
+    QSpinBox* loraRankSpin() const;
+    QComboBox* loraTargetsCombo() const;
+    QDoubleSpinBox* loraDropoutSpin() const;
+    QSpinBox* frozenLayersSpin() const;
 
 signals:
     // `control` names what changed ("batch", "gpu", ...); `dragging` is true while a slider is held, so that an
@@ -70,12 +77,20 @@ private:
     void updateSequenceMode();
     void updateOverrideMarks();
     void retranslate();
+    // The fine-tuning rows (controlpanelfinetune.cpp).
+    void setupFinetune();
+    void populateFinetuneChoices();
+    void syncFinetune(const ModelSpec* model);
+    // Reads the edited fine-tuning control into the scenario; on a new model, keeps only what that model accepts.
+    void editFinetune(const QString& control, const ModelSpec* model, bool modelChanged);
+    void setFinetunePresentationMode(bool on);
 
     std::unique_ptr<Ui::ControlPanel> m_ui;
     const Catalog* m_catalog = nullptr;
     Scenario m_scenario;
     bool m_syncing = false;
     bool m_vision = false;
+    QString m_finetuneToolTip; // the method combo's own tooltip, before a CNN's reason is added to it
 };
 
 } // namespace headroom::gui

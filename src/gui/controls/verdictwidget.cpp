@@ -127,12 +127,19 @@ void VerdictWidget::render()
                        .arg(m_background.maxSequence)
                        .arg(m_background.maxSequenceLimitedByModel ? tr(" (model limit)") : QString());
     const QString unit = vision ? tr("images") : tr("tokens");
-    m_details->setText(
-        tr("%1 · largest micro-batch that fits: <b>%2</b> · %3<br>Step %4 · %5 · MFU %6 of %7 · %8 parameters")
-            .arg(where)
-            .arg(e.maxMicroBatch > 0 ? QString::number(e.maxMicroBatch) : tr("none, even at batch 1"))
-            .arg(sequence, formatSeconds(e.stepSeconds), formatRate(e.throughputPerSecond, unit), formatPercent(e.mfu),
-                 Labels::unit(e.mfuUnit), formatCount(e.parameters)));
+    // What a fine-tuning method trains, as PEFT's print_trainable_parameters() counts it.
+    const FinetuneMethod method = e.config.finetune.method;
+    const double share = e.parameters > 0 ? e.trainableParameters / e.parameters : 0.0;
+    const QString parameters = method == FinetuneMethod::Full
+        ? tr("%1 parameters").arg(formatCount(e.parameters))
+        : tr("%1 parameters, %2 trainable (%3, %4)")
+              .arg(formatCount(e.parameters), formatCount(e.trainableParameters),
+                   formatPercent(share, share < 0.01 ? 2 : 1), Labels::finetune(method));
+    m_details->setText(tr("%1 · largest micro-batch that fits: <b>%2</b> · %3<br>Step %4 · %5 · MFU %6 of %7 · %8")
+                           .arg(where)
+                           .arg(e.maxMicroBatch > 0 ? QString::number(e.maxMicroBatch) : tr("none, even at batch 1"))
+                           .arg(sequence, formatSeconds(e.stepSeconds), formatRate(e.throughputPerSecond, unit),
+                                formatPercent(e.mfu), Labels::unit(e.mfuUnit), parameters));
     QString fixes;
     if (!e.fits) {
         if (m_pending) {

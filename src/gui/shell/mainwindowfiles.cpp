@@ -7,6 +7,7 @@
 #include "catalogloader.h"
 #include "controlpanel.h"
 #include "exportdialog.h"
+#include "finetune.h"
 #include "language.h"
 #include "pdfreport.h"
 #include "report.h"
@@ -137,6 +138,12 @@ std::optional<QString> MainWindow::openScenarioFile(const QString& path, const Q
         return tr("%1: gpu: unknown GPU \"%2\"").arg(path, QString::fromStdString(doc->scenario.gpuId));
     if (!doc->embeddedModel && !m_controller->catalog().model(doc->scenario.modelId))
         return tr("%1: model: unknown model \"%2\"").arg(path, QString::fromStdString(doc->scenario.modelId));
+    // A method or task head the model refuses (LoRA on a CNN, more frozen layers than it has) would leave the window
+    // unchanged without a word.
+    const ModelSpec& model = doc->embeddedModel ? *doc->embeddedModel
+                                                : *m_controller->catalog().model(doc->scenario.modelId);
+    if (auto e = validateFinetune(model, doc->scenario.config, path.toStdString()))
+        return QString::fromStdString(e->toString());
     if (doc->embeddedModel) {
         m_controller->addModel(*doc->embeddedModel);
         m_ui->controls->setCatalog(&m_controller->catalog());

@@ -3,6 +3,8 @@
 #include "formatting.h"
 #include "units.h"
 
+#include <algorithm>
+
 namespace headroom::gui {
 
 QString Labels::category(MemoryCategory c)
@@ -219,6 +221,38 @@ QString Labels::optimizer(OptimizerKind o)
         return tr("Paged 8-bit AdamW (bitsandbytes)");
     }
     return {};
+}
+
+QString Labels::finetune(FinetuneMethod m)
+{
+    switch (m) {
+    case FinetuneMethod::Full:
+        return tr("Full");
+    case FinetuneMethod::Freeze:
+        return tr("Freeze layers");
+    case FinetuneMethod::LoRA:
+        return tr("LoRA");
+    case FinetuneMethod::DoRA:
+        return tr("DoRA");
+    case FinetuneMethod::QLoRA:
+        return tr("QLoRA");
+    }
+    return {};
+}
+
+QString Labels::loraTargets(const FinetuneConfig& f, const ModelSpec* model)
+{
+    if (f.loraTargets.empty()) {
+        // FinetunePolicy: PEFT's TRANSFORMERS_MODELS_TO_LORA_TARGET_MODULES_MAPPING, q and v, or the fused projection.
+        const bool fused = model && model->transformer.fusedQkv;
+        return fused ? tr("fused qkv (PEFT default)") : tr("q, v (PEFT default)");
+    }
+    if (std::find(f.loraTargets.begin(), f.loraTargets.end(), "all-linear") != f.loraTargets.end())
+        return tr("all linear layers"); // PEFT adapts every Linear when the list holds the shorthand
+    QStringList names;
+    for (const std::string& t : f.loraTargets)
+        names << QString::fromStdString(t);
+    return names.join(QStringLiteral(", "));
 }
 
 QString Labels::fix(const Fix& f)

@@ -33,6 +33,9 @@ public:
     static QString checkpointing(Checkpointing c);
     static QString attention(AttentionImpl a);
     static QString optimizer(OptimizerKind o);
+    static QString finetune(FinetuneMethod m);
+    // The adapted layers: PEFT's default for the model ("q, v"; "qkv" where fused), all linear layers, or the names.
+    static QString loraTargets(const FinetuneConfig& f, const ModelSpec* model);
     static QString fix(const Fix& f); // a combination joins its changes with " + "
     static QString change(FixKind kind, const TrainingConfig& config);
     static QString layer(int layer, int layers);

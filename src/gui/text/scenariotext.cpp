@@ -44,6 +44,16 @@ QString settings(const SimulationResult& r)
     if (isMixed(c.precision))
         parts << Labels::mixedStyle(c.mixedStyle);
     parts << Labels::optimizer(c.optimizer);
+    const FinetuneConfig& f = c.finetune;
+    if (f.method == FinetuneMethod::Freeze)
+        parts << (f.frozenLayers < 0 ? Tr::tr("every layer frozen, the head trains")
+                                     : Tr::tr("first %1 layers frozen").arg(f.frozenLayers));
+    else if (f.adapters())
+        parts << Tr::tr("%1 rank %2 on %3")
+                     .arg(Labels::finetune(f.method))
+                     .arg(f.loraRank)
+                     .arg(Labels::loraTargets(f, r.model))
+                + (f.loraDropout > 0 ? Tr::tr(", dropout %1").arg(f.loraDropout) : QString());
     parts << Tr::tr("ZeRO stage %1").arg(c.zeroStage);
     parts << (c.dataParallel == 1 ? Tr::tr("1 GPU") : Tr::tr("%1 data-parallel GPUs").arg(c.dataParallel));
     if (c.offloadOptimizer)

@@ -1,0 +1,194 @@
+// The control panel's fine-tuning rows: the method, and the LoRA rank, target modules and dropout or the frozen
+// layers it uses. Each control writes only its own field, so a scenario's values that no control shows (lora_alpha,
+// a list of module names) survive the editing of every other control.
+
+#include "controlpanel.h"
+
+#include "finetune.h"
+#include "labels.h"
+#include "ui_controlpanel.h"
+
+#include <QStandardItemModel>
+
+#include <algorithm>
+
+namespace headroom::gui {
+
+namespace {
+
+    // The targets combo's entries: PEFT's default, "all-linear", or the scenario's own list of names.
+    const QString kDefaultTargets = QStringLiteral("default");
+    const QString kAllLinear = QStringLiteral("all-linear");
+    const QString kScenarioTargets = QStringLiteral("scenario");
+
+    QString targetsKey(const FinetuneConfig& f)
+    {
+        if (f.loraTargets.empty())
+            return kDefaultTargets;
+        if (f.loraTargets == std::vector<std::string> { "all-linear" })
+            return kAllLinear;
+        return kScenarioTargets;
+    }
+
+    QString methodToolTip(FinetuneMethod m)
+    {
+        switch (m) {
+        case FinetuneMethod::Full:
+            return ControlPanel::tr("Every parameter trains: plain model training, as without PEFT.");
+        case FinetuneMethod::Freeze:
+            return ControlPanel::tr("The embeddings and the first blocks are frozen (requires_grad_(False)); the "
+                                    "rest and the head train.");
+        case FinetuneMethod::LoRA:
+            return ControlPanel::tr("peft.get_peft_model(model, LoraConfig(r=8, target_modules=[...])): the base is "
+                                    "frozen, low-rank adapters beside the chosen Linear layers train.");
+        case FinetuneMethod::DoRA:
+            return ControlPanel::tr("LoraConfig(use_dora=True): LoRA plus a magnitude vector per adapted layer, which "
+                                    "keeps more activations for backward.");
+        case FinetuneMethod::QLoRA:
+            return ControlPanel::tr(
+                "LoRA over a 4-bit base: from_pretrained(quantization_config=BitsAndBytesConfig(load_in_4bit=True, "
+                "bnb_4bit_quant_type=\"nf4\", bnb_4bit_use_double_quant=True)), prepare_model_for_kbit_training, "
+                "then get_peft_model.");
+        }
+        return {};
+    }
+
+} // namespace
+
+void ControlPanel::setupFinetune()
+{
+    m_finetuneToolTip = m_ui->finetuneCombo->toolTip(); // the .ui's text; changeEvent takes it again in a new language
+    connect(m_ui->finetuneCombo, &QComboBox::currentIndexChanged, this,
+            [this] { edited(QStringLiteral("finetuneCombo")); });
+    connect(m_ui->loraRankSpin, &QSpinBox::valueChanged, this, [this] { edited(QStringLiteral("loraRank")); });
+    connect(m_ui->loraTargetsCombo, &QComboBox::currentIndexChanged, this,
+            [this] { edited(QStringLiteral("loraTargets")); });
+    connect(m_ui->loraDropoutSpin, &QDoubleSpinBox::valueChanged, this,
+            [this] { edited(QStringLiteral("loraDropout")); });
+    connect(m_ui->frozenLayersSpin, &QSpinBox::valueChanged, this, [this] { edited(QStringLiteral("frozenLayers")); });
+}
+
+void ControlPanel::populateFinetuneChoices()
+{
+    QComboBox* combo = m_ui->finetuneCombo;
+    const QVariant current = combo->currentData();
+    combo->clear();
+    for (FinetuneMethod m : { FinetuneMethod::Full, FinetuneMethod::Freeze, FinetuneMethod::LoRA, FinetuneMethod::DoRA,
+                              FinetuneMethod::QLoRA }) {
+        combo->addItem(Labels::finetune(m), int(m));
+        combo->setItemData(combo->count() - 1, methodToolTip(m), Qt::ToolTipRole);
+    }
+    if (const int i = combo->findData(current); i >= 0)
+        combo->setCurrentIndex(i);
+    // The targets are filled from the scenario (syncFinetune): the default's name depends on the model.
+    m_ui->loraTargetsCombo->clear();
+}
+
+void ControlPanel::syncFinetune(const ModelSpec* model)
+{
+    const FinetuneConfig& f = m_scenario.config.finetune;
+    // validateFinetune refuses every method but full training on a CNN.
+    const bool transformer = model && model->family != ModelFamily::Cnn;
+    if (const int i = m_ui->finetuneCombo->findData(int(f.method)); i >= 0)
+        m_ui->finetuneCombo->setCurrentIndex(i);
+    QString tip = m_finetuneToolTip;
+    if (model && !transformer)
+        tip += QStringLiteral("\n\n")
+            + tr("%1 is a CNN: its fine-tuning methods are not modelled, only full training.")
+                  .arg(QString::fromStdString(model->name));
+    if (m_ui->finetuneCombo->toolTip() != tip)
+        m_ui->finetuneCombo->setToolTip(tip);
+    m_ui->finetuneCombo->setEnabled(transformer);
+    m_ui->finetuneLabel->setEnabled(transformer);
+
+    m_ui->loraRankSpin->setValue(std::min(f.loraRank, m_ui->loraRankSpin->maximum()));
+    m_ui->loraDropoutSpin->setValue(f.loraDropout);
+    if (transformer)
+        m_ui->frozenLayersSpin->setMaximum(model->transformer.layers);
+    m_ui->frozenLayersSpin->setValue(f.frozenLayers);
+
+    // The targets: PEFT's default and all-linear, and the scenario's own list while it has one.
+    QComboBox* targets = m_ui->loraTargetsCombo;
+    const QList<QPair<QString, QString>> entries = [&] {
+        FinetuneConfig all;
+        all.loraTargets = { "all-linear" };
+        QList<QPair<QString, QString>> e { { kDefaultTargets, Labels::loraTargets({}, model) },
+                                           { kAllLinear, Labels::loraTargets(all, model) } };
+        if (targetsKey(f) == kScenarioTargets)
+            e.append({ kScenarioTargets, Labels::loraTargets(f, model) });
+        return e;
+    }();
+    bool same = targets->count() == entries.size();
+    for (int i = 0; same && i < entries.size(); ++i)
+        same = targets->itemData(i).toString() == entries[i].first && targets->itemText(i) == entries[i].second;
+    if (!same) {
+        targets->clear();
+        for (const auto& [key, text] : entries) {
+            targets->addItem(text, key);
+            targets->setItemData(targets->count() - 1, text, Qt::ToolTipRole);
+        }
+    }
+    targets->setCurrentIndex(targets->findData(targetsKey(f)));
+
+    const bool adapters = transformer && f.adapters();
+    const bool freeze = transformer && f.method == FinetuneMethod::Freeze;
+    for (QWidget* w :
+         std::initializer_list<QWidget*> { m_ui->loraRankLabel, m_ui->loraRankSpin, m_ui->loraTargetsLabel,
+                                           m_ui->loraTargetsCombo, m_ui->loraDropoutLabel, m_ui->loraDropoutSpin })
+        w->setEnabled(adapters);
+    m_ui->frozenLayersLabel->setEnabled(freeze);
+    m_ui->frozenLayersSpin->setEnabled(freeze);
+}
+
+void ControlPanel::editFinetune(const QString& control, const ModelSpec* model, bool modelChanged)
+{
+    FinetuneConfig& f = m_scenario.config.finetune;
+    if (control == QLatin1String("finetuneCombo")) {
+        f.method = FinetuneMethod(m_ui->finetuneCombo->currentData().toInt());
+    } else if (control == QLatin1String("loraRank")) {
+        f.loraRank = m_ui->loraRankSpin->value();
+    } else if (control == QLatin1String("loraTargets")) {
+        const QString key = m_ui->loraTargetsCombo->currentData().toString();
+        if (key == kDefaultTargets)
+            f.loraTargets.clear();
+        else if (key == kAllLinear)
+            f.loraTargets = { "all-linear" };
+    } else if (control == QLatin1String("loraDropout")) {
+        f.loraDropout = m_ui->loraDropoutSpin->value();
+    } else if (control == QLatin1String("frozenLayers")) {
+        f.frozenLayers = m_ui->frozenLayersSpin->value();
+    }
+    if (!model || (!modelChanged && control != QLatin1String("finetuneCombo")))
+        return;
+    // A new model or method keeps what validateFinetune accepts there: a CNN trains in full, frozen layers stop at the
+    // model's depth, and module names the model does not have give way to PEFT's default for it.
+    if (model->family == ModelFamily::Cnn) {
+        f.method = FinetuneMethod::Full;
+        return;
+    }
+    if (f.frozenLayers > model->transformer.layers)
+        f.frozenLayers = -1;
+    // Only the module names are in question here: the same names with an adapter method and the model's own head.
+    TrainingConfig adapted;
+    adapted.finetune = f;
+    adapted.finetune.method = FinetuneMethod::LoRA;
+    if (validateFinetune(*model, adapted, "window"))
+        f.loraTargets.clear();
+}
+
+void ControlPanel::setFinetunePresentationMode(bool on)
+{
+    // In front of a class the method and the rank stay; the finer LoRA settings go.
+    for (QWidget* w :
+         std::initializer_list<QWidget*> { m_ui->loraTargetsLabel, m_ui->loraTargetsCombo, m_ui->loraDropoutLabel,
+                                           m_ui->loraDropoutSpin, m_ui->frozenLayersLabel, m_ui->frozenLayersSpin })
+        w->setVisible(!on);
+}
+
+QComboBox* ControlPanel::finetuneCombo() const { return m_ui->finetuneCombo; }
+QSpinBox* ControlPanel::loraRankSpin() const { return m_ui->loraRankSpin; }
+QComboBox* ControlPanel::loraTargetsCombo() const { return m_ui->loraTargetsCombo; }
+QDoubleSpinBox* ControlPanel::loraDropoutSpin() const { return m_ui->loraDropoutSpin; }
+QSpinBox* ControlPanel::frozenLayersSpin() const { return m_ui->frozenLayersSpin; }
+
+} // namespace headroom::gui
