@@ -24,6 +24,7 @@
 #include <QMenuBar>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
@@ -55,6 +56,7 @@ private slots:
     void explainPanelOpensOnTheLargestCategory();
     void mnemonicsAreUnique();
     void weightsControlOnlyInMixedPrecision();
+    void sequenceStopsAtLearnedPositions();
 
 private:
     static double total(const MemoryChartView* v, Phase p)
@@ -431,6 +433,29 @@ void TestMainWindow::mnemonicsAreUnique()
 }
 
 // Issue 8: the Weights (mixed-style) control is disabled where it does not apply.
+// Issue 8: a sequence past GPT-2's 1024 learned positions (n_positions) is refused by the core; the controls end
+// there (BERT: 512), and a RoPE model keeps the whole range.
+void TestMainWindow::sequenceStopsAtLearnedPositions()
+{
+    auto* spin = m_window->controls()->findChild<QSpinBox*>(QStringLiteral("seqSpin"));
+    auto* slider = m_window->controls()->findChild<QSlider*>(QStringLiteral("seqSlider"));
+    QVERIFY(spin && slider);
+    for (const auto& [model, limit] : { std::pair { "gpt2", 1024 }, std::pair { "bert-base", 512 } }) {
+        Scenario s = defaultScenario();
+        s.modelId = model;
+        s.config.sequenceLength = 128;
+        QVERIFY(m_window->applyScenario(s));
+        QCOMPARE(spin->maximum(), limit);
+        slider->setValue(slider->maximum());
+        QCOMPARE(spin->value(), limit);
+        QCOMPARE(m_controller->scenario().config.sequenceLength, std::int64_t(limit));
+    }
+    Scenario llama = defaultScenario();
+    llama.modelId = "llama-2-7b";
+    QVERIFY(m_window->applyScenario(llama));
+    QVERIFY(spin->maximum() > 100000);
+}
+
 void TestMainWindow::weightsControlOnlyInMixedPrecision()
 {
     auto* precision = m_window->controls()->findChild<QComboBox*>(QStringLiteral("precisionCombo"));

@@ -29,6 +29,7 @@ namespace {
 
     constexpr double kSeqMinTokens = 64.0; // slider range 64 .. 131072 tokens
     constexpr double kSeqMinPixels = 32.0; // 32 .. 4096 pixels for vision models
+    constexpr int kSeqSpinMax = 1048576;   // ui/controlpanel.ui's seqSpin
     constexpr int kRole = Qt::UserRole + 1;
     constexpr int kSearchRole = Qt::UserRole + 2; // what the picker's search matches
 
@@ -328,7 +329,16 @@ void ControlPanel::updateSequenceMode()
     const ModelSpec* m = m_catalog ? m_catalog->model(m_scenario.modelId) : nullptr;
     m_vision = m && m->isVision();
     m_ui->seqLabel->setText(m_vision ? tr("&Image size (pixels)") : tr("&Sequence length (tokens)"));
-    m_ui->seqSlider->setMaximum(m_vision ? 70 : 110);
+    // Learned positions end the range: GPT-2 has no embedding for a token after its 1024th, and the core refuses it.
+    int sliderMax = m_vision ? 70 : 110;
+    int spinMax = kSeqSpinMax;
+    if (m && !m_vision && m->family == ModelFamily::Transformer && m->transformer.position == PositionKind::Learned) {
+        const double limit = double(m->transformer.maxPositions);
+        sliderMax = std::clamp(int(std::floor(10.0 * std::log2(limit / kSeqMinTokens))), 0, sliderMax);
+        spinMax = int(std::min<double>(limit, kSeqSpinMax));
+    }
+    m_ui->seqSlider->setMaximum(sliderMax);
+    m_ui->seqSpin->setMaximum(spinMax);
 }
 
 void ControlPanel::updateOverrideMarks()
