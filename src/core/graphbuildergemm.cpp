@@ -1,0 +1,216 @@
+// GraphBuilder's matmul-like operators: embedding lookups, Linear (plain, autocast, FP8 and bitsandbytes 4-bit),
+// convolutions, batched matmuls and fused attention, with what autograd saves for each (graphbuilder.h).
+
+#include "graphbuilder.h"
+
+namespace headroom {
+
+// ---- matmul-like operators ----------------------------------------------------------------------------------
+
+TensorId GraphBuilder::embedding(TensorId weight, TensorId ids, double rows, double dim, std::string_view label,
+                                 bool perSampleRows)
+{
+    const GraphTensor w = m_g.tensors[weight];
+    const double pw = bytesPerElement(w.dtype);
+    const double vocab = w.numel.fixed / dim;
+    const int op = beginOp(OpType::Embedding, OpKind::Embedding, MathUnit::Fp32Vector, label);
+    addInputs({ weight, ids });
+    const Linear rowsL = perSampleRows ? perSample(rows) : fixedAmount(rows);
+    const TensorId y = newTensor(rowsL * dim, w.dtype, TensorRole::Activation, true);
+    m_g.tensors[y].producer = op;
+    addOutputs({ y });
+    addSaved({ ids });
+    // Backward (embedding_dense_backward): zero a dense V x dim gradient, then scatter-add one row per token.
+    finishOp(op, { {}, rowsL * (dim * 2.0 * pw + 8.0) },
+             { rowsL * dim, fixedAmount(vocab * dim * pw) + rowsL * (dim * 3.0 * pw + 8.0) });
+    return y;
+}
+
+TensorId GraphBuilder::linear(TensorId x, TensorId weight, TensorId bias, double rows, double in, double out,
+                              std::string_view label, bool perSampleRows)
+{
+    const bool fp8 = m_plan.fp8Gemms;
+    TensorId xs = x; // what autograd saves for the weight gradient
+    TensorId ws = weight;
+    TensorId xin = x;
+    TensorId win = weight;
+    TensorId bin = bias;
+    DType outType = m_g.tensors[x].dtype;
+    auto byRows = [&](double v) { return perSampleRows ? perSample(v) : fixedAmount(v); };
+    if (fp8) {
+        // TE casts the input to FP8 inside its autograd function and saves the FP8 copy; gradients flow to the
+        // BF16/FP32 input and weight directly.
+        const int c = beginOp(OpType::Cast, OpKind::Elementwise, MathUnit::Fp32Vector, "fp8 input cast");
+        addInputs({ x });
+        xs = newTensor(byRows(rows * in), DType::F8, TensorRole::Activation, false);
+        m_g.tensors[xs].producer = c;
+        addOutputs({ xs });
+        finishOp(c, { {}, byRows(rows * in * (bytesPerElement(m_g.tensors[x].dtype) + 1.0)) }, {});
+        ws = weightFor(weight, true);
+        outType = m_plan.lowType;
+    } else if (m_plan.autocast) {
+        xin = xs = autocastLow(x);
+        win = ws = weightFor(weight, false);
+        bin = weightFor(bias, false);
+        outType = m_plan.lowType;
+    }
+    const double px = bytesPerElement(m_g.tensors[xs].dtype);
+    const double pw = bytesPerElement(m_g.tensors[ws].dtype);
+    const double py = bytesPerElement(outType);
+    const MathUnit unit = fp8 ? m_plan.fp8Unit : m_plan.matmulUnit;
+    const int op = beginOp(OpType::Linear, OpKind::Gemm, unit, label);
+    addInputs({ xin, win, bin });
+    const bool needsGrad = grad(xin) || grad(win) || grad(bin);
+    const TensorId y = newTensor(byRows(rows * out), outType, TensorRole::Activation, needsGrad);
+    m_g.tensors[y].producer = op;
+    addOutputs({ y });
+    if (grad(win))
+        addSaved({ xs });
+    if (grad(xin))
+        addSaved({ ws });
+    const double mac = rows * in * out;
+    const Linear weightBytes = fixedAmount(in * out * pw);
+    OpCost fwd { byRows(2.0 * mac + (bias != kNoTensor ? rows * out : 0.0)),
+                 weightBytes + byRows(rows * (in * px + out * py)) };
+    OpCost bwd;
+    if (grad(xin)) { // dgrad: dX = dY W^T
+        bwd.flops += byRows(2.0 * mac);
+        bwd.bytes += weightBytes + byRows(rows * (out * py + in * px));
+    }
+    if (grad(win)) { // wgrad: dW = X^T dY
+        bwd.flops += byRows(2.0 * mac);
+        bwd.bytes += weightBytes + byRows(rows * (in * px + out * py));
+    }
+    if (grad(bin)) {
+        bwd.flops += byRows(rows * out);
+        bwd.bytes += byRows(rows * out * py);
+    }
+    finishOp(op, fwd, bwd, byRows(2.0 * mac));
+    return y;
+}
+
+TensorId GraphBuilder::linear4bit(TensorId x, TensorId weight, TensorId bias, double rows, double in, double out,
+                                  DType compute, std::string_view label)
+{
+    const DType inType = m_g.tensors[x].dtype;
+    const TensorId xc = cast(x, compute, "linear4bit.cast");
+    const double n = in * out;
+    const double pq = bytesPerElement(m_g.tensors[weight].dtype);
+    const double pc = bytesPerElement(compute);
+    // dequantize_4bit into a compute-type buffer, then F.linear: bitsandbytes' CUDA path for more than 1536 rows
+    // (backends/cuda/ops.py _dequant_linear_fallback); the fused kernel for fewer rows needs no buffer.
+    const int dq = beginOp(OpType::Cast, OpKind::Elementwise, MathUnit::Fp32Vector, "linear4bit.dequantize");
+    addInputs({ weight });
+    const TensorId wd = newTensor(fixedAmount(n), compute, TensorRole::Activation, false);
+    m_g.tensors[wd].producer = dq;
+    addOutputs({ wd });
+    finishOp(dq, { fixedAmount(n), fixedAmount(n * (pq + pc)) }, {});
+    const MathUnit unit = compute == DType::BF16 ? MathUnit::Bf16Tensor
+        : compute == DType::F16                  ? MathUnit::Fp16Tensor
+                                                 : m_plan.matmulUnit;
+    const int op = beginOp(OpType::Linear, OpKind::Gemm, unit, label);
+    addInputs({ xc, wd, bias });
+    const TensorId y = newActivation(rows * out, compute, grad(xc));
+    addOutputs({ y });
+    // MatMul4Bit.forward keeps ctx.tensors = (None, B): the packed weight, a parameter; no activation.
+    const double mac = rows * in * out;
+    const OpCost fwd { perSample(2.0 * mac), Linear { n * pc, rows * (in + out) * pc } };
+    // MatMul4Bit.backward: grad_A = grad_output @ dequantize_4bit(B); the weight gets no gradient.
+    const OpCost bwd { perSample(2.0 * mac), Linear { n * (pq + 2.0 * pc), rows * (in + out) * pc } };
+    finishOp(op, fwd, bwd, perSample(2.0 * mac));
+    m_g.ops[op].backwardScratch = grad(xc) ? fixedAmount(n * pc) : Linear {};
+    return cast(y, inType, "linear4bit.cast");
+}
+
+TensorId GraphBuilder::conv2d(TensorId x, TensorId weight, TensorId bias, double inChannels, double outChannels,
+                              double kernelArea, double groups, double outPixels, std::string_view label)
+{
+    TensorId xin = autocastLow(x);
+    TensorId win = weightFor(weight, false);
+    TensorId bin = weightFor(bias, false);
+    const DType outType = m_g.tensors[xin].dtype;
+    const double inNumel = m_g.tensors[xin].numel.perSample;
+    const double px = bytesPerElement(m_g.tensors[xin].dtype);
+    const double pw = bytesPerElement(m_g.tensors[win].dtype);
+    const int op = beginOp(OpType::Conv2d, OpKind::Gemm,
+                           m_plan.autocast || m_plan.paramType != DType::F32 ? m_plan.matmulUnit : m_plan.convUnit,
+                           label);
+    addInputs({ xin, win, bin });
+    const TensorId y = newActivation(outPixels * outChannels, outType, true);
+    addOutputs({ y });
+    if (grad(win))
+        addSaved({ xin });
+    if (grad(xin))
+        addSaved({ win });
+    const double weightNumel = outChannels * (inChannels / groups) * kernelArea;
+    const double mac = outPixels * weightNumel;
+    const double outNumel = outPixels * outChannels;
+    OpCost fwd { perSample(2.0 * mac), Linear { weightNumel * pw, inNumel * px + outNumel * px } };
+    OpCost bwd;
+    if (grad(xin)) {
+        bwd.flops += perSample(2.0 * mac);
+        bwd.bytes += Linear { weightNumel * pw, inNumel * px + outNumel * px };
+    }
+    if (grad(win)) {
+        bwd.flops += perSample(2.0 * mac);
+        bwd.bytes += Linear { weightNumel * pw, inNumel * px + outNumel * px };
+    }
+    if (grad(bin))
+        bwd.bytes += perSample(outNumel * px);
+    finishOp(op, fwd, bwd, perSample(2.0 * mac));
+    return y;
+}
+
+TensorId GraphBuilder::matmul(TensorId a, TensorId b, double groups, double m, double n, double k,
+                              std::string_view label)
+{
+    const TensorId ai = autocastLow(a);
+    const TensorId bi = autocastLow(b);
+    const DType outType = promote(m_g.tensors[ai].dtype, m_g.tensors[bi].dtype);
+    const double pa = bytesPerElement(m_g.tensors[ai].dtype);
+    const double pb = bytesPerElement(m_g.tensors[bi].dtype);
+    const double pc = bytesPerElement(outType);
+    const int op = beginOp(OpType::Matmul, OpKind::Attention, m_plan.attentionUnit, label);
+    addInputs({ ai, bi });
+    const TensorId y = newActivation(groups * m * n, outType, grad(ai) || grad(bi));
+    addOutputs({ y });
+    if (grad(ai))
+        addSaved({ bi });
+    if (grad(bi))
+        addSaved({ ai });
+    const double flops = 2.0 * groups * m * n * k;
+    const double io = groups * (m * k * pa + k * n * pb + m * n * pc);
+    finishOp(op, { perSample(flops), perSample(io) }, { perSample(2.0 * flops), perSample(2.0 * io) },
+             perSample(flops));
+    return y;
+}
+
+TensorId GraphBuilder::fusedAttention(TensorId q, TensorId k, TensorId v, double seq, double heads, double headDim,
+                                      bool causal, double dropout, std::string_view label)
+{
+    const TensorId qi = autocastLow(q);
+    const TensorId ki = autocastLow(k);
+    const TensorId vi = autocastLow(v);
+    const DType t = m_g.tensors[qi].dtype;
+    const double p = bytesPerElement(t);
+    const int op = beginOp(OpType::FusedAttention, OpKind::Attention, m_plan.attentionUnit, label);
+    addInputs({ qi, ki, vi });
+    const TensorId o = newActivation(seq * heads * headDim, t, true);
+    const TensorId lse = newActivation(seq * heads, DType::F32, false); // log-sum-exp per row
+    addOutputs({ o, lse });
+    addSaved({ qi, ki, vi, o, lse });
+    (void)dropout; // the dropout mask is regenerated from the saved RNG state, not stored
+    // FlashAttention-2 (Dao 2023): forward 4 s^2 d per head, backward 10 s^2 d per head (five matmuls, including
+    // recomputing S). Causal kernels skip the masked half. MFU counts the dense 4 s^2 h without the skip.
+    const double dense = 4.0 * seq * seq * heads * headDim;
+    const double skip = causal ? 0.5 : 1.0;
+    const double qkvo = numel(qi) + numel(ki) + numel(vi) + seq * heads * headDim;
+    const OpCost fwd { perSample(dense * skip), perSample(qkvo * p + seq * heads * 4.0) };
+    const OpCost bwd { perSample(2.5 * dense * skip),
+                       perSample((qkvo + seq * heads * headDim) * p + (numel(qi) + numel(ki) + numel(vi)) * p
+                                 + seq * heads * 4.0) };
+    finishOp(op, fwd, bwd, perSample(dense));
+    return o;
+}
+
+} // namespace headroom
