@@ -22,6 +22,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
@@ -57,6 +58,7 @@ private slots:
     void mnemonicsAreUnique();
     void weightsControlOnlyInMixedPrecision();
     void sequenceStopsAtLearnedPositions();
+    void modelListStatesEachCountOnce();
 
 private:
     static double total(const MemoryChartView* v, Phase p)
@@ -454,6 +456,25 @@ void TestMainWindow::sequenceStopsAtLearnedPositions()
     llama.modelId = "llama-2-7b";
     QVERIFY(m_window->applyScenario(llama));
     QVERIFY(spin->maximum() > 100000);
+}
+
+// Issue 8: the list read "GPT-2 XL (1.5B) (1.56B)": the name carried a rounded count and the list appends the exact
+// one.
+void TestMainWindow::modelListStatesEachCountOnce()
+{
+    auto* combo = m_window->controls()->findChild<QComboBox*>(QStringLiteral("modelCombo"));
+    QVERIFY(combo && combo->count() > 10);
+    const QRegularExpression count(QStringLiteral("\\(\\d+(\\.\\d+)?\\s?[KMB]\\)"));
+    int withCount = 0;
+    for (int i = 0; i < combo->count(); ++i) {
+        const QString text = combo->itemText(i);
+        int n = 0;
+        for (auto it = count.globalMatch(text); it.hasNext(); it.next())
+            ++n;
+        QVERIFY2(n <= 1, qPrintable(text));
+        withCount += n;
+    }
+    QVERIFY(withCount > 10); // the counts are there, once each
 }
 
 void TestMainWindow::weightsControlOnlyInMixedPrecision()
