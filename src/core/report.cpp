@@ -12,20 +12,26 @@
 
 namespace headroom {
 
-nlohmann::json detail::finetuneJson(const FinetuneConfig& f)
-{
-    nlohmann::json j;
-    j["method"] = std::string(toString(f.method));
-    if (f.method == FinetuneMethod::Freeze)
-        j["frozen_layers"] = f.frozenLayers;
-    if (f.adapters()) {
-        j["lora_rank"] = f.loraRank;
-        j["lora_alpha"] = f.loraAlpha;
-        j["lora_dropout"] = f.loraDropout;
-        j["lora_targets"] = f.loraTargets;
+namespace {
+
+    // {"method": "lora", "lora_rank": 8, ...}: the fields of the method in use. Scenario files write every field
+    // (scenario.cpp), so that a file keeps what was set; the estimate shows what the method uses.
+    nlohmann::json finetuneJson(const FinetuneConfig& f)
+    {
+        nlohmann::json j;
+        j["method"] = std::string(toString(f.method));
+        if (f.method == FinetuneMethod::Freeze)
+            j["frozen_layers"] = f.frozenLayers;
+        if (f.adapters()) {
+            j["lora_rank"] = f.loraRank;
+            j["lora_alpha"] = f.loraAlpha;
+            j["lora_dropout"] = f.loraDropout;
+            j["lora_targets"] = f.loraTargets;
+        }
+        return j;
     }
-    return j;
-}
+
+} // namespace
 
 using detail::finite;
 using detail::gpuJson;
@@ -187,7 +193,7 @@ namespace {
         scenario["optimizer"] = std::string(toString(e.config.optimizer));
         scenario["adamw_impl"] = std::string(toString(e.config.adamImpl));
         scenario["gradient_accumulation"] = e.config.gradientAccumulation;
-        scenario["finetune"] = detail::finetuneJson(e.config.finetune);
+        scenario["finetune"] = finetuneJson(e.config.finetune);
         scenario["task"] = std::string(toString(e.config.task));
         if (e.config.task == Task::SequenceClassification || e.config.task == Task::TokenClassification)
             scenario["num_labels"] = e.config.numLabels;

@@ -1,9 +1,8 @@
 #pragma once
 
-// The JSON pieces the writers share (report.cpp for training, inferencereport.cpp for serving, scenario.cpp).
+// The JSON pieces the report writers share (report.cpp for training, inferencereport.cpp for serving).
 
 #include "gpuspec.h"
-#include "trainingconfig.h"
 
 #include <nlohmann/json.hpp>
 
@@ -15,7 +14,5 @@ nlohmann::json finite(double v); // null for NaN and infinities
 const char* unitKey(MathUnit u); // "fp16"
 // The GPU as used: datasheet figures, what was overridden and the sources.
 nlohmann::json gpuJson(const EffectiveGpu& eg);
-// {"method": "lora", "lora_rank": 8, ...}: the fields of the method in use (scenario files and estimate JSON).
-nlohmann::json finetuneJson(const FinetuneConfig& f);
 
 } // namespace headroom::detail
