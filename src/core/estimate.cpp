@@ -36,69 +36,82 @@ namespace {
         int ga;
         bool keepTimeline;
         LargestBatch largest;
-        WorkTotals work;
+        WorkTotals work {};
         CategoryBytes maxima {};
         double peak = -1.0;
         std::array<double, 3> phaseBest { -1.0, -1.0, -1.0 };
+        std::array<double, 2> runSeconds {}; // one run of each repeated block (Schedule::repeats)
 
-        void atStep(std::int32_t i, const LiveBytes& live)
+        void atStep(const StepVisit& at, const LiveBytes& live)
         {
             largest.consider(live.total);
-            if (i == kResidentOnly)
+            if (at.step == kResidentOnly)
                 return;
-            memory(i, live);
-            time(i);
+            memory(at, live);
+            if (at.run == 0)
+                time(at);
         }
 
-        void afterStep(std::int32_t i, const LiveBytes& live)
+        void afterStep(const StepVisit& at, const LiveBytes& live)
         {
-            if (i == s.forwardEnd)
+            if (at.step == s.forwardEnd)
                 e.components[index(MemoryCategory::Activations)]
                     = live.byCategory[index(MemoryCategory::Activations)].at(batch);
         }
 
-        void memory(std::int32_t i, const LiveBytes& live)
+        // The breakdown of a step (overhead and the reserve on the allocated bytes in the overhead category).
+        CategoryBytes breakdown(const LiveBytes& live, double allocated) const
+        {
+            CategoryBytes point;
+            for (int c = 0; c < kMemoryCategoryCount; ++c)
+                point[c] = live.byCategory[c].at(batch);
+            point[index(MemoryCategory::Overhead)] += overhead + allocated * reserve;
+            return point;
+        }
+
+        void memory(const StepVisit& at, const LiveBytes& live)
         {
             const double allocated = live.total.at(batch);
             const double now = allocated * (1.0 + reserve) + overhead;
-            CategoryBytes point;
-            for (int c = 0; c < kMemoryCategoryCount; ++c) {
-                point[c] = live.byCategory[c].at(batch);
-                maxima[c] = std::max(maxima[c], point[c]);
-            }
-            point[index(MemoryCategory::Overhead)] += overhead + allocated * reserve;
-            if (keepTimeline)
-                e.timeline[i] = point;
-            if (now > peak) {
+            // The steady sizes of weight copies and gradients are their highest points.
+            for (const MemoryCategory c : { MemoryCategory::WeightCopies, MemoryCategory::Gradients })
+                maxima[index(c)] = std::max(maxima[index(c)], live.byCategory[index(c)].at(batch));
+            if (keepTimeline && at.run == 0)
+                e.timeline[at.step] = breakdown(live, allocated);
+            const auto real = std::int32_t(at.real);
+            // The first highest step in the real model's order (a repeated block's last run is seen out of order).
+            // The sum of the breakdown is `now` (allocated bytes, the reserve on them and the overhead).
+            if (now > peak || (now == peak && real < e.peakStep)) {
                 peak = now;
-                e.peakStep = i;
-                e.atPeak = point;
+                e.peakStep = real;
+                e.atPeak = breakdown(live, allocated);
             }
-            // The sum of `point` is `now` (allocated bytes, the reserve on them and the overhead).
-            const int phase = int(s.steps[i].phase);
-            if (now > phaseBest[phase]) {
+            const int phase = int(s.steps[at.step].phase);
+            if (now > phaseBest[phase] || (now == phaseBest[phase] && real < e.phasePeaks[phase].step)) {
                 phaseBest[phase] = now;
-                e.phasePeaks[phase].atPeak = point;
-                e.phasePeaks[phase].step = i;
+                e.phasePeaks[phase].atPeak = breakdown(live, allocated);
+                e.phasePeaks[phase].step = real;
             }
         }
 
-        // Time: max of compute time and memory time, with the launch floor (TimeModel).
-        void time(std::int32_t i)
+        // Time: max of compute time and memory time, with the launch floor (TimeModel). A repeated block's step
+        // counts once per run; the runs after the first are added to the clock when the block ends.
+        void time(const StepVisit& at)
         {
-            const Step& st = s.steps[i];
+            const Step& st = s.steps[at.step];
             const double t = tm.seconds(st, batch);
             if (keepTimeline)
-                e.stepStart[i] = work.micro + work.optimizer;
+                e.stepStart[at.step] = work.micro + work.optimizer;
             const bool opt = st.phase == Phase::Optimizer;
-            const double repeat = opt ? 1.0 : double(ga);
+            const double runs = double(at.runs);
+            const double repeat = (opt ? 1.0 : double(ga)) * runs;
             const double f = st.cost.flops.at(batch) * repeat;
             const double by = st.cost.bytes.at(batch) * repeat;
             if (opt) {
                 work.optimizer += t;
             } else {
                 work.micro += t;
-                (st.phase == Phase::Forward ? work.forward : work.backward) += t;
+                (st.phase == Phase::Forward ? work.forward : work.backward) += t * runs;
             }
             work.flops += f;
             work.bytes += by;
@@ -110,12 +123,18 @@ namespace {
             k.flops += f;
             k.bytes += by;
             k.seconds += t * repeat;
-            ++k.count;
-            RooflinePoint& gp = groups[s.stepGroup[i]];
+            k.count += at.runs;
+            RooflinePoint& gp = groups[s.stepGroup[at.step]];
             gp.flops += f;
             gp.bytes += by;
             gp.seconds += t * repeat;
-            ++gp.count;
+            gp.count += at.runs;
+            if (at.repeat) {
+                const auto r = std::size_t(at.repeat - s.repeats.data());
+                runSeconds[r] += t;
+                if (at.step == at.repeat->last)
+                    work.micro += runSeconds[r] * double(at.runs - 1);
+            }
         }
     };
 
@@ -124,12 +143,18 @@ namespace {
     {
         auto timeline = std::move(e.timeline);
         auto stepStart = std::move(e.stepStart);
+        auto runDelta = std::move(e.runDelta);
+        auto runSeconds = std::move(e.runSeconds);
         auto operators = std::move(e.operatorPoints);
         auto kinds = std::move(e.kindPoints);
         auto warnings = std::move(e.warnings);
         e = Estimate {};
         e.timeline = std::move(timeline);
         e.stepStart = std::move(stepStart);
+        e.runDelta = std::move(runDelta);
+        e.runDelta.clear();
+        e.runSeconds = std::move(runSeconds);
+        e.runSeconds.clear();
         e.operatorPoints = std::move(operators);
         e.operatorPoints.clear();
         e.kindPoints = std::move(kinds);
@@ -143,10 +168,11 @@ namespace {
     {
         e.peakBytes = walk.peak;
         if (e.peakStep >= 0) {
-            const Step& st = s.steps[e.peakStep];
+            const StepRun at = s.locate(e.peakStep);
+            const Step& st = s.steps[std::size_t(at.step)];
             e.peakPhase = st.phase;
             e.peakOperator = std::string(st.label);
-            e.peakLayer = st.layer;
+            e.peakLayer = s.layerOf(at);
             e.peakInRecompute = st.recompute;
         }
         for (int p = 0; p < 3; ++p)
@@ -321,6 +347,24 @@ MathUnit gemmUnit(const TrainingConfig& config)
     return p.fp8Gemms ? p.fp8Unit : p.matmulUnit;
 }
 
+std::int64_t timelineSize(const Estimate& e) { return e.schedule && !e.timeline.empty() ? e.schedule->realSteps : 0; }
+
+TimelineStep timelineStep(const Estimate& e, std::int64_t real)
+{
+    const Schedule& s = *e.schedule;
+    const StepRun at = s.locate(real);
+    TimelineStep t { &s.steps[std::size_t(at.step)], s.layerOf(at), e.timeline[std::size_t(at.step)],
+                     e.stepStart[std::size_t(at.step)] };
+    if (at.repeat >= 0 && at.run > 0) {
+        const double runs = double(at.run);
+        const CategoryBytes& d = e.runDelta[std::size_t(at.repeat)];
+        for (int c = 0; c < kMemoryCategoryCount; ++c)
+            t.bytes[c] += d[c] * runs;
+        t.start += e.runSeconds[std::size_t(at.repeat)] * runs;
+    }
+    return t;
+}
+
 Estimate evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, const GpuSpec& gpu,
                   const TrainingConfig& config, const GpuOverrides& overrides, const EstimateOptions& options)
 {
@@ -366,6 +410,16 @@ void evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, 
                           options.keepTimeline,
                           LargestBatch { (e.gpu.memoryBytes - e.overheadBytes) / (1.0 + reserve) } };
     walkSchedule<WalkDetail::ByCategory>(s, walk);
+    if (options.keepTimeline) {
+        for (std::size_t r = 0; r < s.repeats.size(); ++r) {
+            CategoryBytes d;
+            for (int c = 0; c < kMemoryCategoryCount; ++c)
+                d[c] = s.repeats[r].delta[c].at(batch);
+            d[index(MemoryCategory::Overhead)] += s.repeats[r].deltaTotal.at(batch) * reserve;
+            e.runDelta.push_back(d);
+            e.runSeconds.push_back(walk.runSeconds[r]);
+        }
+    }
 
     summarizeMemory(e, s, walk, batch);
     if (options.searchMaxSequence)
@@ -392,7 +446,7 @@ void estimate(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& 
     // allocates nothing.
     thread_local Graph graph;
     thread_local std::shared_ptr<Schedule> spare;
-    buildGraph(model, config, graph);
+    buildGraph(model, config, graph, options.layers);
     if (out.schedule && out.schedule.use_count() == 1 && out.schedule != spare)
         spare = std::const_pointer_cast<Schedule>(out.schedule);
     out.schedule.reset();

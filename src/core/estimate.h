@@ -53,7 +53,7 @@ struct EstimateWarning {
 struct PhasePeak {
     CategoryBytes atPeak {};
     double totalBytes = 0.0; // the sum of atPeak; 0 for a phase the step does not have
-    std::int32_t step = -1;
+    std::int32_t step = -1;  // among the real model's steps (Schedule::locate)
 };
 
 struct Estimate {
@@ -104,19 +104,36 @@ struct Estimate {
     std::vector<RooflinePoint> operatorPoints; // per operator label and phase, summed over layers
     RooflinePoint wholeStep;
 
-    // The timeline: per schedule step, bytes per category at this micro-batch (overhead included).
+    // The timeline: per schedule step, bytes per category at this micro-batch (overhead included), and seconds
+    // from the start of the micro-batch to the step (one micro-batch, then the optimizer step). A repeated block's
+    // steps (Schedule::repeats) hold its first run; one run adds runDelta and runSeconds. timelineStep() gives
+    // every step of the real model. peakStep and PhasePeak::step index those (Schedule::locate).
     std::shared_ptr<const Schedule> schedule;
     std::vector<CategoryBytes> timeline;
-    std::vector<double> stepStart; // seconds from the start of the micro-batch to each step (one micro-batch, then
-                                   // the optimizer step)
+    std::vector<double> stepStart;
+    std::vector<CategoryBytes> runDelta; // per Schedule::repeats entry
+    std::vector<double> runSeconds;
 
     std::vector<EstimateWarning> warnings;
 };
+
+// One step of the real model's timeline (every run of a repeated block).
+struct TimelineStep {
+    const Step* step = nullptr;
+    int layer = -1;
+    CategoryBytes bytes {};
+    double start = 0.0;
+};
+// Steps in the timeline: 0 when the estimate kept none (EstimateOptions::keepTimeline).
+std::int64_t timelineSize(const Estimate& e);
+TimelineStep timelineStep(const Estimate& e, std::int64_t real);
 
 struct EstimateOptions {
     Efficiency efficiency;
     bool searchMaxSequence = true;
     bool keepTimeline = true;
+    // Build one block of each run of identical blocks (GraphLayers::RepeatIdentical): the same answers, faster.
+    GraphLayers layers = GraphLayers::RepeatIdentical;
 };
 
 // The CUDA context, library workspaces and framework buffers that no tensor accounts for: the configuration's own

@@ -11,15 +11,53 @@ std::vector<Contributor> contributors(const Schedule& s, MemoryCategory c, std::
     std::vector<Contributor> out;
     if (step < 0)
         return out;
-    std::map<std::pair<std::string_view, bool>, double> byLabel;
-    for (const MemoryBlock& b : s.blocks) {
-        if (b.category != c || b.alloc < 0 || b.alloc > step || std::max(b.alloc, b.lastUse) < step)
-            continue;
-        const Step& at = s.steps[b.alloc];
-        byLabel[{ at.label, at.phase == Phase::Backward }] += b.bytes.at(batch);
+    // Live bytes of the category by the operator that allocated them, over the real model's steps up to `step`
+    // (every run of a repeated block), at the high-water mark of that step.
+    struct Live {
+        double bytes = 0.0;
+        int blocks = 0;
+    };
+    std::map<std::pair<std::string_view, bool>, Live> byLabel;
+    auto apply = [&](const Step& st, bool frees) {
+        const std::int32_t* ev = s.events.data() + st.eventsBegin + (frees ? st.allocCount : 0);
+        const std::int32_t n = frees ? st.freeCount : st.allocCount;
+        for (std::int32_t k = 0; k < n; ++k) {
+            const MemoryBlock& b = s.blocks[std::size_t(ev[k])];
+            if (b.category != c)
+                continue;
+            const Step& at = s.steps[std::size_t(b.alloc)];
+            Live& l = byLabel[{ at.label, at.phase == Phase::Backward }];
+            l.bytes += frees ? -b.bytes.at(batch) : b.bytes.at(batch);
+            l.blocks += frees ? -1 : 1;
+        }
+    };
+    const StepRun target = s.locate(step);
+    for (std::int32_t i = 0; i <= target.step; ++i) {
+        const std::int32_t r = s.repeatOf(i);
+        const int runs = r < 0 ? 1 : s.repeats[std::size_t(r)].count;
+        // Every run of a repeated block that ends before the target: run the block through that many times.
+        if (r >= 0 && i == s.repeats[std::size_t(r)].first) {
+            const StepRepeat& rep = s.repeats[std::size_t(r)];
+            const int whole = target.repeat == r ? target.run : runs;
+            for (int run = 0; run < whole; ++run) {
+                for (std::int32_t j = rep.first; j <= rep.last; ++j) {
+                    apply(s.steps[std::size_t(j)], false);
+                    apply(s.steps[std::size_t(j)], true);
+                }
+            }
+            if (target.repeat != r) {
+                i = rep.last;
+                continue;
+            }
+        }
+        apply(s.steps[std::size_t(i)], false);
+        if (i < target.step)
+            apply(s.steps[std::size_t(i)], true);
     }
-    for (const auto& [key, bytes] : byLabel)
-        out.push_back({ key.first, key.second, bytes });
+    for (const auto& [key, live] : byLabel) {
+        if (live.blocks > 0)
+            out.push_back({ key.first, key.second, live.bytes });
+    }
     std::stable_sort(out.begin(), out.end(),
                      [](const Contributor& a, const Contributor& b) { return a.bytes > b.bytes; });
     if (out.size() > limit)
@@ -71,7 +109,9 @@ CategoryExplanation explainCategory(const SimulationResult& r, MemoryCategory c)
             x.korthikantiBytes = s * b * h * (34.0 + 5.0 * a * s / h) * t.layers;
         }
         if (e.schedule)
-            x.contributors = contributors(*e.schedule, c, e.schedule->forwardEnd, batch);
+            x.contributors = contributors(*e.schedule, c,
+                                          std::int32_t(e.schedule->realIndex({ e.schedule->forwardEnd, 0, -1 })),
+                                          batch);
         break;
     case MemoryCategory::Transient:
         if (e.schedule)

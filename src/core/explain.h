@@ -16,7 +16,8 @@ struct Contributor {
     double bytes = 0.0;
 };
 
-// Blocks of category `c` alive during `step`, summed by the operator that allocated them, largest first.
+// Blocks of category `c` alive during `step` (an index of the real model's steps, Schedule::locate), summed by
+// the operator that allocated them over every block of the model, largest first.
 std::vector<Contributor> contributors(const Schedule& schedule, MemoryCategory c, std::int32_t step, double batch,
                                       std::size_t limit = 8);
 

@@ -40,6 +40,13 @@ public:
     // transformers' enable_input_require_grads(): the embeddings' output requires grad, so that reentrant
     // checkpointing of a frozen model still reaches the adapters. PEFT and the Trainer turn it on with checkpointing.
     bool inputRequiresGrad(const TrainingConfig& config) const;
+    // The first block whose parameters are made differently from the block before it (Freeze: the first one that
+    // trains), or -1 when every block is made the same.
+    int blockKindChange() const
+    {
+        const bool split = m_cfg.method == FinetuneMethod::Freeze && m_frozenLayers > 0 && m_frozenLayers < m_layers;
+        return split ? m_frozenLayers : -1;
+    }
 
     const FinetuneConfig& config() const { return m_cfg; }
     DType adapterType() const { return m_adapter; }

@@ -41,10 +41,10 @@ double peakBytes(const Schedule& s, double batch, double overheadBytes, double r
     struct {
         double batch;
         double peak = 0.0;
-        void atStep(std::int32_t step, const LiveBytes& live)
+        void atStep(const StepVisit& at, const LiveBytes& live)
         {
             const double v = live.total.at(batch);
-            peak = step == kResidentOnly ? v : std::max(peak, v);
+            peak = at.step == kResidentOnly ? v : std::max(peak, v);
         }
     } v { batch };
     walkSchedule<WalkDetail::Total>(s, v);
@@ -55,7 +55,7 @@ std::int64_t maxMicroBatch(const Schedule& s, double capacityBytes, double overh
 {
     struct {
         LargestBatch largest;
-        void atStep(std::int32_t, const LiveBytes& live) { largest.consider(live.total); }
+        void atStep(const StepVisit&, const LiveBytes& live) { largest.consider(live.total); }
     } v { LargestBatch { (capacityBytes - overheadBytes) / (1.0 + reserveFraction) } };
     walkSchedule<WalkDetail::Total>(s, v);
     return v.largest.result();
@@ -83,7 +83,7 @@ std::int64_t maxSequence(const ModelSpec& model, const TrainingConfig& config, d
     auto fitsAt = [&](std::int64_t k) {
         TrainingConfig c = config;
         c.sequenceLength = k * step;
-        buildGraph(model, c, g);
+        buildGraph(model, c, g, GraphLayers::RepeatIdentical);
         lowerTrainingStep(g, c, s);
         return peakBytes(s, double(c.microBatch), overheadBytes, c.allocatorReserveFraction) <= capacityBytes;
     };

@@ -13,6 +13,7 @@ void Graph::clear()
     refs.clear();
     params.clear();
     regions.clear();
+    repeat = {};
     names.reset();
     layers = 0;
     samplesTokens = 1.0;

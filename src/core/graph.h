@@ -104,6 +104,24 @@ struct CheckpointRegion {
     std::int32_t lastOp = 0; // inclusive
 };
 
+// A run of identical transformer blocks built once: the operators firstOp..lastOp are one block (real layer
+// `layer`) standing for `count` consecutive blocks. The block before it (`layer` - 1) and the one after it
+// (`forwardCarry`) are built in full, so that what one block hands to the next (its output, its input's gradient)
+// is freed where the real model frees it; lowering.h repeats the block's steps. Parameters of the blocks that are
+// not built are in Graph::params all the same (with no tensor), so that counts and model states are exact.
+struct LayerRepeat {
+    std::int32_t firstOp = -1;
+    std::int32_t lastOp = -1; // inclusive
+    int count = 1;            // blocks the built one stands for; 1 when nothing repeats
+    int layer = -1;           // real index of the first of them
+    int forwardCarry = -1;    // real index of the block built after them
+    bool active() const { return count > 1; }
+};
+
+// Whether buildGraph builds every block or one block of each run of identical ones (LayerRepeat). The full graph
+// is what tests that count operators look at; the simulator uses the repeated one, which answers the same.
+enum class GraphLayers : std::uint8_t { All, RepeatIdentical };
+
 struct Graph {
     std::vector<GraphTensor> tensors;
     std::vector<GraphStorage> storages;
@@ -111,6 +129,7 @@ struct Graph {
     std::vector<TensorId> refs; // operator inputs, outputs and saved tensors
     std::vector<Parameter> params;
     std::vector<CheckpointRegion> regions;
+    LayerRepeat repeat;
     // Storage for labels that are not string literals (CNN layer names); shared with the lowered schedule so
     // that its labels stay valid after the graph is gone.
     std::shared_ptr<std::deque<std::string>> names;
@@ -119,6 +138,9 @@ struct Graph {
 
     // Empties the graph but keeps its capacity, so that rebuilding on every slider tick allocates nothing.
     void clear();
+
+    // Times an operator runs in the real model: LayerRepeat::count inside the repeated block, else 1.
+    int copies(std::int32_t op) const { return op >= repeat.firstOp && op <= repeat.lastOp ? repeat.count : 1; }
 
     double parameterCount() const;
     double trainableParameterCount() const;

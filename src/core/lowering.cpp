@@ -1,6 +1,7 @@
 #include "lowering.h"
 
 #include "graphbuilder.h"
+#include "schedulerepeat.h"
 
 #include <algorithm>
 #include <string>
@@ -194,9 +195,10 @@ namespace {
         // Persistent FP8 weight copies and the input batch.
         for (const auto& x : g.tensors) {
             const bool firstOfStorage = storageProducer[x.storage] == x.producer;
-            if (x.role == TensorRole::WeightCopy && !g.storages[x.storage].autocastCached && firstOfStorage)
-                s.resident[index(MemoryCategory::WeightCopies)] += g.storages[x.storage].bytes;
-            else if (x.role == TensorRole::Input)
+            if (x.role == TensorRole::WeightCopy && !g.storages[x.storage].autocastCached && firstOfStorage) {
+                for (int k = g.copies(x.producer); k > 0; --k) // a copy per real block
+                    s.resident[index(MemoryCategory::WeightCopies)] += g.storages[x.storage].bytes;
+            } else if (x.role == TensorRole::Input)
                 s.resident[index(MemoryCategory::Transient)] += g.storages[x.storage].bytes;
         }
 
@@ -507,9 +509,13 @@ namespace {
             if (saved[b] && s.blocks[b].category == MemoryCategory::Transient)
                 s.blocks[b].category = MemoryCategory::Activations;
         }
+        detail::markRepeats(g, s);
         buildEvents();
-        for (const auto& op : g.ops)
-            s.modelFlops += op.modelFlops * 3.0;
+        detail::repeatDeltas(s);
+        for (std::int32_t i = 0; i < std::int32_t(g.ops.size()); ++i) {
+            for (int k = g.copies(i); k > 0; --k)
+                s.modelFlops += g.ops[std::size_t(i)].modelFlops * 3.0;
+        }
         groupSteps();
         s.tokensPerSample = g.samplesTokens;
         s.layers = g.layers;
@@ -527,7 +533,7 @@ namespace {
             if (b.alloc < 0)
                 continue;
             ++allocCount[b.alloc];
-            ++freeCount[std::max(b.alloc, b.lastUse)];
+            freeCount[std::max(b.alloc, b.lastUse)] += detail::freeCopies(s, b);
         }
         std::int32_t offset = 0;
         for (std::size_t i = 0; i < nSteps; ++i) {
@@ -549,7 +555,8 @@ namespace {
             s.events[a.eventsBegin + allocFill[blk.alloc]++] = b;
             const std::int32_t f = std::max(blk.alloc, blk.lastUse);
             const Step& fr = s.steps[f];
-            s.events[fr.eventsBegin + fr.allocCount + freeFill[f]++] = b;
+            for (int k = detail::freeCopies(s, blk); k > 0; --k) // a block every run allocated: freed once per run
+                s.events[fr.eventsBegin + fr.allocCount + freeFill[f]++] = b;
         }
     }
 
@@ -604,9 +611,11 @@ namespace {
         s.stepGroup.clear();
         s.events.clear();
         s.steps.clear();
+        s.repeats.clear();
+        s.realSteps = 0;
         s.resident = {};
         s.modelFlops = {};
-        s.commBytesPerMicroBatch = s.commBytesPerStep = s.offloadBytesPerStep = s.offloadParameters = 0.0;
+        s.commBytesPerMicroBatch = s.commBytesPerStep = s.offloadBytesPerStep = s.offloadParameters = s.hostBytes = 0.0;
         saved.clear();
         const std::size_t nStorages = g.storages.size();
         storageProducer.assign(nStorages, -1);

@@ -9,6 +9,7 @@
 #include "optimizer.h"
 #include "trainingconfig.h"
 
+#include <array>
 #include <deque>
 #include <memory>
 #include <string>
@@ -48,6 +49,28 @@ struct StepGroup {
     MathUnit unit = MathUnit::Fp32Vector;
 };
 
+// Steps of a repeated block (Graph::repeat) stand for `count` runs of them, one block after another (forward:
+// layers `layer`, `layer` + 1, ...; backward: the same blocks in reverse). The walk (schedulewalk.h) applies their
+// allocations and frees once per run; a block allocated in them and freed elsewhere is freed once per run too,
+// unless the next block (`carry`) frees it, as the next run would free its predecessor's.
+struct StepRepeat {
+    std::int32_t first = -1, last = -1; // steps, inclusive
+    int count = 1;
+    int layer = 0;                                     // real layer of the first run
+    int layerStride = 1;                               // +1 forward, -1 backward
+    int carry = -1;                                    // the layer whose steps follow the last run
+    std::array<Linear, kMemoryCategoryCount> delta {}; // what one run leaves allocated, per category
+    Linear deltaTotal;
+    std::int32_t length() const { return last - first + 1; }
+};
+
+// A step of the real model: a schedule step and, in a repeated block, which run of it.
+struct StepRun {
+    std::int32_t step = -1;
+    std::int32_t run = 0;
+    std::int32_t repeat = -1; // index in Schedule::repeats, -1 outside them
+};
+
 struct Schedule {
     std::shared_ptr<const std::deque<std::string>> names; // keeps non-literal labels alive
     std::vector<MemoryBlock> blocks;
@@ -70,6 +93,15 @@ struct Schedule {
     double hostBytes = 0.0;              // per rank, optimizer state kept in host memory (offloaded or paged)
     double offloadParameters = 0.0;      // parameters the CPU optimizer updates
     int layers = 0;
+    std::vector<StepRepeat> repeats; // in step order, not overlapping
+    std::int64_t realSteps = 0;      // steps of the real model, every run counted
+
+    // The step at an index of the real model's steps (0 .. realSteps-1), and back.
+    StepRun locate(std::int64_t real) const;
+    std::int64_t realIndex(const StepRun& at) const;
+    int layerOf(const StepRun& at) const;
+    // The repeat a step belongs to, -1 when none.
+    std::int32_t repeatOf(std::int32_t step) const;
 };
 
 Schedule lowerTrainingStep(const Graph& graph, const TrainingConfig& config);

@@ -9,10 +9,12 @@
 
 namespace headroom {
 
-Graph buildGraph(const ModelSpec& model, const TrainingConfig& config);
+Graph buildGraph(const ModelSpec& model, const TrainingConfig& config, GraphLayers layers = GraphLayers::All);
 // Rebuilds into an existing graph, reusing its memory.
-void buildGraph(const ModelSpec& model, const TrainingConfig& config, Graph& out);
-void buildTransformerGraph(const ModelSpec& model, const TrainingConfig& config, Graph& g);
+void buildGraph(const ModelSpec& model, const TrainingConfig& config, Graph& out,
+                GraphLayers layers = GraphLayers::All);
+void buildTransformerGraph(const ModelSpec& model, const TrainingConfig& config, Graph& g,
+                           GraphLayers layers = GraphLayers::All);
 void buildCnnGraph(const ModelSpec& model, const TrainingConfig& config, Graph& g);
 
 // The head a configuration trains: the model's own unless TrainingConfig::task names another.

@@ -259,18 +259,19 @@ namespace {
     json timelineJson(const Estimate& e)
     {
         json tl = json::array();
-        const auto& steps = e.schedule->steps;
-        for (std::size_t i = 0; i < e.timeline.size(); ++i) {
+        const std::int64_t n = timelineSize(e);
+        for (std::int64_t i = 0; i < n; ++i) {
+            const TimelineStep t = timelineStep(e, i);
             json p;
             p["step"] = i;
-            p["phase"] = std::string(toString(steps[i].phase));
-            p["recompute"] = steps[i].recompute;
-            p["operator"] = std::string(steps[i].label);
-            p["layer"] = steps[i].layer;
+            p["phase"] = std::string(toString(t.step->phase));
+            p["recompute"] = t.step->recompute;
+            p["operator"] = std::string(t.step->label);
+            p["layer"] = t.layer;
             double total = 0.0;
             for (int c = 0; c < kMemoryCategoryCount; ++c)
-                total += e.timeline[i][c];
-            p["bytes"] = categoriesJson(e.timeline[i]);
+                total += t.bytes[c];
+            p["bytes"] = categoriesJson(t.bytes);
             p["total"] = integer(total);
             tl.push_back(p);
         }

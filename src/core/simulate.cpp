@@ -83,7 +83,8 @@ std::optional<Error> simulate(const Catalog& catalog, const Scenario& scenario, 
     if (cache && cache->m_schedule && cache->m_model == model && cache->m_modelId == model->id && cache->m_key == key) {
         schedule = cache->m_schedule;
     } else {
-        schedule = std::make_shared<const Schedule>(lowerTrainingStep(buildGraph(*model, config), config));
+        schedule = std::make_shared<const Schedule>(
+            lowerTrainingStep(buildGraph(*model, config, GraphLayers::RepeatIdentical), config));
         if (cache) {
             cache->m_model = model;
             cache->m_modelId = model->id;

@@ -10,36 +10,42 @@ namespace headroom {
 
 namespace {
 
-    // Total live bytes after each step's allocations (the high-water mark of the step), as lines in the batch.
-    void stepTotals(const Schedule& s, std::vector<Linear>& totals)
+    // Total live bytes after each step's allocations (the high-water mark of the step), as lines in the batch, at
+    // every step the walk visits (a repeated block's first and last runs), with the step's real index.
+    struct StepTotal {
+        Linear total;
+        std::int32_t real = -1;
+    };
+    void stepTotals(const Schedule& s, std::vector<StepTotal>& totals)
     {
-        totals.resize(s.steps.size());
+        totals.clear();
         struct {
-            std::vector<Linear>& totals;
-            void atStep(std::int32_t i, const LiveBytes& live)
+            std::vector<StepTotal>& totals;
+            void atStep(const StepVisit& at, const LiveBytes& live)
             {
-                if (i != kResidentOnly)
-                    totals[i] = live.total;
+                if (at.step != kResidentOnly)
+                    totals.push_back({ live.total, std::int32_t(at.real) });
             }
         } v { totals };
         walkSchedule<WalkDetail::Total>(s, v);
     }
 
-    std::int32_t argmaxAt(const std::vector<Linear>& totals, double batch)
+    // The real index of the highest step at this batch (the first one on a tie).
+    std::int32_t argmaxAt(const std::vector<StepTotal>& totals, double batch)
     {
         std::int32_t best = 0;
         double bestValue = -1.0;
-        for (std::size_t i = 0; i < totals.size(); ++i) {
-            const double v = totals[i].at(batch);
-            if (v > bestValue) {
+        for (const StepTotal& t : totals) {
+            const double v = t.total.at(batch);
+            if (v > bestValue || (v == bestValue && t.real < best)) {
                 bestValue = v;
-                best = std::int32_t(i);
+                best = t.real;
             }
         }
         return best;
     }
 
-    void assign(const std::vector<Linear>& totals, const std::vector<double>& b, std::vector<std::int32_t>& step,
+    void assign(const std::vector<StepTotal>& totals, const std::vector<double>& b, std::vector<std::int32_t>& step,
                 std::size_t lo, std::size_t hi)
     {
         if (hi <= lo + 1)
@@ -63,7 +69,7 @@ std::vector<SweepPoint> batchSweep(const Schedule& s, std::span<const double> ba
     std::vector<SweepPoint> out(batches.size());
     if (batches.empty() || s.steps.empty())
         return out;
-    thread_local std::vector<Linear> totals;
+    thread_local std::vector<StepTotal> totals;
     stepTotals(s, totals);
 
     // Sort the batches (keeping their order for the answer) and find each one's peak step.
@@ -85,9 +91,11 @@ std::vector<SweepPoint> batchSweep(const Schedule& s, std::span<const double> ba
         atStep.emplace(st, std::array<Linear, kMemoryCategoryCount> {});
     struct {
         std::map<std::int32_t, std::array<Linear, kMemoryCategoryCount>>& wanted;
-        void atStep(std::int32_t i, const LiveBytes& live)
+        void atStep(const StepVisit& at, const LiveBytes& live)
         {
-            if (auto it = wanted.find(i); it != wanted.end())
+            if (at.step == kResidentOnly)
+                return;
+            if (auto it = wanted.find(std::int32_t(at.real)); it != wanted.end())
                 it->second = live.byCategory;
         }
     } v { atStep };

@@ -208,27 +208,83 @@ namespace detail {
         return norm(b.add(y, x, "mlp.residual"), "mlp.norm");
     }
 
-    void TransformerBuilder::build()
+    TensorId TransformerBuilder::layer(TensorId x, int l)
+    {
+        const bool full = cfg.checkpointing == Checkpointing::Full;
+        b.setLayer(l);
+        if (full)
+            b.beginRegion();
+        x = block(x);
+        if (full)
+            b.endRegion();
+        return x;
+    }
+
+    // The parameters of `layers` blocks that are not built: copies of the built block's, one block after another.
+    void TransformerBuilder::copyParameters(std::size_t begin, std::size_t end, int layers)
+    {
+        for (int k = 1; k <= layers; ++k) {
+            for (std::size_t i = begin; i < end; ++i) {
+                Parameter p = g.params[i];
+                p.layer = static_cast<std::int16_t>(p.layer + k);
+                p.tensor = kNoTensor;
+                g.params.push_back(p);
+            }
+        }
+    }
+
+    bool TransformerBuilder::build(GraphLayers layers)
     {
         g.layers = m.layers;
         g.samplesTokens = m.input == InputKind::Patches ? 1.0 : s;
+        // Blocks [lo, hi) are made alike; the longest such run is built as lo, one block for lo+1 .. hi-2, and hi-1.
+        int lo = 0, hi = m.layers;
+        if (const int k = policy.blockKindChange(); k > 0) {
+            if (k >= m.layers - k)
+                hi = k;
+            else
+                lo = k;
+        }
+        const bool repeat = layers == GraphLayers::RepeatIdentical && hi - lo >= 4;
         TensorId x = embeddings();
-        const bool full = cfg.checkpointing == Checkpointing::Full;
+        TensorId received = kNoTensor, handed = kNoTensor;
         for (int l = 0; l < m.layers; ++l) {
-            b.setLayer(l);
-            if (full)
-                b.beginRegion();
-            x = block(x);
-            if (full)
-                b.endRegion();
+            if (!repeat || l != lo + 1) {
+                x = layer(x, l);
+                continue;
+            }
+            received = x;
+            const std::size_t paramsBegin = g.params.size();
+            g.repeat.firstOp = std::int32_t(g.ops.size());
+            x = handed = layer(x, l);
+            g.repeat.lastOp = std::int32_t(g.ops.size()) - 1;
+            g.repeat.count = hi - lo - 2;
+            g.repeat.layer = l;
+            g.repeat.forwardCarry = hi - 1;
+            copyParameters(paramsBegin, g.params.size(), g.repeat.count - 1);
+            l = hi - 2;
         }
         head(x);
+        if (!repeat)
+            return true;
+        // The built block stands for the others only if it hands on what it received (size, type, requires_grad).
+        const GraphTensor& in = g.tensors[received];
+        const GraphTensor& out = g.tensors[handed];
+        const Linear inBytes = g.storages[in.storage].bytes, outBytes = g.storages[out.storage].bytes;
+        return in.dtype == out.dtype && in.requiresGrad == out.requiresGrad && in.role == out.role
+            && inBytes.fixed == outBytes.fixed && inBytes.perSample == outBytes.perSample;
     }
 
 } // namespace detail
 
-void buildTransformerGraph(const ModelSpec& model, const TrainingConfig& config, Graph& g)
+void buildTransformerGraph(const ModelSpec& model, const TrainingConfig& config, Graph& g, GraphLayers layers)
 {
+    if (layers == GraphLayers::RepeatIdentical) {
+        g.clear();
+        detail::TransformerBuilder builder(model, config, g);
+        if (builder.build(layers))
+            return;
+    }
     g.clear();
     const auto& t = model.transformer;
     const std::size_t estimate = std::size_t(t.layers + 2) * 48;
@@ -238,21 +294,21 @@ void buildTransformerGraph(const ModelSpec& model, const TrainingConfig& config,
     g.refs.reserve(estimate * 8);
     g.params.reserve(std::size_t(t.layers + 2) * 16);
     detail::TransformerBuilder builder(model, config, g);
-    builder.build();
+    builder.build(GraphLayers::All);
 }
 
-void buildGraph(const ModelSpec& model, const TrainingConfig& config, Graph& out)
+void buildGraph(const ModelSpec& model, const TrainingConfig& config, Graph& out, GraphLayers layers)
 {
     if (model.family == ModelFamily::Cnn)
         buildCnnGraph(model, config, out);
     else
-        buildTransformerGraph(model, config, out);
+        buildTransformerGraph(model, config, out, layers);
 }
 
-Graph buildGraph(const ModelSpec& model, const TrainingConfig& config)
+Graph buildGraph(const ModelSpec& model, const TrainingConfig& config, GraphLayers layers)
 {
     Graph g;
-    buildGraph(model, config, g);
+    buildGraph(model, config, g, layers);
     return g;
 }
 

@@ -33,7 +33,10 @@ public:
         classes = config.task == Task::Model ? m.classes : config.numLabels;
     }
 
-    void build();
+    // Builds the graph; with GraphLayers::RepeatIdentical, one block of the longest run of identical blocks
+    // (LayerRepeat). Returns false when the built block turns out not to stand for the others (what it hands on
+    // differs from what it receives), and the caller builds every block.
+    bool build(GraphLayers layers);
 
 private:
     TensorId norm(TensorId x, std::string_view name);
@@ -43,6 +46,8 @@ private:
     TensorId rope(TensorId x);
     TensorId rotate(TensorId x);
     TensorId block(TensorId x);
+    TensorId layer(TensorId x, int l);
+    void copyParameters(std::size_t begin, std::size_t end, int layers);
     TensorId embeddings();
     void head(TensorId x);
     void sequenceClassifier(TensorId x);

@@ -23,26 +23,27 @@ namespace {
     QList<QPointF> totalOutline(const Estimate& e, std::size_t buckets)
     {
         QList<QPointF> out;
-        const std::size_t n = e.timeline.size();
+        const auto n = std::size_t(timelineSize(e));
         const double stepSeconds = e.microBatchSeconds + e.optimizerSeconds;
-        if (n == 0 || e.stepStart.size() != n || !(stepSeconds > 0))
+        if (n == 0 || !(stepSeconds > 0))
             return out;
         buckets = std::min(n, buckets);
         std::size_t begin = 0;
         for (std::size_t b = 0; b < buckets; ++b) {
             const std::size_t end = (b + 1) * n / buckets;
             double best = -1.0;
-            std::size_t at = begin;
+            double start = 0.0;
             for (std::size_t i = begin; i < end; ++i) {
+                const TimelineStep step = timelineStep(e, std::int64_t(i));
                 double t = 0.0;
-                for (double v : e.timeline[i])
+                for (double v : step.bytes)
                     t += v;
                 if (t > best) {
                     best = t;
-                    at = i;
+                    start = step.start;
                 }
             }
-            out.append(QPointF(e.stepStart[at] * 100.0 / stepSeconds, best / kGiB));
+            out.append(QPointF(start * 100.0 / stepSeconds, best / kGiB));
             begin = end;
         }
         out.append(QPointF(100.0, out.back().y()));
@@ -129,10 +130,9 @@ void TimelineView::setResult(const std::shared_ptr<const SimulationResult>& resu
 {
     const SimulationResult& r = *result;
     const Estimate& e = r.estimate;
-    if (!e.schedule || e.timeline.empty() || e.stepStart.size() != e.timeline.size())
+    const auto n = std::size_t(timelineSize(e));
+    if (n == 0)
         return;
-    const auto& steps = e.schedule->steps;
-    const std::size_t n = e.timeline.size();
     // Time is shown as a share of the step, so that the axis stays still while a slider moves; the step's length
     // is in the axis title.
     const double stepSeconds = e.microBatchSeconds + e.optimizerSeconds;
@@ -151,7 +151,7 @@ void TimelineView::setResult(const std::shared_ptr<const SimulationResult>& resu
         double bestTotal = -1.0;
         for (std::size_t i = begin; i < end; ++i) {
             double t = 0.0;
-            for (double v : e.timeline[i])
+            for (double v : timelineStep(e, std::int64_t(i)).bytes)
                 t += v;
             if (t > bestTotal) {
                 bestTotal = t;
@@ -160,15 +160,17 @@ void TimelineView::setResult(const std::shared_ptr<const SimulationResult>& resu
         }
         if (std::size_t(e.peakStep) >= begin && std::size_t(e.peakStep) < end)
             best = std::size_t(e.peakStep);
-        x.append(e.stepStart[best] * toPercent);
+        const TimelineStep shown = timelineStep(e, std::int64_t(best));
+        x.append(shown.start * toPercent);
         for (int c = 0; c < kMemoryCategoryCount; ++c)
-            values[c].append(e.timeline[best][c]);
+            values[c].append(shown.bytes[c]);
         begin = end;
     }
     // The last step (the optimizer) lasts until the end of the step.
     x.append(100.0);
+    const TimelineStep last = timelineStep(e, std::int64_t(n - 1));
     for (int c = 0; c < kMemoryCategoryCount; ++c)
-        values[c].append(e.timeline[n - 1][c]);
+        values[c].append(last.bytes[c]);
     m_points = int(x.size());
     for (auto& v : values)
         for (double& d : v)
@@ -177,10 +179,11 @@ void TimelineView::setResult(const std::shared_ptr<const SimulationResult>& resu
 
     // Phase boundaries.
     double backwardStart = 0.0, optimizerStart = 0.0;
-    for (std::size_t i = 0; i < n; ++i) {
-        if (steps[i].phase == Phase::Backward && backwardStart == 0.0)
+    for (std::size_t i = 0; i < e.schedule->steps.size(); ++i) { // a repeated block's first run marks no phase
+        const Phase phase = e.schedule->steps[i].phase;
+        if (phase == Phase::Backward && backwardStart == 0.0)
             backwardStart = e.stepStart[i];
-        if (steps[i].phase == Phase::Optimizer) {
+        if (phase == Phase::Optimizer) {
             optimizerStart = e.stepStart[i];
             break;
         }
@@ -204,7 +207,7 @@ void TimelineView::setResult(const std::shared_ptr<const SimulationResult>& resu
     replaceIfChanged(m_phaseLines,
                      { QPointF(m_phaseBounds[1], 0), QPointF(m_phaseBounds[1], ymax), QPointF(m_phaseBounds[2], ymax),
                        QPointF(m_phaseBounds[2], 0) });
-    replaceIfChanged(m_peak, { QPointF(e.stepStart[e.peakStep] * toPercent, e.peakBytes / kGiB) });
+    replaceIfChanged(m_peak, { QPointF(timelineStep(e, e.peakStep).start * toPercent, e.peakBytes / kGiB) });
     const int layers = e.schedule->layers;
     setTextIfChanged(m_peakLabel,
                      tr("peak in the %1 of %2: %3")
