@@ -76,20 +76,27 @@ namespace {
             // The steady sizes of weight copies and gradients are their highest points.
             for (const MemoryCategory c : { MemoryCategory::WeightCopies, MemoryCategory::Gradients })
                 maxima[index(c)] = std::max(maxima[index(c)], live.byCategory[index(c)].at(batch));
-            if (keepTimeline && at.run == 0)
-                e.timeline[at.step] = breakdown(live, allocated);
             const auto real = std::int32_t(at.real);
             // The first highest step in the real model's order (a repeated block's last run is seen out of order).
             // The sum of the breakdown is `now` (allocated bytes, the reserve on them and the overhead).
-            if (now > peak || (now == peak && real < e.peakStep)) {
+            const bool highest = now > peak || (now == peak && real < e.peakStep);
+            const int phase = int(s.steps[at.step].phase);
+            const bool phaseHighest = now > phaseBest[phase]
+                || (now == phaseBest[phase] && real < e.phasePeaks[phase].step);
+            const bool kept = keepTimeline && at.run == 0;
+            if (!kept && !highest && !phaseHighest)
+                return;
+            const CategoryBytes point = breakdown(live, allocated);
+            if (kept)
+                e.timeline[at.step] = point;
+            if (highest) {
                 peak = now;
                 e.peakStep = real;
-                e.atPeak = breakdown(live, allocated);
+                e.atPeak = point;
             }
-            const int phase = int(s.steps[at.step].phase);
-            if (now > phaseBest[phase] || (now == phaseBest[phase] && real < e.phasePeaks[phase].step)) {
+            if (phaseHighest) {
                 phaseBest[phase] = now;
-                e.phasePeaks[phase].atPeak = breakdown(live, allocated);
+                e.phasePeaks[phase].atPeak = point;
                 e.phasePeaks[phase].step = real;
             }
         }

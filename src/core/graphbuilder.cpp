@@ -56,6 +56,8 @@ GraphBuilder::GraphBuilder(Graph& graph, const PrecisionPlan& plan)
     , m_plan(plan)
     , m_kind { true, plan.paramType }
 {
+    m_weightCache.reserve(graph.params.capacity());
+    m_fp8Cache.reserve(plan.fp8Gemms ? graph.params.capacity() : 0);
 }
 
 std::string_view GraphBuilder::intern(std::string s)

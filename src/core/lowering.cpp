@@ -18,8 +18,10 @@ namespace {
     struct Scratch {
         std::vector<std::int32_t> storageProducer, block0, block1, gradBlock, paramGrad;
         std::vector<std::uint8_t> saved, seenStorage;
-        std::vector<std::int32_t> allocCount, freeCount, allocFill, freeFill;
+        std::vector<std::int32_t> allocCount, freeCount, allocFill, freeFill, freeCopies;
         std::vector<std::int32_t> labelGroup;
+        std::unordered_map<const char*, std::int32_t> labelByPointer;
+        std::unordered_map<std::string_view, std::int32_t> labelByText;
     };
 
     class Lowerer {
@@ -529,11 +531,15 @@ namespace {
         auto& freeCount = sc.freeCount;
         allocCount.assign(nSteps, 0);
         freeCount.assign(nSteps, 0);
-        for (const auto& b : s.blocks) {
+        auto& copies = sc.freeCopies;
+        copies.resize(s.blocks.size());
+        for (std::size_t i = 0; i < s.blocks.size(); ++i) {
+            const MemoryBlock& b = s.blocks[i];
             if (b.alloc < 0)
                 continue;
+            copies[i] = detail::freeCopies(s, b);
             ++allocCount[b.alloc];
-            freeCount[std::max(b.alloc, b.lastUse)] += detail::freeCopies(s, b);
+            freeCount[std::max(b.alloc, b.lastUse)] += copies[i];
         }
         std::int32_t offset = 0;
         for (std::size_t i = 0; i < nSteps; ++i) {
@@ -555,7 +561,7 @@ namespace {
             s.events[a.eventsBegin + allocFill[blk.alloc]++] = b;
             const std::int32_t f = std::max(blk.alloc, blk.lastUse);
             const Step& fr = s.steps[f];
-            for (int k = detail::freeCopies(s, blk); k > 0; --k) // a block every run allocated: freed once per run
+            for (int k = copies[std::size_t(b)]; k > 0; --k) // a block every run allocated: freed once per run
                 s.events[fr.eventsBegin + fr.allocCount + freeFill[f]++] = b;
         }
     }
@@ -565,10 +571,10 @@ namespace {
         const std::size_t nSteps = s.steps.size();
         // Group steps by label text, phase and kind. Labels are mostly string literals shared by every layer, so
         // a first pass finds each distinct label once (by content) and the groups follow from it.
-        std::unordered_map<const char*, std::int32_t> byPointer;
-        std::unordered_map<std::string_view, std::int32_t> byText;
-        byPointer.reserve(256);
-        byText.reserve(256);
+        auto& byPointer = sc.labelByPointer;
+        auto& byText = sc.labelByText;
+        byPointer.clear();
+        byText.clear();
         s.stepGroup.resize(nSteps);
         auto& groupOf = sc.labelGroup; // label index * 3 phases * kinds -> group
         groupOf.clear();
@@ -612,6 +618,7 @@ namespace {
         s.events.clear();
         s.steps.clear();
         s.repeats.clear();
+        s.stepRepeat.clear();
         s.realSteps = 0;
         s.resident = {};
         s.modelFlops = {};

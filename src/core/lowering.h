@@ -93,8 +93,9 @@ struct Schedule {
     double hostBytes = 0.0;              // per rank, optimizer state kept in host memory (offloaded or paged)
     double offloadParameters = 0.0;      // parameters the CPU optimizer updates
     int layers = 0;
-    std::vector<StepRepeat> repeats; // in step order, not overlapping
-    std::int64_t realSteps = 0;      // steps of the real model, every run counted
+    std::vector<StepRepeat> repeats;     // in step order, not overlapping
+    std::vector<std::int8_t> stepRepeat; // per step: its index in repeats, -1 outside them (empty when none)
+    std::int64_t realSteps = 0;          // steps of the real model, every run counted
 
     // The step at an index of the real model's steps (0 .. realSteps-1), and back.
     StepRun locate(std::int64_t real) const;

@@ -4,17 +4,14 @@
 #include "schedulerepeat.h"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 
 namespace headroom {
 
 std::int32_t Schedule::repeatOf(std::int32_t step) const
 {
-    for (std::size_t r = 0; r < repeats.size(); ++r) {
-        if (step >= repeats[r].first && step <= repeats[r].last)
-            return std::int32_t(r);
-    }
-    return -1;
+    return stepRepeat.empty() ? -1 : stepRepeat[std::size_t(step)];
 }
 
 StepRun Schedule::locate(std::int64_t real) const
@@ -62,33 +59,36 @@ namespace detail {
     void markRepeats(const Graph& g, Schedule& s)
     {
         s.repeats.clear();
+        s.stepRepeat.clear();
         s.realSteps = std::int64_t(s.steps.size());
         if (!g.repeat.active())
             return;
         // Forward steps of the block, then its backward steps (recomputation included): each a contiguous range.
-        for (const Phase phase : { Phase::Forward, Phase::Backward }) {
-            StepRepeat rep;
-            for (std::int32_t i = 0; i < std::int32_t(s.steps.size()); ++i) {
-                const Step& st = s.steps[std::size_t(i)];
-                if (st.phase != phase || st.op < g.repeat.firstOp || st.op > g.repeat.lastOp)
-                    continue;
-                if (rep.first < 0)
-                    rep.first = i;
-                rep.last = i;
-            }
+        std::array<StepRepeat, 2> found {};
+        for (std::int32_t i = 0; i < std::int32_t(s.steps.size()); ++i) {
+            const Step& st = s.steps[std::size_t(i)];
+            if (st.op < g.repeat.firstOp || st.op > g.repeat.lastOp)
+                continue;
+            StepRepeat& rep = found[st.phase == Phase::Forward ? 0 : 1];
+            if (rep.first < 0)
+                rep.first = i;
+            else if (rep.last != i - 1)
+                throw std::logic_error("a repeated block's steps are not contiguous");
+            rep.last = i;
+        }
+        s.stepRepeat.assign(s.steps.size(), -1);
+        for (std::size_t k = 0; k < found.size(); ++k) {
+            StepRepeat rep = found[k];
             if (rep.first < 0)
                 continue;
-            for (std::int32_t i = rep.first; i <= rep.last; ++i) {
-                const Step& st = s.steps[std::size_t(i)];
-                if (st.op < g.repeat.firstOp || st.op > g.repeat.lastOp)
-                    throw std::logic_error("a repeated block's steps are not contiguous");
-            }
             rep.count = g.repeat.count;
-            const bool forward = phase == Phase::Forward;
+            const bool forward = k == 0;
             rep.layerStride = forward ? 1 : -1;
             rep.layer = forward ? g.repeat.layer : g.repeat.layer + g.repeat.count - 1;
             rep.carry = forward ? g.repeat.forwardCarry : g.repeat.layer - 1;
             s.realSteps += std::int64_t(rep.length()) * (rep.count - 1);
+            for (std::int32_t i = rep.first; i <= rep.last; ++i)
+                s.stepRepeat[std::size_t(i)] = std::int8_t(s.repeats.size());
             s.repeats.push_back(rep);
         }
     }

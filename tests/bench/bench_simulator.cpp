@@ -57,7 +57,8 @@ void batchTick(benchmark::State& state, const char* modelId)
     const ModelSpec& m = *cat().model(modelId);
     const GpuSpec& g = *cat().gpu("a100-sxm4-80gb");
     TrainingConfig c = configFor(m);
-    auto schedule = std::make_shared<const Schedule>(lowerTrainingStep(buildGraph(m, c, GraphLayers::RepeatIdentical), c));
+    auto schedule = std::make_shared<const Schedule>(
+        lowerTrainingStep(buildGraph(m, c, GraphLayers::RepeatIdentical), c));
     const EstimateOptions o = fastOptions();
     std::int64_t b = 1;
     Estimate e;
