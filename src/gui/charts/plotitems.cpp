@@ -248,6 +248,9 @@ void DotsItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*)
     for (std::size_t i = 0; i < m_dots.size(); ++i) {
         const Dot& d = m_dots[i];
         const QPointF c = map(d.at.x(), d.at.y());
+        // Outside the axes' ranges: not drawn at all, since QSvgGenerator writes no clip and the SVG would show it.
+        if (!m_plot.contains(c))
+            continue;
         QColor fill = d.color;
         fill.setAlphaF(0.85);
         if (m_hollow) {
@@ -267,7 +270,7 @@ int DotsItem::dotAt(const QPointF& pos) const
     for (std::size_t i = m_dots.size(); i-- > 0;) {
         const QPointF c = map(m_dots[i].at.x(), m_dots[i].at.y());
         const double r = std::max(4.0, m_dots[i].diameter / 2.0);
-        if (QLineF(c, pos).length() <= r)
+        if (m_plot.contains(c) && QLineF(c, pos).length() <= r) // a dot not drawn is not under the cursor
             return int(i);
     }
     return -1;
