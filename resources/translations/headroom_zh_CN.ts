@@ -1390,6 +1390,10 @@
         <source>Ctrl+Shift+I</source>
         <translation>Ctrl+Shift+I</translation>
     </message>
+    <message>
+        <source>&amp;Colours</source>
+        <translation>配色(&amp;C)</translation>
+    </message>
 </context>
 <context>
     <name>ModelEditor</name>
@@ -1716,10 +1720,6 @@
         <translation>文件</translation>
     </message>
     <message>
-        <source>Colour scheme: system (default), light or dark.</source>
-        <translation>配色方案：system（默认）、light 或 dark。</translation>
-    </message>
-    <message>
         <source>scheme</source>
         <translation>方案</translation>
     </message>
@@ -1762,6 +1762,10 @@
     <message>
         <source>step</source>
         <translation>步骤</translation>
+    </message>
+    <message>
+        <source>Colour scheme: system, light or dark (default: the one chosen in View &gt; Colours).</source>
+        <translation>配色方案：system（跟随系统）、light（浅色）或 dark（深色）（默认：“视图 › 配色”中的选择）。</translation>
     </message>
 </context>
 <context>
@@ -2773,6 +2777,14 @@
     <message>
         <source>Serving (Inference)</source>
         <translation>推理部署</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
     </message>
 </context>
 <context>

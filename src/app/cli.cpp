@@ -37,7 +37,7 @@ namespace {
             "\n"
             "Window options (without a command):\n"
             "  --scenario <file>       Open a scenario file (.headroom.json).\n"
-            "  --palette <scheme>      Colour scheme: system (default), light or dark.\n"
+            "  --palette <scheme>      Colour scheme: system, light or dark (default: View > Colours).\n"
             "  --presentation          Start in presentation mode (F11 toggles it, F10 shows the next charts).\n"
             "  --size <WxH>            Window size, e.g. 1280x720.\n"
             "  --language <code>       User interface language: en or zh_CN (default: the system's).\n"

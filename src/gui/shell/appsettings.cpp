@@ -9,6 +9,7 @@ namespace {
     const QString kState = QStringLiteral("window/state");
     const QString kScenario = QStringLiteral("scenario/last");
     const QString kLanguage = QStringLiteral("view/language");
+    const QString kColours = QStringLiteral("view/colours");
     const QString kRecent = QStringLiteral("files/recent");
     const QString kPresentation = QStringLiteral("view/presentation");
     const QString kExport = QStringLiteral("export/");
@@ -64,6 +65,20 @@ void AppSettings::setLanguage(const QString& code)
         return;
     m_settings.setValue(kLanguage, code);
     emit languageChanged(code);
+}
+
+QString AppSettings::colourScheme() const
+{
+    const QString s = m_settings.value(kColours).toString();
+    return (s == QLatin1String("light") || s == QLatin1String("dark")) ? s : QString();
+}
+
+void AppSettings::setColourScheme(const QString& scheme)
+{
+    if (scheme == colourScheme())
+        return;
+    m_settings.setValue(kColours, scheme);
+    emit colourSchemeChanged(scheme);
 }
 
 QStringList AppSettings::recentFiles() const

@@ -34,6 +34,9 @@ public:
     QString language() const; // "" = follow the system locale
     void setLanguage(const QString& code);
 
+    QString colourScheme() const; // "" = the system's, "light", "dark"
+    void setColourScheme(const QString& scheme);
+
     QStringList recentFiles() const;
     void addRecentFile(const QString& path);
 
@@ -50,6 +53,7 @@ public:
 
 signals:
     void languageChanged(const QString& code);
+    void colourSchemeChanged(const QString& scheme);
 
 private:
     QSettings m_settings;

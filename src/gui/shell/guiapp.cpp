@@ -2,6 +2,7 @@
 
 #include "appsettings.h"
 #include "catalogloader.h"
+#include "colourscheme.h"
 #include "language.h"
 #include "mainwindow.h"
 #include "simulationcontroller.h"
@@ -12,39 +13,10 @@
 #include <QCommandLineParser>
 #include <QIcon>
 #include <QStatusBar>
-#include <QStyle>
-#include <QStyleFactory>
 #include <QTemporaryDir>
 #include <QTimer>
 
 namespace headroom {
-
-namespace {
-
-    QPalette darkPalette()
-    {
-        QPalette p;
-        const QColor window(0x2B, 0x2B, 0x2E), base(0x1E, 0x1E, 0x20), text(0xE8, 0xE8, 0xE8);
-        p.setColor(QPalette::Window, window);
-        p.setColor(QPalette::WindowText, text);
-        p.setColor(QPalette::Base, base);
-        p.setColor(QPalette::AlternateBase, window);
-        p.setColor(QPalette::Text, text);
-        p.setColor(QPalette::Button, window);
-        p.setColor(QPalette::ButtonText, text);
-        p.setColor(QPalette::ToolTipBase, base);
-        p.setColor(QPalette::ToolTipText, text);
-        p.setColor(QPalette::Highlight, QColor(0x00, 0x72, 0xB2));
-        p.setColor(QPalette::HighlightedText, Qt::white);
-        p.setColor(QPalette::Link, QColor(0x56, 0xB4, 0xE9));
-        p.setColor(QPalette::PlaceholderText, QColor(0x90, 0x90, 0x90));
-        p.setColor(QPalette::Disabled, QPalette::Text, QColor(0x80, 0x80, 0x80));
-        p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(0x80, 0x80, 0x80));
-        p.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x80, 0x80, 0x80));
-        return p;
-    }
-
-} // namespace
 
 int runGui(int argc, char** argv)
 {
@@ -62,9 +34,10 @@ int runGui(int argc, char** argv)
                                                  "Run `headroom --help` for the headless commands."));
     const QCommandLineOption scenarioOption({ QStringLiteral("scenario") }, QObject::tr("Open a scenario file."),
                                             QObject::tr("file"));
-    const QCommandLineOption paletteOption({ QStringLiteral("palette") },
-                                           QObject::tr("Colour scheme: system (default), light or dark."),
-                                           QObject::tr("scheme"));
+    const QCommandLineOption paletteOption(
+        { QStringLiteral("palette") },
+        QObject::tr("Colour scheme: system, light or dark (default: the one chosen in View > Colours)."),
+        QObject::tr("scheme"));
     const QCommandLineOption presentationOption({ QStringLiteral("presentation") },
                                                 QObject::tr("Start in presentation mode."));
     const QCommandLineOption screenshotOption({ QStringLiteral("screenshot") },
@@ -83,13 +56,6 @@ int runGui(int argc, char** argv)
                         tourOption });
     parser.process(app);
 
-    const QString scheme = parser.value(paletteOption);
-    if (scheme == QLatin1String("dark") || scheme == QLatin1String("light")) {
-        QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
-        QApplication::setPalette(scheme == QLatin1String("dark") ? darkPalette()
-                                                                 : QApplication::style()->standardPalette());
-    }
-
     // A screenshot run must not read or change the user's saved window and scenario.
     const bool screenshot = parser.isSet(screenshotOption);
     // A screenshot uses throwaway settings: neither the saved window nor the saved scenario, and nothing written.
@@ -98,6 +64,16 @@ int runGui(int argc, char** argv)
         ? std::make_unique<gui::AppSettings>(scratch.filePath(QStringLiteral("settings.ini")), nullptr)
         : std::make_unique<gui::AppSettings>();
     gui::AppSettings& settings = *owned;
+    gui::ColourScheme colours;
+    QString scheme = parser.isSet(paletteOption) ? parser.value(paletteOption) : settings.colourScheme();
+    if (scheme == QLatin1String("system"))
+        scheme.clear();
+    if (!gui::ColourScheme::isValid(scheme)) {
+        qWarning("--palette: \"%s\" is not system, light or dark", qPrintable(scheme));
+        return 2;
+    }
+    colours.apply(scheme);
+    colours.follow(settings);
     gui::Language language;
     language.apply(parser.isSet(languageOption) ? parser.value(languageOption) : settings.language());
     QObject::connect(&settings, &gui::AppSettings::languageChanged, &language,

@@ -286,6 +286,7 @@ void MainWindow::changeEvent(QEvent* event)
         retranslateTools();
         populateExamplesMenu();
         populateLanguageMenu();
+        populateColoursMenu();
         if (m_controller->result().model)
             onResultChanged();
     }

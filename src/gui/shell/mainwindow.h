@@ -114,6 +114,7 @@ private:
     void populateRecentMenu();
     void populateExamplesMenu();
     void populateLanguageMenu();
+    void populateColoursMenu();
     void exportFigureDialog();
     void exportDataDialog(const QString& suffix);
     std::shared_ptr<const SimulationResult> currentResult() const;

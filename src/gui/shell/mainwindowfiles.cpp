@@ -81,6 +81,7 @@ void MainWindow::setupFileMenu()
     connect(m_ui->recentMenu, &QMenu::aboutToShow, this, &MainWindow::populateRecentMenu);
     populateRecentMenu();
     populateLanguageMenu();
+    populateColoursMenu();
 }
 
 void MainWindow::populateExamplesMenu()
@@ -110,6 +111,24 @@ void MainWindow::populateLanguageMenu()
     add(QString(), tr("System Default"));
     for (const QString& code : Language::available())
         add(code, Language::nativeName(code)); // each language in its own name, readable whatever is shown now
+}
+
+void MainWindow::populateColoursMenu()
+{
+    m_ui->coloursMenu->clear();
+    auto* group = new QActionGroup(m_ui->coloursMenu);
+    const QString chosen = m_settings->colourScheme();
+    const std::pair<QString, QString> schemes[] = { { QString(), tr("System Default") },
+                                                    { QStringLiteral("light"), tr("Light") },
+                                                    { QStringLiteral("dark"), tr("Dark") } };
+    for (const auto& [scheme, text] : schemes) {
+        QAction* a = m_ui->coloursMenu->addAction(text);
+        a->setCheckable(true);
+        a->setChecked(scheme == chosen);
+        a->setData(scheme);
+        group->addAction(a);
+        connect(a, &QAction::triggered, this, [this, scheme = scheme] { m_settings->setColourScheme(scheme); });
+    }
 }
 
 void MainWindow::populateRecentMenu()
