@@ -22,10 +22,14 @@
 #include "simulationcontroller.h"
 #include "timelineview.h"
 
+#include <QClipboard>
 #include <QComboBox>
+#include <QDir>
 #include <QFile>
+#include <QGuiApplication>
 #include <QImage>
 #include <QImageReader>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QSlider>
 #include <QSpinBox>
@@ -87,6 +91,7 @@ private slots:
     void csvBreakdownAddsUpToThePeak();
     void badOptionsAreRefusedAndKeepExistingFiles();
     void exportDialogShowsTheCommandLine();
+    void exportDialogCommandWritesTheSameFile();
     void undoRedoTreatsADragAsOneStep();
     void corruptScenarioKeepsStateAndHistory();
     void examplesOpenAndTheirTitlesHoldTrue();
@@ -332,6 +337,7 @@ void TestExport::badOptionsAreRefusedAndKeepExistingFiles()
         { QStringLiteral("--scenario"), path("missing.headroom.json"), QStringLiteral("--out"), existing },
         { QStringLiteral("--chart"), QStringLiteral("report"), QStringLiteral("--out"), existing },
         { QStringLiteral("--out"), path("figure.bmp") },
+        { QStringLiteral("--language"), QStringLiteral("klingon"), QStringLiteral("--out"), existing },
         {},
     };
     for (const QStringList& args : bad) {
@@ -362,8 +368,81 @@ void TestExport::exportDialogShowsTheCommandLine()
          { "headroom export", "--gpu rtx-a3000-12gb-laptop", "--model bert-base", "--batch 16", "--precision fp16",
            "--bandwidth-gbps 392", "--chart sweep", "--width 1000", "--scale 2" })
         QVERIFY2(cmd.contains(QLatin1String(part)), part);
+    QVERIFY(!cmd.contains(QLatin1String("--language"))); // the window follows the system, and so does the command
+    d.setLanguage(QStringLiteral("zh_CN"));
+    QVERIFY(d.commandLine().contains(QLatin1String("--language zh_CN")));
     d.setPath(path("fig.bmp"));
     QVERIFY(!d.problem().isEmpty());
+}
+
+void TestExport::exportDialogCommandWritesTheSameFile()
+{
+    // A baseline pinned, a LoRA fine-tune, and a folder whose name a shell must have quoted.
+    m_window->resize(1400, 900);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    m_window->setBaselinePinned(true);
+    Scenario s = m_controller->scenario();
+    s.config.precision = Precision::FP32;
+    s.config.microBatch = 24;
+    s.config.finetune.method = FinetuneMethod::LoRA;
+    s.config.finetune.loraRank = 16;
+    QVERIFY(m_window->applyScenario(s));
+    QVERIFY(m_window->baseline());
+    const QString folder = m_dir->filePath(QStringLiteral("it's a folder"));
+    QVERIFY(QDir().mkpath(folder));
+
+    ExportDialog d(m_controller->scenario());
+    d.setBaseline(m_window->baseline()->scenario);
+    d.setPath(folder + QStringLiteral("/figure.svg"));
+    FigureOptions o;
+    o.chart = FigureChart::All;
+    o.size = QSize(1200, 800);
+    d.setOptions(o);
+    QVERIFY(d.problem().isEmpty());
+    // What Save does: the baseline beside the figure, then the figure.
+    QVERIFY(!m_window->writeScenarioDocument(d.baselinePath(), m_window->baseline()->scenario));
+    QVERIFY(!m_window->exportFigure(d.path(), d.options()));
+    const QByteArray fromWindow = readAll(d.path());
+    QVERIFY(QFile::remove(d.path()));
+
+    // The command, read back as a POSIX shell splits it.
+    QStringList words;
+    QString word;
+    bool quoted = false, inWord = false;
+    const QString command = d.commandLine();
+    for (qsizetype i = 0; i < command.size(); ++i) {
+        const QChar c = command[i];
+        if (c == QLatin1Char('\'')) {
+            quoted = !quoted;
+            inWord = true;
+        } else if (c == QLatin1Char('\\') && !quoted && i + 1 < command.size()) {
+            word += command[++i]; // an escaped character outside quotes stands for itself
+            inWord = true;
+        } else if (c == QLatin1Char(' ') && !quoted) {
+            if (inWord)
+                words << word;
+            word.clear();
+            inWord = false;
+        } else {
+            word += c;
+            inWord = true;
+        }
+    }
+    if (inWord)
+        words << word;
+    QVERIFY(!quoted);
+    QCOMPARE(words.mid(0, 2), (QStringList { QStringLiteral("headroom"), QStringLiteral("export") }));
+    QVERIFY(words.contains(QStringLiteral("--baseline")));
+    QCOMPARE(words.at(words.indexOf(QStringLiteral("--out")) + 1), d.path());
+    QCOMPARE(runExport(words.mid(2)), 0);
+    QCOMPARE(readAll(d.path()), fromWindow);
+
+    // Copy puts the command on the clipboard.
+    auto* copy = d.findChild<QPushButton*>(QStringLiteral("copyButton"));
+    QVERIFY(copy);
+    copy->click();
+    QCOMPARE(QGuiApplication::clipboard()->text(), d.commandLine());
 }
 
 void TestExport::undoRedoTreatsADragAsOneStep()

@@ -469,8 +469,20 @@
         <translation>浏览(&amp;B)…</translation>
     </message>
     <message>
-        <source>The same figure from a script</source>
-        <translation>用脚本生成同一张图</translation>
+        <source>From a script:</source>
+        <translation>脚本命令：</translation>
+    </message>
+    <message>
+        <source>The command that writes the same file, byte for byte</source>
+        <translation>逐字节写出同一文件的命令</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Copy the command to the clipboard</source>
+        <translation>把命令复制到剪贴板</translation>
     </message>
 </context>
 <context>
@@ -2146,16 +2158,20 @@
         <translation>无法写入文件夹 %1。</translation>
     </message>
     <message>
-        <source>From a script: &lt;code&gt;%1&lt;/code&gt;</source>
-        <translation>用脚本生成：&lt;code&gt;%1&lt;/code&gt;</translation>
-    </message>
-    <message>
         <source>Export Figure</source>
         <translation>导出图表</translation>
     </message>
     <message>
         <source>SVG (*.svg);;PNG (*.png);;PDF (*.pdf)</source>
         <translation>SVG (*.svg);;PNG (*.png);;PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <source>The command that writes the same file, byte for byte; Save also writes the baseline it reads to %1</source>
+        <translation>逐字节写出同一文件的命令；保存时还会把它读取的基准方案写到 %1</translation>
+    </message>
+    <message>
+        <source>The command that writes the same file, byte for byte</source>
+        <translation>逐字节写出同一文件的命令</translation>
     </message>
 </context>
 <context>

@@ -3,6 +3,7 @@
 #include "catalogloader.h"
 #include "estimatecommand.h"
 #include "figure.h"
+#include "language.h"
 #include "pdfreport.h"
 #include "report.h"
 #include "scenariotext.h"
@@ -65,6 +66,9 @@ int exportFromArguments(const QStringList& arguments)
         { QStringLiteral("baseline"),
           QStringLiteral("Show this scenario file beside the result, as the window's baseline comparison does."),
           QStringLiteral("file") },
+        { QStringLiteral("language"),
+          QStringLiteral("Language of the figure's text: en or zh_CN (default: the system's, as the window)."),
+          QStringLiteral("code") },
     });
     p.addPositionalArgument(QStringLiteral("export"), QStringLiteral("The command."));
     if (!p.parse(arguments)) {
@@ -118,6 +122,14 @@ int exportFromArguments(const QStringList& arguments)
     fo.presentation = p.isSet(QStringLiteral("presentation"));
     if (auto e = fo.validate())
         return fail(QStringLiteral("--width/--height/--scale: %1").arg(*e));
+    // The figure's language: the one asked for, else the system's (what the window shows by default).
+    const QString language = p.value(QStringLiteral("language"));
+    if (p.isSet(QStringLiteral("language")) && !gui::Language::available().contains(language))
+        return fail(QStringLiteral("--language: unknown \"%1\"; known: %2")
+                        .arg(language, gui::Language::available().join(QStringLiteral(", "))));
+    gui::Language translation;
+    if (!translation.apply(language))
+        return fail(QStringLiteral("--language %1: the translation cannot be loaded").arg(language));
 
     const QString suffix = QFileInfo(out).suffix().toLower();
     const bool figure = gui::figureFormatForPath(out).has_value();

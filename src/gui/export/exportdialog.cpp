@@ -3,11 +3,31 @@
 #include "estimatecommand.h"
 #include "ui_exportdialog.h"
 
+#include <QClipboard>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QPushButton>
+#include <QRegularExpression>
 
 namespace headroom::gui {
+
+namespace {
+
+    // A word as a POSIX shell reads it back unchanged: bare when it is made of safe characters, else in single
+    // quotes (a quote inside written as '\'').
+    QString shellWord(const QString& s)
+    {
+        static const QRegularExpression safe(QStringLiteral("^[A-Za-z0-9_./:=+,@%-]+$"));
+        if (safe.match(s).hasMatch())
+            return s;
+        QString q = s;
+        q.replace(QLatin1String("'"), QLatin1String("'\\''"));
+        return QLatin1Char('\'') + q + QLatin1Char('\'');
+    }
+
+} // namespace
 
 ExportDialog::ExportDialog(const Scenario& scenario, QWidget* parent)
     : QDialog(parent)
@@ -23,6 +43,8 @@ ExportDialog::ExportDialog(const Scenario& scenario, QWidget* parent)
     m_ui->paletteCombo->addItem(tr("Light (for print)"), false);
     m_ui->paletteCombo->addItem(tr("Dark"), true);
     connect(m_ui->browseButton, &QPushButton::clicked, this, &ExportDialog::browse);
+    connect(m_ui->copyButton, &QPushButton::clicked, this,
+            [this] { QGuiApplication::clipboard()->setText(commandLine()); });
     connect(m_ui->buttons, &QDialogButtonBox::accepted, this, [this] {
         if (problem().isEmpty())
             accept();
@@ -66,6 +88,25 @@ void ExportDialog::setOptions(const FigureOptions& o)
 }
 
 QString ExportDialog::path() const { return m_ui->pathEdit->text().trimmed(); }
+
+void ExportDialog::setLanguage(const QString& setting)
+{
+    m_language = setting;
+    update();
+}
+
+void ExportDialog::setBaseline(const std::optional<Scenario>& baseline)
+{
+    m_baseline = baseline;
+    update();
+}
+
+QString ExportDialog::baselinePath() const
+{
+    const QFileInfo f(path().isEmpty() ? QStringLiteral("figure.svg") : path());
+    const QString name = f.completeBaseName() + QStringLiteral(".baseline.headroom.json");
+    return path().isEmpty() ? name : QDir(f.path()).filePath(name);
+}
 void ExportDialog::setPath(const QString& path) { m_ui->pathEdit->setText(path); }
 
 QString ExportDialog::problem() const
@@ -97,11 +138,13 @@ QString ExportDialog::commandLine() const
         a << QStringLiteral("--palette") << QStringLiteral("dark");
     if (o.presentation)
         a << QStringLiteral("--presentation");
+    if (!m_language.isEmpty())
+        a << QStringLiteral("--language") << m_language;
+    if (m_baseline)
+        a << QStringLiteral("--baseline") << baselinePath();
     a << QStringLiteral("--out") << (path().isEmpty() ? QStringLiteral("figure.svg") : path());
-    for (QString& s : a) {
-        if (s.contains(QLatin1Char(' ')))
-            s = QLatin1Char('\'') + s + QLatin1Char('\'');
-    }
+    for (QString& s : a)
+        s = shellWord(s);
     return a.join(QLatin1Char(' '));
 }
 
@@ -113,7 +156,13 @@ void ExportDialog::update()
     m_ui->messageLabel->setText(p);
     m_ui->messageLabel->setVisible(!p.isEmpty() && !path().isEmpty());
     m_ui->buttons->button(QDialogButtonBox::Save)->setEnabled(p.isEmpty());
-    m_ui->commandLabel->setText(tr("From a script: <code>%1</code>").arg(commandLine().toHtmlEscaped()));
+    m_ui->commandEdit->setText(commandLine());
+    m_ui->commandEdit->setCursorPosition(0);
+    m_ui->commandEdit->setToolTip(
+        m_baseline ? tr("The command that writes the same file, byte for byte; Save also writes the baseline it "
+                        "reads to %1")
+                         .arg(QDir::toNativeSeparators(baselinePath()))
+                   : tr("The command that writes the same file, byte for byte"));
 }
 
 void ExportDialog::browse()

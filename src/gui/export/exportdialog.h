@@ -9,6 +9,7 @@
 #include <QDialog>
 
 #include <memory>
+#include <optional>
 
 namespace Ui {
 class ExportDialog;
@@ -28,8 +29,15 @@ public:
     QString path() const;
     void setPath(const QString& path);
 
+    // The window's language setting ("" = the system's) and its baseline, which the figure shows.
+    void setLanguage(const QString& setting);
+    void setBaseline(const std::optional<Scenario>& baseline);
+    // Where the baseline scenario goes so that the command can read it: beside the figure.
+    QString baselinePath() const;
+
     // What the dialog would refuse; empty when the choices are valid.
     QString problem() const;
+    // `headroom export` with every option the window's figure depends on, quoted for a POSIX shell.
     QString commandLine() const;
 
 private:
@@ -38,6 +46,8 @@ private:
 
     std::unique_ptr<Ui::ExportDialog> m_ui;
     Scenario m_scenario;
+    QString m_language;
+    std::optional<Scenario> m_baseline;
 };
 
 } // namespace headroom::gui

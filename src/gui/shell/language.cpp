@@ -7,6 +7,12 @@
 
 namespace headroom::gui {
 
+namespace {
+    QString g_activeSetting;
+}
+
+QString Language::activeSetting() { return g_activeSetting; }
+
 Language::Language(QObject* parent)
     : QObject(parent)
 {
@@ -62,6 +68,7 @@ bool Language::apply(const QString& setting)
     if (m_app)
         QCoreApplication::installTranslator(m_app.get());
     m_current = code;
+    g_activeSetting = available().contains(setting) ? setting : QString();
     // Numbers follow a chosen language (separators, decimal point); "system" keeps the system's number format.
     QLocale::setDefault(available().contains(setting) ? QLocale(code) : QLocale::system());
     return true;

@@ -34,6 +34,9 @@ public:
     // translation cannot be loaded.
     bool apply(const QString& code);
     QString current() const { return m_current; }
+    // The setting the last apply() anywhere in the application installed ("" = the system's): what
+    // `headroom export --language` needs to draw the same text and numbers.
+    static QString activeSetting();
 
 private:
     std::unique_ptr<QTranslator> m_app;

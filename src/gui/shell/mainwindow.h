@@ -68,6 +68,8 @@ public:
     // exports below and the core's Expected<T>).
     std::optional<QString> openScenarioFile(const QString& path, const QString& what = QStringLiteral("open"));
     std::optional<QString> saveScenarioFile(const QString& path);
+    // A scenario file for `scenario` (with the user's own model embedded), written atomically.
+    std::optional<QString> writeScenarioDocument(const QString& path, const Scenario& scenario) const;
 
     // Exports of the current result; each returns the error message, if any, naming the path.
     std::optional<QString> exportFigure(const QString& path, const FigureOptions& options) const;
@@ -82,6 +84,8 @@ public:
     // Compare with a pinned copy of the current result (Edit > Compare with a Baseline).
     void setBaselinePinned(bool on);
     BaselineTable* baselineTable() const { return m_baselineTable; }
+    // The pinned baseline's result, null when none is pinned.
+    const std::shared_ptr<const SimulationResult>& baseline() const { return m_baseline; }
     GpuComparisonView* gpuComparison() const { return m_comparison; }
     void showGpuComparison();
     void hideGpuComparison();

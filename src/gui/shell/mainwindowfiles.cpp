@@ -173,15 +173,19 @@ std::optional<QString> MainWindow::openScenarioFile(const QString& path, const Q
     return std::nullopt;
 }
 
-std::optional<QString> MainWindow::saveScenarioFile(const QString& path)
+std::optional<QString> MainWindow::writeScenarioDocument(const QString& path, const Scenario& scenario) const
 {
     ScenarioDocument doc;
-    doc.scenario = m_controller->scenario();
+    doc.scenario = scenario;
     if (const ModelSpec* m = m_controller->catalog().model(doc.scenario.modelId);
         m && !CatalogLoader::bundledShared().model(m->id))
-        doc.embeddedModel = *m;
-    const std::string text = serializeScenario(doc);
-    if (auto e = CatalogLoader::writeFile(path, QByteArray::fromStdString(text)))
+        doc.embeddedModel = *m; // a model of the user's own travels with the scenario
+    return CatalogLoader::writeFile(path, QByteArray::fromStdString(serializeScenario(doc)));
+}
+
+std::optional<QString> MainWindow::saveScenarioFile(const QString& path)
+{
+    if (auto e = writeScenarioDocument(path, m_controller->scenario()))
         return e;
     m_settings->addRecentFile(path);
     return std::nullopt;
@@ -263,6 +267,9 @@ void MainWindow::exportFigureDialog()
 {
     ExportDialog dialog(m_controller->scenario(), this);
     dialog.setOptions(m_settings->exportOptions());
+    dialog.setLanguage(Language::activeSetting());
+    if (m_baseline)
+        dialog.setBaseline(m_baseline->scenario);
     QString dir = m_settings->exportDirectory();
     if (dir.isEmpty() || !QFileInfo(dir).isDir())
         dir = QDir::homePath();
@@ -272,6 +279,13 @@ void MainWindow::exportFigureDialog()
         return;
     m_settings->setExportOptions(dialog.options());
     m_settings->setExportDirectory(QFileInfo(dialog.path()).absolutePath());
+    // The baseline the figure shows, as a scenario file beside it: what the dialog's command reads.
+    if (m_baseline) {
+        if (auto e = writeScenarioDocument(dialog.baselinePath(), m_baseline->scenario)) {
+            QMessageBox::warning(this, tr("Cannot export the figure"), *e);
+            return;
+        }
+    }
     if (auto e = exportFigure(dialog.path(), dialog.options()))
         QMessageBox::warning(this, tr("Cannot export the figure"), *e);
     else
