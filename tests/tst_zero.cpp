@@ -1,7 +1,9 @@
 // Model-state memory under ZeRO, from the simulator's timeline, against the ZeRO paper and DeepSpeed's estimator.
 
+#include "explain.h"
 #include "lowering.h"
 #include "modelgraph.h"
+#include "simulate.h"
 #include "testsupport.h"
 
 using namespace headroom;
@@ -19,6 +21,7 @@ private slots:
     void adamImplementationsTemporaries();
     void eightBitAdamState();
     void pagedOptimizerStatesAreHostMemory();
+    void zero3AutocastKeepsFullWeightCopies();
 };
 
 namespace {
@@ -208,6 +211,38 @@ void TestZero::pagedOptimizerStatesAreHostMemory()
     QCOMPARE(int(paged.warnings.back().kind), int(EstimateWarning::Kind::PagedOptimizer));
     c.optimizer = OptimizerKind::PagedAdamW;
     QCOMPARE(estimate(m, gpu, c, {}, test::fastOptions()).hostBytes, 8.0 * 6738415616.0);
+}
+
+void TestZero::zero3AutocastKeepsFullWeightCopies()
+{
+    // torch.autocast caches the 16-bit cast of an FP32 weight that is a leaf requiring grad and not a view
+    // (aten/src/ATen/autocast_mode.cpp, cached_cast) until the forward pass leaves autocast. DeepSpeed ZeRO-3
+    // gathers each layer's parameters into the same leaf nn.Parameter objects, so every layer's cast stays: at the
+    // end of the forward pass each GPU holds the whole 16-bit copy, however many ranks shard the FP32 weights.
+    // Llama-2-7B's matmul weights: 32 x (4 x 4096^2 + 3 x 4096 x 11008) + 32000 x 4096 (lm_head) = 6,607,077,376
+    // elements, 2 bytes each (the embedding is a lookup, never cast).
+    TrainingConfig c;
+    c.microBatch = 1;
+    c.sequenceLength = 512;
+    c.precision = Precision::MixedBF16;
+    c.zeroStage = 3;
+    c.dataParallel = 8;
+    const Estimate e = estimate(test::preset("llama-2-7b"), test::gpu("a100-sxm4-80gb"), c, {}, test::fastOptions());
+    QCOMPARE(e.components[index(MemoryCategory::WeightCopies)], 6607077376.0 * 2.0);
+    QCOMPARE(e.components[index(MemoryCategory::Weights)], 6738415616.0 * 4.0 / 8.0); // the FP32 shard
+    // The Explain panel says why.
+    Scenario sc;
+    sc.gpuId = "a100-sxm4-80gb";
+    sc.modelId = "llama-2-7b";
+    sc.config = c;
+    const auto r = simulate(test::catalog(), sc);
+    QVERIFY(r.ok());
+    QCOMPARE(int(explainCategory(*r, MemoryCategory::WeightCopies).note),
+             int(CategoryExplanation::Note::GatheredCasts));
+    // With 16-bit weights and an FP32 master copy (DeepSpeed bf16, FSDP MixedPrecision) nothing is cast.
+    c.mixedStyle = MixedPrecisionStyle::MasterWeights;
+    const Estimate m = estimate(test::preset("llama-2-7b"), test::gpu("a100-sxm4-80gb"), c, {}, test::fastOptions());
+    QCOMPARE(m.components[index(MemoryCategory::WeightCopies)], 0.0);
 }
 
 QTEST_APPLESS_MAIN(TestZero)

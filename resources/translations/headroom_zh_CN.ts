@@ -413,6 +413,10 @@
         <source>in unified memory (paged optimizer): %1 outside the GPU&apos;s peak</source>
         <translation>位于统一内存（分页优化器）：%1 不计入 GPU 峰值</translation>
     </message>
+    <message>
+        <source>. ZeRO-3 shards the FP32 weights, but each layer is gathered into the same FP32 parameter, and autocast keeps the 16-bit cast of every one until the forward pass ends: the whole 16-bit copy is on every GPU. With 16-bit weights and an FP32 master copy (Weights: master weights; DeepSpeed bf16, FSDP MixedPrecision) nothing is cast</source>
+        <translation>。ZeRO-3 把 FP32 权重切分到各卡，但每层都被收集回同一个 FP32 参数，autocast 会把每个参数的 16 位转换副本一直保留到前向结束：每张 GPU 上都有完整的 16 位副本。使用 16 位权重加 FP32 主副本时（权重：主权重；DeepSpeed bf16、FSDP MixedPrecision）不做转换</translation>
+    </message>
 </context>
 <context>
     <name>ExportDialog</name>

@@ -122,6 +122,10 @@ CategoryExplanation explainCategory(const SimulationResult& r, MemoryCategory c)
         x.reserveFraction = cfg.allocatorReserveFraction;
         break;
     case MemoryCategory::WeightCopies:
+        // autocast_mode.cpp cached_cast: a gathered ZeRO-3 parameter is still the same FP32 leaf, so its cast is kept.
+        if (cfg.zeroStage >= 3 && isMixed(cfg.precision) && cfg.mixedStyle == MixedPrecisionStyle::Autocast
+            && x.bytes > 0.0)
+            x.note = CategoryExplanation::Note::GatheredCasts;
         break;
     }
     return x;

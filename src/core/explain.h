@@ -26,6 +26,7 @@ struct CategoryExplanation {
         None,
         DdpBuckets,         // gradients: DistributedDataParallel's buckets hold a second copy
         OffloadedGradients, // gradients: ZeRO-Offload moves the partitions to the host
+        GatheredCasts,      // weight copies: ZeRO-3 shards the FP32 weights, autocast keeps every gathered cast
     };
 
     MemoryCategory category = MemoryCategory::Weights;

@@ -79,6 +79,11 @@ QString Explainer::category(MemoryCategory c, const SimulationResult& r)
         break;
     case MemoryCategory::WeightCopies:
         formula = tr("matmul weights × bytes of the copy = %1").arg(formatBytes(value));
+        if (x.note == CategoryExplanation::Note::GatheredCasts)
+            formula += tr(". ZeRO-3 shards the FP32 weights, but each layer is gathered into the same FP32 parameter, "
+                          "and autocast keeps the 16-bit cast of every one until the forward pass ends: the whole "
+                          "16-bit copy is on every GPU. With 16-bit weights and an FP32 master copy (Weights: master "
+                          "weights; DeepSpeed bf16, FSDP MixedPrecision) nothing is cast");
         src = tr(
             "aten/src/ATen/autocast_mode.cpp: cached_cast keeps one low-precision copy of each leaf weight until the "
             "forward leaves the autocast region, and autograd keeps it until that layer's backward. Transformer Engine "
