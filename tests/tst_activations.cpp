@@ -13,6 +13,8 @@ class TestActivations : public QObject {
 private slots:
     void korthikantiPerLayer_data();
     void korthikantiPerLayer();
+    void korthikantiTensorParallel_data();
+    void korthikantiTensorParallel();
     void fusedAttentionDropsTheQuadraticTerm();
     void checkpointingOrdersTheFootprint();
 };
@@ -90,6 +92,48 @@ void TestActivations::korthikantiPerLayer()
                             .arg(got - lnStats, 0, 'f', 0)
                             .arg(lnStats)
                             .arg(expectedBytes, 0, 'f', 0)));
+}
+
+void TestActivations::korthikantiTensorParallel_data()
+{
+    QTest::addColumn<int>("tp");
+    QTest::addColumn<QString>("checkpointing");
+    QTest::addColumn<double>("expectedBytes");
+    // Korthikanti et al. 2022, Table 2, tensor parallelism without sequence parallelism, per layer and per GPU:
+    // none sbh(10 + 24/t + 5as/(ht)); selective recomputation sbh(10 + 24/t); full recomputation 2sbh. The 10 are
+    // what every rank keeps whole: both LayerNorm inputs (4sbh), the inputs of the first attention and MLP linears
+    // (4sbh) and both dropout masks after the row-parallel linears (2sbh).
+    const double s = 512, b = 4, h = 1024, a = 16;
+    for (int t : { 2, 4, 8 }) {
+        const QString n = QStringLiteral("t=%1").arg(t);
+        QTest::newRow(qPrintable(n + QStringLiteral(", none")))
+            << t << QStringLiteral("none") << s * b * h * (10 + 24.0 / t + 5 * a * s / (h * t));
+        QTest::newRow(qPrintable(n + QStringLiteral(", selective")))
+            << t << QStringLiteral("selective") << s * b * h * (10 + 24.0 / t);
+        QTest::newRow(qPrintable(n + QStringLiteral(", full"))) << t << QStringLiteral("full") << 2 * s * b * h;
+    }
+}
+
+void TestActivations::korthikantiTensorParallel()
+{
+    QFETCH(int, tp);
+    QFETCH(QString, checkpointing);
+    QFETCH(double, expectedBytes);
+    const ModelSpec m = test::gptModel(1, 1024, 16, 50304, 512, 0.1);
+    TrainingConfig c;
+    c.microBatch = 4;
+    c.sequenceLength = 512;
+    c.precision = Precision::PureBF16;
+    c.attention = AttentionImpl::Eager;
+    c.tensorParallel = tp;
+    c.checkpointing = *checkpointingFromString(checkpointing.toStdString());
+    // LayerNorm's FP32 mean and rstd, 8 bytes per token for each norm, on every rank (the paper leaves them out),
+    // and without recomputation the 0-d BF16 divisor torch.full([], sqrt(d)) that GPT-2's attention saves.
+    const double lnStats = c.checkpointing == Checkpointing::Full ? 0.0 : 16.0 * 512 * 4;
+    const double scalar = c.checkpointing == Checkpointing::None ? 2.0 : 0.0;
+    const double got = perLayer(m, c) - lnStats - scalar;
+    QVERIFY2(got == expectedBytes,
+             qPrintable(QStringLiteral("got %1 bytes, expected %2").arg(got, 0, 'f', 0).arg(expectedBytes, 0, 'f', 0)));
 }
 
 void TestActivations::fusedAttentionDropsTheQuadraticTerm()

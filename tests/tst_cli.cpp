@@ -155,6 +155,13 @@ void TestCli::badArguments_data()
                               << QStringLiteral("token-cls");
     QTest::newRow("causal task on bert") << QStringList { QStringLiteral("--task"), QStringLiteral("causal-lm") }
                                          << QStringLiteral("--task");
+    QTest::newRow("tp not dividing the heads") << QStringList { QStringLiteral("--model"), QStringLiteral("llama-2-7b"),
+                                                                QStringLiteral("--tp"), QStringLiteral("3") }
+                                               << QStringLiteral("--tp: 3 must divide the 32 attention heads");
+    QTest::newRow("tp 0") << QStringList { QStringLiteral("--tp"), QStringLiteral("0") } << QStringLiteral("--tp");
+    QTest::newRow("tp on a cnn") << QStringList { QStringLiteral("--model"), QStringLiteral("resnet50"),
+                                                  QStringLiteral("--tp"), QStringLiteral("2") }
+                                 << QStringLiteral("--tp");
     QTest::newRow("labels without a classifier")
         << QStringList { QStringLiteral("--num-labels"), QStringLiteral("3") } << QStringLiteral("--task");
 }

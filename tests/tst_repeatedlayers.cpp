@@ -103,6 +103,12 @@ void TestRepeatedLayers::sameAnswers_data()
           } },
         { "freeze all", [](TrainingConfig& c) { c.finetune.method = FinetuneMethod::Freeze; } },
         { "sequence classification", [](TrainingConfig& c) { c.task = Task::SequenceClassification; } },
+        { "tp 2 dp 2 zero 1",
+          [](TrainingConfig& c) {
+              c.tensorParallel = 2;
+              c.dataParallel = 2;
+              c.zeroStage = 1;
+          } },
     };
     for (const char* model : { "gpt2", "bert-base", "llama-3.2-1b", "qwen2.5-0.5b", "vit-b-16", "tinyllama-1.1b" }) {
         for (const auto& [name, change] : changes) {
@@ -135,6 +141,9 @@ void TestRepeatedLayers::sameAnswers()
     QCOMPARE(rep.peakInRecompute, full.peakInRecompute);
     QCOMPARE(rep.maxMicroBatch, full.maxMicroBatch);
     QCOMPARE(rep.hostBytes, full.hostBytes);
+    QCOMPARE(rep.parametersPerGpu, full.parametersPerGpu);
+    QCOMPARE(rep.schedule->tpCommBytesPerMicroBatch.at(3.0), full.schedule->tpCommBytesPerMicroBatch.at(3.0));
+    QVERIFY(close(rep.tensorParallelSeconds, full.tensorParallelSeconds));
     for (int k = 0; k < kMemoryCategoryCount; ++k) {
         QCOMPARE(rep.components[k], full.components[k]);
         QCOMPARE(rep.atPeak[k], full.atPeak[k]);

@@ -72,7 +72,7 @@ SimulationResult run(const Scenario& s, SimulationCache* cache)
 
 // A new field of TrainingConfig changes its size: give it a row below (and, if it does not shape the schedule, a
 // line in scheduleKey()), then update this size.
-static_assert(sizeof(TrainingConfig) == 136, "TrainingConfig changed: add a row to cachedEqualsFresh_data");
+static_assert(sizeof(TrainingConfig) == 144, "TrainingConfig changed: add a row to cachedEqualsFresh_data");
 
 void TestSimulate::cachedEqualsFresh_data()
 {
@@ -87,6 +87,7 @@ void TestSimulate::cachedEqualsFresh_data()
     });
     QTest::newRow("zeroStage") << Change([](TrainingConfig& c) { c.zeroStage = 3; });
     QTest::newRow("dataParallel") << Change([](TrainingConfig& c) { c.dataParallel = 16; });
+    QTest::newRow("tensorParallel") << Change([](TrainingConfig& c) { c.tensorParallel = 2; });
     QTest::newRow("offloadOptimizer") << Change([](TrainingConfig& c) { c.offloadOptimizer = true; });
     QTest::newRow("checkpointing") << Change([](TrainingConfig& c) { c.checkpointing = Checkpointing::Full; });
     QTest::newRow("attention") << Change([](TrainingConfig& c) { c.attention = AttentionImpl::Fused; });

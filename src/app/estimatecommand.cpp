@@ -65,6 +65,10 @@ namespace {
                                    QStringLiteral("stage"));
     const QCommandLineOption kDp({ QStringLiteral("dp") }, QStringLiteral("Data-parallel GPUs (default 1)."),
                                  QStringLiteral("N"));
+    const QCommandLineOption kTp({ QStringLiteral("tp") },
+                                 QStringLiteral("Tensor-parallel GPUs per model replica, Megatron-style (default 1); "
+                                                "the job uses dp x tp GPUs."),
+                                 QStringLiteral("N"));
     const QCommandLineOption kOffload({ QStringLiteral("offload") },
                                       QStringLiteral("Keep optimizer states on the host (ZeRO-Offload)."));
     const QCommandLineOption kCkpt({ QStringLiteral("checkpointing") },
@@ -156,9 +160,9 @@ std::optional<QString> resolveModelOption(const QString& value, Catalog& catalog
 
 void addScenarioOptions(QCommandLineParser& parser)
 {
-    parser.addOptions({ kScenario, kGpu,     kModel,   kBatch,     kSeq,       kPrecision, kStyle,    kMasterGrads,
-                        kZero,     kDp,      kOffload, kCkpt,      kAttention, kOptimizer, kAdamImpl, kGradAccum,
-                        kOverhead, kReserve, kMemory,  kBandwidth, kPeak,      kDatasheet });
+    parser.addOptions({ kScenario,  kGpu,      kModel,   kBatch,   kSeq,       kPrecision, kStyle,     kMasterGrads,
+                        kZero,      kDp,       kTp,      kOffload, kCkpt,      kAttention, kOptimizer, kAdamImpl,
+                        kGradAccum, kOverhead, kReserve, kMemory,  kBandwidth, kPeak,      kDatasheet });
     addFinetuneOptions(parser);
 }
 
@@ -224,6 +228,8 @@ std::optional<QString> resolveScenario(const QCommandLineParser& p, Catalog& cat
         return e;
     if ((e = integer(p, kDp, 1, 1 << 20, &c.dataParallel)))
         return e;
+    if ((e = integer(p, kTp, 1, 1024, &c.tensorParallel)))
+        return e;
     if (p.isSet(kOffload))
         c.offloadOptimizer = true;
     if ((e = choice(p, kCkpt, &checkpointingFromString, "none, selective, full", &c.checkpointing)))
@@ -288,6 +294,8 @@ QStringList scenarioToArguments(const Scenario& s)
           << str(toString(c.masterGradients));
     a << QStringLiteral("--zero") << QString::number(c.zeroStage) << QStringLiteral("--dp")
       << QString::number(c.dataParallel);
+    if (c.tensorParallel != 1)
+        a << QStringLiteral("--tp") << QString::number(c.tensorParallel);
     if (c.offloadOptimizer)
         a << QStringLiteral("--offload");
     a << QStringLiteral("--checkpointing") << str(toString(c.checkpointing)) << QStringLiteral("--attention")

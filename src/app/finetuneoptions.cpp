@@ -44,6 +44,8 @@ namespace {
         QString f = QString::fromStdString(field);
         if (f == QLatin1String("sequence_length"))
             return QStringLiteral("seq");
+        if (f == QLatin1String("tensor_parallel"))
+            return QStringLiteral("tp");
         f.replace(QLatin1Char('_'), QLatin1Char('-'));
         return f;
     }

@@ -201,26 +201,40 @@ namespace {
     // Collectives on NVLink / Infinity Fabric when every rank is on it (a bridge pairs two cards, an SXM board joins
     // eight), else on the host link; one direction is half the bidirectional figure the catalog stores.
     void communicationTime(Estimate& e, const Schedule& s, const GpuSpec& gpu, const Efficiency& eff,
-                           const WorkTotals& work)
+                           const WorkTotals& work, double batch)
     {
         const TrainingConfig& config = e.config;
         const int ranks = std::max(1, config.dataParallel);
+        const int tp = std::max(1, config.tensorParallel);
         const int ga = std::max(1, config.gradientAccumulation);
-        const bool onGpuLink = gpu.gpuLinkGBps.present() && ranks <= gpu.gpuLinkMaxGpus;
-        const double linkGBps = onGpuLink ? gpu.gpuLinkGBps.value : gpu.pcieGBps.value;
-        const double linkBw = linkGBps * 1e9 / 2.0 * eff.link;
+        // One direction of the link that joins `gpus` GPUs: NVLink / Infinity Fabric when they all sit on it.
+        auto linkBandwidth = [&](int gpus) {
+            const bool onGpuLink = gpu.gpuLinkGBps.present() && gpus <= gpu.gpuLinkMaxGpus;
+            const double linkGBps = onGpuLink ? gpu.gpuLinkGBps.value : gpu.pcieGBps.value;
+            return linkGBps * 1e9 / 2.0 * eff.link;
+        };
+        // Tensor parallelism all-reduces inside every block, forward and backward, on the critical path: Megatron
+        // does not overlap these by default.
+        if (tp > 1) {
+            if (const double bw = linkBandwidth(tp); bw > 0.0) {
+                e.tensorParallelSeconds = s.tpCommBytesPerMicroBatch.at(batch) / bw * ga;
+                e.communicationSeconds += e.tensorParallelSeconds;
+                e.exposedCommunicationSeconds += e.tensorParallelSeconds;
+            }
+        }
+        const double linkBw = linkBandwidth(ranks * tp);
         if (ranks <= 1 || linkBw <= 0.0)
             return;
         const double perMicro = s.commBytesPerMicroBatch / linkBw;
         const double perStep = s.commBytesPerStep / linkBw;
-        e.communicationSeconds = perMicro * ga + perStep;
+        e.communicationSeconds += perMicro * ga + perStep;
         const double overlapMicro = config.zeroStage >= 3 ? work.forward + work.backward : work.backward;
         double exposed = std::max(0.0, perMicro - overlapMicro) * ga;
         if (config.zeroStage == 0)
             exposed += std::max(0.0, perStep - work.backward);
         else
             exposed += perStep; // the parameter all-gather after the optimizer step waits for the step
-        e.exposedCommunicationSeconds = exposed;
+        e.exposedCommunicationSeconds += exposed;
     }
 
     // ZeRO-Offload: partitions cross PCIe both ways and the host updates them.
@@ -390,6 +404,7 @@ void evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, 
     e.vision = model.isVision();
     e.parameters = s.parameters;
     e.trainableParameters = s.trainableParameters;
+    e.parametersPerGpu = s.parametersPerGpu;
     e.tokensPerSample = s.tokensPerSample;
     e.gpu = applyOverrides(gpu, overrides, gemmUnit(config));
     e.overheadBytes = frameworkOverheadBytes(gpu, config);
@@ -432,7 +447,7 @@ void evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, 
     if (options.searchMaxSequence)
         e.maxSequence = maxSequence(model, config, e.capacityBytes, e.overheadBytes, &e.maxSequenceLimitedByModel);
     e.microBatchSeconds = walk.work.micro;
-    communicationTime(e, s, gpu, options.efficiency, walk.work);
+    communicationTime(e, s, gpu, options.efficiency, walk.work, batch);
     double optimizer = walk.work.optimizer;
     if (config.offloadOptimizer) {
         e.offloadSeconds = offloadTime(s, gpu, options.efficiency);

@@ -63,6 +63,7 @@ struct Estimate {
     std::string modelId;
     double parameters = 0.0;
     double trainableParameters = 0.0; // PEFT get_nb_trainable_parameters: the ones with requires_grad
+    double parametersPerGpu = 0.0;    // one GPU's share under tensor parallelism
     double tokensPerSample = 1.0;
     bool vision = false;
 
@@ -91,6 +92,7 @@ struct Estimate {
     double optimizerSeconds = 0.0;
     double communicationSeconds = 0.0;
     double exposedCommunicationSeconds = 0.0;
+    double tensorParallelSeconds = 0.0; // of communicationSeconds: the tensor-parallel all-reduces, never hidden
     double offloadSeconds = 0.0;
     double hostBytes = 0.0; // optimizer state in host memory (ZeRO-Offload) or unified memory (paged optimizers)
     double stepSeconds = 0.0;

@@ -71,7 +71,7 @@ CategoryExplanation explainCategory(const SimulationResult& r, MemoryCategory c)
     x.category = c;
     const Estimate& e = r.estimate;
     const TrainingConfig& cfg = e.config;
-    x.parameters = e.parameters;
+    x.parameters = e.parametersPerGpu; // this GPU's share under tensor parallelism
     x.ranks = std::max(1, cfg.dataParallel);
     x.bytes = c == MemoryCategory::Transient ? e.atPeak[index(c)] : e.components[index(c)];
     const double batch = double(cfg.microBatch);

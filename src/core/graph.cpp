@@ -23,7 +23,7 @@ double Graph::parameterCount() const
 {
     double n = 0.0;
     for (const auto& p : params)
-        n += p.numel;
+        n += p.numel * p.shards;
     return n;
 }
 
@@ -31,7 +31,15 @@ double Graph::trainableParameterCount() const
 {
     double n = 0.0;
     for (const auto& p : params)
-        n += p.trainable ? p.numel : 0.0;
+        n += p.trainable ? p.numel * p.shards : 0.0;
+    return n;
+}
+
+double Graph::parameterCountPerGpu() const
+{
+    double n = 0.0;
+    for (const auto& p : params)
+        n += p.numel;
     return n;
 }
 

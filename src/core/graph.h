@@ -84,6 +84,7 @@ struct GraphOp {
     OpCost backward;
     Linear modelFlops;      // forward matmul FLOPs by the dense convention used for MFU (Narayanan et al. 2021)
     Linear backwardScratch; // allocated and freed inside the backward kernel (a 4-bit weight dequantized again)
+    Linear tpMessage;       // bytes tensor parallelism all-reduces for this operator, forward and backward together
     bool inplace = false;
 };
 
@@ -97,6 +98,7 @@ struct Parameter {
     TensorId tensor = kNoTensor;
     double lastDim = 0.0; // size of the last dimension; 0 for 1-D parameters (Adafactor factors >= 2-D)
     double secondLastDim = 0.0;
+    double shards = 1.0; // tensor-parallel ranks that each hold numel of it (1: replicated on every rank)
 };
 
 struct CheckpointRegion {
@@ -142,8 +144,10 @@ struct Graph {
     // Times an operator runs in the real model: LayerRepeat::count inside the repeated block, else 1.
     int copies(std::int32_t op) const { return op >= repeat.firstOp && op <= repeat.lastOp ? repeat.count : 1; }
 
+    // Parameters of the whole model (a tensor-parallel shard counted once per rank that holds one), and of one GPU.
     double parameterCount() const;
     double trainableParameterCount() const;
+    double parameterCountPerGpu() const;
     double largestParameterGroup() const; // elements of the largest layer (DeepSpeed's "largest layer")
 
     std::span<const TensorId> inputs(const GraphOp& op) const

@@ -174,14 +174,16 @@ namespace {
         else
             gradElemBytes = bytesPerElement(plan.paramType);
         s.gradientType = gradElemBytes == 4.0 ? DType::F32 : plan.paramType;
-        s.parameters = s.trainableParameters = weightBytes = trainableWeightBytes = gradientBytes = 0.0;
+        s.parameters = s.trainableParameters = s.parametersPerGpu = 0.0;
+        weightBytes = trainableWeightBytes = gradientBytes = 0.0;
         for (const auto& p : g.params) {
             const double w = p.numel * bytesPerElement(p.dtype);
-            s.parameters += p.numel;
+            s.parameters += p.numel * p.shards; // the whole model; memory below is this GPU's share
+            s.parametersPerGpu += p.numel;
             weightBytes += w;
             if (!p.trainable)
                 continue;
-            s.trainableParameters += p.numel;
+            s.trainableParameters += p.numel * p.shards;
             trainableWeightBytes += w;
             gradientBytes += p.numel * gradBytesOf(p);
         }
@@ -514,10 +516,16 @@ namespace {
         detail::markRepeats(g, s);
         buildEvents();
         detail::repeatDeltas(s);
+        Linear tpMessages;
         for (std::int32_t i = 0; i < std::int32_t(g.ops.size()); ++i) {
-            for (int k = g.copies(i); k > 0; --k)
+            for (int k = g.copies(i); k > 0; --k) {
                 s.modelFlops += g.ops[std::size_t(i)].modelFlops * 3.0;
+                tpMessages += g.ops[std::size_t(i)].tpMessage;
+            }
         }
+        // Ring all-reduce: each rank sends and receives 2 (t - 1) / t of the message (nccl-tests PERFORMANCE.md).
+        const double t = std::max(1, cfg.tensorParallel);
+        s.tpCommBytesPerMicroBatch = tpMessages * (2.0 * (t - 1.0) / t);
         groupSteps();
         s.tokensPerSample = g.samplesTokens;
         s.layers = g.layers;
@@ -623,6 +631,7 @@ namespace {
         s.resident = {};
         s.modelFlops = {};
         s.commBytesPerMicroBatch = s.commBytesPerStep = s.offloadBytesPerStep = s.offloadParameters = s.hostBytes = 0.0;
+        s.tpCommBytesPerMicroBatch = {};
         saved.clear();
         const std::size_t nStorages = g.storages.size();
         storageProducer.assign(nStorages, -1);

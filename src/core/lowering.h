@@ -84,10 +84,12 @@ struct Schedule {
     Linear modelFlops; // dense matmul FLOPs of forward + backward per micro-batch (3x forward)
     double parameters = 0.0;
     double trainableParameters = 0.0; // those with requires_grad (PEFT get_nb_trainable_parameters)
+    double parametersPerGpu = 0.0;    // this GPU's share under tensor parallelism (= parameters without it)
     double tokensPerSample = 1.0;
     DType gradientType = DType::F32;
     OptimizerFootprint optimizer;
     double commBytesPerMicroBatch = 0.0; // per rank, collectives that run every micro-batch
+    Linear tpCommBytesPerMicroBatch;     // per rank, tensor-parallel all-reduces of activations and their gradients
     double commBytesPerStep = 0.0;       // per rank, collectives that run once per optimizer step
     double offloadBytesPerStep = 0.0;    // host <-> device traffic of optimizer offload
     double hostBytes = 0.0;              // per rank, optimizer state kept in host memory (offloaded or paged)

@@ -187,6 +187,8 @@ namespace {
         scenario["master_gradients"] = std::string(toString(e.config.masterGradients));
         scenario["zero_stage"] = e.config.zeroStage;
         scenario["data_parallel"] = e.config.dataParallel;
+        if (e.config.tensorParallel != 1)
+            scenario["tensor_parallel"] = e.config.tensorParallel;
         scenario["offload_optimizer"] = e.config.offloadOptimizer;
         scenario["checkpointing"] = std::string(toString(e.config.checkpointing));
         scenario["attention"] = std::string(toString(e.config.attention));
@@ -293,6 +295,10 @@ namespace {
                        { "reference", model.reference.implementation },
                        { "checkpoint", model.reference.checkpoint } };
         j["parameters"] = integer(e.parameters);
+        if (e.config.tensorParallel > 1) {
+            j["parameters_per_gpu"] = integer(e.parametersPerGpu);
+            j["tensor_parallel_communication_seconds"] = finite(e.tensorParallelSeconds);
+        }
         j["trainable_parameters"] = integer(e.trainableParameters);
         j["memory"] = memoryJson(e);
         j["peak_phase"] = std::string(toString(e.peakPhase));

@@ -64,6 +64,8 @@ std::optional<Error> validateConfig(const TrainingConfig& c, std::string_view or
         return err("zero_stage", "must be 0, 1, 2 or 3");
     if (c.dataParallel < 1 || c.dataParallel > (1 << 20))
         return err("data_parallel", "must be between 1 and 1048576");
+    if (c.tensorParallel < 1 || c.tensorParallel > 1024)
+        return err("tensor_parallel", "must be between 1 and 1024");
     if (c.gradientAccumulation < 1 || c.gradientAccumulation > (1 << 20))
         return err("gradient_accumulation", "must be between 1 and 1048576");
     if (c.overheadBytes && (!std::isfinite(*c.overheadBytes) || *c.overheadBytes < 0 || *c.overheadBytes > 1e15))
@@ -93,6 +95,20 @@ std::optional<Error> validateForModel(const ModelSpec& model, const TrainingConf
                        "must be at most " + std::to_string(t.maxPositions) + ": " + model.id + " has "
                            + std::to_string(t.maxPositions)
                            + " learned positions and no embedding for a token after them" };
+    }
+    if (c.tensorParallel > 1) {
+        // Megatron splits attention heads, key/value groups and the FFN across the tensor-parallel ranks.
+        auto tp = [&](std::string msg) { return Error { std::string(origin), "tensor_parallel", std::move(msg) }; };
+        const int n = c.tensorParallel;
+        if (model.family != ModelFamily::Transformer)
+            return tp("tensor parallelism splits transformer blocks; " + model.id + " is a CNN");
+        const int kv = t.kvHeads > 0 ? t.kvHeads : t.heads;
+        if (t.heads % n != 0 || kv % n != 0 || t.ffn % n != 0)
+            return tp(std::to_string(n) + " must divide the " + std::to_string(t.heads) + " attention heads, the "
+                      + std::to_string(kv) + " key/value heads and the FFN width " + std::to_string(t.ffn) + " of "
+                      + model.id);
+        if (c.finetune.adapters() || c.finetune.method == FinetuneMethod::QLoRA)
+            return tp("adapters (LoRA, DoRA, QLoRA) under tensor parallelism are not modelled; use --tp 1");
     }
     return validateFinetune(model, c, origin);
 }
@@ -132,6 +148,7 @@ Expected<ScenarioDocument> parseScenario(std::string_view jsonText, std::string_
                                       "fp32, low");
         c.zeroStage = int(r.integerOr("zero_stage", 0, 0, 3));
         c.dataParallel = int(r.integerOr("data_parallel", 1, 1, 1 << 20));
+        c.tensorParallel = int(r.integerOr("tensor_parallel", 1, 1, 1024));
         c.offloadOptimizer = r.booleanOr("offload_optimizer", false);
         c.checkpointing = enumField(r, "checkpointing", c.checkpointing, &checkpointingFromString,
                                     "none, selective, full");
@@ -185,6 +202,8 @@ std::string serializeScenario(const ScenarioDocument& d)
     j["master_gradients"] = std::string(toString(c.masterGradients));
     j["zero_stage"] = c.zeroStage;
     j["data_parallel"] = c.dataParallel;
+    if (c.tensorParallel != 1)
+        j["tensor_parallel"] = c.tensorParallel;
     j["offload_optimizer"] = c.offloadOptimizer;
     j["checkpointing"] = std::string(toString(c.checkpointing));
     j["attention"] = std::string(toString(c.attention));

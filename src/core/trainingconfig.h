@@ -109,8 +109,9 @@ struct TrainingConfig {
     Precision precision = Precision::MixedBF16;
     MixedPrecisionStyle mixedStyle = MixedPrecisionStyle::Autocast;
     GradientStorage masterGradients = GradientStorage::FP32;
-    int zeroStage = 0;    // 0..3
-    int dataParallel = 1; // data-parallel ranks that ZeRO partitions over
+    int zeroStage = 0;      // 0..3
+    int dataParallel = 1;   // data-parallel ranks that ZeRO partitions over
+    int tensorParallel = 1; // Megatron tensor-parallel ranks: heads, FFN and vocabulary split t ways per GPU
     bool offloadOptimizer = false;
     Checkpointing checkpointing = Checkpointing::None;
     AttentionImpl attention = AttentionImpl::Fused;

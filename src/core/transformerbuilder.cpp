@@ -17,9 +17,33 @@ double transformerTokens(const TransformerSpec& t, std::int64_t sequenceSetting)
 
 namespace detail {
 
-    TensorId TransformerBuilder::linearParam(TensorId x, double in, double out, bool bias, std::string_view name)
+    TensorId TransformerBuilder::linearParam(TensorId x, double in, double out, bool bias, std::string_view name,
+                                             Split split)
     {
-        return finetuneLinear(b, policy, x, s, in, out, bias, name);
+        const std::size_t first = g.params.size();
+        const TensorId y = finetuneLinear(b, policy, x, s, in, out, bias, name);
+        if (tp > 1 && split != Split::None) {
+            shard(first, split);
+            if (split == Split::Row) // the partial sums are all-reduced before the bias and the residual
+                allReduce(g.tensors[y].producer, y);
+        }
+        return y;
+    }
+
+    void TransformerBuilder::shard(std::size_t first, Split split)
+    {
+        for (std::size_t i = first; i < g.params.size(); ++i) {
+            Parameter& p = g.params[i];
+            p.shards = (p.matmulWeight || split != Split::Row) ? double(tp) : 1.0;
+        }
+    }
+
+    void TransformerBuilder::allReduce(std::int32_t op, TensorId tensor)
+    {
+        if (tp <= 1 || op < 0)
+            return;
+        const GraphTensor& t = g.tensors[tensor];
+        g.ops[std::size_t(op)].tpMessage += t.numel * bytesPerElement(t.dtype);
     }
 
     TensorId TransformerBuilder::norm(TensorId x, std::string_view name)
@@ -108,7 +132,7 @@ namespace detail {
         const double qDim = a * d, kvDim = kv * d;
         TensorId q = kNoTensor, k = kNoTensor, v = kNoTensor;
         if (m.fusedQkv) {
-            const TensorId qkv = linearParam(x, h, qDim + 2.0 * kvDim, m.qkvBias, "attn.qkv");
+            const TensorId qkv = linearParam(x, h, qDim + 2.0 * kvDim, m.qkvBias, "attn.qkv", Split::Column);
             const double tot = qDim + 2.0 * kvDim;
             const double fr[] = { qDim / tot, kvDim / tot, kvDim / tot };
             const auto parts = b.split(qkv, fr, "attn.split");
@@ -116,10 +140,12 @@ namespace detail {
             k = parts[1];
             v = parts[2];
         } else {
-            q = linearParam(x, h, qDim, m.qkvBias, "attn.q");
-            k = linearParam(x, h, kvDim, m.qkvBias, "attn.k");
-            v = linearParam(x, h, kvDim, m.qkvBias, "attn.v");
+            q = linearParam(x, h, qDim, m.qkvBias, "attn.q", Split::Column);
+            k = linearParam(x, h, kvDim, m.qkvBias, "attn.k", Split::Column);
+            v = linearParam(x, h, kvDim, m.qkvBias, "attn.v", Split::Column);
         }
+        // The input's gradient is all-reduced once in backward, for the column-parallel projections together.
+        allReduce(g.tensors[q].producer, x);
         if (m.position == PositionKind::Rotary) {
             q = rope(q);
             k = rope(k);
@@ -160,22 +186,24 @@ namespace detail {
             if (selective)
                 b.endRegion();
         }
-        return linearParam(ctx, qDim, h, m.outBias, "attn.out");
+        return linearParam(ctx, qDim, h, m.outBias, "attn.out", Split::Row);
     }
 
     TensorId TransformerBuilder::mlp(TensorId x)
     {
         if (m.gatedFfn) {
-            const TensorId gate = linearParam(x, h, f, m.ffnBias, "mlp.gate");
-            const TensorId up = linearParam(x, h, f, m.ffnBias, "mlp.up");
+            const TensorId gate = linearParam(x, h, f, m.ffnBias, "mlp.gate", Split::Column);
+            allReduce(g.tensors[gate].producer, x); // the input's gradient, in backward
+            const TensorId up = linearParam(x, h, f, m.ffnBias, "mlp.up", Split::Column);
             const TensorId act = activation(gate);
             const TensorId prod = b.mul(act, up, "mlp.mul");
-            return linearParam(prod, f, h, m.ffnBias, "mlp.down");
+            return linearParam(prod, f, h, m.ffnBias, "mlp.down", Split::Row);
         }
-        TensorId y = linearParam(x, h, f, m.ffnBias, "mlp.fc1");
+        TensorId y = linearParam(x, h, f, m.ffnBias, "mlp.fc1", Split::Column);
+        allReduce(g.tensors[y].producer, x); // the input's gradient, in backward
         y = activation(y);
         y = b.dropout(y, m.ffnDropout, "mlp.dropout");
-        return linearParam(y, f, h, m.ffnBias, "mlp.fc2");
+        return linearParam(y, f, h, m.ffnBias, "mlp.fc2", Split::Row);
     }
 
     TensorId TransformerBuilder::block(TensorId x)

@@ -31,6 +31,13 @@ public:
         rd = m.rotaryFraction < 1.0 ? std::max(1.0, std::floor(d * m.rotaryFraction)) : d;
         headKind = effectiveHead(m, config);
         classes = config.task == Task::Model ? m.classes : config.numLabels;
+        // Megatron tensor parallelism: each rank holds a/t heads, kv/t key/value groups, f/t FFN channels and
+        // V/t rows of the vocabulary (validateForModel checks that t divides them).
+        tp = std::max(1, config.tensorParallel);
+        a /= tp;
+        kv /= tp;
+        f /= tp;
+        vocab = std::ceil(double(m.vocab) / tp);
     }
 
     // Builds the graph; with GraphLayers::RepeatIdentical, one block of the longest run of identical blocks
@@ -53,7 +60,15 @@ private:
     void sequenceClassifier(TensorId x);
     void tokenClassifier(TensorId x);
     TensorId crossEntropy(TensorId logits, double rows, double classes, bool upcast);
-    TensorId linearParam(TensorId x, double in, double out, bool bias, std::string_view name);
+    // How a Linear is split over the tensor-parallel ranks (Megatron ColumnParallelLinear / RowParallelLinear).
+    enum class Split : std::uint8_t { None, Column, Row };
+    TensorId linearParam(TensorId x, double in, double out, bool bias, std::string_view name,
+                         Split split = Split::None);
+    // Marks the parameters created since `first` as split over the tensor-parallel ranks (a row-parallel bias is
+    // replicated), and records the all-reduce that follows a row-parallel Linear or precedes, in backward, the
+    // column-parallel ones that read `input`.
+    void shard(std::size_t first, Split split);
+    void allReduce(std::int32_t op, TensorId tensor);
     void next(ParameterRole role) { b.setParameterKind(policy.kind(role, b.layer())); }
 
     const TransformerSpec& m;
@@ -63,6 +78,8 @@ private:
     FinetunePolicy policy;
     double s = 0, h = 0, a = 0, kv = 0, d = 0, f = 0;
     double rd = 0; // rotary channels per head
+    int tp = 1;
+    double vocab = 0; // vocabulary rows on this rank
     HeadKind headKind = HeadKind::CausalLM;
     int classes = 0;
     TensorId ids = kNoTensor, labels = kNoTensor, wte = kNoTensor;

@@ -40,8 +40,13 @@ TensorId TransformerBuilder::embeddings()
         labels = b.input("labels", DType::I64, 1.0);
     else if (headKind != HeadKind::None)
         labels = b.input("labels", DType::I64, s);
-    wte = b.parameter("embed.tokens", double(m.vocab) * h, false, h, double(m.vocab));
+    // VocabParallelEmbedding: each tensor-parallel rank looks up its rows of the vocabulary, and the partial
+    // embeddings are all-reduced.
+    const std::size_t firstParam = g.params.size();
+    wte = b.parameter("embed.tokens", vocab * h, false, h, vocab);
+    shard(firstParam, Split::Column);
     TensorId x = b.embedding(wte, ids, s, h, "embed.tokens");
+    allReduce(g.tensors[x].producer, x);
     if (policy.inputRequiresGrad(cfg))
         b.requireGrad(x);
     if (m.typeVocab > 0) {
@@ -85,14 +90,17 @@ void TransformerBuilder::head(TensorId x)
     b.setLayer(m.layers);
     if (m.preNorm && m.finalNorm)
         x = norm(x, "final_norm");
-    const double vocab = double(m.vocab);
     next(headKind == HeadKind::CausalLM || headKind == HeadKind::MaskedLM ? ParameterRole::OutputHead
                                                                           : ParameterRole::ClassifierHead);
     switch (headKind) {
     case HeadKind::CausalLM: {
+        // A column-parallel output layer over this rank's vocabulary rows (Megatron's parallel cross entropy).
+        const std::size_t firstParam = g.params.size();
         const TensorId w = m.tiedEmbeddings ? wte : b.parameter("lm_head", vocab * h, true, h, vocab);
         const TensorId bias = m.headBias ? b.parameter("lm_head", vocab, false) : kNoTensor;
+        shard(firstParam, Split::Column);
         const TensorId logits = b.linear(x, w, bias, s, h, vocab, "lm_head");
+        allReduce(g.tensors[logits].producer, x); // the input's gradient, in backward
         // transformers ForCausalLMLoss upcasts the logits (logits.float()) before cross_entropy, and pads and
         // shifts the labels into a new int64 tensor that nll_loss saves.
         const TensorId logits32 = b.cast(logits, DType::F32, "loss.upcast");
@@ -108,9 +116,12 @@ void TransformerBuilder::head(TensorId x)
         t = activation(t);
         t = norm(t, "mlm.norm");
         next(ParameterRole::OutputHead);
+        const std::size_t firstParam = g.params.size();
         const TensorId w = m.tiedEmbeddings ? wte : b.parameter("mlm.decoder", vocab * h, true, h, vocab);
         const TensorId bias = m.headBias ? b.parameter("mlm.decoder", vocab, false) : kNoTensor;
+        shard(firstParam, Split::Column);
         const TensorId logits = b.linear(t, w, bias, s, h, vocab, "mlm.decoder");
+        allReduce(g.tensors[logits].producer, t); // the input's gradient, in backward
         const TensorId lsm = b.logSoftmax(logits, s, vocab, "loss.log_softmax");
         b.nllLoss(lsm, labels, s, "loss.nll");
         break;
