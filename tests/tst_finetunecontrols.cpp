@@ -42,6 +42,7 @@ private slots:
     void refusedScenarioIsReported();
     void everyControlHasATooltip();
     void groupMnemonicFocusesTheMethod();
+    void tensorParallelRowOffersTheModelsSplits();
 
 private:
     ControlPanel* controls() const { return m_window->controls(); }
@@ -355,6 +356,35 @@ void TestFinetuneControls::groupMnemonicFocusesTheMethod()
         QSKIP("the platform does not activate windows, so shortcuts are not delivered");
     QTest::keyClick(m_window.get(), Qt::Key_U, Qt::AltModifier);
     QTRY_COMPARE(QApplication::focusWidget(), static_cast<QWidget*>(controls()->finetuneCombo()));
+}
+
+void TestFinetuneControls::tensorParallelRowOffersTheModelsSplits()
+{
+    // Llama-2-7B (32 heads, 32 key/value heads, FFN 11008 = 2^8 x 43): splits 1, 2, 4, 8, 16, 32 divide them all.
+    llamaAtBatchOne();
+    QComboBox* tp = controls()->tensorParallelCombo();
+    QList<int> offered;
+    for (int i = 0; i < tp->count(); ++i)
+        offered << tp->itemData(i).toInt();
+    QCOMPARE(offered, (QList<int> { 1, 2, 4, 8, 16, 32 }));
+    QVERIFY(tp->isEnabled());
+    const double whole = estimate().components[index(MemoryCategory::Weights)];
+    selectData(tp, 4);
+    QCOMPARE(m_controller->scenario().config.tensorParallel, 4);
+    QVERIFY(estimate().components[index(MemoryCategory::Weights)] < 0.26 * whole);
+    QCOMPARE(estimate().parameters, 6738415616.0); // still the whole model's count
+    // GPT-2's 12 heads split 2 or 4 ways; the choice of 4 stays, 8 is not offered.
+    selectId(controls()->modelCombo(), "gpt2");
+    offered.clear();
+    for (int i = 0; i < tp->count(); ++i)
+        offered << tp->itemData(i).toInt();
+    QCOMPARE(offered, (QList<int> { 1, 2, 4 }));
+    QCOMPARE(m_controller->scenario().config.tensorParallel, 4);
+    // Adapters under tensor parallelism are not modelled: LoRA turns the row off and the split back to 1.
+    selectData(controls()->finetuneCombo(), int(FinetuneMethod::LoRA));
+    QCOMPARE(m_controller->scenario().config.tensorParallel, 1);
+    QVERIFY(!tp->isEnabled());
+    QVERIFY(m_controller->result().model); // the scenario stayed valid throughout
 }
 
 QTEST_MAIN(TestFinetuneControls)

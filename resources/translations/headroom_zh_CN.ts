@@ -108,10 +108,6 @@
         <translation>注意力(&amp;T)</translation>
     </message>
     <message>
-        <source>Data parallelism</source>
-        <translation>数据并行</translation>
-    </message>
-    <message>
         <source>&amp;ZeRO stage</source>
         <translation>ZeRO 阶段(&amp;Z)</translation>
     </message>
@@ -214,6 +210,18 @@
     <message>
         <source>Blocks frozen from the input side, with the embeddings: for p in model.model.layers[:N].parameters(): p.requires_grad_(False). All: only the head trains.</source>
         <translation>从输入端起冻结的块数（连同嵌入层）：for p in model.model.layers[:N].parameters(): p.requires_grad_(False)。全部：只训练输出头。</translation>
+    </message>
+    <message>
+        <source>Parallelism</source>
+        <translation>并行</translation>
+    </message>
+    <message>
+        <source>Megatron-LM tensor parallelism (--tensor-model-parallel-size): each GPU holds 1/t of the attention heads, the FFN and the vocabulary, and all-reduces activations in every layer. The job uses data-parallel × tensor-parallel GPUs.</source>
+        <translation>Megatron-LM 张量并行（--tensor-model-parallel-size）：每张 GPU 只持有 1/t 的注意力头、FFN 和词表，并在每一层中 all-reduce 激活。整个作业使用 数据并行 × 张量并行 张 GPU。</translation>
+    </message>
+    <message>
+        <source>Tensor-parallel GPUs per repl&amp;ica</source>
+        <translation>每个副本的张量并行 GPU 数(&amp;I)</translation>
     </message>
 </context>
 <context>
@@ -2117,6 +2125,10 @@
     <message>
         <source>%1 is a CNN: its fine-tuning methods are not modelled, only full training.</source>
         <translation>%1 是卷积网络（CNN）：只模拟全量训练，不支持其他微调方式。</translation>
+    </message>
+    <message>
+        <source>1 (no tensor parallelism)</source>
+        <translation>1（不做张量并行）</translation>
     </message>
 </context>
 <context>

@@ -130,6 +130,7 @@ ControlPanel::ControlPanel(QWidget* parent)
 {
     m_ui->setupUi(this);
     setupFinetune();
+    setupParallel();
     populateChoices();
 
     auto slider = [this](QSlider* s, QSpinBox* spin, const QString& name, auto toValue, auto toPosition) {
@@ -303,6 +304,7 @@ void ControlPanel::syncFromScenario()
     m_ui->dpSlider->setValue(toLog(double(c.dataParallel), 1.0));
     m_ui->offloadCheck->setChecked(c.offloadOptimizer);
     syncFinetune(m_catalog->model(s.modelId));
+    syncParallel(m_catalog->model(s.modelId));
     updateRangeNote();
 
     const GpuSpec* gpu = m_catalog->gpu(s.gpuId);
@@ -430,6 +432,7 @@ void ControlPanel::edited(const QString& control, bool dragging)
             c.sequenceLength = m->defaultSequence;
     }
     editFinetune(control, m_catalog->model(s.modelId), modelChanged);
+    editParallel(control, m_catalog->model(s.modelId), modelChanged);
     if (control == QLatin1String("gpu") && s.gpuId != oldGpu) {
         // Overrides belong to the GPU they were made for; a new GPU starts from its datasheet.
         s.overrides = {};
@@ -470,6 +473,8 @@ void ControlPanel::setPresentationMode(bool on)
     m_ui->dpLabel->setVisible(!on);
     m_ui->dpSlider->setVisible(!on);
     m_ui->dpSpin->setVisible(!on);
+    m_ui->tpLabel->setVisible(!on);
+    m_ui->tpCombo->setVisible(!on);
     setFinetunePresentationMode(on);
 }
 

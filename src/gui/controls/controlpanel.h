@@ -53,6 +53,7 @@ public:
     QComboBox* checkpointingCombo() const;
     QComboBox* attentionCombo() const;
     QComboBox* finetuneCombo() const;
+    QComboBox* tensorParallelCombo() const;
     QSpinBox* loraRankSpin() const;
     QComboBox* loraTargetsCombo() const;
     QDoubleSpinBox* loraDropoutSpin() const;
@@ -84,6 +85,10 @@ private:
     // Reads the edited fine-tuning control into the scenario; on a new model, keeps only what that model accepts.
     void editFinetune(const QString& control, const ModelSpec* model, bool modelChanged);
     void setFinetunePresentationMode(bool on);
+    // The tensor-parallel row (controlpanelparallel.cpp).
+    void setupParallel();
+    void syncParallel(const ModelSpec* model);
+    void editParallel(const QString& control, const ModelSpec* model, bool modelChanged);
 
     std::unique_ptr<Ui::ControlPanel> m_ui;
     const Catalog* m_catalog = nullptr;
