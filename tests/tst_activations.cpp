@@ -97,6 +97,7 @@ void TestActivations::korthikantiPerLayer()
 void TestActivations::korthikantiTensorParallel_data()
 {
     QTest::addColumn<int>("tp");
+    QTest::addColumn<bool>("sp");
     QTest::addColumn<QString>("checkpointing");
     QTest::addColumn<double>("expectedBytes");
     // Korthikanti et al. 2022, Table 2, tensor parallelism without sequence parallelism, per layer and per GPU:
@@ -107,16 +108,26 @@ void TestActivations::korthikantiTensorParallel_data()
     for (int t : { 2, 4, 8 }) {
         const QString n = QStringLiteral("t=%1").arg(t);
         QTest::newRow(qPrintable(n + QStringLiteral(", none")))
-            << t << QStringLiteral("none") << s * b * h * (10 + 24.0 / t + 5 * a * s / (h * t));
+            << t << false << QStringLiteral("none") << s * b * h * (10 + 24.0 / t + 5 * a * s / (h * t));
         QTest::newRow(qPrintable(n + QStringLiteral(", selective")))
-            << t << QStringLiteral("selective") << s * b * h * (10 + 24.0 / t);
-        QTest::newRow(qPrintable(n + QStringLiteral(", full"))) << t << QStringLiteral("full") << 2 * s * b * h;
+            << t << false << QStringLiteral("selective") << s * b * h * (10 + 24.0 / t);
+        QTest::newRow(qPrintable(n + QStringLiteral(", full")))
+            << t << false << QStringLiteral("full") << 2 * s * b * h;
+        // With sequence parallelism the 10 are split too: sbh/t (34 + 5as/h), 34sbh/t, and 2sbh/t for full
+        // recomputation (the layer input is a shard).
+        QTest::newRow(qPrintable(n + QStringLiteral(" SP, none")))
+            << t << true << QStringLiteral("none") << s * b * h / t * (34 + 5 * a * s / h);
+        QTest::newRow(qPrintable(n + QStringLiteral(" SP, selective")))
+            << t << true << QStringLiteral("selective") << s * b * h / t * 34;
+        QTest::newRow(qPrintable(n + QStringLiteral(" SP, full")))
+            << t << true << QStringLiteral("full") << 2 * s * b * h / t;
     }
 }
 
 void TestActivations::korthikantiTensorParallel()
 {
     QFETCH(int, tp);
+    QFETCH(bool, sp);
     QFETCH(QString, checkpointing);
     QFETCH(double, expectedBytes);
     const ModelSpec m = test::gptModel(1, 1024, 16, 50304, 512, 0.1);
@@ -126,10 +137,11 @@ void TestActivations::korthikantiTensorParallel()
     c.precision = Precision::PureBF16;
     c.attention = AttentionImpl::Eager;
     c.tensorParallel = tp;
+    c.sequenceParallel = sp;
     c.checkpointing = *checkpointingFromString(checkpointing.toStdString());
     // LayerNorm's FP32 mean and rstd, 8 bytes per token for each norm, on every rank (the paper leaves them out),
     // and without recomputation the 0-d BF16 divisor torch.full([], sqrt(d)) that GPT-2's attention saves.
-    const double lnStats = c.checkpointing == Checkpointing::Full ? 0.0 : 16.0 * 512 * 4;
+    const double lnStats = c.checkpointing == Checkpointing::Full ? 0.0 : 16.0 * 512 * 4 / (sp ? tp : 1);
     const double scalar = c.checkpointing == Checkpointing::None ? 2.0 : 0.0;
     const double got = perLayer(m, c) - lnStats - scalar;
     QVERIFY2(got == expectedBytes,

@@ -159,6 +159,7 @@ void TestCli::badArguments_data()
                                                                 QStringLiteral("--tp"), QStringLiteral("3") }
                                                << QStringLiteral("--tp: 3 must divide the 32 attention heads");
     QTest::newRow("tp 0") << QStringList { QStringLiteral("--tp"), QStringLiteral("0") } << QStringLiteral("--tp");
+    QTest::newRow("sp without tp") << QStringList { QStringLiteral("--sp") } << QStringLiteral("--sp");
     QTest::newRow("tp on a cnn") << QStringList { QStringLiteral("--model"), QStringLiteral("resnet50"),
                                                   QStringLiteral("--tp"), QStringLiteral("2") }
                                  << QStringLiteral("--tp");

@@ -88,6 +88,10 @@ void TestSimulate::cachedEqualsFresh_data()
     QTest::newRow("zeroStage") << Change([](TrainingConfig& c) { c.zeroStage = 3; });
     QTest::newRow("dataParallel") << Change([](TrainingConfig& c) { c.dataParallel = 16; });
     QTest::newRow("tensorParallel") << Change([](TrainingConfig& c) { c.tensorParallel = 2; });
+    QTest::newRow("sequenceParallel") << Change([](TrainingConfig& c) {
+        c.tensorParallel = 2;
+        c.sequenceParallel = true;
+    });
     QTest::newRow("offloadOptimizer") << Change([](TrainingConfig& c) { c.offloadOptimizer = true; });
     QTest::newRow("checkpointing") << Change([](TrainingConfig& c) { c.checkpointing = Checkpointing::Full; });
     QTest::newRow("attention") << Change([](TrainingConfig& c) { c.attention = AttentionImpl::Fused; });

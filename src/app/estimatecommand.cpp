@@ -65,6 +65,10 @@ namespace {
                                    QStringLiteral("stage"));
     const QCommandLineOption kDp({ QStringLiteral("dp") }, QStringLiteral("Data-parallel GPUs (default 1)."),
                                  QStringLiteral("N"));
+    const QCommandLineOption
+        kSp({ QStringLiteral("sp") },
+            QStringLiteral("With --tp: Megatron sequence parallelism (norms, dropouts and residuals "
+                           "on 1/tp of the tokens per GPU)."));
     const QCommandLineOption kTp({ QStringLiteral("tp") },
                                  QStringLiteral("Tensor-parallel GPUs per model replica, Megatron-style (default 1); "
                                                 "the job uses dp x tp GPUs."),
@@ -160,9 +164,9 @@ std::optional<QString> resolveModelOption(const QString& value, Catalog& catalog
 
 void addScenarioOptions(QCommandLineParser& parser)
 {
-    parser.addOptions({ kScenario,  kGpu,      kModel,   kBatch,   kSeq,       kPrecision, kStyle,     kMasterGrads,
-                        kZero,      kDp,       kTp,      kOffload, kCkpt,      kAttention, kOptimizer, kAdamImpl,
-                        kGradAccum, kOverhead, kReserve, kMemory,  kBandwidth, kPeak,      kDatasheet });
+    parser.addOptions({ kScenario, kGpu,       kModel,    kBatch,   kSeq,     kPrecision, kStyle,     kMasterGrads,
+                        kZero,     kDp,        kTp,       kSp,      kOffload, kCkpt,      kAttention, kOptimizer,
+                        kAdamImpl, kGradAccum, kOverhead, kReserve, kMemory,  kBandwidth, kPeak,      kDatasheet });
     addFinetuneOptions(parser);
 }
 
@@ -230,6 +234,8 @@ std::optional<QString> resolveScenario(const QCommandLineParser& p, Catalog& cat
         return e;
     if ((e = integer(p, kTp, 1, 1024, &c.tensorParallel)))
         return e;
+    if (p.isSet(kSp))
+        c.sequenceParallel = true;
     if (p.isSet(kOffload))
         c.offloadOptimizer = true;
     if ((e = choice(p, kCkpt, &checkpointingFromString, "none, selective, full", &c.checkpointing)))
@@ -296,6 +302,8 @@ QStringList scenarioToArguments(const Scenario& s)
       << QString::number(c.dataParallel);
     if (c.tensorParallel != 1)
         a << QStringLiteral("--tp") << QString::number(c.tensorParallel);
+    if (c.sequenceParallel)
+        a << QStringLiteral("--sp");
     if (c.offloadOptimizer)
         a << QStringLiteral("--offload");
     a << QStringLiteral("--checkpointing") << str(toString(c.checkpointing)) << QStringLiteral("--attention")

@@ -46,6 +46,8 @@ namespace {
             return QStringLiteral("seq");
         if (f == QLatin1String("tensor_parallel"))
             return QStringLiteral("tp");
+        if (f == QLatin1String("sequence_parallel"))
+            return QStringLiteral("sp");
         f.replace(QLatin1Char('_'), QLatin1Char('-'));
         return f;
     }

@@ -189,6 +189,8 @@ namespace {
         scenario["data_parallel"] = e.config.dataParallel;
         if (e.config.tensorParallel != 1)
             scenario["tensor_parallel"] = e.config.tensorParallel;
+        if (e.config.sequenceParallel)
+            scenario["sequence_parallel"] = true;
         scenario["offload_optimizer"] = e.config.offloadOptimizer;
         scenario["checkpointing"] = std::string(toString(e.config.checkpointing));
         scenario["attention"] = std::string(toString(e.config.attention));

@@ -3,6 +3,7 @@
 
 #include "finetune.h"
 #include "jsonreader.h"
+#include "modelgraph.h"
 #include "reportjson.h"
 
 #include <cmath>
@@ -109,6 +110,15 @@ std::optional<Error> validateForModel(const ModelSpec& model, const TrainingConf
                       + model.id);
         if (c.finetune.adapters() || c.finetune.method == FinetuneMethod::QLoRA)
             return tp("adapters (LoRA, DoRA, QLoRA) under tensor parallelism are not modelled; use --tp 1");
+        const double tokens = transformerTokens(t, c.sequenceLength);
+        if (c.sequenceParallel && std::fmod(tokens, double(n)) != 0.0)
+            return Error { std::string(origin), "sequence_parallel",
+                           "sequence parallelism splits the " + std::to_string(std::int64_t(tokens))
+                               + " tokens of a sequence " + std::to_string(n) + " ways: " + std::to_string(n)
+                               + " must divide them" };
+    } else if (c.sequenceParallel) {
+        return Error { std::string(origin), "sequence_parallel",
+                       "sequence parallelism splits the tensor-parallel ranks' work: it needs tensor_parallel > 1" };
     }
     return validateFinetune(model, c, origin);
 }
@@ -149,6 +159,7 @@ Expected<ScenarioDocument> parseScenario(std::string_view jsonText, std::string_
         c.zeroStage = int(r.integerOr("zero_stage", 0, 0, 3));
         c.dataParallel = int(r.integerOr("data_parallel", 1, 1, 1 << 20));
         c.tensorParallel = int(r.integerOr("tensor_parallel", 1, 1, 1024));
+        c.sequenceParallel = r.booleanOr("sequence_parallel", false);
         c.offloadOptimizer = r.booleanOr("offload_optimizer", false);
         c.checkpointing = enumField(r, "checkpointing", c.checkpointing, &checkpointingFromString,
                                     "none, selective, full");
@@ -204,6 +215,8 @@ std::string serializeScenario(const ScenarioDocument& d)
     j["data_parallel"] = c.dataParallel;
     if (c.tensorParallel != 1)
         j["tensor_parallel"] = c.tensorParallel;
+    if (c.sequenceParallel)
+        j["sequence_parallel"] = true;
     j["offload_optimizer"] = c.offloadOptimizer;
     j["checkpointing"] = std::string(toString(c.checkpointing));
     j["attention"] = std::string(toString(c.attention));

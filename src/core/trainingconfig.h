@@ -109,9 +109,10 @@ struct TrainingConfig {
     Precision precision = Precision::MixedBF16;
     MixedPrecisionStyle mixedStyle = MixedPrecisionStyle::Autocast;
     GradientStorage masterGradients = GradientStorage::FP32;
-    int zeroStage = 0;      // 0..3
-    int dataParallel = 1;   // data-parallel ranks that ZeRO partitions over
-    int tensorParallel = 1; // Megatron tensor-parallel ranks: heads, FFN and vocabulary split t ways per GPU
+    int zeroStage = 0;             // 0..3
+    int dataParallel = 1;          // data-parallel ranks that ZeRO partitions over
+    int tensorParallel = 1;        // Megatron tensor-parallel ranks: heads, FFN and vocabulary split t ways per GPU
+    bool sequenceParallel = false; // with tensorParallel > 1: norms, dropouts and residuals on s/t tokens per GPU
     bool offloadOptimizer = false;
     Checkpointing checkpointing = Checkpointing::None;
     AttentionImpl attention = AttentionImpl::Fused;

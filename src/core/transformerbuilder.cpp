@@ -24,7 +24,7 @@ namespace detail {
         const TensorId y = finetuneLinear(b, policy, x, s, in, out, bias, name);
         if (tp > 1 && split != Split::None) {
             shard(first, split);
-            if (split == Split::Row) // the partial sums are all-reduced before the bias and the residual
+            if (split == Split::Row && !sp) // the partial sums are all-reduced before the bias and the residual
                 allReduce(g.tensors[y].producer, y);
         }
         return y;
@@ -38,25 +38,84 @@ namespace detail {
         }
     }
 
-    void TransformerBuilder::allReduce(std::int32_t op, TensorId tensor)
+    void TransformerBuilder::allReduce(std::int32_t op, TensorId tensor, double share)
     {
         if (tp <= 1 || op < 0)
             return;
         const GraphTensor& t = g.tensors[tensor];
-        g.ops[std::size_t(op)].tpMessage += t.numel * bytesPerElement(t.dtype);
+        g.ops[std::size_t(op)].tpMessage += t.numel * (bytesPerElement(t.dtype) * share);
+    }
+
+    // An all-gather or a reduce-scatter moves (t - 1)/t of the whole tensor per rank, half an all-reduce; each runs
+    // once in forward and, as the other one, once in backward.
+    TensorId TransformerBuilder::gather(TensorId x)
+    {
+        if (!sp)
+            return x;
+        // Megatron gathers in the compute dtype: under autocast the shard is cast first.
+        if (b.plan().autocast && b.tensor(x).dtype == DType::F32)
+            x = b.cast(x, b.plan().lowType, "sp.cast");
+        const TensorId y = b.repeat(x, tp, "sp.all_gather");
+        allReduce(g.tensors[y].producer, y);
+        return y;
+    }
+
+    TensorId TransformerBuilder::scatter(TensorId y)
+    {
+        if (!sp)
+            return y;
+        const TensorId x = b.reduceMean(y, 1.0 / tp, "sp.reduce_scatter");
+        allReduce(g.tensors[x].producer, y);
+        return x;
+    }
+
+    TensorId TransformerBuilder::columnInput(TensorId x, std::int32_t& firstOp, TensorId& sharded)
+    {
+        firstOp = -1;
+        sharded = x;
+        if (!sp)
+            return x;
+        const TensorId y = gather(x);
+        sharded = g.inputs(g.ops[std::size_t(g.tensors[y].producer)])[0];
+        firstOp = std::int32_t(g.ops.size());
+        return y;
+    }
+
+    void TransformerBuilder::saveSharded(std::int32_t firstOp, TensorId gathered, TensorId sharded)
+    {
+        if (firstOp < 0)
+            return;
+        bool first = true;
+        for (std::size_t i = std::size_t(firstOp); i < g.ops.size(); ++i) {
+            GraphOp& op = g.ops[i];
+            bool patched = false;
+            for (std::int32_t k = op.savedBegin; k < op.savedBegin + op.savedCount; ++k) {
+                if (g.refs[std::size_t(k)] == gathered) {
+                    g.refs[std::size_t(k)] = sharded;
+                    patched = true;
+                }
+            }
+            if (patched && first) {
+                // The weight gradient needs the whole input again: gathered in backward, freed after it.
+                op.backwardScratch += g.storages[std::size_t(g.tensors[gathered].storage)].bytes;
+                allReduce(std::int32_t(i), gathered, 0.5);
+                first = false;
+            }
+        }
     }
 
     TensorId TransformerBuilder::norm(TensorId x, std::string_view name)
     {
         next(ParameterRole::Norm);
+        const double rows = b.tensor(x).numel.perSample / h; // s, or s/t under sequence parallelism
         if (m.norm == NormKind::LayerNorm) {
             const TensorId gamma = b.normParameter(name, h);
             const TensorId beta = m.normBias ? b.normParameter(name, h) : kNoTensor;
-            return b.layerNorm(x, gamma, beta, s, h, name);
+            return b.layerNorm(x, gamma, beta, rows, h, name);
         }
         const TensorId gamma = b.normParameter(name, h);
         if (m.normImpl == NormImpl::Fused)
-            return b.rmsNorm(x, gamma, s, h, name);
+            return b.rmsNorm(x, gamma, rows, h, name);
         // transformers LlamaRMSNorm.forward: the variance is computed in FP32 and the weight multiplies the
         // normalised tensor cast back to the input dtype.
         const DType inputType = b.tensor(x).dtype;
@@ -127,8 +186,11 @@ namespace detail {
         return b.add(xc, xs, "attn.rope");
     }
 
-    TensorId TransformerBuilder::attention(TensorId x)
+    TensorId TransformerBuilder::attention(TensorId input)
     {
+        std::int32_t firstOp = -1;
+        TensorId sharded = kNoTensor;
+        const TensorId x = columnInput(input, firstOp, sharded);
         const double qDim = a * d, kvDim = kv * d;
         TensorId q = kNoTensor, k = kNoTensor, v = kNoTensor;
         if (m.fusedQkv) {
@@ -145,7 +207,9 @@ namespace detail {
             v = linearParam(x, h, kvDim, m.qkvBias, "attn.v", Split::Column);
         }
         // The input's gradient is all-reduced once in backward, for the column-parallel projections together.
-        allReduce(g.tensors[q].producer, x);
+        if (!sp)
+            allReduce(g.tensors[q].producer, x);
+        saveSharded(firstOp, x, sharded);
         if (m.position == PositionKind::Rotary) {
             q = rope(q);
             k = rope(k);
@@ -186,24 +250,31 @@ namespace detail {
             if (selective)
                 b.endRegion();
         }
-        return linearParam(ctx, qDim, h, m.outBias, "attn.out", Split::Row);
+        return scatter(linearParam(ctx, qDim, h, m.outBias, "attn.out", Split::Row));
     }
 
-    TensorId TransformerBuilder::mlp(TensorId x)
+    TensorId TransformerBuilder::mlp(TensorId input)
     {
+        std::int32_t firstOp = -1;
+        TensorId sharded = kNoTensor;
+        const TensorId x = columnInput(input, firstOp, sharded);
         if (m.gatedFfn) {
             const TensorId gate = linearParam(x, h, f, m.ffnBias, "mlp.gate", Split::Column);
-            allReduce(g.tensors[gate].producer, x); // the input's gradient, in backward
+            if (!sp)
+                allReduce(g.tensors[gate].producer, x); // the input's gradient, in backward
             const TensorId up = linearParam(x, h, f, m.ffnBias, "mlp.up", Split::Column);
+            saveSharded(firstOp, x, sharded);
             const TensorId act = activation(gate);
             const TensorId prod = b.mul(act, up, "mlp.mul");
-            return linearParam(prod, f, h, m.ffnBias, "mlp.down", Split::Row);
+            return scatter(linearParam(prod, f, h, m.ffnBias, "mlp.down", Split::Row));
         }
         TensorId y = linearParam(x, h, f, m.ffnBias, "mlp.fc1", Split::Column);
-        allReduce(g.tensors[y].producer, x); // the input's gradient, in backward
+        if (!sp)
+            allReduce(g.tensors[y].producer, x); // the input's gradient, in backward
+        saveSharded(firstOp, x, sharded);
         y = activation(y);
         y = b.dropout(y, m.ffnDropout, "mlp.dropout");
-        return linearParam(y, f, h, m.ffnBias, "mlp.fc2", Split::Row);
+        return scatter(linearParam(y, f, h, m.ffnBias, "mlp.fc2", Split::Row));
     }
 
     TensorId TransformerBuilder::block(TensorId x)

@@ -38,6 +38,7 @@ public:
         kv /= tp;
         f /= tp;
         vocab = std::ceil(double(m.vocab) / tp);
+        sp = tp > 1 && config.sequenceParallel;
     }
 
     // Builds the graph; with GraphLayers::RepeatIdentical, one block of the longest run of identical blocks
@@ -68,7 +69,15 @@ private:
     // replicated), and records the all-reduce that follows a row-parallel Linear or precedes, in backward, the
     // column-parallel ones that read `input`.
     void shard(std::size_t first, Split split);
-    void allReduce(std::int32_t op, TensorId tensor);
+    void allReduce(std::int32_t op, TensorId tensor, double share = 1.0);
+    // Sequence parallelism (Korthikanti et al. 2022, sec. 4.2.2): the all-gather of a sharded s/t-token tensor
+    // before column-parallel linears, and the reduce-scatter after a row-parallel one. Without it, identities.
+    TensorId gather(TensorId x);
+    TensorId scatter(TensorId y);
+    // The column-parallel linears built since `firstOp` read `gathered`: they save `sharded` instead, as Megatron's
+    // sequence-parallel linear does, and gather it again in backward.
+    void saveSharded(std::int32_t firstOp, TensorId gathered, TensorId sharded);
+    TensorId columnInput(TensorId x, std::int32_t& firstOp, TensorId& sharded);
     void next(ParameterRole role) { b.setParameterKind(policy.kind(role, b.layer())); }
 
     const TransformerSpec& m;
@@ -79,6 +88,7 @@ private:
     double s = 0, h = 0, a = 0, kv = 0, d = 0, f = 0;
     double rd = 0; // rotary channels per head
     int tp = 1;
+    bool sp = false;
     double vocab = 0; // vocabulary rows on this rank
     HeadKind headKind = HeadKind::CausalLM;
     int classes = 0;

@@ -82,7 +82,9 @@ TensorId TransformerBuilder::embeddings()
             causalMask = b.constant(s * s, t, 1.0, "causal_mask");
         }
     }
-    return x;
+    // Sequence parallelism: each rank keeps s/t of the tokens from here to the head (the embeddings are built whole
+    // and scattered; Megatron reduce-scatters the word embeddings and adds the positions of its own tokens).
+    return scatter(x);
 }
 
 void TransformerBuilder::head(TensorId x)
@@ -90,6 +92,7 @@ void TransformerBuilder::head(TensorId x)
     b.setLayer(m.layers);
     if (m.preNorm && m.finalNorm)
         x = norm(x, "final_norm");
+    x = gather(x); // the head reads every token
     next(headKind == HeadKind::CausalLM || headKind == HeadKind::MaskedLM ? ParameterRole::OutputHead
                                                                           : ParameterRole::ClassifierHead);
     switch (headKind) {
