@@ -48,8 +48,8 @@ public:
 
 private:
     TensorId norm(TensorId x, std::string_view name);
-    TensorId attention(TensorId x);
-    TensorId mlp(TensorId x);
+    TensorId attention(TensorId input);
+    TensorId mlp(TensorId input);
     TensorId activation(TensorId x);
     TensorId rope(TensorId x);
     TensorId rotate(TensorId x);
