@@ -377,6 +377,12 @@ std::string estimateToTable(const Estimate& e, const ModelSpec& model)
     std::snprintf(line, sizeof line, "Model      %s (%s parameters)\n", model.name.c_str(),
                   formatCount(e.parameters).c_str());
     out += line;
+    if (e.config.tensorParallel > 1) {
+        std::snprintf(line, sizeof line, "Split      tensor parallelism %d%s: %s parameters per GPU, %d GPUs in all\n",
+                      e.config.tensorParallel, e.config.sequenceParallel ? " with sequence parallelism" : "",
+                      formatCount(e.parametersPerGpu).c_str(), e.config.tensorParallel * e.config.dataParallel);
+        out += line;
+    }
     if (e.config.finetune.method != FinetuneMethod::Full) {
         std::snprintf(line, sizeof line, "Trains     %s parameters (%s)\n", formatCount(e.trainableParameters).c_str(),
                       std::string(toString(e.config.finetune.method)).c_str());
