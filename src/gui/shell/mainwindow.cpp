@@ -18,6 +18,7 @@
 #include "verdictwidget.h"
 
 #include <QCloseEvent>
+#include <QDockWidget>
 #include <QGridLayout>
 #include <QMessageBox>
 #include <QScreen>
@@ -108,7 +109,13 @@ MainWindow::MainWindow(SimulationController* controller, AppSettings* settings, 
     m_baselineDock->hide();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // ~QWidget hides the docks, and their visibilityChanged handlers read this window, which by then is no
+    // MainWindow any more (UBSan: member access within a QWidget): they go first.
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        disconnect(dock, nullptr, this, nullptr);
+}
 
 ControlPanel* MainWindow::controls() const { return m_ui->controls; }
 VerdictWidget* MainWindow::verdict() const { return m_ui->verdict; }
