@@ -484,6 +484,7 @@ void ControlPanel::changeEvent(QEvent* event)
         m_ui->retranslateUi(this);
         m_finetuneToolTip = m_ui->finetuneCombo->toolTip();
         retranslate();
+        retranslateParallel();
     }
     QWidget::changeEvent(event);
 }

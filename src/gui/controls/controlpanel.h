@@ -89,6 +89,7 @@ private:
     void setupParallel();
     void syncParallel(const ModelSpec* model);
     void editParallel(const QString& control, const ModelSpec* model, bool modelChanged);
+    void retranslateParallel(); // the one entry with words in it; the window's language can change
 
     std::unique_ptr<Ui::ControlPanel> m_ui;
     const Catalog* m_catalog = nullptr;

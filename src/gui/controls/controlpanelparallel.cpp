@@ -46,7 +46,8 @@ void ControlPanel::syncParallel(const ModelSpec* model)
     if (!same) { // only when the model changes: a slider tick leaves the list as it is
         m_ui->tpCombo->clear();
         for (int t : choices)
-            m_ui->tpCombo->addItem(t == 1 ? tr("1 (no tensor parallelism)") : QString::number(t), t);
+            m_ui->tpCombo->addItem(QString::number(t), t);
+        retranslateParallel();
     }
     m_ui->tpCombo->setCurrentIndex(std::max(0, m_ui->tpCombo->findData(c.tensorParallel)));
     const bool adapters = c.finetune.adapters();
@@ -63,6 +64,12 @@ void ControlPanel::editParallel(const QString& control, const ModelSpec* model, 
     if ((modelChanged || control == QLatin1String("finetuneCombo")) && c.tensorParallel != 1
         && (c.finetune.adapters() || !tensorParallelChoices(model, c).contains(c.tensorParallel)))
         c.tensorParallel = 1;
+}
+
+void ControlPanel::retranslateParallel()
+{
+    if (const int i = m_ui->tpCombo->findData(1); i >= 0)
+        m_ui->tpCombo->setItemText(i, tr("1 (no tensor parallelism)"));
 }
 
 QComboBox* ControlPanel::tensorParallelCombo() const { return m_ui->tpCombo; }
