@@ -200,8 +200,9 @@ namespace {
         for (const auto& x : g.tensors) {
             const bool firstOfStorage = storageProducer[x.storage] == x.producer;
             if (x.role == TensorRole::WeightCopy && !g.storages[x.storage].autocastCached && firstOfStorage) {
-                for (int k = g.copies(x.producer); k > 0; --k) // a copy per real block
-                    s.resident[index(MemoryCategory::WeightCopies)] += g.storages[x.storage].bytes;
+                // A copy per real block.
+                s.resident[index(MemoryCategory::WeightCopies)] += g.storages[x.storage].bytes
+                    * double(g.copies(x.producer));
             } else if (x.role == TensorRole::Input)
                 s.resident[index(MemoryCategory::Transient)] += g.storages[x.storage].bytes;
         }
@@ -518,10 +519,9 @@ namespace {
         detail::repeatDeltas(s);
         Linear tpMessages;
         for (std::int32_t i = 0; i < std::int32_t(g.ops.size()); ++i) {
-            for (int k = g.copies(i); k > 0; --k) {
-                s.modelFlops += g.ops[std::size_t(i)].modelFlops * 3.0;
-                tpMessages += g.ops[std::size_t(i)].tpMessage;
-            }
+            const double copies = g.copies(i); // a repeated block's operator runs once per block
+            s.modelFlops += g.ops[std::size_t(i)].modelFlops * (3.0 * copies);
+            tpMessages += g.ops[std::size_t(i)].tpMessage * copies;
         }
         // Ring all-reduce: each rank sends and receives 2 (t - 1) / t of the message (nccl-tests PERFORMANCE.md).
         const double t = std::max(1, cfg.tensorParallel);
