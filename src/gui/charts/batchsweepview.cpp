@@ -57,10 +57,7 @@ BatchSweepView::BatchSweepView(QWidget* parent)
         r.category = MemoryCategory(c);
         emit explainRequested(r);
     });
-    // QChartView made a default chart that setChart() does not delete.
-    QChart* const previous = this->chart();
-    setChart(chart);
-    delete previous;
+    adoptChart(chart);
     retranslate();
 }
 
@@ -68,9 +65,9 @@ BatchSweepView::~BatchSweepView() = default;
 
 void BatchSweepView::retranslate()
 {
-    chart()->setTitle(tr("Memory at the peak against micro-batch"));
-    m_axisX->setTitleText(tr("micro-batch"));
-    m_axisY->setTitleText(tr("GiB"));
+    setTitleText(tr("Memory at the peak against micro-batch"));
+    setAxisTitle(m_axisX, tr("micro-batch"));
+    setAxisTitle(m_axisY, tr("GiB"));
 }
 
 void BatchSweepView::setChartStyle(const ChartStyle& style)
@@ -150,12 +147,6 @@ void BatchSweepView::placeLabels()
             left = cursor + 4.0 + br.width() <= plot.right() ? cursor + 4.0 : cursor - 4.0 - br.width();
     }
     m_label->setPos(std::max(plot.left(), left), at.y() - br.height() - 4.0);
-}
-
-void BatchSweepView::resizeEvent(QResizeEvent* event)
-{
-    ChartPanel::resizeEvent(event);
-    placeLabels();
 }
 
 double BatchSweepView::peakAt(int i) const { return m_areas->topAt(i) * kGiB; }

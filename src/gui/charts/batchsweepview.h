@@ -39,11 +39,10 @@ public:
     QList<QPointF> baselineCurve() const; // GiB against micro-batch; empty without a baseline
 
 protected:
-    void resizeEvent(QResizeEvent* event) override;
     void retranslate() override;
 
 private:
-    void placeLabels();
+    void placeLabels() override;
 
     StackedAreasItem* m_areas = nullptr;
     QLineSeries* m_capacity = nullptr;       // anchors the plot items to the axes; drawn by m_capacityLine

@@ -1,11 +1,15 @@
 #include "chartpanel.h"
 
+#include <QAbstractAxis>
 #include <QChart>
 #include <QEvent>
+#include <QFontMetricsF>
+#include <QGraphicsLayout>
 #include <QGraphicsLineItem>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
+#include <QTextLayout>
 
 namespace headroom::gui {
 
@@ -25,6 +29,7 @@ void ChartPanel::setChartStyle(const ChartStyle& style)
 {
     m_style = style;
     applyStyle(chart(), style);
+    fitTexts();
 }
 
 void ChartPanel::changeEvent(QEvent* event)
@@ -34,6 +39,114 @@ void ChartPanel::changeEvent(QEvent* event)
     QChartView::changeEvent(event);
 }
 
-QString ChartPanel::title() const { return chart()->title(); }
+QString ChartPanel::title() const { return m_title; }
+
+void ChartPanel::adoptChart(QChart* chart)
+{
+    QChart* const previous = this->chart();
+    setChart(chart);
+    delete previous;
+    connect(chart, &QChart::plotAreaChanged, this, [this] {
+        fitTexts();
+        placeLabels();
+    });
+}
+
+void ChartPanel::setTitleText(const QString& text)
+{
+    m_title = text;
+    fitTexts();
+}
+
+void ChartPanel::setAxisTitle(QAbstractAxis* axis, const QString& text)
+{
+    const auto known = std::find_if(m_axisTitles.begin(), m_axisTitles.end(),
+                                    [axis](const auto& a) { return a.first == axis; });
+    if (known == m_axisTitles.end())
+        m_axisTitles.emplace_back(axis, text);
+    else if (known->second == text)
+        return;
+    else
+        known->second = text;
+    fitTexts();
+}
+
+void ChartPanel::resizeEvent(QResizeEvent* event)
+{
+    QChartView::resizeEvent(event);
+    fitTexts();
+    placeLabels();
+}
+
+// Sets a text only when it changes: a new title re-lays out the chart, which calls this again.
+void ChartPanel::fitTexts()
+{
+    QChart* c = chart();
+    // The title spans the chart less its layout's margins, the chart's margins and the text margins Qt Charts
+    // keeps on either side.
+    qreal left = 0, top = 0, right = 0, bottom = 0;
+    if (c->layout())
+        c->layout()->getContentsMargins(&left, &top, &right, &bottom);
+    const QMarginsF m = c->margins();
+    const qreal titleWidth = c->size().width() - left - right - m.left() - m.right() - 16.0;
+    const QString title = m_title.isEmpty() ? QString() : wrappedHtml(m_title, c->titleFont(), titleWidth);
+    if (c->title() != title)
+        c->setTitle(title);
+    const QRectF plot = c->plotArea();
+    for (const auto& [axis, text] : m_axisTitles) {
+        const qreal room = (axis->orientation() == Qt::Horizontal ? plot.width() : plot.height()) - 4.0;
+        const QString fitted = wrappedHtml(text, axis->titleFont(), room);
+        if (axis->titleText() != fitted)
+            axis->setTitleText(fitted);
+    }
+}
+
+namespace {
+
+    // The lines QTextLayout breaks `text` into at `width`.
+    QStringList breakLines(const QString& text, const QFont& font, qreal width)
+    {
+        QTextLayout layout(text, font);
+        QTextOption option;
+        option.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+        layout.setTextOption(option);
+        QStringList lines;
+        layout.beginLayout();
+        for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+            line.setLineWidth(width);
+            lines << text.mid(line.textStart(), line.textLength()).trimmed();
+        }
+        layout.endLayout();
+        return lines;
+    }
+
+} // namespace
+
+QStringList wrappedLines(const QString& text, const QFont& font, qreal width)
+{
+    if (width <= 0.0 || QFontMetricsF(font).horizontalAdvance(text) <= width)
+        return { text };
+    // As many lines as the width needs, then the narrowest width that keeps that many: lines of even length.
+    const qsizetype count = breakLines(text, font, width).size();
+    qreal low = 0.0, high = width;
+    for (int i = 0; i < 12; ++i) {
+        const qreal mid = (low + high) / 2.0;
+        (breakLines(text, font, mid).size() > count ? low : high) = mid;
+    }
+    return breakLines(text, font, high);
+}
+
+QString wrappedText(const QString& text, const QFont& font, qreal width)
+{
+    return wrappedLines(text, font, width).join(QLatin1Char('\n'));
+}
+
+QString wrappedHtml(const QString& text, const QFont& font, qreal width)
+{
+    QStringList lines = wrappedLines(text, font, width);
+    for (QString& l : lines)
+        l = l.toHtmlEscaped();
+    return lines.join(QStringLiteral("<br>"));
+}
 
 } // namespace headroom::gui

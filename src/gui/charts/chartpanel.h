@@ -9,6 +9,8 @@
 
 #include <QChartView>
 
+#include <vector>
+
 namespace headroom::gui {
 
 // What a click on a chart element asks the explain panel to show.
@@ -43,8 +45,31 @@ protected:
     virtual void retranslate() {}
     void changeEvent(QEvent* event) override;
 
+    // Makes `chart` (built by the subclass) the one shown, deleting QChartView's default chart, and re-places the
+    // labels whenever the chart's plot area moves (a resize, a font, a wrapped title, a new axis range).
+    void adoptChart(QChart* chart);
+    // The chart's title and axis titles: set through these, they wrap onto more lines where the chart is too narrow
+    // for them instead of being cut short ("Memory at the peak of each p...").
+    void setTitleText(const QString& text);
+    void setAxisTitle(QAbstractAxis* axis, const QString& text);
+    // Places the view's own labels (capacity, verdict, roof labels...) on the current plot area.
+    virtual void placeLabels() {}
+    void resizeEvent(QResizeEvent* event) override;
+
     ChartStyle m_style;
     std::shared_ptr<const SimulationResult> m_baseline;
+
+private:
+    void fitTexts();
+
+    QString m_title;
+    std::vector<std::pair<QAbstractAxis*, QString>> m_axisTitles;
 };
+
+// `text` broken into balanced lines no wider than `width` when it does not fit on one (at spaces, or between any two
+// CJK characters): the lines, joined by "\n" for a plain text item, or as HTML for Qt Charts' titles.
+QStringList wrappedLines(const QString& text, const QFont& font, qreal width);
+QString wrappedText(const QString& text, const QFont& font, qreal width);
+QString wrappedHtml(const QString& text, const QFont& font, qreal width);
 
 } // namespace headroom::gui

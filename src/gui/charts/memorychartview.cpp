@@ -9,6 +9,7 @@
 #include <QCategoryAxis>
 #include <QChart>
 #include <QCursor>
+#include <QFontMetricsF>
 #include <QGraphicsSimpleTextItem>
 #include <QLegend>
 #include <QLegendMarker>
@@ -76,22 +77,19 @@ MemoryChartView::MemoryChartView(QWidget* parent)
     m_capacityLabel = new QGraphicsSimpleTextItem(chart);
     m_verdict->setZValue(20);
     m_capacityLabel->setZValue(20);
-    // QChartView made a default chart that setChart() does not delete.
-    QChart* const previous = this->chart();
-    setChart(chart);
-    delete previous;
+    adoptChart(chart);
     retranslate();
 }
 
 void MemoryChartView::retranslate()
 {
-    chart()->setTitle(tr("Memory at the peak of each phase"));
+    setTitleText(tr("Memory at the peak of each phase"));
     for (const QString& l : m_axisX->categoriesLabels())
         m_axisX->remove(l);
     m_axisX->append(tr("Forward"), 0.5);
     m_axisX->append(tr("Backward"), 1.5);
     m_axisX->append(tr("Optimizer"), 2.5);
-    m_axisY->setTitleText(tr("GiB"));
+    setAxisTitle(m_axisY, tr("GiB"));
     m_capacity->setName(tr("Capacity"));
 }
 
@@ -162,8 +160,30 @@ void MemoryChartView::applyOverflowStyle()
     m_verdict->setBrush(m_overflow ? m_style.overflow : m_style.foreground);
 }
 
+// The phase names shrink (to no less than 70 %) rather than being cut short ("Backw...") under narrow bars.
+void MemoryChartView::fitPhaseNames()
+{
+    // Qt Charts cuts a label that leaves less than about 16 px between its neighbours.
+    const qreal room = chart()->plotArea().width() / 3.0 - 16.0;
+    QFont font = m_style.labelFont;
+    const QFontMetricsF fm(font);
+    qreal widest = 0.0;
+    for (const QString& l : m_axisX->categoriesLabels())
+        widest = std::max(widest, fm.horizontalAdvance(l));
+    if (room > 0.0 && widest > room) {
+        const qreal k = std::max(0.7, room / widest);
+        if (font.pointSizeF() > 0)
+            font.setPointSizeF(font.pointSizeF() * k);
+        else
+            font.setPixelSize(std::max(1, int(font.pixelSize() * k)));
+    }
+    if (m_axisX->labelsFont() != font)
+        m_axisX->setLabelsFont(font);
+}
+
 void MemoryChartView::placeLabels()
 {
+    fitPhaseNames();
     QChart* c = chart();
     const QPointF top = c->mapToPosition(QPointF(m_tallest, m_totals[m_tallest] / kGiB), m_capacity);
     const QRectF vr = m_verdict->boundingRect();
@@ -173,12 +193,6 @@ void MemoryChartView::placeLabels()
     m_capacityLabel->setPos(end.x() - cr.width() - 2.0, end.y() - cr.height() - 2.0);
     const QRectF plot = c->plotArea();
     m_baselineLabel->setPos(plot.left() + 6.0, plot.top() + 4.0);
-}
-
-void MemoryChartView::resizeEvent(QResizeEvent* event)
-{
-    ChartPanel::resizeEvent(event);
-    placeLabels();
 }
 
 double MemoryChartView::barValue(Phase phase, MemoryCategory category) const

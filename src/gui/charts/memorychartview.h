@@ -36,10 +36,9 @@ public:
     bool overflowShown() const;
 
 protected:
-    void resizeEvent(QResizeEvent* event) override;
-
 private:
-    void placeLabels();
+    void placeLabels() override;
+    void fitPhaseNames();
     void retranslate() override;
     void applyOverflowStyle();
 

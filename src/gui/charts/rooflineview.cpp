@@ -6,6 +6,7 @@
 
 #include <QChart>
 #include <QCursor>
+#include <QFontMetricsF>
 #include <QGraphicsEllipseItem>
 #include <QGraphicsRectItem>
 #include <QGraphicsSimpleTextItem>
@@ -119,18 +120,15 @@ RooflineView::RooflineView(QWidget* parent)
         m_legendDots[k]->setPen(QPen(kindColor(OpKind(k)).darker(140)));
         m_legendTexts[k] = new QGraphicsSimpleTextItem(m_legendBox);
     }
-    // QChartView made a default chart that setChart() does not delete.
-    QChart* const previous = this->chart();
-    setChart(chart);
-    delete previous;
+    adoptChart(chart);
     retranslate();
 }
 
 void RooflineView::retranslate()
 {
-    chart()->setTitle(tr("Roofline of the training step"));
-    m_axisX->setTitleText(tr("arithmetic intensity (FLOP/byte)"));
-    m_axisY->setTitleText(tr("FLOP/s"));
+    setTitleText(tr("Roofline of the training step"));
+    setAxisTitle(m_axisX, tr("arithmetic intensity (FLOP/byte)"));
+    setAxisTitle(m_axisY, tr("FLOP/s"));
     for (int k = 0; k < kOpKindCount; ++k)
         m_legendTexts[k]->setText(Labels::kind(OpKind(k)));
 }
@@ -229,8 +227,8 @@ void RooflineView::setResult(const std::shared_ptr<const SimulationResult>& resu
     const double ridge = active / bw;
     replaceIfChanged(m_ridge, { QPointF(ridge, ymin), QPointF(ridge, active) });
     setTextIfChanged(m_ridgeLabel, tr("ridge %1 FLOP/B").arg(QLocale().toString(ridge, 'f', ridge < 10 ? 1 : 0)));
-    setTextIfChanged(m_bandwidthLabel,
-                     e.gpu.bandwidthOverridden ? tr("%1 (what-if)").arg(formatBandwidth(bw)) : formatBandwidth(bw));
+    m_bandwidthShort = formatBandwidth(bw);
+    m_bandwidthText = e.gpu.bandwidthOverridden ? tr("%1 (what-if)").arg(m_bandwidthShort) : m_bandwidthShort;
 
     // Dots: operators by kind, area proportional to their share of the step time (Intel Advisor's convention).
     std::vector<DotsItem::Dot> dots;
@@ -285,112 +283,6 @@ void RooflineView::applyRoofStyle()
         m_roofLabels[u]->setFont(style.annotationFont);
         m_roofLabels[u]->setBrush(active ? style.foreground : unitColor(MathUnit(u)).darker(style.dark ? 70 : 120));
     }
-}
-
-void RooflineView::placeLabels()
-{
-    QChart* c = chart();
-    const QRectF plot = c->plotArea();
-    // Roof labels sit above their roof at the right edge; roofs close together push the lower labels below
-    // their line so that no two overlap.
-    std::vector<int> order;
-    for (int u = 0; u < kMathUnitCount; ++u) {
-        if (m_roofs[u]->isVisible() && m_roofs[u]->count() >= 2)
-            order.push_back(u);
-    }
-    std::sort(order.begin(), order.end(),
-              [this](int a, int b) { return m_roofs[a]->at(0).y() > m_roofs[b]->at(0).y(); });
-    double nextTop = -1e9;
-    for (int u : order) {
-        const QPointF right = c->mapToPosition(m_roofs[u]->at(1), m_roofs[u]);
-        const QRectF br = m_roofLabels[u]->boundingRect();
-        double y = right.y() - br.height() - 1.0;
-        if (y < nextTop)
-            y = std::max(nextTop, right.y() + 1.0);
-        m_roofLabels[u]->setPos(std::max(plot.left() + 2.0, right.x() - br.width() - 4.0), y);
-        nextTop = y + br.height();
-    }
-    for (int u = 0; u < kMathUnitCount; ++u) {
-        m_roofPlates[u]->setVisible(m_roofLabels[u]->isVisible());
-        m_roofPlates[u]->setRect(
-            m_roofLabels[u]->mapRectToParent(m_roofLabels[u]->boundingRect()).adjusted(-2, 0, 2, 0));
-    }
-    if (m_bandwidth->count() == 2) {
-        // Write the bandwidth along its slope, a third of the way up.
-        const QPointF a = c->mapToPosition(m_bandwidth->at(0), m_bandwidth);
-        const QPointF b = c->mapToPosition(m_bandwidth->at(1), m_bandwidth);
-        const double angle = std::atan2(b.y() - a.y(), b.x() - a.x()) * 180.0 / M_PI;
-        const QPointF at = a + (b - a) * 0.35;
-        m_bandwidthLabel->setRotation(angle);
-        m_bandwidthLabel->setPos(at + QPointF(0.0, -m_bandwidthLabel->boundingRect().height()));
-    }
-    if (m_ridge->count() == 2) {
-        // Right of the ridge line, or left of it where the plot ends first.
-        const QPointF bottom = c->mapToPosition(m_ridge->at(0), m_ridge);
-        const QRectF br = m_ridgeLabel->boundingRect();
-        const double x = bottom.x() + 3.0 + br.width() > plot.right() - 2.0 ? bottom.x() - 3.0 - br.width()
-                                                                            : bottom.x() + 3.0;
-        m_ridgeLabel->setPos(x, plot.bottom() - br.height() - 2.0);
-        m_ridgePlate->setRect(m_ridgeLabel->mapRectToParent(br).adjusted(-2, 0, 2, 0));
-    }
-    // Legend: the kinds present, one per row.
-    const QFontMetricsF fm(m_style.annotationFont);
-    const double row = fm.height(), dot = row * 0.6;
-    double width = 0.0;
-    int rows = 0;
-    for (int k = 0; k < kOpKindCount; ++k) {
-        m_legendDots[k]->setVisible(m_kindShown[k]);
-        m_legendTexts[k]->setVisible(m_kindShown[k]);
-        if (!m_kindShown[k])
-            continue;
-        m_legendTexts[k]->setFont(m_style.annotationFont);
-        m_legendTexts[k]->setBrush(m_style.foreground);
-        m_legendDots[k]->setRect(4.0, 2.0 + rows * row + (row - dot) / 2.0, dot, dot);
-        m_legendTexts[k]->setPos(8.0 + dot, 2.0 + rows * row);
-        width = std::max(width, 12.0 + dot + fm.horizontalAdvance(m_legendTexts[k]->text()));
-        ++rows;
-    }
-    const QRectF box(0, 0, width, rows * row + 4.0);
-    m_legendBox->setRect(box);
-    QColor fill = m_style.plotBackground;
-    fill.setAlpha(220);
-    m_legendBox->setBrush(fill);
-    m_legendBox->setPen(QPen(m_style.grid));
-    // Top left is above the bandwidth roof, where no operator can be; in a narrow or large-font chart the roof labels
-    // reach there too, and then the bottom right (right of the ridge, below the roofs) is usually empty.
-    std::vector<QRectF> taken;
-    for (int u = 0; u < kMathUnitCount; ++u) {
-        if (m_roofLabels[u]->isVisible())
-            taken.push_back(m_roofLabels[u]->sceneBoundingRect());
-    }
-    taken.push_back(m_ridgeLabel->sceneBoundingRect());
-    for (const auto& d : m_dots->dots()) {
-        const QPointF at = c->mapToPosition(d.at, m_bandwidth);
-        taken.push_back(QRectF(at.x() - d.diameter / 2, at.y() - d.diameter / 2, d.diameter, d.diameter));
-    }
-    auto free = [&](const QPointF& pos) {
-        const QRectF r = box.translated(pos);
-        if (!plot.contains(r))
-            return false;
-        return std::none_of(taken.begin(), taken.end(), [&](const QRectF& t) { return t.intersects(r); });
-    };
-    const QPointF topLeft(plot.left() + 4.0, plot.top() + 4.0);
-    const QPointF bottomRight(plot.right() - box.width() - 4.0,
-                              plot.bottom() - box.height() - m_ridgeLabel->boundingRect().height() - 6.0);
-    m_legendBox->setPos(free(topLeft) || !free(bottomRight) ? topLeft : bottomRight);
-}
-
-void RooflineView::resizeEvent(QResizeEvent* event)
-{
-    ChartPanel::resizeEvent(event);
-    // Label every decade when there is room, every second one when the chart is narrow.
-    const double decades = std::log10(m_axisX->max() / m_axisX->min());
-    const bool narrow = chart()->plotArea().width() / std::max(1.0, decades) < 45.0;
-    if ((m_axisX->base() == 100.0) != narrow) {
-        m_axisX->setBase(narrow ? 100.0 : 10.0);
-        m_axisX->setMinorTickCount(0);
-    }
-    placeLabels();
 }
 
 void RooflineView::showDotTooltip(int operatorIndex)
@@ -451,6 +343,6 @@ QList<QPointF> RooflineView::baselineDots() const
     }
     return out;
 }
-QString RooflineView::bandwidthLabel() const { return m_bandwidthLabel->text(); }
+QString RooflineView::bandwidthLabel() const { return m_bandwidthText; }
 
 } // namespace headroom::gui

@@ -6,7 +6,10 @@
 
 #include "chartpanel.h"
 
+#include <QPolygonF>
+
 #include <array>
+#include <vector>
 
 QT_BEGIN_NAMESPACE
 class QGraphicsEllipseItem;
@@ -40,11 +43,15 @@ public:
     QString bandwidthLabel() const;
 
 protected:
-    void resizeEvent(QResizeEvent* event) override;
     void retranslate() override;
 
 private:
-    void placeLabels();
+    void placeLabels() override; // rooflinelabels.cpp
+    void fitDecades();
+    void placeRoofLabels(const QRectF& plot, std::vector<QPolygonF>& texts);
+    void placeRidgeLabel(const QRectF& plot, std::vector<QPolygonF>& texts);
+    void placeBandwidthLabel(const QRectF& plot, std::vector<QPolygonF>& texts);
+    void placeLegend(const QRectF& plot, std::vector<QPolygonF>& texts);
     void applyRoofStyle();
     void showDotTooltip(int operatorIndex);
 
@@ -58,6 +65,8 @@ private:
     DotsItem* m_baselineDots = nullptr; // the baseline's operators, hollow
     QScatterSeries* m_baselineStep = nullptr;
     QGraphicsSimpleTextItem* m_bandwidthLabel = nullptr;
+    QString m_bandwidthText;  // "392 GB/s (what-if)"
+    QString m_bandwidthShort; // "392 GB/s", where the chart has no room for the rest
     QGraphicsSimpleTextItem* m_ridgeLabel = nullptr;
     std::array<QGraphicsSimpleTextItem*, kMathUnitCount> m_roofLabels {};
     // Plates in the plot's colour behind the roof and ridge labels, so that a roof line or an operator's dot

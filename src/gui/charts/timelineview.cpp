@@ -85,10 +85,7 @@ TimelineView::TimelineView(QWidget* parent)
     m_axisX->setRange(0.0, 100.0);
     m_axisX->setTickCount(6);
     m_axisX->setLabelFormat(QStringLiteral("%.0f"));
-    // QChartView made a default chart that setChart() does not delete.
-    QChart* const previous = this->chart();
-    setChart(chart);
-    delete previous;
+    adoptChart(chart);
     retranslate();
     connect(m_areas, &StackedAreasItem::clicked, this, [this](int c) {
         ExplainRequest r;
@@ -102,9 +99,9 @@ TimelineView::~TimelineView() = default;
 
 void TimelineView::retranslate()
 {
-    chart()->setTitle(tr("Memory over one training step"));
-    m_axisX->setTitleText(tr("time within the step (%)"));
-    m_axisY->setTitleText(tr("GiB"));
+    setTitleText(tr("Memory over one training step"));
+    setAxisTitle(m_axisX, tr("time within the step (%)"));
+    setAxisTitle(m_axisY, tr("GiB"));
 }
 
 void TimelineView::setChartStyle(const ChartStyle& style)
@@ -190,8 +187,7 @@ void TimelineView::setResult(const std::shared_ptr<const SimulationResult>& resu
     }
     m_phaseBounds = { 0.0, backwardStart * toPercent, optimizerStart * toPercent, 100.0 };
     const QString title = tr("time within the step (%, of %1)").arg(formatSeconds(stepSeconds));
-    if (m_axisX->titleText() != title)
-        m_axisX->setTitleText(title);
+    setAxisTitle(m_axisX, title);
     double top = std::max(e.capacityBytes, e.peakBytes) * 1.1 / kGiB;
     const QList<QPointF> base = m_baseline && m_baseline->model ? totalOutline(m_baseline->estimate, kMaxPoints)
                                                                 : QList<QPointF>();
@@ -209,10 +205,9 @@ void TimelineView::setResult(const std::shared_ptr<const SimulationResult>& resu
                        QPointF(m_phaseBounds[2], 0) });
     replaceIfChanged(m_peak, { QPointF(timelineStep(e, e.peakStep).start * toPercent, e.peakBytes / kGiB) });
     const int layers = e.schedule->layers;
-    setTextIfChanged(m_peakLabel,
-                     tr("peak in the %1 of %2: %3")
-                         .arg(e.peakInRecompute ? tr("recomputation") : Labels::phase(e.peakPhase),
-                              Labels::layer(e.peakLayer, layers), formatBytes(e.peakBytes)));
+    m_peakText = tr("peak in the %1 of %2: %3")
+                     .arg(e.peakInRecompute ? tr("recomputation") : Labels::phase(e.peakPhase),
+                          Labels::layer(e.peakLayer, layers), formatBytes(e.peakBytes));
     setTextIfChanged(m_phaseLabels[0], Labels::phase(Phase::Forward));
     setTextIfChanged(m_phaseLabels[1], Labels::phase(Phase::Backward));
     setTextIfChanged(m_phaseLabels[2], Labels::phase(Phase::Optimizer));
@@ -240,7 +235,9 @@ void TimelineView::placeLabels()
                                  y);
         labelsBottom = std::max(labelsBottom, y + lr.height());
     }
-    // The peak's label above its marker, below the phase names, and inside the plot's width.
+    // The peak's label above its marker, below the phase names, and inside the plot's width (on two lines where
+    // one is too long for it).
+    setTextIfChanged(m_peakLabel, wrappedText(m_peakText, m_peakLabel->font(), plot.width() - 4.0));
     const QPointF peak = c->mapToPosition(m_peak->at(0), m_peak);
     const QRectF br = m_peakLabel->boundingRect();
     m_peakLabel->setPos(std::clamp(peak.x() - br.width() / 2.0, plot.left(),
@@ -248,15 +245,9 @@ void TimelineView::placeLabels()
                         std::max(labelsBottom + 2.0, peak.y() - br.height() - 8.0));
 }
 
-void TimelineView::resizeEvent(QResizeEvent* event)
-{
-    ChartPanel::resizeEvent(event);
-    placeLabels();
-}
-
 int TimelineView::pointCount() const { return m_points; }
 double TimelineView::topAt(int i) const { return m_areas->topAt(i) * kGiB; }
 QPointF TimelineView::peakMarker() const { return QPointF(m_peak->at(0).x(), m_peak->at(0).y() * kGiB); }
-QString TimelineView::peakText() const { return m_peakLabel->text(); }
+QString TimelineView::peakText() const { return m_peakText; }
 
 } // namespace headroom::gui

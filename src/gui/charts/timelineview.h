@@ -38,11 +38,10 @@ public:
     static constexpr int kMaxPoints = 160; // the timeline is bucketed to this many points, keeping each bucket's peak
 
 protected:
-    void resizeEvent(QResizeEvent* event) override;
     void retranslate() override;
 
 private:
-    void placeLabels();
+    void placeLabels() override;
 
     StackedAreasItem* m_areas = nullptr;
     QLineSeries* m_capacity = nullptr;      // anchors the plot items to the axes; drawn by m_capacityLine
@@ -53,6 +52,7 @@ private:
     QValueAxis* m_axisX = nullptr;
     QValueAxis* m_axisY = nullptr;
     QGraphicsSimpleTextItem* m_peakLabel = nullptr;
+    QString m_peakText; // the label unwrapped
     std::array<QGraphicsSimpleTextItem*, 3> m_phaseLabels {};
     std::array<double, 4> m_phaseBounds {}; // ms: forward start, backward start, optimizer start, end
     int m_points = 0;

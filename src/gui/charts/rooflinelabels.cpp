@@ -1,0 +1,213 @@
+// Where the roofline's own labels go: the roof labels at the right edge, the bandwidth written along its slope, the
+// ridge label at the bottom and the operator-kind legend, each placed where it covers no other text, stays inside
+// the plot and (the legend) covers as few dots as it can.
+
+#include "plotitems.h"
+#include "rooflineview.h"
+
+#include <QChart>
+#include <QFontMetricsF>
+#include <QGraphicsEllipseItem>
+#include <QGraphicsRectItem>
+#include <QGraphicsSimpleTextItem>
+#include <QLineSeries>
+#include <QLogValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace headroom::gui {
+
+namespace {
+
+    QPolygonF sceneShape(const QGraphicsItem* item) { return item->mapToScene(item->boundingRect()); }
+
+    bool overlaps(const QPolygonF& a, const QPolygonF& b)
+    {
+        const QRectF r = a.intersected(b).boundingRect();
+        return r.width() > 0.5 && r.height() > 0.5;
+    }
+
+} // namespace
+
+void RooflineView::placeLabels()
+{
+    fitDecades();
+    const QRectF plot = chart()->plotArea();
+    std::vector<QPolygonF> texts;
+    placeRoofLabels(plot, texts);
+    placeRidgeLabel(plot, texts);
+    placeLegend(plot, texts);
+    placeBandwidthLabel(plot, texts);
+}
+
+// Every decade labelled where there is room for its widest label ("10000") and a gap, every second one where not
+// (a narrow chart, or presentation fonts).
+void RooflineView::fitDecades()
+{
+    const double decades = std::log10(m_axisX->max() / m_axisX->min());
+    const double needed = QFontMetricsF(m_axisX->labelsFont()).horizontalAdvance(QStringLiteral("10000")) + 12.0;
+    const bool narrow = chart()->plotArea().width() / std::max(1.0, decades) < needed;
+    if ((m_axisX->base() == 100.0) != narrow) {
+        m_axisX->setBase(narrow ? 100.0 : 10.0);
+        m_axisX->setMinorTickCount(0);
+    }
+}
+
+// Roof labels sit above their roof at the right edge; roofs close together push the lower labels below their line
+// so that no two overlap.
+void RooflineView::placeRoofLabels(const QRectF& plot, std::vector<QPolygonF>& texts)
+{
+    QChart* c = chart();
+    std::vector<int> order;
+    for (int u = 0; u < kMathUnitCount; ++u) {
+        if (m_roofs[u]->isVisible() && m_roofs[u]->count() >= 2)
+            order.push_back(u);
+    }
+    std::sort(order.begin(), order.end(),
+              [this](int a, int b) { return m_roofs[a]->at(0).y() > m_roofs[b]->at(0).y(); });
+    double nextTop = -1e9;
+    for (int u : order) {
+        const QPointF right = c->mapToPosition(m_roofs[u]->at(1), m_roofs[u]);
+        const QRectF br = m_roofLabels[u]->boundingRect();
+        double y = right.y() - br.height() - 1.0;
+        if (y < nextTop)
+            y = std::max(nextTop, right.y() + 1.0);
+        m_roofLabels[u]->setPos(std::max(plot.left() + 2.0, right.x() - br.width() - 4.0), y);
+        nextTop = y + br.height();
+    }
+    for (int u = 0; u < kMathUnitCount; ++u) {
+        m_roofPlates[u]->setVisible(m_roofLabels[u]->isVisible());
+        m_roofPlates[u]->setRect(
+            m_roofLabels[u]->mapRectToParent(m_roofLabels[u]->boundingRect()).adjusted(-2, 0, 2, 0));
+        if (m_roofLabels[u]->isVisible())
+            texts.push_back(sceneShape(m_roofLabels[u]));
+    }
+}
+
+// Right of the ridge line, or left of it where the plot ends first, just above the x axis.
+void RooflineView::placeRidgeLabel(const QRectF& plot, std::vector<QPolygonF>& texts)
+{
+    if (m_ridge->count() != 2)
+        return;
+    const QPointF bottom = chart()->mapToPosition(m_ridge->at(0), m_ridge);
+    const QRectF br = m_ridgeLabel->boundingRect();
+    const double x = bottom.x() + 3.0 + br.width() > plot.right() - 2.0 ? bottom.x() - 3.0 - br.width()
+                                                                        : bottom.x() + 3.0;
+    m_ridgeLabel->setPos(std::max(plot.left() + 2.0, x), plot.bottom() - br.height() - 2.0);
+    m_ridgePlate->setRect(m_ridgeLabel->mapRectToParent(br).adjusted(-2, 0, 2, 0));
+    texts.push_back(sceneShape(m_ridgeLabel));
+}
+
+// Along the slope, a third of the way up, or the nearest place along it, above the line or below, that no other
+// label or the legend covers.
+void RooflineView::placeBandwidthLabel(const QRectF& plot, std::vector<QPolygonF>& texts)
+{
+    if (m_bandwidth->count() != 2)
+        return;
+    QChart* c = chart();
+    const QPointF a = c->mapToPosition(m_bandwidth->at(0), m_bandwidth);
+    const QPointF b = c->mapToPosition(m_bandwidth->at(1), m_bandwidth);
+    const double angle = std::atan2(b.y() - a.y(), b.x() - a.x()) * 180.0 / M_PI;
+    m_bandwidthLabel->setRotation(angle);
+    // The part of the slope inside the plot (the series runs past the axes' ends).
+    double t0 = 1.0, t1 = 0.0;
+    for (int i = 0; i <= 100; ++i) {
+        if (plot.contains(a + (b - a) * (i / 100.0))) {
+            t0 = std::min(t0, i / 100.0);
+            t1 = std::max(t1, i / 100.0);
+        }
+    }
+    // Above the line, the label's top-left corner is lifted by its height along the line's normal.
+    const double radians = angle * M_PI / 180.0;
+    const QPointF normal(std::sin(radians), -std::cos(radians));
+    auto placeAt = [&](double f, bool above) {
+        const double lift = m_bandwidthLabel->boundingRect().height();
+        m_bandwidthLabel->setPos(a + (b - a) * (t0 + (t1 - t0) * f) + (above ? normal * lift : QPointF(0.0, 0.0)));
+        return sceneShape(m_bandwidthLabel);
+    };
+    const QRectF inside = plot.adjusted(-1, -1, 1, 1);
+    // The whole label, or only the figure where a small chart has no room for "(what-if)".
+    for (const QString& text : { m_bandwidthText, m_bandwidthShort }) {
+        setTextIfChanged(m_bandwidthLabel, text);
+        for (const bool above : { true, false }) {
+            for (const double f : { 0.35, 0.25, 0.45, 0.15, 0.55, 0.05, 0.65, 0.75 }) {
+                const QPolygonF shape = placeAt(f, above);
+                const bool clear = inside.contains(shape.boundingRect())
+                    && std::none_of(texts.begin(), texts.end(), [&](const QPolygonF& o) { return overlaps(shape, o); });
+                if (clear) {
+                    texts.push_back(shape);
+                    return;
+                }
+            }
+        }
+    }
+    setTextIfChanged(m_bandwidthLabel, m_bandwidthText);
+    texts.push_back(placeAt(0.35, true));
+}
+
+// The kinds present, one per row, inside the plot: top left is above the bandwidth roof, where no operator can be;
+// where the labels reach there too (a narrow or large-font chart), the first corner that covers no text and the
+// fewest dots.
+void RooflineView::placeLegend(const QRectF& plot, std::vector<QPolygonF>& texts)
+{
+    // A row is as tall as its tallest text: Chinese glyphs come from a fallback font taller than the font's own
+    // line height, and rows of that height overlapped.
+    double row = QFontMetricsF(m_style.annotationFont).height();
+    for (QGraphicsSimpleTextItem* t : m_legendTexts) {
+        t->setFont(m_style.annotationFont);
+        t->setBrush(m_style.foreground);
+        row = std::max(row, t->boundingRect().height());
+    }
+    const double dot = row * 0.6;
+    double width = 0.0;
+    int rows = 0;
+    for (int k = 0; k < kOpKindCount; ++k) {
+        m_legendDots[k]->setVisible(m_kindShown[k]);
+        m_legendTexts[k]->setVisible(m_kindShown[k]);
+        if (!m_kindShown[k])
+            continue;
+        m_legendDots[k]->setRect(4.0, 2.0 + rows * row + (row - dot) / 2.0, dot, dot);
+        m_legendTexts[k]->setPos(8.0 + dot, 2.0 + rows * row);
+        width = std::max(width, 12.0 + dot + m_legendTexts[k]->boundingRect().width());
+        ++rows;
+    }
+    const QRectF box(0, 0, width, rows * row + 4.0);
+    m_legendBox->setRect(box);
+    QColor fill = m_style.plotBackground;
+    fill.setAlpha(220);
+    m_legendBox->setBrush(fill);
+    m_legendBox->setPen(QPen(m_style.grid));
+
+    std::vector<QRectF> dots;
+    for (const auto& d : m_dots->dots()) {
+        const QPointF at = chart()->mapToPosition(d.at, m_bandwidth);
+        dots.emplace_back(at.x() - d.diameter / 2, at.y() - d.diameter / 2, d.diameter, d.diameter);
+    }
+    const double m = 4.0;
+    const double ridge = m_ridgeLabel->boundingRect().height() + 2.0;
+    const QPointF corners[] = { { plot.left() + m, plot.top() + m },
+                                { plot.right() - box.width() - m, plot.bottom() - box.height() - ridge - m },
+                                { plot.right() - box.width() - m, plot.top() + m },
+                                { plot.left() + m, plot.bottom() - box.height() - m } };
+    QPointF best = corners[0];
+    long bestScore = -1;
+    for (const QPointF& at : corners) {
+        const QRectF r = box.translated(at);
+        const QPolygonF shape(r);
+        const long covered = std::count_if(texts.begin(), texts.end(),
+                                           [&](const QPolygonF& t) { return overlaps(shape, t); });
+        const long score = (plot.contains(r) ? 0 : 100000) + covered * 1000
+            + std::count_if(dots.begin(), dots.end(), [&](const QRectF& d) { return d.intersects(r); });
+        if (bestScore < 0 || score < bestScore) {
+            bestScore = score;
+            best = at;
+        }
+        if (score == 0)
+            break;
+    }
+    m_legendBox->setPos(best);
+    texts.push_back(QPolygonF(box.translated(best)));
+}
+
+} // namespace headroom::gui
