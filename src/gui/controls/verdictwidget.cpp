@@ -6,7 +6,10 @@
 #include "labels.h"
 
 #include <QLabel>
+#include <QTextDocument>
 #include <QVBoxLayout>
+
+#include <cmath>
 
 namespace headroom::gui {
 
@@ -68,8 +71,15 @@ void VerdictWidget::fitHeights()
     const int width = contentsRect().width() - m.left() - m.right();
     if (width < 200)
         return; // not laid out yet
+    // The height is laid out here, not asked of QLabel::heightForWidth(): in a window that had been narrow, that
+    // kept answering with the height for the narrow width (the verdict then stayed twice as tall as it needed).
     auto fit = [width](QLabel* l, int minimum) {
-        const int need = l->text().isEmpty() ? 0 : l->heightForWidth(width);
+        QTextDocument doc;
+        doc.setDefaultFont(l->font());
+        doc.setDocumentMargin(0);
+        doc.setHtml(l->text());
+        doc.setTextWidth(width);
+        const int need = l->text().isEmpty() ? 0 : int(std::ceil(doc.size().height())) + 2;
         const int h = std::max(minimum, need);
         if (l->height() != h || l->minimumHeight() != h)
             l->setFixedHeight(h);

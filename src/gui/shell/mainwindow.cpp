@@ -26,6 +26,7 @@
 #include <QScrollBar>
 #include <QStatusBar>
 #include <QTextBrowser>
+#include <QTimer>
 
 namespace headroom::gui {
 
@@ -45,7 +46,9 @@ MainWindow::MainWindow(SimulationController* controller, AppSettings* settings, 
     m_ui->controls->setCatalog(&m_controller->catalog());
     fitControlsWidth();
     for (ChartPanel* c : charts()) {
-        c->setMinimumSize(320, 240);
+        // Small enough that two charts, the controls and a dock fit a 1024 px window: at 320 px a dock opened there
+        // grew the window past the screen. The charts wrap and shrink their texts to fit.
+        c->setMinimumSize(220, 160);
         connect(c, &ChartPanel::explainRequested, this, &MainWindow::explain);
     }
     connect(m_ui->controls, &ControlPanel::scenarioEdited, this, &MainWindow::onScenarioEdited);
@@ -264,9 +267,19 @@ void MainWindow::fitControlsWidth()
     // The panel scrolls vertically only, so the splitter must never make it narrower than its widgets need:
     // squeezed, its spin boxes and combo arrows were cut off at the right edge with no way to reach them.
     const QScrollArea* area = m_ui->controlsScroll;
-    const int need = m_ui->controls->minimumSizeHint().width() + area->verticalScrollBar()->sizeHint().width()
-        + 2 * area->frameWidth();
-    m_ui->controlsScroll->setMinimumWidth(std::max(300, need));
+    const int need = std::max(300,
+                              m_ui->controls->minimumSizeHint().width() + area->verticalScrollBar()->sizeHint().width()
+                                  + 2 * area->frameWidth());
+    // A panel held at its old minimum (the user never widened it) follows the new one, as a fresh window would
+    // lay it out, rather than keeping the width the other language needed.
+    QList<int> sizes = m_ui->splitter->sizes();
+    const bool atMinimum = sizes.size() == 2 && sizes[0] <= area->minimumWidth() + 1;
+    m_ui->controlsScroll->setMinimumWidth(need);
+    if (atMinimum && sizes[0] != need && isVisible()) {
+        sizes[1] += sizes[0] - need;
+        sizes[0] = need;
+        m_ui->splitter->setSizes(sizes);
+    }
 }
 
 void MainWindow::resizeEvent(QResizeEvent* event)
@@ -289,7 +302,9 @@ void MainWindow::changeEvent(QEvent* event)
             onResultChanged();
     } else if (event->type() == QEvent::LanguageChange) {
         m_ui->retranslateUi(this);
-        fitControlsWidth(); // Chinese labels are wider or narrower than the English
+        // Chinese labels are wider or narrower than the English. Measured once the panel has retranslated: a
+        // widget gets LanguageChange before its children do.
+        QTimer::singleShot(0, this, &MainWindow::fitControlsWidth);
         retranslateTools();
         populateExamplesMenu();
         populateLanguageMenu();

@@ -1,0 +1,309 @@
+// The window as a person uses it, on the real xcb platform (the README's test command runs this suite under
+// xvfb-run): shown, resized several times, sliders moved, the model, language and palette switched, each dock opened
+// and closed. Afterwards every chart must draw as a fresh window in the same state and size draws it, and at
+// 1024x768, 1280x720 and 1920x1080, in English and Chinese, normal and presentation mode, no text item of a chart
+// overlaps another, leaves its chart or is cut short.
+
+#include "appsettings.h"
+#include "catalogloader.h"
+#include "chartpanel.h"
+#include "colourscheme.h"
+#include "controlpanel.h"
+#include "language.h"
+#include "mainwindow.h"
+#include "simulationcontroller.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QFontMetricsF>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
+#include <QSlider>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextDocument>
+
+#include <cstring>
+
+using namespace headroom;
+using namespace headroom::gui;
+
+namespace {
+
+// One live window with its own settings, as `headroom` builds it.
+struct Window {
+    QTemporaryDir dir;
+    AppSettings settings { dir.filePath(QStringLiteral("settings.ini")), nullptr };
+    SimulationController controller { CatalogLoader::bundled() };
+    MainWindow window { &controller, &settings };
+};
+
+struct TextBox {
+    QString text;
+    QPolygonF shape; // in the chart's scene, margins removed (a rotated label is a rotated rectangle)
+    QRectF rect;     // its bounding rectangle
+};
+
+// The visible, non-empty text items of a chart, with the rectangle their glyphs take.
+QList<TextBox> textBoxes(const ChartPanel* chart)
+{
+    QList<TextBox> boxes;
+    for (const QGraphicsItem* item : chart->scene()->items()) {
+        if (!item->isVisible() || item->effectiveOpacity() <= 0.0)
+            continue;
+        QString text;
+        QRectF local;
+        QFont font;
+        qreal margin = 0.0;
+        if (const auto* simple = dynamic_cast<const QGraphicsSimpleTextItem*>(item)) {
+            text = simple->text();
+            local = simple->boundingRect();
+            font = simple->font();
+        } else if (const auto* rich = dynamic_cast<const QGraphicsTextItem*>(item)) {
+            text = rich->toPlainText();
+            margin = rich->document()->documentMargin();
+            local = rich->boundingRect().adjusted(margin, margin, -margin, -margin);
+            font = rich->font();
+        } else {
+            continue;
+        }
+        if (text.trimmed().isEmpty() || local.isEmpty())
+            continue;
+        // One line: the ink of its glyphs, not the line's full height (a tick label's leading touching the next
+        // axis's is not an overlap anyone sees).
+        if (!text.contains(QLatin1Char('\n')) && !text.contains(QChar::LineSeparator)
+            && !text.contains(QChar::ParagraphSeparator)) {
+            const QFontMetricsF fm(font);
+            const QRectF ink = fm.tightBoundingRect(text);
+            local = QRectF(local.left() + ink.left(), local.top() + fm.ascent() + ink.top(), ink.width(), ink.height());
+        }
+        const QPolygonF shape = item->mapToScene(local);
+        boxes.push_back({ text, shape, shape.boundingRect() });
+    }
+    return boxes;
+}
+
+QString describe(const TextBox& b)
+{
+    return QStringLiteral("\"%1\" at (%2, %3, %4 x %5)")
+        .arg(b.text.left(40))
+        .arg(b.rect.x(), 0, 'f', 0)
+        .arg(b.rect.y(), 0, 'f', 0)
+        .arg(b.rect.width(), 0, 'f', 0)
+        .arg(b.rect.height(), 0, 'f', 0);
+}
+
+// What is wrong with a chart's text: overlaps (more than a pixel each way), text outside the chart, text cut short.
+QStringList layoutFaults(const ChartPanel* chart)
+{
+    QStringList faults;
+    const QList<TextBox> boxes = textBoxes(chart);
+    const QRectF inside = chart->mapToScene(chart->viewport()->rect()).boundingRect().adjusted(-1, -1, 1, 1);
+    for (int i = 0; i < boxes.size(); ++i) {
+        const TextBox& a = boxes[i];
+        if (!inside.contains(a.rect))
+            faults << QStringLiteral("%1 leaves the chart").arg(describe(a));
+        if (a.text.contains(QChar(0x2026)) || a.text.endsWith(QLatin1String("...")))
+            faults << QStringLiteral("%1 is cut short").arg(describe(a));
+        for (int j = i + 1; j < boxes.size(); ++j) {
+            const QRectF overlap = a.shape.intersected(boxes[j].shape).boundingRect();
+            if (overlap.width() > 1.0 && overlap.height() > 1.0)
+                faults << QStringLiteral("%1 overlaps %2").arg(describe(a), describe(boxes[j]));
+        }
+    }
+    return faults;
+}
+
+// Fraction of pixels whose colour differs by more than a little (anti-aliasing) between two images of one size.
+double differingFraction(const QImage& a, const QImage& b)
+{
+    if (a.size() != b.size())
+        return 1.0;
+    const QImage x = a.convertToFormat(QImage::Format_RGB32);
+    const QImage y = b.convertToFormat(QImage::Format_RGB32);
+    qint64 differing = 0;
+    for (int row = 0; row < x.height(); ++row) {
+        const auto* p = reinterpret_cast<const QRgb*>(x.constScanLine(row));
+        const auto* q = reinterpret_cast<const QRgb*>(y.constScanLine(row));
+        for (int col = 0; col < x.width(); ++col) {
+            const int d = std::abs(qRed(p[col]) - qRed(q[col])) + std::abs(qGreen(p[col]) - qGreen(q[col]))
+                + std::abs(qBlue(p[col]) - qBlue(q[col]));
+            differing += d > 48;
+        }
+    }
+    return double(differing) / double(x.width() * x.height());
+}
+
+void settle()
+{
+    for (int i = 0; i < 5; ++i) {
+        QCoreApplication::processEvents();
+        QTest::qWait(20);
+    }
+}
+
+} // namespace
+
+class TestRealWindow : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void livedWindowDrawsAsAFreshOne();
+    void textStaysApartInsideAndWhole_data();
+    void textStaysApartInsideAndWhole();
+};
+
+void TestRealWindow::initTestCase()
+{
+    // This suite is about the real windowing system; offscreen it would prove nothing.
+    QCOMPARE(QGuiApplication::platformName(), QStringLiteral("xcb"));
+}
+
+// A window that has lived (resized, dragged, switched, docks opened and closed) draws every chart as a fresh window
+// in the same state draws it: no title, tick label or label is lost or left behind.
+void TestRealWindow::livedWindowDrawsAsAFreshOne()
+{
+    Language language;
+    QVERIFY(language.apply(QStringLiteral("en")));
+    ColourScheme colours;
+    Window lived;
+    MainWindow& w = lived.window;
+    QVERIFY(w.applyScenario(defaultScenario()));
+    w.resize(1280, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    settle();
+    for (const QSize size : { QSize(1024, 768), QSize(1920, 1080), QSize(1100, 700) }) {
+        w.resize(size);
+        settle();
+    }
+    // The batch slider dragged with the keyboard, as far as the arrow keys take it and back part of the way.
+    auto* batch = w.controls()->findChild<QSlider*>(QStringLiteral("batchSlider"));
+    QVERIFY(batch);
+    batch->setFocus();
+    for (int i = 0; i < 6; ++i) {
+        QTest::keyClick(batch, Qt::Key_Right);
+        settle();
+    }
+    QTest::keyClick(batch, Qt::Key_Left);
+    auto* model = w.controls()->findChild<QComboBox*>(QStringLiteral("modelCombo"));
+    QVERIFY(model);
+    const int gpt2 = model->findData(QStringLiteral("gpt2"), Qt::UserRole + 1);
+    QVERIFY(gpt2 >= 0);
+    model->setCurrentIndex(gpt2);
+    settle();
+    // Each dock opened and closed; none of them grows the window.
+    const QSize before = w.size();
+    for (const char* name : { "explainAction", "gpuComparisonAction", "inferenceAction", "baselineAction" }) {
+        auto* action = w.findChild<QAction*>(QString::fromLatin1(name));
+        QVERIFY2(action, name);
+        action->trigger();
+        settle();
+        QVERIFY2(w.size() == before,
+                 qPrintable(QStringLiteral("%1: %2x%3 became %4x%5 (central minimum %6x%7)")
+                                .arg(QString::fromLatin1(name))
+                                .arg(before.width())
+                                .arg(before.height())
+                                .arg(w.width())
+                                .arg(w.height())
+                                .arg(w.centralWidget()->minimumSizeHint().width())
+                                .arg(w.centralWidget()->minimumSizeHint().height())));
+        if (std::strcmp(name, "gpuComparisonAction") == 0)
+            w.hideGpuComparison();
+        else if (std::strcmp(name, "baselineAction") == 0)
+            w.setBaselinePinned(false);
+        else
+            action->trigger();
+        settle();
+    }
+    for (QDockWidget* dock : w.findChildren<QDockWidget*>())
+        dock->hide();
+    QVERIFY(language.apply(QStringLiteral("zh_CN")));
+    settle();
+    colours.apply(QStringLiteral("dark"));
+    settle();
+    w.resize(1280, 800);
+    settle();
+
+    Window fresh;
+    QVERIFY(fresh.window.applyScenario(lived.controller.scenario()));
+    fresh.window.resize(w.size());
+    fresh.window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&fresh.window));
+    settle();
+    const QList<ChartPanel*> a = w.charts(), b = fresh.window.charts();
+    QCOMPARE(a.size(), b.size());
+    for (int i = 0; i < a.size(); ++i) {
+        QCOMPARE(a[i]->size(), b[i]->size());
+        const QImage used = a[i]->grab().toImage(), anew = b[i]->grab().toImage();
+        const double differing = differingFraction(used, anew);
+        if (differing >= 0.005 && !qEnvironmentVariable("HEADROOM_TEST_SHOTS").isEmpty()) {
+            used.save(qEnvironmentVariable("HEADROOM_TEST_SHOTS") + QStringLiteral("/lived-%1.png").arg(i));
+            anew.save(qEnvironmentVariable("HEADROOM_TEST_SHOTS") + QStringLiteral("/fresh-%1.png").arg(i));
+        }
+        QVERIFY2(differing < 0.005,
+                 qPrintable(QStringLiteral("%1: %2 % of its pixels differ from a fresh window's")
+                                .arg(b[i]->title())
+                                .arg(differing * 100.0, 0, 'f', 2)));
+    }
+    colours.apply(QString());
+    QVERIFY(language.apply(QStringLiteral("en")));
+}
+
+void TestRealWindow::textStaysApartInsideAndWhole_data()
+{
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<QString>("language");
+    QTest::addColumn<bool>("presentation");
+    for (const QSize size : { QSize(1024, 768), QSize(1280, 720), QSize(1920, 1080) })
+        for (const QString& language : { QStringLiteral("en"), QStringLiteral("zh_CN") })
+            for (const bool presentation : { false, true })
+                QTest::addRow("%dx%d %s %s", size.width(), size.height(), qPrintable(language),
+                              presentation ? "presentation" : "normal")
+                    << size << language << presentation;
+}
+
+void TestRealWindow::textStaysApartInsideAndWhole()
+{
+    QFETCH(QSize, size);
+    QFETCH(QString, language);
+    QFETCH(bool, presentation);
+    Language lang;
+    QVERIFY(lang.apply(language));
+    Window w;
+    QVERIFY(w.window.applyScenario(defaultScenario()));
+    w.window.resize(size);
+    w.window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w.window));
+    if (presentation) {
+        w.window.setPresentationMode(true, false);
+        w.window.resize(size);
+    }
+    settle();
+    QStringList faults;
+    for (int pair = 0; pair < (presentation ? 2 : 1); ++pair) {
+        for (ChartPanel* chart : w.window.visibleCharts()) {
+            for (const QString& f : layoutFaults(chart))
+                faults << chart->title() + QStringLiteral(": ") + f;
+            // HEADROOM_TEST_SHOTS=dir keeps each chart as it was checked, to look at.
+            if (const QString dir = qEnvironmentVariable("HEADROOM_TEST_SHOTS"); !dir.isEmpty())
+                chart->grab().save(
+                    QStringLiteral("%1/%2-%3.png")
+                        .arg(dir,
+                             QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('_')),
+                             QString::fromLatin1(chart->metaObject()->className() + 15)));
+        }
+        if (presentation) {
+            w.window.showNextChartPair();
+            settle();
+        }
+    }
+    QVERIFY(lang.apply(QStringLiteral("en")));
+    QVERIFY2(faults.isEmpty(), qPrintable(faults.join(QLatin1Char('\n'))));
+}
+
+QTEST_MAIN(TestRealWindow)
+#include "tst_realwindow.moc"
