@@ -48,16 +48,8 @@
         <translation>GPU(&amp;G)</translation>
     </message>
     <message>
-        <source>Type to search; grouped by vendor and segment</source>
-        <translation>输入以搜索；按厂商和产品线分组</translation>
-    </message>
-    <message>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
-    </message>
-    <message>
-        <source>Type to search; grouped by family</source>
-        <translation>输入以搜索；按模型系列分组</translation>
     </message>
     <message>
         <source>Batch and sequence</source>
@@ -68,16 +60,8 @@
         <translation>微批次(&amp;B)</translation>
     </message>
     <message>
-        <source>Micro-batch per GPU (logarithmic, 1 to 4096)</source>
-        <translation>每个 GPU 的微批次大小（对数刻度，1 到 4096）</translation>
-    </message>
-    <message>
         <source>&amp;Sequence length</source>
         <translation>序列长度(&amp;S)</translation>
-    </message>
-    <message>
-        <source>Tokens per sample (logarithmic, 64 to 131072); image side for vision models</source>
-        <translation>每个样本的词元数（对数刻度，64 到 131072）；视觉模型为图像边长</translation>
     </message>
     <message>
         <source>Gradient &amp;accumulation steps</source>
@@ -116,10 +100,6 @@
         <translation>数据并行 GPU 数(&amp;D)</translation>
     </message>
     <message>
-        <source>GPUs that ZeRO partitions over (logarithmic, 1 to 1024)</source>
-        <translation>参与 ZeRO 分区的 GPU 数（对数刻度，1 到 1024）</translation>
-    </message>
-    <message>
         <source>What-if overrides</source>
         <translation>假设覆盖值</translation>
     </message>
@@ -146,10 +126,6 @@
     <message>
         <source> MiB</source>
         <translation> MiB</translation>
-    </message>
-    <message>
-        <source>CUDA context and library workspaces; the default comes from the GPU&apos;s generation</source>
-        <translation>CUDA 上下文与库工作区；默认值取决于 GPU 的架构代际</translation>
     </message>
     <message>
         <source>Off&amp;load the optimizer to the host (ZeRO-Offload)</source>
@@ -222,6 +198,98 @@
     <message>
         <source>Tensor-parallel GPUs per repl&amp;ica</source>
         <translation>每个副本的张量并行 GPU 数(&amp;I)</translation>
+    </message>
+    <message>
+        <source>The GPU: its memory, bandwidth and peak FLOP/s per precision, each from its datasheet (gpus/*.json). Type to search; grouped by vendor and segment.</source>
+        <translation>GPU：显存、带宽和各精度的峰值 FLOP/s，每个数都取自其数据手册（gpus/*.json）。可输入搜索；按厂商和细分市场分组。</translation>
+    </message>
+    <message>
+        <source>The model, as its reference implementation builds it: the HF config (transformers AutoModel.from_config) or the torchvision constructor. Type to search; grouped by family.</source>
+        <translation>模型，按其参考实现构建：HF 配置（transformers AutoModel.from_config）或 torchvision 的构造函数。可输入搜索；按模型家族分组。</translation>
+    </message>
+    <message>
+        <source>Micro-batch per GPU (logarithmic, 1 to 4096): the batch of each forward, DataLoader(batch_size=...) or HF TrainingArguments(per_device_train_batch_size=...).</source>
+        <translation>每张 GPU 的微批次（对数刻度，1 到 4096）：每次前向的批大小，即 DataLoader(batch_size=...) 或 HF TrainingArguments(per_device_train_batch_size=...)。</translation>
+    </message>
+    <message>
+        <source>Micro-batch per GPU: DataLoader(batch_size=...) on each rank, HF TrainingArguments(per_device_train_batch_size=...), DeepSpeed train_micro_batch_size_per_gpu.</source>
+        <translation>每张 GPU 的微批次：每个 rank 上的 DataLoader(batch_size=...)、HF TrainingArguments(per_device_train_batch_size=...)、DeepSpeed 的 train_micro_batch_size_per_gpu。</translation>
+    </message>
+    <message>
+        <source>Tokens per sample (logarithmic, 64 to 131072), the tokenizer&apos;s max_length; for vision models the image side, the torchvision transform&apos;s crop size.</source>
+        <translation>每个样本的词元数（对数刻度，64 到 131072），即分词器的 max_length；视觉模型为图像边长，即 torchvision 变换的裁剪尺寸。</translation>
+    </message>
+    <message>
+        <source>Tokens per sample, the tokenizer&apos;s max_length (tokenizer(..., max_length=N, padding=&quot;max_length&quot;)); for vision models the image side in pixels.</source>
+        <translation>每个样本的词元数，即分词器的 max_length（tokenizer(..., max_length=N, padding=&quot;max_length&quot;)）；视觉模型为以像素计的图像边长。</translation>
+    </message>
+    <message>
+        <source>Gradient accumulation: micro-batches per optimizer step, HF TrainingArguments(gradient_accumulation_steps=...) or DeepSpeed gradient_accumulation_steps. The memory stays that of one micro-batch; the step takes that many forwards and backwards.</source>
+        <translation>梯度累积：每个优化器步包含的微批次数，即 HF TrainingArguments(gradient_accumulation_steps=...) 或 DeepSpeed 的 gradient_accumulation_steps。显存仍是一个微批次的显存；每步要做这么多次前向和反向。</translation>
+    </message>
+    <message>
+        <source>Number format of the step: FP32; TF32 (torch.backends.cuda.matmul.allow_tf32 = True); mixed FP16 or BF16 (torch.autocast, with torch.cuda.amp.GradScaler for FP16); pure BF16 (model.to(torch.bfloat16)); FP8 (Transformer Engine te.fp8_autocast).</source>
+        <translation>训练步的数值格式：FP32；TF32（torch.backends.cuda.matmul.allow_tf32 = True）；FP16 或 BF16 混合精度（torch.autocast，FP16 另配 torch.cuda.amp.GradScaler）；纯 BF16（model.to(torch.bfloat16)）；FP8（Transformer Engine te.fp8_autocast）。</translation>
+    </message>
+    <message>
+        <source>Where mixed precision keeps its weights: FP32 weights with 16-bit copies cast by torch.autocast, or 16-bit weights with an FP32 master copy in the optimizer, as DeepSpeed (&quot;bf16&quot;: {&quot;enabled&quot;: true}) and Megatron do.</source>
+        <translation>混合精度把权重放在哪里：FP32 权重，由 torch.autocast 转出 16 位副本；或者 16 位权重，由优化器保存一份 FP32 主权重，即 DeepSpeed（&quot;bf16&quot;: {&quot;enabled&quot;: true}）和 Megatron 的做法。</translation>
+    </message>
+    <message>
+        <source>The optimizer and its states per parameter: torch.optim.AdamW / Adam (two FP32 states), SGD (none, or momentum), bitsandbytes bnb.optim.AdamW8bit (8-bit states), transformers Adafactor (factored), and the paged variants (bnb.optim.PagedAdamW) in unified memory.</source>
+        <translation>优化器及其每个参数的状态：torch.optim.AdamW / Adam（两个 FP32 状态）、SGD（无状态，或动量）、bitsandbytes 的 bnb.optim.AdamW8bit（8 位状态）、transformers 的 Adafactor（分解的状态），以及放在统一内存中的分页版本（bnb.optim.PagedAdamW）。</translation>
+    </message>
+    <message>
+        <source>Activation checkpointing: none; selective, the attention core recomputed (Megatron --recompute-granularity selective); or every block, torch.utils.checkpoint around each layer (HF model.gradient_checkpointing_enable()).</source>
+        <translation>激活检查点：不用；选择性，重计算注意力核心（Megatron --recompute-granularity selective）；或每个块，在每层外包一层 torch.utils.checkpoint（HF model.gradient_checkpointing_enable()）。</translation>
+    </message>
+    <message>
+        <source>Attention kernel: eager keeps the softmax matrix for backward (HF attn_implementation=&quot;eager&quot;); fused saves only its log-sum-exp, torch.nn.functional.scaled_dot_product_attention or FlashAttention (attn_implementation=&quot;sdpa&quot;).</source>
+        <translation>注意力内核：eager 为反向保存 softmax 矩阵（HF attn_implementation=&quot;eager&quot;）；融合内核只保存 log-sum-exp，即 torch.nn.functional.scaled_dot_product_attention 或 FlashAttention（attn_implementation=&quot;sdpa&quot;）。</translation>
+    </message>
+    <message>
+        <source>ZeRO stage over the data-parallel GPUs (DeepSpeed zero_optimization.stage): 0 none (torch DDP), 1 optimizer states partitioned, 2 and the gradients (FSDP SHARD_GRAD_OP), 3 and the parameters (FSDP FULL_SHARD).</source>
+        <translation>在数据并行 GPU 之间的 ZeRO 阶段（DeepSpeed zero_optimization.stage）：0 不切分（torch DDP），1 切分优化器状态，2 再切分梯度（FSDP SHARD_GRAD_OP），3 再切分参数（FSDP FULL_SHARD）。</translation>
+    </message>
+    <message>
+        <source>Data-parallel GPUs that ZeRO partitions over (logarithmic, 1 to 1024): the world size of torchrun --nproc_per_node times the nodes, or DeepSpeed&apos;s.</source>
+        <translation>ZeRO 在其间切分的数据并行 GPU 数（对数刻度，1 到 1024）：torchrun 的 --nproc_per_node 乘以节点数，即 world size，DeepSpeed 亦同。</translation>
+    </message>
+    <message>
+        <source>Data-parallel GPUs: the world size (torchrun --nnodes x --nproc_per_node); ZeRO partitions over them and each processes its own micro-batch.</source>
+        <translation>数据并行 GPU 数：world size（torchrun --nnodes x --nproc_per_node）；ZeRO 在它们之间切分，每张 GPU 处理自己的微批次。</translation>
+    </message>
+    <message>
+        <source>ZeRO-Offload: the optimizer states and the update on the CPU, DeepSpeed zero_optimization.offload_optimizer {&quot;device&quot;: &quot;cpu&quot;}. Saves their GPU memory; costs PCIe traffic and host time in every step.</source>
+        <translation>ZeRO-Offload：优化器状态和参数更新放在 CPU 上，即 DeepSpeed zero_optimization.offload_optimizer {&quot;device&quot;: &quot;cpu&quot;}。省下它们占用的显存；代价是每步的 PCIe 传输和主机计算时间。</translation>
+    </message>
+    <message>
+        <source>What-if: give this GPU another memory capacity than its datasheet figure.</source>
+        <translation>假设：给这张 GPU 设定不同于数据手册的显存容量。</translation>
+    </message>
+    <message>
+        <source>The memory capacity to assume instead of the datasheet figure, in GiB.</source>
+        <translation>代替数据手册数值的假设显存容量，单位 GiB。</translation>
+    </message>
+    <message>
+        <source>What-if: another memory bandwidth than the datasheet figure (the explainer assumes 392 GB/s for the RTX A3000, whose datasheet gives 336 GB/s).</source>
+        <translation>假设：不同于数据手册的显存带宽（原文为 RTX A3000 假设了 392 GB/s，而数据手册给出的是 336 GB/s）。</translation>
+    </message>
+    <message>
+        <source>The memory bandwidth to assume instead of the datasheet figure, in GB/s: the roofline&apos;s slope and every memory-bound kernel&apos;s time.</source>
+        <translation>代替数据手册数值的假设显存带宽，单位 GB/s：决定屋顶线的斜坡和每个访存受限内核的时间。</translation>
+    </message>
+    <message>
+        <source>What-if: another peak FLOP/s, for the precision the step computes in, than the datasheet figure.</source>
+        <translation>假设：对训练步所用的精度，采用不同于数据手册的峰值 FLOP/s。</translation>
+    </message>
+    <message>
+        <source>The peak FLOP/s to assume instead of the datasheet figure for the precision in use, in TFLOP/s: the roofline&apos;s roof and every compute-bound kernel&apos;s time.</source>
+        <translation>代替数据手册中当前精度峰值的假设值，单位 TFLOP/s：决定屋顶线的屋顶和每个计算受限内核的时间。</translation>
+    </message>
+    <message>
+        <source>CUDA context and library workspaces (cuBLAS, cuDNN) that torch.cuda.memory_allocated does not count; the default comes from the GPU&apos;s generation.</source>
+        <translation>torch.cuda.memory_allocated 不计入的 CUDA 上下文和库工作区（cuBLAS、cuDNN）；默认值取决于 GPU 的代际。</translation>
     </message>
 </context>
 <context>
