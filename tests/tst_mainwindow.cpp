@@ -14,6 +14,8 @@
 #include "verdictwidget.h"
 
 #include <QAbstractButton>
+#include <QAbstractSlider>
+#include <QAbstractSpinBox>
 #include <QAction>
 #include <QComboBox>
 #include <QCompleter>
@@ -23,12 +25,15 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QRegularExpression>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
+#include <QWheelEvent>
 
 using namespace headroom;
 using namespace headroom::gui;
@@ -59,6 +64,8 @@ private slots:
     void weightsControlOnlyInMixedPrecision();
     void sequenceStopsAtLearnedPositions();
     void modelListStatesEachCountOnce();
+    void everyControlSaysWhatItDoes();
+    void wheelOverThePanelScrollsIt();
 
 private:
     static double total(const MemoryChartView* v, Phase p)
@@ -489,6 +496,54 @@ void TestMainWindow::weightsControlOnlyInMixedPrecision()
     }
     selectData(precision, int(Precision::MixedBF16));
     QVERIFY(style->isEnabled());
+}
+
+// Issue 8: every control of the panel has a tooltip that says what it does and names what sets the same in
+// PyTorch, DeepSpeed, PEFT or bitsandbytes (or, for a hardware figure, where it comes from).
+void TestMainWindow::everyControlSaysWhatItDoes()
+{
+    static const QStringList kFrameworkWords { QStringLiteral("torch"),         QStringLiteral("DeepSpeed"),
+                                               QStringLiteral("PEFT"),          QStringLiteral("LoraConfig"),
+                                               QStringLiteral("bnb"),           QStringLiteral("Megatron"),
+                                               QStringLiteral("tokenizer"),     QStringLiteral("datasheet"),
+                                               QStringLiteral("requires_grad"), QStringLiteral("HF "),
+                                               QStringLiteral("transformers") };
+    QStringList missing;
+    const QList<QWidget*> all = m_window->controls()->findChildren<QWidget*>();
+    for (QWidget* w : all) {
+        const bool control = qobject_cast<QComboBox*>(w) || qobject_cast<QAbstractSlider*>(w)
+            || qobject_cast<QAbstractSpinBox*>(w) || qobject_cast<QAbstractButton*>(w);
+        if (!control || w->objectName().isEmpty() || w->objectName().startsWith(QLatin1String("qt_")))
+            continue;
+        const QString tip = w->toolTip();
+        const bool names = std::any_of(kFrameworkWords.begin(), kFrameworkWords.end(),
+                                       [&](const QString& word) { return tip.contains(word); });
+        if (tip.size() < 30 || !names)
+            missing << QStringLiteral("%1: \"%2\"").arg(w->objectName(), tip.left(60));
+    }
+    QVERIFY2(missing.isEmpty(), qPrintable(missing.join(QLatin1Char('\n'))));
+}
+
+// Issue 8: turning the wheel over the panel scrolled it until the pointer reached a combo, which then changed
+// value (the tensor-parallel size). A control takes the wheel only once it has focus.
+void TestMainWindow::wheelOverThePanelScrollsIt()
+{
+    m_window->resize(1280, 720);
+    QTest::qWait(50);
+    auto* scroll = m_window->findChild<QScrollArea*>(QStringLiteral("controlsScroll"));
+    QVERIFY(scroll);
+    QVERIFY2(scroll->verticalScrollBar()->maximum() > 0, "the panel should need scrolling at 1280x720");
+    QComboBox* combo = m_window->controls()->findChild<QComboBox*>(QStringLiteral("precisionCombo"));
+    QVERIFY(combo && !combo->hasFocus());
+    const int index = combo->currentIndex();
+    const int scrolled = scroll->verticalScrollBar()->value();
+    const QPointF at(5, 5);
+    QWheelEvent wheel(at, combo->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
+                      Qt::NoScrollPhase, false);
+    QApplication::sendEvent(combo, &wheel);
+    QCOMPARE(combo->currentIndex(), index);
+    QVERIFY2(scroll->verticalScrollBar()->value() > scrolled, "the wheel should scroll the panel");
+    QCOMPARE(combo->focusPolicy(), Qt::StrongFocus);
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -1,5 +1,7 @@
 #include "controlpanel.h"
+
 #include "units.h"
+#include "wheelguard.h"
 
 #include "formatting.h"
 #include "labels.h"
@@ -194,6 +196,7 @@ ControlPanel::ControlPanel(QWidget* parent)
     for (QDoubleSpinBox* s : { m_ui->capacitySpin, m_ui->bandwidthSpin, m_ui->peakSpin })
         connect(s, &QDoubleSpinBox::valueChanged, this, [this] { edited(QStringLiteral("override")); });
     connect(m_ui->overheadSpin, &QSpinBox::valueChanged, this, [this] { edited(QStringLiteral("overhead")); });
+    WheelGuard::install(this);
     retranslate();
 }
 
