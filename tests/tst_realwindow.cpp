@@ -5,7 +5,9 @@
 // overlaps another, leaves its chart or is cut short.
 
 #include "appsettings.h"
+#include "baselinetable.h"
 #include "catalogloader.h"
+#include "categorylegend.h"
 #include "chartpanel.h"
 #include "colourscheme.h"
 #include "controlpanel.h"
@@ -20,7 +22,12 @@
 #include <QFontMetricsF>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
+#include <QLabel>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSlider>
+#include <QStyle>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextDocument>
@@ -152,6 +159,9 @@ class TestRealWindow : public QObject {
 private slots:
     void initTestCase();
     void livedWindowDrawsAsAFreshOne();
+    void baselineTableFitsAt1280();
+    void presentationNeedsNoScrolling_data();
+    void presentationNeedsNoScrolling();
     void textStaysApartInsideAndWhole_data();
     void textStaysApartInsideAndWhole();
 };
@@ -253,6 +263,87 @@ void TestRealWindow::livedWindowDrawsAsAFreshOne()
     QVERIFY(language.apply(QStringLiteral("en")));
 }
 
+// Issue 8: at 1280 px the baseline table showed Baseline, Current and Difference only with horizontal scrolling, and
+// cut values ("417.8 MiE").
+void TestRealWindow::baselineTableFitsAt1280()
+{
+    Window w;
+    QVERIFY(w.window.applyScenario(defaultScenario()));
+    w.window.resize(1280, 800);
+    w.window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w.window));
+    w.window.setBaselinePinned(true);
+    Scenario changed = w.controller.scenario();
+    changed.config.microBatch = 4;
+    changed.config.checkpointing = Checkpointing::Full;
+    QVERIFY(w.window.applyScenario(changed, QStringLiteral("edit")));
+    settle();
+    QTableWidget* table = w.window.baselineTable()->table();
+    QVERIFY(table->isVisible());
+    if (const QString dir = qEnvironmentVariable("HEADROOM_TEST_SHOTS"); !dir.isEmpty())
+        w.window.grab().save(dir + QStringLiteral("/baseline-1280.png"));
+    QCOMPARE(w.window.size(), QSize(1280, 800));
+    QCOMPARE(table->horizontalScrollBar()->maximum(), 0);
+    QStringList cut;
+    for (int r = 0; r < table->rowCount(); ++r) {
+        for (int c = 0; c < table->columnCount(); ++c) {
+            const QTableWidgetItem* item = table->item(r, c);
+            if (!item)
+                continue;
+            const QFontMetrics fm(item->font());
+            // The cell's text and the margins the style keeps on both sides (QCommonStyle's item text margin).
+            const int margins = 2 * (table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, table) + 1);
+            if (fm.horizontalAdvance(item->text()) + margins > table->columnWidth(c))
+                cut << QStringLiteral("%1 (%2 px in a %3 px column)")
+                           .arg(item->text())
+                           .arg(fm.horizontalAdvance(item->text()))
+                           .arg(table->columnWidth(c));
+        }
+    }
+    QVERIFY2(cut.isEmpty(), qPrintable(cut.join(QLatin1Char('\n'))));
+}
+
+void TestRealWindow::presentationNeedsNoScrolling_data()
+{
+    QTest::addColumn<QSize>("size");
+    for (const QSize size : { QSize(1024, 768), QSize(1280, 720), QSize(1920, 1080) })
+        QTest::addRow("%dx%d", size.width(), size.height()) << size;
+}
+
+// Presentation mode on a projector: the essential controls without scrolling, and the verdict whole.
+void TestRealWindow::presentationNeedsNoScrolling()
+{
+    QFETCH(QSize, size);
+    Window w;
+    QVERIFY(w.window.applyScenario(defaultScenario()));
+    w.window.resize(size);
+    w.window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w.window));
+    w.window.setPresentationMode(true, false);
+    w.window.resize(size);
+    settle();
+    auto* scroll = w.window.findChild<QScrollArea*>(QStringLiteral("controlsScroll"));
+    QVERIFY(scroll);
+    QCOMPARE(scroll->verticalScrollBar()->maximum(), 0);
+    QCOMPARE(scroll->horizontalScrollBar()->maximum(), 0);
+    for (const char* name : { "verdictHeadline", "verdictDetails", "verdictFixes" }) {
+        const auto* label = w.window.findChild<QLabel*>(QString::fromLatin1(name));
+        QVERIFY2(label, name);
+        if (label->text().isEmpty())
+            continue;
+        QTextDocument doc;
+        doc.setDefaultFont(label->font());
+        doc.setDocumentMargin(0);
+        doc.setHtml(label->text());
+        doc.setTextWidth(label->contentsRect().width());
+        QVERIFY2(label->contentsRect().height() + 1 >= doc.size().height(),
+                 qPrintable(QStringLiteral("%1: %2 px for %3 px of text")
+                                .arg(QString::fromLatin1(name))
+                                .arg(label->contentsRect().height())
+                                .arg(doc.size().height())));
+    }
+}
+
 void TestRealWindow::textStaysApartInsideAndWhole_data()
 {
     QTest::addColumn<QSize>("size");
@@ -301,6 +392,18 @@ void TestRealWindow::textStaysApartInsideAndWhole()
             settle();
         }
     }
+    // The memory categories' legend above the charts wraps rather than cutting its last names.
+    const auto* legend = w.window.findChild<CategoryLegend*>();
+    QVERIFY(legend);
+    for (const QRect& r : legend->itemRects(legend->width()))
+        if (!legend->rect().contains(r))
+            faults << QStringLiteral("the category legend (%1 x %2) cuts an item at (%3, %4, %5 x %6)")
+                          .arg(legend->width())
+                          .arg(legend->height())
+                          .arg(r.x())
+                          .arg(r.y())
+                          .arg(r.width())
+                          .arg(r.height());
     QVERIFY(lang.apply(QStringLiteral("en")));
     QVERIFY2(faults.isEmpty(), qPrintable(faults.join(QLatin1Char('\n'))));
 }

@@ -128,8 +128,8 @@
         <translation> MiB</translation>
     </message>
     <message>
-        <source>Off&amp;load the optimizer to the host (ZeRO-Offload)</source>
-        <translation>将优化器卸载到主机（ZeRO-Offload）(&amp;L)</translation>
+        <source>Off&amp;load optimizer (ZeRO-Offload)</source>
+        <translation>卸载优化器（ZeRO-Offload）(&amp;L)</translation>
     </message>
     <message>
         <source>Ba&amp;ndwidth</source>

@@ -133,6 +133,8 @@ void BatchSweepView::setResult(const std::shared_ptr<const SimulationResult>& re
 
 void BatchSweepView::placeLabels()
 {
+    // Every power of two where there is room, else every second or fourth.
+    fitLogTicks(m_axisX, { 2.0, 4.0, 16.0 }, QStringLiteral("4096"));
     if (m_batches.isEmpty())
         return;
     const double x = m_maxBatch >= 1.0 ? std::clamp(m_maxBatch, m_axisX->min(), m_axisX->max()) : m_axisX->min();

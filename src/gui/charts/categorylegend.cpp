@@ -22,51 +22,81 @@ void CategoryLegend::setPresentationMode(bool on)
     f.setPointSizeF(QApplication::font().pointSizeF() * m_scale);
     setFont(f);
     updateGeometry();
+    fitHeight();
     update();
 }
 
 QSize CategoryLegend::sizeHint() const
 {
     const QFontMetrics fm(font());
-    int w = 0;
+    int w = 8;
     for (int c = 0; c < kMemoryCategoryCount; ++c)
-        w += fm.height() + 6 + fm.horizontalAdvance(Labels::category(MemoryCategory(c))) + 18;
-    return { w, fm.height() + 8 };
+        w += fm.height() + 2 + fm.horizontalAdvance(Labels::category(MemoryCategory(c))) + 18;
+    return { w, rowHeight() + 8 };
 }
 
-QSize CategoryLegend::minimumSizeHint() const { return { 100, QFontMetrics(font()).height() + 8 }; }
+QSize CategoryLegend::minimumSizeHint() const { return { 100, rowHeight() + 8 }; }
+
+int CategoryLegend::rowHeight() const { return QFontMetrics(font()).height() + 2; }
+
+// Swatch and name of each category, in rows: a narrow window wraps the legend onto more rows instead of cutting
+// the last categories off ("Temporarie").
+QList<QRect> CategoryLegend::itemRects(int width) const
+{
+    const QFontMetrics fm(font());
+    const int box = fm.height() - 4;
+    QList<QRect> rects;
+    int x = 8, y = 4;
+    for (int c = 0; c < kMemoryCategoryCount; ++c) {
+        const int w = box + 6 + fm.horizontalAdvance(Labels::category(MemoryCategory(c))) + 2;
+        if (x > 8 && x + w > width - 4) {
+            x = 8;
+            y += rowHeight();
+        }
+        rects << QRect(x, y, w, rowHeight());
+        x += w + 16;
+    }
+    return rects;
+}
+
+void CategoryLegend::fitHeight()
+{
+    const QList<QRect> rects = itemRects(width());
+    const int h = rects.isEmpty() ? rowHeight() + 8 : rects.back().bottom() + 5;
+    if (height() != h || minimumHeight() != h)
+        setFixedHeight(h);
+}
+
+void CategoryLegend::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    fitHeight();
+}
 
 void CategoryLegend::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
-    // Shrink the font rather than cut the last categories off in a narrow window.
-    QFont f = font();
-    const int needed = sizeHint().width();
-    if (needed > width() && needed > 0)
-        f.setPointSizeF(std::max(6.0, f.pointSizeF() * 0.94 * width() / needed));
-    p.setFont(f);
-    const QFontMetrics fm(f);
+    const QFontMetrics fm(font());
     const int box = fm.height() - 4;
-    int x = 8;
-    const int y = (height() - box) / 2;
+    const QList<QRect> rects = itemRects(width());
     for (int c = 0; c < kMemoryCategoryCount; ++c) {
-        const QString text = Labels::category(MemoryCategory(c));
+        const QRect& r = rects[c];
         const QColor color = categoryColor(MemoryCategory(c));
         p.setPen(color.darker(120));
         p.setBrush(color);
-        p.drawRect(x, y, box, box);
-        x += box + 6;
+        p.drawRect(r.x(), r.y() + (r.height() - box) / 2, box, box);
         p.setPen(palette().color(QPalette::WindowText));
-        p.drawText(QRect(x, 0, fm.horizontalAdvance(text) + 2, height()), Qt::AlignVCenter | Qt::AlignLeft, text);
-        x += fm.horizontalAdvance(text) + 18;
+        p.drawText(r.adjusted(box + 6, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, Labels::category(MemoryCategory(c)));
     }
 }
 
 void CategoryLegend::changeEvent(QEvent* event)
 {
-    if (event->type() == QEvent::LanguageChange || event->type() == QEvent::FontChange)
+    if (event->type() == QEvent::LanguageChange || event->type() == QEvent::FontChange) {
         updateGeometry();
+        fitHeight();
+    }
     QWidget::changeEvent(event);
 }
 

@@ -9,7 +9,10 @@
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
+#include <QLogValueAxis>
 #include <QTextLayout>
+
+#include <cmath>
 
 namespace headroom::gui {
 
@@ -76,6 +79,24 @@ void ChartPanel::resizeEvent(QResizeEvent* event)
     QChartView::resizeEvent(event);
     fitTexts();
     placeLabels();
+}
+
+void ChartPanel::fitLogTicks(QLogValueAxis* axis, std::initializer_list<double> bases, const QString& widest)
+{
+    const double needed = QFontMetricsF(axis->labelsFont()).horizontalAdvance(widest) + 12.0;
+    const double width = chart()->plotArea().width();
+    double chosen = *(bases.end() - 1);
+    for (const double base : bases) {
+        const double steps = std::log(axis->max() / axis->min()) / std::log(base);
+        if (width / std::max(1.0, steps) >= needed) {
+            chosen = base;
+            break;
+        }
+    }
+    if (axis->base() != chosen) {
+        axis->setBase(chosen);
+        axis->setMinorTickCount(0);
+    }
 }
 
 // Sets a text only when it changes: a new title re-lays out the chart, which calls this again.

@@ -9,7 +9,13 @@
 
 #include <QChartView>
 
+#include <initializer_list>
+
 #include <vector>
+
+QT_BEGIN_NAMESPACE
+class QLogValueAxis;
+QT_END_NAMESPACE
 
 namespace headroom::gui {
 
@@ -52,6 +58,9 @@ protected:
     // for them instead of being cut short ("Memory at the peak of each p...").
     void setTitleText(const QString& text);
     void setAxisTitle(QAbstractAxis* axis, const QString& text);
+    // A log axis labels every power of the first base in `bases` that leaves room for its widest label, a gap
+    // between labels, or of the last base: a narrow chart or presentation fonts ran "16 32 64" into "...".
+    void fitLogTicks(QLogValueAxis* axis, std::initializer_list<double> bases, const QString& widest);
     // Places the view's own labels (capacity, verdict, roof labels...) on the current plot area.
     virtual void placeLabels() {}
     void resizeEvent(QResizeEvent* event) override;

@@ -160,18 +160,18 @@ void MemoryChartView::applyOverflowStyle()
     m_verdict->setBrush(m_overflow ? m_style.overflow : m_style.foreground);
 }
 
-// The phase names shrink (to no less than 70 %) rather than being cut short ("Backw...") under narrow bars.
+// The phase names shrink (to no less than 60 %) rather than being cut short ("Backw...") under narrow bars.
 void MemoryChartView::fitPhaseNames()
 {
-    // Qt Charts cuts a label that leaves less than about 16 px between its neighbours.
-    const qreal room = chart()->plotArea().width() / 3.0 - 16.0;
+    // Qt Charts cuts a label that leaves less than about 24 px between its neighbours.
+    const qreal room = chart()->plotArea().width() / 3.0 - 24.0;
     QFont font = m_style.labelFont;
     const QFontMetricsF fm(font);
     qreal widest = 0.0;
     for (const QString& l : m_axisX->categoriesLabels())
         widest = std::max(widest, fm.horizontalAdvance(l));
     if (room > 0.0 && widest > room) {
-        const qreal k = std::max(0.7, room / widest);
+        const qreal k = std::max(0.6, room / widest);
         if (font.pointSizeF() > 0)
             font.setPointSizeF(font.pointSizeF() * k);
         else

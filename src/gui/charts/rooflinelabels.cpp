@@ -41,18 +41,8 @@ void RooflineView::placeLabels()
     placeBandwidthLabel(plot, texts);
 }
 
-// Every decade labelled where there is room for its widest label ("10000") and a gap, every second one where not
-// (a narrow chart, or presentation fonts).
-void RooflineView::fitDecades()
-{
-    const double decades = std::log10(m_axisX->max() / m_axisX->min());
-    const double needed = QFontMetricsF(m_axisX->labelsFont()).horizontalAdvance(QStringLiteral("10000")) + 12.0;
-    const bool narrow = chart()->plotArea().width() / std::max(1.0, decades) < needed;
-    if ((m_axisX->base() == 100.0) != narrow) {
-        m_axisX->setBase(narrow ? 100.0 : 10.0);
-        m_axisX->setMinorTickCount(0);
-    }
-}
+// Every decade labelled where there is room for its widest label ("10000"), every second one where not.
+void RooflineView::fitDecades() { fitLogTicks(m_axisX, { 10.0, 100.0 }, QStringLiteral("10000")); }
 
 // Roof labels sit above their roof at the right edge; roofs close together push the lower labels below their line
 // so that no two overlap.

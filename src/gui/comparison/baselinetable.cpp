@@ -8,6 +8,7 @@
 #include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLayout>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -24,6 +25,7 @@ BaselineTable::BaselineTable(QWidget* parent)
     m_table = new QTableWidget(this);
     m_table->setColumnCount(3);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setWordWrap(false); // a value on one line; the dock widens for it
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(true);
@@ -125,6 +127,17 @@ void BaselineTable::fill()
             m_table->setItem(int(r), col, item);
         }
     }
+    // The width that shows Baseline, Now and Change without scrolling and cuts no value: the window widens its dock
+    // to it as far as there is room (at 1280 px they needed a horizontal scroll bar).
+    int width = m_table->verticalHeader()->sizeHint().width() + 2 * m_table->frameWidth();
+    for (int col = 0; col < 3; ++col) {
+        int column = m_table->horizontalHeader()->sectionSizeHint(col);
+        for (int r = 0; r < m_table->rowCount(); ++r)
+            column = std::max(column, m_table->sizeHintForIndex(m_table->model()->index(r, col)).width());
+        width += column + 4;
+    }
+    const QMargins m = layout()->contentsMargins();
+    m_neededWidth = width + m.left() + m.right();
 }
 
 QString BaselineTable::text() const

@@ -25,6 +25,8 @@ public:
     void setResults(const std::shared_ptr<const SimulationResult>& baseline,
                     const std::shared_ptr<const SimulationResult>& current);
     QTableWidget* table() const { return m_table; }
+    // The width its contents need (set by setResults()).
+    int neededWidth() const { return m_neededWidth; }
     // For tests and the clipboard: the table as tab-separated text.
     QString text() const;
 
@@ -38,6 +40,7 @@ private:
     QTableWidget* m_table = nullptr;
     std::shared_ptr<const SimulationResult> m_baseline;
     std::shared_ptr<const SimulationResult> m_current;
+    int m_neededWidth = 0;
 };
 
 } // namespace headroom::gui

@@ -21,6 +21,7 @@ VerdictWidget::VerdictWidget(QWidget* parent)
     layout->setSpacing(2);
     m_headline = new QLabel(this);
     m_headline->setObjectName(QStringLiteral("verdictHeadline"));
+    m_headline->setWordWrap(true); // a presentation font at 1024 px needs two lines
     m_details = new QLabel(this);
     m_details->setObjectName(QStringLiteral("verdictDetails"));
     m_details->setWordWrap(true);
@@ -56,7 +57,6 @@ void VerdictWidget::setPresentationMode(bool on)
     d.setPointSizeF(d.pointSizeF() * (on ? 1.5 : 1.0));
     m_details->setFont(d);
     m_fixes->setFont(d);
-    m_headline->setFixedHeight(QFontMetrics(f).lineSpacing() + 2);
     fitHeights();
 }
 
@@ -84,6 +84,7 @@ void VerdictWidget::fitHeights()
         if (l->height() != h || l->minimumHeight() != h)
             l->setFixedHeight(h);
     };
+    fit(m_headline, QFontMetrics(m_headline->font()).lineSpacing() + 2);
     fit(m_details, 3 * line + 2);
     fit(m_fixes, 0);
 }

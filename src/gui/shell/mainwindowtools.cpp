@@ -208,8 +208,14 @@ void MainWindow::setBaselinePinned(bool on)
 
 void MainWindow::refreshTools(const std::shared_ptr<const SimulationResult>& result)
 {
-    if (m_baseline)
+    if (m_baseline) {
         m_baselineTable->setResults(m_baseline, result);
+        // Wide enough for the table where the window has room; resizeDocks() never grows the window.
+        if (m_baselineDock->isVisible() && m_baselineTable->width() < m_baselineTable->neededWidth())
+            resizeDocks({ m_baselineDock },
+                        { m_baselineDock->width() + m_baselineTable->neededWidth() - m_baselineTable->width() },
+                        Qt::Horizontal);
+    }
     m_comparison->setScenario(result->scenario);
     m_inference->setScenario(result->scenario);
     m_tour->refreshText(); // its text quotes the result on screen
