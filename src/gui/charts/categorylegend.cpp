@@ -7,6 +7,8 @@
 #include <QEvent>
 #include <QPainter>
 
+#include <limits>
+
 namespace headroom::gui {
 
 CategoryLegend::CategoryLegend(QWidget* parent)
@@ -28,11 +30,9 @@ void CategoryLegend::setPresentationMode(bool on)
 
 QSize CategoryLegend::sizeHint() const
 {
-    const QFontMetrics fm(font());
-    int w = 8;
-    for (int c = 0; c < kMemoryCategoryCount; ++c)
-        w += fm.height() + 2 + fm.horizontalAdvance(Labels::category(MemoryCategory(c))) + 18;
-    return { w, rowHeight() + 8 };
+    // Every category on one row.
+    const QList<QRect> rects = itemRects(std::numeric_limits<int>::max() / 2);
+    return { rects.back().right() + 8, rowHeight() + 8 };
 }
 
 QSize CategoryLegend::minimumSizeHint() const { return { 100, rowHeight() + 8 }; }

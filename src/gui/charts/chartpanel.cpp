@@ -71,7 +71,7 @@ void ChartPanel::setAxisTitle(QAbstractAxis* axis, const QString& text)
         return;
     else
         known->second = text;
-    fitTexts();
+    fitAxisTitle(axis, text); // only this one: the timeline's changes on every slider tick
 }
 
 void ChartPanel::resizeEvent(QResizeEvent* event)
@@ -113,13 +113,17 @@ void ChartPanel::fitTexts()
     const QString title = m_title.isEmpty() ? QString() : wrappedHtml(m_title, c->titleFont(), titleWidth);
     if (c->title() != title)
         c->setTitle(title);
-    const QRectF plot = c->plotArea();
-    for (const auto& [axis, text] : m_axisTitles) {
-        const qreal room = (axis->orientation() == Qt::Horizontal ? plot.width() : plot.height()) - 4.0;
-        const QString fitted = wrappedHtml(text, axis->titleFont(), room);
-        if (axis->titleText() != fitted)
-            axis->setTitleText(fitted);
-    }
+    for (const auto& [axis, text] : m_axisTitles)
+        fitAxisTitle(axis, text);
+}
+
+void ChartPanel::fitAxisTitle(QAbstractAxis* axis, const QString& text)
+{
+    const QRectF plot = chart()->plotArea();
+    const qreal room = (axis->orientation() == Qt::Horizontal ? plot.width() : plot.height()) - 4.0;
+    const QString fitted = wrappedHtml(text, axis->titleFont(), room);
+    if (axis->titleText() != fitted)
+        axis->setTitleText(fitted);
 }
 
 namespace {
@@ -141,21 +145,22 @@ namespace {
         return lines;
     }
 
-} // namespace
-
-QStringList wrappedLines(const QString& text, const QFont& font, qreal width)
-{
-    if (width <= 0.0 || QFontMetricsF(font).horizontalAdvance(text) <= width)
-        return { text };
-    // As many lines as the width needs, then the narrowest width that keeps that many: lines of even length.
-    const qsizetype count = breakLines(text, font, width).size();
-    qreal low = 0.0, high = width;
-    for (int i = 0; i < 12; ++i) {
-        const qreal mid = (low + high) / 2.0;
-        (breakLines(text, font, mid).size() > count ? low : high) = mid;
+    // `text` in as few lines as `width` allows, each as short as that count allows.
+    QStringList wrappedLines(const QString& text, const QFont& font, qreal width)
+    {
+        if (width <= 0.0 || QFontMetricsF(font).horizontalAdvance(text) <= width)
+            return { text };
+        // As many lines as the width needs, then the narrowest width that keeps that many: lines of even length.
+        const qsizetype count = breakLines(text, font, width).size();
+        qreal low = 0.0, high = width;
+        for (int i = 0; i < 12; ++i) {
+            const qreal mid = (low + high) / 2.0;
+            (breakLines(text, font, mid).size() > count ? low : high) = mid;
+        }
+        return breakLines(text, font, high);
     }
-    return breakLines(text, font, high);
-}
+
+} // namespace
 
 QString wrappedText(const QString& text, const QFont& font, qreal width)
 {

@@ -70,14 +70,14 @@ protected:
 
 private:
     void fitTexts();
+    void fitAxisTitle(QAbstractAxis* axis, const QString& text);
 
     QString m_title;
     std::vector<std::pair<QAbstractAxis*, QString>> m_axisTitles;
 };
 
 // `text` broken into balanced lines no wider than `width` when it does not fit on one (at spaces, or between any two
-// CJK characters): the lines, joined by "\n" for a plain text item, or as HTML for Qt Charts' titles.
-QStringList wrappedLines(const QString& text, const QFont& font, qreal width);
+// CJK characters), joined by "\n" for a plain text item, or as HTML for Qt Charts' titles.
 QString wrappedText(const QString& text, const QFont& font, qreal width);
 QString wrappedHtml(const QString& text, const QFont& font, qreal width);
 

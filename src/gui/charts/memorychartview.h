@@ -35,7 +35,6 @@ public:
     QString verdictText() const;
     bool overflowShown() const;
 
-protected:
 private:
     void placeLabels() override;
     void fitPhaseNames();

@@ -32,7 +32,8 @@ namespace {
 
 void RooflineView::placeLabels()
 {
-    fitDecades();
+    // Every decade labelled where there is room for its widest label ("10000"), every second one where not.
+    fitLogTicks(m_axisX, { 10.0, 100.0 }, QStringLiteral("10000"));
     const QRectF plot = chart()->plotArea();
     std::vector<QPolygonF> texts;
     placeRoofLabels(plot, texts);
@@ -40,9 +41,6 @@ void RooflineView::placeLabels()
     placeLegend(plot, texts);
     placeBandwidthLabel(plot, texts);
 }
-
-// Every decade labelled where there is room for its widest label ("10000"), every second one where not.
-void RooflineView::fitDecades() { fitLogTicks(m_axisX, { 10.0, 100.0 }, QStringLiteral("10000")); }
 
 // Roof labels sit above their roof at the right edge; roofs close together push the lower labels below their line
 // so that no two overlap.

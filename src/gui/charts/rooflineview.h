@@ -47,7 +47,6 @@ protected:
 
 private:
     void placeLabels() override; // rooflinelabels.cpp
-    void fitDecades();
     void placeRoofLabels(const QRectF& plot, std::vector<QPolygonF>& texts);
     void placeRidgeLabel(const QRectF& plot, std::vector<QPolygonF>& texts);
     void placeBandwidthLabel(const QRectF& plot, std::vector<QPolygonF>& texts);

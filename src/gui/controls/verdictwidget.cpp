@@ -74,12 +74,15 @@ void VerdictWidget::fitHeights()
     // The height is laid out here, not asked of QLabel::heightForWidth(): in a window that had been narrow, that
     // kept answering with the height for the narrow width (the verdict then stayed twice as tall as it needed).
     auto fit = [width](QLabel* l, int minimum) {
-        QTextDocument doc;
-        doc.setDefaultFont(l->font());
-        doc.setDocumentMargin(0);
-        doc.setHtml(l->text());
-        doc.setTextWidth(width);
-        const int need = l->text().isEmpty() ? 0 : int(std::ceil(doc.size().height())) + 2;
+        int need = 0;
+        if (!l->text().isEmpty()) {
+            QTextDocument doc;
+            doc.setDefaultFont(l->font());
+            doc.setDocumentMargin(0);
+            doc.setHtml(l->text());
+            doc.setTextWidth(width);
+            need = int(std::ceil(doc.size().height())) + 2;
+        }
         const int h = std::max(minimum, need);
         if (l->height() != h || l->minimumHeight() != h)
             l->setFixedHeight(h);

@@ -138,6 +138,7 @@ private:
     std::shared_ptr<const SimulationResult> m_baseline;
     BaselineTable* m_baselineTable = nullptr;
     QDockWidget* m_baselineDock = nullptr;
+    int m_baselineWidthAsked = 0; // the table width the dock was last widened for
     GpuComparisonView* m_comparison = nullptr;
     QDockWidget* m_comparisonDock = nullptr;
     InferenceView* m_inference = nullptr;

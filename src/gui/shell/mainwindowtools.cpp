@@ -197,6 +197,7 @@ void MainWindow::showInference()
 void MainWindow::setBaselinePinned(bool on)
 {
     m_baseline = on ? m_controller->sharedResult() : nullptr;
+    m_baselineWidthAsked = 0; // a dock shown again is widened again
     if (m_ui->baselineAction->isChecked() != on)
         m_ui->baselineAction->setChecked(on);
     m_baselineDock->setVisible(on);
@@ -210,11 +211,14 @@ void MainWindow::refreshTools(const std::shared_ptr<const SimulationResult>& res
 {
     if (m_baseline) {
         m_baselineTable->setResults(m_baseline, result);
-        // Wide enough for the table where the window has room; resizeDocks() never grows the window.
-        if (m_baselineDock->isVisible() && m_baselineTable->width() < m_baselineTable->neededWidth())
-            resizeDocks({ m_baselineDock },
-                        { m_baselineDock->width() + m_baselineTable->neededWidth() - m_baselineTable->width() },
+        // Wide enough for the table where the window has room, asked once per new width (not on every tick):
+        // resizeDocks() never grows the window.
+        const int need = m_baselineTable->neededWidth();
+        if (m_baselineDock->isVisible() && need != m_baselineWidthAsked && m_baselineTable->width() < need) {
+            resizeDocks({ m_baselineDock }, { m_baselineDock->width() + need - m_baselineTable->width() },
                         Qt::Horizontal);
+            m_baselineWidthAsked = need;
+        }
     }
     m_comparison->setScenario(result->scenario);
     m_inference->setScenario(result->scenario);
