@@ -1,8 +1,9 @@
 // The window as a person uses it, on the real xcb platform (the README's test command runs this suite under
 // xvfb-run): shown, resized several times, sliders moved, the model, language and palette switched, each dock opened
 // and closed. Afterwards every chart must draw as a fresh window in the same state and size draws it, and at
-// 1024x768, 1280x720 and 1920x1080, in English and Chinese, normal and presentation mode, no text item of a chart
-// overlaps another, leaves its chart or is cut short.
+// 1024x768, 1280x720 and 1920x1080, in English and Chinese, normal and presentation mode, and at the two smaller
+// sizes with the Explain dock open (charts about 200 px wide), no text item of a chart overlaps another, leaves its
+// chart or is cut short.
 
 #include "appsettings.h"
 #include "baselinetable.h"
@@ -349,12 +350,18 @@ void TestRealWindow::textStaysApartInsideAndWhole_data()
     QTest::addColumn<QSize>("size");
     QTest::addColumn<QString>("language");
     QTest::addColumn<bool>("presentation");
+    QTest::addColumn<bool>("explain");
     for (const QSize size : { QSize(1024, 768), QSize(1280, 720), QSize(1920, 1080) })
-        for (const QString& language : { QStringLiteral("en"), QStringLiteral("zh_CN") })
+        for (const QString& language : { QStringLiteral("en"), QStringLiteral("zh_CN") }) {
             for (const bool presentation : { false, true })
                 QTest::addRow("%dx%d %s %s", size.width(), size.height(), qPrintable(language),
                               presentation ? "presentation" : "normal")
-                    << size << language << presentation;
+                    << size << language << presentation << false;
+            // The Explain dock open beside the charts leaves each of them about 200 px at 1024 px.
+            if (size.width() < 1920)
+                QTest::addRow("%dx%d %s explain", size.width(), size.height(), qPrintable(language))
+                    << size << language << false << true;
+        }
 }
 
 void TestRealWindow::textStaysApartInsideAndWhole()
@@ -362,6 +369,7 @@ void TestRealWindow::textStaysApartInsideAndWhole()
     QFETCH(QSize, size);
     QFETCH(QString, language);
     QFETCH(bool, presentation);
+    QFETCH(bool, explain);
     Language lang;
     QVERIFY(lang.apply(language));
     Window w;
@@ -372,6 +380,13 @@ void TestRealWindow::textStaysApartInsideAndWhole()
     if (presentation) {
         w.window.setPresentationMode(true, false);
         w.window.resize(size);
+    }
+    if (explain) {
+        auto* action = w.window.findChild<QAction*>(QStringLiteral("explainAction"));
+        QVERIFY(action);
+        action->trigger();
+        settle();
+        QCOMPARE(w.window.size(), size);
     }
     settle();
     QStringList faults;
@@ -405,6 +420,9 @@ void TestRealWindow::textStaysApartInsideAndWhole()
                           .arg(r.width())
                           .arg(r.height());
     QVERIFY(lang.apply(QStringLiteral("en")));
+    // QTest cuts a long failure message; each fault is printed whole.
+    for (const QString& f : faults)
+        qWarning().noquote() << f;
     QVERIFY2(faults.isEmpty(), qPrintable(faults.join(QLatin1Char('\n'))));
 }
 

@@ -2937,6 +2937,19 @@
         <source> (what-if)</source>
         <translation>（假设）</translation>
     </message>
+    <message>
+        <source>Fwd</source>
+        <extracomment>Short for Forward, Backward and Optimizer under the bars of a narrow chart</extracomment>
+        <translation>前向</translation>
+    </message>
+    <message>
+        <source>Bwd</source>
+        <translation>反向</translation>
+    </message>
+    <message>
+        <source>Optim</source>
+        <translation>优化</translation>
+    </message>
 </context>
 <context>
     <name>headroom::gui::ModelEditorDialog</name>

@@ -11,10 +11,47 @@
 #include <QGraphicsTextItem>
 #include <QLogValueAxis>
 #include <QTextLayout>
+#include <QValueAxis>
 
 #include <cmath>
 
 namespace headroom::gui {
+
+namespace {
+
+    // The lines QTextLayout breaks `text` into at `width`.
+    QStringList breakLines(const QString& text, const QFont& font, qreal width)
+    {
+        QTextLayout layout(text, font);
+        QTextOption option;
+        option.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+        layout.setTextOption(option);
+        QStringList lines;
+        layout.beginLayout();
+        for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+            line.setLineWidth(width);
+            lines << text.mid(line.textStart(), line.textLength()).trimmed();
+        }
+        layout.endLayout();
+        return lines;
+    }
+
+    // `text` in as few lines as `width` allows, each as short as that count allows.
+    QStringList wrappedLines(const QString& text, const QFont& font, qreal width)
+    {
+        if (width <= 0.0 || QFontMetricsF(font).horizontalAdvance(text) <= width)
+            return { text };
+        // As many lines as the width needs, then the narrowest width that keeps that many: lines of even length.
+        const qsizetype count = breakLines(text, font, width).size();
+        qreal low = 0.0, high = width;
+        for (int i = 0; i < 12; ++i) {
+            const qreal mid = (low + high) / 2.0;
+            (breakLines(text, font, mid).size() > count ? low : high) = mid;
+        }
+        return breakLines(text, font, high);
+    }
+
+} // namespace
 
 ChartPanel::ChartPanel(QWidget* parent)
     : QChartView(parent)
@@ -81,14 +118,27 @@ void ChartPanel::resizeEvent(QResizeEvent* event)
     placeLabels();
 }
 
+namespace {
+
+    // Room one tick label takes along its axis, and the length of the axis. Qt Charts gives each of n labels the
+    // axis length over n, less its padding on both sides, and cuts a label that needs more.
+    std::pair<double, double> tickRoom(const QAbstractAxis* axis, const QRectF& plot, const QString& widest)
+    {
+        const QFontMetricsF fm(axis->labelsFont());
+        if (axis->orientation() == Qt::Vertical)
+            return { fm.height() + 8.0, plot.height() };
+        return { fm.horizontalAdvance(widest) + 12.0, plot.width() };
+    }
+
+} // namespace
+
 void ChartPanel::fitLogTicks(QLogValueAxis* axis, std::initializer_list<double> bases, const QString& widest)
 {
-    const double needed = QFontMetricsF(axis->labelsFont()).horizontalAdvance(widest) + 12.0;
-    const double width = chart()->plotArea().width();
+    const auto [needed, length] = tickRoom(axis, chart()->plotArea(), widest);
     double chosen = *(bases.end() - 1);
     for (const double base : bases) {
-        const double steps = std::log(axis->max() / axis->min()) / std::log(base);
-        if (width / std::max(1.0, steps) >= needed) {
+        const double labels = std::floor(std::log(axis->max() / axis->min()) / std::log(base) + 1e-9) + 1.0;
+        if (length / std::max(1.0, labels) >= needed) {
             chosen = base;
             break;
         }
@@ -97,6 +147,20 @@ void ChartPanel::fitLogTicks(QLogValueAxis* axis, std::initializer_list<double> 
         axis->setBase(chosen);
         axis->setMinorTickCount(0);
     }
+}
+
+void ChartPanel::fitTickCount(QValueAxis* axis, std::initializer_list<int> counts, const QString& widest)
+{
+    const auto [needed, length] = tickRoom(axis, chart()->plotArea(), widest);
+    int chosen = *(counts.end() - 1);
+    for (const int count : counts) {
+        if (length / count >= needed) {
+            chosen = count;
+            break;
+        }
+    }
+    if (axis->tickCount() != chosen)
+        axis->setTickCount(chosen);
 }
 
 // Sets a text only when it changes: a new title re-lays out the chart, which calls this again.
@@ -117,50 +181,26 @@ void ChartPanel::fitTexts()
         fitAxisTitle(axis, text);
 }
 
+// On as few lines as the plot's side allows; where that is more than two, in a font up to a fifth smaller: Qt
+// Charts cuts the third line of a small chart's axis title ("(FLOP/byte..."), for want of height.
 void ChartPanel::fitAxisTitle(QAbstractAxis* axis, const QString& text)
 {
     const QRectF plot = chart()->plotArea();
     const qreal room = (axis->orientation() == Qt::Horizontal ? plot.width() : plot.height()) - 4.0;
-    const QString fitted = wrappedHtml(text, axis->titleFont(), room);
+    QFont font = m_style.labelFont;
+    const qreal size = font.pointSizeF();
+    for (const qreal k : { 1.0, 0.9, 0.8 }) {
+        if (size > 0)
+            font.setPointSizeF(size * k);
+        if (wrappedLines(text, font, room).size() <= 2)
+            break;
+    }
+    if (axis->titleFont() != font)
+        axis->setTitleFont(font);
+    const QString fitted = wrappedHtml(text, font, room);
     if (axis->titleText() != fitted)
         axis->setTitleText(fitted);
 }
-
-namespace {
-
-    // The lines QTextLayout breaks `text` into at `width`.
-    QStringList breakLines(const QString& text, const QFont& font, qreal width)
-    {
-        QTextLayout layout(text, font);
-        QTextOption option;
-        option.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
-        layout.setTextOption(option);
-        QStringList lines;
-        layout.beginLayout();
-        for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
-            line.setLineWidth(width);
-            lines << text.mid(line.textStart(), line.textLength()).trimmed();
-        }
-        layout.endLayout();
-        return lines;
-    }
-
-    // `text` in as few lines as `width` allows, each as short as that count allows.
-    QStringList wrappedLines(const QString& text, const QFont& font, qreal width)
-    {
-        if (width <= 0.0 || QFontMetricsF(font).horizontalAdvance(text) <= width)
-            return { text };
-        // As many lines as the width needs, then the narrowest width that keeps that many: lines of even length.
-        const qsizetype count = breakLines(text, font, width).size();
-        qreal low = 0.0, high = width;
-        for (int i = 0; i < 12; ++i) {
-            const qreal mid = (low + high) / 2.0;
-            (breakLines(text, font, mid).size() > count ? low : high) = mid;
-        }
-        return breakLines(text, font, high);
-    }
-
-} // namespace
 
 QString wrappedText(const QString& text, const QFont& font, qreal width)
 {

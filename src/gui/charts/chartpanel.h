@@ -15,6 +15,7 @@
 
 QT_BEGIN_NAMESPACE
 class QLogValueAxis;
+class QValueAxis;
 QT_END_NAMESPACE
 
 namespace headroom::gui {
@@ -59,8 +60,11 @@ protected:
     void setTitleText(const QString& text);
     void setAxisTitle(QAbstractAxis* axis, const QString& text);
     // A log axis labels every power of the first base in `bases` that leaves room for its widest label, a gap
-    // between labels, or of the last base: a narrow chart or presentation fonts ran "16 32 64" into "...".
+    // between labels, or of the last base: a narrow chart or presentation fonts ran "16 32 64" into "...". A
+    // vertical axis needs room for a label's height.
     void fitLogTicks(QLogValueAxis* axis, std::initializer_list<double> bases, const QString& widest);
+    // The same for a value axis: the first of `counts` ticks that leaves room for its widest label, or the last.
+    void fitTickCount(QValueAxis* axis, std::initializer_list<int> counts, const QString& widest);
     // Places the view's own labels (capacity, verdict, roof labels...) on the current plot area.
     virtual void placeLabels() {}
     void resizeEvent(QResizeEvent* event) override;

@@ -14,8 +14,11 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QRegularExpression>
 #include <QToolTip>
 #include <QValueAxis>
+
+#include <algorithm>
 
 namespace headroom::gui {
 
@@ -86,9 +89,11 @@ void MemoryChartView::retranslate()
     setTitleText(tr("Memory at the peak of each phase"));
     for (const QString& l : m_axisX->categoriesLabels())
         m_axisX->remove(l);
-    m_axisX->append(tr("Forward"), 0.5);
-    m_axisX->append(tr("Backward"), 1.5);
-    m_axisX->append(tr("Optimizer"), 2.5);
+    m_phaseNames = { tr("Forward"), tr("Backward"), tr("Optimizer") };
+    //: Short for Forward, Backward and Optimizer under the bars of a narrow chart
+    m_phaseShort = { tr("Fwd"), tr("Bwd"), tr("Optim") };
+    for (int p = 0; p < 3; ++p)
+        m_axisX->append(m_phaseNames[p], p + 0.5);
     setAxisTitle(m_axisY, tr("GiB"));
     m_capacity->setName(tr("Capacity"));
 }
@@ -140,9 +145,8 @@ void MemoryChartView::setResult(const std::shared_ptr<const SimulationResult>& r
 
     const bool overflowChanged = m_overflow != !e.fits;
     m_overflow = !e.fits;
-    setTextIfChanged(m_verdict,
-                     e.fits ? tr("fits: %1 free").arg(formatBytes(e.headroomBytes))
-                            : tr("does not fit: %1 over").arg(formatBytes(-e.headroomBytes)));
+    m_verdictText = e.fits ? tr("fits: %1 free").arg(formatBytes(e.headroomBytes))
+                           : tr("does not fit: %1 over").arg(formatBytes(-e.headroomBytes));
     QString capacity = tr("%1 capacity").arg(formatGiB(e.capacityBytes, 1));
     if (e.gpu.memoryOverridden)
         capacity += tr(" (what-if)");
@@ -160,18 +164,25 @@ void MemoryChartView::applyOverflowStyle()
     m_verdict->setBrush(m_overflow ? m_style.overflow : m_style.foreground);
 }
 
-// The phase names shrink (to no less than 60 %) rather than being cut short ("Backw...") under narrow bars.
+// The phase names shrink (to no less than 75 %), then become short names ("Fwd"), which shrink to no less than 60 %,
+// rather than being cut short ("Backw...") under narrow bars.
 void MemoryChartView::fitPhaseNames()
 {
-    // Qt Charts cuts a label that leaves less than about 24 px between its neighbours.
-    const qreal room = chart()->plotArea().width() / 3.0 - 24.0;
+    // Qt Charts gives each of the axis's four labels (the start value's is empty) a quarter of the plot's width
+    // less 4 px of padding on either side, and cuts a label that needs more.
+    const qreal room = chart()->plotArea().width() / 4.0 - 10.0;
+    const QFontMetricsF fm(m_style.labelFont);
+    auto widest = [&fm](const std::array<QString, 3>& names) {
+        qreal w = 0.0;
+        for (const QString& n : names)
+            w = std::max(w, fm.horizontalAdvance(n));
+        return w;
+    };
+    const bool full = room <= 0.0 || widest(m_phaseNames) * 0.75 <= room;
+    const std::array<QString, 3>& names = full ? m_phaseNames : m_phaseShort;
     QFont font = m_style.labelFont;
-    const QFontMetricsF fm(font);
-    qreal widest = 0.0;
-    for (const QString& l : m_axisX->categoriesLabels())
-        widest = std::max(widest, fm.horizontalAdvance(l));
-    if (room > 0.0 && widest > room) {
-        const qreal k = std::max(0.6, room / widest);
+    if (const qreal w = widest(names); room > 0.0 && w > room) {
+        const qreal k = std::max(full ? 0.75 : 0.6, room / w);
         if (font.pointSizeF() > 0)
             font.setPointSizeF(font.pointSizeF() * k);
         else
@@ -179,18 +190,58 @@ void MemoryChartView::fitPhaseNames()
     }
     if (m_axisX->labelsFont() != font)
         m_axisX->setLabelsFont(font);
+    const QStringList shown = m_axisX->categoriesLabels();
+    for (int p = 0; p < 3 && p < shown.size(); ++p) {
+        if (shown[p] != names[p])
+            m_axisX->replaceLabel(shown[p], names[p]);
+    }
+}
+
+// Above the tallest bar, inside the plot: in a smaller font, then on two lines, where the plot is too narrow for
+// it, and off the capacity label.
+void MemoryChartView::placeVerdict()
+{
+    QChart* c = chart();
+    const QRectF plot = c->plotArea();
+    const qreal room = plot.width() - 4.0;
+    QFont font = m_style.titleFont;
+    const qreal wide = QFontMetricsF(font).horizontalAdvance(m_verdictText);
+    if (wide > room && room > 0.0) {
+        const qreal k = std::max(0.75, room / wide);
+        if (font.pointSizeF() > 0)
+            font.setPointSizeF(font.pointSizeF() * k);
+        else
+            font.setPixelSize(std::max(1, int(font.pixelSize() * k)));
+    }
+    if (m_verdict->font() != font)
+        m_verdict->setFont(font);
+    // A figure stays on one line with its unit ("4.81 GiB").
+    QString text = m_verdictText;
+    text.replace(QRegularExpression(QStringLiteral("(\\d) ")), QStringLiteral("\\1") + QChar(QChar::Nbsp));
+    setTextIfChanged(m_verdict, wrappedText(text, font, room));
+    const QPointF top = c->mapToPosition(QPointF(m_tallest, m_totals[m_tallest] / kGiB), m_capacity);
+    const QRectF vr = m_verdict->boundingRect();
+    const qreal x = std::clamp(top.x() - vr.width() / 2.0, plot.left() + 2.0,
+                               std::max(plot.left() + 2.0, plot.right() - vr.width() - 2.0));
+    qreal y = std::max(plot.top() + 2.0, top.y() - vr.height() - 4.0);
+    const QRectF capacity = m_capacityLabel->mapRectToParent(m_capacityLabel->boundingRect());
+    if (QRectF(x, y, vr.width(), vr.height()).intersects(capacity)) {
+        // Above the capacity label where the plot has room, else under the capacity line.
+        y = capacity.top() - vr.height() - 2.0;
+        if (y < plot.top() + 2.0)
+            y = capacity.bottom() + 4.0;
+    }
+    m_verdict->setPos(x, y);
 }
 
 void MemoryChartView::placeLabels()
 {
     fitPhaseNames();
     QChart* c = chart();
-    const QPointF top = c->mapToPosition(QPointF(m_tallest, m_totals[m_tallest] / kGiB), m_capacity);
-    const QRectF vr = m_verdict->boundingRect();
-    m_verdict->setPos(top.x() - vr.width() / 2.0, top.y() - vr.height() - 4.0);
     const QPointF end = c->mapToPosition(QPointF(2.5, m_capacityBytes / kGiB), m_capacity);
     const QRectF cr = m_capacityLabel->boundingRect();
     m_capacityLabel->setPos(end.x() - cr.width() - 2.0, end.y() - cr.height() - 2.0);
+    placeVerdict();
     const QRectF plot = c->plotArea();
     m_baselineLabel->setPos(plot.left() + 6.0, plot.top() + 4.0);
 }
@@ -206,7 +257,7 @@ double MemoryChartView::baselineBarValue(Phase phase, MemoryCategory category) c
 }
 
 double MemoryChartView::capacityLine() const { return m_capacity->at(0).y() * kGiB; }
-QString MemoryChartView::verdictText() const { return m_verdict->text(); }
+QString MemoryChartView::verdictText() const { return m_verdictText; }
 bool MemoryChartView::overflowShown() const { return m_overflow; }
 
 } // namespace headroom::gui

@@ -38,6 +38,7 @@ public:
 private:
     void placeLabels() override;
     void fitPhaseNames();
+    void placeVerdict();
     void retranslate() override;
     void applyOverflowStyle();
 
@@ -48,6 +49,9 @@ private:
     QCategoryAxis* m_axisX = nullptr;
     QValueAxis* m_axisY = nullptr;
     QGraphicsSimpleTextItem* m_verdict = nullptr;
+    QString m_verdictText; // on one line; the item's text may be wrapped
+    std::array<QString, 3> m_phaseNames;
+    std::array<QString, 3> m_phaseShort; // "Fwd", where a narrow chart has no room for "Forward"
     QGraphicsSimpleTextItem* m_capacityLabel = nullptr;
     std::array<double, 3> m_totals {};
     int m_tallest = 0;

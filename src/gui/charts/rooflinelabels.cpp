@@ -33,29 +33,48 @@ namespace {
 void RooflineView::placeLabels()
 {
     // Every decade labelled where there is room for its widest label ("10000"), every second one where not.
-    fitLogTicks(m_axisX, { 10.0, 100.0 }, QStringLiteral("10000"));
+    fitLogTicks(m_axisX, { 10.0, 100.0, 1000.0, 10000.0 }, QStringLiteral("10000"));
+    fitLogTicks(m_axisY, { 10.0, 100.0, 1000.0 }, QStringLiteral("1e+13"));
     const QRectF plot = chart()->plotArea();
     std::vector<QPolygonF> texts;
     placeRoofLabels(plot, texts);
     placeRidgeLabel(plot, texts);
-    placeLegend(plot, texts);
-    placeBandwidthLabel(plot, texts);
+    const std::size_t beforeLegend = texts.size();
+    const bool legend = placeLegend(plot, texts);
+    // The bandwidth is the chart's point: where only the legend's place has room for it, the legend goes.
+    if (!placeBandwidthLabel(plot, texts) && legend) {
+        m_legendBox->setVisible(false);
+        texts.resize(beforeLegend);
+        placeBandwidthLabel(plot, texts);
+    }
 }
 
 // Roof labels sit above their roof at the right edge; roofs close together push the lower labels below their line
-// so that no two overlap.
+// so that no two overlap. A plot too narrow for every label keeps only the roof of the precision in use, named by
+// its figure alone where its whole label does not fit either.
 void RooflineView::placeRoofLabels(const QRectF& plot, std::vector<QPolygonF>& texts)
 {
     QChart* c = chart();
+    const double room = plot.width() - 6.0;
+    const QFontMetricsF fm(m_style.annotationFont);
     std::vector<int> order;
+    bool allFit = true;
     for (int u = 0; u < kMathUnitCount; ++u) {
-        if (m_roofs[u]->isVisible() && m_roofs[u]->count() >= 2)
+        if (m_roofDrawn[u] && m_roofs[u]->count() >= 2) {
             order.push_back(u);
+            allFit = allFit && fm.horizontalAdvance(m_roofText[u]) <= room;
+        }
     }
+    if (!allFit)
+        std::erase_if(order, [this](int u) { return MathUnit(u) != m_activeUnit; });
+    for (int u = 0; u < kMathUnitCount; ++u)
+        m_roofLabels[u]->setVisible(std::find(order.begin(), order.end(), u) != order.end());
     std::sort(order.begin(), order.end(),
               [this](int a, int b) { return m_roofs[a]->at(0).y() > m_roofs[b]->at(0).y(); });
     double nextTop = -1e9;
     for (int u : order) {
+        setTextIfChanged(m_roofLabels[u],
+                         allFit || fm.horizontalAdvance(m_roofText[u]) <= room ? m_roofText[u] : m_roofShort[u]);
         const QPointF right = c->mapToPosition(m_roofs[u]->at(1), m_roofs[u]);
         const QRectF br = m_roofLabels[u]->boundingRect();
         double y = right.y() - br.height() - 1.0;
@@ -89,10 +108,11 @@ void RooflineView::placeRidgeLabel(const QRectF& plot, std::vector<QPolygonF>& t
 
 // Along the slope, a third of the way up, or the nearest place along it, above the line or below, that no other
 // label or the legend covers.
-void RooflineView::placeBandwidthLabel(const QRectF& plot, std::vector<QPolygonF>& texts)
+bool RooflineView::placeBandwidthLabel(const QRectF& plot, std::vector<QPolygonF>& texts)
 {
+    m_bandwidthLabel->setVisible(m_bandwidth->count() == 2);
     if (m_bandwidth->count() != 2)
-        return;
+        return true;
     QChart* c = chart();
     const QPointF a = c->mapToPosition(m_bandwidth->at(0), m_bandwidth);
     const QPointF b = c->mapToPosition(m_bandwidth->at(1), m_bandwidth);
@@ -115,29 +135,39 @@ void RooflineView::placeBandwidthLabel(const QRectF& plot, std::vector<QPolygonF
         return sceneShape(m_bandwidthLabel);
     };
     const QRectF inside = plot.adjusted(-1, -1, 1, 1);
-    // The whole label, or only the figure where a small chart has no room for "(what-if)".
-    for (const QString& text : { m_bandwidthText, m_bandwidthShort }) {
-        setTextIfChanged(m_bandwidthLabel, text);
-        for (const bool above : { true, false }) {
-            for (const double f : { 0.35, 0.25, 0.45, 0.15, 0.55, 0.05, 0.65, 0.75 }) {
-                const QPolygonF shape = placeAt(f, above);
-                const bool clear = inside.contains(shape.boundingRect())
-                    && std::none_of(texts.begin(), texts.end(), [&](const QPolygonF& o) { return overlaps(shape, o); });
-                if (clear) {
-                    texts.push_back(shape);
-                    return;
+    const std::vector<QRectF> dots = dotRects();
+    // The whole label clear of the dots, or only the figure where a small chart has no room for "(what-if)"; where
+    // the operators crowd the whole slope, over dots but never over text.
+    for (const bool overDots : { false, true }) {
+        for (const QString& text : { m_bandwidthText, m_bandwidthShort }) {
+            setTextIfChanged(m_bandwidthLabel, text);
+            for (const bool above : { true, false }) {
+                for (const double f : { 0.35, 0.25, 0.45, 0.15, 0.55, 0.05, 0.65, 0.75 }) {
+                    const QPolygonF shape = placeAt(f, above);
+                    const bool clear = inside.contains(shape.boundingRect())
+                        && std::none_of(texts.begin(), texts.end(),
+                                        [&](const QPolygonF& o) { return overlaps(shape, o); })
+                        && (overDots || std::none_of(dots.begin(), dots.end(), [&](const QRectF& d) {
+                                           return overlaps(shape, QPolygonF(d));
+                                       }));
+                    if (clear) {
+                        texts.push_back(shape);
+                        return true;
+                    }
                 }
             }
         }
     }
-    setTextIfChanged(m_bandwidthLabel, m_bandwidthText);
-    texts.push_back(placeAt(0.35, true));
+    // No room anywhere along the slope: the figure stays in the tooltip and Explain.
+    m_bandwidthLabel->setVisible(false);
+    return false;
 }
 
 // The kinds present, one per row, inside the plot: top left is above the bandwidth roof, where no operator can be;
-// where the labels reach there too (a narrow or large-font chart), the first corner that covers no text and the
-// fewest dots.
-void RooflineView::placeLegend(const QRectF& plot, std::vector<QPolygonF>& texts)
+// where the labels reach there too (a narrow or large-font chart), the first place along the plot's edges that
+// covers no text and the fewest dots. A plot with no such place (a chart beside an open dock) shows no legend: the
+// dots' tooltips name their kind.
+bool RooflineView::placeLegend(const QRectF& plot, std::vector<QPolygonF>& texts)
 {
     // A row is as tall as its tallest text: Chinese glyphs come from a fallback font taller than the font's own
     // line height, and rows of that height overlapped.
@@ -167,35 +197,53 @@ void RooflineView::placeLegend(const QRectF& plot, std::vector<QPolygonF>& texts
     m_legendBox->setBrush(fill);
     m_legendBox->setPen(QPen(m_style.grid));
 
-    std::vector<QRectF> dots;
-    for (const auto& d : m_dots->dots()) {
-        const QPointF at = chart()->mapToPosition(d.at, m_bandwidth);
-        dots.emplace_back(at.x() - d.diameter / 2, at.y() - d.diameter / 2, d.diameter, d.diameter);
-    }
+    const std::vector<QRectF> dots = dotRects();
     const double m = 4.0;
     const double ridge = m_ridgeLabel->boundingRect().height() + 2.0;
-    const QPointF corners[] = { { plot.left() + m, plot.top() + m },
-                                { plot.right() - box.width() - m, plot.bottom() - box.height() - ridge - m },
-                                { plot.right() - box.width() - m, plot.top() + m },
-                                { plot.left() + m, plot.bottom() - box.height() - m } };
-    QPointF best = corners[0];
-    long bestScore = -1;
-    for (const QPointF& at : corners) {
+    const double left = plot.left() + m, right = plot.right() - box.width() - m;
+    const double top = plot.top() + m, bottom = plot.bottom() - box.height() - ridge - m;
+    // The corners first (top left, bottom right, top right, bottom left), then along the edges.
+    std::vector<QPointF> places = { { left, top }, { right, bottom }, { right, top }, { left, bottom } };
+    for (const double f : { 0.5, 0.25, 0.75 }) {
+        places.emplace_back(left + (right - left) * f, top);
+        places.emplace_back(left + (right - left) * f, bottom);
+        places.emplace_back(left, top + (bottom - top) * f);
+        places.emplace_back(right, top + (bottom - top) * f);
+    }
+    const QRectF inside = plot.adjusted(-1, -1, 1, 1);
+    QPointF best;
+    long bestDots = -1;
+    for (const QPointF& at : places) {
         const QRectF r = box.translated(at);
         const QPolygonF shape(r);
-        const long covered = std::count_if(texts.begin(), texts.end(),
-                                           [&](const QPolygonF& t) { return overlaps(shape, t); });
-        const long score = (plot.contains(r) ? 0 : 100000) + covered * 1000
-            + std::count_if(dots.begin(), dots.end(), [&](const QRectF& d) { return d.intersects(r); });
-        if (bestScore < 0 || score < bestScore) {
-            bestScore = score;
+        if (!inside.contains(r)
+            || std::any_of(texts.begin(), texts.end(), [&](const QPolygonF& t) { return overlaps(shape, t); }))
+            continue;
+        const long covered = std::count_if(dots.begin(), dots.end(), [&](const QRectF& d) { return d.intersects(r); });
+        if (bestDots < 0 || covered < bestDots) {
+            bestDots = covered;
             best = at;
         }
-        if (score == 0)
+        if (covered == 0)
             break;
     }
+    m_legendBox->setVisible(bestDots >= 0 && rows > 0);
+    if (!m_legendBox->isVisible())
+        return false;
     m_legendBox->setPos(best);
     texts.push_back(QPolygonF(box.translated(best)));
+    return true;
+}
+
+// Where each operator's dot is drawn, in the chart's coordinates.
+std::vector<QRectF> RooflineView::dotRects() const
+{
+    std::vector<QRectF> rects;
+    for (const auto& d : m_dots->dots()) {
+        const QPointF at = chart()->mapToPosition(d.at, m_bandwidth);
+        rects.emplace_back(at.x() - d.diameter / 2, at.y() - d.diameter / 2, d.diameter, d.diameter);
+    }
+    return rects;
 }
 
 } // namespace headroom::gui

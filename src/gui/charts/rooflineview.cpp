@@ -209,7 +209,7 @@ void RooflineView::setResult(const std::shared_ptr<const SimulationResult>& resu
         }
         drawn[u] = p > 0 && !duplicate;
         m_roofs[u]->setVisible(drawn[u]);
-        m_roofLabels[u]->setVisible(drawn[u]);
+        m_roofDrawn[u] = drawn[u];
         if (!drawn[u])
             continue;
         replaceIfChanged(m_roofs[u], { QPointF(p / bw, p), QPointF(xmax, p) });
@@ -219,9 +219,12 @@ void RooflineView::setResult(const std::shared_ptr<const SimulationResult>& resu
                 names << Labels::unitShort(MathUnit(v));
         }
         QString label = tr("%1 %2").arg(names.join(QStringLiteral("/")), formatFlopsPerSecond(p));
-        if (e.gpu.peakOverridden && e.gpu.overriddenUnit == MathUnit(u))
+        m_roofShort[u] = formatFlopsPerSecond(p);
+        if (e.gpu.peakOverridden && e.gpu.overriddenUnit == MathUnit(u)) {
             label += tr(" (what-if)");
-        setTextIfChanged(m_roofLabels[u], label);
+            m_roofShort[u] += tr(" (what-if)");
+        }
+        m_roofText[u] = label;
     }
     const double active = e.gpu.peakFlopsPerSecond[int(m_activeUnit)];
     const double ridge = active / bw;

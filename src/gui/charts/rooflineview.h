@@ -49,8 +49,9 @@ private:
     void placeLabels() override; // rooflinelabels.cpp
     void placeRoofLabels(const QRectF& plot, std::vector<QPolygonF>& texts);
     void placeRidgeLabel(const QRectF& plot, std::vector<QPolygonF>& texts);
-    void placeBandwidthLabel(const QRectF& plot, std::vector<QPolygonF>& texts);
-    void placeLegend(const QRectF& plot, std::vector<QPolygonF>& texts);
+    bool placeBandwidthLabel(const QRectF& plot, std::vector<QPolygonF>& texts);
+    bool placeLegend(const QRectF& plot, std::vector<QPolygonF>& texts);
+    std::vector<QRectF> dotRects() const;
     void applyRoofStyle();
     void showDotTooltip(int operatorIndex);
 
@@ -68,6 +69,9 @@ private:
     QString m_bandwidthShort; // "392 GB/s", where the chart has no room for the rest
     QGraphicsSimpleTextItem* m_ridgeLabel = nullptr;
     std::array<QGraphicsSimpleTextItem*, kMathUnitCount> m_roofLabels {};
+    std::array<bool, kMathUnitCount> m_roofDrawn {}; // one roof per distinct peak
+    std::array<QString, kMathUnitCount> m_roofText;  // "FP16/BF16 47.2 TFLOP/s"
+    std::array<QString, kMathUnitCount> m_roofShort; // "47.2 TFLOP/s", where a narrow chart has no room for more
     // Plates in the plot's colour behind the roof and ridge labels, so that a roof line or an operator's dot
     // passing under a label does not make it unreadable.
     std::array<QGraphicsRectItem*, kMathUnitCount> m_roofPlates {};

@@ -14,6 +14,9 @@
 #include <QToolTip>
 #include <QValueAxis>
 
+#include <algorithm>
+#include <vector>
+
 namespace headroom::gui {
 
 namespace {
@@ -216,33 +219,46 @@ void TimelineView::setResult(const std::shared_ptr<const SimulationResult>& resu
 
 void TimelineView::placeLabels()
 {
+    // Ticks every 20 % where "100" fits between them, every 25 or 50 % where not.
+    fitTickCount(m_axisX, { 6, 5, 3, 2 }, QStringLiteral("100"));
     QChart* c = chart();
     const QRectF plot = c->plotArea();
     double labelsBottom = plot.top();
+    // Each phase's name centred over it, or where the phase is too short for it, at its start; on the first row
+    // inside the plot that has room for it (above the plot it ran into the chart's title).
+    std::vector<QRectF> placed;
     for (int p = 0; p < 3; ++p) {
-        const double mid = (m_phaseBounds[p] + m_phaseBounds[p + 1]) / 2.0;
-        const QPointF at = c->mapToPosition(QPointF(mid, m_axisY->max()), m_phaseLines);
+        const double start = c->mapToPosition(QPointF(m_phaseBounds[p], 0), m_phaseLines).x();
+        const double end = c->mapToPosition(QPointF(m_phaseBounds[p + 1], 0), m_phaseLines).x();
         const QRectF lr = m_phaseLabels[p]->boundingRect();
-        const double width = c->mapToPosition(QPointF(m_phaseBounds[p + 1], 0), m_phaseLines).x()
-            - c->mapToPosition(QPointF(m_phaseBounds[p], 0), m_phaseLines).x();
-        // A phase too short for its name is labelled at its start on a second row, inside the plot: above it
-        // the label ran into the chart's title.
-        const bool fits = width > lr.width() + 4;
-        const double y = fits ? plot.top() + 2.0 : plot.top() + lr.height() + 4.0;
-        m_phaseLabels[p]->setPos(fits ? at.x() - lr.width() / 2.0
-                                      : std::min(c->mapToPosition(QPointF(m_phaseBounds[p], 0), m_phaseLines).x() + 2.0,
-                                                 plot.right() - lr.width()),
-                                 y);
-        labelsBottom = std::max(labelsBottom, y + lr.height());
+        const double x = end - start > lr.width() + 4 ? (start + end - lr.width()) / 2.0 : start + 2.0;
+        QRectF r(std::clamp(x, plot.left(), std::max(plot.left(), plot.right() - lr.width())), plot.top() + 2.0,
+                 lr.width(), lr.height());
+        while (std::any_of(placed.begin(), placed.end(),
+                           [&r](const QRectF& o) { return o.adjusted(-2, 0, 2, 0).intersects(r); }))
+            r.translate(0.0, lr.height() + 2.0);
+        placed.push_back(r);
+        m_phaseLabels[p]->setPos(r.topLeft());
+        labelsBottom = std::max(labelsBottom, r.bottom());
     }
-    // The peak's label above its marker, below the phase names, and inside the plot's width (on two lines where
-    // one is too long for it).
-    setTextIfChanged(m_peakLabel, wrappedText(m_peakText, m_peakLabel->font(), plot.width() - 4.0));
+    // The peak's label above its marker, below the phase names, and inside the plot's width (on more lines where
+    // one is too long for it); beside the marker where the phase names leave no room above it.
     const QPointF peak = c->mapToPosition(m_peak->at(0), m_peak);
-    const QRectF br = m_peakLabel->boundingRect();
-    m_peakLabel->setPos(std::clamp(peak.x() - br.width() / 2.0, plot.left(),
-                                   std::max(plot.left(), plot.right() - br.width())),
-                        std::max(labelsBottom + 2.0, peak.y() - br.height() - 8.0));
+    const double gap = 8.0;
+    setTextIfChanged(m_peakLabel, wrappedText(m_peakText, m_peakLabel->font(), plot.width() - 4.0));
+    QRectF br = m_peakLabel->boundingRect();
+    if (labelsBottom + 2.0 + br.height() <= peak.y() - gap) {
+        m_peakLabel->setPos(std::clamp(peak.x() - br.width() / 2.0, plot.left(),
+                                       std::max(plot.left(), plot.right() - br.width())),
+                            peak.y() - br.height() - gap);
+    } else {
+        const bool right = plot.right() - peak.x() >= peak.x() - plot.left();
+        const double room = (right ? plot.right() - peak.x() : peak.x() - plot.left()) - gap - 2.0;
+        setTextIfChanged(m_peakLabel, wrappedText(m_peakText, m_peakLabel->font(), room));
+        br = m_peakLabel->boundingRect();
+        m_peakLabel->setPos(right ? peak.x() + gap : peak.x() - gap - br.width(),
+                            std::max(labelsBottom + 2.0, peak.y() - br.height() / 2.0));
+    }
 }
 
 int TimelineView::pointCount() const { return m_points; }
