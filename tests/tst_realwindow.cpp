@@ -24,10 +24,12 @@
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
 #include <QLabel>
+#include <QLineEdit>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSlider>
 #include <QStyle>
+#include <QStyleOptionComboBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -161,6 +163,7 @@ private slots:
     void initTestCase();
     void livedWindowDrawsAsAFreshOne();
     void baselineTableFitsAt1280();
+    void panelShowsWholeEntriesAt1920();
     void presentationNeedsNoScrolling_data();
     void presentationNeedsNoScrolling();
     void textStaysApartInsideAndWhole_data();
@@ -302,6 +305,48 @@ void TestRealWindow::baselineTableFitsAt1280()
         }
     }
     QVERIFY2(cut.isEmpty(), qPrintable(cut.join(QLatin1Char('\n'))));
+}
+
+// In a wide window every combo box of the panel shows its whole entry ("torch.autocast (FP32 weights)" was cut at
+// 1920 px), and the GPU and model search fields show the start of a name too long for them, not its end; in
+// presentation mode the panel keeps its share of a resized window and its text grows.
+void TestRealWindow::panelShowsWholeEntriesAt1920()
+{
+    Window w;
+    QVERIFY(w.window.applyScenario(defaultScenario()));
+    w.window.resize(1280, 800);
+    w.window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w.window));
+    w.window.resize(1920, 1080);
+    settle();
+    QStringList cut;
+    for (QComboBox* c : w.window.controls()->findChildren<QComboBox*>()) {
+        if (!c->isVisible())
+            continue;
+        QStyleOptionComboBox option;
+        option.initFrom(c);
+        const QRect field = c->style()->subControlRect(QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, c);
+        const int text = c->fontMetrics().horizontalAdvance(c->currentText());
+        if (text > field.width())
+            cut << QStringLiteral("%1: \"%2\" (%3 px in %4 px)")
+                       .arg(c->objectName(), c->currentText())
+                       .arg(text)
+                       .arg(field.width());
+        if (c->isEditable() && c->lineEdit()->cursorPosition() != 0)
+            cut << QStringLiteral("%1 shows the end of \"%2\"").arg(c->objectName(), c->currentText());
+    }
+    QVERIFY2(cut.isEmpty(), qPrintable(cut.join(QLatin1Char('\n'))));
+
+    w.window.setPresentationMode(true, false);
+    w.window.resize(1600, 900);
+    settle();
+    w.window.resize(1920, 1080);
+    settle();
+    auto* scroll = w.window.findChild<QScrollArea*>(QStringLiteral("controlsScroll"));
+    QVERIFY(scroll);
+    QVERIFY2(scroll->width() >= 1920 / 4,
+             qPrintable(QStringLiteral("the panel is %1 px of 1920").arg(scroll->width())));
+    QVERIFY(w.window.controls()->font().pointSizeF() >= QApplication::font().pointSizeF() * 1.4);
 }
 
 void TestRealWindow::presentationNeedsNoScrolling_data()

@@ -189,6 +189,11 @@ ControlPanel::ControlPanel(QWidget* parent)
             if (i >= 0)
                 c->setCurrentIndex(i);
         });
+        // A name longer than the field shows its start ("NVIDIA RTX A3000..."), not its end, while not being typed.
+        connect(c->lineEdit(), &QLineEdit::textChanged, this, [c] {
+            if (!c->lineEdit()->hasFocus())
+                c->lineEdit()->setCursorPosition(0);
+        });
     }
     connect(m_ui->offloadCheck, &QCheckBox::toggled, this, [this] { edited(QStringLiteral("offload")); });
     for (QCheckBox* c : { m_ui->capacityCheck, m_ui->bandwidthCheck, m_ui->peakCheck })

@@ -17,7 +17,9 @@
 #include "ui_mainwindow.h"
 #include "verdictwidget.h"
 
+#include <QApplication>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QGridLayout>
 #include <QMessageBox>
@@ -25,6 +27,8 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QStatusBar>
+#include <QStyle>
+#include <QStyleOptionComboBox>
 #include <QTextBrowser>
 #include <QTimer>
 
@@ -52,6 +56,9 @@ MainWindow::MainWindow(SimulationController* controller, AppSettings* settings, 
         connect(c, &ChartPanel::explainRequested, this, &MainWindow::explain);
     }
     connect(m_ui->controls, &ControlPanel::scenarioEdited, this, &MainWindow::onScenarioEdited);
+    // A new entry in a combo box may need a wider panel.
+    connect(m_ui->controls, &ControlPanel::scenarioEdited, this,
+            [this] { QTimer::singleShot(0, this, &MainWindow::fitControlsWidth); });
     connect(m_controller, &SimulationController::resultChanged, this, &MainWindow::onResultChanged);
     connect(m_controller, &SimulationController::backgroundChanged, this, &MainWindow::onBackgroundChanged);
     connect(m_ui->verdict, &VerdictWidget::fixRequested, this, [this](const TrainingConfig& config) {
@@ -184,6 +191,15 @@ QString MainWindow::explainHtml() const { return m_ui->explainText->toHtml(); }
 void MainWindow::restyle()
 {
     m_appliedScale = presentationScale();
+    // The controls grow with the charts in presentation mode, less than they do (the panel must fit without
+    // scrolling): 1.5x at 1920x1080, the normal size at 1280x720 and below.
+    QFont controlsFont = QApplication::font();
+    if (m_presentation)
+        controlsFont.setPointSizeF(controlsFont.pointSizeF() * std::clamp(m_appliedScale * 0.7, 1.0, 1.6));
+    if (m_ui->controls->font() != controlsFont) {
+        m_ui->controls->setFont(controlsFont);
+        QTimer::singleShot(0, this, &MainWindow::fitControlsWidth);
+    }
     const ChartStyle style = chartStyle(palette(), m_presentation, m_appliedScale);
     for (ChartPanel* c : charts())
         c->setChartStyle(style);
@@ -242,17 +258,14 @@ void MainWindow::setPresentationMode(bool on, bool fullScreen)
     m_settings->setPresentationMode(on);
     m_ui->presentationAction->setChecked(on);
     m_ui->controls->setPresentationMode(on);
-    fitControlsWidth();
+    if (!on && m_ui->splitter->sizes().size() == 2)
+        m_autoPanelWidth = m_ui->splitter->sizes()[0]; // back to the width the panel's combo boxes need
     m_ui->verdict->setPresentationMode(on);
     m_legend->setPresentationMode(on);
     setToolFontScale(on ? 1.6 : 1.0);
     m_ui->nextChartsAction->setEnabled(on);
     arrangeCharts();
-    if (on) {
-        // The controls keep about a quarter of the width; the charts get the rest.
-        const int w = std::max(width(), 800);
-        m_ui->splitter->setSizes({ int(w * 0.28), int(w * 0.72) });
-    }
+    fitControlsWidth();
     if (on && fullScreen)
         showFullScreen();
     else if (!on && isFullScreen())
@@ -270,21 +283,44 @@ void MainWindow::fitControlsWidth()
     const int need = std::max(300,
                               m_ui->controls->minimumSizeHint().width() + area->verticalScrollBar()->sizeHint().width()
                                   + 2 * area->frameWidth());
-    // A panel held at its old minimum (the user never widened it) follows the new one, as a fresh window would
-    // lay it out, rather than keeping the width the other language needed.
+    // A panel the user never resized (at its old minimum, or where this put it) follows the new minimum, as a fresh
+    // window would lay it out, rather than keeping the width the other language needed; in a wide window it takes
+    // up to a fifth of it where a combo box cuts its current entry ("torch.autocast (FP32...").
     QList<int> sizes = m_ui->splitter->sizes();
-    const bool atMinimum = sizes.size() == 2 && sizes[0] <= area->minimumWidth() + 1;
+    const bool untouched = sizes.size() == 2 && (sizes[0] <= area->minimumWidth() + 1 || sizes[0] == m_autoPanelWidth);
     m_ui->controlsScroll->setMinimumWidth(need);
-    if (atMinimum && sizes[0] != need && isVisible()) {
-        sizes[1] += sizes[0] - need;
-        sizes[0] = need;
+    if (!isVisible() || sizes.size() != 2 || (!untouched && !m_presentation))
+        return;
+    int target = need;
+    if (m_presentation) {
+        // The controls keep about a quarter of the width, at every window size; the charts get the rest.
+        target = std::max(need, int(width() * 0.28));
+    } else {
+        int shortfall = 0;
+        for (const QComboBox* c : m_ui->controls->findChildren<QComboBox*>()) {
+            if (!c->isVisible())
+                continue;
+            QStyleOptionComboBox option;
+            option.initFrom(c);
+            const QSize text(c->fontMetrics().horizontalAdvance(c->currentText()) + 8, c->height());
+            shortfall = std::max(shortfall,
+                                 c->style()->sizeFromContents(QStyle::CT_ComboBox, &option, text, c).width()
+                                     - c->width());
+        }
+        target = std::max(need, std::min(sizes[0] + shortfall, width() / 5));
+    }
+    if (sizes[0] != target) {
+        sizes[1] += sizes[0] - target;
+        sizes[0] = target;
         m_ui->splitter->setSizes(sizes);
     }
+    m_autoPanelWidth = target;
 }
 
 void MainWindow::resizeEvent(QResizeEvent* event)
 {
     QMainWindow::resizeEvent(event);
+    fitControlsWidth();
     // The presentation fonts follow the window (full screen: the projector's resolution).
     if (m_presentation && qAbs(presentationScale() - m_appliedScale) > 0.05) {
         m_appliedScale = presentationScale();

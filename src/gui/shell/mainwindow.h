@@ -139,6 +139,7 @@ private:
     BaselineTable* m_baselineTable = nullptr;
     QDockWidget* m_baselineDock = nullptr;
     int m_baselineWidthAsked = 0; // the table width the dock was last widened for
+    int m_autoPanelWidth = 0;     // the control panel's width as fitControlsWidth last set it
     GpuComparisonView* m_comparison = nullptr;
     QDockWidget* m_comparisonDock = nullptr;
     InferenceView* m_inference = nullptr;
