@@ -39,14 +39,9 @@ void RooflineView::placeLabels()
     std::vector<QPolygonF> texts;
     placeRoofLabels(plot, texts);
     placeRidgeLabel(plot, texts);
-    const std::size_t beforeLegend = texts.size();
-    const bool legend = placeLegend(plot, texts);
-    // The bandwidth is the chart's point: where only the legend's place has room for it, the legend goes.
-    if (!placeBandwidthLabel(plot, texts) && legend) {
-        m_legendBox->setVisible(false);
-        texts.resize(beforeLegend);
-        placeBandwidthLabel(plot, texts);
-    }
+    // The bandwidth is the chart's point: its label is placed before the legend, which takes what is left.
+    placeBandwidthLabel(plot, texts);
+    placeLegend(plot, texts);
 }
 
 // Roof labels sit above their roof at the right edge; roofs close together push the lower labels below their line
@@ -129,9 +124,11 @@ bool RooflineView::placeBandwidthLabel(const QRectF& plot, std::vector<QPolygonF
     // Above the line, the label's top-left corner is lifted by its height along the line's normal.
     const double radians = angle * M_PI / 180.0;
     const QPointF normal(std::sin(radians), -std::cos(radians));
-    auto placeAt = [&](double f, bool above) {
-        const double lift = m_bandwidthLabel->boundingRect().height();
-        m_bandwidthLabel->setPos(a + (b - a) * (t0 + (t1 - t0) * f) + (above ? normal * lift : QPointF(0.0, 0.0)));
+    // `raise` in label heights: 1 sits the label on the line, more lifts it clear of the dots on the slope (none
+    // can be above it), 0 hangs it below.
+    auto placeAt = [&](double f, double raise) {
+        const double lift = m_bandwidthLabel->boundingRect().height() * raise;
+        m_bandwidthLabel->setPos(a + (b - a) * (t0 + (t1 - t0) * f) + normal * lift);
         return sceneShape(m_bandwidthLabel);
     };
     const QRectF inside = plot.adjusted(-1, -1, 1, 1);
@@ -141,9 +138,9 @@ bool RooflineView::placeBandwidthLabel(const QRectF& plot, std::vector<QPolygonF
     for (const bool overDots : { false, true }) {
         for (const QString& text : { m_bandwidthText, m_bandwidthShort }) {
             setTextIfChanged(m_bandwidthLabel, text);
-            for (const bool above : { true, false }) {
+            for (const double raise : { 1.0, 1.7, 2.4, 0.0 }) {
                 for (const double f : { 0.35, 0.25, 0.45, 0.15, 0.55, 0.05, 0.65, 0.75 }) {
-                    const QPolygonF shape = placeAt(f, above);
+                    const QPolygonF shape = placeAt(f, raise);
                     const bool clear = inside.contains(shape.boundingRect())
                         && std::none_of(texts.begin(), texts.end(),
                                         [&](const QPolygonF& o) { return overlaps(shape, o); })
@@ -178,61 +175,71 @@ bool RooflineView::placeLegend(const QRectF& plot, std::vector<QPolygonF>& texts
         row = std::max(row, t->boundingRect().height());
     }
     const double dot = row * 0.6;
-    double width = 0.0;
-    int rows = 0;
+    std::vector<int> kinds;
+    double itemWidth = 0.0;
     for (int k = 0; k < kOpKindCount; ++k) {
         m_legendDots[k]->setVisible(m_kindShown[k]);
         m_legendTexts[k]->setVisible(m_kindShown[k]);
-        if (!m_kindShown[k])
-            continue;
-        m_legendDots[k]->setRect(4.0, 2.0 + rows * row + (row - dot) / 2.0, dot, dot);
-        m_legendTexts[k]->setPos(8.0 + dot, 2.0 + rows * row);
-        width = std::max(width, 12.0 + dot + m_legendTexts[k]->boundingRect().width());
-        ++rows;
+        if (m_kindShown[k]) {
+            kinds.push_back(k);
+            itemWidth = std::max(itemWidth, 12.0 + dot + m_legendTexts[k]->boundingRect().width());
+        }
     }
-    const QRectF box(0, 0, width, rows * row + 4.0);
-    m_legendBox->setRect(box);
     QColor fill = m_style.plotBackground;
     fill.setAlpha(220);
     m_legendBox->setBrush(fill);
     m_legendBox->setPen(QPen(m_style.grid));
-
     const std::vector<QRectF> dots = dotRects();
+    const QRectF inside = plot.adjusted(-1, -1, 1, 1);
     const double m = 4.0;
     const double ridge = m_ridgeLabel->boundingRect().height() + 2.0;
-    const double left = plot.left() + m, right = plot.right() - box.width() - m;
-    const double top = plot.top() + m, bottom = plot.bottom() - box.height() - ridge - m;
-    // The corners first (top left, bottom right, top right, bottom left), then along the edges.
-    std::vector<QPointF> places = { { left, top }, { right, bottom }, { right, top }, { left, bottom } };
-    for (const double f : { 0.5, 0.25, 0.75 }) {
-        places.emplace_back(left + (right - left) * f, top);
-        places.emplace_back(left + (right - left) * f, bottom);
-        places.emplace_back(left, top + (bottom - top) * f);
-        places.emplace_back(right, top + (bottom - top) * f);
-    }
-    const QRectF inside = plot.adjusted(-1, -1, 1, 1);
-    QPointF best;
-    long bestDots = -1;
-    for (const QPointF& at : places) {
-        const QRectF r = box.translated(at);
-        const QPolygonF shape(r);
-        if (!inside.contains(r)
-            || std::any_of(texts.begin(), texts.end(), [&](const QPolygonF& t) { return overlaps(shape, t); }))
-            continue;
-        const long covered = std::count_if(dots.begin(), dots.end(), [&](const QRectF& d) { return d.intersects(r); });
-        if (bestDots < 0 || covered < bestDots) {
-            bestDots = covered;
-            best = at;
-        }
-        if (covered == 0)
+    // One kind to a row, or two where a short plot has no place for the one column.
+    for (const int columns : { 1, 2 }) {
+        if (kinds.empty())
             break;
+        for (std::size_t i = 0; i < kinds.size(); ++i) {
+            const double x = 4.0 + double(i % columns) * itemWidth, y = 2.0 + double(i / columns) * row;
+            m_legendDots[kinds[i]]->setRect(x, y + (row - dot) / 2.0, dot, dot);
+            m_legendTexts[kinds[i]]->setPos(x + 4.0 + dot, y);
+        }
+        const QRectF box(0, 0, columns * itemWidth, double((kinds.size() + columns - 1) / columns) * row + 4.0);
+        const double left = plot.left() + m, right = plot.right() - box.width() - m;
+        const double top = plot.top() + m, bottom = plot.bottom() - box.height() - ridge - m;
+        // The corners first (top left, bottom right, top right, bottom left), then along the edges.
+        std::vector<QPointF> places = { { left, top }, { right, bottom }, { right, top }, { left, bottom } };
+        for (const double f : { 0.5, 0.25, 0.75 }) {
+            places.emplace_back(left + (right - left) * f, top);
+            places.emplace_back(left + (right - left) * f, bottom);
+            places.emplace_back(left, top + (bottom - top) * f);
+            places.emplace_back(right, top + (bottom - top) * f);
+        }
+        QPointF best;
+        long bestDots = -1;
+        for (const QPointF& at : places) {
+            const QRectF r = box.translated(at);
+            const QPolygonF shape(r);
+            if (!inside.contains(r)
+                || std::any_of(texts.begin(), texts.end(), [&](const QPolygonF& t) { return overlaps(shape, t); }))
+                continue;
+            const long covered = std::count_if(dots.begin(), dots.end(),
+                                               [&](const QRectF& d) { return d.intersects(r); });
+            if (bestDots < 0 || covered < bestDots) {
+                bestDots = covered;
+                best = at;
+            }
+            if (covered == 0)
+                break;
+        }
+        if (bestDots >= 0) {
+            m_legendBox->setRect(box);
+            m_legendBox->setPos(best);
+            m_legendBox->setVisible(true);
+            texts.push_back(QPolygonF(box.translated(best)));
+            return true;
+        }
     }
-    m_legendBox->setVisible(bestDots >= 0 && rows > 0);
-    if (!m_legendBox->isVisible())
-        return false;
-    m_legendBox->setPos(best);
-    texts.push_back(QPolygonF(box.translated(best)));
-    return true;
+    m_legendBox->setVisible(false);
+    return false;
 }
 
 // Where each operator's dot is drawn, in the chart's coordinates.
