@@ -101,6 +101,9 @@ namespace {
         kReserve({ QStringLiteral("allocator-reserve") },
                  QStringLiteral("Caching-allocator slack as a fraction of allocated bytes (default 0)."),
                  QStringLiteral("fraction"));
+    const QCommandLineOption kExpandable(
+        { QStringLiteral("expandable-segments") },
+        QStringLiteral("Replay the caching allocator with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True."));
     const QCommandLineOption kMemory({ QStringLiteral("memory-gib") },
                                      QStringLiteral("What-if: override the GPU's memory capacity (GiB)."),
                                      QStringLiteral("GiB"));
@@ -164,9 +167,10 @@ std::optional<QString> resolveModelOption(const QString& value, Catalog& catalog
 
 void addScenarioOptions(QCommandLineParser& parser)
 {
-    parser.addOptions({ kScenario, kGpu,       kModel,    kBatch,   kSeq,     kPrecision, kStyle,     kMasterGrads,
-                        kZero,     kDp,        kTp,       kSp,      kOffload, kCkpt,      kAttention, kOptimizer,
-                        kAdamImpl, kGradAccum, kOverhead, kReserve, kMemory,  kBandwidth, kPeak,      kDatasheet });
+    parser.addOptions({ kScenario,    kGpu,       kModel,     kBatch,     kSeq,      kPrecision, kStyle,
+                        kMasterGrads, kZero,      kDp,        kTp,        kSp,       kOffload,   kCkpt,
+                        kAttention,   kOptimizer, kAdamImpl,  kGradAccum, kOverhead, kReserve,   kMemory,
+                        kBandwidth,   kPeak,      kDatasheet, kExpandable });
     addFinetuneOptions(parser);
 }
 
@@ -238,6 +242,8 @@ std::optional<QString> resolveScenario(const QCommandLineParser& p, Catalog& cat
         c.sequenceParallel = true;
     if (p.isSet(kOffload))
         c.offloadOptimizer = true;
+    if (p.isSet(kExpandable))
+        c.expandableSegments = true;
     if ((e = choice(p, kCkpt, &checkpointingFromString, "none, selective, full", &c.checkpointing)))
         return e;
     if ((e = choice(p, kAttention, &attentionFromString, "eager, fused", &c.attention)))
@@ -306,6 +312,8 @@ QStringList scenarioToArguments(const Scenario& s)
         a << QStringLiteral("--sp");
     if (c.offloadOptimizer)
         a << QStringLiteral("--offload");
+    if (c.expandableSegments)
+        a << QStringLiteral("--expandable-segments");
     a << QStringLiteral("--checkpointing") << str(toString(c.checkpointing)) << QStringLiteral("--attention")
       << str(toString(c.attention)) << QStringLiteral("--optimizer") << str(toString(c.optimizer));
     if (c.adamImpl != AdamImpl::Foreach)

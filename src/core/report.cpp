@@ -364,8 +364,10 @@ std::string estimateToJson(const Estimate& e, const ModelSpec& model, const Repo
 std::string resultToJson(const SimulationResult& r, const ReportOptions& options)
 {
     json j = estimateJson(r.estimate, *r.model, options);
-    if (r.searched)
+    if (r.searched) {
         j["suggestions"] = suggestionsJson(r);
+        j["pytorch"] = detail::allocatorJson(r.allocator);
+    }
     return j.dump(2) + "\n";
 }
 
@@ -434,7 +436,8 @@ std::string estimateToTable(const Estimate& e, const ModelSpec& model)
 
 std::string resultToTable(const SimulationResult& r)
 {
-    std::string out = estimateToTable(r.estimate, *r.model);
+    std::string out = estimateToTable(r.estimate, *r.model)
+        + detail::allocatorTable(r.allocator, r.estimate.capacityBytes);
     for (std::size_t i = 0; i < r.fixes.size() && i < 5; ++i) {
         const Fix& f = r.fixes[i];
         std::string options;

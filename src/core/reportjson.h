@@ -2,9 +2,12 @@
 
 // The JSON pieces the report writers share (report.cpp for training, inferencereport.cpp for serving).
 
+#include "allocator.h"
 #include "gpuspec.h"
 
 #include <nlohmann/json.hpp>
+
+#include <string>
 
 namespace headroom::detail {
 
@@ -14,5 +17,9 @@ nlohmann::json finite(double v); // null for NaN and infinities
 const char* unitKey(MathUnit u); // "fp16"
 // The GPU as used: datasheet figures, what was overridden and the sources.
 nlohmann::json gpuJson(const EffectiveGpu& eg);
+// What PyTorch would report (reportallocator.cpp); null when it was not computed.
+nlohmann::json allocatorJson(const AllocatorEstimate& a);
+// Its lines of the table: allocated, reserved, context, and the device total against the capacity.
+std::string allocatorTable(const AllocatorEstimate& a, double capacityBytes);
 
 } // namespace headroom::detail

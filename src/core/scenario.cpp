@@ -175,6 +175,7 @@ Expected<ScenarioDocument> parseScenario(std::string_view jsonText, std::string_
         if (r.has("overhead_mib"))
             c.overheadBytes = r.number("overhead_mib", 0, 1 << 24) * units::kMiB;
         c.allocatorReserveFraction = r.numberOr("allocator_reserve", 0.0, 0.0, 10.0);
+        c.expandableSegments = r.booleanOr("expandable_segments", false);
         if (auto o = r.objectOr("overrides")) {
             if (o->has("memory_gib"))
                 s.overrides.memoryBytes = o->number("memory_gib", 0.001, 1 << 20) * units::kGiB;
@@ -242,6 +243,8 @@ std::string serializeScenario(const ScenarioDocument& d)
         j["overhead_mib"] = *c.overheadBytes / units::kMiB;
     if (c.allocatorReserveFraction != 0.0)
         j["allocator_reserve"] = c.allocatorReserveFraction;
+    if (c.expandableSegments)
+        j["expandable_segments"] = true;
     json o = json::object();
     if (s.overrides.memoryBytes)
         o["memory_gib"] = *s.overrides.memoryBytes / units::kGiB;

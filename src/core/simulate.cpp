@@ -23,6 +23,20 @@ namespace {
         return fixes;
     }
 
+    // The caching allocator replayed over the step lowered in full (every block, no repeats).
+    AllocatorEstimate allocatorFor(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config,
+                                   double overheadBytes, double capacityBytes)
+    {
+        const Graph g = buildGraph(model, config, GraphLayers::All);
+        const Schedule s = lowerTrainingStep(g, config);
+        AllocatorSettings settings;
+        settings.expandableSegments = config.expandableSegments;
+        settings.cublasWorkspaceBytes = defaultCublasWorkspaceBytes(gpu);
+        settings.capacityBytes = capacityBytes;
+        return replayCachingAllocator(s, residentTensors(g, s, config), double(config.microBatch), settings,
+                                      overheadBytes);
+    }
+
 } // namespace
 
 TrainingConfig scheduleKey(const TrainingConfig& config)
@@ -34,6 +48,7 @@ TrainingConfig scheduleKey(const TrainingConfig& config)
     key.microBatch = defaults.microBatch;
     key.overheadBytes = defaults.overheadBytes;
     key.allocatorReserveFraction = defaults.allocatorReserveFraction;
+    key.expandableSegments = defaults.expandableSegments;
     return key;
 }
 
@@ -113,6 +128,8 @@ std::optional<Error> simulate(const Catalog& catalog, const Scenario& scenario, 
     out.fixes.clear();
     if (options.searches && !e.fits)
         out.fixes = fixesFor(*model, *gpu, scenario, e);
+    out.allocator = options.searches ? allocatorFor(*model, *gpu, config, e.overheadBytes, e.capacityBytes)
+                                     : AllocatorEstimate {};
     return std::nullopt;
 }
 
@@ -126,12 +143,14 @@ SearchResult searchFits(const SimulationResult& r)
         s.maxSequence = e.maxSequence;
         s.maxSequenceLimitedByModel = e.maxSequenceLimitedByModel;
         s.fixes = r.fixes;
+        s.allocator = r.allocator;
         return s;
     }
     s.maxSequence = maxSequence(*r.model, r.scenario.config, e.capacityBytes, e.overheadBytes,
                                 &s.maxSequenceLimitedByModel);
     if (!e.fits)
         s.fixes = fixesFor(*r.model, *r.gpu, r.scenario, e);
+    s.allocator = allocatorFor(*r.model, *r.gpu, r.scenario.config, e.overheadBytes, e.capacityBytes);
     return s;
 }
 

@@ -11,6 +11,7 @@
 // changes only those costs one walk. A cached result is always identical to a fresh one (tst_simulate checks each
 // field of TrainingConfig).
 
+#include "allocator.h"
 #include "catalog.h"
 #include "error.h"
 #include "estimate.h"
@@ -33,6 +34,7 @@ struct SimulationResult {
     std::vector<SweepPoint> sweep; // the breakdown at the peak against micro-batch (SimulateOptions::sweep)
     bool searched = false;         // maxSequence and fixes were computed (SimulateOptions::searches)
     std::vector<Fix> fixes;        // when the step does not fit: single changes that lower the peak, best first
+    AllocatorEstimate allocator;   // what PyTorch would report (SimulateOptions::searches)
 };
 
 // The answers of the searches alone: what the window computes on a worker a moment after each change.
@@ -40,6 +42,7 @@ struct SearchResult {
     std::int64_t maxSequence = 0; // tokens, or image side for vision models
     bool maxSequenceLimitedByModel = false;
     std::vector<Fix> fixes; // empty when the step fits
+    AllocatorEstimate allocator;
 };
 
 struct SimulateOptions {

@@ -121,6 +121,7 @@ struct TrainingConfig {
     int gradientAccumulation = 1;
     std::optional<double> overheadBytes;   // CUDA context + workspaces; default from the GPU's generation
     double allocatorReserveFraction = 0.0; // caching-allocator slack on top of allocated bytes
+    bool expandableSegments = false;       // PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (allocator.h)
     KernelBackend kernels = KernelBackend::Cuda;
     FinetuneConfig finetune;
     Task task = Task::Model;

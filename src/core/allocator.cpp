@@ -1,0 +1,349 @@
+#include "allocator.h"
+
+#include "gpuspec.h"
+#include "graph.h"
+#include "lowering.h"
+#include "trainingconfig.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <set>
+#include <tuple>
+
+namespace headroom {
+
+namespace {
+
+    // c10/cuda/CUDACachingAllocator.cpp (docs/formulas.md section 2.7).
+    constexpr std::int64_t kMinBlockSize = 512;
+    constexpr std::int64_t kSmallSize = 1 << 20;
+    constexpr std::int64_t kSmallBuffer = 2 << 20;
+    constexpr std::int64_t kLargeBuffer = 20 << 20;
+    constexpr std::int64_t kMinLargeAlloc = 10 << 20;
+    constexpr std::int64_t kRoundLarge = 2 << 20;
+
+    std::int64_t roundUp(std::int64_t v, std::int64_t to) { return (v + to - 1) / to * to; }
+
+    std::int64_t roundSize(std::int64_t size)
+    {
+        return size < kMinBlockSize ? kMinBlockSize : roundUp(size, kMinBlockSize);
+    }
+
+    std::int64_t segmentSize(std::int64_t size)
+    {
+        if (size <= kSmallSize)
+            return kSmallBuffer;
+        if (size < kMinLargeAlloc)
+            return kLargeBuffer;
+        return roundUp(size, kRoundLarge);
+    }
+
+    struct Block {
+        std::int64_t size = 0;
+        std::int64_t offset = 0;
+        int segment = -1;
+        int prev = -1, next = -1; // neighbours in the segment
+        bool free = true;
+    };
+
+    struct Segment {
+        bool small = false;
+        std::int64_t size = 0;
+        int last = -1; // the block at its end
+    };
+
+    // The allocator's state: blocks, segments and each pool's free blocks ordered by (size, segment, offset), the
+    // order best fit searches (BlockComparatorSize).
+    class CachingAllocator {
+    public:
+        // `limit`: the bytes cudaMalloc can give (the capacity less the context); 0 for no limit.
+        CachingAllocator(bool expandable, std::int64_t limit)
+            : m_expandable(expandable)
+            , m_limit(limit)
+        {
+        }
+
+        int allocate(std::int64_t requested)
+        {
+            const std::int64_t size = roundSize(requested);
+            const bool small = size <= kSmallSize;
+            auto& pool = m_free[small];
+            auto it = pool.lower_bound({ size, -1, -1, -1 });
+            if (it == pool.end()) {
+                grow(small, size);
+                it = pool.lower_bound({ size, -1, -1, -1 });
+            }
+            const int id = std::get<3>(*it);
+            pool.erase(it);
+            Block& b = m_blocks[std::size_t(id)];
+            b.free = false;
+            const std::int64_t remaining = b.size - size;
+            if (small || m_expandable ? remaining >= kMinBlockSize : remaining > kSmallSize)
+                split(id, size);
+            m_allocated += m_blocks[std::size_t(id)].size;
+            m_peakAllocated = std::max(m_peakAllocated, m_allocated);
+            return id;
+        }
+
+        // The block goes back to its pool, merged with free neighbours in its segment (try_merge_blocks).
+        void release(int id)
+        {
+            Block& b = m_blocks[std::size_t(id)];
+            m_allocated -= b.size;
+            b.free = true;
+            int at = id;
+            if (const int prev = b.prev; prev >= 0 && m_blocks[std::size_t(prev)].free) {
+                eraseFree(prev);
+                absorb(prev, at);
+                at = prev;
+            }
+            if (const int next = m_blocks[std::size_t(at)].next; next >= 0 && m_blocks[std::size_t(next)].free) {
+                eraseFree(next);
+                absorb(at, next);
+            }
+            insertFree(at);
+        }
+
+        std::int64_t peakAllocated() const { return m_peakAllocated; }
+        std::int64_t peakReserved() const { return m_peakReserved; }
+        int segmentsAtPeak() const { return m_segmentsAtPeak; }
+        bool outOfMemory() const { return m_outOfMemory; }
+
+    private:
+        void insertFree(int id)
+        {
+            const Block& b = m_blocks[std::size_t(id)];
+            m_free[m_segments[std::size_t(b.segment)].small].insert({ b.size, b.segment, b.offset, id });
+        }
+        void eraseFree(int id)
+        {
+            const Block& b = m_blocks[std::size_t(id)];
+            m_free[m_segments[std::size_t(b.segment)].small].erase({ b.size, b.segment, b.offset, id });
+        }
+
+        // A new segment from cudaMalloc, or, with expandable segments, the pool's one segment mapped further.
+        void grow(bool small, std::int64_t size)
+        {
+            if (m_expandable) {
+                const std::int64_t page = small ? kSmallBuffer : kLargeBuffer;
+                int& seg = m_expandableSegment[small];
+                if (seg < 0) {
+                    seg = int(m_segments.size());
+                    m_segments.push_back({ small, 0, -1 });
+                }
+                Segment& s = m_segments[std::size_t(seg)];
+                const int tail = s.last;
+                const bool tailFree = tail >= 0 && m_blocks[std::size_t(tail)].free;
+                const std::int64_t have = tailFree ? m_blocks[std::size_t(tail)].size : 0;
+                const std::int64_t more = roundUp(size - have, page);
+                reserve(more);
+                s.size += more;
+                if (tailFree) {
+                    eraseFree(tail);
+                    m_blocks[std::size_t(tail)].size += more;
+                    insertFree(tail);
+                } else {
+                    addBlock(seg, s.size - more, more, tail);
+                }
+                return;
+            }
+            const std::int64_t bytes = segmentSize(size);
+            // cudaMalloc failing: the allocator returns its wholly free segments to the driver and tries again
+            // (release_cached_blocks); failing again is the out-of-memory error.
+            if (m_limit > 0 && m_reserved + bytes > m_limit)
+                releaseFreeSegments();
+            if (m_limit > 0 && m_reserved + bytes > m_limit)
+                m_outOfMemory = true;
+            const int seg = int(m_segments.size());
+            m_segments.push_back({ small, bytes, -1 });
+            reserve(bytes);
+            addBlock(seg, 0, bytes, -1);
+        }
+
+        void releaseFreeSegments()
+        {
+            for (Segment& seg : m_segments) {
+                const int only = seg.last;
+                if (seg.size == 0 || only < 0)
+                    continue;
+                const Block& b = m_blocks[std::size_t(only)];
+                if (b.free && b.prev < 0 && b.size == seg.size) {
+                    eraseFree(only);
+                    m_reserved -= seg.size;
+                    seg.size = 0;
+                    seg.last = -1;
+                }
+            }
+        }
+
+        void reserve(std::int64_t bytes)
+        {
+            m_reserved += bytes;
+            if (m_reserved > m_peakReserved) {
+                m_peakReserved = m_reserved;
+                m_segmentsAtPeak = int(
+                    std::count_if(m_segments.begin(), m_segments.end(), [](const Segment& x) { return x.size > 0; }));
+            }
+        }
+
+        void addBlock(int seg, std::int64_t offset, std::int64_t size, int prev)
+        {
+            const int id = int(m_blocks.size());
+            m_blocks.push_back({ size, offset, seg, prev, -1, true });
+            if (prev >= 0)
+                m_blocks[std::size_t(prev)].next = id;
+            m_segments[std::size_t(seg)].last = id;
+            insertFree(id);
+        }
+
+        // Keeps `size` bytes in block `id`; the rest becomes a free block after it.
+        void split(int id, std::int64_t size)
+        {
+            const int rest = int(m_blocks.size());
+            Block& b = m_blocks[std::size_t(id)];
+            Block r { b.size - size, b.offset + size, b.segment, id, b.next, true };
+            b.size = size;
+            if (r.next >= 0)
+                m_blocks[std::size_t(r.next)].prev = rest;
+            else
+                m_segments[std::size_t(r.segment)].last = rest;
+            m_blocks[std::size_t(id)].next = rest;
+            m_blocks.push_back(r);
+            insertFree(rest);
+        }
+
+        // Block `b`, which follows `a` in their segment, becomes part of `a`.
+        void absorb(int a, int b)
+        {
+            Block& first = m_blocks[std::size_t(a)];
+            const Block& second = m_blocks[std::size_t(b)];
+            first.size += second.size;
+            first.next = second.next;
+            if (second.next >= 0)
+                m_blocks[std::size_t(second.next)].prev = a;
+            else
+                m_segments[std::size_t(first.segment)].last = a;
+        }
+
+        bool m_expandable = false;
+        std::int64_t m_limit = 0;
+        bool m_outOfMemory = false;
+        std::vector<Block> m_blocks;
+        std::vector<Segment> m_segments;
+        std::set<std::tuple<std::int64_t, int, std::int64_t, int>> m_free[2]; // [large, small]
+        int m_expandableSegment[2] = { -1, -1 };
+        std::int64_t m_allocated = 0, m_peakAllocated = 0;
+        std::int64_t m_reserved = 0, m_peakReserved = 0;
+        int m_segmentsAtPeak = 0;
+    };
+
+    std::int64_t bytesOf(double v) { return std::max<std::int64_t>(0, std::int64_t(std::llround(v))); }
+
+} // namespace
+
+double allocatorRoundedSize(double bytes) { return double(roundSize(bytesOf(bytes))); }
+double allocatorSegmentSize(double bytes) { return double(segmentSize(roundSize(bytesOf(bytes)))); }
+bool allocatorSmallPool(double roundedBytes) { return bytesOf(roundedBytes) <= kSmallSize; }
+
+ResidentTensors residentTensors(const Graph& g, const Schedule& s, const TrainingConfig& c)
+{
+    ResidentTensors r;
+    const double batch = double(c.microBatch);
+    const bool flat = c.dataParallel > 1;
+    // `total` spread over the parameters in proportion to their size, `perParam` tensors each.
+    auto spread = [&](double total, bool trainableOnly, int perParam) {
+        if (total <= 0.0)
+            return;
+        double sum = 0.0;
+        for (const Parameter& p : g.params)
+            sum += (!trainableOnly || p.trainable) ? p.numel : 0.0;
+        if (sum <= 0.0)
+            return;
+        for (const Parameter& p : g.params) {
+            if (trainableOnly && !p.trainable)
+                continue;
+            for (int k = 0; k < perParam; ++k)
+                r.bytes.push_back(total * p.numel / sum / perParam);
+        }
+    };
+    const double weights = s.resident[index(MemoryCategory::Weights)].at(batch);
+    if (flat && c.zeroStage >= 3)
+        r.bytes.push_back(weights);
+    else
+        spread(weights, false, 1);
+    const double states = s.resident[index(MemoryCategory::OptimizerStates)].at(batch);
+    const bool adam = c.optimizer == OptimizerKind::AdamW || c.optimizer == OptimizerKind::Adam;
+    if (flat && c.zeroStage >= 1)
+        r.bytes.push_back(states);
+    else
+        spread(states, true, adam ? 2 : 1);
+    for (int k = 0; k < kMemoryCategoryCount; ++k) {
+        if (k != index(MemoryCategory::Weights) && k != index(MemoryCategory::OptimizerStates)
+            && s.resident[std::size_t(k)].at(batch) > 0.0)
+            r.bytes.push_back(s.resident[std::size_t(k)].at(batch));
+    }
+    return r;
+}
+
+double defaultCublasWorkspaceBytes(const GpuSpec& gpu)
+{
+    const int major = std::atoi(gpu.computeCapability.c_str());
+    return major >= 9 ? 4096.0 * 1024 * 8 : 4096.0 * 1024 * 2 + 16.0 * 1024 * 8;
+}
+
+AllocatorEstimate replayCachingAllocator(const Schedule& s, const ResidentTensors& residents, double microBatch,
+                                         const AllocatorSettings& settings, double overheadBytes)
+{
+    AllocatorEstimate out;
+    out.expandableSegments = settings.expandableSegments;
+    out.cublasWorkspaceBytes = settings.cublasWorkspaceBytes + settings.cublasLtWorkspaceBytes;
+    out.contextBytes = std::max(0.0, overheadBytes - out.cublasWorkspaceBytes);
+    if (!s.repeats.empty())
+        return out; // a repeated block stands for several: the replay needs every allocation
+    CachingAllocator a(settings.expandableSegments,
+                       settings.capacityBytes > 0.0 ? bytesOf(settings.capacityBytes - out.contextBytes) : 0);
+    double requested = 0.0, requestedPeak = 0.0;
+    for (double r : residents.bytes) {
+        if (bytesOf(r) > 0) {
+            a.allocate(bytesOf(r));
+            requested += r;
+        }
+    }
+    for (double w : { settings.cublasWorkspaceBytes, settings.cublasLtWorkspaceBytes }) {
+        if (w > 0.0)
+            a.allocate(bytesOf(w));
+    }
+    requestedPeak = requested;
+    std::vector<int> live(s.blocks.size(), -1);
+    for (int iteration = 0; iteration < 3; ++iteration) {
+        for (const Step& st : s.steps) {
+            const std::int32_t* ev = s.events.data() + st.eventsBegin;
+            for (std::int32_t k = 0; k < st.allocCount; ++k) {
+                const double bytes = s.blocks[std::size_t(ev[k])].bytes.at(microBatch);
+                requested += bytes;
+                if (bytesOf(bytes) > 0)
+                    live[std::size_t(ev[k])] = a.allocate(bytesOf(bytes));
+            }
+            requestedPeak = std::max(requestedPeak, requested);
+            for (std::int32_t k = st.allocCount; k < st.allocCount + st.freeCount; ++k) {
+                requested -= s.blocks[std::size_t(ev[k])].bytes.at(microBatch);
+                int& id = live[std::size_t(ev[k])];
+                if (id >= 0)
+                    a.release(id);
+                id = -1;
+            }
+        }
+    }
+    out.computed = true;
+    out.requestedPeakBytes = requestedPeak;
+    out.peakAllocatedBytes = double(a.peakAllocated());
+    out.peakReservedBytes = double(a.peakReserved());
+    out.segments = a.segmentsAtPeak();
+    out.outOfMemory = a.outOfMemory();
+    out.deviceBytes = out.peakReservedBytes + out.contextBytes;
+    return out;
+}
+
+} // namespace headroom

@@ -1,0 +1,79 @@
+#pragma once
+
+// What PyTorch would report for the step: torch.cuda.max_memory_allocated and max_memory_reserved, from its CUDA
+// caching allocator replayed over the schedule's allocations and frees (c10/cuda/CUDACachingAllocator.cpp, see
+// docs/formulas.md section 2.7), and what the device needs besides: the CUDA context.
+//
+// The rules replayed, each a constant of the allocator:
+//   * a request is rounded up to a multiple of 512 bytes (kMinBlockSize);
+//   * requests of up to 1 MiB (kSmallSize) come from the small pool, whose segments are 2 MiB (kSmallBuffer); larger
+//     ones from the large pool, whose segments are 20 MiB (kLargeBuffer) below 10 MiB (kMinLargeAlloc) and the
+//     request rounded up to 2 MiB (kRoundLarge) from there;
+//   * a request takes the smallest cached free block that holds it (the lowest address among equals) and splits
+//     it when what is left is at least 512 bytes (small pool, or expandable segments) or more than 1 MiB (large
+//     pool): a remainder too small to split stays allocated with it, and counts in memory_allocated;
+//   * a freed block merges with free neighbours of its segment; segments are returned to the driver only when
+//     cudaMalloc fails, and then only those wholly free (release_cached_blocks), before trying again;
+//   * with expandable_segments, each pool is one segment that grows by its segment size, so that reserved memory
+//     is the pool's high-water mark rounded up, not a sum of segments that fragments.
+// The state carries over from one step to the next, as in a training loop: the figures are the highest of three.
+
+#include "types.h"
+
+#include <vector>
+
+namespace headroom {
+
+struct Graph;
+struct GpuSpec;
+struct Schedule;
+struct TrainingConfig;
+
+struct AllocatorSettings {
+    bool expandableSegments = false;               // PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True
+    double cublasWorkspaceBytes = 0.0;             // allocated through the caching allocator at the first matmul
+    double cublasLtWorkspaceBytes = 1024.0 * 1024; // its own, CUBLASLT_WORKSPACE_SIZE = 1024 KiB by default
+    double capacityBytes = 0.0; // the GPU's memory: near it, cached free segments are released; 0: no limit
+};
+
+// The model states and other tensors alive for the whole step, one allocation each: each parameter, gradient and
+// optimizer state is its own tensor.
+struct ResidentTensors {
+    std::vector<double> bytes;
+};
+
+struct AllocatorEstimate {
+    bool computed = false;
+    double requestedPeakBytes = 0.0;   // the schedule's own peak: tensor sizes as requested
+    double peakAllocatedBytes = 0.0;   // max_memory_allocated: blocks as the allocator sizes them, workspace included
+    double peakReservedBytes = 0.0;    // max_memory_reserved: the segments obtained from cudaMalloc
+    double cublasWorkspaceBytes = 0.0; // cuBLAS's and cuBLASLt's
+    double contextBytes = 0.0;         // the CUDA context and kernels: the framework overhead less the workspace
+    double deviceBytes = 0.0;          // reserved + context: what a failing cudaMalloc, an OOM, is decided by
+    int segments = 0;                  // at the reserved peak
+    bool outOfMemory = false;          // cudaMalloc failed even after the cached free segments were released
+    bool expandableSegments = false;
+};
+
+// Replays three steps of `schedule` (which must be lowered without repeated blocks) at `microBatch`, after
+// allocating `residents`.
+AllocatorEstimate replayCachingAllocator(const Schedule& schedule, const ResidentTensors& residents, double microBatch,
+                                         const AllocatorSettings& settings, double overheadBytes);
+
+// One tensor per parameter for the weights, and one per state for each trainable parameter's optimizer states
+// (two for the Adam family), scaled to the schedule's totals; a flat shard each under ZeRO over several ranks
+// (DeepSpeed partitions flattened buffers). Gradients kept through the step, FP8 weight copies and the input batch
+// are one tensor each.
+ResidentTensors residentTensors(const Graph& graph, const Schedule& schedule, const TrainingConfig& config);
+
+// The cuBLAS workspace PyTorch allocates through the caching allocator for each (handle, stream), by default
+// (CUBLAS_WORKSPACE_CONFIG unset; aten/src/ATen/cuda/CublasHandlePool.cpp): 4096 KiB x 8 on compute capability 9.0
+// and newer, 4096 KiB x 2 + 16 KiB x 8 before.
+double defaultCublasWorkspaceBytes(const GpuSpec& gpu);
+
+// The caching allocator's own arithmetic, for tests and the Explain panel.
+double allocatorRoundedSize(double bytes); // round_size
+double allocatorSegmentSize(double bytes); // get_allocation_size
+bool allocatorSmallPool(double roundedBytes);
+
+} // namespace headroom

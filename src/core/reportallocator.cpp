@@ -1,0 +1,44 @@
+#include "report.h"
+#include "reportjson.h"
+
+#include <cstdio>
+
+namespace headroom::detail {
+
+nlohmann::json allocatorJson(const AllocatorEstimate& a)
+{
+    if (!a.computed)
+        return nullptr;
+    return { { "requested_peak_bytes", integer(a.requestedPeakBytes) },
+             { "max_memory_allocated_bytes", integer(a.peakAllocatedBytes) },
+             { "max_memory_reserved_bytes", integer(a.peakReservedBytes) },
+             { "cublas_workspace_bytes", integer(a.cublasWorkspaceBytes) },
+             { "cuda_context_bytes", integer(a.contextBytes) },
+             { "device_bytes", integer(a.deviceBytes) },
+             { "segments", a.segments },
+             { "out_of_memory", a.outOfMemory },
+             { "expandable_segments", a.expandableSegments } };
+}
+
+std::string allocatorTable(const AllocatorEstimate& a, double capacityBytes)
+{
+    if (!a.computed)
+        return {};
+    char line[256];
+    std::string out = "\nPyTorch    (caching allocator replayed over three steps)\n";
+    std::snprintf(line, sizeof line, "  %-28s %12s   (tensors as the allocator sizes them, workspaces included)\n",
+                  "max_memory_allocated", formatBytes(a.peakAllocatedBytes).c_str());
+    out += line;
+    std::snprintf(line, sizeof line, "  %-28s %12s   (%d segments%s)\n", "max_memory_reserved",
+                  formatBytes(a.peakReservedBytes).c_str(), a.segments, a.expandableSegments ? ", expandable" : "");
+    out += line;
+    std::snprintf(line, sizeof line, "  %-28s %12s\n", "CUDA context", formatBytes(a.contextBytes).c_str());
+    out += line;
+    std::snprintf(line, sizeof line, "  %-28s %12s   of %s: %s\n", "reserved + context",
+                  formatBytes(a.deviceBytes).c_str(), formatBytes(capacityBytes).c_str(),
+                  a.outOfMemory || a.deviceBytes > capacityBytes ? "cudaMalloc fails (OOM)" : "no OOM");
+    out += line;
+    return out;
+}
+
+} // namespace headroom::detail
