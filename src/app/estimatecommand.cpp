@@ -405,7 +405,7 @@ int runEstimate(const QStringList& arguments)
     } else {
         out() << QString::fromStdString(resultToTable(*result));
         if (m)
-            out() << QString::fromStdString(measuredToTable(result->estimate, *m));
+            out() << QString::fromStdString(measuredToTable(result->estimate, *m, result->allocator));
     }
     out().flush();
     return (p.isSet(failIfOom) && !result->estimate.fits) ? 3 : 0;

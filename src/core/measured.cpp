@@ -164,14 +164,16 @@ std::optional<Error> checkMeasuredScenario(const Measured& m, const std::string&
     return std::nullopt;
 }
 
-MeasuredComparison compareMeasured(const Estimate& e, const Measured& m)
+MeasuredComparison compareMeasured(const Estimate& e, const Measured& m, const AllocatorEstimate& a)
 {
     MeasuredComparison c;
+    // What torch.cuda reports is what the caching allocator replay predicts; without it, the tensors at the peak.
     const double tensors = e.peakBytes - e.atPeak[index(MemoryCategory::Overhead)];
     if (m.peakAllocatedBytes)
-        c.peakAllocated = MeasuredDifference { tensors, *m.peakAllocatedBytes };
-    if (m.peakReservedBytes) // tensors plus the allocator-reserve slack; the caching allocator is not modelled yet
-        c.peakReserved = MeasuredDifference { e.peakBytes - e.overheadBytes, *m.peakReservedBytes };
+        c.peakAllocated = MeasuredDifference { a.computed ? a.peakAllocatedBytes : tensors, *m.peakAllocatedBytes };
+    if (m.peakReservedBytes)
+        c.peakReserved = MeasuredDifference { a.computed ? a.peakReservedBytes : e.peakBytes - e.overheadBytes,
+                                              *m.peakReservedBytes };
     c.savedActivations = MeasuredDifference { e.components[index(MemoryCategory::Activations)],
                                               m.savedActivationBytes };
     c.stepSeconds = MeasuredDifference { e.stepSeconds, m.stepSeconds };
@@ -222,7 +224,7 @@ std::string resultWithMeasuredToJson(const SimulationResult& r, const Measured& 
     measured["saved_activation_bytes"] = detail::integer(m.savedActivationBytes);
     measured["step_seconds"] = detail::finite(m.stepSeconds);
     j["measured"] = measured;
-    const MeasuredComparison c = compareMeasured(r.estimate, m);
+    const MeasuredComparison c = compareMeasured(r.estimate, m, r.allocator);
     json diff;
     diff["peak_allocated_bytes"] = c.peakAllocated ? differenceJson(*c.peakAllocated, true) : json(nullptr);
     diff["peak_reserved_bytes"] = c.peakReserved ? differenceJson(*c.peakReserved, true) : json(nullptr);
@@ -233,9 +235,9 @@ std::string resultWithMeasuredToJson(const SimulationResult& r, const Measured& 
     return j.dump(2) + "\n";
 }
 
-std::string measuredToTable(const Estimate& e, const Measured& m)
+std::string measuredToTable(const Estimate& e, const Measured& m, const AllocatorEstimate& allocator)
 {
-    const MeasuredComparison c = compareMeasured(e, m);
+    const MeasuredComparison c = compareMeasured(e, m, allocator);
     char line[512];
     auto pct = [](const MeasuredDifference& d) { return d.relative() * 100.0; };
     std::string out;

@@ -63,15 +63,15 @@ struct MeasuredDifference {
     double relative() const { return measured != 0.0 ? difference() / measured : 0.0; }
 };
 struct MeasuredComparison {
-    std::optional<MeasuredDifference> peakAllocated; // vs the peak without the framework overhead
-    std::optional<MeasuredDifference> peakReserved;  // vs the same (no allocator model yet: issue 9)
+    std::optional<MeasuredDifference> peakAllocated; // vs the allocator replay's, else the peak less the overhead
+    std::optional<MeasuredDifference> peakReserved;  // vs the allocator replay's (allocator.h), else the same
     MeasuredDifference savedActivations;             // vs the Activations component
     MeasuredDifference stepSeconds;                  // vs the predicted step time
 };
-MeasuredComparison compareMeasured(const Estimate& e, const Measured& m);
+MeasuredComparison compareMeasured(const Estimate& e, const Measured& m, const AllocatorEstimate& allocator = {});
 
 // resultToJson with "measured" and "measured_difference" added; the table with a "Measured" line.
 std::string resultWithMeasuredToJson(const SimulationResult& r, const Measured& m, bool timeline);
-std::string measuredToTable(const Estimate& e, const Measured& m);
+std::string measuredToTable(const Estimate& e, const Measured& m, const AllocatorEstimate& allocator = {});
 
 } // namespace headroom
