@@ -5,6 +5,7 @@
 #include "batchsweepview.h"
 #include "catalogloader.h"
 #include "controlpanel.h"
+#include "formatting.h"
 #include "mainwindow.h"
 #include "memorychartview.h"
 #include "rooflineview.h"
@@ -48,6 +49,7 @@ private slots:
     void batchSliderMovesEveryChart();
     void capacityFollowsTheGpu();
     void overflowIsShown();
+    void verdictStatesWhatPyTorchWouldReport();
     void rooflineSlopeIsTheBandwidth();
     void precisionChangesRoofAndDots();
     void checkpointingAndZeroShrinkTheirCategories();
@@ -170,6 +172,19 @@ void TestMainWindow::overflowIsShown()
     QVERIFY(m_window->verdict()->headline().contains(QStringLiteral("Does not fit")));
     // Suggestions arrive from the background search.
     QTRY_VERIFY_WITH_TIMEOUT(m_window->verdict()->suggestions().contains(QStringLiteral("saves")), 10000);
+}
+
+// The verdict's third line: the caching allocator replayed on the worker, allocated and reserved as torch.cuda
+// reports them and, with the CUDA context, what an OOM is decided by (the same figures as the core's replay).
+void TestMainWindow::verdictStatesWhatPyTorchWouldReport()
+{
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->verdict()->details().contains(QStringLiteral("max_memory_allocated")), 10000);
+    const auto r = simulate(m_controller->catalog(), m_controller->scenario(), SimulateOptions {});
+    QVERIFY(r && r->allocator.computed);
+    const QString details = m_window->verdict()->details();
+    for (double bytes : { r->allocator.peakAllocatedBytes, r->allocator.peakReservedBytes, r->allocator.deviceBytes })
+        QVERIFY2(details.contains(formatBytes(bytes)), qPrintable(details));
+    QVERIFY(r->allocator.peakReservedBytes > r->allocator.peakAllocatedBytes);
 }
 
 void TestMainWindow::rooflineSlopeIsTheBandwidth()

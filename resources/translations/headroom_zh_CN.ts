@@ -3334,8 +3334,20 @@
         <translation>参数量 %1，可训练 %2（%3，%4）</translation>
     </message>
     <message>
-        <source>%1 · largest micro-batch that fits: &lt;b&gt;%2&lt;/b&gt; · %3&lt;br&gt;Step %4 · %5 · MFU %6 of %7 · %8</source>
-        <translation>%1 · 放得下的最大微批次：&lt;b&gt;%2&lt;/b&gt; · %3&lt;br&gt;每步 %4 · %5 · MFU %6（相对 %7 峰值）· %8</translation>
+        <source>PyTorch: max_memory_reserved …</source>
+        <translation>PyTorch：max_memory_reserved …</translation>
+    </message>
+    <message>
+        <source>PyTorch: max_memory_allocated %1 · max_memory_reserved %2 · with the CUDA context %3 of %4</source>
+        <translation>PyTorch：max_memory_allocated %1 · max_memory_reserved %2 · 加上 CUDA 上下文共 %3（总量 %4）</translation>
+    </message>
+    <message>
+        <source>%1 · largest micro-batch that fits: &lt;b&gt;%2&lt;/b&gt; · %3&lt;br&gt;Step %4 · %5 · MFU %6 of %7 · %8&lt;br&gt;%9</source>
+        <translation>%1 · 放得下的最大微批次：&lt;b&gt;%2&lt;/b&gt; · %3&lt;br&gt;每步 %4 · %5 · MFU %6（相对 %7 峰值）· %8&lt;br&gt;%9</translation>
+    </message>
+    <message>
+        <source>The caching allocator&apos;s segments and the CUDA context need %1, more than the GPU&apos;s %2: PyTorch may still run out of memory (expandable_segments:True leaves less unused).</source>
+        <translation>缓存分配器的显存段加上 CUDA 上下文需要 %1，超过 GPU 的 %2：PyTorch 仍可能显存不足（expandable_segments:True 可减少闲置）。</translation>
     </message>
 </context>
 </TS>

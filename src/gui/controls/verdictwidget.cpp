@@ -149,11 +149,21 @@ void VerdictWidget::render()
         : tr("%1 parameters, %2 trainable (%3, %4)")
               .arg(formatCount(e.parameters), formatCount(e.trainableParameters),
                    formatPercent(share, share < 0.01 ? 2 : 1), Labels::finetune(method));
-    m_details->setText(tr("%1 · largest micro-batch that fits: <b>%2</b> · %3<br>Step %4 · %5 · MFU %6 of %7 · %8")
-                           .arg(where)
-                           .arg(e.maxMicroBatch > 0 ? QString::number(e.maxMicroBatch) : tr("none, even at batch 1"))
-                           .arg(sequence, formatSeconds(e.stepSeconds), formatRate(e.throughputPerSecond, unit),
-                                formatPercent(e.mfu), Labels::unit(e.mfuUnit), parameters));
+    // What torch.cuda would report, from the caching allocator replayed on the worker (allocator.h).
+    const AllocatorEstimate& a = m_background.allocator;
+    QString pytorch;
+    if (m_pending || !a.computed)
+        pytorch = tr("PyTorch: max_memory_reserved …");
+    else
+        pytorch = tr("PyTorch: max_memory_allocated %1 · max_memory_reserved %2 · with the CUDA context %3 of %4")
+                      .arg(formatBytes(a.peakAllocatedBytes), formatBytes(a.peakReservedBytes),
+                           formatBytes(a.deviceBytes), capacity);
+    m_details->setText(
+        tr("%1 · largest micro-batch that fits: <b>%2</b> · %3<br>Step %4 · %5 · MFU %6 of %7 · %8<br>%9")
+            .arg(where)
+            .arg(e.maxMicroBatch > 0 ? QString::number(e.maxMicroBatch) : tr("none, even at batch 1"))
+            .arg(sequence, formatSeconds(e.stepSeconds), formatRate(e.throughputPerSecond, unit), formatPercent(e.mfu),
+                 Labels::unit(e.mfuUnit), parameters, pytorch));
     QString fixes;
     if (!e.fits) {
         if (m_pending) {
@@ -175,6 +185,12 @@ void VerdictWidget::render()
             fixes = tr("What would help: ") + items.join(QStringLiteral(" · "));
         }
     }
+    // The tensors fit, but the allocator's segments and the context do not: cudaMalloc would fail.
+    if (e.fits && !m_pending && a.computed && (a.outOfMemory || a.deviceBytes > e.capacityBytes))
+        fixes += (fixes.isEmpty() ? QString() : QStringLiteral("<br>")) + QStringLiteral("⚠ ")
+            + tr("The caching allocator's segments and the CUDA context need %1, more than the GPU's %2: PyTorch "
+                 "may still run out of memory (expandable_segments:True leaves less unused).")
+                  .arg(formatBytes(a.deviceBytes), capacity);
     for (const QString& w : Labels::warnings(e))
         fixes += (fixes.isEmpty() ? QString() : QStringLiteral("<br>")) + QStringLiteral("⚠ ") + w.toHtmlEscaped();
     if (m_fixes->text() != fixes)
