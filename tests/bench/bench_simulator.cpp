@@ -3,6 +3,7 @@
 // simulation and < 1 ms per search, so a slider can drive it at 120 frames per second; and, since identical blocks
 // are built and lowered once (GraphLayers::RepeatIdentical), a 32-block Llama-2-7B at most 1.5x a 12-block GPT-2.
 
+#include "allocator.h"
 #include "catalogloader.h"
 #include "estimate.h"
 #include "lowering.h"
@@ -120,6 +121,21 @@ void simulateBatchTick(benchmark::State& state, const char* modelId)
     }
 }
 
+// The caching allocator replay the worker adds to the searches: the step lowered without repeated blocks, then
+// three steps of allocations and frees.
+void allocatorReplay(benchmark::State& state, const char* modelId)
+{
+    const ModelSpec& m = *cat().model(modelId);
+    const TrainingConfig c = configFor(m);
+    for (auto _ : state) {
+        const Graph g = buildGraph(m, c, GraphLayers::All);
+        const Schedule s = lowerTrainingStep(g, c);
+        const AllocatorEstimate a = replayCachingAllocator(s, residentTensors(g, s, c), double(c.microBatch),
+                                                           AllocatorSettings {}, 0.0);
+        benchmark::DoNotOptimize(a.peakReservedBytes);
+    }
+}
+
 } // namespace
 
 BENCHMARK_CAPTURE(fullSimulation, gpt2, "gpt2")->Unit(benchmark::kMicrosecond);
@@ -136,5 +152,8 @@ BENCHMARK_CAPTURE(simulateNewStructure, gpt2, "gpt2")->Unit(benchmark::kMicrosec
 BENCHMARK_CAPTURE(simulateNewStructure, llama_2_7b, "llama-2-7b")->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(simulateBatchTick, gpt2, "gpt2")->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(simulateBatchTick, llama_2_7b, "llama-2-7b")->Unit(benchmark::kMicrosecond);
+
+BENCHMARK_CAPTURE(allocatorReplay, gpt2, "gpt2")->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(allocatorReplay, llama_2_7b, "llama-2-7b")->Unit(benchmark::kMicrosecond);
 
 BENCHMARK_MAIN();
