@@ -50,6 +50,7 @@ private slots:
     void capacityFollowsTheGpu();
     void overflowIsShown();
     void verdictStatesWhatPyTorchWouldReport();
+    void measurementIsComparedWhileItsScenarioHolds();
     void rooflineSlopeIsTheBandwidth();
     void precisionChangesRoofAndDots();
     void checkpointingAndZeroShrinkTheirCategories();
@@ -185,6 +186,46 @@ void TestMainWindow::verdictStatesWhatPyTorchWouldReport()
     for (double bytes : { r->allocator.peakAllocatedBytes, r->allocator.peakReservedBytes, r->allocator.deviceBytes })
         QVERIFY2(details.contains(formatBytes(bytes)), qPrintable(details));
     QVERIFY(r->allocator.peakReservedBytes > r->allocator.peakAllocatedBytes);
+}
+
+// File > Compare with a Measurement: the window takes the measured scenario (GPT-2, batch 1, sequence 64, FP32, the
+// probe's CPU run) and the verdict states the measurement against the prediction; a changed batch is another
+// scenario, not compared; a malformed file changes nothing and names the file and the field.
+void TestMainWindow::measurementIsComparedWhileItsScenarioHolds()
+{
+    const QString file = QStringLiteral(HEADROOM_SOURCE_DIR)
+        + QStringLiteral("/tests/data/measured/gpt2-cpu-b1-s64-fp32.headroom-measured.json");
+    QCOMPARE(m_window->openMeasuredFile(file), std::optional<QString>());
+    const Scenario s = m_controller->scenario();
+    QCOMPARE(QString::fromStdString(s.modelId), QStringLiteral("gpt2"));
+    QCOMPARE(s.config.microBatch, 1);
+    QCOMPARE(s.config.sequenceLength, 64);
+    QVERIFY(s.config.precision == Precision::FP32);
+    // The saved activations the probe measured (91,326,268 bytes in the file) against the prediction for them.
+    const double predicted = m_controller->result().estimate.components[index(MemoryCategory::Activations)];
+    const double relative = predicted / 91326268.0 - 1.0;
+    const QString expected = QStringLiteral("saved activations %1 (predicted %2%3 %)")
+                                 .arg(formatBytes(91326268.0), relative >= 0 ? QStringLiteral("+") : QString())
+                                 .arg(relative * 100.0, 0, 'f', 1);
+    QVERIFY2(m_window->verdict()->details().contains(expected), qPrintable(m_window->verdict()->details()));
+    QVERIFY(m_window->verdict()->details().contains(QStringLiteral("Measured on x86_64 (torch 1.13.0a0)")));
+
+    Scenario changed = s;
+    changed.config.microBatch = 2;
+    QVERIFY(m_window->applyScenario(changed, QStringLiteral("edit")));
+    QVERIFY2(m_window->verdict()->details().contains(QStringLiteral("another scenario (scenario.micro_batch)")),
+             qPrintable(m_window->verdict()->details()));
+
+    const QString bad = m_dir->filePath(QStringLiteral("bad.headroom-measured.json"));
+    QFile f(bad);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"format":"headroom-measured","version":1,"scenario":{"model":"gpt2","micro_batch":"two"}})");
+    f.close();
+    const QString error = m_window->openMeasuredFile(bad).value_or(QString());
+    QVERIFY2(error.contains(QStringLiteral("bad.headroom-measured.json"))
+                 && error.contains(QStringLiteral("micro_batch")),
+             qPrintable(error));
+    QCOMPARE(m_controller->scenario().config.microBatch, 2);
 }
 
 void TestMainWindow::rooflineSlopeIsTheBandwidth()

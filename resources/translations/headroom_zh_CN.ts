@@ -1486,6 +1486,14 @@
         <source>&amp;Colours</source>
         <translation>配色(&amp;C)</translation>
     </message>
+    <message>
+        <source>Compare with a &amp;Measurement (headroom-probe)…</source>
+        <translation>与实测结果对比(&amp;M)（headroom-probe）…</translation>
+    </message>
+    <message>
+        <source>Open a .headroom-measured.json that headroom-probe wrote on a GPU: the window takes its scenario, and the verdict states what was measured against what is predicted</source>
+        <translation>打开 headroom-probe 在 GPU 上写出的 .headroom-measured.json：窗口采用其场景，结论中并列实测值与预测值</translation>
+    </message>
 </context>
 <context>
     <name>ModelEditor</name>
@@ -2886,6 +2894,22 @@
         <source>Dark</source>
         <translation>深色</translation>
     </message>
+    <message>
+        <source>%1: scenario.model: &quot;%2&quot; is neither a preset nor one of your models</source>
+        <translation>%1：scenario.model：“%2”既不是预设模型，也不是你的模型</translation>
+    </message>
+    <message>
+        <source>Compare with a Measurement</source>
+        <translation>与实测结果对比</translation>
+    </message>
+    <message>
+        <source>headroom-probe measurements (*.headroom-measured.json *.json)</source>
+        <translation>headroom-probe 实测文件 (*.headroom-measured.json *.json)</translation>
+    </message>
+    <message>
+        <source>Cannot open the measurement</source>
+        <translation>无法打开实测文件</translation>
+    </message>
 </context>
 <context>
     <name>headroom::gui::MemoryChartView</name>
@@ -3348,6 +3372,30 @@
     <message>
         <source>The caching allocator&apos;s segments and the CUDA context need %1, more than the GPU&apos;s %2: PyTorch may still run out of memory (expandable_segments:True leaves less unused).</source>
         <translation>缓存分配器的显存段加上 CUDA 上下文需要 %1，超过 GPU 的 %2：PyTorch 仍可能显存不足（expandable_segments:True 可减少闲置）。</translation>
+    </message>
+    <message>
+        <source>Measured on %1 for another scenario (%2): not compared</source>
+        <translation>在 %1 上实测的是另一场景（%2）：不作对比</translation>
+    </message>
+    <message>
+        <source>peak allocated %1 (predicted %2)</source>
+        <translation>峰值已分配 %1（预测偏差 %2）</translation>
+    </message>
+    <message>
+        <source>reserved %1 (predicted %2)</source>
+        <translation>已保留 %1（预测偏差 %2）</translation>
+    </message>
+    <message>
+        <source>saved activations %1 (predicted %2)</source>
+        <translation>保存的激活值 %1（预测偏差 %2）</translation>
+    </message>
+    <message>
+        <source>step %1 (predicted %2)</source>
+        <translation>每步 %1（预测偏差 %2）</translation>
+    </message>
+    <message>
+        <source>Measured on %1 (torch %2): %3</source>
+        <translation>在 %1 上实测（torch %2）：%3</translation>
     </message>
 </context>
 </TS>

@@ -111,6 +111,49 @@ void VerdictWidget::setBackground(const SearchResult& background, bool pending)
     render();
 }
 
+void VerdictWidget::setMeasured(std::shared_ptr<const Measured> measured)
+{
+    m_measured = std::move(measured);
+    render();
+}
+
+namespace {
+
+    QString signedPercent(const MeasuredDifference& d)
+    {
+        return QStringLiteral("%1%2 %")
+            .arg(d.relative() >= 0 ? QStringLiteral("+") : QString())
+            .arg(d.relative() * 100.0, 0, 'f', 1);
+    }
+
+} // namespace
+
+// The measurement against the prediction ("predicted +2.1 %" is the prediction over the measurement, less one).
+QString VerdictWidget::measuredLine() const
+{
+    if (!m_measured)
+        return {};
+    const Measured& m = *m_measured;
+    const Estimate& e = m_result->estimate;
+    const QString device = QString::fromStdString(m.deviceName.empty() ? m.deviceType : m.deviceName);
+    if (auto other = checkMeasuredScenario(m, e.modelId, e.config, "measurement"))
+        return tr("Measured on %1 for another scenario (%2): not compared")
+            .arg(device, QString::fromStdString(other->field));
+    const MeasuredComparison c = compareMeasured(e, m, m_background.allocator);
+    QStringList parts;
+    if (c.peakAllocated)
+        parts << tr("peak allocated %1 (predicted %2)")
+                     .arg(formatBytes(c.peakAllocated->measured), signedPercent(*c.peakAllocated));
+    if (c.peakReserved)
+        parts << tr("reserved %1 (predicted %2)")
+                     .arg(formatBytes(c.peakReserved->measured), signedPercent(*c.peakReserved));
+    parts << tr("saved activations %1 (predicted %2)")
+                 .arg(formatBytes(c.savedActivations.measured), signedPercent(c.savedActivations));
+    parts << tr("step %1 (predicted %2)").arg(formatSeconds(c.stepSeconds.measured), signedPercent(c.stepSeconds));
+    return tr("Measured on %1 (torch %2): %3")
+        .arg(device, QString::fromStdString(m.torchVersion), parts.join(QStringLiteral(" · ")));
+}
+
 void VerdictWidget::render()
 {
     if (!m_result || !m_result->model)
@@ -163,7 +206,8 @@ void VerdictWidget::render()
             .arg(where)
             .arg(e.maxMicroBatch > 0 ? QString::number(e.maxMicroBatch) : tr("none, even at batch 1"))
             .arg(sequence, formatSeconds(e.stepSeconds), formatRate(e.throughputPerSecond, unit), formatPercent(e.mfu),
-                 Labels::unit(e.mfuUnit), parameters, pytorch));
+                 Labels::unit(e.mfuUnit), parameters, pytorch)
+        + (m_measured ? QStringLiteral("<br>") + measuredLine().toHtmlEscaped() : QString()));
     QString fixes;
     if (!e.fits) {
         if (m_pending) {

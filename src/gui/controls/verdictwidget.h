@@ -4,6 +4,7 @@
 // longest sequence that fit, step time, throughput and MFU; when it does not fit, the cheapest changes that
 // would make it fit, each with the memory it saves (click one to apply it).
 
+#include "measured.h"
 #include "simulate.h"
 
 #include <QWidget>
@@ -23,6 +24,8 @@ public:
     void setResult(const std::shared_ptr<const SimulationResult>& result);
     void setBackground(const SearchResult& background, bool pending);
     void setPresentationMode(bool on);
+    // A measurement to state beside the prediction while the scenario is the one it ran; null for none.
+    void setMeasured(std::shared_ptr<const Measured> measured);
 
     QString headline() const;
     QString details() const;
@@ -38,6 +41,7 @@ protected:
 
 private:
     void render();
+    QString measuredLine() const;
     void fitHeights();
 
     QLabel* m_headline = nullptr;
@@ -45,6 +49,7 @@ private:
     QLabel* m_fixes = nullptr;
     std::shared_ptr<const SimulationResult> m_result;
     SearchResult m_background;
+    std::shared_ptr<const Measured> m_measured;
     bool m_pending = true;
 };
 

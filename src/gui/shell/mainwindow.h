@@ -97,6 +97,8 @@ public:
     // A Hugging Face config.json or checkpoint folder becomes the current model; a .safetensors file opens the
     // model editor with its exact count; a .headroom.json opens as a scenario.
     std::optional<QString> importModel(const QString& path);
+    // A .headroom-measured.json: its scenario applied, the verdict stating measured against predicted.
+    std::optional<QString> openMeasuredFile(const QString& path);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -106,6 +108,7 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    void connectMeasured(); // mainwindowmeasured.cpp
     void onScenarioEdited(const Scenario& scenario, const QString& control, bool dragging);
     void onResultChanged();
     void onBackgroundChanged();

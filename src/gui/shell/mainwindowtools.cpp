@@ -157,6 +157,7 @@ void MainWindow::setupTools()
         if (auto error = importModel(path))
             QMessageBox::warning(this, tr("Cannot import the model"), *error);
     });
+    connectMeasured();
 }
 
 void MainWindow::setToolFontScale(double scale)

@@ -1,0 +1,55 @@
+// File > Compare with a Measurement: a .headroom-measured.json that headroom-probe wrote on a GPU (docs/formats.md).
+// The window takes the scenario it ran; the verdict states what was measured beside what is predicted for as long
+// as the scenario stays the measured one.
+
+#include "mainwindow.h"
+
+#include "catalogloader.h"
+#include "controlpanel.h"
+#include "measured.h"
+#include "simulationcontroller.h"
+#include "ui_mainwindow.h"
+#include "verdictwidget.h"
+
+#include <QFileDialog>
+#include <QMessageBox>
+
+namespace headroom::gui {
+
+std::optional<QString> MainWindow::openMeasuredFile(const QString& path)
+{
+    QByteArray text;
+    if (auto e = CatalogLoader::readFile(path, &text, 4 << 20))
+        return e;
+    auto m = parseMeasured(std::string_view(text.constData(), std::size_t(text.size())), path.toStdString());
+    if (!m)
+        return QString::fromStdString(m.error().toString());
+    // Every check before any change: a file that cannot be shown leaves the window as it was.
+    const ModelSpec* model = m_controller->catalog().model(m->modelId);
+    if (!model)
+        return tr("%1: scenario.model: \"%2\" is neither a preset nor one of your models")
+            .arg(path, QString::fromStdString(m->modelId));
+    Scenario s = m_controller->scenario();
+    s.modelId = m->modelId;
+    applyMeasuredScenario(*m, s.config);
+    if (auto e = validateForModel(*model, s.config, path.toStdString()))
+        return QString::fromStdString(e->toString());
+    applyScenario(s, QStringLiteral("measured"));
+    m_ui->verdict->setMeasured(std::make_shared<const Measured>(*m));
+    return std::nullopt;
+}
+
+void MainWindow::connectMeasured()
+{
+    connect(m_ui->measuredAction, &QAction::triggered, this, [this] {
+        const QString path
+            = QFileDialog::getOpenFileName(this, tr("Compare with a Measurement"), QString(),
+                                           tr("headroom-probe measurements (*.headroom-measured.json *.json)"));
+        if (path.isEmpty())
+            return;
+        if (auto error = openMeasuredFile(path))
+            QMessageBox::warning(this, tr("Cannot open the measurement"), *error);
+    });
+}
+
+} // namespace headroom::gui
