@@ -22,6 +22,8 @@
 #include <QCompleter>
 #include <QDockWidget>
 #include <QGroupBox>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
@@ -209,12 +211,35 @@ void TestMainWindow::measurementIsComparedWhileItsScenarioHolds()
                                  .arg(relative * 100.0, 0, 'f', 1);
     QVERIFY2(m_window->verdict()->details().contains(expected), qPrintable(m_window->verdict()->details()));
     QVERIFY(m_window->verdict()->details().contains(QStringLiteral("Measured on x86_64 (torch 1.13.0a0)")));
+    QVERIFY(m_window->timelineChart()->measuredText().isEmpty()); // a CPU run has no allocator figures
+
+    // The same run as a GPU would report it: its peak is drawn on the timeline and compared with the replay's.
+    QFile cpu(file);
+    QVERIFY(cpu.open(QIODevice::ReadOnly));
+    QJsonObject doc = QJsonDocument::fromJson(cpu.readAll()).object();
+    QJsonObject device = doc.value(QStringLiteral("device")).toObject();
+    device[QStringLiteral("type")] = QStringLiteral("cuda");
+    device[QStringLiteral("name")] = QStringLiteral("NVIDIA RTX A3000 12GB Laptop GPU");
+    doc[QStringLiteral("device")] = device;
+    QJsonObject memory = doc.value(QStringLiteral("memory")).toObject();
+    memory[QStringLiteral("peak_allocated_bytes")] = 2000000000.0;
+    doc[QStringLiteral("memory")] = memory;
+    const QString gpuFile = m_dir->filePath(QStringLiteral("gpu.headroom-measured.json"));
+    QFile out(gpuFile);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(QJsonDocument(doc).toJson());
+    out.close();
+    QCOMPARE(m_window->openMeasuredFile(gpuFile), std::optional<QString>());
+    QVERIFY2(m_window->timelineChart()->measuredText().contains(formatBytes(2000000000.0)),
+             qPrintable(m_window->timelineChart()->measuredText()));
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->verdict()->details().contains(QStringLiteral("peak allocated ")), 10000);
 
     Scenario changed = s;
     changed.config.microBatch = 2;
     QVERIFY(m_window->applyScenario(changed, QStringLiteral("edit")));
     QVERIFY2(m_window->verdict()->details().contains(QStringLiteral("another scenario (scenario.micro_batch)")),
              qPrintable(m_window->verdict()->details()));
+    QVERIFY(m_window->timelineChart()->measuredText().isEmpty());
 
     const QString bad = m_dir->filePath(QStringLiteral("bad.headroom-measured.json"));
     QFile f(bad);

@@ -3274,6 +3274,10 @@
         <source>recomputation</source>
         <translation>重计算</translation>
     </message>
+    <message>
+        <source>measured max_memory_allocated %1</source>
+        <translation>实测 max_memory_allocated %1</translation>
+    </message>
 </context>
 <context>
     <name>headroom::gui::VerdictWidget</name>

@@ -77,6 +77,11 @@ TimelineView::TimelineView(QWidget* parent)
     m_capacityLine = new PolylineItem(chart, m_capacity);
     m_baselineLine = new PolylineItem(chart, m_capacity);
     m_baselineLine->setVisible(false);
+    m_measuredLine = new PolylineItem(chart, m_capacity);
+    m_measuredLine->setVisible(false);
+    m_measuredLabel = new QGraphicsSimpleTextItem(chart);
+    m_measuredLabel->setZValue(20);
+    m_measuredLabel->setVisible(false);
     m_peak->append(QPointF(0, 0));
     chart->legend()->setVisible(false);
     m_peakLabel = new QGraphicsSimpleTextItem(chart);
@@ -114,6 +119,9 @@ void TimelineView::setChartStyle(const ChartStyle& style)
     m_capacityLine->setPen(QPen(style.capacity, style.lineWidth, Qt::DashLine));
     m_phaseLines->setPen(QPen(style.foreground, style.lineWidth * 0.5, Qt::DotLine));
     m_baselineLine->setPen(QPen(style.foreground, style.lineWidth, Qt::DashDotLine));
+    m_measuredLine->setPen(QPen(style.foreground, style.lineWidth * 1.5, Qt::DotLine));
+    m_measuredLabel->setFont(style.annotationFont);
+    m_measuredLabel->setBrush(style.foreground);
     m_peak->setColor(style.overflow);
     m_peak->setBorderColor(style.foreground);
     m_peak->setMarkerSize(13.0 * style.markerScale);
@@ -199,6 +207,8 @@ void TimelineView::setResult(const std::shared_ptr<const SimulationResult>& resu
     if (!base.isEmpty()) {
         top = std::max(top, m_baseline->estimate.peakBytes * 1.1 / kGiB);
     }
+    if (m_measuredBytes)
+        top = std::max(top, *m_measuredBytes * 1.1 / kGiB);
     setStableTop(m_axisY, top);
     replaceIfChanged(m_capacity, { QPointF(0.0, e.capacityBytes / kGiB), QPointF(100.0, e.capacityBytes / kGiB) });
     m_capacityLine->setPoints(m_capacity->points());
@@ -241,6 +251,12 @@ void TimelineView::placeLabels()
         m_phaseLabels[p]->setPos(r.topLeft());
         labelsBottom = std::max(labelsBottom, r.bottom());
     }
+    if (m_measuredBytes) {
+        const QPointF end = c->mapToPosition(QPointF(100.0, *m_measuredBytes / kGiB), m_capacity);
+        const QRectF mr = m_measuredLabel->boundingRect();
+        m_measuredLabel->setPos(std::max(plot.left(), end.x() - mr.width() - 2.0),
+                                std::max(labelsBottom + 2.0, end.y() - mr.height() - 1.0));
+    }
     // The peak's label above its marker, below the phase names, and inside the plot's width (on more lines where
     // one is too long for it); beside the marker where the phase names leave no room above it.
     const QPointF peak = c->mapToPosition(m_peak->at(0), m_peak);
@@ -259,6 +275,27 @@ void TimelineView::placeLabels()
         m_peakLabel->setPos(right ? peak.x() + gap : peak.x() - gap - br.width(),
                             std::max(labelsBottom + 2.0, peak.y() - br.height() / 2.0));
     }
+}
+
+void TimelineView::setMeasuredPeak(std::optional<double> bytes)
+{
+    if (m_measuredBytes == bytes)
+        return;
+    m_measuredBytes = bytes;
+    m_measuredLine->setVisible(bytes.has_value());
+    m_measuredLabel->setVisible(bytes.has_value());
+    if (bytes) {
+        m_measuredLine->setPoints({ QPointF(0.0, *bytes / kGiB), QPointF(100.0, *bytes / kGiB) });
+        setTextIfChanged(m_measuredLabel, tr("measured max_memory_allocated %1").arg(formatBytes(*bytes)));
+        if (*bytes * 1.1 / kGiB > m_axisY->max())
+            setStableTop(m_axisY, *bytes * 1.1 / kGiB);
+    }
+    placeLabels();
+}
+
+QString TimelineView::measuredText() const
+{
+    return m_measuredLabel->isVisible() ? m_measuredLabel->text() : QString();
 }
 
 int TimelineView::pointCount() const { return m_points; }

@@ -29,12 +29,15 @@ public:
 
     void setResult(const std::shared_ptr<const SimulationResult>& result) override;
     void setChartStyle(const ChartStyle& style) override;
+    // What headroom-probe measured (torch.cuda.max_memory_allocated), dotted across the step; none to hide it.
+    void setMeasuredPeak(std::optional<double> bytes);
 
     // For tests.
     int pointCount() const;
     double topAt(int i) const;
     QPointF peakMarker() const; // (ms, bytes)
     QString peakText() const;
+    QString measuredText() const;          // empty when no measurement is shown
     static constexpr int kMaxPoints = 160; // the timeline is bucketed to this many points, keeping each bucket's peak
 
 protected:
@@ -47,6 +50,9 @@ private:
     QLineSeries* m_capacity = nullptr;      // anchors the plot items to the axes; drawn by m_capacityLine
     PolylineItem* m_capacityLine = nullptr; // above the stacked areas
     PolylineItem* m_baselineLine = nullptr; // the baseline's total memory over its step, dash-dotted
+    PolylineItem* m_measuredLine = nullptr; // the measured peak, dotted
+    QGraphicsSimpleTextItem* m_measuredLabel = nullptr;
+    std::optional<double> m_measuredBytes;
     QLineSeries* m_phaseLines = nullptr;
     QScatterSeries* m_peak = nullptr;
     QValueAxis* m_axisX = nullptr;

@@ -171,6 +171,7 @@ void MainWindow::onResultChanged()
         tr("%1 on %2 — Headroom").arg(QString::fromStdString(r.model->name), QString::fromStdString(r.gpu->name)));
     if (m_explainShown)
         m_ui->explainText->setHtml(Explainer::html(m_lastExplain, r));
+    showMeasured(r);
 }
 
 void MainWindow::onBackgroundChanged()

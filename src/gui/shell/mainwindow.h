@@ -19,6 +19,10 @@ namespace Ui {
 class MainWindow;
 }
 
+namespace headroom {
+struct Measured;
+}
+
 namespace headroom::gui {
 
 class AppSettings;
@@ -109,6 +113,7 @@ protected:
 
 private:
     void connectMeasured(); // mainwindowmeasured.cpp
+    void showMeasured(const SimulationResult& r);
     void onScenarioEdited(const Scenario& scenario, const QString& control, bool dragging);
     void onResultChanged();
     void onBackgroundChanged();
@@ -141,8 +146,9 @@ private:
     std::shared_ptr<const SimulationResult> m_baseline;
     BaselineTable* m_baselineTable = nullptr;
     QDockWidget* m_baselineDock = nullptr;
-    int m_baselineWidthAsked = 0; // the table width the dock was last widened for
-    int m_autoPanelWidth = 0;     // the control panel's width as fitControlsWidth last set it
+    int m_baselineWidthAsked = 0;               // the table width the dock was last widened for
+    int m_autoPanelWidth = 0;                   // the control panel's width as fitControlsWidth last set it
+    std::shared_ptr<const Measured> m_measured; // File > Compare with a Measurement
     GpuComparisonView* m_comparison = nullptr;
     QDockWidget* m_comparisonDock = nullptr;
     InferenceView* m_inference = nullptr;

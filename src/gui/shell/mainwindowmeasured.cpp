@@ -8,6 +8,7 @@
 #include "controlpanel.h"
 #include "measured.h"
 #include "simulationcontroller.h"
+#include "timelineview.h"
 #include "ui_mainwindow.h"
 #include "verdictwidget.h"
 
@@ -34,9 +35,18 @@ std::optional<QString> MainWindow::openMeasuredFile(const QString& path)
     applyMeasuredScenario(*m, s.config);
     if (auto e = validateForModel(*model, s.config, path.toStdString()))
         return QString::fromStdString(e->toString());
+    m_measured = std::make_shared<const Measured>(*m);
+    m_ui->verdict->setMeasured(m_measured);
     applyScenario(s, QStringLiteral("measured"));
-    m_ui->verdict->setMeasured(std::make_shared<const Measured>(*m));
     return std::nullopt;
+}
+
+// The timeline shows the measured peak while the scenario is the one measured.
+void MainWindow::showMeasured(const SimulationResult& r)
+{
+    const bool same = m_measured && r.model
+        && !checkMeasuredScenario(*m_measured, r.model->id, r.scenario.config, "measurement");
+    m_ui->timelineChart->setMeasuredPeak(same ? m_measured->peakAllocatedBytes : std::nullopt);
 }
 
 void MainWindow::connectMeasured()
