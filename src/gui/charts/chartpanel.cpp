@@ -188,10 +188,8 @@ void ChartPanel::fitAxisTitle(QAbstractAxis* axis, const QString& text)
     const QRectF plot = chart()->plotArea();
     const qreal room = (axis->orientation() == Qt::Horizontal ? plot.width() : plot.height()) - 4.0;
     QFont font = m_style.labelFont;
-    const qreal size = font.pointSizeF();
     for (const qreal k : { 1.0, 0.9, 0.8 }) {
-        if (size > 0)
-            font.setPointSizeF(size * k);
+        font = scaledFont(m_style.labelFont, k);
         if (wrappedLines(text, font, room).size() <= 2)
             break;
     }

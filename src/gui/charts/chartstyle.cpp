@@ -95,6 +95,15 @@ void setStableTop(QValueAxis* axis, double top)
     }
 }
 
+QFont scaledFont(QFont font, qreal k)
+{
+    if (font.pointSizeF() > 0)
+        font.setPointSizeF(font.pointSizeF() * k);
+    else
+        font.setPixelSize(std::max(1, int(font.pixelSize() * k)));
+    return font;
+}
+
 bool replaceIfChanged(QXYSeries* series, const QList<QPointF>& points)
 {
     if (series->points() == points)

@@ -53,6 +53,8 @@ double niceCeiling(double v);
 // Sets [0, niceCeiling(top)] on a value axis only when that changes: a changed range re-lays out the chart, which
 // costs more than the rest of a slider tick.
 void setStableTop(QValueAxis* axis, double top);
+// `font` at `k` times its size, in points or pixels as it is given.
+QFont scaledFont(QFont font, qreal k);
 // Replaces a series' points only when they differ: a replaced series re-strokes its outline even with the same
 // points. Returns whether it changed.
 bool replaceIfChanged(QXYSeries* series, const QList<QPointF>& points);

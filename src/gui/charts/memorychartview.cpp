@@ -181,13 +181,8 @@ void MemoryChartView::fitPhaseNames()
     const bool full = room <= 0.0 || widest(m_phaseNames) * 0.75 <= room;
     const std::array<QString, 3>& names = full ? m_phaseNames : m_phaseShort;
     QFont font = m_style.labelFont;
-    if (const qreal w = widest(names); room > 0.0 && w > room) {
-        const qreal k = std::max(full ? 0.75 : 0.6, room / w);
-        if (font.pointSizeF() > 0)
-            font.setPointSizeF(font.pointSizeF() * k);
-        else
-            font.setPixelSize(std::max(1, int(font.pixelSize() * k)));
-    }
+    if (const qreal w = widest(names); room > 0.0 && w > room)
+        font = scaledFont(font, std::max(full ? 0.75 : 0.6, room / w));
     if (m_axisX->labelsFont() != font)
         m_axisX->setLabelsFont(font);
     const QStringList shown = m_axisX->categoriesLabels();
@@ -206,13 +201,8 @@ void MemoryChartView::placeVerdict()
     const qreal room = plot.width() - 4.0;
     QFont font = m_style.titleFont;
     const qreal wide = QFontMetricsF(font).horizontalAdvance(m_verdictText);
-    if (wide > room && room > 0.0) {
-        const qreal k = std::max(0.75, room / wide);
-        if (font.pointSizeF() > 0)
-            font.setPointSizeF(font.pointSizeF() * k);
-        else
-            font.setPixelSize(std::max(1, int(font.pixelSize() * k)));
-    }
+    if (wide > room && room > 0.0)
+        font = scaledFont(font, std::max(0.75, room / wide));
     if (m_verdict->font() != font)
         m_verdict->setFont(font);
     // A figure stays on one line with its unit ("4.81 GiB").
