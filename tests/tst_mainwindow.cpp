@@ -188,6 +188,15 @@ void TestMainWindow::verdictStatesWhatPyTorchWouldReport()
     for (double bytes : { r->allocator.peakAllocatedBytes, r->allocator.peakReservedBytes, r->allocator.deviceBytes })
         QVERIFY2(details.contains(formatBytes(bytes)), qPrintable(details));
     QVERIFY(r->allocator.peakReservedBytes > r->allocator.peakAllocatedBytes);
+    // The step time with its range (every kernel at the fast or the slow end of its efficiency), whose link opens
+    // the assumptions in Explain.
+    QVERIFY(r->timeRange.computed);
+    QVERIFY(r->timeRange.fastSeconds < r->estimate.stepSeconds && r->estimate.stepSeconds < r->timeRange.slowSeconds);
+    for (double seconds : { r->timeRange.fastSeconds, r->timeRange.slowSeconds })
+        QVERIFY2(details.contains(formatSeconds(seconds)), qPrintable(details));
+    emit m_window->verdict()->explainRequested(QStringLiteral("time"));
+    QVERIFY(m_window->explainHtml().contains(QStringLiteral("Step time")));
+    QVERIFY(m_window->explainHtml().contains(formatSeconds(r->timeRange.slowSeconds)));
 }
 
 // File > Compare with a Measurement: the window takes the measured scenario (GPT-2, batch 1, sequence 64, FP32, the

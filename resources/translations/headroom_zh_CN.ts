@@ -493,6 +493,50 @@
         <source>. ZeRO-3 shards the FP32 weights, but each layer is gathered into the same FP32 parameter, and autocast keeps the 16-bit cast of every one until the forward pass ends: the whole 16-bit copy is on every GPU. With 16-bit weights and an FP32 master copy (Weights: master weights; DeepSpeed bf16, FSDP MixedPrecision) nothing is cast</source>
         <translation>。ZeRO-3 把 FP32 权重切分到各卡，但每层都被收集回同一个 FP32 参数，autocast 会把每个参数的 16 位转换副本一直保留到前向结束：每张 GPU 上都有完整的 16 位副本。使用 16 位权重加 FP32 主副本时（权重：主权重；DeepSpeed bf16、FSDP MixedPrecision）不做转换</translation>
     </message>
+    <message>
+        <source>large 16-bit and TF32 GEMMs, of tensor peak</source>
+        <translation>大型 16 位与 TF32 矩阵乘（相对张量核心峰值）</translation>
+    </message>
+    <message>
+        <source>FP8 GEMMs</source>
+        <translation>FP8 矩阵乘</translation>
+    </message>
+    <message>
+        <source>FP32 GEMMs on the vector units</source>
+        <translation>向量单元上的 FP32 矩阵乘</translation>
+    </message>
+    <message>
+        <source>attention kernels</source>
+        <translation>注意力内核</translation>
+    </message>
+    <message>
+        <source>memory bandwidth (HBM)</source>
+        <translation>显存带宽（HBM）</translation>
+    </message>
+    <message>
+        <source>memory bandwidth (GDDR)</source>
+        <translation>显存带宽（GDDR）</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Between &lt;b&gt;%1&lt;/b&gt; and &lt;b&gt;%2&lt;/b&gt; with every kernel at the fast or the slow end of its range.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;每个内核都取其范围的快端或慢端时，介于 &lt;b&gt;%1&lt;/b&gt; 与 &lt;b&gt;%2&lt;/b&gt; 之间。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Step time: %1</source>
+        <translation>每步时间：%1</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Each operator takes the longest of its FLOPs over the attainable peak of its unit, its bytes over the attainable bandwidth, and its kernel launches (%1 each); then the optimizer step and the communication that does not overlap.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;每个算子的耗时取三者中最长者：FLOPs 除以其单元可达的峰值、字节数除以可达带宽、以及内核启动（每次 %1）；再加上优化器步和未能重叠的通信。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;table&gt;&lt;tr&gt;&lt;th&gt;fraction reached&lt;/th&gt;&lt;th&gt;used&lt;/th&gt;&lt;th&gt;range&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;</source>
+        <translation>&lt;table&gt;&lt;tr&gt;&lt;th&gt;达到的比例&lt;/th&gt;&lt;th&gt;采用&lt;/th&gt;&lt;th&gt;范围&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;</translation>
+    </message>
+    <message>
+        <source>Ranges: the MAMF table (A100 86.9 %, H100 80.3 % of BF16 peak), FlashAttention-2 (50–73 % on A100), measured bandwidths (T4 0.77 to V100 0.92 of the datasheet); docs/formulas.md section 6 and docs/references/roofline.md section 5. Measured throughputs it is checked against: docs/accuracy.md section 3.</source>
+        <translation>范围来源：MAMF 表（A100 为 BF16 峰值的 86.9 %，H100 为 80.3 %）、FlashAttention-2（A100 上 50–73 %）、实测带宽（T4 为规格值的 0.77 至 V100 的 0.92）；见 docs/formulas.md 第 6 节与 docs/references/roofline.md 第 5 节。用于核对的实测吞吐量：docs/accuracy.md 第 3 节。</translation>
+    </message>
 </context>
 <context>
     <name>ExportDialog</name>
@@ -3400,6 +3444,10 @@
     <message>
         <source>Measured on %1 (torch %2): %3</source>
         <translation>在 %1 上实测（torch %2）：%3</translation>
+    </message>
+    <message>
+        <source>%1 &lt;a href=&quot;time&quot;&gt;(%2–%3)&lt;/a&gt;</source>
+        <translation>%1 &lt;a href=&quot;time&quot;&gt;（%2–%3）&lt;/a&gt;</translation>
     </message>
 </context>
 </TS>

@@ -367,6 +367,9 @@ std::string resultToJson(const SimulationResult& r, const ReportOptions& options
     if (r.searched) {
         j["suggestions"] = suggestionsJson(r);
         j["pytorch"] = detail::allocatorJson(r.allocator);
+        if (r.timeRange.computed)
+            j["step_time_range_seconds"] = { { "fast", detail::finite(r.timeRange.fastSeconds) },
+                                             { "slow", detail::finite(r.timeRange.slowSeconds) } };
     }
     return j.dump(2) + "\n";
 }
@@ -436,8 +439,12 @@ std::string estimateToTable(const Estimate& e, const ModelSpec& model)
 
 std::string resultToTable(const SimulationResult& r)
 {
-    std::string out = estimateToTable(r.estimate, *r.model)
-        + detail::allocatorTable(r.allocator, r.estimate.capacityBytes);
+    std::string out = estimateToTable(r.estimate, *r.model);
+    if (r.timeRange.computed)
+        out += "           range " + formatSeconds(r.timeRange.fastSeconds) + " to "
+            + formatSeconds(r.timeRange.slowSeconds)
+            + ", every kernel at the fast or the slow end of its measured efficiency\n";
+    out += detail::allocatorTable(r.allocator, r.estimate.capacityBytes);
     for (std::size_t i = 0; i < r.fixes.size() && i < 5; ++i) {
         const Fix& f = r.fixes[i];
         std::string options;

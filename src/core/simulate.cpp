@@ -37,6 +37,24 @@ namespace {
                                       overheadBytes);
     }
 
+    StepTimeRange timeRangeFor(const std::shared_ptr<const Schedule>& schedule, const ModelSpec& model,
+                               const GpuSpec& gpu, const Scenario& scenario)
+    {
+        StepTimeRange range;
+        EstimateOptions o;
+        o.keepTimeline = false;
+        o.searchMaxSequence = false;
+        Estimate e;
+        o.efficiency = fastEfficiency();
+        evaluate(schedule, model, gpu, scenario.config, scenario.overrides, o, e);
+        range.fastSeconds = e.stepSeconds;
+        o.efficiency = slowEfficiency();
+        evaluate(schedule, model, gpu, scenario.config, scenario.overrides, o, e);
+        range.slowSeconds = e.stepSeconds;
+        range.computed = true;
+        return range;
+    }
+
 } // namespace
 
 TrainingConfig scheduleKey(const TrainingConfig& config)
@@ -130,6 +148,7 @@ std::optional<Error> simulate(const Catalog& catalog, const Scenario& scenario, 
         out.fixes = fixesFor(*model, *gpu, scenario, e);
     out.allocator = options.searches ? allocatorFor(*model, *gpu, config, e.overheadBytes, e.capacityBytes)
                                      : AllocatorEstimate {};
+    out.timeRange = options.searches ? timeRangeFor(schedule, *model, *gpu, scenario) : StepTimeRange {};
     return std::nullopt;
 }
 
@@ -144,6 +163,7 @@ SearchResult searchFits(const SimulationResult& r)
         s.maxSequenceLimitedByModel = e.maxSequenceLimitedByModel;
         s.fixes = r.fixes;
         s.allocator = r.allocator;
+        s.timeRange = r.timeRange;
         return s;
     }
     s.maxSequence = maxSequence(*r.model, r.scenario.config, e.capacityBytes, e.overheadBytes,
@@ -151,6 +171,8 @@ SearchResult searchFits(const SimulationResult& r)
     if (!e.fits)
         s.fixes = fixesFor(*r.model, *r.gpu, r.scenario, e);
     s.allocator = allocatorFor(*r.model, *r.gpu, r.scenario.config, e.overheadBytes, e.capacityBytes);
+    if (r.estimate.schedule)
+        s.timeRange = timeRangeFor(r.estimate.schedule, *r.model, *r.gpu, r.scenario);
     return s;
 }
 

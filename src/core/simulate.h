@@ -26,6 +26,14 @@
 
 namespace headroom {
 
+// The step time where every kernel runs at the fast or the slow end of its measured efficiency range
+// (fastEfficiency, slowEfficiency in timemodel.h).
+struct StepTimeRange {
+    bool computed = false;
+    double fastSeconds = 0.0;
+    double slowSeconds = 0.0;
+};
+
 struct SimulationResult {
     const ModelSpec* model = nullptr; // entries of the catalog given to simulate(): they outlive the result
     const GpuSpec* gpu = nullptr;
@@ -35,6 +43,7 @@ struct SimulationResult {
     bool searched = false;         // maxSequence and fixes were computed (SimulateOptions::searches)
     std::vector<Fix> fixes;        // when the step does not fit: single changes that lower the peak, best first
     AllocatorEstimate allocator;   // what PyTorch would report (SimulateOptions::searches)
+    StepTimeRange timeRange;       // the step time at the ends of the efficiency ranges (the same)
 };
 
 // The answers of the searches alone: what the window computes on a worker a moment after each change.
@@ -43,6 +52,7 @@ struct SearchResult {
     bool maxSequenceLimitedByModel = false;
     std::vector<Fix> fixes; // empty when the step fits
     AllocatorEstimate allocator;
+    StepTimeRange timeRange;
 };
 
 struct SimulateOptions {

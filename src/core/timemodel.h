@@ -27,6 +27,16 @@ struct Efficiency {
     double hostOptimizerParamsPerSecond = 1.0e9; // DeepSpeed CPU Adam, order of magnitude on a many-core host
 };
 
+// The ends of the ranges those fractions are measured in (docs/formulas.md section 6, docs/references/roofline.md
+// sec. 5): the step time is given between the two, as no single figure holds for every GEMM shape, GPU and stack.
+//   GEMMs: large BF16/FP16 GEMMs reach 77.6-86.9 % of peak (MAMF table); small or odd ones lose to tile and wave
+//     quantization, down to about 60 %. FP8: 70.9-77.6 %. FP32 SIMT: 0.6-0.7.
+//   Attention: FlashAttention-2 reaches 50-73 % on A100.
+//   Memory: 0.77 (T4) to 0.92 (V100) of the datasheet bandwidth; GDDR 0.75-0.83.
+//   Launches: about 4-6 us each.
+Efficiency fastEfficiency();
+Efficiency slowEfficiency();
+
 // Falls back to a unit the GPU has: FP8 -> BF16, else FP16, else FP32; BF16, FP16 and TF32 -> FP32. PyTorch
 // emulates BF16 on GPUs without BF16 tensor cores at FP32 speed; Transformer Engine refuses FP8 below compute
 // capability 8.9.

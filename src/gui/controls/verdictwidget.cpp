@@ -192,6 +192,13 @@ void VerdictWidget::render()
         : tr("%1 parameters, %2 trainable (%3, %4)")
               .arg(formatCount(e.parameters), formatCount(e.trainableParameters),
                    formatPercent(share, share < 0.01 ? 2 : 1), Labels::finetune(method));
+    // The step time, and between which figures it lies with every kernel at the fast or the slow end of its
+    // measured efficiency (a link to the assumptions in Explain).
+    QString stepText = formatSeconds(e.stepSeconds);
+    if (!m_pending && m_background.timeRange.computed)
+        stepText = tr("%1 <a href=\"time\">(%2–%3)</a>")
+                       .arg(stepText, formatSeconds(m_background.timeRange.fastSeconds),
+                            formatSeconds(m_background.timeRange.slowSeconds));
     // What torch.cuda would report, from the caching allocator replayed on the worker (allocator.h).
     const AllocatorEstimate& a = m_background.allocator;
     QString pytorch;
@@ -205,7 +212,7 @@ void VerdictWidget::render()
         tr("%1 · largest micro-batch that fits: <b>%2</b> · %3<br>Step %4 · %5 · MFU %6 of %7 · %8<br>%9")
             .arg(where)
             .arg(e.maxMicroBatch > 0 ? QString::number(e.maxMicroBatch) : tr("none, even at batch 1"))
-            .arg(sequence, formatSeconds(e.stepSeconds), formatRate(e.throughputPerSecond, unit), formatPercent(e.mfu),
+            .arg(sequence, stepText, formatRate(e.throughputPerSecond, unit), formatPercent(e.mfu),
                  Labels::unit(e.mfuUnit), parameters, pytorch)
         + (m_measured ? QStringLiteral("<br>") + measuredLine().toHtmlEscaped() : QString()));
     QString fixes;

@@ -56,6 +56,13 @@ MainWindow::MainWindow(SimulationController* controller, AppSettings* settings, 
         connect(c, &ChartPanel::explainRequested, this, &MainWindow::explain);
     }
     connect(m_ui->controls, &ControlPanel::scenarioEdited, this, &MainWindow::onScenarioEdited);
+    connect(m_ui->verdict, &VerdictWidget::explainRequested, this, [this](const QString& topic) {
+        if (topic == QLatin1String("time")) {
+            ExplainRequest r;
+            r.topic = ExplainRequest::Topic::StepTime;
+            explain(r);
+        }
+    });
     // A new entry in a combo box may need a wider panel.
     connect(m_ui->controls, &ControlPanel::scenarioEdited, this,
             [this] { QTimer::singleShot(0, this, &MainWindow::fitControlsWidth); });
@@ -170,20 +177,30 @@ void MainWindow::onResultChanged()
     setWindowTitle(
         tr("%1 on %2 — Headroom").arg(QString::fromStdString(r.model->name), QString::fromStdString(r.gpu->name)));
     if (m_explainShown)
-        m_ui->explainText->setHtml(Explainer::html(m_lastExplain, r));
+        m_ui->explainText->setHtml(explainHtmlFor(m_lastExplain));
     showMeasured(r);
 }
 
 void MainWindow::onBackgroundChanged()
 {
     m_ui->verdict->setBackground(m_controller->background(), m_controller->backgroundPending());
+    if (m_explainShown && m_lastExplain.topic == ExplainRequest::Topic::StepTime)
+        m_ui->explainText->setHtml(explainHtmlFor(m_lastExplain));
+}
+
+// The step time's range comes with the background search; everything else is in the result.
+QString MainWindow::explainHtmlFor(const ExplainRequest& request) const
+{
+    if (request.topic == ExplainRequest::Topic::StepTime)
+        return Explainer::stepTime(m_controller->result(), m_controller->background().timeRange);
+    return Explainer::html(request, m_controller->result());
 }
 
 void MainWindow::explain(const ExplainRequest& request)
 {
     m_lastExplain = request;
     m_explainShown = true;
-    m_ui->explainText->setHtml(Explainer::html(request, m_controller->result()));
+    m_ui->explainText->setHtml(explainHtmlFor(request));
     m_ui->explainDock->show();
 }
 

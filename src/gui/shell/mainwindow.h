@@ -114,6 +114,7 @@ protected:
 private:
     void connectMeasured(); // mainwindowmeasured.cpp
     void showMeasured(const SimulationResult& r);
+    QString explainHtmlFor(const ExplainRequest& request) const;
     void onScenarioEdited(const Scenario& scenario, const QString& control, bool dragging);
     void onResultChanged();
     void onBackgroundChanged();

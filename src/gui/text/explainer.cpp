@@ -33,6 +33,8 @@ QString Explainer::html(const ExplainRequest& request, const SimulationResult& r
     case ExplainRequest::Topic::Roof:
     case ExplainRequest::Topic::Capacity:
         return capacity(r);
+    case ExplainRequest::Topic::StepTime:
+        return stepTime(r, r.timeRange);
     }
     return {};
 }
@@ -221,6 +223,41 @@ QString Explainer::capacity(const SimulationResult& r)
     if (e.gpu.bandwidthOverridden || e.gpu.memoryOverridden || e.gpu.peakOverridden)
         body += tr("<p><b>What-if active:</b> %1</p>").arg(QString::fromStdString(e.gpu.overrideNote).toHtmlEscaped());
     return section(tr("GPU"), body);
+}
+
+// The step time's range and what it assumes: the efficiencies of the time model at its default and at the two ends of
+// their measured ranges (timemodel.h).
+QString Explainer::stepTime(const SimulationResult& r, const StepTimeRange& timeRange)
+{
+    const Estimate& e = r.estimate;
+    const Efficiency def, fast = fastEfficiency(), slow = slowEfficiency();
+    auto pct = [](double v) { return QLocale().toString(v * 100.0, 'f', 0) + QStringLiteral(" %"); };
+    auto row = [&](const QString& what, double d, double f, double s) {
+        return QStringLiteral("<tr><td>%1</td><td align=right>%2</td><td align=right>%3 – %4</td></tr>")
+            .arg(what, pct(d), pct(s), pct(f));
+    };
+    QString rows = row(tr("large 16-bit and TF32 GEMMs, of tensor peak"), def.gemmTensor, fast.gemmTensor,
+                       slow.gemmTensor)
+        + row(tr("FP8 GEMMs"), def.gemmFp8, fast.gemmFp8, slow.gemmFp8)
+        + row(tr("FP32 GEMMs on the vector units"), def.gemmVector, fast.gemmVector, slow.gemmVector)
+        + row(tr("attention kernels"), def.attention, fast.attention, slow.attention)
+        + row(tr("memory bandwidth (HBM)"), def.memoryHbm, fast.memoryHbm, slow.memoryHbm)
+        + row(tr("memory bandwidth (GDDR)"), def.memoryGddr, fast.memoryGddr, slow.memoryGddr);
+    QString range;
+    if (timeRange.computed)
+        range = tr("<p>Between <b>%1</b> and <b>%2</b> with every kernel at the fast or the slow end of its range.</p>")
+                    .arg(formatSeconds(timeRange.fastSeconds), formatSeconds(timeRange.slowSeconds));
+    return section(tr("Step time: %1").arg(formatSeconds(e.stepSeconds)),
+                   tr("<p>Each operator takes the longest of its FLOPs over the attainable peak of its unit, its bytes "
+                      "over the attainable bandwidth, and its kernel launches (%1 each); then the optimizer step and "
+                      "the communication that does not overlap.</p>")
+                           .arg(formatSeconds(def.launchSeconds))
+                       + range
+                       + tr("<table><tr><th>fraction reached</th><th>used</th><th>range</th></tr>%1</table>").arg(rows)
+                       + source(tr("Ranges: the MAMF table (A100 86.9 %, H100 80.3 % of BF16 peak), FlashAttention-2 "
+                                   "(50–73 % on A100), measured bandwidths (T4 0.77 to V100 0.92 of the datasheet); "
+                                   "docs/formulas.md section 6 and docs/references/roofline.md section 5. Measured "
+                                   "throughputs it is checked against: docs/accuracy.md section 3.")));
 }
 
 } // namespace headroom::gui

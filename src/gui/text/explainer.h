@@ -18,6 +18,8 @@ class Explainer {
 
 public:
     static QString html(const ExplainRequest& request, const SimulationResult& result);
+    // The step time's assumptions, and its range where the background search has computed it.
+    static QString stepTime(const SimulationResult& r, const StepTimeRange& timeRange);
 
 private:
     static QString category(MemoryCategory c, const SimulationResult& r);
