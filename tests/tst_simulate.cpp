@@ -44,7 +44,8 @@ Scenario baseScenario()
     return s;
 }
 
-// Everything a view could show: the whole JSON (with the timeline and every operator) and the sweep.
+// Everything a view could show: the whole JSON (with the timeline and every operator), the sweep and the worker's
+// figures.
 std::string fingerprint(const SimulationResult& r)
 {
     ReportOptions o;
@@ -57,6 +58,10 @@ std::string fingerprint(const SimulationResult& r)
     }
     for (const PhasePeak& p : r.estimate.phasePeaks)
         s += std::to_string(p.totalBytes) + "@" + std::to_string(p.step) + ";";
+    // What the window's worker adds: the caching allocator replay and the step-time range.
+    const SearchResult bg = searchFits(r);
+    s += std::to_string(bg.allocator.peakAllocatedBytes) + "/" + std::to_string(bg.allocator.peakReservedBytes) + "/"
+        + std::to_string(bg.timeRange.fastSeconds) + "/" + std::to_string(bg.timeRange.slowSeconds);
     return s;
 }
 
@@ -100,6 +105,8 @@ void TestSimulate::cachedEqualsFresh_data()
     QTest::newRow("gradientAccumulation") << Change([](TrainingConfig& c) { c.gradientAccumulation = 4; });
     QTest::newRow("overheadBytes") << Change([](TrainingConfig& c) { c.overheadBytes = 3.0e9; });
     QTest::newRow("allocatorReserveFraction") << Change([](TrainingConfig& c) { c.allocatorReserveFraction = 0.1; });
+    // Fits in the padding after allocatorReserveFraction: the size check above did not notice it.
+    QTest::newRow("expandableSegments") << Change([](TrainingConfig& c) { c.expandableSegments = true; });
     // CPU kernels save different helper dtypes (dropout noise, LayerNorm statistics): the latent stale cache of the
     // old GUI-side key, which left this field out.
     QTest::newRow("kernels") << Change([](TrainingConfig& c) { c.kernels = KernelBackend::Cpu; });
