@@ -16,7 +16,7 @@ namespace headroom {
 
 namespace {
 
-    // c10/cuda/CUDACachingAllocator.cpp (docs/formulas.md section 2.7).
+    // c10/cuda/CUDACachingAllocator.cpp (docs/formulas.md section 3.2a).
     constexpr std::int64_t kMinBlockSize = 512;
     constexpr std::int64_t kSmallSize = 1 << 20;
     constexpr std::int64_t kSmallBuffer = 2 << 20;
@@ -138,8 +138,8 @@ namespace {
                 const bool tailFree = tail >= 0 && m_blocks[std::size_t(tail)].free;
                 const std::int64_t have = tailFree ? m_blocks[std::size_t(tail)].size : 0;
                 const std::int64_t more = roundUp(size - have, page);
+                s.size += more; // before reserve(), which counts the segments holding memory
                 reserve(more);
-                s.size += more;
                 if (tailFree) {
                     eraseFree(tail);
                     m_blocks[std::size_t(tail)].size += more;

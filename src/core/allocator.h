@@ -2,7 +2,7 @@
 
 // What PyTorch would report for the step: torch.cuda.max_memory_allocated and max_memory_reserved, from its CUDA
 // caching allocator replayed over the schedule's allocations and frees (c10/cuda/CUDACachingAllocator.cpp, see
-// docs/formulas.md section 2.7), and what the device needs besides: the CUDA context.
+// docs/formulas.md section 3.2a), and what the device needs besides: the CUDA context.
 //
 // The rules replayed, each a constant of the allocator:
 //   * a request is rounded up to a multiple of 512 bytes (kMinBlockSize);

@@ -39,32 +39,28 @@ MathUnit resolveUnit(const EffectiveGpu& gpu, MathUnit u)
 
 Efficiency fastEfficiency()
 {
-    Efficiency e;
-    e.gemmTensor = 0.87;
-    e.gemmFp8 = 0.776;
-    e.gemmVector = 0.70;
-    e.attention = 0.73;
-    e.vector = 0.60;
-    e.memoryHbm = 0.92;
-    e.memoryGddr = 0.83;
-    e.link = 0.90;
-    e.launchSeconds = 4e-6;
-    return e;
+    return { .gemmTensor = 0.87,
+             .gemmFp8 = 0.776,
+             .gemmVector = 0.70,
+             .attention = 0.73,
+             .vector = 0.60,
+             .memoryHbm = 0.92,
+             .memoryGddr = 0.83,
+             .link = 0.90,
+             .launchSeconds = 4e-6 };
 }
 
 Efficiency slowEfficiency()
 {
-    Efficiency e;
-    e.gemmTensor = 0.60;
-    e.gemmFp8 = 0.55;
-    e.gemmVector = 0.60;
-    e.attention = 0.50;
-    e.vector = 0.40;
-    e.memoryHbm = 0.77;
-    e.memoryGddr = 0.75;
-    e.link = 0.65;
-    e.launchSeconds = 6e-6;
-    return e;
+    return { .gemmTensor = 0.60,
+             .gemmFp8 = 0.55,
+             .gemmVector = 0.60,
+             .attention = 0.50,
+             .vector = 0.40,
+             .memoryHbm = 0.77,
+             .memoryGddr = 0.75,
+             .link = 0.65,
+             .launchSeconds = 6e-6 };
 }
 
 TimeModel::TimeModel(const EffectiveGpu& g, const Efficiency& e)
