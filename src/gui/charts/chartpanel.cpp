@@ -13,6 +13,7 @@
 #include <QTextLayout>
 #include <QValueAxis>
 
+#include <algorithm>
 #include <cmath>
 
 namespace headroom::gui {
@@ -49,6 +50,27 @@ namespace {
             (breakLines(text, font, mid).size() > count ? low : high) = mid;
         }
         return breakLines(text, font, high);
+    }
+
+    // Room one tick label takes along its axis, and the length of the axis. Qt Charts gives each of n labels the
+    // axis length over n, less its padding on both sides, and cuts a label that needs more.
+    std::pair<double, double> tickRoom(const QAbstractAxis* axis, const QRectF& plot, const QString& widest)
+    {
+        const QFontMetricsF fm(axis->labelsFont());
+        if (axis->orientation() == Qt::Vertical)
+            return { fm.height() + 8.0, plot.height() };
+        return { fm.horizontalAdvance(widest) + 12.0, plot.width() };
+    }
+
+    // The first of `options` whose `labels(option)` tick labels each get `needed` of the axis's `length`, or the last.
+    template <class T, class Labels>
+    T firstThatFits(std::initializer_list<T> options, double needed, double length, Labels labels)
+    {
+        for (const T option : options) {
+            if (length / std::max(1.0, double(labels(option))) >= needed)
+                return option;
+        }
+        return *(options.end() - 1);
     }
 
 } // namespace
@@ -118,31 +140,12 @@ void ChartPanel::resizeEvent(QResizeEvent* event)
     placeLabels();
 }
 
-namespace {
-
-    // Room one tick label takes along its axis, and the length of the axis. Qt Charts gives each of n labels the
-    // axis length over n, less its padding on both sides, and cuts a label that needs more.
-    std::pair<double, double> tickRoom(const QAbstractAxis* axis, const QRectF& plot, const QString& widest)
-    {
-        const QFontMetricsF fm(axis->labelsFont());
-        if (axis->orientation() == Qt::Vertical)
-            return { fm.height() + 8.0, plot.height() };
-        return { fm.horizontalAdvance(widest) + 12.0, plot.width() };
-    }
-
-} // namespace
-
 void ChartPanel::fitLogTicks(QLogValueAxis* axis, std::initializer_list<double> bases, const QString& widest)
 {
     const auto [needed, length] = tickRoom(axis, chart()->plotArea(), widest);
-    double chosen = *(bases.end() - 1);
-    for (const double base : bases) {
-        const double labels = std::floor(std::log(axis->max() / axis->min()) / std::log(base) + 1e-9) + 1.0;
-        if (length / std::max(1.0, labels) >= needed) {
-            chosen = base;
-            break;
-        }
-    }
+    const double chosen = firstThatFits(bases, needed, length, [axis](double base) {
+        return std::floor(std::log(axis->max() / axis->min()) / std::log(base) + 1e-9) + 1.0;
+    });
     if (axis->base() != chosen) {
         axis->setBase(chosen);
         axis->setMinorTickCount(0);
@@ -152,13 +155,7 @@ void ChartPanel::fitLogTicks(QLogValueAxis* axis, std::initializer_list<double> 
 void ChartPanel::fitTickCount(QValueAxis* axis, std::initializer_list<int> counts, const QString& widest)
 {
     const auto [needed, length] = tickRoom(axis, chart()->plotArea(), widest);
-    int chosen = *(counts.end() - 1);
-    for (const int count : counts) {
-        if (length / count >= needed) {
-            chosen = count;
-            break;
-        }
-    }
+    const int chosen = firstThatFits(counts, needed, length, [](int count) { return count; });
     if (axis->tickCount() != chosen)
         axis->setTickCount(chosen);
 }

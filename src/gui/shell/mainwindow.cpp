@@ -63,9 +63,10 @@ MainWindow::MainWindow(SimulationController* controller, AppSettings* settings, 
             explain(r);
         }
     });
-    // A new entry in a combo box may need a wider panel.
-    connect(m_ui->controls, &ControlPanel::scenarioEdited, this,
-            [this] { QTimer::singleShot(0, this, &MainWindow::fitControlsWidth); });
+    // A new entry in a combo box may need a wider panel (not on every slider tick: only the combos' text counts).
+    for (QComboBox* c : m_ui->controls->findChildren<QComboBox*>())
+        connect(c, &QComboBox::currentTextChanged, this,
+                [this] { QTimer::singleShot(0, this, &MainWindow::fitControlsWidth); });
     connect(m_controller, &SimulationController::resultChanged, this, &MainWindow::onResultChanged);
     connect(m_controller, &SimulationController::backgroundChanged, this, &MainWindow::onBackgroundChanged);
     connect(m_ui->verdict, &VerdictWidget::fixRequested, this, [this](const TrainingConfig& config) {
@@ -211,9 +212,9 @@ void MainWindow::restyle()
     m_appliedScale = presentationScale();
     // The controls grow with the charts in presentation mode, less than they do (the panel must fit without
     // scrolling): 1.5x at 1920x1080, the normal size at 1280x720 and below.
-    QFont controlsFont = QApplication::font();
-    if (m_presentation)
-        controlsFont.setPointSizeF(controlsFont.pointSizeF() * std::clamp(m_appliedScale * 0.7, 1.0, 1.6));
+    const QFont controlsFont = m_presentation
+        ? scaledFont(QApplication::font(), std::clamp(m_appliedScale * 0.7, 1.0, 1.6))
+        : QApplication::font();
     if (m_ui->controls->font() != controlsFont) {
         m_ui->controls->setFont(controlsFont);
         QTimer::singleShot(0, this, &MainWindow::fitControlsWidth);
