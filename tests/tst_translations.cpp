@@ -7,13 +7,17 @@
 #include "chartstyle.h"
 #include "controlpanel.h"
 #include "figure.h"
+#include "formatting.h"
 #include "labels.h"
 #include "language.h"
 #include "mainwindow.h"
 #include "memorychartview.h"
 #include "simulationcontroller.h"
+#include "timelineview.h"
 
+#include <QAbstractAxis>
 #include <QAbstractButton>
+#include <QChart>
 #include <QComboBox>
 #include <QCompleter>
 #include <QDir>
@@ -164,6 +168,13 @@ void TestTranslations::windowIsAllChineseAfterSwitching()
     QCOMPARE(window.memoryChart()->title(),
              QCoreApplication::translate("headroom::gui::MemoryChartView", "Memory at the peak of each phase"));
     QVERIFY(window.memoryChart()->title().contains(QStringLiteral("显存")));
+    // The timeline's time axis keeps the step's length through the switch ("（%，共 259.3 ms）"); it lost it.
+    const auto* timeAxis = window.timelineChart()->chart()->axes(Qt::Horizontal).first();
+    const QString step = formatSeconds(controller.result().estimate.microBatchSeconds
+                                       + controller.result().estimate.optimizerSeconds)
+                             .section(QLatin1Char(' '), 0, 0);
+    QVERIFY2(timeAxis->titleText().contains(QStringLiteral("共")) && timeAxis->titleText().contains(step),
+             qPrintable(timeAxis->titleText()));
 
     // No visible text may still be an English source string that has a Chinese translation.
     QSet<QString> english;

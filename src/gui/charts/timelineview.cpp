@@ -108,8 +108,16 @@ TimelineView::~TimelineView() = default;
 void TimelineView::retranslate()
 {
     setTitleText(tr("Memory over one training step"));
-    setAxisTitle(m_axisX, tr("time within the step (%)"));
+    setAxisTitle(m_axisX, timeAxisTitle());
     setAxisTitle(m_axisY, tr("GiB"));
+}
+
+// With the step's length once a result is shown: a language switch re-translates without a new result, and the
+// title then lost "of 314.9 ms".
+QString TimelineView::timeAxisTitle() const
+{
+    return m_stepSeconds > 0 ? tr("time within the step (%, of %1)").arg(formatSeconds(m_stepSeconds))
+                             : tr("time within the step (%)");
 }
 
 void TimelineView::setChartStyle(const ChartStyle& style)
@@ -197,8 +205,8 @@ void TimelineView::setResult(const std::shared_ptr<const SimulationResult>& resu
         }
     }
     m_phaseBounds = { 0.0, backwardStart * toPercent, optimizerStart * toPercent, 100.0 };
-    const QString title = tr("time within the step (%, of %1)").arg(formatSeconds(stepSeconds));
-    setAxisTitle(m_axisX, title);
+    m_stepSeconds = stepSeconds;
+    setAxisTitle(m_axisX, timeAxisTitle());
     double top = std::max(e.capacityBytes, e.peakBytes) * 1.1 / kGiB;
     const QList<QPointF> base = m_baseline && m_baseline->model ? totalOutline(m_baseline->estimate, kMaxPoints)
                                                                 : QList<QPointF>();

@@ -45,6 +45,7 @@ protected:
 
 private:
     void placeLabels() override;
+    QString timeAxisTitle() const;
 
     StackedAreasItem* m_areas = nullptr;
     QLineSeries* m_capacity = nullptr;      // anchors the plot items to the axes; drawn by m_capacityLine
@@ -62,6 +63,7 @@ private:
     std::array<QGraphicsSimpleTextItem*, 3> m_phaseLabels {};
     std::array<double, 4> m_phaseBounds {}; // ms: forward start, backward start, optimizer start, end
     int m_points = 0;
+    double m_stepSeconds = 0.0; // the shown result's step, for the time axis's title
 };
 
 } // namespace headroom::gui
