@@ -77,7 +77,7 @@ SimulationResult run(const Scenario& s, SimulationCache* cache)
 
 // A new field of TrainingConfig changes its size: give it a row below (and, if it does not shape the schedule, a
 // line in scheduleKey()), then update this size.
-static_assert(sizeof(TrainingConfig) == 144, "TrainingConfig changed: add a row to cachedEqualsFresh_data");
+static_assert(sizeof(TrainingConfig) == 160, "TrainingConfig changed: add a row to cachedEqualsFresh_data");
 
 void TestSimulate::cachedEqualsFresh_data()
 {
@@ -96,6 +96,25 @@ void TestSimulate::cachedEqualsFresh_data()
     QTest::newRow("sequenceParallel") << Change([](TrainingConfig& c) {
         c.tensorParallel = 2;
         c.sequenceParallel = true;
+    });
+    QTest::newRow("pipelineParallel") << Change([](TrainingConfig& c) {
+        c.pipelineParallel = 3;
+        c.gradientAccumulation = 4;
+    });
+    QTest::newRow("virtualStages") << Change([](TrainingConfig& c) {
+        c.pipelineParallel = 2;
+        c.pipelineSchedule = PipelineSchedule::Interleaved;
+        c.virtualStages = 3;
+        c.gradientAccumulation = 4;
+    });
+    QTest::newRow("pipelineSchedule") << Change([](TrainingConfig& c) {
+        c.pipelineParallel = 2;
+        c.pipelineSchedule = PipelineSchedule::GPipe;
+        c.gradientAccumulation = 4;
+    });
+    QTest::newRow("pipelineStage") << Change([](TrainingConfig& c) {
+        c.pipelineParallel = 2;
+        c.pipelineStage = 1;
     });
     QTest::newRow("offloadOptimizer") << Change([](TrainingConfig& c) { c.offloadOptimizer = true; });
     QTest::newRow("checkpointing") << Change([](TrainingConfig& c) { c.checkpointing = Checkpointing::Full; });

@@ -5,6 +5,7 @@
 #include "measured.h"
 #include "modelimport.h"
 #include "optionparse.h"
+#include "parallelismoptions.h"
 #include "report.h"
 #include "scenario.h"
 #include "simulate.h"
@@ -71,7 +72,7 @@ namespace {
                            "on 1/tp of the tokens per GPU)."));
     const QCommandLineOption kTp({ QStringLiteral("tp") },
                                  QStringLiteral("Tensor-parallel GPUs per model replica, Megatron-style (default 1); "
-                                                "the job uses dp x tp GPUs."),
+                                                "the job uses tp x pp x dp GPUs."),
                                  QStringLiteral("N"));
     const QCommandLineOption kOffload({ QStringLiteral("offload") },
                                       QStringLiteral("Keep optimizer states on the host (ZeRO-Offload)."));
@@ -172,6 +173,7 @@ void addScenarioOptions(QCommandLineParser& parser)
                         kAttention,   kOptimizer, kAdamImpl,  kGradAccum, kOverhead, kReserve,   kMemory,
                         kBandwidth,   kPeak,      kDatasheet, kExpandable });
     addFinetuneOptions(parser);
+    addParallelismOptions(parser);
 }
 
 std::optional<QString> resolveScenario(const QCommandLineParser& p, Catalog& catalog, ResolvedScenario* out)
@@ -284,6 +286,8 @@ std::optional<QString> resolveScenario(const QCommandLineParser& p, Catalog& cat
     }
     if ((e = readFinetuneOptions(p, &c)))
         return e;
+    if ((e = readParallelismOptions(p, &c)))
+        return e;
     if (auto invalid = validateConfig(c, "command line"))
         return QString::fromStdString(invalid->toString());
     if ((e = checkFinetuneForModel(out->model, c)))
@@ -310,6 +314,7 @@ QStringList scenarioToArguments(const Scenario& s)
         a << QStringLiteral("--tp") << QString::number(c.tensorParallel);
     if (c.sequenceParallel)
         a << QStringLiteral("--sp");
+    appendParallelismArguments(c, a);
     if (c.offloadOptimizer)
         a << QStringLiteral("--offload");
     if (c.expandableSegments)

@@ -48,6 +48,12 @@ namespace {
             return QStringLiteral("tp");
         if (f == QLatin1String("sequence_parallel"))
             return QStringLiteral("sp");
+        if (f == QLatin1String("pipeline_parallel"))
+            return QStringLiteral("pp");
+        if (f == QLatin1String("virtual_stages"))
+            return QStringLiteral("vpp");
+        if (f == QLatin1String("gradient_accumulation"))
+            return QStringLiteral("grad-accum");
         f.replace(QLatin1Char('_'), QLatin1Char('-'));
         return f;
     }

@@ -206,6 +206,7 @@ namespace {
         const TrainingConfig& config = e.config;
         const int ranks = std::max(1, config.dataParallel);
         const int tp = std::max(1, config.tensorParallel);
+        const int pp = std::max(1, config.pipelineParallel);
         const int ga = std::max(1, config.gradientAccumulation);
         // One direction of the link that joins `gpus` GPUs: NVLink / Infinity Fabric when they all sit on it.
         auto linkBandwidth = [&](int gpus) {
@@ -216,18 +217,31 @@ namespace {
         // Tensor parallelism all-reduces inside every block, forward and backward, on the critical path: Megatron
         // does not overlap these by default.
         if (tp > 1) {
+            e.tensorParallelBytes = s.tpCommBytesPerMicroBatch.at(batch) * ga;
             if (const double bw = linkBandwidth(tp); bw > 0.0) {
-                e.tensorParallelSeconds = s.tpCommBytesPerMicroBatch.at(batch) / bw * ga;
+                e.tensorParallelSeconds = e.tensorParallelBytes / bw;
                 e.communicationSeconds += e.tensorParallelSeconds;
                 e.exposedCommunicationSeconds += e.tensorParallelSeconds;
             }
         }
-        const double linkBw = linkBandwidth(ranks * tp);
+        // Pipeline sends and receives between neighbouring stages: Megatron's 1F1B waits for them (no overlap
+        // unless --overlap-p2p-comm); a rank sends and receives at once, so its sent bytes set the time.
+        if (pp > 1) {
+            e.pipelineBytes = s.pipelineBytesPerMicroBatch.at(batch) * ga;
+            if (const double bw = linkBandwidth(ranks * tp * pp); bw > 0.0) {
+                e.pipelineSeconds = e.pipelineBytes / bw;
+                e.communicationSeconds += e.pipelineSeconds;
+                e.exposedCommunicationSeconds += e.pipelineSeconds;
+            }
+        }
+        const double linkBw = linkBandwidth(ranks * tp * pp);
         if (ranks <= 1 || linkBw <= 0.0)
             return;
+        e.dataParallelBytes = s.commBytesPerMicroBatch * ga + s.commBytesPerStep;
         const double perMicro = s.commBytesPerMicroBatch / linkBw;
         const double perStep = s.commBytesPerStep / linkBw;
-        e.communicationSeconds += perMicro * ga + perStep;
+        e.dataParallelSeconds = perMicro * ga + perStep;
+        e.communicationSeconds += e.dataParallelSeconds;
         const double overlapMicro = config.zeroStage >= 3 ? work.forward + work.backward : work.backward;
         double exposed = std::max(0.0, perMicro - overlapMicro) * ga;
         if (config.zeroStage == 0)

@@ -93,6 +93,12 @@ struct Estimate {
     double communicationSeconds = 0.0;
     double exposedCommunicationSeconds = 0.0;
     double tensorParallelSeconds = 0.0; // of communicationSeconds: the tensor-parallel all-reduces, never hidden
+    double dataParallelSeconds = 0.0;   // of communicationSeconds: gradient all-reduce or ZeRO collectives
+    double pipelineSeconds = 0.0;       // of communicationSeconds: this stage's sends and receives, never hidden
+    double tensorParallelBytes = 0.0;   // per step, sent by this GPU
+    double dataParallelBytes = 0.0;
+    double pipelineBytes = 0.0;
+    double pipelineBubbleSeconds = 0.0; // the whole pipeline's idle time per step (simulate() fills it)
     double offloadSeconds = 0.0;
     double hostBytes = 0.0; // optimizer state in host memory (ZeRO-Offload) or unified memory (paged optimizers)
     double stepSeconds = 0.0;

@@ -62,7 +62,9 @@ enum class OpType : std::uint8_t {
     Cast,
     Split, // one storage viewed as several tensors; backward concatenates the gradients
     Pool,
-    Reduce, // mean over a dimension (RMSNorm variance)
+    Reduce,  // mean over a dimension (RMSNorm variance)
+    Send,    // a pipeline stage hands its output on; in backward the next stage's gradient of it arrives here
+    Receive, // a pipeline stage's input from the previous stage, kept per micro-batch like any activation
 };
 
 struct OpCost {

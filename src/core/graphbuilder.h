@@ -116,6 +116,12 @@ public:
     std::vector<TensorId> split(TensorId x, std::span<const double> fractions, std::string_view label);
     // A new logical tensor over the same storage (view, reshape, permute). No operator is recorded.
     TensorId view(TensorId x, double numelPerSample = -1.0);
+    // A pipeline stage's output, sent to the next stage: nothing saved (Megatron frees the sent tensor's data), and
+    // a root of backward, where the gradient of x arrives from the next stage.
+    void send(TensorId x, std::string_view label);
+    // The previous stage's output, arriving: an activation that requires grad (Megatron's received tensors do), so
+    // that backward computes the gradient sent back.
+    TensorId receive(double numelPerSample, DType type, std::string_view label);
     // x.detach(): the same storage without autograd history.
     TensorId detach(TensorId x);
 

@@ -247,6 +247,25 @@ TensorId GraphBuilder::concat(TensorId a, TensorId b, std::string_view label)
     return y;
 }
 
+void GraphBuilder::send(TensorId x, std::string_view label)
+{
+    const int op = beginOp(OpType::Send, OpKind::Elementwise, MathUnit::Fp32Vector, label);
+    addInputs({ x });
+    finishOp(op, { {}, {} }, { {}, {} });
+}
+
+TensorId GraphBuilder::receive(double numelPerSample, DType type, std::string_view label)
+{
+    const int op = beginOp(OpType::Receive, OpKind::Elementwise, MathUnit::Fp32Vector, label);
+    addInputs({});
+    const TensorId y = newTensor(perSample(numelPerSample), type, TensorRole::Activation, true);
+    m_g.tensors[y].producer = op;
+    addOutputs({ y });
+    finishOp(op, { {}, {} }, {});
+    m_g.tensors[y].requiresGrad = true; // finishOp clears it for an operator with no input that requires grad
+    return y;
+}
+
 TensorId GraphBuilder::repeat(TensorId x, double factor, std::string_view label)
 {
     const GraphTensor src = m_g.tensors[x];

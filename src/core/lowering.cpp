@@ -1,6 +1,7 @@
 #include "lowering.h"
 
 #include "graphbuilder.h"
+#include "pipeline.h"
 #include "schedulerepeat.h"
 
 #include <algorithm>
@@ -126,6 +127,7 @@ namespace {
         void communicationVolumes();
         void offloadVolumes();
         void finish();
+        void inFlightMicroBatches();
         void buildEvents();
         void groupSteps();
         bool masterWeights() const
@@ -415,7 +417,8 @@ namespace {
             bool anyInputGrad = false;
             for (TensorId t : g.inputs(op))
                 anyInputGrad = anyInputGrad || g.tensors[t].requiresGrad;
-            bool anyOutputGrad = (i == nOps - 1); // the loss is the root of backward
+            // The loss is the root of backward, and so is each pipeline send, whose gradient the next stage sends.
+            bool anyOutputGrad = (i == nOps - 1) || op.type == OpType::Send;
             for (TensorId t : g.outputs(op))
                 anyOutputGrad = anyOutputGrad || gradBlock[t] >= 0;
             if (!anyInputGrad || !anyOutputGrad)
@@ -523,14 +526,22 @@ namespace {
             if (saved[b] && s.blocks[b].category == MemoryCategory::Transient)
                 s.blocks[b].category = MemoryCategory::Activations;
         }
+        inFlightMicroBatches();
         detail::markRepeats(g, s);
         buildEvents();
         detail::repeatDeltas(s);
         Linear tpMessages;
+        s.pipelineBytesPerMicroBatch = {};
         for (std::int32_t i = 0; i < std::int32_t(g.ops.size()); ++i) {
+            const GraphOp& op = g.ops[std::size_t(i)];
             const double copies = g.copies(i); // a repeated block's operator runs once per block
-            s.modelFlops += g.ops[std::size_t(i)].modelFlops * (3.0 * copies);
-            tpMessages += g.ops[std::size_t(i)].tpMessage * copies;
+            s.modelFlops += op.modelFlops * (3.0 * copies);
+            tpMessages += op.tpMessage * copies;
+            // A stage sends its output forward and, in backward, the gradient of its input back.
+            if (op.type == OpType::Send)
+                s.pipelineBytesPerMicroBatch += g.storages[g.tensors[g.inputs(op)[0]].storage].bytes;
+            else if (op.type == OpType::Receive)
+                s.pipelineBytesPerMicroBatch += g.storages[g.tensors[g.outputs(op)[0]].storage].bytes;
         }
         // Ring all-reduce: each rank sends and receives 2 (t - 1) / t of the message (nccl-tests PERFORMANCE.md).
         const double t = std::max(1, cfg.tensorParallel);
@@ -538,6 +549,35 @@ namespace {
         groupSteps();
         s.tokensPerSample = g.samplesTokens;
         s.layers = g.layers;
+    }
+
+    // A pipeline stage holds the activations of the micro-batches it has run forward and not yet backward (pipeline.h):
+    // in the steady state of 1F1B, k - 1 others beside the one it runs, in forward and in backward alike, and none
+    // once the optimizer steps. One block stands for them: k - 1 times what this micro-batch keeps from the end of
+    // its forward pass to its backward (saved activations and the tensors still live, the received input among
+    // them), a repeated block's counted once per block.
+    void Lowerer::inFlightMicroBatches()
+    {
+        const double others = headroom::inFlightMicroBatches(cfg, cfg.pipelineStage) - 1.0;
+        if (others <= 0.0 || s.forwardEnd < 0)
+            return;
+        std::int32_t lastBackward = -1;
+        for (std::int32_t i = 0; i < std::int32_t(s.steps.size()); ++i) {
+            if (s.steps[std::size_t(i)].phase == Phase::Backward)
+                lastBackward = i;
+        }
+        Linear kept;
+        for (const MemoryBlock& b : s.blocks) {
+            const bool activation = b.category == MemoryCategory::Activations
+                || b.category == MemoryCategory::Transient;
+            if (!activation || b.alloc < 0 || b.alloc > s.forwardEnd || b.lastUse <= s.forwardEnd)
+                continue;
+            const std::int32_t op = s.steps[std::size_t(b.alloc)].op;
+            kept += b.bytes * double(op >= 0 ? g.copies(op) : 1);
+        }
+        if (lastBackward < 0 || (kept.fixed == 0.0 && kept.perSample == 0.0))
+            return;
+        use(newBlock(kept * others, MemoryCategory::Activations, 0), lastBackward);
     }
 
     // Each step's allocations, then its frees, as one flat list (Schedule::events) that walkSchedule reads.

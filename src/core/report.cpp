@@ -33,9 +33,13 @@ namespace {
 
 } // namespace
 
+using detail::categoriesJson;
+using detail::communicationJson;
 using detail::finite;
+using detail::gpuCount;
 using detail::gpuJson;
 using detail::integer;
+using detail::parallelismJson;
 using detail::unitKey;
 using nlohmann::json;
 
@@ -204,14 +208,6 @@ namespace {
         return scenario;
     }
 
-    json categoriesJson(const CategoryBytes& bytes)
-    {
-        json j;
-        for (int c = 0; c < kMemoryCategoryCount; ++c)
-            j[std::string(toString(MemoryCategory(c)))] = integer(bytes[c]);
-        return j;
-    }
-
     json memoryJson(const Estimate& e)
     {
         json mem = categoriesJson(e.components);
@@ -228,7 +224,9 @@ namespace {
                  { "optimizer_seconds", finite(e.optimizerSeconds) },
                  { "communication_seconds", finite(e.communicationSeconds) },
                  { "exposed_communication_seconds", finite(e.exposedCommunicationSeconds) },
-                 { "offload_seconds", finite(e.offloadSeconds) } };
+                 { "offload_seconds", finite(e.offloadSeconds) },
+                 { "communication", communicationJson(e) },
+                 { "pipeline_bubble_seconds", finite(e.pipelineBubbleSeconds) } };
     }
 
     json rooflineJson(const Estimate& e, const ReportOptions& options)
@@ -319,6 +317,10 @@ namespace {
         j["time"] = timeJson(e);
         j["throughput_per_second"] = finite(e.throughputPerSecond);
         j["throughput_unit"] = e.vision ? "images" : "tokens";
+        const double gpus = gpuCount(e.config);
+        j["throughput_per_gpu_per_second"] = finite(e.throughputPerSecond / gpus);
+        j["model_flops_per_second_per_gpu"] = finite(e.stepSeconds > 0 ? e.modelFlopsPerStep / e.stepSeconds : 0.0);
+        j["parallelism"] = parallelismJson(e.config);
         j["mfu"] = finite(e.mfu);
         j["mfu_peak_unit"] = unitKey(e.mfuUnit);
         j["model_flops_per_step"] = finite(e.modelFlopsPerStep);
@@ -364,6 +366,7 @@ std::string estimateToJson(const Estimate& e, const ModelSpec& model, const Repo
 std::string resultToJson(const SimulationResult& r, const ReportOptions& options)
 {
     json j = estimateJson(r.estimate, *r.model, options);
+    j["ranks"] = detail::ranksJson(r.ranks);
     if (r.searched) {
         j["suggestions"] = suggestionsJson(r);
         j["pytorch"] = detail::allocatorJson(r.allocator);
@@ -385,7 +388,15 @@ std::string estimateToTable(const Estimate& e, const ModelSpec& model)
     if (e.config.tensorParallel > 1) {
         std::snprintf(line, sizeof line, "Split      tensor parallelism %d%s: %s parameters per GPU, %d GPUs in all\n",
                       e.config.tensorParallel, e.config.sequenceParallel ? " with sequence parallelism" : "",
-                      formatCount(e.parametersPerGpu).c_str(), e.config.tensorParallel * e.config.dataParallel);
+                      formatCount(e.parametersPerGpu).c_str(), gpuCount(e.config));
+        out += line;
+    }
+    if (e.config.pipelineParallel > 1) {
+        std::snprintf(line, sizeof line,
+                      "Pipeline   %d stages (%s), %d micro-batches per step; the figures below are stage %d's, the "
+                      "most loaded (%s parameters per GPU)\n",
+                      e.config.pipelineParallel, std::string(toString(e.config.pipelineSchedule)).c_str(),
+                      e.config.gradientAccumulation, e.config.pipelineStage, formatCount(e.parametersPerGpu).c_str());
         out += line;
     }
     if (e.config.finetune.method != FinetuneMethod::Full) {
@@ -432,6 +443,11 @@ std::string estimateToTable(const Estimate& e, const ModelSpec& model)
                   formatSeconds(e.stepSeconds).c_str(), e.throughputPerSecond, e.vision ? "images" : "tokens",
                   e.mfu * 100.0);
     out += line;
+    if (e.pipelineBubbleSeconds > 0.0 || e.pipelineSeconds > 0.0) {
+        std::snprintf(line, sizeof line, "           pipeline bubble %s, stage sends %s\n",
+                      formatSeconds(e.pipelineBubbleSeconds).c_str(), formatSeconds(e.pipelineSeconds).c_str());
+        out += line;
+    }
     for (const EstimateWarning& w : e.warnings)
         out += "Warning    " + w.message + "\n";
     return out;

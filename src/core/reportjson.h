@@ -4,6 +4,7 @@
 
 #include "allocator.h"
 #include "gpuspec.h"
+#include "simulate.h"
 
 #include <nlohmann/json.hpp>
 
@@ -21,5 +22,13 @@ nlohmann::json gpuJson(const EffectiveGpu& eg);
 nlohmann::json allocatorJson(const AllocatorEstimate& a);
 // Its lines of the table: allocated, reserved, context, and the device total against the capacity.
 std::string allocatorTable(const AllocatorEstimate& a, double capacityBytes);
+
+// Bytes per memory category, by category name.
+nlohmann::json categoriesJson(const CategoryBytes& bytes);
+// reportparallel.cpp: the degrees and GPU count, communication by kind (seconds and bytes), every pipeline stage.
+int gpuCount(const TrainingConfig& c); // tp x pp x dp
+nlohmann::json parallelismJson(const TrainingConfig& c);
+nlohmann::json communicationJson(const Estimate& e);
+nlohmann::json ranksJson(const std::vector<RankSummary>& ranks);
 
 } // namespace headroom::detail

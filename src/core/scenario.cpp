@@ -67,6 +67,14 @@ std::optional<Error> validateConfig(const TrainingConfig& c, std::string_view or
         return err("data_parallel", "must be between 1 and 1048576");
     if (c.tensorParallel < 1 || c.tensorParallel > 1024)
         return err("tensor_parallel", "must be between 1 and 1024");
+    if (c.pipelineParallel < 1 || c.pipelineParallel > 1024)
+        return err("pipeline_parallel", "must be between 1 and 1024");
+    if (c.virtualStages < 1 || c.virtualStages > 128)
+        return err("virtual_stages", "must be between 1 and 128");
+    if (c.virtualStages > 1 && c.pipelineSchedule != PipelineSchedule::Interleaved)
+        return err("virtual_stages", "model chunks per stage need the interleaved pipeline schedule");
+    if (c.pipelineStage < 0 || c.pipelineStage >= c.pipelineParallel)
+        return err("pipeline_stage", "must be between 0 and pipeline_parallel - 1");
     if (c.gradientAccumulation < 1 || c.gradientAccumulation > (1 << 20))
         return err("gradient_accumulation", "must be between 1 and 1048576");
     if (c.overheadBytes && (!std::isfinite(*c.overheadBytes) || *c.overheadBytes < 0 || *c.overheadBytes > 1e15))
@@ -86,6 +94,50 @@ std::optional<Error> validateConfig(const TrainingConfig& c, std::string_view or
         return err("frozen_layers", "must be -1 (all blocks) or between 0 and " + std::to_string(kMaxModelLayers));
     return std::nullopt;
 }
+
+namespace {
+
+    // Megatron-LM's rules for a pipeline (arguments.py): at most one stage per block, v p dividing the blocks and p
+    // dividing the micro-batches under the interleaved schedule.
+    std::optional<Error> validatePipeline(const ModelSpec& model, const TrainingConfig& c, std::string_view origin)
+    {
+        const int p = c.pipelineParallel;
+        auto pp = [&](const char* field, std::string msg) {
+            return Error { std::string(origin), field, std::move(msg) };
+        };
+        if (p == 1 && c.pipelineSchedule == PipelineSchedule::Interleaved)
+            return pp("pipeline_schedule", "the interleaved schedule needs pipeline_parallel > 1");
+        if (p == 1)
+            return std::nullopt;
+        if (model.family != ModelFamily::Transformer)
+            return pp("pipeline_parallel", "pipeline stages split transformer blocks; " + model.id + " is a CNN");
+        const int layers = model.transformer.layers;
+        if (p > layers)
+            return pp("pipeline_parallel",
+                      std::to_string(p) + " stages for the " + std::to_string(layers) + " blocks of " + model.id
+                          + ": each stage needs at least one block");
+        if (c.pipelineSchedule == PipelineSchedule::Interleaved) {
+            const int v = c.virtualStages;
+            if (layers % (p * v) != 0)
+                return pp("virtual_stages",
+                          "the interleaved schedule gives each of the " + std::to_string(p * v)
+                              + " model chunks (pipeline_parallel x virtual_stages) the same blocks: "
+                              + std::to_string(p * v) + " must divide the " + std::to_string(layers) + " blocks of "
+                              + model.id);
+            if (c.gradientAccumulation % p != 0)
+                return pp("gradient_accumulation",
+                          "the interleaved schedule runs micro-batches in groups of " + std::to_string(p)
+                              + " (pipeline_parallel): it must divide the " + std::to_string(c.gradientAccumulation)
+                              + " micro-batches per step");
+        }
+        if (c.finetune.adapters())
+            return pp("pipeline_parallel",
+                      "adapters (LoRA, DoRA, QLoRA) under pipeline parallelism are not "
+                      "modelled; use pipeline_parallel 1");
+        return std::nullopt;
+    }
+
+} // namespace
 
 std::optional<Error> validateForModel(const ModelSpec& model, const TrainingConfig& c, std::string_view origin)
 {
@@ -120,6 +172,8 @@ std::optional<Error> validateForModel(const ModelSpec& model, const TrainingConf
         return Error { std::string(origin), "sequence_parallel",
                        "sequence parallelism splits the tensor-parallel ranks' work: it needs tensor_parallel > 1" };
     }
+    if (auto e = validatePipeline(model, c, origin))
+        return e;
     return validateFinetune(model, c, origin);
 }
 
@@ -160,6 +214,10 @@ Expected<ScenarioDocument> parseScenario(std::string_view jsonText, std::string_
         c.dataParallel = int(r.integerOr("data_parallel", 1, 1, 1 << 20));
         c.tensorParallel = int(r.integerOr("tensor_parallel", 1, 1, 1024));
         c.sequenceParallel = r.booleanOr("sequence_parallel", false);
+        c.pipelineParallel = int(r.integerOr("pipeline_parallel", 1, 1, 1024));
+        c.virtualStages = int(r.integerOr("virtual_stages", 1, 1, 128));
+        c.pipelineSchedule = enumField(r, "pipeline_schedule", c.pipelineSchedule, &pipelineScheduleFromString,
+                                       "gpipe, 1f1b, interleaved");
         c.offloadOptimizer = r.booleanOr("offload_optimizer", false);
         c.checkpointing = enumField(r, "checkpointing", c.checkpointing, &checkpointingFromString,
                                     "none, selective, full");
@@ -218,6 +276,12 @@ std::string serializeScenario(const ScenarioDocument& d)
         j["tensor_parallel"] = c.tensorParallel;
     if (c.sequenceParallel)
         j["sequence_parallel"] = true;
+    if (c.pipelineParallel != 1) {
+        j["pipeline_parallel"] = c.pipelineParallel;
+        j["pipeline_schedule"] = std::string(toString(c.pipelineSchedule));
+        if (c.virtualStages != 1)
+            j["virtual_stages"] = c.virtualStages;
+    }
     j["offload_optimizer"] = c.offloadOptimizer;
     j["checkpointing"] = std::string(toString(c.checkpointing));
     j["attention"] = std::string(toString(c.attention));

@@ -4,6 +4,7 @@
 #include "graphbuilder.h"
 #include "modelgraph.h"
 #include "scenario.h"
+#include "simulatestages.h"
 
 #include <algorithm>
 #include <cmath>
@@ -37,8 +38,11 @@ namespace {
                                       overheadBytes);
     }
 
+    // Under pipeline parallelism `scenario` is the most loaded stage's and `jobSeconds` the whole pipeline's step:
+    // the range keeps the ratio of the stage's fast and slow steps to its own.
     StepTimeRange timeRangeFor(const std::shared_ptr<const Schedule>& schedule, const ModelSpec& model,
-                               const GpuSpec& gpu, const Scenario& scenario)
+                               const GpuSpec& gpu, const Scenario& scenario, double jobSeconds,
+                               const Efficiency& efficiency)
     {
         StepTimeRange range;
         EstimateOptions o;
@@ -51,6 +55,13 @@ namespace {
         o.efficiency = slowEfficiency();
         evaluate(schedule, model, gpu, scenario.config, scenario.overrides, o, e);
         range.slowSeconds = e.stepSeconds;
+        if (pipelineStages(scenario.config) > 1) {
+            o.efficiency = efficiency;
+            evaluate(schedule, model, gpu, scenario.config, scenario.overrides, o, e);
+            const double scale = e.stepSeconds > 0 ? jobSeconds / e.stepSeconds : 1.0;
+            range.fastSeconds *= scale;
+            range.slowSeconds *= scale;
+        }
         range.computed = true;
         return range;
     }
@@ -74,7 +85,7 @@ void SimulationCache::clear()
 {
     m_model = nullptr;
     m_modelId.clear();
-    m_schedule.reset();
+    m_stages.clear();
 }
 
 std::vector<double> sweepBatches(std::int64_t current, std::int64_t best)
@@ -111,18 +122,26 @@ std::optional<Error> simulate(const Catalog& catalog, const Scenario& scenario, 
         return e;
     const TrainingConfig& config = scenario.config;
 
-    std::shared_ptr<const Schedule> schedule;
-    const TrainingConfig key = scheduleKey(config);
-    if (cache && cache->m_schedule && cache->m_model == model && cache->m_modelId == model->id && cache->m_key == key) {
-        schedule = cache->m_schedule;
+    // One lowered step per pipeline stage (one without pipeline parallelism).
+    const int stages = pipelineStages(config);
+    TrainingConfig key = scheduleKey(config);
+    key.pipelineStage = 0;
+    std::vector<std::shared_ptr<const Schedule>> schedules;
+    if (cache && !cache->m_stages.empty() && cache->m_model == model && cache->m_modelId == model->id
+        && cache->m_key == key) {
+        schedules = cache->m_stages;
     } else {
-        schedule = std::make_shared<const Schedule>(
-            lowerTrainingStep(buildGraph(*model, config, GraphLayers::RepeatIdentical), config));
+        TrainingConfig c = config;
+        for (int stage = 0; stage < stages; ++stage) {
+            c.pipelineStage = stage;
+            schedules.push_back(std::make_shared<const Schedule>(
+                lowerTrainingStep(buildGraph(*model, c, GraphLayers::RepeatIdentical), c)));
+        }
         if (cache) {
             cache->m_model = model;
             cache->m_modelId = model->id;
             cache->m_key = key;
-            cache->m_schedule = schedule;
+            cache->m_stages = schedules;
             ++cache->m_lowerings;
         }
     }
@@ -134,7 +153,16 @@ std::optional<Error> simulate(const Catalog& catalog, const Scenario& scenario, 
     eo.efficiency = options.efficiency;
     eo.searchMaxSequence = options.searches;
     eo.keepTimeline = options.timeline;
-    evaluate(schedule, *model, *gpu, config, scenario.overrides, eo, out.estimate);
+    StageTotals totals;
+    const int worst = stages > 1 ? mostLoadedStage(schedules, *model, *gpu, scenario, eo, out.ranks, totals) : 0;
+    TrainingConfig shown = config;
+    shown.pipelineStage = worst;
+    const std::shared_ptr<const Schedule>& schedule = schedules[std::size_t(worst)];
+    evaluate(schedule, *model, *gpu, shown, scenario.overrides, eo, out.estimate);
+    if (stages > 1)
+        combineStages(out.estimate, out.ranks, totals, *model);
+    else
+        out.ranks.assign(1, summarize(out.estimate, shown, 0));
     const Estimate& e = out.estimate;
     if (options.sweep) {
         const auto batches = sweepBatches(config.microBatch, e.maxMicroBatch);
@@ -144,11 +172,15 @@ std::optional<Error> simulate(const Catalog& catalog, const Scenario& scenario, 
     }
     out.searched = options.searches;
     out.fixes.clear();
+    Scenario stageScenario = scenario;
+    stageScenario.config = shown;
     if (options.searches && !e.fits)
-        out.fixes = fixesFor(*model, *gpu, scenario, e);
-    out.allocator = options.searches ? allocatorFor(*model, *gpu, config, e.overheadBytes, e.capacityBytes)
+        out.fixes = fixesFor(*model, *gpu, stageScenario, e);
+    out.allocator = options.searches ? allocatorFor(*model, *gpu, shown, e.overheadBytes, e.capacityBytes)
                                      : AllocatorEstimate {};
-    out.timeRange = options.searches ? timeRangeFor(schedule, *model, *gpu, scenario) : StepTimeRange {};
+    out.timeRange = options.searches
+        ? timeRangeFor(schedule, *model, *gpu, stageScenario, e.stepSeconds, options.efficiency)
+        : StepTimeRange {};
     return std::nullopt;
 }
 
@@ -166,13 +198,15 @@ SearchResult searchFits(const SimulationResult& r)
         s.timeRange = r.timeRange;
         return s;
     }
-    s.maxSequence = maxSequence(*r.model, r.scenario.config, e.capacityBytes, e.overheadBytes,
-                                &s.maxSequenceLimitedByModel);
+    // The most loaded stage's step (the scenario's own with no pipeline).
+    Scenario stage = r.scenario;
+    stage.config.pipelineStage = e.config.pipelineStage;
+    s.maxSequence = maxSequence(*r.model, stage.config, e.capacityBytes, e.overheadBytes, &s.maxSequenceLimitedByModel);
     if (!e.fits)
-        s.fixes = fixesFor(*r.model, *r.gpu, r.scenario, e);
-    s.allocator = allocatorFor(*r.model, *r.gpu, r.scenario.config, e.overheadBytes, e.capacityBytes);
+        s.fixes = fixesFor(*r.model, *r.gpu, stage, e);
+    s.allocator = allocatorFor(*r.model, *r.gpu, stage.config, e.overheadBytes, e.capacityBytes);
     if (r.estimate.schedule)
-        s.timeRange = timeRangeFor(r.estimate.schedule, *r.model, *r.gpu, r.scenario);
+        s.timeRange = timeRangeFor(r.estimate.schedule, *r.model, *r.gpu, stage, e.stepSeconds, Efficiency {});
     return s;
 }
 

@@ -16,6 +16,7 @@
 #include "error.h"
 #include "estimate.h"
 #include "inference.h"
+#include "pipeline.h"
 #include "sweep.h"
 
 #include <cstdint>
@@ -34,16 +35,35 @@ struct StepTimeRange {
     double slowSeconds = 0.0;
 };
 
+// One pipeline stage of the step (every rank of a stage is alike: tensor- and data-parallel ranks hold equal
+// shares). Without pipeline parallelism, one entry: the whole model.
+struct RankSummary {
+    int stage = 0;
+    std::vector<LayerRange> layers; // blocks [first, last) on this stage; the first stage also holds the embeddings
+    double inFlightMicroBatches = 1.0;
+    CategoryBytes atPeak {};
+    double peakBytes = 0.0;
+    Phase peakPhase = Phase::Forward;
+    std::string peakOperator;
+    bool fits = false;
+    std::int64_t maxMicroBatch = 0;
+    double parametersPerGpu = 0.0;
+    double microBatchSeconds = 0.0; // forward + backward of one micro-batch on this stage, communication included
+};
+
 struct SimulationResult {
     const ModelSpec* model = nullptr; // entries of the catalog given to simulate(): they outlive the result
     const GpuSpec* gpu = nullptr;
     Scenario scenario;
+    // The most loaded rank's step (the highest peak; with pipeline parallelism its stage is
+    // estimate.config.pipelineStage), with the time, throughput and MFU of the whole job.
     Estimate estimate;
-    std::vector<SweepPoint> sweep; // the breakdown at the peak against micro-batch (SimulateOptions::sweep)
-    bool searched = false;         // maxSequence and fixes were computed (SimulateOptions::searches)
-    std::vector<Fix> fixes;        // when the step does not fit: single changes that lower the peak, best first
-    AllocatorEstimate allocator;   // what PyTorch would report (SimulateOptions::searches)
-    StepTimeRange timeRange;       // the step time at the ends of the efficiency ranges (the same)
+    std::vector<RankSummary> ranks; // every pipeline stage, in order
+    std::vector<SweepPoint> sweep;  // the breakdown at the peak against micro-batch (SimulateOptions::sweep)
+    bool searched = false;          // maxSequence and fixes were computed (SimulateOptions::searches)
+    std::vector<Fix> fixes;         // when the step does not fit: single changes that lower the peak, best first
+    AllocatorEstimate allocator;    // what PyTorch would report (SimulateOptions::searches)
+    StepTimeRange timeRange;        // the step time at the ends of the efficiency ranges (the same)
 };
 
 // The answers of the searches alone: what the window computes on a worker a moment after each change.
@@ -88,8 +108,8 @@ private:
                                          SimulationResult&);
     const ModelSpec* m_model = nullptr;
     std::string m_modelId;
-    TrainingConfig m_key;
-    std::shared_ptr<const Schedule> m_schedule;
+    TrainingConfig m_key;                                  // pipelineStage left at 0: one entry per stage
+    std::vector<std::shared_ptr<const Schedule>> m_stages; // the lowered step of each pipeline stage
     std::uint64_t m_lowerings = 0;
 };
 

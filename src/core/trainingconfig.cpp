@@ -84,6 +84,12 @@ namespace {
         { "token-cls", Task::TokenClassification },
     } };
 
+    constexpr std::array<std::pair<std::string_view, PipelineSchedule>, 3> kPipeline { {
+        { "gpipe", PipelineSchedule::GPipe },
+        { "1f1b", PipelineSchedule::OneFOneB },
+        { "interleaved", PipelineSchedule::Interleaved },
+    } };
+
 } // namespace
 
 bool isMixed(Precision p) { return p == Precision::MixedFP16 || p == Precision::MixedBF16 || p == Precision::MixedFP8; }
@@ -99,6 +105,7 @@ std::string_view toString(OptimizerKind o) { return reverse(kOpt, o); }
 std::string_view toString(AdamImpl a) { return reverse(kAdamImpl, a); }
 std::string_view toString(FinetuneMethod m) { return reverse(kFinetune, m); }
 std::string_view toString(Task t) { return reverse(kTask, t); }
+std::string_view toString(PipelineSchedule p) { return reverse(kPipeline, p); }
 
 std::optional<Precision> precisionFromString(std::string_view s) { return lookup(kPrecision, s); }
 std::optional<MixedPrecisionStyle> mixedStyleFromString(std::string_view s) { return lookup(kStyle, s); }
@@ -109,5 +116,6 @@ std::optional<OptimizerKind> optimizerFromString(std::string_view s) { return lo
 std::optional<AdamImpl> adamImplFromString(std::string_view s) { return lookup(kAdamImpl, s); }
 std::optional<FinetuneMethod> finetuneFromString(std::string_view s) { return lookup(kFinetune, s); }
 std::optional<Task> taskFromString(std::string_view s) { return lookup(kTask, s); }
+std::optional<PipelineSchedule> pipelineScheduleFromString(std::string_view s) { return lookup(kPipeline, s); }
 
 } // namespace headroom

@@ -67,6 +67,13 @@ enum class AdamImpl : std::uint8_t {
 // saves input-dtype noise instead of a 1-byte mask, CPU layer_norm saves its statistics in the input dtype).
 enum class KernelBackend : std::uint8_t { Cuda, Cpu };
 
+// How a pipeline-parallel step orders its micro-batches (Narayanan et al. 2021, arXiv 2104.04473 sec. 2.2).
+enum class PipelineSchedule : std::uint8_t {
+    GPipe,       // every forward, then every backward: each stage holds all m micro-batches
+    OneFOneB,    // PipeDream-Flush: stage s holds at most p - s micro-batches
+    Interleaved, // 1F1B over v model chunks per stage: bubble / v, stage 0 holds p + (p - 1) / v micro-batches
+};
+
 // What the step trains. Frozen weights get no gradient and no optimizer state; adapters are PEFT's LoRA / DoRA
 // modules beside the frozen Linear layers they target; QLoRA also stores those Linear weights as NF4 with double
 // quantization (bitsandbytes Linear4bit) and computes in the 16-bit type.
@@ -113,6 +120,10 @@ struct TrainingConfig {
     int dataParallel = 1;          // data-parallel ranks that ZeRO partitions over
     int tensorParallel = 1;        // Megatron tensor-parallel ranks: heads, FFN and vocabulary split t ways per GPU
     bool sequenceParallel = false; // with tensorParallel > 1: norms, dropouts and residuals on s/t tokens per GPU
+    int pipelineParallel = 1;      // pipeline stages p: each holds a contiguous share of the blocks (pipeline.h)
+    int virtualStages = 1;         // model chunks per stage under the interleaved schedule (Megatron's vpp)
+    PipelineSchedule pipelineSchedule = PipelineSchedule::OneFOneB;
+    int pipelineStage = 0; // the rank whose step this describes: 0 .. p-1 (simulate() walks every stage)
     bool offloadOptimizer = false;
     Checkpointing checkpointing = Checkpointing::None;
     AttentionImpl attention = AttentionImpl::Fused;
@@ -152,6 +163,7 @@ std::string_view toString(OptimizerKind o);
 std::string_view toString(AdamImpl a);
 std::string_view toString(FinetuneMethod m);
 std::string_view toString(Task t);
+std::string_view toString(PipelineSchedule p);
 
 std::optional<Precision> precisionFromString(std::string_view s);
 std::optional<MixedPrecisionStyle> mixedStyleFromString(std::string_view s);
@@ -162,5 +174,6 @@ std::optional<OptimizerKind> optimizerFromString(std::string_view s);
 std::optional<AdamImpl> adamImplFromString(std::string_view s);
 std::optional<FinetuneMethod> finetuneFromString(std::string_view s);
 std::optional<Task> taskFromString(std::string_view s);
+std::optional<PipelineSchedule> pipelineScheduleFromString(std::string_view s);
 
 } // namespace headroom

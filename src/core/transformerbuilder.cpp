@@ -4,6 +4,8 @@
 
 #include "transformerbuilder.h"
 
+#include "pipeline.h"
+
 namespace headroom {
 
 double transformerTokens(const TransformerSpec& t, std::int64_t sequenceSetting)
@@ -336,6 +338,8 @@ namespace detail {
     {
         g.layers = m.layers;
         g.samplesTokens = m.input == InputKind::Patches ? 1.0 : s;
+        // This pipeline stage's blocks: all of them without pipeline parallelism.
+        const std::vector<LayerRange> chunks = stageLayers(m.layers, cfg, cfg.pipelineStage);
         // Blocks [lo, hi) are made alike; the longest such run is built as lo, one block for lo+1 .. hi-2, and hi-1.
         int lo = 0, hi = m.layers;
         if (const int k = policy.blockKindChange(); k > 0) {
@@ -344,26 +348,35 @@ namespace detail {
             else
                 lo = k;
         }
-        const bool repeat = layers == GraphLayers::RepeatIdentical && hi - lo >= 4;
-        TensorId x = embeddings();
+        lo = std::max(lo, chunks.front().first);
+        hi = std::min(hi, chunks.front().last);
+        const bool repeat = layers == GraphLayers::RepeatIdentical && chunks.size() == 1 && hi - lo >= 4;
         TensorId received = kNoTensor, handed = kNoTensor;
-        for (int l = 0; l < m.layers; ++l) {
-            if (!repeat || l != lo + 1) {
-                x = layer(x, l);
-                continue;
+        for (const LayerRange& chunk : chunks) {
+            TensorId x = chunk.first == 0 ? embeddings() : receive(chunk.first);
+            for (int l = chunk.first; l < chunk.last; ++l) {
+                if (!repeat || l != lo + 1) {
+                    x = layer(x, l);
+                    continue;
+                }
+                received = x;
+                const std::size_t paramsBegin = g.params.size();
+                g.repeat.firstOp = std::int32_t(g.ops.size());
+                x = handed = layer(x, l);
+                g.repeat.lastOp = std::int32_t(g.ops.size()) - 1;
+                g.repeat.count = hi - lo - 2;
+                g.repeat.layer = l;
+                g.repeat.forwardCarry = hi - 1;
+                copyParameters(paramsBegin, g.params.size(), g.repeat.count - 1);
+                l = hi - 2;
             }
-            received = x;
-            const std::size_t paramsBegin = g.params.size();
-            g.repeat.firstOp = std::int32_t(g.ops.size());
-            x = handed = layer(x, l);
-            g.repeat.lastOp = std::int32_t(g.ops.size()) - 1;
-            g.repeat.count = hi - lo - 2;
-            g.repeat.layer = l;
-            g.repeat.forwardCarry = hi - 1;
-            copyParameters(paramsBegin, g.params.size(), g.repeat.count - 1);
-            l = hi - 2;
+            if (chunk.last == m.layers) {
+                head(x);
+            } else {
+                b.setLayer(chunk.last - 1);
+                b.send(x, "pipeline.send");
+            }
         }
-        head(x);
         if (!repeat)
             return true;
         // The built block stands for the others only if it hands on what it received (size, type, requires_grad).

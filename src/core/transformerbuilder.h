@@ -57,6 +57,8 @@ private:
     TensorId layer(TensorId x, int l);
     void copyParameters(std::size_t begin, std::size_t end, int layers);
     TensorId embeddings();
+    void masksAndRotary(TensorId x);
+    TensorId receive(int firstLayer);
     void head(TensorId x);
     void sequenceClassifier(TensorId x);
     void tokenClassifier(TensorId x);

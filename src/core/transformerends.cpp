@@ -64,13 +64,25 @@ TensorId TransformerBuilder::embeddings()
         const TensorId pos = b.embedding(wpe, positionIds, s, h, "embed.positions", false);
         x = b.add(x, pos, "embed.sum", m.typeVocab > 0); // BERT: embeddings += position_embeddings
     }
+    if (m.embeddingNorm)
+        x = norm(x, "embed.norm");
+    // Sequence parallelism: each rank keeps s/t of the tokens from here to the head. The embeddings are built whole
+    // and scattered, and the dropout runs on the shard (Megatron's LanguageModelEmbedding: scatter to the sequence-
+    // parallel region, then dropout), so its mask is sbh/t bytes.
+    x = scatter(x);
+    x = b.dropout(x, m.embeddingDropout, "embed.dropout");
+    masksAndRotary(x);
+    return x;
+}
+
+// What every stage builds for itself before its blocks: the padding or causal mask of eager attention and the rotary
+// tables (a later pipeline stage computes its own from the position ids).
+void TransformerBuilder::masksAndRotary(TensorId x)
+{
     if (!m.causal && cfg.attention == AttentionImpl::Eager) {
         // get_extended_attention_mask: (1 - mask) * min, shape [B, 1, 1, s], in the parameters' dtype.
         paddingMask = b.constant(s, b.plan().paramType, 2.0, "attention_mask");
     }
-    if (m.embeddingNorm)
-        x = norm(x, "embed.norm");
-    x = b.dropout(x, m.embeddingDropout, "embed.dropout");
     if (m.position == PositionKind::Rotary) {
         // LlamaRotaryEmbedding returns cos and sin of shape [B, s, head_dim] in the hidden states' dtype
         // (GPTNeoXRotaryEmbedding: [B, s, rotary_ndims]).
@@ -82,9 +94,19 @@ TensorId TransformerBuilder::embeddings()
             causalMask = b.constant(s * s, t, 1.0, "causal_mask");
         }
     }
-    // Sequence parallelism: each rank keeps s/t of the tokens from here to the head (the embeddings are built whole
-    // and scattered; Megatron reduce-scatters the word embeddings and adds the positions of its own tokens).
-    return scatter(x);
+}
+
+// A later pipeline stage's input: the previous stage's output, in the hidden states' dtype (the parameters' type:
+// FP32 under autocast, 16-bit with master weights), s/t tokens under sequence parallelism. It requires grad, as
+// Megatron's received tensors do, so that backward computes the gradient sent back (GraphBuilder::receive).
+TensorId TransformerBuilder::receive(int firstLayer)
+{
+    b.setLayer(firstLayer);
+    if (labels == kNoTensor && headKind != HeadKind::None)
+        labels = b.input("labels", DType::I64, headKind == HeadKind::SequenceClassification ? 1.0 : s);
+    const TensorId x = b.receive((sp ? s / tp : s) * h, b.plan().paramType, "pipeline.receive");
+    masksAndRotary(x);
+    return x;
 }
 
 void TransformerBuilder::head(TensorId x)
@@ -99,7 +121,10 @@ void TransformerBuilder::head(TensorId x)
     case HeadKind::CausalLM: {
         // A column-parallel output layer over this rank's vocabulary rows (Megatron's parallel cross entropy).
         const std::size_t firstParam = g.params.size();
-        const TensorId w = m.tiedEmbeddings ? wte : b.parameter("lm_head", vocab * h, true, h, vocab);
+        // A later pipeline stage keeps its own copy of tied word embeddings (Megatron's shared embedding, whose
+        // gradient is all-reduced with the first stage's).
+        const TensorId w = m.tiedEmbeddings && wte != kNoTensor ? wte
+                                                                : b.parameter("lm_head", vocab * h, true, h, vocab);
         const TensorId bias = m.headBias ? b.parameter("lm_head", vocab, false) : kNoTensor;
         shard(firstParam, Split::Column);
         const TensorId logits = b.linear(x, w, bias, s, h, vocab, "lm_head");
@@ -120,7 +145,8 @@ void TransformerBuilder::head(TensorId x)
         t = norm(t, "mlm.norm");
         next(ParameterRole::OutputHead);
         const std::size_t firstParam = g.params.size();
-        const TensorId w = m.tiedEmbeddings ? wte : b.parameter("mlm.decoder", vocab * h, true, h, vocab);
+        const TensorId w = m.tiedEmbeddings && wte != kNoTensor ? wte
+                                                                : b.parameter("mlm.decoder", vocab * h, true, h, vocab);
         const TensorId bias = m.headBias ? b.parameter("mlm.decoder", vocab, false) : kNoTensor;
         shard(firstParam, Split::Column);
         const TensorId logits = b.linear(t, w, bias, s, h, vocab, "mlm.decoder");

@@ -1,0 +1,80 @@
+#include "parallelismoptions.h"
+
+#include "optionparse.h"
+
+namespace headroom {
+
+namespace {
+
+    const QCommandLineOption kPp({ QStringLiteral("pp") },
+                                 QStringLiteral("Pipeline stages (default 1); each holds an equal share of the "
+                                                "blocks, the first also the embeddings, the last the head."),
+                                 QStringLiteral("N"));
+    const QCommandLineOption kVpp({ QStringLiteral("vpp") },
+                                  QStringLiteral("Model chunks per pipeline stage: the interleaved schedule "
+                                                 "(Megatron's virtual pipeline; default 1)."),
+                                  QStringLiteral("N"));
+    const QCommandLineOption kSchedule({ QStringLiteral("pipeline-schedule") },
+                                       QStringLiteral("gpipe, 1f1b (default) or interleaved."), QStringLiteral("kind"));
+    const QCommandLineOption kGlobalBatch({ QStringLiteral("global-batch") },
+                                          QStringLiteral("Samples per optimizer step over the whole job: sets the "
+                                                         "micro-batches per step to N / (batch x dp)."),
+                                          QStringLiteral("N"));
+
+} // namespace
+
+void addParallelismOptions(QCommandLineParser& parser) { parser.addOptions({ kPp, kVpp, kSchedule, kGlobalBatch }); }
+
+std::optional<QString> readParallelismOptions(const QCommandLineParser& p, TrainingConfig* c)
+{
+    std::optional<QString> e;
+    if ((e = integer(p, kPp, 1, 1024, &c->pipelineParallel)))
+        return e;
+    if ((e = integer(p, kVpp, 1, 128, &c->virtualStages)))
+        return e;
+    if (p.isSet(kVpp) && c->virtualStages > 1)
+        c->pipelineSchedule = PipelineSchedule::Interleaved;
+    if ((e = choice(p, kSchedule, &pipelineScheduleFromString, "gpipe, 1f1b, interleaved", &c->pipelineSchedule)))
+        return e;
+    if (c->pipelineSchedule != PipelineSchedule::Interleaved && c->virtualStages > 1)
+        return QStringLiteral("--vpp: %1 model chunks per stage need --pipeline-schedule interleaved")
+            .arg(c->virtualStages);
+    if (c->pipelineSchedule == PipelineSchedule::Interleaved && c->pipelineParallel < 2)
+        return QStringLiteral("--pipeline-schedule interleaved needs --pp 2 or more");
+    if (p.isSet(kGlobalBatch)) {
+        std::int64_t global = 0;
+        if ((e = integer(p, kGlobalBatch, 1, qint64(1) << 40, &global)))
+            return e;
+        const std::int64_t perStep = c->microBatch * std::max(1, c->dataParallel);
+        if (global % perStep != 0)
+            return QStringLiteral("--global-batch: %1 is not a multiple of --batch x --dp = %2 x %3")
+                .arg(global)
+                .arg(c->microBatch)
+                .arg(c->dataParallel);
+        const std::int64_t m = global / perStep;
+        if (m > (1 << 20))
+            return QStringLiteral("--global-batch: %1 gives %2 micro-batches per step; at most 1048576")
+                .arg(global)
+                .arg(m);
+        if (p.isSet(QStringLiteral("grad-accum")) && m != c->gradientAccumulation)
+            return QStringLiteral("--global-batch: %1 means %2 micro-batches per step, but --grad-accum says %3")
+                .arg(global)
+                .arg(m)
+                .arg(c->gradientAccumulation);
+        c->gradientAccumulation = int(m);
+    }
+    return std::nullopt;
+}
+
+void appendParallelismArguments(const TrainingConfig& c, QStringList& a)
+{
+    if (c.pipelineParallel == 1)
+        return;
+    const std::string_view kind = toString(c.pipelineSchedule);
+    a << QStringLiteral("--pp") << QString::number(c.pipelineParallel) << QStringLiteral("--pipeline-schedule")
+      << QString::fromLatin1(kind.data(), qsizetype(kind.size()));
+    if (c.virtualStages != 1)
+        a << QStringLiteral("--vpp") << QString::number(c.virtualStages);
+}
+
+} // namespace headroom

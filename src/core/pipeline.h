@@ -1,0 +1,42 @@
+#pragma once
+
+// Pipeline parallelism: which blocks each stage holds, how many micro-batches a stage keeps in flight, and the
+// bubble. The stage's memory and work come from its own operator graph (buildGraph with
+// TrainingConfig::pipelineStage) and the lowering adds the in-flight micro-batches as one block; only the counts
+// live here.
+//
+// Sources (docs/references/parallelism.md): Narayanan et al. 2021 (arXiv 2104.04473) sec. 2.2 for the schedules
+// and the bubble; Korthikanti et al. 2022 (arXiv 2205.05198) sec. 4.2.3 for the first stage's in-flight factor;
+// Megatron-LM's schedules.py for the interleaved warm-up count.
+
+#include "trainingconfig.h"
+
+#include <vector>
+
+namespace headroom {
+
+// Blocks [first, last) of the model, on one stage; a stage holds one range, or v of them when interleaved.
+struct LayerRange {
+    int first = 0;
+    int last = 0;
+    bool operator==(const LayerRange&) const = default;
+};
+
+int pipelineStages(const TrainingConfig& config);      // p, at least 1
+int pipelineChunks(const TrainingConfig& config);      // v under the interleaved schedule, else 1
+int microBatchesPerStep(const TrainingConfig& config); // m: micro-batches each pipeline runs per optimizer step
+
+// The blocks of `stage`. Without interleaving the stages hold contiguous runs of floor(L/p) blocks and the last
+// L mod p stages one more (the first stage also holds the embeddings, the last the head and the loss); with it,
+// stage s holds virtual stages s, s + p, ..., each of L / (p v) blocks (Megatron's layout).
+std::vector<LayerRange> stageLayers(int layers, const TrainingConfig& config, int stage);
+
+// Micro-batches whose activations `stage` holds at once, in units of the whole stage's activations of one
+// micro-batch: GPipe m; 1F1B min(m, p - s); interleaved (Megatron's warm-up (p - s - 1) 2 + (v - 1) p chunks,
+// plus the one running) / v, at most m. Stage 0 of the interleaved schedule: p (1 + (p - 1) / (p v)).
+double inFlightMicroBatches(const TrainingConfig& config, int stage);
+
+// The bubble as a share of the ideal time of m micro-batches: (p - 1) / (v m).
+double bubbleFraction(const TrainingConfig& config);
+
+} // namespace headroom

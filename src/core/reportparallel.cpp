@@ -1,0 +1,72 @@
+// The parallelism pieces of the estimate's JSON (issue 11's contract): the degrees and GPU count, the
+// communication by kind, and every pipeline stage.
+
+#include "reportjson.h"
+
+#include <algorithm>
+
+namespace headroom::detail {
+
+using nlohmann::json;
+
+json categoriesJson(const CategoryBytes& bytes)
+{
+    json j;
+    for (int c = 0; c < kMemoryCategoryCount; ++c)
+        j[std::string(toString(MemoryCategory(c)))] = integer(bytes[c]);
+    return j;
+}
+
+int gpuCount(const TrainingConfig& c)
+{
+    return std::max(1, c.tensorParallel) * std::max(1, c.pipelineParallel) * std::max(1, c.dataParallel);
+}
+
+json parallelismJson(const TrainingConfig& c)
+{
+    return { { "tp", std::max(1, c.tensorParallel) },
+             { "sp", c.sequenceParallel },
+             { "pp", std::max(1, c.pipelineParallel) },
+             { "vpp", c.pipelineSchedule == PipelineSchedule::Interleaved ? std::max(1, c.virtualStages) : 1 },
+             { "pipeline_schedule", std::string(toString(c.pipelineSchedule)) },
+             { "cp", 1 },
+             { "ep", 1 },
+             { "dp", std::max(1, c.dataParallel) },
+             { "gpus", gpuCount(c) },
+             { "micro_batches_per_step", std::max(1, c.gradientAccumulation) },
+             { "global_batch", c.microBatch * std::max(1, c.gradientAccumulation) * std::max(1, c.dataParallel) } };
+}
+
+json communicationJson(const Estimate& e)
+{
+    auto kind = [](double seconds, double bytes) {
+        return json { { "seconds", finite(seconds) }, { "bytes", integer(bytes) } };
+    };
+    return { { "data_parallel", kind(e.dataParallelSeconds, e.dataParallelBytes) },
+             { "tensor_parallel", kind(e.tensorParallelSeconds, e.tensorParallelBytes) },
+             { "pipeline", kind(e.pipelineSeconds, e.pipelineBytes) } };
+}
+
+json ranksJson(const std::vector<RankSummary>& ranks)
+{
+    json list = json::array();
+    for (const RankSummary& r : ranks) {
+        json layers = json::array();
+        for (const LayerRange& l : r.layers)
+            layers.push_back({ l.first, l.last });
+        list.push_back({ { "stage", r.stage },
+                         { "layers", layers },
+                         { "in_flight_micro_batches", finite(r.inFlightMicroBatches) },
+                         { "memory", categoriesJson(r.atPeak) },
+                         { "peak_bytes", integer(r.peakBytes) },
+                         { "peak_phase", std::string(toString(r.peakPhase)) },
+                         { "peak_operator", r.peakOperator },
+                         { "fits", r.fits },
+                         { "max_micro_batch", r.maxMicroBatch },
+                         { "parameters_per_gpu", integer(r.parametersPerGpu) },
+                         { "micro_batch_seconds", finite(r.microBatchSeconds) } });
+    }
+    return list;
+}
+
+} // namespace headroom::detail

@@ -1,0 +1,105 @@
+#include "simulatestages.h"
+
+#include "modelgraph.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace headroom {
+
+namespace {
+
+    // Per micro-batch on one stage: compute, and the tensor-parallel and pipeline transfers that wait for it.
+    double stageMicroSeconds(const Estimate& e)
+    {
+        const double ga = std::max(1, e.config.gradientAccumulation);
+        return e.microBatchSeconds + (e.tensorParallelSeconds + e.pipelineSeconds) / ga;
+    }
+
+    // What follows the last micro-batch: the optimizer step and the data-parallel collectives not hidden by backward.
+    double stageTailSeconds(const Estimate& e)
+    {
+        const double exposedDp = e.exposedCommunicationSeconds - e.tensorParallelSeconds - e.pipelineSeconds;
+        return e.optimizerSeconds + std::max(0.0, exposedDp);
+    }
+
+} // namespace
+
+RankSummary summarize(const Estimate& e, const TrainingConfig& config, int layers)
+{
+    RankSummary r;
+    r.stage = config.pipelineStage;
+    r.layers = stageLayers(layers, config, config.pipelineStage);
+    r.inFlightMicroBatches = inFlightMicroBatches(config, config.pipelineStage);
+    r.atPeak = e.atPeak;
+    r.peakBytes = e.peakBytes;
+    r.peakPhase = e.peakPhase;
+    r.peakOperator = e.peakOperator;
+    r.fits = e.fits;
+    r.maxMicroBatch = e.maxMicroBatch;
+    r.parametersPerGpu = e.parametersPerGpu;
+    r.microBatchSeconds = stageMicroSeconds(e);
+    return r;
+}
+
+int mostLoadedStage(const std::vector<std::shared_ptr<const Schedule>>& schedules, const ModelSpec& model,
+                    const GpuSpec& gpu, const Scenario& scenario, const EstimateOptions& options,
+                    std::vector<RankSummary>& ranks, StageTotals& totals)
+{
+    EstimateOptions quick = options;
+    quick.keepTimeline = false;
+    quick.searchMaxSequence = false;
+    thread_local Estimate scratch;
+    TrainingConfig c = scenario.config;
+    const int layers = model.transformer.layers;
+    ranks.clear();
+    totals = {};
+    int worst = 0;
+    for (int stage = 0; stage < int(schedules.size()); ++stage) {
+        c.pipelineStage = stage;
+        evaluate(schedules[std::size_t(stage)], model, gpu, c, scenario.overrides, quick, scratch);
+        ranks.push_back(summarize(scratch, c, layers));
+        if (scratch.peakBytes > ranks[std::size_t(worst)].peakBytes)
+            worst = stage;
+        totals.micro = std::max(totals.micro, ranks.back().microBatchSeconds);
+        totals.tail = std::max(totals.tail, stageTailSeconds(scratch));
+        totals.modelFlops += scratch.modelFlopsPerStep;
+        totals.hardwareFlops += scratch.hardwareFlopsPerStep;
+        totals.parameters += scratch.parameters;
+        totals.trainable += scratch.trainableParameters;
+    }
+    return worst;
+}
+
+void combineStages(Estimate& e, const std::vector<RankSummary>& ranks, const StageTotals& totals,
+                   const ModelSpec& model)
+{
+    const TrainingConfig& c = e.config;
+    const double p = double(ranks.size());
+    const double m = microBatchesPerStep(c);
+    const double bubble = totals.micro * bubbleFraction(c) * m; // (p - 1) / v micro-batch times
+    e.pipelineBubbleSeconds = bubble;
+    e.stepSeconds = totals.micro * m + bubble + totals.tail;
+    const double samples = double(std::max<std::int64_t>(1, c.microBatch)) * m * std::max(1, c.dataParallel);
+    e.throughputPerSecond = e.stepSeconds > 0 ? samples * e.tokensPerSample / e.stepSeconds : 0.0;
+    // Per GPU: the average over the stages.
+    e.modelFlopsPerStep = totals.modelFlops / p;
+    e.hardwareFlopsPerStep = totals.hardwareFlops / p;
+    const double peakFlops = e.gpu.peakFlopsPerSecond[int(e.mfuUnit)];
+    const double useful = std::min(e.modelFlopsPerStep, e.hardwareFlopsPerStep);
+    e.mfu = (e.stepSeconds > 0 && peakFlops > 0) ? std::min(1.0, useful / (e.stepSeconds * peakFlops)) : 0.0;
+    // A later stage's copy of tied word embeddings is not a parameter of the model.
+    const TransformerSpec& t = model.transformer;
+    const double tp = std::max(1, c.tensorParallel);
+    const HeadKind head = effectiveHead(t, c);
+    const bool vocabHead = head == HeadKind::CausalLM || head == HeadKind::MaskedLM;
+    const double tiedCopy = t.tiedEmbeddings && vocabHead ? std::ceil(double(t.vocab) / tp) * tp * t.hidden : 0.0;
+    e.parameters = totals.parameters - tiedCopy;
+    e.trainableParameters = totals.trainable - tiedCopy;
+    std::int64_t largest = e.maxMicroBatch;
+    for (const RankSummary& r : ranks)
+        largest = std::min(largest, r.maxMicroBatch);
+    e.maxMicroBatch = largest;
+}
+
+} // namespace headroom
