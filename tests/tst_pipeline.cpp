@@ -25,6 +25,7 @@ private slots:
     void tensorParallelMessagesPerStage();
     void parametersOfTheWholeModel();
     void stepTimeHasTheBubble();
+    void shownStageKeepsTheJobsAnswers();
     void badLayouts();
 };
 
@@ -332,6 +333,33 @@ void TestPipeline::stepTimeHasTheBubble()
     for (const RankSummary& r : inter->ranks)
         slowestChunked = std::max(slowestChunked, r.microBatchSeconds);
     QCOMPARE(inter->estimate.pipelineBubbleSeconds, 1.5 * slowestChunked);
+}
+
+void TestPipeline::shownStageKeepsTheJobsAnswers()
+{
+    // Showing another stage than the most loaded changes the memory shown, not the pipeline's answers: its step
+    // time, the largest micro-batch and the longest sequence (the most loaded stage's limits).
+    const Catalog& cat = test::catalog();
+    Scenario s;
+    s.gpuId = "a100-sxm4-80gb";
+    s.modelId = "llama-2-7b";
+    s.config = pipeline(4, 16);
+    s.config.microBatch = 1;
+    s.config.sequenceLength = 2048;
+    SimulateOptions o;
+    o.sweep = false;
+    const auto worst = simulate(cat, s, o);
+    o.stage = 3;
+    const auto last = simulate(cat, s, o);
+    QVERIFY(worst && last);
+    QCOMPARE(worst->estimate.config.pipelineStage, 0);
+    QCOMPARE(last->estimate.config.pipelineStage, 3);
+    QCOMPARE(last->estimate.peakBytes, last->ranks[3].peakBytes);
+    QVERIFY(last->estimate.peakBytes < worst->estimate.peakBytes);
+    QCOMPARE(last->estimate.stepSeconds, worst->estimate.stepSeconds);
+    QCOMPARE(last->estimate.maxMicroBatch, worst->estimate.maxMicroBatch);
+    QCOMPARE(last->estimate.maxSequence, worst->estimate.maxSequence);
+    QCOMPARE(searchFits(*last).maxSequence, worst->estimate.maxSequence);
 }
 
 void TestPipeline::badLayouts()

@@ -192,10 +192,6 @@
         <translation>并行</translation>
     </message>
     <message>
-        <source>Megatron-LM tensor parallelism (--tensor-model-parallel-size): each GPU holds 1/t of the attention heads, the FFN and the vocabulary, and all-reduces activations in every layer. The job uses data-parallel × tensor-parallel GPUs.</source>
-        <translation>Megatron-LM 张量并行（--tensor-model-parallel-size）：每张 GPU 只持有 1/t 的注意力头、FFN 和词表，并在每一层中 all-reduce 激活。整个作业使用 数据并行 × 张量并行 张 GPU。</translation>
-    </message>
-    <message>
         <source>Tensor-parallel GPUs per repl&amp;ica</source>
         <translation>每个副本的张量并行 GPU 数(&amp;I)</translation>
     </message>
@@ -290,6 +286,30 @@
     <message>
         <source>CUDA context and library workspaces (cuBLAS, cuDNN) that torch.cuda.memory_allocated does not count; the default comes from the GPU&apos;s generation.</source>
         <translation>torch.cuda.memory_allocated 不计入的 CUDA 上下文和库工作区（cuBLAS、cuDNN）；默认值取决于 GPU 的代际。</translation>
+    </message>
+    <message>
+        <source>Megatron-LM tensor parallelism (--tensor-model-parallel-size): each GPU holds 1/t of the attention heads, the FFN and the vocabulary, and all-reduces activations in every layer. The job uses data-parallel × tensor-parallel × pipeline GPUs.</source>
+        <translation>Megatron-LM 张量并行（--tensor-model-parallel-size）：每张 GPU 持有 1/t 的注意力头、FFN 和词表，并在每一层对激活做 all-reduce。整个任务使用 数据并行 × 张量并行 × 流水线 张 GPU。</translation>
+    </message>
+    <message>
+        <source>Pipeline stages</source>
+        <translation>流水线阶段数</translation>
+    </message>
+    <message>
+        <source>Megatron-LM pipeline parallelism (--pipeline-model-parallel-size): each stage holds a share of the blocks, the first also the embeddings, the last the head. Gradient accumulation steps are the micro-batches each step runs through the pipeline. The job uses data-parallel × tensor-parallel × pipeline GPUs.</source>
+        <translation>Megatron-LM 流水线并行（--pipeline-model-parallel-size）：每个阶段持有一部分块，第一个阶段另有嵌入层，最后一个阶段另有输出头。梯度累积步数就是每步流经流水线的微批次数。整个任务使用 数据并行 × 张量并行 × 流水线 张 GPU。</translation>
+    </message>
+    <message>
+        <source>How the pipeline orders its micro-batches: 1F1B (PipeDream-Flush, Megatron&apos;s default) holds at most p − s micro-batches on stage s; GPipe runs every forward first and holds all of them; interleaved (two model chunks per stage) halves the bubble and holds a little more.</source>
+        <translation>流水线如何排列微批次：1F1B（PipeDream-Flush，Megatron 的默认）在阶段 s 上最多同时保留 p − s 个微批次；GPipe 先做完所有前向，要保留全部微批次；交错调度（每个阶段两个模型块）把气泡减半，但要多保留一些。</translation>
+    </message>
+    <message>
+        <source>Memory of</source>
+        <translation>显存显示</translation>
+    </message>
+    <message>
+        <source>Which pipeline stage the memory charts and the verdict show: the most loaded (the highest peak), or one stage (Megatron&apos;s first stage under 1F1B, unless the head&apos;s logits weigh more). Step time and throughput are always the whole pipeline&apos;s.</source>
+        <translation>显存图和结论显示哪个流水线阶段：负载最重的阶段（峰值最高；1F1B 下通常是 Megatron 的第一个阶段，除非输出头的 logits 更重），或指定某个阶段。每步时间和吞吐量始终是整条流水线的。</translation>
     </message>
 </context>
 <context>
@@ -2250,6 +2270,34 @@
         <source>1 (no tensor parallelism)</source>
         <translation>1（不做张量并行）</translation>
     </message>
+    <message>
+        <source>1 (no pipeline)</source>
+        <translation>1（不用流水线）</translation>
+    </message>
+    <message>
+        <source>1F1B</source>
+        <translation>1F1B</translation>
+    </message>
+    <message>
+        <source>GPipe</source>
+        <translation>GPipe</translation>
+    </message>
+    <message>
+        <source>Interleaved ×%1</source>
+        <translation>交错 ×%1</translation>
+    </message>
+    <message>
+        <source>the most loaded stage</source>
+        <translation>负载最重的阶段</translation>
+    </message>
+    <message>
+        <source>%1–%2</source>
+        <translation>%1–%2</translation>
+    </message>
+    <message>
+        <source>stage %1 (blocks %2)</source>
+        <translation>阶段 %1（块 %2）</translation>
+    </message>
 </context>
 <context>
     <name>headroom::gui::ExportDialog</name>
@@ -3448,6 +3496,18 @@
     <message>
         <source>%1 &lt;a href=&quot;time&quot;&gt;(%2–%3)&lt;/a&gt;</source>
         <translation>%1 &lt;a href=&quot;time&quot;&gt;（%2–%3）&lt;/a&gt;</translation>
+    </message>
+    <message>
+        <source>Stage %1 of %2, the most loaded: %3</source>
+        <translation>第 %1 / %2 阶段（负载最重）：%3</translation>
+    </message>
+    <message>
+        <source>Stage %1 of %2: %3</source>
+        <translation>第 %1 / %2 阶段：%3</translation>
+    </message>
+    <message>
+        <source>%1, of it pipeline bubble %2</source>
+        <translation>%1，其中流水线气泡 %2</translation>
     </message>
 </context>
 </TS>

@@ -156,8 +156,8 @@ std::optional<Error> simulate(const Catalog& catalog, const Scenario& scenario, 
     StageTotals totals;
     const int worst = stages > 1 ? mostLoadedStage(schedules, *model, *gpu, scenario, eo, out.ranks, totals) : 0;
     TrainingConfig shown = config;
-    shown.pipelineStage = worst;
-    const std::shared_ptr<const Schedule>& schedule = schedules[std::size_t(worst)];
+    shown.pipelineStage = options.stage >= 0 && options.stage < stages ? options.stage : worst;
+    const std::shared_ptr<const Schedule>& schedule = schedules[std::size_t(shown.pipelineStage)];
     evaluate(schedule, *model, *gpu, shown, scenario.overrides, eo, out.estimate);
     if (stages > 1)
         combineStages(out.estimate, out.ranks, totals, *model);
@@ -174,6 +174,13 @@ std::optional<Error> simulate(const Catalog& catalog, const Scenario& scenario, 
     out.fixes.clear();
     Scenario stageScenario = scenario;
     stageScenario.config = shown;
+    // The longest sequence is the whole pipeline's: the most loaded stage's, whichever stage is shown.
+    if (options.searches && shown.pipelineStage != worst) {
+        TrainingConfig limiting = config;
+        limiting.pipelineStage = worst;
+        out.estimate.maxSequence = maxSequence(*model, limiting, e.capacityBytes, e.overheadBytes,
+                                               &out.estimate.maxSequenceLimitedByModel);
+    }
     if (options.searches && !e.fits)
         out.fixes = fixesFor(*model, *gpu, stageScenario, e);
     out.allocator = options.searches ? allocatorFor(*model, *gpu, shown, e.overheadBytes, e.capacityBytes)
@@ -198,10 +205,12 @@ SearchResult searchFits(const SimulationResult& r)
         s.timeRange = r.timeRange;
         return s;
     }
-    // The most loaded stage's step (the scenario's own with no pipeline).
+    // The shown stage's step (the scenario's own with no pipeline); the longest sequence is the most loaded stage's.
     Scenario stage = r.scenario;
     stage.config.pipelineStage = e.config.pipelineStage;
-    s.maxSequence = maxSequence(*r.model, stage.config, e.capacityBytes, e.overheadBytes, &s.maxSequenceLimitedByModel);
+    TrainingConfig limiting = r.scenario.config;
+    limiting.pipelineStage = mostLoaded(r.ranks);
+    s.maxSequence = maxSequence(*r.model, limiting, e.capacityBytes, e.overheadBytes, &s.maxSequenceLimitedByModel);
     if (!e.fits)
         s.fixes = fixesFor(*r.model, *r.gpu, stage, e);
     s.allocator = allocatorFor(*r.model, *r.gpu, stage.config, e.overheadBytes, e.capacityBytes);

@@ -82,6 +82,8 @@ struct SimulateOptions {
     // The longest sequence that fits and the fixes: each needs many rebuilds of the schedule (a millisecond or
     // more), so the window runs them on a worker and shows them a moment later.
     bool searches = true;
+    // The pipeline stage whose memory the result shows; -1 (or a stage the pipeline lacks): the most loaded.
+    int stage = -1;
 
     // What the window shows on every change, and what its exports draw: everything but the searches.
     static SimulateOptions interactive()

@@ -71,6 +71,16 @@ int mostLoadedStage(const std::vector<std::shared_ptr<const Schedule>>& schedule
     return worst;
 }
 
+int mostLoaded(const std::vector<RankSummary>& ranks)
+{
+    int worst = 0;
+    for (int k = 1; k < int(ranks.size()); ++k) {
+        if (ranks[std::size_t(k)].peakBytes > ranks[std::size_t(worst)].peakBytes)
+            worst = k;
+    }
+    return ranks.empty() ? 0 : ranks[std::size_t(worst)].stage;
+}
+
 void combineStages(Estimate& e, const std::vector<RankSummary>& ranks, const StageTotals& totals,
                    const ModelSpec& model)
 {

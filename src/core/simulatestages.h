@@ -25,6 +25,9 @@ int mostLoadedStage(const std::vector<std::shared_ptr<const Schedule>>& schedule
                     const GpuSpec& gpu, const Scenario& scenario, const EstimateOptions& options,
                     std::vector<RankSummary>& ranks, StageTotals& totals);
 
+// The stage with the highest peak (the first of equals); 0 without ranks.
+int mostLoaded(const std::vector<RankSummary>& ranks);
+
 // The whole pipeline's step into the most loaded stage's estimate: the slowest stage sets the pace of the m
 // micro-batches and of the bubble, (m + (p - 1) / v) t (Narayanan et al. 2021 sec. 2.2); the optimizer and the
 // data-parallel collectives that follow are the slowest stage's. Throughput and MFU are the job's; the whole model's

@@ -483,6 +483,8 @@ void ControlPanel::setPresentationMode(bool on)
     m_ui->dpSpin->setVisible(!on);
     m_ui->tpLabel->setVisible(!on);
     m_ui->tpCombo->setVisible(!on);
+    m_presenting = on;
+    syncParallelVisibility();
     setFinetunePresentationMode(on);
 }
 

@@ -54,6 +54,8 @@ public:
     QComboBox* attentionCombo() const;
     QComboBox* finetuneCombo() const;
     QComboBox* tensorParallelCombo() const;
+    QComboBox* pipelineCombo() const;
+    QComboBox* stageCombo() const;
     QSpinBox* loraRankSpin() const;
     QComboBox* loraTargetsCombo() const;
     QDoubleSpinBox* loraDropoutSpin() const;
@@ -63,6 +65,8 @@ signals:
     // `control` names what changed ("batch", "gpu", ...); `dragging` is true while a slider is held, so that an
     // undo stack can fold one drag into one step.
     void scenarioEdited(const headroom::Scenario& scenario, const QString& control, bool dragging);
+    // The pipeline stage the memory charts should show: -1 for the most loaded. Not part of the scenario.
+    void stageShown(int stage);
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -89,12 +93,17 @@ private:
     void setupParallel();
     void syncParallel(const ModelSpec* model);
     void editParallel(const QString& control, const ModelSpec* model, bool modelChanged);
-    void retranslateParallel(); // the one entry with words in it; the window's language can change
+    void retranslateParallel();
+    void syncParallelVisibility(); // the pipeline rows: hidden in presentation, the stage row only with stages // the
+                                   // one entry with words in it; the window's language can change
 
     std::unique_ptr<Ui::ControlPanel> m_ui;
     const Catalog* m_catalog = nullptr;
     Scenario m_scenario;
     bool m_syncing = false;
+    int m_shownStage = -1;
+    bool m_presenting
+        = false; // presentation mode: the pipeline rows are hidden // the stage combo's choice (stageShown)
     bool m_vision = false;
     QString m_finetuneToolTip; // the method combo's own tooltip, before a CNN's reason is added to it
 };

@@ -1,9 +1,12 @@
-// The control panel's tensor-parallel row: the ways a model's blocks can be split (every t up to 64 that divides its
-// attention heads, key/value heads and FFN width, as validateForModel asks), and the choice kept while another
-// control changes. Tensor parallelism with adapters is not modelled, so the row is off for LoRA, DoRA and QLoRA.
+// The control panel's tensor- and pipeline-parallel rows: the ways a model's blocks can be split (every t up to 64
+// that divides its attention heads, key/value heads and FFN width; every p up to 64 that divides its blocks; the
+// schedules the core accepts at the current micro-batches per step, as validateForModel asks), the choice kept
+// while another control changes, and which stage the memory charts show. Neither split is modelled with adapters,
+// so the rows are off for LoRA, DoRA and QLoRA.
 
 #include "controlpanel.h"
 
+#include "pipeline.h"
 #include "scenario.h"
 #include "ui_controlpanel.h"
 
@@ -27,11 +30,78 @@ namespace {
         return out;
     }
 
+    // Pipeline stages that split the blocks evenly, 1 first.
+    QList<int> pipelineChoices(const ModelSpec* model, const TrainingConfig& config)
+    {
+        QList<int> out { 1 };
+        if (!model || model->family != ModelFamily::Transformer)
+            return out;
+        TrainingConfig c = config;
+        c.finetune = {};
+        c.pipelineSchedule = PipelineSchedule::OneFOneB;
+        c.virtualStages = 1;
+        c.pipelineStage = 0;
+        for (int p = 2; p <= std::min(64, model->transformer.layers); ++p) {
+            c.pipelineParallel = p;
+            if (model->transformer.layers % p == 0 && !validateForModel(*model, c, "window"))
+                out << p;
+        }
+        return out;
+    }
+
+    // The schedules the core takes here: 1F1B and GPipe always, interleaving two chunks when they split the blocks
+    // and p divides the micro-batches per step. The combo's data: the schedule, and v in the high bits.
+    QList<int> scheduleChoices(const ModelSpec* model, const TrainingConfig& config)
+    {
+        QList<int> out { int(PipelineSchedule::OneFOneB), int(PipelineSchedule::GPipe) };
+        if (!model || config.pipelineParallel < 2)
+            return out;
+        TrainingConfig c = config;
+        c.finetune = {};
+        c.pipelineSchedule = PipelineSchedule::Interleaved;
+        c.virtualStages = 2;
+        c.pipelineStage = 0;
+        if (!validateForModel(*model, c, "window"))
+            out << (int(PipelineSchedule::Interleaved) | (2 << 8));
+        return out;
+    }
+
+    int scheduleData(const TrainingConfig& c)
+    {
+        return c.pipelineSchedule == PipelineSchedule::Interleaved ? int(c.pipelineSchedule) | (c.virtualStages << 8)
+                                                                   : int(c.pipelineSchedule);
+    }
+
+    // Fills a combo with `values` unless it already holds them (a slider tick leaves the list as it is).
+    bool refill(QComboBox* combo, const QList<int>& values)
+    {
+        bool same = combo->count() == values.size();
+        for (int i = 0; same && i < values.size(); ++i)
+            same = combo->itemData(i).toInt() == values[i];
+        if (same)
+            return false;
+        const QSignalBlocker block(combo);
+        combo->clear();
+        for (int v : values)
+            combo->addItem(QString(), v);
+        return true;
+    }
+
 } // namespace
 
 void ControlPanel::setupParallel()
 {
     connect(m_ui->tpCombo, &QComboBox::currentIndexChanged, this, [this] { edited(QStringLiteral("tensorParallel")); });
+    connect(m_ui->ppCombo, &QComboBox::currentIndexChanged, this,
+            [this] { edited(QStringLiteral("pipelineParallel")); });
+    connect(m_ui->scheduleCombo, &QComboBox::currentIndexChanged, this,
+            [this] { edited(QStringLiteral("pipelineSchedule")); });
+    connect(m_ui->stageCombo, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_syncing)
+            return;
+        m_shownStage = m_ui->stageCombo->currentData().toInt();
+        emit stageShown(m_shownStage);
+    });
 }
 
 void ControlPanel::syncParallel(const ModelSpec* model)
@@ -53,6 +123,41 @@ void ControlPanel::syncParallel(const ModelSpec* model)
     const bool adapters = c.finetune.adapters();
     m_ui->tpCombo->setEnabled(!adapters && choices.size() > 1);
     m_ui->tpLabel->setEnabled(m_ui->tpCombo->isEnabled());
+
+    QList<int> stages = pipelineChoices(model, c);
+    if (!stages.contains(c.pipelineParallel))
+        stages << c.pipelineParallel;
+    QList<int> schedules = scheduleChoices(model, c);
+    if (!schedules.contains(scheduleData(c)))
+        schedules << scheduleData(c);
+    QList<int> shown { -1 };
+    for (int k = 0; k < c.pipelineParallel && c.pipelineParallel > 1; ++k)
+        shown << k;
+    const bool changed = refill(m_ui->ppCombo, stages) | refill(m_ui->scheduleCombo, schedules)
+        | refill(m_ui->stageCombo, shown);
+    if (changed || c.pipelineParallel > 1) // the stages' blocks follow the schedule too
+        retranslateParallel();
+    m_ui->ppCombo->setCurrentIndex(std::max(0, m_ui->ppCombo->findData(c.pipelineParallel)));
+    m_ui->scheduleCombo->setCurrentIndex(std::max(0, m_ui->scheduleCombo->findData(scheduleData(c))));
+    if (m_ui->stageCombo->findData(m_shownStage) < 0) {
+        m_shownStage = -1;
+        emit stageShown(m_shownStage);
+    }
+    m_ui->stageCombo->setCurrentIndex(std::max(0, m_ui->stageCombo->findData(m_shownStage)));
+    m_ui->ppCombo->setEnabled(!adapters && stages.size() > 1);
+    m_ui->ppLabel->setEnabled(m_ui->ppCombo->isEnabled());
+    m_ui->scheduleCombo->setEnabled(c.pipelineParallel > 1);
+    syncParallelVisibility();
+}
+
+void ControlPanel::syncParallelVisibility()
+{
+    const bool pipeline = m_scenario.config.pipelineParallel > 1;
+    for (QWidget* w : { static_cast<QWidget*>(m_ui->ppLabel), static_cast<QWidget*>(m_ui->ppCombo),
+                        static_cast<QWidget*>(m_ui->scheduleCombo) })
+        w->setVisible(!m_presenting);
+    m_ui->stageCombo->setVisible(pipeline && !m_presenting);
+    m_ui->stageLabel->setVisible(pipeline && !m_presenting);
 }
 
 void ControlPanel::editParallel(const QString& control, const ModelSpec* model, bool modelChanged)
@@ -60,18 +165,73 @@ void ControlPanel::editParallel(const QString& control, const ModelSpec* model, 
     TrainingConfig& c = m_scenario.config;
     if (control == QLatin1String("tensorParallel"))
         c.tensorParallel = m_ui->tpCombo->currentData().toInt();
+    if (control == QLatin1String("pipelineParallel"))
+        c.pipelineParallel = m_ui->ppCombo->currentData().toInt();
+    if (control == QLatin1String("pipelineSchedule")) {
+        const int data = m_ui->scheduleCombo->currentData().toInt();
+        c.pipelineSchedule = PipelineSchedule(data & 0xff);
+        c.virtualStages = std::max(1, data >> 8);
+    }
+    // A schedule the new layout does not take falls back to 1F1B; without a pipeline there is none to choose.
+    if (c.pipelineSchedule == PipelineSchedule::Interleaved
+        && (c.pipelineParallel < 2 || !scheduleChoices(model, c).contains(scheduleData(c)))) {
+        c.pipelineSchedule = PipelineSchedule::OneFOneB;
+        c.virtualStages = 1;
+    }
+    c.pipelineStage = 0;
     // A new model, or adapters, keep only a split that the core accepts there.
     if ((modelChanged || control == QLatin1String("finetuneCombo")) && c.tensorParallel != 1
         && (c.finetune.adapters() || !tensorParallelChoices(model, c).contains(c.tensorParallel)))
         c.tensorParallel = 1;
+    if ((modelChanged || control == QLatin1String("finetuneCombo")) && c.pipelineParallel != 1
+        && (c.finetune.adapters() || !pipelineChoices(model, c).contains(c.pipelineParallel))) {
+        c.pipelineParallel = 1;
+        c.pipelineSchedule = PipelineSchedule::OneFOneB;
+        c.virtualStages = 1;
+    }
 }
 
 void ControlPanel::retranslateParallel()
 {
-    if (const int i = m_ui->tpCombo->findData(1); i >= 0)
-        m_ui->tpCombo->setItemText(i, tr("1 (no tensor parallelism)"));
+    for (int i = 0; i < m_ui->tpCombo->count(); ++i) {
+        const int t = m_ui->tpCombo->itemData(i).toInt();
+        m_ui->tpCombo->setItemText(i, t == 1 ? tr("1 (no tensor parallelism)") : QString::number(t));
+    }
+    for (int i = 0; i < m_ui->ppCombo->count(); ++i) {
+        const int p = m_ui->ppCombo->itemData(i).toInt();
+        m_ui->ppCombo->setItemText(i, p == 1 ? tr("1 (no pipeline)") : QString::number(p));
+    }
+    for (int i = 0; i < m_ui->scheduleCombo->count(); ++i) {
+        const int data = m_ui->scheduleCombo->itemData(i).toInt();
+        switch (PipelineSchedule(data & 0xff)) {
+        case PipelineSchedule::OneFOneB:
+            m_ui->scheduleCombo->setItemText(i, tr("1F1B"));
+            break;
+        case PipelineSchedule::GPipe:
+            m_ui->scheduleCombo->setItemText(i, tr("GPipe"));
+            break;
+        case PipelineSchedule::Interleaved:
+            m_ui->scheduleCombo->setItemText(i, tr("Interleaved ×%1").arg(data >> 8));
+            break;
+        }
+    }
+    const ModelSpec* model = m_catalog ? m_catalog->model(m_scenario.modelId) : nullptr;
+    const int layers = model ? model->transformer.layers : 0;
+    for (int i = 0; i < m_ui->stageCombo->count(); ++i) {
+        const int k = m_ui->stageCombo->itemData(i).toInt();
+        if (k < 0) {
+            m_ui->stageCombo->setItemText(i, tr("the most loaded stage"));
+            continue;
+        }
+        QStringList blocks;
+        for (const LayerRange& r : stageLayers(layers, m_scenario.config, k))
+            blocks << tr("%1–%2").arg(r.first + 1).arg(r.last);
+        m_ui->stageCombo->setItemText(i, tr("stage %1 (blocks %2)").arg(k + 1).arg(blocks.join(QStringLiteral(", "))));
+    }
 }
 
 QComboBox* ControlPanel::tensorParallelCombo() const { return m_ui->tpCombo; }
+QComboBox* ControlPanel::pipelineCombo() const { return m_ui->ppCombo; }
+QComboBox* ControlPanel::stageCombo() const { return m_ui->stageCombo; }
 
 } // namespace headroom::gui

@@ -174,6 +174,17 @@ void VerdictWidget::render()
                         .arg(e.peakInRecompute ? tr("recomputation") : Labels::phase(e.peakPhase),
                              Labels::layer(e.peakLayer, layers),
                              QString::fromStdString(e.peakOperator).toHtmlEscaped());
+    // With a pipeline the memory is one stage's (the most loaded unless another was chosen), the time the pipeline's.
+    const int stages = e.config.pipelineParallel;
+    if (stages > 1) {
+        bool mostLoaded = true;
+        for (const RankSummary& r : m_result->ranks)
+            mostLoaded = mostLoaded && r.peakBytes <= e.peakBytes;
+        where = (mostLoaded ? tr("Stage %1 of %2, the most loaded: %3") : tr("Stage %1 of %2: %3"))
+                    .arg(e.config.pipelineStage + 1)
+                    .arg(stages)
+                    .arg(where);
+    }
     const bool vision = e.vision;
     QString sequence;
     if (m_pending)
@@ -199,6 +210,8 @@ void VerdictWidget::render()
         stepText = tr("%1 <a href=\"time\">(%2–%3)</a>")
                        .arg(stepText, formatSeconds(m_background.timeRange.fastSeconds),
                             formatSeconds(m_background.timeRange.slowSeconds));
+    if (stages > 1)
+        stepText = tr("%1, of it pipeline bubble %2").arg(stepText, formatSeconds(e.pipelineBubbleSeconds));
     // What torch.cuda would report, from the caching allocator replayed on the worker (allocator.h).
     const AllocatorEstimate& a = m_background.allocator;
     QString pytorch;

@@ -68,6 +68,7 @@ MainWindow::MainWindow(SimulationController* controller, AppSettings* settings, 
         connect(c, &QComboBox::currentTextChanged, this,
                 [this] { QTimer::singleShot(0, this, &MainWindow::fitControlsWidth); });
     connect(m_controller, &SimulationController::resultChanged, this, &MainWindow::onResultChanged);
+    connect(m_ui->controls, &ControlPanel::stageShown, m_controller, &SimulationController::setShownStage);
     connect(m_controller, &SimulationController::backgroundChanged, this, &MainWindow::onBackgroundChanged);
     connect(m_ui->verdict, &VerdictWidget::fixRequested, this, [this](const TrainingConfig& config) {
         Scenario s = m_controller->scenario();

@@ -70,7 +70,8 @@ bool SimulationController::setScenario(const Scenario& scenario)
 
 bool SimulationController::recompute()
 {
-    const SimulateOptions options = SimulateOptions::interactive(); // the searches: startBackground
+    SimulateOptions options = SimulateOptions::interactive(); // the searches: startBackground
+    options.stage = m_stage;
     // Fill the result nobody holds any more (its vectors keep their capacity), then make it current.
     if (!m_spare || m_spare.use_count() > 1)
         m_spare = std::make_shared<SimulationResult>();
@@ -82,6 +83,14 @@ bool SimulationController::recompute()
     // The searches take many rebuilds; during a drag they would compete with the next tick for the CPU.
     m_backgroundDelay->start();
     return true;
+}
+
+void SimulationController::setShownStage(int stage)
+{
+    if (stage == m_stage)
+        return;
+    m_stage = stage;
+    recompute();
 }
 
 void SimulationController::startBackground()

@@ -42,6 +42,8 @@ public:
     // Returns false (and changes nothing) when the scenario names an unknown GPU or model or holds a value the
     // simulator refuses (validateConfig).
     bool setScenario(const Scenario& scenario);
+    // The pipeline stage the result shows (-1: the most loaded); recomputes when it changes.
+    void setShownStage(int stage);
     const SimulationResult& result() const { return *m_result; }
     // Views keep the result they show through this pointer; a result nobody holds is reused for the next tick.
     std::shared_ptr<const SimulationResult> sharedResult() const { return m_result; }
@@ -58,6 +60,7 @@ private:
 
     Catalog m_catalog;
     Scenario m_scenario;
+    int m_stage = -1;
     std::shared_ptr<SimulationResult> m_result;
     std::shared_ptr<SimulationResult> m_spare;
     BackgroundResult m_background;

@@ -1,0 +1,148 @@
+// The control panel's pipeline rows, offscreen: the stages a model's blocks divide into, the schedules the core takes,
+// the stage whose memory the charts show, and the verdict naming it. Figures from the core (tst_pipeline holds those
+// to Megatron and the papers); here what the window does with them.
+
+#include "appsettings.h"
+#include "catalogloader.h"
+#include "controlpanel.h"
+#include "mainwindow.h"
+#include "simulationcontroller.h"
+#include "verdictwidget.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QSlider>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace headroom;
+using namespace headroom::gui;
+
+class TestParallelControls : public QObject {
+    Q_OBJECT
+
+private slots:
+    void init();
+    void cleanup();
+    void pipelineRowOffersTheModelsStages();
+    void stageComboShowsOneStage();
+    void interleavingNeedsTheMicroBatches();
+
+private:
+    ControlPanel* controls() const { return m_window->controls(); }
+    const SimulationResult& result() const { return m_controller->result(); }
+    static QList<int> offered(const QComboBox* combo)
+    {
+        QList<int> out;
+        for (int i = 0; i < combo->count(); ++i)
+            out << combo->itemData(i).toInt();
+        return out;
+    }
+    void selectData(QComboBox* combo, const QVariant& value)
+    {
+        const int i = combo->findData(value);
+        QVERIFY2(i >= 0, qPrintable(value.toString()));
+        combo->setCurrentIndex(i);
+    }
+    void selectModel(const char* id)
+    {
+        const int i = controls()->modelCombo()->findData(QString::fromLatin1(id), Qt::UserRole + 1);
+        QVERIFY2(i >= 0, id);
+        controls()->modelCombo()->setCurrentIndex(i);
+        QCOMPARE(m_controller->scenario().modelId, std::string(id));
+    }
+    QComboBox* schedule() const { return controls()->findChild<QComboBox*>(QStringLiteral("scheduleCombo")); }
+    QSpinBox* accumulation() const { return controls()->findChild<QSpinBox*>(QStringLiteral("accumSpin")); }
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<AppSettings> m_settings;
+    std::unique_ptr<SimulationController> m_controller;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+void TestParallelControls::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    m_settings = std::make_unique<AppSettings>(m_dir->filePath(QStringLiteral("settings.ini")), nullptr);
+    m_controller = std::make_unique<SimulationController>(CatalogLoader::bundled());
+    m_window = std::make_unique<MainWindow>(m_controller.get(), m_settings.get());
+    QVERIFY(m_window->applyScenario(defaultScenario()));
+    m_window->resize(1600, 900);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+}
+
+void TestParallelControls::cleanup()
+{
+    m_window.reset();
+    m_controller.reset();
+    m_settings.reset();
+}
+
+void TestParallelControls::pipelineRowOffersTheModelsStages()
+{
+    // GPT-2's 12 blocks divide into 2, 3, 4, 6 and 12 stages; Llama-2-7B's 32 into powers of two.
+    selectModel("gpt2");
+    QComboBox* pp = controls()->pipelineCombo();
+    QCOMPARE(offered(pp), (QList<int> { 1, 2, 3, 4, 6, 12 }));
+    QVERIFY(!controls()->stageCombo()->isVisible()); // one stage: nothing to choose
+    QVERIFY(!schedule()->isEnabled());
+    selectData(pp, 4);
+    QCOMPARE(m_controller->scenario().config.pipelineParallel, 4);
+    QCOMPARE(int(result().ranks.size()), 4);
+    QVERIFY(controls()->stageCombo()->isVisible());
+    QCOMPARE(controls()->stageCombo()->count(), 5); // the most loaded, then each stage
+    QCOMPARE(controls()->stageCombo()->itemText(1), QStringLiteral("stage 1 (blocks 1–3)"));
+    // One micro-batch per step: every stage holds one, and the last, with GPT-2's 50257-way logits, holds the most.
+    const QString details = m_window->verdict()->details();
+    QVERIFY2(details.contains(QStringLiteral("Stage 4 of 4, the most loaded")), qPrintable(details));
+    QVERIFY2(details.contains(QStringLiteral("pipeline bubble")), qPrintable(details));
+    selectModel("llama-2-7b");
+    QCOMPARE(offered(pp), (QList<int> { 1, 2, 4, 8, 16, 32 }));
+    QCOMPARE(m_controller->scenario().config.pipelineParallel, 4); // 4 divides 32 too: kept
+    QCOMPARE(result().estimate.parameters, 6738415616.0);
+}
+
+void TestParallelControls::stageComboShowsOneStage()
+{
+    selectModel("gpt2");
+    selectData(controls()->pipelineCombo(), 3);
+    const double mostLoaded = result().estimate.peakBytes;
+    const double step = result().estimate.stepSeconds;
+    QCOMPARE(result().estimate.config.pipelineStage, 2); // the head's logits: the last stage holds the most
+    selectData(controls()->stageCombo(), 0);             // the first stage: the embeddings and four blocks
+    QCOMPARE(result().estimate.config.pipelineStage, 0);
+    QCOMPARE(result().estimate.peakBytes, result().ranks[0].peakBytes);
+    QVERIFY(result().estimate.peakBytes < mostLoaded);
+    QCOMPARE(result().estimate.stepSeconds, step); // the time is the pipeline's whichever stage is shown
+    QVERIFY2(m_window->verdict()->details().contains(QStringLiteral("Stage 1 of 3:")),
+             qPrintable(m_window->verdict()->details()));
+    // Back to one stage: the choice goes with the pipeline.
+    selectData(controls()->pipelineCombo(), 1);
+    QCOMPARE(int(result().ranks.size()), 1);
+    QCOMPARE(result().estimate.config.pipelineStage, 0);
+}
+
+void TestParallelControls::interleavingNeedsTheMicroBatches()
+{
+    // Megatron interleaves only when p divides the micro-batches per step: 2 stages and one micro-batch offer 1F1B
+    // and GPipe; four micro-batches add two chunks per stage.
+    selectModel("gpt2");
+    selectData(controls()->pipelineCombo(), 2);
+    QCOMPARE(offered(schedule()).size(), 2);
+    accumulation()->setValue(4);
+    QCOMPARE(m_controller->scenario().config.gradientAccumulation, 4);
+    QCOMPARE(offered(schedule()).size(), 3);
+    selectData(schedule(), int(PipelineSchedule::Interleaved) | (2 << 8));
+    QCOMPARE(int(m_controller->scenario().config.pipelineSchedule), int(PipelineSchedule::Interleaved));
+    QCOMPARE(m_controller->scenario().config.virtualStages, 2);
+    QCOMPARE(result().ranks[0].inFlightMicroBatches, 2.5); // (2 + 2 + 1) / 2 chunks, Megatron's warm-up
+    // Three micro-batches cannot be interleaved over two stages: back to 1F1B, and the scenario stays valid.
+    accumulation()->setValue(3);
+    QCOMPARE(int(m_controller->scenario().config.pipelineSchedule), int(PipelineSchedule::OneFOneB));
+    QVERIFY(result().model);
+}
+
+QTEST_MAIN(TestParallelControls)
+#include "tst_parallelcontrols.moc"
