@@ -15,6 +15,8 @@ private slots:
     void pipelineJson();
     void badLayouts_data();
     void badLayouts();
+    void planReproducesOnTheCommandLine();
+    void planRejectsWithReasons();
 };
 
 namespace {
@@ -101,6 +103,88 @@ void TestPipelineCli::badLayouts()
     QCOMPARE(r.code, 2);
     QVERIFY2(QString::fromUtf8(r.err).contains(mentions), r.err.constData());
     QVERIFY(r.out.isEmpty());
+}
+
+void TestPipelineCli::planReproducesOnTheCommandLine()
+{
+    // `headroom plan`: best first, and each layout's options added to `estimate --gpu --model --seq` give exactly
+    // its peak, step time, throughput and MFU (issue 11's contract).
+    const QStringList base { QStringLiteral("--gpu"),      QStringLiteral("a100-sxm4-80gb"), QStringLiteral("--model"),
+                             QStringLiteral("llama-2-7b"), QStringLiteral("--seq"),          QStringLiteral("2048") };
+    const test::CliRun r = test::runHeadroom(QStringList { QStringLiteral("plan") } + base
+                                             + QStringList { QStringLiteral("--gpus"), QStringLiteral("16"),
+                                                             QStringLiteral("--gpus-per-node"), QStringLiteral("8"),
+                                                             QStringLiteral("--global-batch"), QStringLiteral("64"),
+                                                             QStringLiteral("--json") });
+    QCOMPARE(r.code, 0);
+    const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+    const QJsonArray layouts = j.value(QStringLiteral("layouts")).toArray();
+    QVERIFY(j.value(QStringLiteral("evaluated")).toInt() >= layouts.size());
+    QVERIFY(layouts.size() > 10);
+    for (int i = 1; i < layouts.size(); ++i)
+        QVERIFY(layouts.at(i - 1).toObject().value(QStringLiteral("throughput_per_second")).toDouble()
+                >= layouts.at(i).toObject().value(QStringLiteral("throughput_per_second")).toDouble());
+    for (int i : { 0, 1, int(layouts.size()) / 2, int(layouts.size()) - 1 }) {
+        const QJsonObject l = layouts.at(i).toObject();
+        QVERIFY(l.value(QStringLiteral("fits")).toBool());
+        QStringList args = QStringList { QStringLiteral("estimate"), QStringLiteral("--json") } + base;
+        const QJsonObject options = l.value(QStringLiteral("options")).toObject();
+        int gpus = 1;
+        for (auto it = options.begin(); it != options.end(); ++it) {
+            args << it.key();
+            if (!it.value().toString().isEmpty())
+                args << it.value().toString();
+            if (it.key() == QLatin1String("--tp") || it.key() == QLatin1String("--pp")
+                || it.key() == QLatin1String("--dp"))
+                gpus *= it.value().toString().toInt();
+        }
+        QCOMPARE(gpus, 16);
+        const test::CliRun e = test::runHeadroom(args);
+        QCOMPARE(e.code, 0);
+        const QJsonObject est = QJsonDocument::fromJson(e.out).object();
+        QCOMPARE(est.value(QStringLiteral("memory")).toObject().value(QStringLiteral("peak")).toInteger(),
+                 l.value(QStringLiteral("peak_bytes")).toInteger());
+        QCOMPARE(est.value(QStringLiteral("step_time_seconds")).toDouble(),
+                 l.value(QStringLiteral("step_time_seconds")).toDouble());
+        QCOMPARE(est.value(QStringLiteral("throughput_per_second")).toDouble(),
+                 l.value(QStringLiteral("throughput_per_second")).toDouble());
+        QCOMPARE(est.value(QStringLiteral("mfu")).toDouble(), l.value(QStringLiteral("mfu")).toDouble());
+        QCOMPARE(est.value(QStringLiteral("parallelism")).toObject().value(QStringLiteral("global_batch")).toInt(), 64);
+        QVERIFY(est.value(QStringLiteral("fits")).toBool());
+    }
+}
+
+void TestPipelineCli::planRejectsWithReasons()
+{
+    // Four GPUs per node: t = 8 and 16 would cross nodes. Llama-2-7B on one 12 GB card fits no layout: the planner
+    // says so and lists the lowest peaks.
+    const test::CliRun r = test::runHeadroom(
+        { QStringLiteral("plan"), QStringLiteral("--gpu"), QStringLiteral("a100-sxm4-80gb"), QStringLiteral("--model"),
+          QStringLiteral("llama-2-7b"), QStringLiteral("--seq"), QStringLiteral("1024"), QStringLiteral("--gpus"),
+          QStringLiteral("16"), QStringLiteral("--gpus-per-node"), QStringLiteral("4"),
+          QStringLiteral("--global-batch"), QStringLiteral("32"), QStringLiteral("--json") });
+    QCOMPARE(r.code, 0);
+    QStringList reasons;
+    for (const QJsonValue& v : QJsonDocument::fromJson(r.out).object().value(QStringLiteral("rejected")).toArray()) {
+        reasons << v.toObject().value(QStringLiteral("reason")).toString();
+        QVERIFY(v.toObject().value(QStringLiteral("count")).toInt() > 0);
+    }
+    QVERIFY2(reasons.join(QLatin1Char('|')).contains(QStringLiteral("t beyond a node")),
+             qPrintable(reasons.join(QLatin1Char('|'))));
+    const test::CliRun small = test::runHeadroom(
+        { QStringLiteral("plan"), QStringLiteral("--gpu"), QStringLiteral("rtx-a3000-12gb-laptop"),
+          QStringLiteral("--model"), QStringLiteral("llama-2-7b"), QStringLiteral("--seq"), QStringLiteral("512"),
+          QStringLiteral("--gpus"), QStringLiteral("1"), QStringLiteral("--global-batch"), QStringLiteral("8"),
+          QStringLiteral("--json") });
+    QCOMPARE(small.code, 0);
+    const QJsonArray closest = QJsonDocument::fromJson(small.out).object().value(QStringLiteral("layouts")).toArray();
+    QVERIFY(!closest.isEmpty());
+    QVERIFY(!closest.first().toObject().value(QStringLiteral("fits")).toBool());
+    // Bad requests exit 2 naming the option.
+    const test::CliRun bad = test::runHeadroom(
+        { QStringLiteral("plan"), QStringLiteral("--gpus"), QStringLiteral("0") });
+    QCOMPARE(bad.code, 2);
+    QVERIFY2(QString::fromUtf8(bad.err).contains(QStringLiteral("--gpus")), bad.err.constData());
 }
 
 QTEST_GUILESS_MAIN(TestPipelineCli)

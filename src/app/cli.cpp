@@ -2,6 +2,7 @@
 
 #include "estimatecommand.h"
 #include "infercommand.h"
+#include "plancommand.h"
 
 #include <QCoreApplication>
 #include <QStringList>
@@ -13,7 +14,7 @@ namespace headroom {
 
 namespace {
 
-    const char* const kCommands[] = { "estimate", "infer", "list", "export" };
+    const char* const kCommands[] = { "estimate", "plan", "infer", "list", "export" };
 
     QString overview()
     {
@@ -26,6 +27,8 @@ namespace {
             "Commands:\n"
             "  estimate   Memory timeline, peak, verdict, step time and roofline of one training step\n"
             "             (table, or JSON with --json). With no options: the default scenario.\n"
+            "  plan       Every layout of a job on N GPUs (tensor, pipeline, data parallelism, ZeRO,\n"
+            "             checkpointing, micro-batch) ranked by predicted throughput among those that fit.\n"
             "  infer      Memory, fit, prefill time and decode speed of serving a decoder-only language model\n"
             "             (weights in fp16 to 4-bit GPTQ/AWQ/NF4 and GGUF, the KV cache, --tp ranks).\n"
             "  list       List the GPUs (`list gpus`) or the model presets (`list models`).\n"
@@ -83,6 +86,8 @@ int runHeadless(int argc, char** argv)
     // The command stays in the list as the first positional argument of its parser.
     if (command == QLatin1String("estimate"))
         return runEstimate(args);
+    if (command == QLatin1String("plan"))
+        return runPlan(args);
     if (command == QLatin1String("infer"))
         return runInfer(args);
     if (command == QLatin1String("list"))

@@ -10,6 +10,7 @@
 #include "timemodel.h"
 #include "trainingconfig.h"
 
+#include <algorithm>
 #include <limits>
 #include <memory>
 #include <string>
@@ -170,7 +171,13 @@ void evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, 
 struct LargestBatch {
     double budget = 0.0; // (capacity - overhead) / (1 + allocator reserve)
     double best = std::numeric_limits<double>::infinity();
-    void consider(const Linear& live);
+    void consider(const Linear& live) // inline: the walk calls it at every step
+    {
+        if (live.fixed > budget)
+            best = -1.0;
+        else if (live.perSample > 0.0)
+            best = std::min(best, (budget - live.fixed) / live.perSample);
+    }
     std::int64_t result() const; // 0 when even one sample does not fit; at most 2^40
 };
 

@@ -26,14 +26,6 @@ namespace {
 
 } // namespace
 
-void LargestBatch::consider(const Linear& l)
-{
-    if (l.fixed > budget)
-        best = -1.0;
-    else if (l.perSample > 0.0)
-        best = std::min(best, (budget - l.fixed) / l.perSample);
-}
-
 std::int64_t LargestBatch::result() const { return best < 1.0 ? 0 : static_cast<std::int64_t>(floorBatch(best)); }
 
 double peakBytes(const Schedule& s, double batch, double overheadBytes, double reserveFraction)

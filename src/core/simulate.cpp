@@ -78,6 +78,11 @@ TrainingConfig scheduleKey(const TrainingConfig& config)
     key.overheadBytes = defaults.overheadBytes;
     key.allocatorReserveFraction = defaults.allocatorReserveFraction;
     key.expandableSegments = defaults.expandableSegments;
+    // The micro-batches per step shape the lowering only through whether gradients persist between micro-batches
+    // (more than one) and, with a pipeline, how many each stage holds in flight: 1F1B holds min(m, p - s), the same
+    // for every m of at least p. GPipe and the interleaved schedule keep m.
+    if (key.pipelineSchedule == PipelineSchedule::OneFOneB && key.gradientAccumulation > 1)
+        key.gradientAccumulation = std::max(2, std::min(key.gradientAccumulation, std::max(1, key.pipelineParallel)));
     return key;
 }
 
@@ -132,10 +137,11 @@ std::optional<Error> simulate(const Catalog& catalog, const Scenario& scenario, 
         schedules = cache->m_stages;
     } else {
         TrainingConfig c = config;
+        thread_local Graph graph; // rebuilt in place: its vectors keep their capacity
         for (int stage = 0; stage < stages; ++stage) {
             c.pipelineStage = stage;
-            schedules.push_back(std::make_shared<const Schedule>(
-                lowerTrainingStep(buildGraph(*model, c, GraphLayers::RepeatIdentical), c)));
+            buildGraph(*model, c, graph, GraphLayers::RepeatIdentical);
+            schedules.push_back(std::make_shared<const Schedule>(lowerTrainingStep(graph, c)));
         }
         if (cache) {
             cache->m_model = model;
@@ -154,11 +160,17 @@ std::optional<Error> simulate(const Catalog& catalog, const Scenario& scenario, 
     eo.searchMaxSequence = options.searches;
     eo.keepTimeline = options.timeline;
     StageTotals totals;
-    const int worst = stages > 1 ? mostLoadedStage(schedules, *model, *gpu, scenario, eo, out.ranks, totals) : 0;
+    // Without a timeline or searches the stages' own estimates are what the result needs: the shown one is kept.
+    const bool reuse = !eo.keepTimeline && !eo.searchMaxSequence;
+    const int wanted = options.stage >= 0 && options.stage < stages ? options.stage : -1;
+    const int worst = stages > 1 ? mostLoadedStage(schedules, *model, *gpu, scenario, eo, out.ranks, totals,
+                                                   reuse ? &out.estimate : nullptr, wanted)
+                                 : 0;
     TrainingConfig shown = config;
     shown.pipelineStage = options.stage >= 0 && options.stage < stages ? options.stage : worst;
     const std::shared_ptr<const Schedule>& schedule = schedules[std::size_t(shown.pipelineStage)];
-    evaluate(schedule, *model, *gpu, shown, scenario.overrides, eo, out.estimate);
+    if (stages == 1 || !reuse)
+        evaluate(schedule, *model, *gpu, shown, scenario.overrides, eo, out.estimate);
     if (stages > 1)
         combineStages(out.estimate, out.ranks, totals, *model);
     else

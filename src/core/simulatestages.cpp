@@ -44,12 +44,14 @@ RankSummary summarize(const Estimate& e, const TrainingConfig& config, int layer
 
 int mostLoadedStage(const std::vector<std::shared_ptr<const Schedule>>& schedules, const ModelSpec& model,
                     const GpuSpec& gpu, const Scenario& scenario, const EstimateOptions& options,
-                    std::vector<RankSummary>& ranks, StageTotals& totals)
+                    std::vector<RankSummary>& ranks, StageTotals& totals, Estimate* keep, int wanted)
 {
     EstimateOptions quick = options;
     quick.keepTimeline = false;
     quick.searchMaxSequence = false;
-    thread_local Estimate scratch;
+    thread_local std::vector<Estimate> estimates;
+    if (estimates.size() < schedules.size())
+        estimates.resize(schedules.size());
     TrainingConfig c = scenario.config;
     const int layers = model.transformer.layers;
     ranks.clear();
@@ -57,6 +59,7 @@ int mostLoadedStage(const std::vector<std::shared_ptr<const Schedule>>& schedule
     int worst = 0;
     for (int stage = 0; stage < int(schedules.size()); ++stage) {
         c.pipelineStage = stage;
+        Estimate& scratch = estimates[std::size_t(stage)];
         evaluate(schedules[std::size_t(stage)], model, gpu, c, scenario.overrides, quick, scratch);
         ranks.push_back(summarize(scratch, c, layers));
         if (scratch.peakBytes > ranks[std::size_t(worst)].peakBytes)
@@ -68,6 +71,8 @@ int mostLoadedStage(const std::vector<std::shared_ptr<const Schedule>>& schedule
         totals.parameters += scratch.parameters;
         totals.trainable += scratch.trainableParameters;
     }
+    if (keep)
+        std::swap(*keep, estimates[std::size_t(wanted >= 0 ? wanted : worst)]);
     return worst;
 }
 

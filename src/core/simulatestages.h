@@ -20,10 +20,10 @@ struct StageTotals {
 RankSummary summarize(const Estimate& e, const TrainingConfig& config, int layers);
 
 // Walks each stage's schedule (no timeline, no searches) into `ranks`; returns the stage with the highest peak
-// (the first of equals).
+// (the first of equals). With `keep`, the estimate of stage `wanted` (the most loaded when -1) is left there.
 int mostLoadedStage(const std::vector<std::shared_ptr<const Schedule>>& schedules, const ModelSpec& model,
                     const GpuSpec& gpu, const Scenario& scenario, const EstimateOptions& options,
-                    std::vector<RankSummary>& ranks, StageTotals& totals);
+                    std::vector<RankSummary>& ranks, StageTotals& totals, Estimate* keep = nullptr, int wanted = -1);
 
 // The stage with the highest peak (the first of equals); 0 without ranks.
 int mostLoaded(const std::vector<RankSummary>& ranks);
