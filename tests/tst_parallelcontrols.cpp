@@ -2,18 +2,14 @@
 // the stage whose memory the charts show, and the verdict naming it. Figures from the core (tst_pipeline holds those
 // to Megatron and the papers); here what the window does with them.
 
-#include "appsettings.h"
-#include "catalogloader.h"
 #include "controlpanel.h"
-#include "mainwindow.h"
-#include "simulationcontroller.h"
 #include "verdictwidget.h"
+#include "windowfixture.h"
 
 #include <QComboBox>
 #include <QLabel>
 #include <QSlider>
 #include <QSpinBox>
-#include <QTemporaryDir>
 #include <QTest>
 
 using namespace headroom;
@@ -55,30 +51,14 @@ private:
     QComboBox* schedule() const { return controls()->findChild<QComboBox*>(QStringLiteral("scheduleCombo")); }
     QSpinBox* accumulation() const { return controls()->findChild<QSpinBox*>(QStringLiteral("accumSpin")); }
 
-    std::unique_ptr<QTemporaryDir> m_dir;
-    std::unique_ptr<AppSettings> m_settings;
-    std::unique_ptr<SimulationController> m_controller;
-    std::unique_ptr<MainWindow> m_window;
+    test::WindowFixture m_fixture;
+    std::unique_ptr<SimulationController>& m_controller = m_fixture.controller;
+    std::unique_ptr<MainWindow>& m_window = m_fixture.window;
 };
 
-void TestParallelControls::init()
-{
-    m_dir = std::make_unique<QTemporaryDir>();
-    m_settings = std::make_unique<AppSettings>(m_dir->filePath(QStringLiteral("settings.ini")), nullptr);
-    m_controller = std::make_unique<SimulationController>(CatalogLoader::bundled());
-    m_window = std::make_unique<MainWindow>(m_controller.get(), m_settings.get());
-    QVERIFY(m_window->applyScenario(defaultScenario()));
-    m_window->resize(1600, 900);
-    m_window->show();
-    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
-}
+void TestParallelControls::init() { QVERIFY(m_fixture.open()); }
 
-void TestParallelControls::cleanup()
-{
-    m_window.reset();
-    m_controller.reset();
-    m_settings.reset();
-}
+void TestParallelControls::cleanup() { m_fixture.close(); }
 
 void TestParallelControls::pipelineRowOffersTheModelsStages()
 {

@@ -3,6 +3,7 @@
 // 2104.04473) sec. 2.2, 3.2 and 4.1; Korthikanti et al. 2022 (arXiv 2205.05198) sec. 4.2.3; Megatron-LM's
 // theoretical_memory_usage.py and schedules.py (docs/references/parallelism.md).
 
+#include "links.h"
 #include "pipeline.h"
 #include "simulate.h"
 #include "testsupport.h"
@@ -26,6 +27,7 @@ private slots:
     void parametersOfTheWholeModel();
     void stepTimeHasTheBubble();
     void shownStageKeepsTheJobsAnswers();
+    void linksSetTheAllReduceTime();
     void badLayouts();
 };
 
@@ -62,6 +64,18 @@ TrainingConfig gpt3Config(int stage, bool sp = true)
     c.attention = AttentionImpl::Eager;
     c.pipelineStage = stage;
     return c;
+}
+
+// Llama-2-7B on an A100, four 1F1B stages, 16 micro-batches of one 2048-token sequence.
+Scenario llamaOnFourStages()
+{
+    Scenario s;
+    s.gpuId = "a100-sxm4-80gb";
+    s.modelId = "llama-2-7b";
+    s.config = pipeline(4, 16);
+    s.config.microBatch = 1;
+    s.config.sequenceLength = 2048;
+    return s;
 }
 
 Estimate stage(const ModelSpec& m, const TrainingConfig& c)
@@ -303,12 +317,7 @@ void TestPipeline::stepTimeHasTheBubble()
     // The slowest stage sets the pace: (m + (p - 1)) t_stage, then the optimizer; GPipe takes as long as 1F1B and
     // holds m micro-batches instead of p - s.
     const Catalog& cat = test::catalog();
-    Scenario s;
-    s.gpuId = "a100-sxm4-80gb";
-    s.modelId = "llama-2-7b";
-    s.config = pipeline(4, 16);
-    s.config.microBatch = 1;
-    s.config.sequenceLength = 2048;
+    Scenario s = llamaOnFourStages();
     const auto f1b = simulate(cat, s, SimulateOptions::interactive());
     QVERIFY(f1b);
     double slowest = 0;
@@ -340,12 +349,7 @@ void TestPipeline::shownStageKeepsTheJobsAnswers()
     // Showing another stage than the most loaded changes the memory shown, not the pipeline's answers: its step
     // time, the largest micro-batch and the longest sequence (the most loaded stage's limits).
     const Catalog& cat = test::catalog();
-    Scenario s;
-    s.gpuId = "a100-sxm4-80gb";
-    s.modelId = "llama-2-7b";
-    s.config = pipeline(4, 16);
-    s.config.microBatch = 1;
-    s.config.sequenceLength = 2048;
+    Scenario s = llamaOnFourStages();
     SimulateOptions o;
     o.sweep = false;
     const auto worst = simulate(cat, s, o);
@@ -360,6 +364,36 @@ void TestPipeline::shownStageKeepsTheJobsAnswers()
     QCOMPARE(last->estimate.maxMicroBatch, worst->estimate.maxMicroBatch);
     QCOMPARE(last->estimate.maxSequence, worst->estimate.maxSequence);
     QCOMPARE(searchFits(*last).maxSequence, worst->estimate.maxSequence);
+}
+
+void TestPipeline::linksSetTheAllReduceTime()
+{
+    // A ring all-reduce of S bytes at bus bandwidth B takes 2 (n - 1) / n S / B (nccl-tests PERFORMANCE.md). GPT-2's
+    // 124M BF16 gradients (S = 248.9 MB) over 8 GPUs (next-round.md sec. 7 item 33, from the measured bus
+    // bandwidths of sec. 4.3): 15.55 ms on PCIe 5 (28 GB/s), 2.18 ms on A100 NVLink (200), 1.18 ms on H100 (370).
+    TrainingConfig c;
+    c.microBatch = 1;
+    c.sequenceLength = 256;
+    c.precision = Precision::MixedBF16;
+    c.mixedStyle = MixedPrecisionStyle::MasterWeights;
+    c.masterGradients = GradientStorage::Low;
+    c.dataParallel = 8;
+    const ModelSpec& gpt2 = test::preset("gpt2");
+    for (const auto& [link, ms] : { std::pair { LinkKind::Pcie5, 15.55 }, std::pair { LinkKind::Nvlink3, 2.18 },
+                                    std::pair { LinkKind::Nvlink4, 1.18 } }) {
+        c.cluster.intraLink = link;
+        const Estimate e = stage(gpt2, c);
+        QCOMPARE(e.dataParallelBytes, 2.0 * 7.0 / 8.0 * 124439808.0 * 2.0);
+        QVERIFY2(std::abs(e.dataParallelSeconds * 1e3 - ms) < 0.006,
+                 qPrintable(QString::number(e.dataParallelSeconds)));
+    }
+    // Two nodes of four: the data-parallel ring crosses them, at the inter-node line rate derated like the GPU's
+    // own links; within one node of eight it stays on the intra-node link.
+    c.cluster = { 4, LinkKind::Nvlink4, LinkKind::InfinibandNdr };
+    const Estimate split = stage(gpt2, c);
+    QCOMPARE(split.dataParallelSeconds, split.dataParallelBytes / (50e9 * Efficiency {}.link));
+    c.cluster.gpusPerNode = 8;
+    QCOMPARE(stage(gpt2, c).dataParallelSeconds, split.dataParallelBytes / 370e9);
 }
 
 void TestPipeline::badLayouts()

@@ -88,6 +88,14 @@ void TestPipelineCli::badLayouts_data()
         << llama({ "--pp", "4", "--vpp", "2", "--grad-accum", "6" }) << QStringLiteral("--grad-accum");
     QTest::newRow("vpp with 1f1b") << llama({ "--pp", "4", "--vpp", "2", "--pipeline-schedule", "1f1b" })
                                    << QStringLiteral("--vpp");
+    QTest::newRow("nodes times GPUs per node")
+        << llama({ "--dp", "4", "--nodes", "3", "--gpus-per-node", "2" })
+        << QStringLiteral("--nodes: 3 nodes x 2 GPUs = 6, but --tp x --pp x --dp = 4");
+    QTest::newRow("inter-node link inside a node")
+        << llama({ "--intra-link", "ib-ndr" }) << QStringLiteral("--intra-link: ib-ndr joins nodes");
+    QTest::newRow("node link between nodes")
+        << llama({ "--inter-link", "nvlink4" }) << QStringLiteral("--inter-link: nvlink4 is a link inside a node");
+    QTest::newRow("unknown link") << llama({ "--intra-link", "nvlink9" }) << QStringLiteral("nvlink-bridge");
     QTest::newRow("bad schedule") << llama({ "--pp", "2", "--pipeline-schedule", "zb" }) << QStringLiteral("gpipe");
     QTest::newRow("pp on a cnn") << QStringList { QStringLiteral("estimate"), QStringLiteral("--model"),
                                                   QStringLiteral("resnet50"), QStringLiteral("--pp"),

@@ -3,6 +3,7 @@
 // the phase peaks and explanations it returns agree with its own timeline; bad scenarios are refused by name.
 
 #include "explain.h"
+#include "links.h"
 #include "report.h"
 #include "simulate.h"
 #include "testsupport.h"
@@ -77,7 +78,7 @@ SimulationResult run(const Scenario& s, SimulationCache* cache)
 
 // A new field of TrainingConfig changes its size: give it a row below (and, if it does not shape the schedule, a
 // line in scheduleKey()), then update this size.
-static_assert(sizeof(TrainingConfig) == 160, "TrainingConfig changed: add a row to cachedEqualsFresh_data");
+static_assert(sizeof(TrainingConfig) == 168, "TrainingConfig changed: add a row to cachedEqualsFresh_data");
 
 void TestSimulate::cachedEqualsFresh_data()
 {
@@ -115,6 +116,11 @@ void TestSimulate::cachedEqualsFresh_data()
     QTest::newRow("pipelineStage") << Change([](TrainingConfig& c) {
         c.pipelineParallel = 2;
         c.pipelineStage = 1;
+    });
+    QTest::newRow("cluster") << Change([](TrainingConfig& c) {
+        c.dataParallel = 16;
+        c.cluster.gpusPerNode = 8;
+        c.cluster.interLink = LinkKind::Ethernet100;
     });
     QTest::newRow("offloadOptimizer") << Change([](TrainingConfig& c) { c.offloadOptimizer = true; });
     QTest::newRow("checkpointing") << Change([](TrainingConfig& c) { c.checkpointing = Checkpointing::Full; });

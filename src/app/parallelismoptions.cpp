@@ -1,5 +1,6 @@
 #include "parallelismoptions.h"
 
+#include "links.h"
 #include "optionparse.h"
 
 namespace headroom {
@@ -21,9 +22,29 @@ namespace {
                                                          "micro-batches per step to N / (batch x dp)."),
                                           QStringLiteral("N"));
 
+    const QCommandLineOption kPerNode({ QStringLiteral("gpus-per-node") },
+                                      QStringLiteral("GPUs per node (default: every GPU of the job on one node); "
+                                                     "collectives that span more cross --inter-link."),
+                                      QStringLiteral("N"));
+    const QCommandLineOption kNodes({ QStringLiteral("nodes") },
+                                    QStringLiteral("Nodes; with --gpus-per-node, their product must be tp x pp x dp."),
+                                    QStringLiteral("N"));
+    const QCommandLineOption kIntra({ QStringLiteral("intra-link") },
+                                    QStringLiteral("Link inside a node: auto (the GPU file's NVLink or PCIe), pcie-shm "
+                                                   "(no peer-to-peer), pcie4, pcie5, nvlink-bridge, nvlink3, nvlink4 "
+                                                   "(measured all-reduce bus bandwidths)."),
+                                    QStringLiteral("kind"));
+    const QCommandLineOption kInter({ QStringLiteral("inter-link") },
+                                    QStringLiteral("Link between nodes, per GPU: auto (ib-hdr), eth-100g, ib-hdr, "
+                                                   "ib-ndr (line rates)."),
+                                    QStringLiteral("kind"));
+
 } // namespace
 
-void addParallelismOptions(QCommandLineParser& parser) { parser.addOptions({ kPp, kVpp, kSchedule, kGlobalBatch }); }
+void addParallelismOptions(QCommandLineParser& parser)
+{
+    parser.addOptions({ kPp, kVpp, kSchedule, kGlobalBatch, kPerNode, kNodes, kIntra, kInter });
+}
 
 std::optional<QString> readParallelismOptions(const QCommandLineParser& p, TrainingConfig* c)
 {
@@ -63,11 +84,47 @@ std::optional<QString> readParallelismOptions(const QCommandLineParser& p, Train
                 .arg(c->gradientAccumulation);
         c->gradientAccumulation = int(m);
     }
+    ClusterConfig& cl = c->cluster;
+    if ((e = integer(p, kPerNode, 1, 1024, &cl.gpusPerNode)))
+        return e;
+    if ((e = choice(p, kIntra, &linkKindFromString, "auto, pcie-shm, pcie4, pcie5, nvlink-bridge, nvlink3, nvlink4",
+                    &cl.intraLink)))
+        return e;
+    if (linkFigure(cl.intraLink).interNode)
+        return QStringLiteral("--intra-link: %1 joins nodes; inside a node: auto, pcie-shm, pcie4, pcie5, "
+                              "nvlink-bridge, nvlink3, nvlink4")
+            .arg(p.value(kIntra));
+    if ((e = choice(p, kInter, &linkKindFromString, "auto, eth-100g, ib-hdr, ib-ndr", &cl.interLink)))
+        return e;
+    if (cl.interLink != LinkKind::Auto && !linkFigure(cl.interLink).interNode)
+        return QStringLiteral("--inter-link: %1 is a link inside a node; between nodes: auto, eth-100g, ib-hdr, ib-ndr")
+            .arg(p.value(kInter));
+    const int gpus = std::max(1, c->tensorParallel) * std::max(1, c->pipelineParallel) * std::max(1, c->dataParallel);
+    if (p.isSet(kNodes)) {
+        int nodes = 1;
+        if ((e = integer(p, kNodes, 1, 1 << 16, &nodes)))
+            return e;
+        if (cl.gpusPerNode == 0)
+            cl.gpusPerNode = (gpus + nodes - 1) / nodes;
+        if (std::int64_t(nodes) * cl.gpusPerNode != gpus)
+            return QStringLiteral("--nodes: %1 nodes x %2 GPUs = %3, but --tp x --pp x --dp = %4")
+                .arg(nodes)
+                .arg(cl.gpusPerNode)
+                .arg(std::int64_t(nodes) * cl.gpusPerNode)
+                .arg(gpus);
+    }
     return std::nullopt;
 }
 
 void appendParallelismArguments(const TrainingConfig& c, QStringList& a)
 {
+    if (c.cluster.gpusPerNode > 0)
+        a << QStringLiteral("--gpus-per-node") << QString::number(c.cluster.gpusPerNode);
+    for (const auto& [option, kind] :
+         { std::pair { "--intra-link", c.cluster.intraLink }, std::pair { "--inter-link", c.cluster.interLink } }) {
+        if (kind != LinkKind::Auto)
+            a << QLatin1String(option) << QString::fromLatin1(toString(kind).data(), qsizetype(toString(kind).size()));
+    }
     if (c.pipelineParallel == 1)
         return;
     const std::string_view kind = toString(c.pipelineSchedule);

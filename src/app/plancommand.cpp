@@ -32,6 +32,7 @@ namespace {
             { "--grad-accum", std::to_string(c.gradientAccumulation) },
             { "--zero", std::to_string(c.zeroStage) },
             { "--checkpointing", std::string(toString(c.checkpointing)) },
+            { "--gpus-per-node", std::to_string(c.cluster.gpusPerNode) },
         };
         if (c.sequenceParallel)
             o.emplace_back("--sp", "");

@@ -4,6 +4,8 @@
 
 #include "estimate.h"
 
+#include "links.h"
+
 #include "graphbuilder.h"
 #include "modelgraph.h"
 #include "schedulewalk.h"
@@ -208,12 +210,8 @@ namespace {
         const int tp = std::max(1, config.tensorParallel);
         const int pp = std::max(1, config.pipelineParallel);
         const int ga = std::max(1, config.gradientAccumulation);
-        // One direction of the link that joins `gpus` GPUs: NVLink / Infinity Fabric when they all sit on it.
-        auto linkBandwidth = [&](int gpus) {
-            const bool onGpuLink = gpu.gpuLinkGBps.present() && gpus <= gpu.gpuLinkMaxGpus;
-            const double linkGBps = onGpuLink ? gpu.gpuLinkGBps.value : gpu.pcieGBps.value;
-            return linkGBps * 1e9 / 2.0 * eff.link;
-        };
+        // One direction of the link that joins GPUs [0, span) (links.h: the cluster's, or the GPU file's).
+        auto linkBandwidth = [&](int span) { return collectiveBandwidth(gpu, config, eff.link, span); };
         // Tensor parallelism all-reduces inside every block, forward and backward, on the critical path: Megatron
         // does not overlap these by default.
         if (tp > 1) {
@@ -228,13 +226,13 @@ namespace {
         // unless --overlap-p2p-comm); a rank sends and receives at once, so its sent bytes set the time.
         if (pp > 1) {
             e.pipelineBytes = s.pipelineBytesPerMicroBatch.at(batch) * ga;
-            if (const double bw = linkBandwidth(ranks * tp * pp); bw > 0.0) {
+            if (const double bw = linkBandwidth(tp * ranks * pp); bw > 0.0) { // stages are outermost
                 e.pipelineSeconds = e.pipelineBytes / bw;
                 e.communicationSeconds += e.pipelineSeconds;
                 e.exposedCommunicationSeconds += e.pipelineSeconds;
             }
         }
-        const double linkBw = linkBandwidth(ranks * tp * pp);
+        const double linkBw = linkBandwidth(tp * ranks); // data-parallel ranks sit t GPUs apart
         if (ranks <= 1 || linkBw <= 0.0)
             return;
         e.dataParallelBytes = s.commBytesPerMicroBatch * ga + s.commBytesPerStep;

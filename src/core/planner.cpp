@@ -54,6 +54,7 @@ namespace {
     void markPareto(std::vector<PlanLayout>& fits)
     {
         std::vector<PlanLayout*> byPeak;
+        byPeak.reserve(fits.size());
         for (PlanLayout& l : fits)
             byPeak.push_back(&l);
         std::sort(byPeak.begin(), byPeak.end(), [](const PlanLayout* a, const PlanLayout* b) {
@@ -206,6 +207,7 @@ Expected<PlanResult> plan(const Catalog& catalog, const PlanRequest& request)
                 const Knobs& k = candidates[i];
                 TrainingConfig& c = s.config;
                 c = request.base.config;
+                c.cluster.gpusPerNode = request.gpusPerNode;
                 c.tensorParallel = k.tp;
                 c.sequenceParallel = k.sp;
                 c.pipelineParallel = k.pp;

@@ -3,6 +3,8 @@
 
 #include "reportjson.h"
 
+#include "links.h"
+
 #include <algorithm>
 
 namespace headroom::detail {
@@ -22,6 +24,21 @@ int gpuCount(const TrainingConfig& c)
     return std::max(1, c.tensorParallel) * std::max(1, c.pipelineParallel) * std::max(1, c.dataParallel);
 }
 
+namespace {
+
+    json linkJson(LinkKind kind)
+    {
+        const LinkFigure& f = linkFigure(kind);
+        json j = { { "kind", std::string(f.id) }, { "source", std::string(f.source) } };
+        if (kind != LinkKind::Auto) {
+            j["gb_per_second"] = f.gbPerSecond;
+            j["measured_bus_bandwidth"] = f.measured;
+        }
+        return j;
+    }
+
+} // namespace
+
 json parallelismJson(const TrainingConfig& c)
 {
     return { { "tp", std::max(1, c.tensorParallel) },
@@ -34,6 +51,12 @@ json parallelismJson(const TrainingConfig& c)
              { "dp", std::max(1, c.dataParallel) },
              { "gpus", gpuCount(c) },
              { "micro_batches_per_step", std::max(1, c.gradientAccumulation) },
+             { "gpus_per_node", c.cluster.gpusPerNode > 0 ? c.cluster.gpusPerNode : gpuCount(c) },
+             { "nodes",
+               c.cluster.gpusPerNode > 0 ? (gpuCount(c) + c.cluster.gpusPerNode - 1) / c.cluster.gpusPerNode : 1 },
+             { "intra_link", linkJson(c.cluster.intraLink) },
+             { "inter_link",
+               linkJson(c.cluster.interLink == LinkKind::Auto ? LinkKind::InfinibandHdr : c.cluster.interLink) },
              { "global_batch", c.microBatch * std::max(1, c.gradientAccumulation) * std::max(1, c.dataParallel) } };
 }
 

@@ -1,4 +1,6 @@
 #include "scenario.h"
+
+#include "links.h"
 #include "units.h"
 
 #include "finetune.h"
@@ -75,6 +77,14 @@ std::optional<Error> validateConfig(const TrainingConfig& c, std::string_view or
         return err("virtual_stages", "model chunks per stage need the interleaved pipeline schedule");
     if (c.pipelineStage < 0 || c.pipelineStage >= c.pipelineParallel)
         return err("pipeline_stage", "must be between 0 and pipeline_parallel - 1");
+    if (c.cluster.gpusPerNode < 0 || c.cluster.gpusPerNode > 1024)
+        return err("gpus_per_node", "must be between 0 (one node) and 1024");
+    if (linkFigure(c.cluster.intraLink).interNode)
+        return err("intra_link",
+                   "must be a link inside a node: auto, pcie-shm, pcie4, pcie5, nvlink-bridge, nvlink3 "
+                   "or nvlink4");
+    if (c.cluster.interLink != LinkKind::Auto && !linkFigure(c.cluster.interLink).interNode)
+        return err("inter_link", "must be a link between nodes: auto, eth-100g, ib-hdr or ib-ndr");
     if (c.gradientAccumulation < 1 || c.gradientAccumulation > (1 << 20))
         return err("gradient_accumulation", "must be between 1 and 1048576");
     if (c.overheadBytes && (!std::isfinite(*c.overheadBytes) || *c.overheadBytes < 0 || *c.overheadBytes > 1e15))
@@ -218,6 +228,13 @@ Expected<ScenarioDocument> parseScenario(std::string_view jsonText, std::string_
         c.virtualStages = int(r.integerOr("virtual_stages", 1, 1, 128));
         c.pipelineSchedule = enumField(r, "pipeline_schedule", c.pipelineSchedule, &pipelineScheduleFromString,
                                        "gpipe, 1f1b, interleaved");
+        if (auto cl = r.objectOr("cluster")) {
+            c.cluster.gpusPerNode = int(cl->integerOr("gpus_per_node", 0, 0, 1024));
+            c.cluster.intraLink = enumField(*cl, "intra_link", c.cluster.intraLink, &linkKindFromString,
+                                            "auto, pcie-shm, pcie4, pcie5, nvlink-bridge, nvlink3, nvlink4");
+            c.cluster.interLink = enumField(*cl, "inter_link", c.cluster.interLink, &linkKindFromString,
+                                            "auto, eth-100g, ib-hdr, ib-ndr");
+        }
         c.offloadOptimizer = r.booleanOr("offload_optimizer", false);
         c.checkpointing = enumField(r, "checkpointing", c.checkpointing, &checkpointingFromString,
                                     "none, selective, full");
@@ -282,6 +299,10 @@ std::string serializeScenario(const ScenarioDocument& d)
         if (c.virtualStages != 1)
             j["virtual_stages"] = c.virtualStages;
     }
+    if (c.cluster != ClusterConfig {})
+        j["cluster"] = { { "gpus_per_node", c.cluster.gpusPerNode },
+                         { "intra_link", std::string(toString(c.cluster.intraLink)) },
+                         { "inter_link", std::string(toString(c.cluster.interLink)) } };
     j["offload_optimizer"] = c.offloadOptimizer;
     j["checkpointing"] = std::string(toString(c.checkpointing));
     j["attention"] = std::string(toString(c.attention));

@@ -78,6 +78,7 @@ TrainingConfig scheduleKey(const TrainingConfig& config)
     key.overheadBytes = defaults.overheadBytes;
     key.allocatorReserveFraction = defaults.allocatorReserveFraction;
     key.expandableSegments = defaults.expandableSegments;
+    key.cluster = defaults.cluster; // links set the communication time only
     // The micro-batches per step shape the lowering only through whether gradients persist between micro-batches
     // (more than one) and, with a pipeline, how many each stage holds in flight: 1F1B holds min(m, p - s), the same
     // for every m of at least p. GPipe and the interleaved schedule keep m.

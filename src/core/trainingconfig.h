@@ -74,6 +74,16 @@ enum class PipelineSchedule : std::uint8_t {
     Interleaved, // 1F1B over v model chunks per stage: bubble / v, stage 0 holds p + (p - 1) / v micro-batches
 };
 
+enum class LinkKind : std::uint8_t; // links.h
+
+// Where the job's GPUs sit. 0 GPUs per node: every GPU of the job on one node's links.
+struct ClusterConfig {
+    int gpusPerNode = 0;
+    LinkKind intraLink {}; // LinkKind::Auto: the GPU file's NVLink or PCIe
+    LinkKind interLink {}; // LinkKind::Auto: InfiniBand HDR
+    bool operator==(const ClusterConfig&) const = default;
+};
+
 // What the step trains. Frozen weights get no gradient and no optimizer state; adapters are PEFT's LoRA / DoRA
 // modules beside the frozen Linear layers they target; QLoRA also stores those Linear weights as NF4 with double
 // quantization (bitsandbytes Linear4bit) and computes in the 16-bit type.
@@ -124,6 +134,7 @@ struct TrainingConfig {
     int virtualStages = 1;         // model chunks per stage under the interleaved schedule (Megatron's vpp)
     PipelineSchedule pipelineSchedule = PipelineSchedule::OneFOneB;
     int pipelineStage = 0; // the rank whose step this describes: 0 .. p-1 (simulate() walks every stage)
+    ClusterConfig cluster; // the links of the collectives (links.h): time only
     bool offloadOptimizer = false;
     Checkpointing checkpointing = Checkpointing::None;
     AttentionImpl attention = AttentionImpl::Fused;

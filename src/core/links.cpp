@@ -1,0 +1,62 @@
+#include "links.h"
+
+#include <array>
+
+namespace headroom {
+
+namespace {
+
+    constexpr std::array<LinkFigure, 10> kLinks { {
+        { LinkKind::Auto, "auto", 0.0, false, false,
+          "the GPU file's links (gpus/*.json): NVLink when the group fits "
+          "on it, else PCIe; between nodes InfiniBand HDR" },
+        { LinkKind::PcieShm, "pcie-shm", 3.9, true, false,
+          "all-reduce bus bandwidth of 2 GPUs on PCIe without peer-to-peer (shared memory), NVIDIA/nccl#384" },
+        { LinkKind::Pcie4, "pcie4", 25.9, true, false,
+          "all-reduce bus bandwidth of 4 RTX 4090 on PCIe 4 with peer-to-peer, tinygrad/open-gpu-kernel-modules#36" },
+        { LinkKind::Pcie5, "pcie5", 28.0, true, false,
+          "all-reduce bus bandwidth of 8 RTX 5090 on PCIe 5 (2 Xeon 8480+), NVIDIA/nccl#1639" },
+        { LinkKind::NvlinkBridge, "nvlink-bridge", 116.0, true, false,
+          "all-reduce bus bandwidth of 2 H100 PCIe with an NVLink bridge, NVIDIA/nccl#1161" },
+        { LinkKind::Nvlink3, "nvlink3", 200.0, true, false,
+          "all-reduce bus bandwidth of 8 A100 SXM with NVSwitch, NVIDIA/nccl-tests#149" },
+        { LinkKind::Nvlink4, "nvlink4", 370.0, true, false,
+          "all-reduce (ring) bus bandwidth of 8 H100 SXM with NVSwitch, NVIDIA/nccl-tests#212" },
+        { LinkKind::Ethernet100, "eth-100g", 12.5, false, true, "100 Gb/s Ethernet per GPU, line rate" },
+        { LinkKind::InfinibandHdr, "ib-hdr", 25.0, false, true,
+          "InfiniBand HDR 200 Gb/s per GPU, line rate (Selene's DGX A100 nodes: 8 HDR HCAs, arXiv 2104.04473 sec. 5)" },
+        { LinkKind::InfinibandNdr, "ib-ndr", 50.0, false, true, "InfiniBand NDR 400 Gb/s per GPU, line rate" },
+    } };
+
+} // namespace
+
+const LinkFigure& linkFigure(LinkKind kind) { return kLinks[std::size_t(kind)]; }
+
+std::string_view toString(LinkKind kind) { return linkFigure(kind).id; }
+
+std::optional<LinkKind> linkKindFromString(std::string_view s)
+{
+    for (const LinkFigure& f : kLinks) {
+        if (f.id == s)
+            return f.kind;
+    }
+    return std::nullopt;
+}
+
+double collectiveBandwidth(const GpuSpec& gpu, const TrainingConfig& config, double linkEfficiency, int span)
+{
+    const ClusterConfig& c = config.cluster;
+    const bool crossesNodes = c.gpusPerNode > 0 && span > c.gpusPerNode;
+    const LinkKind kind = crossesNodes ? (c.interLink == LinkKind::Auto ? LinkKind::InfinibandHdr : c.interLink)
+                                       : c.intraLink;
+    if (kind == LinkKind::Auto) {
+        // The catalog stores bidirectional figures: one direction is half.
+        const bool onGpuLink = gpu.gpuLinkGBps.present() && span <= gpu.gpuLinkMaxGpus;
+        const double gbps = onGpuLink ? gpu.gpuLinkGBps.value : gpu.pcieGBps.value;
+        return gbps * 1e9 / 2.0 * linkEfficiency;
+    }
+    const LinkFigure& f = linkFigure(kind);
+    return f.gbPerSecond * 1e9 * (f.measured ? 1.0 : linkEfficiency);
+}
+
+} // namespace headroom

@@ -1,0 +1,48 @@
+#pragma once
+
+// The links collectives run over: inside a node (PCIe with or without peer-to-peer, an NVLink bridge, NVLink with
+// NVSwitch by generation) and between nodes (InfiniBand, Ethernet, one NIC per GPU). Inside a node the figures are
+// all-reduce bus bandwidths that nccl-tests measured (docs/references/next-round.md sec. 4.3): a GeForce box
+// without peer-to-peer gets the shared-memory figure, not the link rate. Between nodes they are line rates, derated
+// by the link efficiency as the GPU's own links are (Efficiency::link).
+
+#include "gpuspec.h"
+#include "trainingconfig.h"
+
+#include <optional>
+#include <string_view>
+
+namespace headroom {
+
+enum class LinkKind : std::uint8_t {
+    Auto, // inside a node: the GPU file's NVLink when the group fits on it, else its PCIe; between nodes: IB HDR
+    PcieShm,
+    Pcie4,
+    Pcie5,
+    NvlinkBridge,
+    Nvlink3,
+    Nvlink4,
+    Ethernet100,
+    InfinibandHdr,
+    InfinibandNdr,
+};
+
+struct LinkFigure {
+    LinkKind kind = LinkKind::Auto;
+    std::string_view id;    // the command line's name: pcie-shm, nvlink4, ib-ndr, ...
+    double gbPerSecond = 0; // per GPU, one direction: measured bus bandwidth, or line rate
+    bool measured = false;  // a bus bandwidth nccl-tests measured (used as it is) or a line rate (derated)
+    bool interNode = false;
+    std::string_view source;
+};
+
+const LinkFigure& linkFigure(LinkKind kind);
+std::string_view toString(LinkKind kind);
+std::optional<LinkKind> linkKindFromString(std::string_view s);
+
+// Bytes per second, one direction per GPU, for a collective over GPUs [0, span) of the job laid out Megatron's way
+// (tensor-parallel ranks innermost, then data-parallel, then pipeline stages): the inter-node link once the span
+// passes a node, else the intra-node link.
+double collectiveBandwidth(const GpuSpec& gpu, const TrainingConfig& config, double linkEfficiency, int span);
+
+} // namespace headroom
