@@ -67,6 +67,10 @@ void TestPipelineCli::pipelineJson()
     QCOMPARE(one.code, 0);
     const QJsonObject o = QJsonDocument::fromJson(one.out).object();
     QCOMPARE(o.value(QStringLiteral("ranks")).toArray().size(), 1);
+    // ... holding all 32 blocks of Llama-2-7B.
+    QCOMPARE(
+        o.value(QStringLiteral("ranks")).toArray().at(0).toObject().value(QStringLiteral("layers")).toArray().at(0),
+        QJsonValue(QJsonArray { 0, 32 }));
     QCOMPARE(o.value(QStringLiteral("time")).toObject().value(QStringLiteral("pipeline_bubble_seconds")).toDouble(),
              0.0);
 }

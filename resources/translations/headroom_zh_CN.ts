@@ -3339,6 +3339,18 @@
         <source>frozen layers</source>
         <translation>冻结层数</translation>
     </message>
+    <message>
+        <source>tensor-parallel GPUs</source>
+        <translation>张量并行 GPU 数</translation>
+    </message>
+    <message>
+        <source>pipeline stages</source>
+        <translation>流水线阶段数</translation>
+    </message>
+    <message>
+        <source>pipeline schedule</source>
+        <translation>流水线调度</translation>
+    </message>
 </context>
 <context>
     <name>headroom::gui::TimelineView</name>

@@ -175,7 +175,9 @@ std::optional<Error> simulate(const Catalog& catalog, const Scenario& scenario, 
     if (stages > 1)
         combineStages(out.estimate, out.ranks, totals, *model);
     else
-        out.ranks.assign(1, summarize(out.estimate, shown, 0));
+        out.ranks.assign(1,
+                         summarize(out.estimate, shown,
+                                   model->family == ModelFamily::Transformer ? model->transformer.layers : 0));
     const Estimate& e = out.estimate;
     if (options.sweep) {
         const auto batches = sweepBatches(config.microBatch, e.maxMicroBatch);
