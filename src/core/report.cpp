@@ -386,7 +386,8 @@ std::string estimateToTable(const Estimate& e, const ModelSpec& model)
                   formatCount(e.parameters).c_str());
     out += line;
     if (e.config.tensorParallel > 1) {
-        std::snprintf(line, sizeof line, "Split      tensor parallelism %d%s: %s parameters per GPU, %d GPUs in all\n",
+        std::snprintf(line, sizeof line,
+                      "Split      tensor parallelism %d%s: %s parameters per GPU, %.0f GPUs in all\n",
                       e.config.tensorParallel, e.config.sequenceParallel ? " with sequence parallelism" : "",
                       formatCount(e.parametersPerGpu).c_str(), gpuCount(e.config));
         out += line;

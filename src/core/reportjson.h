@@ -26,7 +26,7 @@ std::string allocatorTable(const AllocatorEstimate& a, double capacityBytes);
 // Bytes per memory category, by category name.
 nlohmann::json categoriesJson(const CategoryBytes& bytes);
 // reportparallel.cpp: the degrees and GPU count, communication by kind (seconds and bytes), every pipeline stage.
-int gpuCount(const TrainingConfig& c); // tp x pp x dp
+double gpuCount(const TrainingConfig& c); // tp x pp x dp
 nlohmann::json parallelismJson(const TrainingConfig& c);
 nlohmann::json communicationJson(const Estimate& e);
 nlohmann::json ranksJson(const std::vector<RankSummary>& ranks);

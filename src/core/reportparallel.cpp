@@ -6,6 +6,7 @@
 #include "links.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace headroom::detail {
 
@@ -19,9 +20,10 @@ json categoriesJson(const CategoryBytes& bytes)
     return j;
 }
 
-int gpuCount(const TrainingConfig& c)
+double gpuCount(const TrainingConfig& c)
 {
-    return std::max(1, c.tensorParallel) * std::max(1, c.pipelineParallel) * std::max(1, c.dataParallel);
+    // In double: 1024 x 1024 x 2^20 ranks pass what an int holds.
+    return double(std::max(1, c.tensorParallel)) * std::max(1, c.pipelineParallel) * std::max(1, c.dataParallel);
 }
 
 namespace {
@@ -49,15 +51,16 @@ json parallelismJson(const TrainingConfig& c)
              { "cp", 1 },
              { "ep", 1 },
              { "dp", std::max(1, c.dataParallel) },
-             { "gpus", gpuCount(c) },
+             { "gpus", integer(gpuCount(c)) },
              { "micro_batches_per_step", std::max(1, c.gradientAccumulation) },
-             { "gpus_per_node", c.cluster.gpusPerNode > 0 ? c.cluster.gpusPerNode : gpuCount(c) },
-             { "nodes",
-               c.cluster.gpusPerNode > 0 ? (gpuCount(c) + c.cluster.gpusPerNode - 1) / c.cluster.gpusPerNode : 1 },
+             { "gpus_per_node", c.cluster.gpusPerNode > 0 ? integer(c.cluster.gpusPerNode) : integer(gpuCount(c)) },
+             { "nodes", integer(c.cluster.gpusPerNode > 0 ? std::ceil(gpuCount(c) / c.cluster.gpusPerNode) : 1.0) },
              { "intra_link", linkJson(c.cluster.intraLink) },
              { "inter_link",
                linkJson(c.cluster.interLink == LinkKind::Auto ? LinkKind::InfinibandHdr : c.cluster.interLink) },
-             { "global_batch", c.microBatch * std::max(1, c.gradientAccumulation) * std::max(1, c.dataParallel) } };
+             // In double: a what-if micro-batch of 2^40 times the ranks passes int64; integer() saturates.
+             { "global_batch",
+               integer(double(c.microBatch) * std::max(1, c.gradientAccumulation) * std::max(1, c.dataParallel)) } };
 }
 
 json communicationJson(const Estimate& e)
