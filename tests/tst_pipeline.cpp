@@ -3,6 +3,7 @@
 // 2104.04473) sec. 2.2, 3.2 and 4.1; Korthikanti et al. 2022 (arXiv 2205.05198) sec. 4.2.3; Megatron-LM's
 // theoretical_memory_usage.py and schedules.py (docs/references/parallelism.md).
 
+#include "explain.h"
 #include "links.h"
 #include "pipeline.h"
 #include "simulate.h"
@@ -254,6 +255,18 @@ void TestPipeline::firstStageHoldsEveryLayer()
     QCOMPARE(at(3, 16), at(3, 1));
     const double ratio = at(1, 16) / at(1, 1);
     QVERIFY2(ratio > 2.95 && ratio < 3.05, qPrintable(QString::number(ratio)));
+    // The Explain panel names the other micro-batches as such, not as the first operator's (the stage's first step
+    // allocates them): on stage 1 of 4 they are 2 micro-batches' worth, 2/3 of the activations at the forward's end.
+    TrainingConfig q = c;
+    q.pipelineParallel = 4;
+    q.pipelineStage = 1;
+    const Estimate e = stage(m, q);
+    const auto top = contributors(*e.schedule, MemoryCategory::Activations,
+                                  std::int32_t(e.schedule->realIndex({ e.schedule->forwardEnd, 0, -1 })), 2.0);
+    QVERIFY(!top.empty());
+    QCOMPARE(top.front().label, std::string_view("pipeline.in_flight"));
+    const double share = top.front().bytes / e.components[index(MemoryCategory::Activations)];
+    QVERIFY2(share > 0.64 && share < 0.68, qPrintable(QString::number(share)));
 }
 
 void TestPipeline::pointToPointMessages()

@@ -192,7 +192,13 @@ void TestPipelineCli::planRejectsWithReasons()
     const QJsonArray closest = QJsonDocument::fromJson(small.out).object().value(QStringLiteral("layouts")).toArray();
     QVERIFY(!closest.isEmpty());
     QVERIFY(!closest.first().toObject().value(QStringLiteral("fits")).toBool());
-    // Bad requests exit 2 naming the option.
+    // Bad requests exit 2 naming the option: no GPUs, a sequence past GPT-2's 1024 learned positions.
+    const test::CliRun longSeq = test::runHeadroom({ QStringLiteral("plan"), QStringLiteral("--model"),
+                                                     QStringLiteral("gpt2"), QStringLiteral("--seq"),
+                                                     QStringLiteral("4096") });
+    QCOMPARE(longSeq.code, 2);
+    QVERIFY2(QString::fromUtf8(longSeq.err).contains(QStringLiteral("--seq: must be at most 1024")),
+             longSeq.err.constData());
     const test::CliRun bad = test::runHeadroom(
         { QStringLiteral("plan"), QStringLiteral("--gpus"), QStringLiteral("0") });
     QCOMPARE(bad.code, 2);

@@ -176,6 +176,35 @@ void addScenarioOptions(QCommandLineParser& parser)
     addParallelismOptions(parser);
 }
 
+std::optional<QString> applyGpuAndModel(const QString& gpu, const QString& model, Catalog& catalog, Scenario& s,
+                                        ModelSpec* modelOut)
+{
+    const bool sameGpu = gpu.isEmpty() || gpu.toStdString() == s.gpuId;
+    if (!sameGpu)
+        s.gpuId = gpu.toStdString();
+    if (!catalog.gpu(s.gpuId)) {
+        return QStringLiteral("--gpu: unknown GPU id \"%1\"; valid: %2")
+            .arg(QString::fromStdString(s.gpuId), QString::fromStdString(catalog.gpuIds()));
+    }
+    // A scenario's what-if figures belong to its GPU; another GPU starts from its datasheet.
+    if (!sameGpu)
+        s.overrides = {};
+    if (!model.isEmpty() && model.toStdString() != s.modelId) {
+        if (auto e = resolveModelOption(model, catalog, modelOut))
+            return e;
+        s.modelId = modelOut->id;
+        s.config.microBatch = 8;
+        s.config.sequenceLength = modelOut->defaultSequence;
+        return std::nullopt;
+    }
+    const ModelSpec* m = catalog.model(s.modelId);
+    if (!m)
+        return QStringLiteral("model \"%1\" is not in the catalog; valid ids: %2")
+            .arg(QString::fromStdString(s.modelId), QString::fromStdString(catalog.modelIds()));
+    *modelOut = *m;
+    return std::nullopt;
+}
+
 std::optional<QString> resolveScenario(const QCommandLineParser& p, Catalog& catalog, ResolvedScenario* out)
 {
     Scenario s = defaultScenario();
@@ -192,34 +221,14 @@ std::optional<QString> resolveScenario(const QCommandLineParser& p, Catalog& cat
         s = doc->scenario;
         out->title = QString::fromStdString(doc->title);
     }
-    const std::string baseGpu = s.gpuId;
-    const std::string baseModel = s.modelId;
-    const bool defaultGpu = !p.isSet(kGpu) || p.value(kGpu).toStdString() == baseGpu;
-    if (!defaultGpu)
-        s.gpuId = p.value(kGpu).toStdString();
+    const QString gpu = p.isSet(kGpu) ? p.value(kGpu) : QString();
+    const QString model = p.isSet(kModel) ? p.value(kModel) : QString();
+    const bool defaultGpu = gpu.isEmpty() || gpu.toStdString() == s.gpuId;
+    if (auto e = applyGpuAndModel(gpu, model, catalog, s, &out->model))
+        return e;
     out->gpu = catalog.gpu(s.gpuId);
-    if (!out->gpu) {
-        return QStringLiteral("--gpu: unknown GPU id \"%1\"; valid: %2")
-            .arg(QString::fromStdString(s.gpuId), QString::fromStdString(catalog.gpuIds()));
-    }
-    // A scenario's what-if figures belong to its GPU; another GPU starts from its datasheet.
-    if (!defaultGpu || p.isSet(kDatasheet))
+    if (p.isSet(kDatasheet))
         s.overrides = {};
-
-    const bool defaultModel = !p.isSet(kModel) || p.value(kModel).toStdString() == baseModel;
-    if (!defaultModel) {
-        if (auto e = resolveModelOption(p.value(kModel), catalog, &out->model))
-            return e;
-        s.modelId = out->model.id;
-        s.config.microBatch = 8;
-        s.config.sequenceLength = out->model.defaultSequence;
-    } else {
-        const ModelSpec* m = catalog.model(s.modelId);
-        if (!m)
-            return QStringLiteral("model \"%1\" is not in the catalog; valid ids: %2")
-                .arg(QString::fromStdString(s.modelId), QString::fromStdString(catalog.modelIds()));
-        out->model = *m;
-    }
 
     TrainingConfig& c = s.config;
     double d = 0.0;

@@ -2,6 +2,7 @@
 
 #include "links.h"
 #include "optionparse.h"
+#include "pipeline.h"
 
 namespace headroom {
 
@@ -99,8 +100,7 @@ std::optional<QString> readParallelismOptions(const QCommandLineParser& p, Train
     if (cl.interLink != LinkKind::Auto && !linkFigure(cl.interLink).interNode)
         return QStringLiteral("--inter-link: %1 is a link inside a node; between nodes: auto, eth-100g, ib-hdr, ib-ndr")
             .arg(p.value(kInter));
-    const std::int64_t gpus = std::int64_t(std::max(1, c->tensorParallel)) * std::max(1, c->pipelineParallel)
-        * std::max(1, c->dataParallel);
+    const std::int64_t gpus = jobGpus(*c);
     if (p.isSet(kNodes)) {
         int nodes = 1;
         if ((e = integer(p, kNodes, 1, 1 << 16, &nodes)))

@@ -156,21 +156,10 @@ int runPlan(const QStringList& arguments)
     PlanRequest request;
     Scenario& s = request.base;
     s = defaultScenario();
-    if (p.isSet(gpu) && p.value(gpu).toStdString() != s.gpuId) {
-        s.gpuId = p.value(gpu).toStdString();
-        s.overrides = {}; // a scenario's what-if figures belong to its GPU
-    }
-    if (!catalog.gpu(s.gpuId))
-        return fail(QStringLiteral("--gpu: unknown GPU id \"%1\"; valid: %2")
-                        .arg(QString::fromStdString(s.gpuId), QString::fromStdString(catalog.gpuIds())));
-    if (p.isSet(model) && p.value(model).toStdString() != s.modelId) {
-        ModelSpec m;
-        if (auto e = resolveModelOption(p.value(model), catalog, &m))
-            return fail(*e);
-        s.modelId = m.id;
-        s.config.microBatch = 8;
-        s.config.sequenceLength = m.defaultSequence;
-    }
+    ModelSpec picked;
+    if (auto e = applyGpuAndModel(p.isSet(gpu) ? p.value(gpu) : QString(), p.isSet(model) ? p.value(model) : QString(),
+                                  catalog, s, &picked))
+        return fail(*e);
     s.config.precision = Precision::MixedBF16;
     std::optional<QString> e;
     if ((e = integer(p, seq, 1, qint64(1) << 30, &s.config.sequenceLength)))
@@ -186,15 +175,11 @@ int runPlan(const QStringList& arguments)
     int shown = 15;
     if ((e = integer(p, top, 1, 1 << 20, &shown)))
         return fail(*e);
-    const ModelSpec* m = catalog.model(s.modelId);
-    if (m && m->family == ModelFamily::Transformer && m->transformer.position == PositionKind::Learned
-        && s.config.sequenceLength > m->transformer.maxPositions)
-        return fail(QStringLiteral("--seq: must be at most %1 (the model's learned positions)")
-                        .arg(m->transformer.maxPositions));
     const auto result = plan(catalog, request);
     if (!result) {
         const std::string& f = result.error().field;
-        QString option = QString::fromStdString(f).replace(QLatin1Char('_'), QLatin1Char('-'));
+        QString option = f == "sequence_length" ? QStringLiteral("seq")
+                                                : QString::fromStdString(f).replace(QLatin1Char('_'), QLatin1Char('-'));
         return fail(QStringLiteral("--%1: %2").arg(option, QString::fromStdString(result.error().message)));
     }
     if (p.isSet(json))

@@ -26,7 +26,9 @@ std::vector<Contributor> contributors(const Schedule& s, MemoryCategory c, std::
             if (b.category != c)
                 continue;
             const Step& at = s.steps[std::size_t(b.alloc)];
-            Live& l = byLabel[{ at.label, at.phase == Phase::Backward }];
+            // The other micro-batches a pipeline stage holds are allocated with its first step, not by it.
+            const std::string_view label = ev[k] == s.inFlightBlock ? std::string_view("pipeline.in_flight") : at.label;
+            Live& l = byLabel[{ label, at.phase == Phase::Backward }];
             l.bytes += frees ? -b.bytes.at(batch) : b.bytes.at(batch);
             l.blocks += frees ? -1 : 1;
         }

@@ -577,7 +577,8 @@ namespace {
         }
         if (lastBackward < 0 || (kept.fixed == 0.0 && kept.perSample == 0.0))
             return;
-        use(newBlock(kept * others, MemoryCategory::Activations, 0), lastBackward);
+        s.inFlightBlock = newBlock(kept * others, MemoryCategory::Activations, 0);
+        use(s.inFlightBlock, lastBackward);
     }
 
     // Each step's allocations, then its frees, as one flat list (Schedule::events) that walkSchedule reads.
@@ -681,6 +682,7 @@ namespace {
         s.modelFlops = {};
         s.commBytesPerMicroBatch = s.commBytesPerStep = s.offloadBytesPerStep = s.offloadParameters = s.hostBytes = 0.0;
         s.tpCommBytesPerMicroBatch = {};
+        s.inFlightBlock = -1;
         saved.clear();
         const std::size_t nStorages = g.storages.size();
         storageProducer.assign(nStorages, -1);

@@ -13,6 +13,13 @@ int pipelineChunks(const TrainingConfig& config)
 
 int microBatchesPerStep(const TrainingConfig& config) { return std::max(1, config.gradientAccumulation); }
 
+std::int64_t jobGpus(const TrainingConfig& config)
+{
+    // In 64 bits: 1024 x 1024 x 2^20 ranks pass what an int holds.
+    return std::int64_t(std::max(1, config.tensorParallel)) * std::max(1, config.pipelineParallel)
+        * std::max(1, config.dataParallel);
+}
+
 std::vector<LayerRange> stageLayers(int layers, const TrainingConfig& config, int stage)
 {
     const int p = pipelineStages(config);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <thread>
@@ -87,6 +88,8 @@ Expected<PlanResult> plan(const Catalog& catalog, const PlanRequest& request)
         return fail("gpu", "unknown GPU \"" + request.base.gpuId + "\"");
     if (auto e = validateConfig(request.base.config, "plan"))
         return *e;
+    if (auto e = validateForModel(*model, request.base.config, "plan")) // the layout-free rules (sequence length)
+        return *e;
 
     const bool transformer = model->family == ModelFamily::Transformer;
     const TransformerSpec& t = model->transformer;
@@ -108,7 +111,7 @@ Expected<PlanResult> plan(const Catalog& catalog, const PlanRequest& request)
             const int dp = request.gpus / (tp * pp);
             // Everything below this (t, p) pair: micro-batches x schedules x SP x ZeRO x checkpointing.
             const std::int64_t family = std::int64_t(micros.size()) * (pp > 1 ? 2 : 1) * (tp > 1 ? 2 : 1)
-                * (dp > 1 ? 4 : 1) * 3;
+                * (dp > 1 ? 4 : 1) * std::int64_t(std::size(modes));
             if (tp > request.gpusPerNode) {
                 rejected.add("t beyond a node: tensor parallelism keeps its ranks on one node", family);
                 continue;
@@ -155,7 +158,8 @@ Expected<PlanResult> plan(const Catalog& catalog, const PlanRequest& request)
                         }
                         for (int zero = 0; zero <= (dp > 1 ? 3 : 0); ++zero) {
                             if (pp > 1 && zero >= 2) {
-                                rejected.add("ZeRO-2/3 with pipeline parallelism: DeepSpeed refuses the pair", 3);
+                                rejected.add("ZeRO-2/3 with pipeline parallelism: DeepSpeed refuses the pair",
+                                             std::int64_t(std::size(modes)));
                                 continue;
                             }
                             for (Checkpointing ckpt : modes) {

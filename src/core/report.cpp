@@ -1,5 +1,6 @@
 #include "report.h"
 
+#include "pipeline.h"
 #include "reportjson.h"
 
 #include "units.h"
@@ -36,7 +37,6 @@ namespace {
 using detail::categoriesJson;
 using detail::communicationJson;
 using detail::finite;
-using detail::gpuCount;
 using detail::gpuJson;
 using detail::integer;
 using detail::parallelismJson;
@@ -317,7 +317,7 @@ namespace {
         j["time"] = timeJson(e);
         j["throughput_per_second"] = finite(e.throughputPerSecond);
         j["throughput_unit"] = e.vision ? "images" : "tokens";
-        const double gpus = gpuCount(e.config);
+        const double gpus = double(jobGpus(e.config));
         j["throughput_per_gpu_per_second"] = finite(e.throughputPerSecond / gpus);
         j["model_flops_per_second_per_gpu"] = finite(e.stepSeconds > 0 ? e.modelFlopsPerStep / e.stepSeconds : 0.0);
         j["parallelism"] = parallelismJson(e.config);
@@ -389,7 +389,7 @@ std::string estimateToTable(const Estimate& e, const ModelSpec& model)
         std::snprintf(line, sizeof line,
                       "Split      tensor parallelism %d%s: %s parameters per GPU, %.0f GPUs in all\n",
                       e.config.tensorParallel, e.config.sequenceParallel ? " with sequence parallelism" : "",
-                      formatCount(e.parametersPerGpu).c_str(), gpuCount(e.config));
+                      formatCount(e.parametersPerGpu).c_str(), double(jobGpus(e.config)));
         out += line;
     }
     if (e.config.pipelineParallel > 1) {

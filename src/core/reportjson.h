@@ -25,8 +25,8 @@ std::string allocatorTable(const AllocatorEstimate& a, double capacityBytes);
 
 // Bytes per memory category, by category name.
 nlohmann::json categoriesJson(const CategoryBytes& bytes);
-// reportparallel.cpp: the degrees and GPU count, communication by kind (seconds and bytes), every pipeline stage.
-double gpuCount(const TrainingConfig& c); // tp x pp x dp
+// reportparallel.cpp: the degrees and GPU count (jobGpus, pipeline.h), communication by kind (seconds and bytes), every
+// pipeline stage.
 nlohmann::json parallelismJson(const TrainingConfig& c);
 nlohmann::json communicationJson(const Estimate& e);
 nlohmann::json ranksJson(const std::vector<RankSummary>& ranks);

@@ -4,6 +4,7 @@
 #include "reportjson.h"
 
 #include "links.h"
+#include "pipeline.h"
 
 #include <algorithm>
 #include <cmath>
@@ -18,12 +19,6 @@ json categoriesJson(const CategoryBytes& bytes)
     for (int c = 0; c < kMemoryCategoryCount; ++c)
         j[std::string(toString(MemoryCategory(c)))] = integer(bytes[c]);
     return j;
-}
-
-double gpuCount(const TrainingConfig& c)
-{
-    // In double: 1024 x 1024 x 2^20 ranks pass what an int holds.
-    return double(std::max(1, c.tensorParallel)) * std::max(1, c.pipelineParallel) * std::max(1, c.dataParallel);
 }
 
 namespace {
@@ -43,24 +38,26 @@ namespace {
 
 json parallelismJson(const TrainingConfig& c)
 {
-    return { { "tp", std::max(1, c.tensorParallel) },
-             { "sp", c.sequenceParallel },
-             { "pp", std::max(1, c.pipelineParallel) },
-             { "vpp", c.pipelineSchedule == PipelineSchedule::Interleaved ? std::max(1, c.virtualStages) : 1 },
-             { "pipeline_schedule", std::string(toString(c.pipelineSchedule)) },
-             { "cp", 1 },
-             { "ep", 1 },
-             { "dp", std::max(1, c.dataParallel) },
-             { "gpus", integer(gpuCount(c)) },
-             { "micro_batches_per_step", std::max(1, c.gradientAccumulation) },
-             { "gpus_per_node", c.cluster.gpusPerNode > 0 ? integer(c.cluster.gpusPerNode) : integer(gpuCount(c)) },
-             { "nodes", integer(c.cluster.gpusPerNode > 0 ? std::ceil(gpuCount(c) / c.cluster.gpusPerNode) : 1.0) },
-             { "intra_link", linkJson(c.cluster.intraLink) },
-             { "inter_link",
-               linkJson(c.cluster.interLink == LinkKind::Auto ? LinkKind::InfinibandHdr : c.cluster.interLink) },
-             // In double: a what-if micro-batch of 2^40 times the ranks passes int64; integer() saturates.
-             { "global_batch",
-               integer(double(c.microBatch) * std::max(1, c.gradientAccumulation) * std::max(1, c.dataParallel)) } };
+    return {
+        { "tp", std::max(1, c.tensorParallel) },
+        { "sp", c.sequenceParallel },
+        { "pp", std::max(1, c.pipelineParallel) },
+        { "vpp", c.pipelineSchedule == PipelineSchedule::Interleaved ? std::max(1, c.virtualStages) : 1 },
+        { "pipeline_schedule", std::string(toString(c.pipelineSchedule)) },
+        { "cp", 1 },
+        { "ep", 1 },
+        { "dp", std::max(1, c.dataParallel) },
+        { "gpus", integer(double(jobGpus(c))) },
+        { "micro_batches_per_step", std::max(1, c.gradientAccumulation) },
+        { "gpus_per_node", c.cluster.gpusPerNode > 0 ? integer(c.cluster.gpusPerNode) : integer(double(jobGpus(c))) },
+        { "nodes", integer(c.cluster.gpusPerNode > 0 ? std::ceil(double(jobGpus(c)) / c.cluster.gpusPerNode) : 1.0) },
+        { "intra_link", linkJson(c.cluster.intraLink) },
+        { "inter_link",
+          linkJson(c.cluster.interLink == LinkKind::Auto ? LinkKind::InfinibandHdr : c.cluster.interLink) },
+        // In double: a what-if micro-batch of 2^40 times the ranks passes int64; integer() saturates.
+        { "global_batch",
+          integer(double(c.microBatch) * std::max(1, c.gradientAccumulation) * std::max(1, c.dataParallel)) }
+    };
 }
 
 json communicationJson(const Estimate& e)

@@ -170,8 +170,12 @@ std::optional<Error> simulate(const Catalog& catalog, const Scenario& scenario, 
     TrainingConfig shown = config;
     shown.pipelineStage = options.stage >= 0 && options.stage < stages ? options.stage : worst;
     const std::shared_ptr<const Schedule>& schedule = schedules[std::size_t(shown.pipelineStage)];
-    if (stages == 1 || !reuse)
-        evaluate(schedule, *model, *gpu, shown, scenario.overrides, eo, out.estimate);
+    if (stages == 1 || !reuse) {
+        // The longest sequence is the most loaded stage's (below when another is shown).
+        EstimateOptions shownOptions = eo;
+        shownOptions.searchMaxSequence = eo.searchMaxSequence && shown.pipelineStage == worst;
+        evaluate(schedule, *model, *gpu, shown, scenario.overrides, shownOptions, out.estimate);
+    }
     if (stages > 1)
         combineStages(out.estimate, out.ranks, totals, *model);
     else
