@@ -122,6 +122,18 @@ void TestHfImport::publishedCounts_data()
         << QStringLiteral("Qwen2.5-0.5B") << QStringLiteral("Qwen2ForCausalLM") << qint64(494032768);
     QTest::newRow("vit-base-patch16-224 (torchvision ViT_B_16 num_params)")
         << QStringLiteral("vit-base-patch16-224") << QStringLiteral("ViTForImageClassification") << qint64(86567656);
+    // The mixture-of-experts checkpoints (issue 11): each figure is the exact count its publisher's rounded one
+    // ("46.7B", "30.5B", "14.3B", "6.9B", "8.2B") rounds from, counted shape by shape in tst_moe.
+    QTest::newRow("Mixtral-8x7B-v0.1 (issue 11; Mistral AI: 46.7B)")
+        << QStringLiteral("Mixtral-8x7B-v0.1") << QStringLiteral("MixtralForCausalLM") << qint64(46702792704);
+    QTest::newRow("Qwen3-30B-A3B (model card: 30.5B)")
+        << QStringLiteral("Qwen3-30B-A3B") << QStringLiteral("Qwen3MoeForCausalLM") << qint64(30532122624);
+    QTest::newRow("Qwen1.5-MoE-A2.7B (model card: 14.3B)")
+        << QStringLiteral("Qwen1.5-MoE-A2.7B") << QStringLiteral("Qwen2MoeForCausalLM") << qint64(14315784192);
+    QTest::newRow("OLMoE-1B-7B-0924 (OLMoE paper: 6.9B)")
+        << QStringLiteral("OLMoE-1B-7B-0924") << QStringLiteral("OlmoeForCausalLM") << qint64(6919161856);
+    QTest::newRow("Qwen3-8B (model card: 8.2B, 6.95B non-embedding)")
+        << QStringLiteral("Qwen3-8B") << QStringLiteral("Qwen3ForCausalLM") << qint64(8190735360);
 }
 
 void TestHfImport::publishedCounts()
@@ -149,6 +161,8 @@ void TestHfImport::reproducesPresets_data()
     QTest::newRow("llama-2-7b") << QStringLiteral("Llama-2-7b-hf") << QStringLiteral("llama-2-7b");
     QTest::newRow("mistral-7b") << QStringLiteral("Mistral-7B-v0.1") << QStringLiteral("mistral-7b");
     QTest::newRow("qwen2.5-0.5b") << QStringLiteral("Qwen2.5-0.5B") << QStringLiteral("qwen2.5-0.5b");
+    QTest::newRow("mixtral-8x7b") << QStringLiteral("Mixtral-8x7B-v0.1") << QStringLiteral("mixtral-8x7b");
+    QTest::newRow("qwen3-30b-a3b") << QStringLiteral("Qwen3-30B-A3B") << QStringLiteral("qwen3-30b-a3b");
 }
 
 // The presets model these checkpoints by hand; importing their config.json must give the same model, so every

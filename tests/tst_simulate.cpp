@@ -78,7 +78,7 @@ SimulationResult run(const Scenario& s, SimulationCache* cache)
 
 // A new field of TrainingConfig changes its size: give it a row below (and, if it does not shape the schedule, a
 // line in scheduleKey()), then update this size.
-static_assert(sizeof(TrainingConfig) == 168, "TrainingConfig changed: add a row to cachedEqualsFresh_data");
+static_assert(sizeof(TrainingConfig) == 176, "TrainingConfig changed: add a row to cachedEqualsFresh_data");
 
 void TestSimulate::cachedEqualsFresh_data()
 {
@@ -116,6 +116,10 @@ void TestSimulate::cachedEqualsFresh_data()
     QTest::newRow("pipelineStage") << Change([](TrainingConfig& c) {
         c.pipelineParallel = 2;
         c.pipelineStage = 1;
+    });
+    QTest::newRow("expertParallel") << Change([](TrainingConfig& c) {
+        c.dataParallel = 4;
+        c.expertParallel = 2;
     });
     QTest::newRow("cluster") << Change([](TrainingConfig& c) {
         c.dataParallel = 16;
@@ -166,9 +170,11 @@ void TestSimulate::cachedEqualsFresh_data()
 void TestSimulate::cachedEqualsFresh()
 {
     QFETCH(Change, change);
-    const Scenario base = baseScenario();
+    Scenario base = baseScenario();
     Scenario changed = base;
     change(changed.config);
+    if (changed.config.expertParallel > 1) // expert parallelism needs a model with experts
+        base.modelId = changed.modelId = "mixtral-8x7b";
     QVERIFY(!(changed.config == base.config)); // the row really changes the field
 
     SimulationCache cache;

@@ -52,6 +52,8 @@ namespace {
             return QStringLiteral("pp");
         if (f == QLatin1String("virtual_stages"))
             return QStringLiteral("vpp");
+        if (f == QLatin1String("expert_parallel"))
+            return QStringLiteral("ep");
         if (f == QLatin1String("gradient_accumulation"))
             return QStringLiteral("grad-accum");
         f.replace(QLatin1Char('_'), QLatin1Char('-'));

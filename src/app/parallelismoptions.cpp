@@ -18,6 +18,10 @@ namespace {
                                   QStringLiteral("N"));
     const QCommandLineOption kSchedule({ QStringLiteral("pipeline-schedule") },
                                        QStringLiteral("gpipe, 1f1b (default) or interleaved."), QStringLiteral("kind"));
+    const QCommandLineOption kEp({ QStringLiteral("ep") },
+                                 QStringLiteral("Expert-parallel ranks (MoE models; default 1): each holds 1/N of the "
+                                                "routed experts; a split of --dp, which N must divide."),
+                                 QStringLiteral("N"));
     const QCommandLineOption kGlobalBatch({ QStringLiteral("global-batch") },
                                           QStringLiteral("Samples per optimizer step over the whole job: sets the "
                                                          "micro-batches per step to N / (batch x dp)."),
@@ -44,7 +48,7 @@ namespace {
 
 void addParallelismOptions(QCommandLineParser& parser)
 {
-    parser.addOptions({ kPp, kVpp, kSchedule, kGlobalBatch, kPerNode, kNodes, kIntra, kInter });
+    parser.addOptions({ kPp, kVpp, kEp, kSchedule, kGlobalBatch, kPerNode, kNodes, kIntra, kInter });
 }
 
 std::optional<QString> readParallelismOptions(const QCommandLineParser& p, TrainingConfig* c)
@@ -53,6 +57,8 @@ std::optional<QString> readParallelismOptions(const QCommandLineParser& p, Train
     if ((e = integer(p, kPp, 1, 1024, &c->pipelineParallel)))
         return e;
     if ((e = integer(p, kVpp, 1, 128, &c->virtualStages)))
+        return e;
+    if ((e = integer(p, kEp, 1, 1024, &c->expertParallel)))
         return e;
     if (p.isSet(kVpp) && c->virtualStages > 1)
         c->pipelineSchedule = PipelineSchedule::Interleaved;
@@ -126,6 +132,8 @@ void appendParallelismArguments(const TrainingConfig& c, QStringList& a)
         if (kind != LinkKind::Auto)
             a << QLatin1String(option) << QString::fromLatin1(toString(kind).data(), qsizetype(toString(kind).size()));
     }
+    if (c.expertParallel != 1)
+        a << QStringLiteral("--ep") << QString::number(c.expertParallel);
     if (c.pipelineParallel == 1)
         return;
     const std::string_view kind = toString(c.pipelineSchedule);

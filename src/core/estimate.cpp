@@ -232,6 +232,16 @@ namespace {
                 e.exposedCommunicationSeconds += e.pipelineSeconds;
             }
         }
+        // Expert parallelism: the token all-to-alls inside each MoE layer, forward and backward; the ep ranks are
+        // consecutive data-parallel ranks (t GPUs apart), and Megatron's dispatcher waits for them.
+        if (const int ep = std::max(1, config.expertParallel); ep > 1) {
+            e.expertParallelBytes = s.epCommBytesPerMicroBatch.at(batch) * ga;
+            if (const double bw = linkBandwidth(tp * ep); bw > 0.0) {
+                e.expertParallelSeconds = e.expertParallelBytes / bw;
+                e.communicationSeconds += e.expertParallelSeconds;
+                e.exposedCommunicationSeconds += e.expertParallelSeconds;
+            }
+        }
         const double linkBw = linkBandwidth(tp * ranks); // data-parallel ranks sit t GPUs apart
         if (ranks <= 1 || linkBw <= 0.0)
             return;
@@ -415,6 +425,7 @@ void evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, 
     e.modelId = model.id;
     e.vision = model.isVision();
     e.parameters = s.parameters;
+    e.activeParameters = s.activeParameters;
     e.trainableParameters = s.trainableParameters;
     e.parametersPerGpu = s.parametersPerGpu;
     e.tokensPerSample = s.tokensPerSample;

@@ -63,6 +63,7 @@ struct Estimate {
     TrainingConfig config;
     std::string modelId;
     double parameters = 0.0;
+    double activeParameters = 0.0;    // per token: total minus the experts a token does not use (memory holds all)
     double trainableParameters = 0.0; // PEFT get_nb_trainable_parameters: the ones with requires_grad
     double parametersPerGpu = 0.0;    // one GPU's share under tensor parallelism
     double tokensPerSample = 1.0;
@@ -96,9 +97,16 @@ struct Estimate {
     double tensorParallelSeconds = 0.0; // of communicationSeconds: the tensor-parallel all-reduces, never hidden
     double dataParallelSeconds = 0.0;   // of communicationSeconds: gradient all-reduce or ZeRO collectives
     double pipelineSeconds = 0.0;       // of communicationSeconds: this stage's sends and receives, never hidden
-    double tensorParallelBytes = 0.0;   // per step, sent by this GPU
+    double expertParallelSeconds = 0.0; // of communicationSeconds: MoE token all-to-alls, never hidden
+    double expertParallelBytes = 0.0;
+    double tensorParallelBytes = 0.0; // per step, sent by this GPU
     double dataParallelBytes = 0.0;
     double pipelineBytes = 0.0;
+    // The transfers every micro-batch waits for: tensor-parallel, pipeline and expert-parallel.
+    double blockingCommunicationSeconds() const
+    {
+        return tensorParallelSeconds + pipelineSeconds + expertParallelSeconds;
+    }
     double pipelineBubbleSeconds = 0.0; // the whole pipeline's idle time per step (simulate() fills it)
     double offloadSeconds = 0.0;
     double hostBytes = 0.0; // optimizer state in host memory (ZeRO-Offload) or unified memory (paged optimizers)

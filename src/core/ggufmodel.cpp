@@ -128,6 +128,10 @@ Expected<ModelSpec> ggufModel(const GgufFile& f, std::string_view id, std::strin
     const GgufTensor* embedding = find(f, "token_embd.weight");
     if (!embedding || embedding->dims.size() != 2)
         return Error { std::string(origin), "token_embd.weight", "the file has no 2-D token embedding: not a decoder" };
+    if (key("expert_count") > 0 || find(f, "blk.0.ffn_gate_inp.weight"))
+        return Error { std::string(origin), a + ".expert_count",
+                       "a mixture-of-experts GGUF file: serving one is not modelled yet (import its Hugging Face "
+                       "config.json to simulate its training)" };
     ModelSpec m;
     m.id = std::string(id);
     m.name = f.strings.count("general.name") ? f.strings.at("general.name") : std::string(id);

@@ -87,6 +87,7 @@ struct GraphOp {
     Linear modelFlops;      // forward matmul FLOPs by the dense convention used for MFU (Narayanan et al. 2021)
     Linear backwardScratch; // allocated and freed inside the backward kernel (a 4-bit weight dequantized again)
     Linear tpMessage;       // bytes tensor parallelism all-reduces for this operator, forward and backward together
+    Linear epMessage;       // bytes this rank sends in expert-parallel all-to-alls, forward and backward together
     bool inplace = false;
 };
 
@@ -100,7 +101,9 @@ struct Parameter {
     TensorId tensor = kNoTensor;
     double lastDim = 0.0; // size of the last dimension; 0 for 1-D parameters (Adafactor factors >= 2-D)
     double secondLastDim = 0.0;
-    double shards = 1.0; // tensor-parallel ranks that each hold numel of it (1: replicated on every rank)
+    double shards = 1.0;       // ranks that each hold numel of it, tensor- and expert-parallel (1: replicated)
+    double expertShards = 1.0; // of those, the expert-parallel ranks: ZeRO shards it over dp / expertShards ranks
+    double activeShare = 1.0;  // the share a token computes with: topK / experts for routed experts
 };
 
 struct CheckpointRegion {

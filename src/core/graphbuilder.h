@@ -85,8 +85,10 @@ public:
                     std::string_view label, bool perSampleRows = true);
     // bitsandbytes Linear4bit: x.to(compute), a GEMM against the weight dequantized to the compute type,
     // .to(x.dtype). MatMul4Bit saves no activation; its backward dequantizes the weight again.
+    TensorId groupedLinear(TensorId x, TensorId weight, double rows, double in, double out, double groups,
+                           std::string_view label);
     TensorId linear4bit(TensorId x, TensorId weight, TensorId bias, double rows, double in, double out, DType compute,
-                        std::string_view label);
+                        std::string_view label, double groups = 1.0);
     TensorId conv2d(TensorId x, TensorId weight, TensorId bias, double inChannels, double outChannels,
                     double kernelArea, double groups, double outPixels, std::string_view label);
     // Batched matmul [G, M, K] x [G, K, N]; groups per sample.
@@ -130,6 +132,8 @@ public:
     std::string_view intern(std::string s);
 
 private:
+    TensorId linearOp(TensorId x, TensorId weight, TensorId bias, double rows, double in, double out, double groups,
+                      std::string_view label, bool perSampleRows);
     TensorId newTensor(Linear numel, DType type, TensorRole role, bool requiresGrad);
     TensorId newActivation(double numelPerSample, DType type, bool requiresGrad);
     // Elementwise results of tensors that do not grow with the batch (a weight, DoRA's norms) stay fixed.

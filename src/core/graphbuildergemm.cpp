@@ -29,6 +29,21 @@ TensorId GraphBuilder::embedding(TensorId weight, TensorId ids, double rows, dou
 TensorId GraphBuilder::linear(TensorId x, TensorId weight, TensorId bias, double rows, double in, double out,
                               std::string_view label, bool perSampleRows)
 {
+    return linearOp(x, weight, bias, rows, in, out, 1.0, label, perSampleRows);
+}
+
+// A mixture of experts' projection as one grouped GEMM (transformers' MixtralExperts, Megatron's GroupedMLP): the
+// routed token copies, `rows` per sample in all, each multiply their expert's in x out slice of a
+// groups x in x out weight. Every expert's weight is read; each row costs one in x out product.
+TensorId GraphBuilder::groupedLinear(TensorId x, TensorId weight, double rows, double in, double out, double groups,
+                                     std::string_view label)
+{
+    return linearOp(x, weight, kNoTensor, rows, in, out, groups, label, true);
+}
+
+TensorId GraphBuilder::linearOp(TensorId x, TensorId weight, TensorId bias, double rows, double in, double out,
+                                double groups, std::string_view label, bool perSampleRows)
+{
     const bool fp8 = m_plan.fp8Gemms;
     TensorId xs = x; // what autograd saves for the weight gradient
     TensorId ws = weight;
@@ -69,7 +84,7 @@ TensorId GraphBuilder::linear(TensorId x, TensorId weight, TensorId bias, double
     if (grad(xin))
         addSaved({ ws });
     const double mac = rows * in * out;
-    const Linear weightBytes = fixedAmount(in * out * pw);
+    const Linear weightBytes = fixedAmount(groups * in * out * pw);
     OpCost fwd { byRows(2.0 * mac + (bias != kNoTensor ? rows * out : 0.0)),
                  weightBytes + byRows(rows * (in * px + out * py)) };
     OpCost bwd;
@@ -90,11 +105,11 @@ TensorId GraphBuilder::linear(TensorId x, TensorId weight, TensorId bias, double
 }
 
 TensorId GraphBuilder::linear4bit(TensorId x, TensorId weight, TensorId bias, double rows, double in, double out,
-                                  DType compute, std::string_view label)
+                                  DType compute, std::string_view label, double groups)
 {
     const DType inType = m_g.tensors[x].dtype;
     const TensorId xc = cast(x, compute, "linear4bit.cast");
-    const double n = in * out;
+    const double n = groups * in * out;
     const double pq = bytesPerElement(m_g.tensors[weight].dtype);
     const double pc = bytesPerElement(compute);
     // dequantize_4bit into a compute-type buffer, then F.linear: bitsandbytes' CUDA path for more than 1536 rows

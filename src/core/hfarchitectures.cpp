@@ -1,5 +1,8 @@
 #include "hfarchitectures.h"
 
+#include "moespec.h"
+
+#include <algorithm>
 #include <cmath>
 
 namespace headroom::detail::hf {
@@ -253,6 +256,94 @@ Imported readQwen2(const ObjectReader& r)
     m.t.qkvBias = true;
     if (r.booleanOr("use_sliding_window", false))
         m.notes = slidingWindowNote(r);
+    return m;
+}
+
+// Qwen3ForCausalLM: Qwen2's layers without the q/k/v biases (attention_bias false) and with Qwen3RMSNorm on each
+// head's queries and keys (q_norm, k_norm over head_dim) before the rotary embedding.
+Imported readQwen3(const ObjectReader& r)
+{
+    Imported m = readLlamaFamily(r, 32768);
+    m.t.qkvBias = m.t.outBias = r.booleanOr("attention_bias", false);
+    m.t.qkNorm = QkNorm::PerHead;
+    if (r.booleanOr("use_sliding_window", false))
+        m.notes = slidingWindowNote(r);
+    return m;
+}
+
+namespace {
+
+    // The router and experts shared by the MoE configs: `expertsKey` experts, num_experts_per_tok of them per token,
+    // each an intermediate of `widthKey`.
+    MoeSpec readExperts(const ObjectReader& r, const TransformerSpec& t, std::string_view expertsKey,
+                        std::int64_t defaultExperts, std::int64_t defaultTopK, std::string_view widthKey,
+                        bool defaultNormalize)
+    {
+        MoeSpec e;
+        e.experts = int(r.integerOr(expertsKey, defaultExperts, 1, 1 << 16));
+        e.topK = int(r.integerOr("num_experts_per_tok", defaultTopK, 1, 1 << 16));
+        e.expertFfn = int(r.integer(widthKey, 1, kMaxFfn));
+        e.normalizeTopK = r.booleanOr("norm_topk_prob", defaultNormalize);
+        detail::checkMoe(r, e, t.layers, "num_experts_per_tok", "mlp_only_layers");
+        return e;
+    }
+
+    // Qwen2MoeConfig / Qwen3MoeConfig: layer l is sparse when it is not in mlp_only_layers and
+    // (l + 1) % decoder_sparse_step == 0; the dense layers are an MLP of intermediate_size.
+    void readSparseLayers(const ObjectReader& r, Imported& m)
+    {
+        MoeSpec& e = m.t.moe;
+        e.sparseStep = int(r.integerOr("decoder_sparse_step", 1, 1, kMaxModelLayers));
+        e.denseLayers = detail::readLayerList(r, "mlp_only_layers");
+        detail::checkMoe(r, e, m.t.layers, "num_experts_per_tok", "mlp_only_layers");
+    }
+
+} // namespace
+
+// MixtralForCausalLM: Mistral's attention; every layer's MLP is MixtralSparseMoeBlock, num_local_experts experts of
+// intermediate_size with num_experts_per_tok per token, the top-k weights always renormalised. Router jitter
+// (router_jitter_noise) multiplies the input by noise without saving more than the input.
+Imported readMixtral(const ObjectReader& r)
+{
+    Imported m = readLlamaFamily(r, std::int64_t(4096) * 32);
+    m.t.moe = readExperts(r, m.t, "num_local_experts", 8, 2, "intermediate_size", true);
+    m.t.moe.normalizeTopK = true;
+    if (!r.has("sliding_window") || r.find("sliding_window")->is_null())
+        return m;
+    m.notes = slidingWindowNote(r);
+    return m;
+}
+
+// Qwen2MoeForCausalLM (Qwen1.5-MoE): Qwen2's attention (q/k/v biases); sparse layers route to num_experts experts of
+// moe_intermediate_size and add a shared expert of shared_expert_intermediate_size gated by a sigmoid.
+Imported readQwen2Moe(const ObjectReader& r)
+{
+    Imported m = readQwen2(r);
+    m.t.moe = readExperts(r, m.t, "num_experts", 60, 4, "moe_intermediate_size", false);
+    m.t.moe.sharedFfn = int(r.integerOr("shared_expert_intermediate_size", 0, 0, kMaxFfn));
+    readSparseLayers(r, m);
+    return m;
+}
+
+// Qwen3MoeForCausalLM: Qwen3's attention (q_norm / k_norm, no biases) and Qwen2-MoE's routing without the shared
+// expert.
+Imported readQwen3Moe(const ObjectReader& r)
+{
+    Imported m = readQwen3(r);
+    m.t.moe = readExperts(r, m.t, "num_experts", 128, 8, "moe_intermediate_size", false);
+    readSparseLayers(r, m);
+    return m;
+}
+
+// OlmoeForCausalLM (modeling_olmoe.py): Llama-style layers whose q_norm and k_norm are RMSNorms over the whole query
+// and key projections; every MLP is sparse, num_experts experts of intermediate_size, top-k weights not
+// renormalised by default. clip_qkv clamps in place and saves nothing.
+Imported readOlmoe(const ObjectReader& r)
+{
+    Imported m = readLlamaFamily(r, 4096);
+    m.t.qkvBias = m.t.outBias = r.booleanOr("attention_bias", false);
+    m.t.qkNorm = QkNorm::Projection;
+    m.t.moe = readExperts(r, m.t, "num_experts", 64, 8, "intermediate_size", false);
     return m;
 }
 

@@ -25,6 +25,11 @@ Imported readGptNeoX(const ObjectReader& r);
 Imported readLlama(const ObjectReader& r);
 Imported readMistral(const ObjectReader& r);
 Imported readQwen2(const ObjectReader& r);
+Imported readQwen3(const ObjectReader& r);
+Imported readMixtral(const ObjectReader& r);
+Imported readQwen2Moe(const ObjectReader& r);
+Imported readQwen3Moe(const ObjectReader& r);
+Imported readOlmoe(const ObjectReader& r);
 Imported readVit(const ObjectReader& r);
 int labelCount(const ObjectReader& r); // PretrainedConfig.num_labels
 

@@ -114,6 +114,11 @@ Expected<InferenceWeights> inferenceWeights(const ModelSpec& model, const Infere
                        "inference covers decoder-only language models with a causal-LM head; \"" + model.id
                            + "\" is not one" };
     }
+    if (t.moe.any())
+        return Error { model.id, "model",
+                       "\"" + model.id
+                           + "\" is a mixture-of-experts model; serving one (every expert resident, "
+                             "active experts per token) is not modelled yet. headroom estimate models its training." };
     TensorList list(t, config);
     const std::int64_t h = t.hidden;
     const std::int64_t hd = t.effectiveHeadDim();
@@ -144,6 +149,10 @@ Expected<InferenceWeights> inferenceWeights(const ModelSpec& model, const Infere
                 list.addVector(b + "attn_k.bias", i, kv);
                 list.addVector(b + "attn_v.bias", i, kv);
             }
+        }
+        if (t.qkNorm != QkNorm::None) { // Qwen3: one head's channels; OLMoE: the whole projection
+            list.addVector(b + "attn_q_norm.weight", i, t.qkNorm == QkNorm::PerHead ? hd : q);
+            list.addVector(b + "attn_k_norm.weight", i, t.qkNorm == QkNorm::PerHead ? hd : kv);
         }
         list.add(b + "attn_output.weight", WeightRole::AttentionOutput, i, h, q);
         if (t.outBias)

@@ -150,7 +150,14 @@ namespace {
         double weightBytes = 0.0;          // every parameter in its own dtype
         double trainableWeightBytes = 0.0; // the parameters that train
         double gradientBytes = 0.0;        // their gradients
+        // Of those, the routed experts' under expert parallelism: ZeRO shards them over the dp / ep ranks that hold
+        // the same experts (Megatron's expert data-parallel group), not over all dp.
+        double expertWeightBytes = 0.0, expertTrainableWeightBytes = 0.0, expertGradientBytes = 0.0;
+        double expertTrainableShare = 0.0; // of the trained parameters' elements
+        double ep = 1.0;
         bool gradsResident = false;
+        // This rank's ZeRO shard of `all` bytes of which `experts` belong to routed experts.
+        double zeroShard(double all, double experts) const { return (all + experts * (ep - 1.0)) / ranks; }
         // Gradients take the parameter's dtype, or the master-weights gradient storage.
         double gradBytesOf(const Parameter& p) const
         {
@@ -176,19 +183,32 @@ namespace {
         else
             gradElemBytes = bytesPerElement(plan.paramType);
         s.gradientType = gradElemBytes == 4.0 ? DType::F32 : plan.paramType;
-        s.parameters = s.trainableParameters = s.parametersPerGpu = 0.0;
+        s.parameters = s.activeParameters = s.trainableParameters = s.parametersPerGpu = 0.0;
         weightBytes = trainableWeightBytes = gradientBytes = 0.0;
+        expertWeightBytes = expertTrainableWeightBytes = expertGradientBytes = 0.0;
+        ep = std::max(1, cfg.expertParallel);
+        double trainable = 0.0, expertTrainable = 0.0;
         for (const auto& p : g.params) {
             const double w = p.numel * bytesPerElement(p.dtype);
+            const bool expert = p.expertShards > 1.0;
             s.parameters += p.numel * p.shards; // the whole model; memory below is this GPU's share
+            s.activeParameters += p.numel * p.shards * p.activeShare;
             s.parametersPerGpu += p.numel;
             weightBytes += w;
+            expertWeightBytes += expert ? w : 0.0;
             if (!p.trainable)
                 continue;
             s.trainableParameters += p.numel * p.shards;
             trainableWeightBytes += w;
             gradientBytes += p.numel * gradBytesOf(p);
+            trainable += p.numel;
+            if (expert) {
+                expertTrainableWeightBytes += w;
+                expertGradientBytes += p.numel * gradBytesOf(p);
+                expertTrainable += p.numel;
+            }
         }
+        expertTrainableShare = trainable > 0.0 ? expertTrainable / trainable : 0.0;
     }
 
     void Lowerer::residentModelStates()
@@ -196,7 +216,8 @@ namespace {
         const int zero = cfg.zeroStage;
 
         // Parameters, each in its own dtype: a 1/N shard under ZeRO-3 (ZeRO paper, sec. 5.3, P_p).
-        s.resident[index(MemoryCategory::Weights)] = fixedAmount(weightBytes / (zero >= 3 ? ranks : 1));
+        s.resident[index(MemoryCategory::Weights)] = fixedAmount(zero >= 3 ? zeroShard(weightBytes, expertWeightBytes)
+                                                                           : weightBytes);
 
         // Persistent FP8 weight copies and the input batch.
         for (const auto& x : g.tensors) {
@@ -213,7 +234,7 @@ namespace {
         const double gradBytesForOptimizer = s.trainableParameters > 0 ? gradientBytes / s.trainableParameters
                                                                        : gradElemBytes;
         s.optimizer = optimizerFootprint(g, cfg, plan.paramType, gradBytesForOptimizer);
-        const double shard = 1.0 / (zero >= 1 ? ranks : 1);
+        const double shard = zero >= 1 ? zeroShard(1.0, expertTrainableShare) : 1.0;
         if (cfg.offloadOptimizer) {
             s.hostBytes = (s.optimizer.stateBytes + s.optimizer.masterBytes) * shard;
         } else if (s.optimizer.paged) {
@@ -234,12 +255,12 @@ namespace {
         // Gradients that exist before backward starts: accumulation over micro-batches keeps them, and Megatron
         // allocates its FP32 main_grad buffer once at start-up.
         gradsResident = cfg.gradientAccumulation > 1 || (master && cfg.masterGradients == GradientStorage::FP32);
-        const double gradShard = 1.0 / (zero >= 2 ? ranks : 1);
         const bool gradsOnHost = cfg.offloadOptimizer && zero >= 2;
         paramGrad.assign(g.params.size(), -1);
         if (gradsResident) {
             if (!gradsOnHost)
-                s.resident[index(MemoryCategory::Gradients)] += fixedAmount(gradientBytes * gradShard);
+                s.resident[index(MemoryCategory::Gradients)] += fixedAmount(
+                    zero >= 2 ? zeroShard(gradientBytes, expertGradientBytes) : gradientBytes);
             for (std::size_t i = 0; i < g.params.size(); ++i)
                 paramGrad[i] = g.params[i].trainable ? kResident : -1;
         }
@@ -255,25 +276,31 @@ namespace {
         const int zero = cfg.zeroStage;
         // Collectives per rank (NCCL ring volumes, nccl-tests PERFORMANCE.md; ZeRO paper sec. 7). Only trained
         // parameters have gradients to reduce and new values to gather; ZeRO-3 gathers every weight.
-        if (ranks > 1) {
-            const double f = double(ranks - 1) / ranks;
-            const double sg = gradientBytes, sw = trainableWeightBytes;
+        // Routed experts reduce over their expert data-parallel group of dp / ep ranks, the rest over all dp.
+        s.commBytesPerStep = s.commBytesPerMicroBatch = 0.0;
+        auto group = [&](double n, double sg, double sw, double wb) {
+            if (n <= 1.0)
+                return;
+            const double f = (n - 1.0) / n;
             switch (zero) {
             case 0:
-                s.commBytesPerStep = 2.0 * f * sg;
+                s.commBytesPerStep += 2.0 * f * sg;
                 break;
             case 1:
-                s.commBytesPerStep = f * (sg + sw);
+                s.commBytesPerStep += f * (sg + sw);
                 break;
             case 2:
-                s.commBytesPerMicroBatch = f * sg;
-                s.commBytesPerStep = f * sw;
+                s.commBytesPerMicroBatch += f * sg;
+                s.commBytesPerStep += f * sw;
                 break;
             default:
-                s.commBytesPerMicroBatch = f * (2.0 * weightBytes + sg);
+                s.commBytesPerMicroBatch += f * (2.0 * wb + sg);
                 break;
             }
-        }
+        };
+        group(ranks, gradientBytes - expertGradientBytes, trainableWeightBytes - expertTrainableWeightBytes,
+              weightBytes - expertWeightBytes);
+        group(ranks / ep, expertGradientBytes, expertTrainableWeightBytes, expertWeightBytes);
     }
 
     void Lowerer::offloadVolumes()
@@ -366,7 +393,7 @@ namespace {
         if (paramGrad[param] < 0 && paramGrad[param] != kResident) {
             // First gradient of this parameter: AccumulateGrad keeps the incoming tensor as .grad. Under ZeRO-2/3
             // the full gradient sits in the layer's reduce bucket and only this rank's shard stays.
-            double bytes = p.numel * gradBytesOf(p) / (zeroShards ? ranks : 1);
+            double bytes = p.numel * gradBytesOf(p) * (zeroShards ? p.expertShards / ranks : 1.0);
             if (cfg.offloadOptimizer && zeroShards)
                 bytes = 0.0;
             paramGrad[param] = newBlock(fixedAmount(bytes), MemoryCategory::Gradients, step);
@@ -498,7 +525,7 @@ namespace {
 
     void Lowerer::optimizerStep()
     {
-        const double shard = cfg.zeroStage >= 1 ? 1.0 / ranks : 1.0;
+        const double shard = cfg.zeroStage >= 1 ? zeroShard(1.0, expertTrainableShare) : 1.0;
         OpCost cost;
         if (!cfg.offloadOptimizer) {
             cost.flops = fixedAmount(s.optimizer.flops * shard);
@@ -531,12 +558,13 @@ namespace {
         buildEvents();
         detail::repeatDeltas(s);
         Linear tpMessages;
-        s.pipelineBytesPerMicroBatch = {};
+        s.pipelineBytesPerMicroBatch = s.epCommBytesPerMicroBatch = {};
         for (std::int32_t i = 0; i < std::int32_t(g.ops.size()); ++i) {
             const GraphOp& op = g.ops[std::size_t(i)];
             const double copies = g.copies(i); // a repeated block's operator runs once per block
             s.modelFlops += op.modelFlops * (3.0 * copies);
             tpMessages += op.tpMessage * copies;
+            s.epCommBytesPerMicroBatch += op.epMessage * copies;
             // A stage sends its output forward and, in backward, the gradient of its input back.
             if (op.type == OpType::Send)
                 s.pipelineBytesPerMicroBatch += g.storages[g.tensors[g.inputs(op)[0]].storage].bytes;

@@ -83,6 +83,7 @@ struct Schedule {
     std::int32_t optimizerBegin = -1;                     // first optimizer step
     Linear modelFlops; // dense matmul FLOPs of forward + backward per micro-batch (3x forward)
     double parameters = 0.0;
+    double activeParameters = 0.0;    // what one token computes with: a mixture of experts' chosen experts only
     double trainableParameters = 0.0; // those with requires_grad (PEFT get_nb_trainable_parameters)
     double parametersPerGpu = 0.0;    // this GPU's share under tensor parallelism (= parameters without it)
     double tokensPerSample = 1.0;
@@ -91,6 +92,7 @@ struct Schedule {
     double commBytesPerMicroBatch = 0.0; // per rank, collectives that run every micro-batch
     Linear tpCommBytesPerMicroBatch;     // per rank, tensor-parallel all-reduces of activations and their gradients
     double commBytesPerStep = 0.0;       // per rank, collectives that run once per optimizer step
+    Linear epCommBytesPerMicroBatch;     // per rank, expert-parallel all-to-alls: dispatch and combine, both passes
     Linear pipelineBytesPerMicroBatch;   // per rank, pipeline sends: activations forward, their gradients backward
     std::int32_t inFlightBlock = -1;     // the block of the other micro-batches a pipeline stage holds, -1 if none
     double offloadBytesPerStep = 0.0;    // host <-> device traffic of optimizer offload

@@ -1,6 +1,7 @@
 #include "modelspec.h"
 
 #include "jsonreader.h"
+#include "moespec.h"
 
 #include <algorithm>
 #include <map>
@@ -46,6 +47,9 @@ namespace {
     const std::initializer_list<std::pair<std::string_view, ProbsCast>> kProbs {
         { "before_dropout", ProbsCast::BeforeDropout }, { "at_matmul", ProbsCast::AtMatmul }
     };
+    const std::initializer_list<std::pair<std::string_view, QkNorm>> kQkNorm { { "none", QkNorm::None },
+                                                                               { "per_head", QkNorm::PerHead },
+                                                                               { "projection", QkNorm::Projection } };
     const std::initializer_list<std::pair<std::string_view, CnnOp>> kCnnOps {
         { "conv2d", CnnOp::Conv2d },
         { "batchnorm2d", CnnOp::BatchNorm2d },
@@ -129,6 +133,16 @@ namespace {
         t.classes = int(r.integerOr("classes", 0, 0, 1 << 24));
         t.probsCast = r.choiceOr("probs_cast", ProbsCast::BeforeDropout, kProbs);
         t.softmaxFp32 = r.booleanOr("softmax_fp32", false);
+        t.qkNorm = r.choiceOr("qk_norm", QkNorm::None, kQkNorm);
+        if (t.qkNorm != QkNorm::None && t.norm != NormKind::RMSNorm)
+            r.fail("qk_norm", "is an RMSNorm; the model's norm must be rmsnorm");
+        if (auto moe = r.objectOr("moe")) {
+            t.moe = detail::readMoe(*moe, t.layers);
+            if (!t.gatedFfn)
+                r.fail("moe", "experts are gated MLPs (Mixtral, Qwen-MoE, OLMoE); set gated_ffn to true");
+            if (!t.preNorm || t.parallelResidual)
+                r.fail("moe", "expert layers are modelled in sequential pre-norm blocks only");
+        }
         if (auto drop = r.objectOr("dropout")) {
             t.embeddingDropout = drop->numberOr("embedding", 0.0, 0.0, 0.999);
             t.attentionDropout = drop->numberOr("attention", 0.0, 0.0, 0.999);
@@ -266,6 +280,10 @@ namespace {
         j["probs_cast"] = nameOf(kProbs, t.probsCast);
         if (t.softmaxFp32)
             j["softmax_fp32"] = true;
+        if (t.qkNorm != QkNorm::None)
+            j["qk_norm"] = nameOf(kQkNorm, t.qkNorm);
+        if (t.moe.any())
+            j["moe"] = detail::moeJson(t.moe);
         j["dropout"] = { { "embedding", t.embeddingDropout },
                          { "attention", t.attentionDropout },
                          { "hidden", t.hiddenDropout },

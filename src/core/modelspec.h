@@ -49,6 +49,29 @@ enum class InputKind : std::uint8_t { Tokens, Patches };
 // explicitly before the dropout (GPT-2, Llama: `.to(value.dtype)`) or implicitly at the second matmul (BERT).
 enum class ProbsCast : std::uint8_t { BeforeDropout, AtMatmul };
 
+// A sparse mixture-of-experts MLP (Mixtral, Qwen2-MoE, Qwen3-MoE, OLMoE). In each sparse layer a router (a bias-free
+// Linear from hidden to `experts` logits, softmax in FP32) picks the top `topK` experts for every token; each
+// expert is a gated MLP of width `expertFfn`. Parameters count every expert; compute only the chosen ones.
+struct MoeSpec {
+    int experts = 0; // routed experts per sparse layer; 0: every MLP is dense
+    int topK = 0;
+    int expertFfn = 0;            // moe_intermediate_size
+    bool normalizeTopK = true;    // norm_topk_prob: the top-k weights are renormalised to sum to 1
+    int sharedFfn = 0;            // Qwen2-MoE shared_expert_intermediate_size (with a sigmoid gate); 0: none
+    int sparseStep = 1;           // decoder_sparse_step: layer l is sparse when (l + 1) % sparseStep == 0
+    std::vector<int> denseLayers; // mlp_only_layers: dense whatever sparseStep says
+    double capacityFactor = 0.0;  // 0: dropless; c > 0: every expert padded to c * topK * tokens / experts rows
+
+    bool any() const { return experts > 0; }
+    bool sparse(int layer) const;
+    bool uniform(int layers) const; // every layer sparse, or none
+    double rowsPerToken() const { return capacityFactor > 0.0 ? capacityFactor * topK : double(topK); }
+};
+
+// Normalisation of queries and keys before the rotary embedding: Qwen3's RMSNorm over each head's channels, OLMoE's
+// RMSNorm over the whole projection.
+enum class QkNorm : std::uint8_t { None, PerHead, Projection };
+
 struct TransformerSpec {
     int layers = 12;
     int hidden = 768;
@@ -82,6 +105,8 @@ struct TransformerSpec {
     int classes = 0;       // classifier outputs
     ProbsCast probsCast = ProbsCast::BeforeDropout;
     bool softmaxFp32 = false; // eager softmax(..., dtype=torch.float32).to(q.dtype): transformers' Llama family
+    QkNorm qkNorm = QkNorm::None;
+    MoeSpec moe;
 
     double embeddingDropout = 0.0;
     double attentionDropout = 0.0; // on the softmax probabilities

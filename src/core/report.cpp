@@ -295,8 +295,10 @@ namespace {
                        { "reference", model.reference.implementation },
                        { "checkpoint", model.reference.checkpoint } };
         j["parameters"] = integer(e.parameters);
-        if (e.config.tensorParallel > 1) {
+        j["active_parameters"] = integer(e.activeParameters);
+        if (e.config.tensorParallel > 1 || e.config.expertParallel > 1)
             j["parameters_per_gpu"] = integer(e.parametersPerGpu);
+        if (e.config.tensorParallel > 1) {
             j["tensor_parallel_communication_seconds"] = finite(e.tensorParallelSeconds);
         }
         j["trainable_parameters"] = integer(e.trainableParameters);
@@ -390,6 +392,19 @@ std::string estimateToTable(const Estimate& e, const ModelSpec& model)
                       "Split      tensor parallelism %d%s: %s parameters per GPU, %.0f GPUs in all\n",
                       e.config.tensorParallel, e.config.sequenceParallel ? " with sequence parallelism" : "",
                       formatCount(e.parametersPerGpu).c_str(), double(jobGpus(e.config)));
+        out += line;
+    }
+    if (model.transformer.moe.any()) {
+        const MoeSpec& moe = model.transformer.moe;
+        std::string split;
+        if (const int ep = e.config.expertParallel; ep > 1) {
+            const int perGpu = moe.experts / ep;
+            split = ", " + std::to_string(perGpu) + (perGpu == 1 ? " expert" : " experts") + " per GPU (ep "
+                + std::to_string(ep) + ")";
+        }
+        std::snprintf(line, sizeof line,
+                      "Experts    %d per MoE layer, %d per token: %s active parameters per token%s\n", moe.experts,
+                      moe.topK, formatCount(e.activeParameters).c_str(), split.c_str());
         out += line;
     }
     if (e.config.pipelineParallel > 1) {

@@ -45,7 +45,7 @@ json parallelismJson(const TrainingConfig& c)
         { "vpp", c.pipelineSchedule == PipelineSchedule::Interleaved ? std::max(1, c.virtualStages) : 1 },
         { "pipeline_schedule", std::string(toString(c.pipelineSchedule)) },
         { "cp", 1 },
-        { "ep", 1 },
+        { "ep", std::max(1, c.expertParallel) },
         { "dp", std::max(1, c.dataParallel) },
         { "gpus", integer(double(jobGpus(c))) },
         { "micro_batches_per_step", std::max(1, c.gradientAccumulation) },
@@ -67,7 +67,8 @@ json communicationJson(const Estimate& e)
     };
     return { { "data_parallel", kind(e.dataParallelSeconds, e.dataParallelBytes) },
              { "tensor_parallel", kind(e.tensorParallelSeconds, e.tensorParallelBytes) },
-             { "pipeline", kind(e.pipelineSeconds, e.pipelineBytes) } };
+             { "pipeline", kind(e.pipelineSeconds, e.pipelineBytes) },
+             { "expert_parallel", kind(e.expertParallelSeconds, e.expertParallelBytes) } };
 }
 
 json ranksJson(const std::vector<RankSummary>& ranks)

@@ -1,5 +1,7 @@
 #include "scenario.h"
 
+#include "moespec.h"
+
 #include "links.h"
 #include "units.h"
 
@@ -71,6 +73,8 @@ std::optional<Error> validateConfig(const TrainingConfig& c, std::string_view or
         return err("tensor_parallel", "must be between 1 and 1024");
     if (c.pipelineParallel < 1 || c.pipelineParallel > 1024)
         return err("pipeline_parallel", "must be between 1 and 1024");
+    if (c.expertParallel < 1 || c.expertParallel > 1024)
+        return err("expert_parallel", "must be between 1 and 1024");
     if (c.virtualStages < 1 || c.virtualStages > 128)
         return err("virtual_stages", "must be between 1 and 128");
     if (c.virtualStages > 1 && c.pipelineSchedule != PipelineSchedule::Interleaved)
@@ -166,7 +170,7 @@ std::optional<Error> validateForModel(const ModelSpec& model, const TrainingConf
         if (model.family != ModelFamily::Transformer)
             return tp("tensor parallelism splits transformer blocks; " + model.id + " is a CNN");
         const int kv = t.kvHeads > 0 ? t.kvHeads : t.heads;
-        if (t.heads % n != 0 || kv % n != 0 || t.ffn % n != 0)
+        if (t.heads % n != 0 || kv % n != 0 || t.ffn % n != 0 || t.moe.expertFfn % n != 0 || t.moe.sharedFfn % n != 0)
             return tp(std::to_string(n) + " must divide the " + std::to_string(t.heads) + " attention heads, the "
                       + std::to_string(kv) + " key/value heads and the FFN width " + std::to_string(t.ffn) + " of "
                       + model.id);
@@ -183,6 +187,8 @@ std::optional<Error> validateForModel(const ModelSpec& model, const TrainingConf
                        "sequence parallelism splits the tensor-parallel ranks' work: it needs tensor_parallel > 1" };
     }
     if (auto e = validatePipeline(model, c, origin))
+        return e;
+    if (auto e = validateExperts(model, c, origin))
         return e;
     return validateFinetune(model, c, origin);
 }
@@ -225,6 +231,7 @@ Expected<ScenarioDocument> parseScenario(std::string_view jsonText, std::string_
         c.tensorParallel = int(r.integerOr("tensor_parallel", 1, 1, 1024));
         c.sequenceParallel = r.booleanOr("sequence_parallel", false);
         c.pipelineParallel = int(r.integerOr("pipeline_parallel", 1, 1, 1024));
+        c.expertParallel = int(r.integerOr("expert_parallel", 1, 1, 1024));
         c.virtualStages = int(r.integerOr("virtual_stages", 1, 1, 128));
         c.pipelineSchedule = enumField(r, "pipeline_schedule", c.pipelineSchedule, &pipelineScheduleFromString,
                                        "gpipe, 1f1b, interleaved");
@@ -299,6 +306,8 @@ std::string serializeScenario(const ScenarioDocument& d)
         if (c.virtualStages != 1)
             j["virtual_stages"] = c.virtualStages;
     }
+    if (c.expertParallel != 1)
+        j["expert_parallel"] = c.expertParallel;
     if (c.cluster != ClusterConfig {})
         j["cluster"] = { { "gpus_per_node", c.cluster.gpusPerNode },
                          { "intra_link", std::string(toString(c.cluster.intraLink)) },

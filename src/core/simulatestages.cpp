@@ -13,13 +13,13 @@ namespace {
     double stageMicroSeconds(const Estimate& e)
     {
         const double ga = std::max(1, e.config.gradientAccumulation);
-        return e.microBatchSeconds + (e.tensorParallelSeconds + e.pipelineSeconds) / ga;
+        return e.microBatchSeconds + e.blockingCommunicationSeconds() / ga;
     }
 
     // What follows the last micro-batch: the optimizer step and the data-parallel collectives not hidden by backward.
     double stageTailSeconds(const Estimate& e)
     {
-        const double exposedDp = e.exposedCommunicationSeconds - e.tensorParallelSeconds - e.pipelineSeconds;
+        const double exposedDp = e.exposedCommunicationSeconds - e.blockingCommunicationSeconds();
         return e.optimizerSeconds + std::max(0.0, exposedDp);
     }
 
@@ -69,6 +69,7 @@ int mostLoadedStage(const std::vector<std::shared_ptr<const Schedule>>& schedule
         totals.modelFlops += scratch.modelFlopsPerStep;
         totals.hardwareFlops += scratch.hardwareFlopsPerStep;
         totals.parameters += scratch.parameters;
+        totals.active += scratch.activeParameters;
         totals.trainable += scratch.trainableParameters;
     }
     if (keep)
@@ -110,6 +111,7 @@ void combineStages(Estimate& e, const std::vector<RankSummary>& ranks, const Sta
     const bool vocabHead = head == HeadKind::CausalLM || head == HeadKind::MaskedLM;
     const double tiedCopy = t.tiedEmbeddings && vocabHead ? std::ceil(double(t.vocab) / tp) * tp * t.hidden : 0.0;
     e.parameters = totals.parameters - tiedCopy;
+    e.activeParameters = totals.active - tiedCopy;
     e.trainableParameters = totals.trainable - tiedCopy;
     std::int64_t largest = e.maxMicroBatch;
     for (const RankSummary& r : ranks)

@@ -13,7 +13,7 @@ namespace headroom {
 // Over the stages: the slowest micro-batch and tail (simulatestages.cpp), and sums of FLOPs and parameters.
 struct StageTotals {
     double micro = 0.0, tail = 0.0, modelFlops = 0.0, hardwareFlops = 0.0;
-    double parameters = 0.0, trainable = 0.0;
+    double parameters = 0.0, trainable = 0.0, active = 0.0;
 };
 
 // This stage's summary, from its estimate.

@@ -106,9 +106,10 @@ namespace detail {
         }
     }
 
-    TensorId TransformerBuilder::norm(TensorId x, std::string_view name)
+    TensorId TransformerBuilder::norm(TensorId x, std::string_view name, double width)
     {
         next(ParameterRole::Norm);
+        const double h = width > 0.0 ? width : this->h;
         const double rows = b.tensor(x).numel.perSample / h; // s, or s/t under sequence parallelism
         if (m.norm == NormKind::LayerNorm) {
             const TensorId gamma = b.normParameter(name, h);
@@ -212,6 +213,11 @@ namespace detail {
         if (!sp)
             allReduce(g.tensors[q].producer, x);
         saveSharded(firstOp, x, sharded);
+        if (m.qkNorm != QkNorm::None) {
+            // Qwen3Attention: q_norm(q.view(..., head_dim)); OlmoeAttention: q_norm(q_proj(x)), the whole projection.
+            q = norm(q, "attn.q_norm", m.qkNorm == QkNorm::PerHead ? d : a * d);
+            k = norm(k, "attn.k_norm", m.qkNorm == QkNorm::PerHead ? d : kv * d);
+        }
         if (m.position == PositionKind::Rotary) {
             q = rope(q);
             k = rope(k);
@@ -296,7 +302,7 @@ namespace detail {
             y = b.dropout(y, m.hiddenDropout, "attn.dropout_out");
             x = b.add(y, x, "attn.residual");
             y = norm(x, "mlp.norm");
-            y = mlp(y);
+            y = m.moe.sparse(b.layer()) ? moe(y) : mlp(y);
             y = b.dropout(y, m.hiddenDropout, "mlp.dropout_out");
             return b.add(y, x, "mlp.residual");
         }
@@ -350,7 +356,8 @@ namespace detail {
         }
         lo = std::max(lo, chunks.front().first);
         hi = std::min(hi, chunks.front().last);
-        const bool repeat = layers == GraphLayers::RepeatIdentical && chunks.size() == 1 && hi - lo >= 4;
+        const bool repeat = layers == GraphLayers::RepeatIdentical && chunks.size() == 1 && hi - lo >= 4
+            && m.moe.uniform(m.layers);
         TensorId received = kNoTensor, handed = kNoTensor;
         for (const LayerRange& chunk : chunks) {
             TensorId x = chunk.first == 0 ? embeddings() : receive(chunk.first);

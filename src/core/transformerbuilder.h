@@ -39,6 +39,7 @@ public:
         f /= tp;
         vocab = std::ceil(double(m.vocab) / tp);
         sp = tp > 1 && config.sequenceParallel;
+        ep = std::max(1, config.expertParallel);
     }
 
     // Builds the graph; with GraphLayers::RepeatIdentical, one block of the longest run of identical blocks
@@ -47,9 +48,15 @@ public:
     bool build(GraphLayers layers);
 
 private:
-    TensorId norm(TensorId x, std::string_view name);
+    // How a Linear is split over the tensor-parallel ranks (Megatron ColumnParallelLinear / RowParallelLinear).
+    enum class Split : std::uint8_t { None, Column, Row };
+
+    TensorId norm(TensorId x, std::string_view name, double width = 0.0); // width 0: the hidden size
     TensorId attention(TensorId input);
     TensorId mlp(TensorId input);
+    TensorId moe(TensorId input); // transformermoe.cpp
+    TensorId sharedExpert(TensorId x);
+    TensorId expertLinear(TensorId x, double rows, double in, double out, std::string_view name, Split split);
     TensorId activation(TensorId x);
     TensorId rope(TensorId x);
     TensorId rotate(TensorId x);
@@ -63,8 +70,6 @@ private:
     void sequenceClassifier(TensorId x);
     void tokenClassifier(TensorId x);
     TensorId crossEntropy(TensorId logits, double rows, double classes, bool upcast);
-    // How a Linear is split over the tensor-parallel ranks (Megatron ColumnParallelLinear / RowParallelLinear).
-    enum class Split : std::uint8_t { None, Column, Row };
     TensorId linearParam(TensorId x, double in, double out, bool bias, std::string_view name,
                          Split split = Split::None);
     // Marks the parameters created since `first` as split over the tensor-parallel ranks (a row-parallel bias is
@@ -90,6 +95,7 @@ private:
     double s = 0, h = 0, a = 0, kv = 0, d = 0, f = 0;
     double rd = 0; // rotary channels per head
     int tp = 1;
+    int ep = 1; // expert-parallel ranks (Megatron: carved out of the data-parallel ones)
     bool sp = false;
     double vocab = 0; // vocabulary rows on this rank
     HeadKind headKind = HeadKind::CausalLM;
