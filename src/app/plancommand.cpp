@@ -36,6 +36,8 @@ namespace {
         };
         if (c.sequenceParallel)
             o.emplace_back("--sp", "");
+        if (c.expertParallel > 1)
+            o.emplace_back("--ep", std::to_string(c.expertParallel));
         if (c.pipelineParallel > 1)
             o.emplace_back("--pipeline-schedule", std::string(toString(c.pipelineSchedule)));
         if (c.pipelineSchedule == PipelineSchedule::Interleaved)
@@ -72,7 +74,7 @@ namespace {
                       r.layouts.empty() || !r.layouts.front().fits ? "none fits (the lowest peaks below)"
                                                                    : "the fastest that fit:");
         out += line;
-        out += "  tp  pp  dp  sched        sp  zero  ckpt       batch  accum   peak/GPU      step    tokens/s    MFU\n";
+        out += "  tp  pp  dp  ep  sched        sp  zero  ckpt       batch  accum   peak/GPU      step    tokens/s    MFU\n";
         int shown = 0;
         for (const PlanLayout& l : r.layouts) {
             if (shown++ == top)
@@ -81,8 +83,9 @@ namespace {
             const std::string sched = c.pipelineParallel == 1         ? "-"
                 : c.pipelineSchedule == PipelineSchedule::Interleaved ? "interleaved" + std::to_string(c.virtualStages)
                                                                       : std::string(toString(c.pipelineSchedule));
-            std::snprintf(line, sizeof line, "%4d %3d %3d  %-12s %-3s %4d  %-9s %6lld %6d %10s %9s %11.0f %5.1f%%%s\n",
-                          c.tensorParallel, c.pipelineParallel, c.dataParallel, sched.c_str(),
+            std::snprintf(line, sizeof line,
+                          "%4d %3d %3d %3d  %-12s %-3s %4d  %-9s %6lld %6d %10s %9s %11.0f %5.1f%%%s\n",
+                          c.tensorParallel, c.pipelineParallel, c.dataParallel, c.expertParallel, sched.c_str(),
                           c.sequenceParallel ? "on" : "-", c.zeroStage, std::string(toString(c.checkpointing)).c_str(),
                           static_cast<long long>(c.microBatch), c.gradientAccumulation,
                           formatBytes(l.peakBytes).c_str(), formatSeconds(l.stepSeconds).c_str(), l.throughputPerSecond,
@@ -106,7 +109,8 @@ int runPlan(const QStringList& arguments)
     QCommandLineParser p;
     p.setApplicationDescription(QStringLiteral(
         "Rank every layout of a job on N GPUs (tensor, pipeline and data parallelism, the pipeline schedule,\n"
-        "sequence parallelism, ZeRO, checkpointing, the micro-batch) by predicted throughput among those that fit.\n"
+        "sequence parallelism, expert parallelism for MoE models, ZeRO, checkpointing, the micro-batch) by\n"
+        "predicted throughput among those that fit.\n"
         "Each layout's options, added to `headroom estimate --gpu ID --model ... --seq N`, reproduce its result."));
     p.addHelpOption();
     const QCommandLineOption gpu({ QStringLiteral("gpu") }, QStringLiteral("GPU id (see `headroom list gpus`)."),

@@ -45,7 +45,7 @@ namespace {
     };
 
     struct Knobs {
-        int tp = 1, pp = 1, dp = 1;
+        int tp = 1, pp = 1, dp = 1, ep = 1;
         bool interleaved = false, sp = false;
         int zero = 0;
         Checkpointing checkpointing = Checkpointing::None;
@@ -109,9 +109,16 @@ Expected<PlanResult> plan(const Catalog& catalog, const PlanRequest& request)
     for (int tp : divisors(request.gpus)) {
         for (int pp : divisors(request.gpus / tp)) {
             const int dp = request.gpus / (tp * pp);
-            // Everything below this (t, p) pair: micro-batches x schedules x SP x ZeRO x checkpointing.
+            // Expert parallelism, for a mixture of experts: every split of the dp ranks that divides the experts.
+            std::vector<int> eps;
+            for (int ep : divisors(dp)) {
+                if (ep == 1 || (transformer && t.moe.any() && t.moe.experts % ep == 0))
+                    eps.push_back(ep);
+            }
+            const auto splits = std::int64_t(eps.size());
+            // Everything below this (t, p) pair: micro-batches x schedules x SP x ZeRO x checkpointing x EP.
             const std::int64_t family = std::int64_t(micros.size()) * (pp > 1 ? 2 : 1) * (tp > 1 ? 2 : 1)
-                * (dp > 1 ? 4 : 1) * std::int64_t(std::size(modes));
+                * (dp > 1 ? 4 : 1) * std::int64_t(std::size(modes)) * splits;
             if (tp > request.gpusPerNode) {
                 rejected.add("t beyond a node: tensor parallelism keeps its ranks on one node", family);
                 continue;
@@ -159,16 +166,18 @@ Expected<PlanResult> plan(const Catalog& catalog, const PlanRequest& request)
                         for (int zero = 0; zero <= (dp > 1 ? 3 : 0); ++zero) {
                             if (pp > 1 && zero >= 2) {
                                 rejected.add("ZeRO-2/3 with pipeline parallelism: DeepSpeed refuses the pair",
-                                             std::int64_t(std::size(modes)));
+                                             std::int64_t(std::size(modes)) * splits);
                                 continue;
                             }
                             for (Checkpointing ckpt : modes) {
                                 if (fused && ckpt == Checkpointing::Selective) {
                                     rejected.add("selective recomputation: fused attention saves nothing it would "
-                                                 "recompute (the same as none)");
+                                                 "recompute (the same as none)",
+                                                 splits);
                                     continue;
                                 }
-                                candidates.push_back({ tp, pp, dp, interleaved, sp, zero, ckpt, b });
+                                for (int ep : eps)
+                                    candidates.push_back({ tp, pp, dp, ep, interleaved, sp, zero, ckpt, b });
                             }
                         }
                     }
@@ -180,16 +189,16 @@ Expected<PlanResult> plan(const Catalog& catalog, const PlanRequest& request)
     // Simulated on every core, each worker over a contiguous run of candidates. Sorted so that neighbours differ in
     // the micro-batch only, which does not shape the lowered step (scheduleKey): the cache serves them.
     std::sort(candidates.begin(), candidates.end(), [](const Knobs& a, const Knobs& b) {
-        return std::tie(a.tp, a.pp, a.interleaved, a.sp, a.zero, a.checkpointing, a.micro)
-            < std::tie(b.tp, b.pp, b.interleaved, b.sp, b.zero, b.checkpointing, b.micro);
+        return std::tie(a.tp, a.pp, a.ep, a.interleaved, a.sp, a.zero, a.checkpointing, a.micro)
+            < std::tie(b.tp, b.pp, b.ep, b.interleaved, b.sp, b.zero, b.checkpointing, b.micro);
     });
     // Runs of candidates that share everything but the micro-batch go to whichever worker is free next.
     std::vector<std::size_t> runs { 0 };
     for (std::size_t i = 1; i < candidates.size(); ++i) {
         const Knobs& a = candidates[i - 1];
         const Knobs& b = candidates[i];
-        if (std::tie(a.tp, a.pp, a.interleaved, a.sp, a.zero, a.checkpointing)
-            != std::tie(b.tp, b.pp, b.interleaved, b.sp, b.zero, b.checkpointing))
+        if (std::tie(a.tp, a.pp, a.ep, a.interleaved, a.sp, a.zero, a.checkpointing)
+            != std::tie(b.tp, b.pp, b.ep, b.interleaved, b.sp, b.zero, b.checkpointing))
             runs.push_back(i);
     }
     runs.push_back(candidates.size());
@@ -219,6 +228,7 @@ Expected<PlanResult> plan(const Catalog& catalog, const PlanRequest& request)
                 c.virtualStages = k.interleaved ? 2 : 1;
                 c.pipelineStage = 0;
                 c.dataParallel = k.dp;
+                c.expertParallel = k.ep;
                 c.zeroStage = k.zero;
                 c.checkpointing = k.checkpointing;
                 c.microBatch = k.micro;

@@ -1,9 +1,10 @@
 #pragma once
 
 // The planner: every layout of a job on N GPUs (tensor, pipeline and data parallelism, the schedule, sequence
-// parallelism, the ZeRO stage, checkpointing and the micro-batch), each simulated as `headroom estimate` would,
-// ranked by throughput among those that fit, with the reason every other layout was rejected. A layout's result is
-// simulate()'s for its scenario, so that its options on the command line reproduce it exactly.
+// parallelism, expert parallelism for a mixture of experts, the ZeRO stage, checkpointing and the micro-batch), each
+// simulated as `headroom estimate` would, ranked by throughput among those that fit, with the reason every other layout
+// was rejected. A layout's result is simulate()'s for its scenario, so that its options on the command line reproduce
+// it exactly.
 
 #include "simulate.h"
 
