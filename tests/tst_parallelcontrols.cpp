@@ -24,6 +24,7 @@ private slots:
     void pipelineRowOffersTheModelsStages();
     void stageComboShowsOneStage();
     void interleavingNeedsTheMicroBatches();
+    void expertRowSplitsTheDataParallelGpus();
 
 private:
     ControlPanel* controls() const { return m_window->controls(); }
@@ -49,6 +50,8 @@ private:
         QCOMPARE(m_controller->scenario().modelId, std::string(id));
     }
     QComboBox* schedule() const { return controls()->findChild<QComboBox*>(QStringLiteral("scheduleCombo")); }
+    QComboBox* experts() const { return controls()->findChild<QComboBox*>(QStringLiteral("epCombo")); }
+    QSpinBox* dataParallel() const { return controls()->findChild<QSpinBox*>(QStringLiteral("dpSpin")); }
     QSpinBox* accumulation() const { return controls()->findChild<QSpinBox*>(QStringLiteral("accumSpin")); }
 
     test::WindowFixture m_fixture;
@@ -122,6 +125,30 @@ void TestParallelControls::interleavingNeedsTheMicroBatches()
     accumulation()->setValue(3);
     QCOMPARE(int(m_controller->scenario().config.pipelineSchedule), int(PipelineSchedule::OneFOneB));
     QVERIFY(result().model);
+}
+
+void TestParallelControls::expertRowSplitsTheDataParallelGpus()
+{
+    // Only a mixture of experts has the row; its choices divide both the data-parallel GPUs and Mixtral's 8 experts.
+    selectModel("gpt2");
+    QVERIFY(!experts()->isVisible());
+    selectModel("mixtral-8x7b");
+    QVERIFY(experts()->isVisible());
+    dataParallel()->setValue(8);
+    QCOMPARE(offered(experts()), (QList<int> { 1, 2, 4, 8 }));
+    QCOMPARE(experts()->itemText(3), QStringLiteral("8 (experts per GPU: 1)"));
+    selectData(experts(), 8);
+    QCOMPARE(m_controller->scenario().config.expertParallel, 8);
+    QCOMPARE(result().estimate.config.expertParallel, 8);
+    QVERIFY(result().estimate.expertParallelBytes > 0);
+    // Six GPUs: 8 no longer divides them; the largest split that does (2) stays.
+    dataParallel()->setValue(6);
+    QCOMPARE(offered(experts()), (QList<int> { 1, 2 }));
+    QCOMPARE(m_controller->scenario().config.expertParallel, 2);
+    // A dense model has no experts to split.
+    selectModel("llama-2-7b");
+    QCOMPARE(m_controller->scenario().config.expertParallel, 1);
+    QVERIFY(!experts()->isVisible());
 }
 
 QTEST_MAIN(TestParallelControls)

@@ -311,6 +311,14 @@
         <source>Which pipeline stage the memory charts and the verdict show: the most loaded (the highest peak), or one stage (Megatron&apos;s first stage under 1F1B, unless the head&apos;s logits weigh more). Step time and throughput are always the whole pipeline&apos;s.</source>
         <translation>显存图和结论显示哪个流水线阶段：负载最重的阶段（峰值最高；1F1B 下通常是 Megatron 的第一个阶段，除非输出头的 logits 更重），或指定某个阶段。每步时间和吞吐量始终是整条流水线的。</translation>
     </message>
+    <message>
+        <source>E&amp;xpert-parallel GPUs</source>
+        <translation>专家并行 GPU 数(&amp;X)</translation>
+    </message>
+    <message>
+        <source>Megatron-LM expert parallelism (--expert-model-parallel-size), for mixture-of-experts models: the routed experts are split over this many of the data-parallel GPUs, each keeping the dense layers whole and its share of the experts; the tokens travel to their experts and back in all-to-alls in every MoE layer. Must divide the data-parallel GPUs and the experts.</source>
+        <translation>Megatron-LM 专家并行（--expert-model-parallel-size），用于混合专家（MoE）模型：路由专家分布在这么多个数据并行 GPU 上，每个 GPU 保留完整的稠密层和自己那一份专家；每个 MoE 层中，token 通过 all-to-all 发往其专家并返回。必须整除数据并行 GPU 数和专家数。</translation>
+    </message>
 </context>
 <context>
     <name>Examples</name>
@@ -556,6 +564,42 @@
     <message>
         <source>Ranges: the MAMF table (A100 86.9 %, H100 80.3 % of BF16 peak), FlashAttention-2 (50–73 % on A100), measured bandwidths (T4 0.77 to V100 0.92 of the datasheet); docs/formulas.md section 6 and docs/references/roofline.md section 5. Measured throughputs it is checked against: docs/accuracy.md section 3.</source>
         <translation>范围来源：MAMF 表（A100 为 BF16 峰值的 86.9 %，H100 为 80.3 %）、FlashAttention-2（A100 上 50–73 %）、实测带宽（T4 为规格值的 0.77 至 V100 的 0.92）；见 docs/formulas.md 第 6 节与 docs/references/roofline.md 第 5 节。用于核对的实测吞吐量：docs/accuracy.md 第 3 节。</translation>
+    </message>
+    <message>
+        <source>data-parallel gradients</source>
+        <translation>数据并行梯度</translation>
+    </message>
+    <message>
+        <source>overlaps backward where it can (DDP buckets, ZeRO prefetch)</source>
+        <translation>尽可能与反向传播重叠（DDP 分桶、ZeRO 预取）</translation>
+    </message>
+    <message>
+        <source>tensor-parallel all-reduces</source>
+        <translation>张量并行 all-reduce</translation>
+    </message>
+    <message>
+        <source>waited for</source>
+        <translation>需等待</translation>
+    </message>
+    <message>
+        <source>pipeline sends</source>
+        <translation>流水线发送</translation>
+    </message>
+    <message>
+        <source>expert all-to-alls (MoE)</source>
+        <translation>专家 all-to-all（MoE）</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Communication per step, %1 of it not hidden:&lt;/p&gt;</source>
+        <translation>&lt;p&gt;每步通信，其中 %1 未被隐藏：&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;table&gt;&lt;tr&gt;&lt;th&gt;collective&lt;/th&gt;&lt;th&gt;time&lt;/th&gt;&lt;th&gt;bytes sent&lt;/th&gt;&lt;th&gt;&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;</source>
+        <translation>&lt;table&gt;&lt;tr&gt;&lt;th&gt;集合通信&lt;/th&gt;&lt;th&gt;时间&lt;/th&gt;&lt;th&gt;发送字节&lt;/th&gt;&lt;th&gt;&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Pipeline bubble: %1 of idle time per step.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;流水线气泡：每步空闲 %1。&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -2297,6 +2341,14 @@
     <message>
         <source>stage %1 (blocks %2)</source>
         <translation>阶段 %1（块 %2）</translation>
+    </message>
+    <message>
+        <source>1 (all %1 experts on every GPU)</source>
+        <translation>1（每个 GPU 上都有全部 %1 个专家）</translation>
+    </message>
+    <message>
+        <source>%1 (experts per GPU: %2)</source>
+        <translation>%1（每个 GPU 的专家数：%2）</translation>
     </message>
 </context>
 <context>

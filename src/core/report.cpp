@@ -459,6 +459,18 @@ std::string estimateToTable(const Estimate& e, const ModelSpec& model)
                   formatSeconds(e.stepSeconds).c_str(), e.throughputPerSecond, e.vision ? "images" : "tokens",
                   e.mfu * 100.0);
     out += line;
+    std::string comm;
+    auto kind = [&](const char* what, double seconds, double bytes) {
+        if (seconds > 0.0)
+            comm += std::string(comm.empty() ? "" : ", ") + what + " " + formatSeconds(seconds) + " ("
+                + formatBytes(bytes) + ")";
+    };
+    kind("data-parallel", e.dataParallelSeconds, e.dataParallelBytes);
+    kind("tensor-parallel", e.tensorParallelSeconds, e.tensorParallelBytes);
+    kind("expert all-to-all", e.expertParallelSeconds, e.expertParallelBytes);
+    if (!comm.empty())
+        out += "           communication " + comm + "; " + formatSeconds(e.exposedCommunicationSeconds)
+            + " not hidden\n";
     if (e.pipelineBubbleSeconds > 0.0 || e.pipelineSeconds > 0.0) {
         std::snprintf(line, sizeof line, "           pipeline bubble %s, stage sends %s\n",
                       formatSeconds(e.pipelineBubbleSeconds).c_str(), formatSeconds(e.pipelineSeconds).c_str());

@@ -54,6 +54,7 @@ public:
     QComboBox* attentionCombo() const;
     QComboBox* finetuneCombo() const;
     QComboBox* tensorParallelCombo() const;
+    QComboBox* expertParallelCombo() const;
     QComboBox* pipelineCombo() const;
     QComboBox* stageCombo() const;
     QSpinBox* loraRankSpin() const;
@@ -89,21 +90,21 @@ private:
     // Reads the edited fine-tuning control into the scenario; on a new model, keeps only what that model accepts.
     void editFinetune(const QString& control, const ModelSpec* model, bool modelChanged);
     void setFinetunePresentationMode(bool on);
-    // The tensor-parallel row (controlpanelparallel.cpp).
+    // The tensor-, pipeline- and expert-parallel rows (controlpanelparallel.cpp).
     void setupParallel();
     void syncParallel(const ModelSpec* model);
     void editParallel(const QString& control, const ModelSpec* model, bool modelChanged);
-    void retranslateParallel();
-    void syncParallelVisibility(); // the pipeline rows: hidden in presentation, the stage row only with stages // the
-                                   // one entry with words in it; the window's language can change
+    void retranslateParallel(); // the entries with words in them; the window's language can change
+    // Hidden in presentation; the stage row only with stages, the expert row only for a mixture of experts.
+    void syncParallelVisibility();
 
     std::unique_ptr<Ui::ControlPanel> m_ui;
     const Catalog* m_catalog = nullptr;
     Scenario m_scenario;
     bool m_syncing = false;
-    int m_shownStage = -1;
-    bool m_presenting
-        = false; // presentation mode: the pipeline rows are hidden // the stage combo's choice (stageShown)
+    int m_shownStage = -1;     // the stage combo's choice (stageShown)
+    bool m_presenting = false; // presentation mode: the pipeline and expert rows are hidden
+    bool m_moe = false;        // the model has experts: the expert-parallel row shows
     bool m_vision = false;
     QString m_finetuneToolTip; // the method combo's own tooltip, before a CNN's reason is added to it
 };

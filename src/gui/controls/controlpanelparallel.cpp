@@ -1,11 +1,13 @@
-// The control panel's tensor- and pipeline-parallel rows: the ways a model's blocks can be split (every t up to 64
-// that divides its attention heads, key/value heads and FFN width; every p up to 64 that divides its blocks; the
-// schedules the core accepts at the current micro-batches per step, as validateForModel asks), the choice kept
-// while another control changes, and which stage the memory charts show. Neither split is modelled with adapters,
-// so the rows are off for LoRA, DoRA and QLoRA.
+// The control panel's tensor-, pipeline- and expert-parallel rows: the ways a model's blocks can be split (every t
+// up to 64 that divides its attention heads, key/value heads and FFN width; every p up to 64 that divides its
+// blocks; the schedules the core accepts at the current micro-batches per step, as validateForModel asks; for a
+// mixture of experts every ep that divides the data-parallel GPUs and the experts), the choice kept while another
+// control changes, and which stage the memory charts show. Tensor and pipeline splits are not modelled with
+// adapters, so those rows are off for LoRA, DoRA and QLoRA.
 
 #include "controlpanel.h"
 
+#include "moespec.h"
 #include "pipeline.h"
 #include "scenario.h"
 #include "ui_controlpanel.h"
@@ -66,6 +68,22 @@ namespace {
         return out;
     }
 
+    // Expert-parallel sizes for a mixture of experts: every ep up to 64 that divides the data-parallel GPUs and the
+    // experts (validateExperts), 1 first.
+    QList<int> expertChoices(const ModelSpec* model, const TrainingConfig& config)
+    {
+        QList<int> out { 1 };
+        if (!model || model->family != ModelFamily::Transformer || !model->transformer.moe.any())
+            return out;
+        TrainingConfig c = config;
+        for (int ep = 2; ep <= std::min(64, config.dataParallel); ++ep) {
+            c.expertParallel = ep;
+            if (!validateExperts(*model, c, "window"))
+                out << ep;
+        }
+        return out;
+    }
+
     int scheduleData(const TrainingConfig& c)
     {
         return c.pipelineSchedule == PipelineSchedule::Interleaved ? int(c.pipelineSchedule) | (c.virtualStages << 8)
@@ -96,6 +114,7 @@ void ControlPanel::setupParallel()
             [this] { edited(QStringLiteral("pipelineParallel")); });
     connect(m_ui->scheduleCombo, &QComboBox::currentIndexChanged, this,
             [this] { edited(QStringLiteral("pipelineSchedule")); });
+    connect(m_ui->epCombo, &QComboBox::currentIndexChanged, this, [this] { edited(QStringLiteral("expertParallel")); });
     connect(m_ui->stageCombo, &QComboBox::currentIndexChanged, this, [this] {
         if (m_syncing)
             return;
@@ -147,6 +166,15 @@ void ControlPanel::syncParallel(const ModelSpec* model)
     m_ui->ppCombo->setEnabled(!adapters && stages.size() > 1);
     m_ui->ppLabel->setEnabled(m_ui->ppCombo->isEnabled());
     m_ui->scheduleCombo->setEnabled(c.pipelineParallel > 1);
+
+    QList<int> experts = expertChoices(model, c);
+    if (!experts.contains(c.expertParallel))
+        experts << c.expertParallel;
+    if (refill(m_ui->epCombo, experts))
+        retranslateParallel();
+    m_ui->epCombo->setCurrentIndex(std::max(0, m_ui->epCombo->findData(c.expertParallel)));
+    m_ui->epCombo->setEnabled(experts.size() > 1);
+    m_moe = model && model->family == ModelFamily::Transformer && model->transformer.moe.any();
     syncParallelVisibility();
 }
 
@@ -156,6 +184,8 @@ void ControlPanel::syncParallelVisibility()
     for (QWidget* w : { static_cast<QWidget*>(m_ui->ppLabel), static_cast<QWidget*>(m_ui->ppCombo),
                         static_cast<QWidget*>(m_ui->scheduleCombo) })
         w->setVisible(!m_presenting);
+    m_ui->epLabel->setVisible(m_moe && !m_presenting);
+    m_ui->epCombo->setVisible(m_moe && !m_presenting);
     m_ui->stageCombo->setVisible(pipeline && !m_presenting);
     m_ui->stageLabel->setVisible(pipeline && !m_presenting);
 }
@@ -179,6 +209,16 @@ void ControlPanel::editParallel(const QString& control, const ModelSpec* model, 
         c.virtualStages = 1;
     }
     c.pipelineStage = 0;
+    // Expert parallelism splits the data-parallel GPUs: when they (or the model) change, the largest split that
+    // still divides them and the experts stays.
+    if (control == QLatin1String("expertParallel"))
+        c.expertParallel = m_ui->epCombo->currentData().toInt();
+    else if (const QList<int> experts = expertChoices(model, c); !experts.contains(c.expertParallel)) {
+        int kept = 1;
+        for (int ep : experts)
+            kept = ep <= c.expertParallel ? ep : kept;
+        c.expertParallel = kept;
+    }
     // A new model, or adapters, keep only a split that the core accepts there.
     if ((modelChanged || control == QLatin1String("finetuneCombo")) && c.tensorParallel != 1
         && (c.finetune.adapters() || !tensorParallelChoices(model, c).contains(c.tensorParallel)))
@@ -216,6 +256,13 @@ void ControlPanel::retranslateParallel()
         }
     }
     const ModelSpec* model = m_catalog ? m_catalog->model(m_scenario.modelId) : nullptr;
+    const int experts = model ? model->transformer.moe.experts : 0;
+    for (int i = 0; i < m_ui->epCombo->count(); ++i) {
+        const int ep = m_ui->epCombo->itemData(i).toInt();
+        m_ui->epCombo->setItemText(i,
+                                   ep == 1 ? tr("1 (all %1 experts on every GPU)").arg(experts)
+                                           : tr("%1 (experts per GPU: %2)").arg(ep).arg(experts / ep));
+    }
     const int layers = model ? model->transformer.layers : 0;
     for (int i = 0; i < m_ui->stageCombo->count(); ++i) {
         const int k = m_ui->stageCombo->itemData(i).toInt();
@@ -233,5 +280,6 @@ void ControlPanel::retranslateParallel()
 QComboBox* ControlPanel::tensorParallelCombo() const { return m_ui->tpCombo; }
 QComboBox* ControlPanel::pipelineCombo() const { return m_ui->ppCombo; }
 QComboBox* ControlPanel::stageCombo() const { return m_ui->stageCombo; }
+QComboBox* ControlPanel::expertParallelCombo() const { return m_ui->epCombo; }
 
 } // namespace headroom::gui

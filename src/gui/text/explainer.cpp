@@ -243,6 +243,24 @@ QString Explainer::stepTime(const SimulationResult& r, const StepTimeRange& time
         + row(tr("attention kernels"), def.attention, fast.attention, slow.attention)
         + row(tr("memory bandwidth (HBM)"), def.memoryHbm, fast.memoryHbm, slow.memoryHbm)
         + row(tr("memory bandwidth (GDDR)"), def.memoryGddr, fast.memoryGddr, slow.memoryGddr);
+    // Communication by kind, per step on this GPU's links: what the step waits for and what overlaps.
+    QString comm;
+    auto kind = [&](const QString& what, double seconds, double bytes, const QString& rule) {
+        if (seconds > 0.0 || bytes > 0.0)
+            comm += QStringLiteral("<tr><td>%1</td><td align=right>%2</td><td align=right>%3</td><td>%4</td></tr>")
+                        .arg(what, formatSeconds(seconds), formatBytes(bytes), rule);
+    };
+    kind(tr("data-parallel gradients"), e.dataParallelSeconds, e.dataParallelBytes,
+         tr("overlaps backward where it can (DDP buckets, ZeRO prefetch)"));
+    kind(tr("tensor-parallel all-reduces"), e.tensorParallelSeconds, e.tensorParallelBytes, tr("waited for"));
+    kind(tr("pipeline sends"), e.pipelineSeconds, e.pipelineBytes, tr("waited for"));
+    kind(tr("expert all-to-alls (MoE)"), e.expertParallelSeconds, e.expertParallelBytes, tr("waited for"));
+    if (!comm.isEmpty())
+        comm = tr("<p>Communication per step, %1 of it not hidden:</p>")
+                   .arg(formatSeconds(e.exposedCommunicationSeconds))
+            + tr("<table><tr><th>collective</th><th>time</th><th>bytes sent</th><th></th></tr>%1</table>").arg(comm);
+    if (e.pipelineBubbleSeconds > 0.0)
+        comm += tr("<p>Pipeline bubble: %1 of idle time per step.</p>").arg(formatSeconds(e.pipelineBubbleSeconds));
     QString range;
     if (timeRange.computed)
         range = tr("<p>Between <b>%1</b> and <b>%2</b> with every kernel at the fast or the slow end of its range.</p>")
@@ -254,6 +272,7 @@ QString Explainer::stepTime(const SimulationResult& r, const StepTimeRange& time
                            .arg(formatSeconds(def.launchSeconds))
                        + range
                        + tr("<table><tr><th>fraction reached</th><th>used</th><th>range</th></tr>%1</table>").arg(rows)
+                       + comm
                        + source(tr("Ranges: the MAMF table (A100 86.9 %, H100 80.3 % of BF16 peak), FlashAttention-2 "
                                    "(50–73 % on A100), measured bandwidths (T4 0.77 to V100 0.92 of the datasheet); "
                                    "docs/formulas.md section 6 and docs/references/roofline.md section 5. Measured "
