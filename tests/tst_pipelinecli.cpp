@@ -94,7 +94,7 @@ void TestPipelineCli::badLayouts_data()
                                    << QStringLiteral("--vpp");
     QTest::newRow("nodes times GPUs per node")
         << llama({ "--dp", "4", "--nodes", "3", "--gpus-per-node", "2" })
-        << QStringLiteral("--nodes: 3 nodes x 2 GPUs = 6, but --tp x --pp x --dp = 4");
+        << QStringLiteral("--nodes: 3 nodes x 2 GPUs = 6, but --tp x --pp x --cp x --dp = 4");
     QTest::newRow("inter-node link inside a node")
         << llama({ "--intra-link", "ib-ndr" }) << QStringLiteral("--intra-link: ib-ndr joins nodes");
     QTest::newRow("node link between nodes")
@@ -147,7 +147,7 @@ void TestPipelineCli::planReproducesOnTheCommandLine()
             if (!it.value().toString().isEmpty())
                 args << it.value().toString();
             if (it.key() == QLatin1String("--tp") || it.key() == QLatin1String("--pp")
-                || it.key() == QLatin1String("--dp"))
+                || it.key() == QLatin1String("--cp") || it.key() == QLatin1String("--dp"))
                 gpus *= it.value().toString().toInt();
         }
         QCOMPARE(gpus, 16);

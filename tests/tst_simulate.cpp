@@ -121,6 +121,10 @@ void TestSimulate::cachedEqualsFresh_data()
         c.dataParallel = 4;
         c.expertParallel = 2;
     });
+    QTest::newRow("contextParallel") << Change([](TrainingConfig& c) {
+        c.attention = AttentionImpl::Fused; // Megatron's ring runs in fused attention
+        c.contextParallel = 2;
+    });
     QTest::newRow("cluster") << Change([](TrainingConfig& c) {
         c.dataParallel = 16;
         c.cluster.gpusPerNode = 8;

@@ -54,6 +54,8 @@ namespace {
             return QStringLiteral("vpp");
         if (f == QLatin1String("expert_parallel"))
             return QStringLiteral("ep");
+        if (f == QLatin1String("context_parallel"))
+            return QStringLiteral("cp");
         if (f == QLatin1String("gradient_accumulation"))
             return QStringLiteral("grad-accum");
         f.replace(QLatin1Char('_'), QLatin1Char('-'));

@@ -22,6 +22,11 @@ namespace {
                                  QStringLiteral("Expert-parallel ranks (MoE models; default 1): each holds 1/N of the "
                                                 "routed experts; a split of --dp, which N must divide."),
                                  QStringLiteral("N"));
+    const QCommandLineOption kCp({ QStringLiteral("cp") },
+                                 QStringLiteral("Context-parallel ranks (default 1): each holds 1/N of every sequence "
+                                                "(ring attention; needs --attention fused). The job uses tp x pp x "
+                                                "cp x dp GPUs."),
+                                 QStringLiteral("N"));
     const QCommandLineOption kGlobalBatch({ QStringLiteral("global-batch") },
                                           QStringLiteral("Samples per optimizer step over the whole job: sets the "
                                                          "micro-batches per step to N / (batch x dp)."),
@@ -48,7 +53,7 @@ namespace {
 
 void addParallelismOptions(QCommandLineParser& parser)
 {
-    parser.addOptions({ kPp, kVpp, kEp, kSchedule, kGlobalBatch, kPerNode, kNodes, kIntra, kInter });
+    parser.addOptions({ kPp, kVpp, kEp, kCp, kSchedule, kGlobalBatch, kPerNode, kNodes, kIntra, kInter });
 }
 
 std::optional<QString> readParallelismOptions(const QCommandLineParser& p, TrainingConfig* c)
@@ -59,6 +64,8 @@ std::optional<QString> readParallelismOptions(const QCommandLineParser& p, Train
     if ((e = integer(p, kVpp, 1, 128, &c->virtualStages)))
         return e;
     if ((e = integer(p, kEp, 1, 1024, &c->expertParallel)))
+        return e;
+    if ((e = integer(p, kCp, 1, 1024, &c->contextParallel)))
         return e;
     if (p.isSet(kVpp) && c->virtualStages > 1)
         c->pipelineSchedule = PipelineSchedule::Interleaved;
@@ -114,7 +121,7 @@ std::optional<QString> readParallelismOptions(const QCommandLineParser& p, Train
         if (cl.gpusPerNode == 0)
             cl.gpusPerNode = (gpus + nodes - 1) / nodes;
         if (std::int64_t(nodes) * cl.gpusPerNode != gpus)
-            return QStringLiteral("--nodes: %1 nodes x %2 GPUs = %3, but --tp x --pp x --dp = %4")
+            return QStringLiteral("--nodes: %1 nodes x %2 GPUs = %3, but --tp x --pp x --cp x --dp = %4")
                 .arg(nodes)
                 .arg(cl.gpusPerNode)
                 .arg(std::int64_t(nodes) * cl.gpusPerNode)
@@ -134,6 +141,8 @@ void appendParallelismArguments(const TrainingConfig& c, QStringList& a)
     }
     if (c.expertParallel != 1)
         a << QStringLiteral("--ep") << QString::number(c.expertParallel);
+    if (c.contextParallel != 1)
+        a << QStringLiteral("--cp") << QString::number(c.contextParallel);
     if (c.pipelineParallel == 1)
         return;
     const std::string_view kind = toString(c.pipelineSchedule);

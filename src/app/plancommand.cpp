@@ -38,6 +38,8 @@ namespace {
             o.emplace_back("--sp", "");
         if (c.expertParallel > 1)
             o.emplace_back("--ep", std::to_string(c.expertParallel));
+        if (c.contextParallel > 1)
+            o.emplace_back("--cp", std::to_string(c.contextParallel));
         if (c.pipelineParallel > 1)
             o.emplace_back("--pipeline-schedule", std::string(toString(c.pipelineSchedule)));
         if (c.pipelineSchedule == PipelineSchedule::Interleaved)
@@ -74,7 +76,7 @@ namespace {
                       r.layouts.empty() || !r.layouts.front().fits ? "none fits (the lowest peaks below)"
                                                                    : "the fastest that fit:");
         out += line;
-        out += "  tp  pp  dp  ep  sched        sp  zero  ckpt       batch  accum   peak/GPU      step    tokens/s    MFU\n";
+        out += "  tp  pp  cp  dp  ep  sched        sp  zero  ckpt       batch  accum   peak/GPU      step    tokens/s    MFU\n";
         int shown = 0;
         for (const PlanLayout& l : r.layouts) {
             if (shown++ == top)
@@ -84,12 +86,13 @@ namespace {
                 : c.pipelineSchedule == PipelineSchedule::Interleaved ? "interleaved" + std::to_string(c.virtualStages)
                                                                       : std::string(toString(c.pipelineSchedule));
             std::snprintf(line, sizeof line,
-                          "%4d %3d %3d %3d  %-12s %-3s %4d  %-9s %6lld %6d %10s %9s %11.0f %5.1f%%%s\n",
-                          c.tensorParallel, c.pipelineParallel, c.dataParallel, c.expertParallel, sched.c_str(),
-                          c.sequenceParallel ? "on" : "-", c.zeroStage, std::string(toString(c.checkpointing)).c_str(),
-                          static_cast<long long>(c.microBatch), c.gradientAccumulation,
-                          formatBytes(l.peakBytes).c_str(), formatSeconds(l.stepSeconds).c_str(), l.throughputPerSecond,
-                          l.mfu * 100.0, l.pareto ? "  *" : "");
+                          "%4d %3d %3d %3d %3d  %-12s %-3s %4d  %-9s %6lld %6d %10s %9s %11.0f %5.1f%%%s\n",
+                          c.tensorParallel, c.pipelineParallel, c.contextParallel, c.dataParallel, c.expertParallel,
+                          sched.c_str(), c.sequenceParallel ? "on" : "-", c.zeroStage,
+                          std::string(toString(c.checkpointing)).c_str(), static_cast<long long>(c.microBatch),
+                          c.gradientAccumulation, formatBytes(l.peakBytes).c_str(),
+                          formatSeconds(l.stepSeconds).c_str(), l.throughputPerSecond, l.mfu * 100.0,
+                          l.pareto ? "  *" : "");
             out += line;
         }
         out += "\n(* on the front of memory per GPU against step time)\nRejected:\n";
@@ -109,8 +112,8 @@ int runPlan(const QStringList& arguments)
     QCommandLineParser p;
     p.setApplicationDescription(QStringLiteral(
         "Rank every layout of a job on N GPUs (tensor, pipeline and data parallelism, the pipeline schedule,\n"
-        "sequence parallelism, expert parallelism for MoE models, ZeRO, checkpointing, the micro-batch) by\n"
-        "predicted throughput among those that fit.\n"
+        "sequence parallelism, context parallelism, expert parallelism for MoE models, ZeRO, checkpointing, the\n"
+        "micro-batch) by predicted throughput among those that fit.\n"
         "Each layout's options, added to `headroom estimate --gpu ID --model ... --seq N`, reproduce its result."));
     p.addHelpOption();
     const QCommandLineOption gpu({ QStringLiteral("gpu") }, QStringLiteral("GPU id (see `headroom list gpus`)."),

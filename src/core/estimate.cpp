@@ -206,7 +206,9 @@ namespace {
                            const WorkTotals& work, double batch)
     {
         const TrainingConfig& config = e.config;
-        const int ranks = std::max(1, config.dataParallel);
+        // Megatron's rank order, innermost first: t, cp, ep within dp, dp, p. The gradients reduce over dp x cp.
+        const int cp = std::max(1, config.contextParallel);
+        const int ranks = std::max(1, config.dataParallel) * cp;
         const int tp = std::max(1, config.tensorParallel);
         const int pp = std::max(1, config.pipelineParallel);
         const int ga = std::max(1, config.gradientAccumulation);
@@ -233,16 +235,30 @@ namespace {
             }
         }
         // Expert parallelism: the token all-to-alls inside each MoE layer, forward and backward; the ep ranks are
-        // consecutive data-parallel ranks (t GPUs apart), and Megatron's dispatcher waits for them.
+        // consecutive data-parallel ranks (t x cp GPUs apart), and Megatron's dispatcher waits for them.
         if (const int ep = std::max(1, config.expertParallel); ep > 1) {
             e.expertParallelBytes = s.epCommBytesPerMicroBatch.at(batch) * ga;
-            if (const double bw = linkBandwidth(tp * ep); bw > 0.0) {
+            if (const double bw = linkBandwidth(tp * cp * ep); bw > 0.0) {
                 e.expertParallelSeconds = e.expertParallelBytes / bw;
                 e.communicationSeconds += e.expertParallelSeconds;
                 e.exposedCommunicationSeconds += e.expertParallelSeconds;
             }
         }
-        const double linkBw = linkBandwidth(tp * ranks); // data-parallel ranks sit t GPUs apart
+        // Context parallelism: the ring of keys and values runs beside the attention kernels it feeds (ring
+        // attention, Liu et al. 2023; Transformer Engine overlaps each chunk's transfer with the previous chunk's
+        // attention), so only what outlasts them waits.
+        if (cp > 1) {
+            e.contextParallelBytes = s.cpCommBytesPerMicroBatch.at(batch) * ga;
+            if (const double bw = linkBandwidth(tp * cp); bw > 0.0) {
+                e.contextParallelSeconds = e.contextParallelBytes / bw;
+                e.contextParallelExposedSeconds = std::max(0.0,
+                                                           e.contextParallelSeconds
+                                                               - work.kinds[int(OpKind::Attention)].seconds);
+                e.communicationSeconds += e.contextParallelSeconds;
+                e.exposedCommunicationSeconds += e.contextParallelExposedSeconds;
+            }
+        }
+        const double linkBw = linkBandwidth(tp * ranks); // data-parallel ranks sit t x cp GPUs apart
         if (ranks <= 1 || linkBw <= 0.0)
             return;
         e.dataParallelBytes = s.commBytesPerMicroBatch * ga + s.commBytesPerStep;
@@ -352,7 +368,7 @@ namespace {
                                        + " peak: GEMMs are timed on "
                                        + std::string(toString(tm.resolved[int(unit)])) });
         }
-        if (config.zeroStage > 0 && std::max(1, config.dataParallel) == 1) {
+        if (config.zeroStage > 0 && std::max(1, config.dataParallel) * std::max(1, config.contextParallel) == 1) {
             e.warnings.push_back({ EstimateWarning::Kind::ZeroWithOneRank,
                                    {},
                                    {},

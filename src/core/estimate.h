@@ -99,13 +99,17 @@ struct Estimate {
     double pipelineSeconds = 0.0;       // of communicationSeconds: this stage's sends and receives, never hidden
     double expertParallelSeconds = 0.0; // of communicationSeconds: MoE token all-to-alls, never hidden
     double expertParallelBytes = 0.0;
+    double contextParallelSeconds = 0.0;        // of communicationSeconds: the ring of keys and values
+    double contextParallelExposedSeconds = 0.0; // the part of it the attention kernels do not hide
+    double contextParallelBytes = 0.0;
     double tensorParallelBytes = 0.0; // per step, sent by this GPU
     double dataParallelBytes = 0.0;
     double pipelineBytes = 0.0;
-    // The transfers every micro-batch waits for: tensor-parallel, pipeline and expert-parallel.
+    // The transfers every micro-batch waits for: tensor-parallel, pipeline, expert-parallel, and the context ring's
+    // part that attention does not hide.
     double blockingCommunicationSeconds() const
     {
-        return tensorParallelSeconds + pipelineSeconds + expertParallelSeconds;
+        return tensorParallelSeconds + pipelineSeconds + expertParallelSeconds + contextParallelExposedSeconds;
     }
     double pipelineBubbleSeconds = 0.0; // the whole pipeline's idle time per step (simulate() fills it)
     double offloadSeconds = 0.0;

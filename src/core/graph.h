@@ -88,6 +88,7 @@ struct GraphOp {
     Linear backwardScratch; // allocated and freed inside the backward kernel (a 4-bit weight dequantized again)
     Linear tpMessage;       // bytes tensor parallelism all-reduces for this operator, forward and backward together
     Linear epMessage;       // bytes this rank sends in expert-parallel all-to-alls, forward and backward together
+    Linear cpMessage;       // bytes this rank sends round the context-parallel ring, forward and backward together
     bool inplace = false;
 };
 

@@ -93,8 +93,8 @@ public:
                     double kernelArea, double groups, double outPixels, std::string_view label);
     // Batched matmul [G, M, K] x [G, K, N]; groups per sample.
     TensorId matmul(TensorId a, TensorId b, double groups, double m, double n, double k, std::string_view label);
-    TensorId fusedAttention(TensorId q, TensorId k, TensorId v, double seq, double heads, double headDim, bool causal,
-                            double dropout, std::string_view label);
+    TensorId fusedAttention(TensorId q, TensorId k, TensorId v, double seq, double keys, double heads, double headDim,
+                            bool causal, double dropout, std::string_view label);
     // forceFp32: softmax(x, dim, dtype=torch.float32), as the Llama family writes it.
     TensorId softmax(TensorId x, double rows, double cols, std::string_view label, bool forceFp32 = false);
     TensorId logSoftmax(TensorId x, double rows, double cols, std::string_view label);

@@ -200,8 +200,8 @@ TensorId GraphBuilder::matmul(TensorId a, TensorId b, double groups, double m, d
     return y;
 }
 
-TensorId GraphBuilder::fusedAttention(TensorId q, TensorId k, TensorId v, double seq, double heads, double headDim,
-                                      bool causal, double dropout, std::string_view label)
+TensorId GraphBuilder::fusedAttention(TensorId q, TensorId k, TensorId v, double seq, double keys, double heads,
+                                      double headDim, bool causal, double dropout, std::string_view label)
 {
     const TensorId qi = autocastLow(q);
     const TensorId ki = autocastLow(k);
@@ -216,10 +216,12 @@ TensorId GraphBuilder::fusedAttention(TensorId q, TensorId k, TensorId v, double
     addSaved({ qi, ki, vi, o, lse });
     (void)dropout; // the dropout mask is regenerated from the saved RNG state, not stored
     // FlashAttention-2 (Dao 2023): forward 4 s^2 d per head, backward 10 s^2 d per head (five matmuls, including
-    // recomputing S). Causal kernels skip the masked half. MFU counts the dense 4 s^2 h without the skip.
-    const double dense = 4.0 * seq * seq * heads * headDim;
+    // recomputing S). Causal kernels skip the masked half. MFU counts the dense 4 s^2 h without the skip. Under
+    // context parallelism the `seq` local queries meet all `keys` keys (the ring brings the others' K and V, read
+    // once each); Megatron's load-balanced split keeps half of that work causal on every rank.
+    const double dense = 4.0 * seq * keys * heads * headDim;
     const double skip = causal ? 0.5 : 1.0;
-    const double qkvo = numel(qi) + numel(ki) + numel(vi) + seq * heads * headDim;
+    const double qkvo = numel(qi) + (numel(ki) + numel(vi)) * (keys / seq) + seq * heads * headDim;
     const OpCost fwd { perSample(dense * skip), perSample(qkvo * p + seq * heads * 4.0) };
     const OpCost bwd { perSample(2.5 * dense * skip),
                        perSample((qkvo + seq * heads * headDim) * p + (numel(qi) + numel(ki) + numel(vi)) * p

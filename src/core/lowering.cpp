@@ -31,7 +31,7 @@ namespace {
             : g(graph)
             , cfg(config)
             , plan(planPrecision(config))
-            , ranks(std::max(1, config.dataParallel))
+            , ranks(std::max(1, config.dataParallel) * std::max(1, config.contextParallel)) // Megatron's dp x cp group
             , recompute(config.checkpointing != Checkpointing::None && !graph.regions.empty())
             , s(out)
             , storageProducer(scratch.storageProducer)
@@ -558,13 +558,14 @@ namespace {
         buildEvents();
         detail::repeatDeltas(s);
         Linear tpMessages;
-        s.pipelineBytesPerMicroBatch = s.epCommBytesPerMicroBatch = {};
+        s.pipelineBytesPerMicroBatch = s.epCommBytesPerMicroBatch = s.cpCommBytesPerMicroBatch = {};
         for (std::int32_t i = 0; i < std::int32_t(g.ops.size()); ++i) {
             const GraphOp& op = g.ops[std::size_t(i)];
             const double copies = g.copies(i); // a repeated block's operator runs once per block
             s.modelFlops += op.modelFlops * (3.0 * copies);
             tpMessages += op.tpMessage * copies;
             s.epCommBytesPerMicroBatch += op.epMessage * copies;
+            s.cpCommBytesPerMicroBatch += op.cpMessage * copies;
             // A stage sends its output forward and, in backward, the gradient of its input back.
             if (op.type == OpType::Send)
                 s.pipelineBytesPerMicroBatch += g.storages[g.tensors[g.inputs(op)[0]].storage].bytes;

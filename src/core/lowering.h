@@ -93,6 +93,7 @@ struct Schedule {
     Linear tpCommBytesPerMicroBatch;     // per rank, tensor-parallel all-reduces of activations and their gradients
     double commBytesPerStep = 0.0;       // per rank, collectives that run once per optimizer step
     Linear epCommBytesPerMicroBatch;     // per rank, expert-parallel all-to-alls: dispatch and combine, both passes
+    Linear cpCommBytesPerMicroBatch;     // per rank, the context-parallel ring of keys and values, both passes
     Linear pipelineBytesPerMicroBatch;   // per rank, pipeline sends: activations forward, their gradients backward
     std::int32_t inFlightBlock = -1;     // the block of the other micro-batches a pipeline stage holds, -1 if none
     double offloadBytesPerStep = 0.0;    // host <-> device traffic of optimizer offload

@@ -14,7 +14,7 @@
 namespace headroom {
 
 // Megatron's rules for expert parallelism: an MoE model, ep dividing the routed experts, and the ep ranks carved
-// out of the data-parallel ones (ep divides data_parallel; the GPU count stays t x p x dp).
+// out of the data-parallel ones (ep divides data_parallel; the GPU count stays t x p x cp x dp).
 std::optional<Error> validateExperts(const ModelSpec& model, const TrainingConfig& c, std::string_view origin);
 
 } // namespace headroom

@@ -17,7 +17,7 @@ std::int64_t jobGpus(const TrainingConfig& config)
 {
     // In 64 bits: 1024 x 1024 x 2^20 ranks pass what an int holds.
     return std::int64_t(std::max(1, config.tensorParallel)) * std::max(1, config.pipelineParallel)
-        * std::max(1, config.dataParallel);
+        * std::max(1, config.contextParallel) * std::max(1, config.dataParallel);
 }
 
 std::vector<LayerRange> stageLayers(int layers, const TrainingConfig& config, int stage)

@@ -45,7 +45,7 @@ namespace {
     };
 
     struct Knobs {
-        int tp = 1, pp = 1, dp = 1, ep = 1;
+        int tp = 1, pp = 1, cp = 1, dp = 1, ep = 1;
         bool interleaved = false, sp = false;
         int zero = 0;
         Checkpointing checkpointing = Checkpointing::None;
@@ -108,76 +108,87 @@ Expected<PlanResult> plan(const Catalog& catalog, const PlanRequest& request)
 
     for (int tp : divisors(request.gpus)) {
         for (int pp : divisors(request.gpus / tp)) {
-            const int dp = request.gpus / (tp * pp);
-            // Expert parallelism, for a mixture of experts: every split of the dp ranks that divides the experts.
-            std::vector<int> eps;
-            for (int ep : divisors(dp)) {
-                if (ep == 1 || (transformer && t.moe.any() && t.moe.experts % ep == 0))
-                    eps.push_back(ep);
-            }
-            const auto splits = std::int64_t(eps.size());
-            // Everything below this (t, p) pair: micro-batches x schedules x SP x ZeRO x checkpointing x EP.
-            const std::int64_t family = std::int64_t(micros.size()) * (pp > 1 ? 2 : 1) * (tp > 1 ? 2 : 1)
-                * (dp > 1 ? 4 : 1) * std::int64_t(std::size(modes)) * splits;
-            if (tp > request.gpusPerNode) {
-                rejected.add("t beyond a node: tensor parallelism keeps its ranks on one node", family);
-                continue;
-            }
-            if (tp > 1 && (!transformer || t.heads % tp != 0 || kv % tp != 0 || t.ffn % tp != 0)) {
-                rejected.add("heads not divisible: t must divide the attention heads, key/value heads and FFN width",
-                             family);
-                continue;
-            }
-            if (pp > 1 && (!transformer || pp > layers)) {
-                rejected.add("p above the blocks: each stage needs at least one block", family);
-                continue;
-            }
-            if (pp > 1 && layers % pp != 0) {
-                rejected.add("p does not divide the blocks evenly", family);
-                continue;
-            }
-            for (std::int64_t b : micros) {
-                const std::int64_t perFamily = family / std::int64_t(micros.size());
-                if (request.globalBatch % (b * dp) != 0) {
-                    rejected.add("global batch not divisible by micro-batch x dp", perFamily);
+            for (int cp : divisors(request.gpus / (tp * pp))) {
+                const int dp = request.gpus / (tp * pp * cp);
+                // Expert parallelism, for a mixture of experts: every split of the dp ranks that divides the experts.
+                std::vector<int> eps;
+                for (int ep : divisors(dp)) {
+                    if (ep == 1 || (transformer && t.moe.any() && t.moe.experts % ep == 0))
+                        eps.push_back(ep);
+                }
+                const auto splits = std::int64_t(eps.size());
+                // Everything below this (t, p) pair: micro-batches x schedules x SP x ZeRO x checkpointing x EP.
+                const std::int64_t family = std::int64_t(micros.size()) * (pp > 1 ? 2 : 1) * (tp > 1 ? 2 : 1)
+                    * (dp > 1 ? 4 : 1) * std::int64_t(std::size(modes)) * splits;
+                if (tp > request.gpusPerNode) {
+                    rejected.add("t beyond a node: tensor parallelism keeps its ranks on one node", family);
                     continue;
                 }
-                const std::int64_t m = request.globalBatch / (b * dp);
-                if (m > (1 << 20)) {
-                    rejected.add("more than 1048576 micro-batches per step", perFamily);
+                if (tp > 1 && (!transformer || t.heads % tp != 0 || kv % tp != 0 || t.ffn % tp != 0)) {
+                    rejected.add(
+                        "heads not divisible: t must divide the attention heads, key/value heads and FFN width",
+                        family);
                     continue;
                 }
-                for (const bool interleaved : { false, true }) {
-                    if (interleaved && pp == 1)
-                        continue;
-                    const std::int64_t perSchedule = perFamily / (pp > 1 ? 2 : 1);
-                    if (interleaved && (layers % (2 * pp) != 0 || m % pp != 0)) {
-                        rejected.add("interleaving needs 2p to divide the blocks and p the micro-batches per step",
-                                     perSchedule);
+                if (pp > 1 && (!transformer || pp > layers)) {
+                    rejected.add("p above the blocks: each stage needs at least one block", family);
+                    continue;
+                }
+                if (pp > 1 && layers % pp != 0) {
+                    rejected.add("p does not divide the blocks evenly", family);
+                    continue;
+                }
+                if (cp > 1 && (!transformer || t.input != InputKind::Tokens || !fused)) {
+                    rejected.add("context parallelism needs a token sequence and fused attention", family);
+                    continue;
+                }
+                if (cp > 1 && std::fmod(tokens, 2.0 * cp) != 0.0) {
+                    rejected.add("context parallelism needs 2 cp to divide the tokens", family);
+                    continue;
+                }
+                for (std::int64_t b : micros) {
+                    const std::int64_t perFamily = family / std::int64_t(micros.size());
+                    if (request.globalBatch % (b * dp) != 0) {
+                        rejected.add("global batch not divisible by micro-batch x dp", perFamily);
                         continue;
                     }
-                    for (const bool sp : { false, true }) {
-                        if (sp && tp == 1)
+                    const std::int64_t m = request.globalBatch / (b * dp);
+                    if (m > (1 << 20)) {
+                        rejected.add("more than 1048576 micro-batches per step", perFamily);
+                        continue;
+                    }
+                    for (const bool interleaved : { false, true }) {
+                        if (interleaved && pp == 1)
                             continue;
-                        if (sp && std::fmod(tokens, double(tp)) != 0.0) {
-                            rejected.add("sequence parallelism needs t to divide the tokens", perSchedule / 2);
+                        const std::int64_t perSchedule = perFamily / (pp > 1 ? 2 : 1);
+                        if (interleaved && (layers % (2 * pp) != 0 || m % pp != 0)) {
+                            rejected.add("interleaving needs 2p to divide the blocks and p the micro-batches per step",
+                                         perSchedule);
                             continue;
                         }
-                        for (int zero = 0; zero <= (dp > 1 ? 3 : 0); ++zero) {
-                            if (pp > 1 && zero >= 2) {
-                                rejected.add("ZeRO-2/3 with pipeline parallelism: DeepSpeed refuses the pair",
-                                             std::int64_t(std::size(modes)) * splits);
+                        for (const bool sp : { false, true }) {
+                            if (sp && tp == 1)
+                                continue;
+                            if (sp && std::fmod(tokens / cp, double(tp)) != 0.0) {
+                                rejected.add("sequence parallelism needs t to divide the tokens", perSchedule / 2);
                                 continue;
                             }
-                            for (Checkpointing ckpt : modes) {
-                                if (fused && ckpt == Checkpointing::Selective) {
-                                    rejected.add("selective recomputation: fused attention saves nothing it would "
-                                                 "recompute (the same as none)",
-                                                 splits);
+                            for (int zero = 0; zero <= (dp > 1 ? 3 : 0); ++zero) {
+                                if (pp > 1 && zero >= 2) {
+                                    rejected.add("ZeRO-2/3 with pipeline parallelism: DeepSpeed refuses the pair",
+                                                 std::int64_t(std::size(modes)) * splits);
                                     continue;
                                 }
-                                for (int ep : eps)
-                                    candidates.push_back({ tp, pp, dp, ep, interleaved, sp, zero, ckpt, b });
+                                for (Checkpointing ckpt : modes) {
+                                    if (fused && ckpt == Checkpointing::Selective) {
+                                        rejected.add("selective recomputation: fused attention saves nothing it would "
+                                                     "recompute (the same as none)",
+                                                     splits);
+                                        continue;
+                                    }
+                                    for (int ep : eps)
+                                        candidates.push_back({ tp, pp, cp, dp, ep, interleaved, sp, zero, ckpt, b });
+                                }
                             }
                         }
                     }
@@ -189,16 +200,16 @@ Expected<PlanResult> plan(const Catalog& catalog, const PlanRequest& request)
     // Simulated on every core, each worker over a contiguous run of candidates. Sorted so that neighbours differ in
     // the micro-batch only, which does not shape the lowered step (scheduleKey): the cache serves them.
     std::sort(candidates.begin(), candidates.end(), [](const Knobs& a, const Knobs& b) {
-        return std::tie(a.tp, a.pp, a.ep, a.interleaved, a.sp, a.zero, a.checkpointing, a.micro)
-            < std::tie(b.tp, b.pp, b.ep, b.interleaved, b.sp, b.zero, b.checkpointing, b.micro);
+        return std::tie(a.tp, a.pp, a.cp, a.ep, a.interleaved, a.sp, a.zero, a.checkpointing, a.micro)
+            < std::tie(b.tp, b.pp, b.cp, b.ep, b.interleaved, b.sp, b.zero, b.checkpointing, b.micro);
     });
     // Runs of candidates that share everything but the micro-batch go to whichever worker is free next.
     std::vector<std::size_t> runs { 0 };
     for (std::size_t i = 1; i < candidates.size(); ++i) {
         const Knobs& a = candidates[i - 1];
         const Knobs& b = candidates[i];
-        if (std::tie(a.tp, a.pp, a.ep, a.interleaved, a.sp, a.zero, a.checkpointing)
-            != std::tie(b.tp, b.pp, b.ep, b.interleaved, b.sp, b.zero, b.checkpointing))
+        if (std::tie(a.tp, a.pp, a.cp, a.ep, a.interleaved, a.sp, a.zero, a.checkpointing)
+            != std::tie(b.tp, b.pp, b.cp, b.ep, b.interleaved, b.sp, b.zero, b.checkpointing))
             runs.push_back(i);
     }
     runs.push_back(candidates.size());
@@ -229,6 +240,7 @@ Expected<PlanResult> plan(const Catalog& catalog, const PlanRequest& request)
                 c.pipelineStage = 0;
                 c.dataParallel = k.dp;
                 c.expertParallel = k.ep;
+                c.contextParallel = k.cp;
                 c.zeroStage = k.zero;
                 c.checkpointing = k.checkpointing;
                 c.microBatch = k.micro;

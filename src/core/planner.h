@@ -16,7 +16,7 @@ namespace headroom {
 
 struct PlanRequest {
     Scenario base;       // GPU, model, sequence, precision and everything the planner does not vary
-    int gpus = 8;        // t x p x dp
+    int gpus = 8;        // t x p x cp x dp
     int gpusPerNode = 8; // tensor parallelism stays inside a node; collectives past one cross the inter-node link
     std::int64_t globalBatch = 64;
     int maxMicroBatch = 64; // micro-batches tried: powers of two up to this

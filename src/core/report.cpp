@@ -468,6 +468,7 @@ std::string estimateToTable(const Estimate& e, const ModelSpec& model)
     kind("data-parallel", e.dataParallelSeconds, e.dataParallelBytes);
     kind("tensor-parallel", e.tensorParallelSeconds, e.tensorParallelBytes);
     kind("expert all-to-all", e.expertParallelSeconds, e.expertParallelBytes);
+    kind("context ring", e.contextParallelSeconds, e.contextParallelBytes);
     if (!comm.empty())
         out += "           communication " + comm + "; " + formatSeconds(e.exposedCommunicationSeconds)
             + " not hidden\n";

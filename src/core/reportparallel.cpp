@@ -44,7 +44,7 @@ json parallelismJson(const TrainingConfig& c)
         { "pp", std::max(1, c.pipelineParallel) },
         { "vpp", c.pipelineSchedule == PipelineSchedule::Interleaved ? std::max(1, c.virtualStages) : 1 },
         { "pipeline_schedule", std::string(toString(c.pipelineSchedule)) },
-        { "cp", 1 },
+        { "cp", std::max(1, c.contextParallel) },
         { "ep", std::max(1, c.expertParallel) },
         { "dp", std::max(1, c.dataParallel) },
         { "gpus", integer(double(jobGpus(c))) },
@@ -68,7 +68,8 @@ json communicationJson(const Estimate& e)
     return { { "data_parallel", kind(e.dataParallelSeconds, e.dataParallelBytes) },
              { "tensor_parallel", kind(e.tensorParallelSeconds, e.tensorParallelBytes) },
              { "pipeline", kind(e.pipelineSeconds, e.pipelineBytes) },
-             { "expert_parallel", kind(e.expertParallelSeconds, e.expertParallelBytes) } };
+             { "expert_parallel", kind(e.expertParallelSeconds, e.expertParallelBytes) },
+             { "context_parallel", kind(e.contextParallelSeconds, e.contextParallelBytes) } };
 }
 
 json ranksJson(const std::vector<RankSummary>& ranks)

@@ -1,5 +1,6 @@
 #include "scenario.h"
 
+#include "contextparallel.h"
 #include "moespec.h"
 
 #include "links.h"
@@ -75,6 +76,8 @@ std::optional<Error> validateConfig(const TrainingConfig& c, std::string_view or
         return err("pipeline_parallel", "must be between 1 and 1024");
     if (c.expertParallel < 1 || c.expertParallel > 1024)
         return err("expert_parallel", "must be between 1 and 1024");
+    if (c.contextParallel < 1 || c.contextParallel > 1024)
+        return err("context_parallel", "must be between 1 and 1024");
     if (c.virtualStages < 1 || c.virtualStages > 128)
         return err("virtual_stages", "must be between 1 and 128");
     if (c.virtualStages > 1 && c.pipelineSchedule != PipelineSchedule::Interleaved)
@@ -176,7 +179,8 @@ std::optional<Error> validateForModel(const ModelSpec& model, const TrainingConf
                       + model.id);
         if (c.finetune.adapters() || c.finetune.method == FinetuneMethod::QLoRA)
             return tp("adapters (LoRA, DoRA, QLoRA) under tensor parallelism are not modelled; use --tp 1");
-        const double tokens = transformerTokens(t, c.sequenceLength);
+        // Under context parallelism each rank's share of the sequence is what SP splits.
+        const double tokens = transformerTokens(t, c.sequenceLength) / std::max(1, c.contextParallel);
         if (c.sequenceParallel && std::fmod(tokens, double(n)) != 0.0)
             return Error { std::string(origin), "sequence_parallel",
                            "sequence parallelism splits the " + std::to_string(std::int64_t(tokens))
@@ -189,6 +193,8 @@ std::optional<Error> validateForModel(const ModelSpec& model, const TrainingConf
     if (auto e = validatePipeline(model, c, origin))
         return e;
     if (auto e = validateExperts(model, c, origin))
+        return e;
+    if (auto e = validateContext(model, c, origin))
         return e;
     return validateFinetune(model, c, origin);
 }
@@ -232,6 +238,7 @@ Expected<ScenarioDocument> parseScenario(std::string_view jsonText, std::string_
         c.sequenceParallel = r.booleanOr("sequence_parallel", false);
         c.pipelineParallel = int(r.integerOr("pipeline_parallel", 1, 1, 1024));
         c.expertParallel = int(r.integerOr("expert_parallel", 1, 1, 1024));
+        c.contextParallel = int(r.integerOr("context_parallel", 1, 1, 1024));
         c.virtualStages = int(r.integerOr("virtual_stages", 1, 1, 128));
         c.pipelineSchedule = enumField(r, "pipeline_schedule", c.pipelineSchedule, &pipelineScheduleFromString,
                                        "gpipe, 1f1b, interleaved");
@@ -308,6 +315,8 @@ std::string serializeScenario(const ScenarioDocument& d)
     }
     if (c.expertParallel != 1)
         j["expert_parallel"] = c.expertParallel;
+    if (c.contextParallel != 1)
+        j["context_parallel"] = c.contextParallel;
     if (c.cluster != ClusterConfig {})
         j["cluster"] = { { "gpus_per_node", c.cluster.gpusPerNode },
                          { "intra_link", std::string(toString(c.cluster.intraLink)) },

@@ -132,6 +132,7 @@ struct TrainingConfig {
     bool sequenceParallel = false; // with tensorParallel > 1: norms, dropouts and residuals on s/t tokens per GPU
     int pipelineParallel = 1;      // pipeline stages p: each holds a contiguous share of the blocks (pipeline.h)
     int expertParallel = 1;        // MoE: routed experts split over ep of the data-parallel ranks (ep divides dp)
+    int contextParallel = 1;       // ring attention: each of cp ranks holds s/cp of every sequence (contextparallel.h)
     int virtualStages = 1;         // model chunks per stage under the interleaved schedule (Megatron's vpp)
     PipelineSchedule pipelineSchedule = PipelineSchedule::OneFOneB;
     int pipelineStage = 0; // the rank whose step this describes: 0 .. p-1 (simulate() walks every stage)

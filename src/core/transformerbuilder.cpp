@@ -225,7 +225,14 @@ namespace detail {
         const bool selective = cfg.checkpointing == Checkpointing::Selective;
         TensorId ctx = kNoTensor;
         if (cfg.attention == AttentionImpl::Fused) {
-            ctx = b.fusedAttention(q, k, v, s, a, d, m.causal, m.attentionDropout, "attn.core");
+            ctx = b.fusedAttention(q, k, v, s, sequence, a, d, m.causal, m.attentionDropout, "attn.core");
+            if (cp > 1) {
+                // The ring: this rank's K and V chunk goes round cp - 1 times forward; backward sends them round
+                // again and their gradients back (Megatron's context_parallel.md: all-gather forward,
+                // reduce-scatter of dK, dV backward, as ring P2P).
+                const double chunk = 2.0 * s * kv * d * bytesPerElement(b.tensor(ctx).dtype);
+                g.ops[std::size_t(g.tensors[ctx].producer)].cpMessage += perSample(3.0 * chunk * (cp - 1));
+            }
         } else {
             if (kv < a) {
                 // repeat_kv materialises K and V for every query head before the eager matmuls.
@@ -343,7 +350,7 @@ namespace detail {
     bool TransformerBuilder::build(GraphLayers layers)
     {
         g.layers = m.layers;
-        g.samplesTokens = m.input == InputKind::Patches ? 1.0 : s;
+        g.samplesTokens = m.input == InputKind::Patches ? 1.0 : sequence; // every rank of a cp group: one sequence
         // This pipeline stage's blocks: all of them without pipeline parallelism.
         const std::vector<LayerRange> chunks = stageLayers(m.layers, cfg, cfg.pipelineStage);
         // Blocks [lo, hi) are made alike; the longest such run is built as lo, one block for lo+1 .. hi-2, and hi-1.

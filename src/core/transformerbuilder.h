@@ -40,6 +40,11 @@ public:
         vocab = std::ceil(double(m.vocab) / tp);
         sp = tp > 1 && config.sequenceParallel;
         ep = std::max(1, config.expertParallel);
+        // Context parallelism: this rank's s/cp tokens of each sequence (validateContext checks that 2 cp divides
+        // them); attention still sees all of the sequence's keys.
+        cp = std::max(1, config.contextParallel);
+        sequence = s;
+        s /= cp;
     }
 
     // Builds the graph; with GraphLayers::RepeatIdentical, one block of the longest run of identical blocks
@@ -96,6 +101,8 @@ private:
     double rd = 0; // rotary channels per head
     int tp = 1;
     int ep = 1; // expert-parallel ranks (Megatron: carved out of the data-parallel ones)
+    int cp = 1; // context-parallel ranks: s is this rank's share of the `sequence` tokens
+    double sequence = 0;
     bool sp = false;
     double vocab = 0; // vocabulary rows on this rank
     HeadKind headKind = HeadKind::CausalLM;
