@@ -1602,6 +1602,18 @@
         <source>Open a .headroom-measured.json that headroom-probe wrote on a GPU: the window takes its scenario, and the verdict states what was measured against what is predicted</source>
         <translation>打开 headroom-probe 在 GPU 上写出的 .headroom-measured.json：窗口采用其场景，结论中并列实测值与预测值</translation>
     </message>
+    <message>
+        <source>Scal&amp;ing over GPUs…</source>
+        <translation>多 GPU 扩展(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Throughput and memory per GPU from 1 to 1024 GPUs, over PCIe and NVLink: where communication eats the gain</source>
+        <translation>1 到 1024 个 GPU 时每个 GPU 的吞吐量和显存，分别经 PCIe 和 NVLink：通信在哪里吃掉了收益</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+L</source>
+        <translation>Ctrl+Shift+L</translation>
+    </message>
 </context>
 <context>
     <name>ModelEditor</name>
@@ -3054,6 +3066,10 @@
         <source>Cannot open the measurement</source>
         <translation>无法打开实测文件</translation>
     </message>
+    <message>
+        <source>Scaling over GPUs</source>
+        <translation>多 GPU 扩展</translation>
+    </message>
 </context>
 <context>
     <name>headroom::gui::MemoryChartView</name>
@@ -3283,6 +3299,83 @@
     <message>
         <source>compute-bound</source>
         <translation>计算受限</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::gui::ScalingView</name>
+    <message>
+        <source>Nothing to scale.</source>
+        <translation>没有可扩展的内容。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Each added GPU is another data-parallel replica of %n GPU(s), with the same micro-batch: perfect scaling keeps %1 per GPU (dashed).</source>
+        <translation>
+            <numerusform>每增加的 GPU 都是另一个由 %n 个 GPU 组成的数据并行副本，micro-batch 不变：理想扩展将保持每个 GPU %1（虚线）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>tokens</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <source>Over PCIe</source>
+        <translation>经 PCIe</translation>
+    </message>
+    <message>
+        <source>Over NVLink</source>
+        <translation>经 NVLink</translation>
+    </message>
+    <message>
+        <source>Throughput per GPU against GPUs</source>
+        <translation>每个 GPU 的吞吐量与 GPU 数</translation>
+    </message>
+    <message>
+        <source>Memory per GPU (most loaded rank) against GPUs</source>
+        <translation>每个 GPU 的显存（负载最重的 rank）与 GPU 数</translation>
+    </message>
+    <message>
+        <source>GPUs (8 per node)</source>
+        <translation>GPU 数（每节点 8 个）</translation>
+    </message>
+    <message>
+        <source>GiB</source>
+        <translation>GiB</translation>
+    </message>
+    <message>
+        <source>PCIe in a node, 100 GbE between</source>
+        <translation>节点内 PCIe，节点间 100 GbE</translation>
+    </message>
+    <message>
+        <source>NVLink in a node, InfiniBand between</source>
+        <translation>节点内 NVLink，节点间 InfiniBand</translation>
+    </message>
+    <message>
+        <source>perfect scaling</source>
+        <translation>理想扩展</translation>
+    </message>
+    <message>
+        <source>GPU memory</source>
+        <translation>GPU 显存</translation>
+    </message>
+    <message>
+        <source>does not fit</source>
+        <translation>放不下</translation>
+    </message>
+    <message>
+        <source>%1: %2 of it at %3 GPUs, %4 at %5.</source>
+        <translation>%1：%3 个 GPU 时保留其 %2，%5 个时保留 %4。</translation>
+    </message>
+    <message>
+        <source>images/s</source>
+        <translation>图像/秒</translation>
+    </message>
+    <message>
+        <source>tokens/s</source>
+        <translation>词元/秒</translation>
+    </message>
+    <message>
+        <source>images</source>
+        <translation>张图像</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,6 @@
 #include "links.h"
 
+#include <algorithm>
 #include <array>
 
 namespace headroom {
@@ -46,9 +47,14 @@ std::optional<LinkKind> linkKindFromString(std::string_view s)
 double collectiveBandwidth(const GpuSpec& gpu, const TrainingConfig& config, double linkEfficiency, int span)
 {
     const ClusterConfig& c = config.cluster;
-    const bool crossesNodes = c.gpusPerNode > 0 && span > c.gpusPerNode;
-    const LinkKind kind = crossesNodes ? (c.interLink == LinkKind::Auto ? LinkKind::InfinibandHdr : c.interLink)
-                                       : c.intraLink;
+    if (c.gpusPerNode > 0 && span > c.gpusPerNode) {
+        // A ring across nodes still passes every GPU's node-local hops: it runs at the slower of the inter-node
+        // link and the node's own (a PCIe box without peer-to-peer is held to host memory even behind 100 GbE).
+        const LinkFigure& f = linkFigure(c.interLink == LinkKind::Auto ? LinkKind::InfinibandHdr : c.interLink);
+        const double inter = f.gbPerSecond * 1e9 * (f.measured ? 1.0 : linkEfficiency);
+        return std::min(inter, collectiveBandwidth(gpu, config, linkEfficiency, c.gpusPerNode));
+    }
+    const LinkKind kind = c.intraLink;
     if (kind == LinkKind::Auto) {
         // The catalog stores bidirectional figures: one direction is half.
         const bool onGpuLink = gpu.gpuLinkGBps.present() && span <= gpu.gpuLinkMaxGpus;

@@ -41,8 +41,8 @@ std::string_view toString(LinkKind kind);
 std::optional<LinkKind> linkKindFromString(std::string_view s);
 
 // Bytes per second, one direction per GPU, for a collective over GPUs [0, span) of the job laid out Megatron's way
-// (tensor-parallel ranks innermost, then data-parallel, then pipeline stages): the inter-node link once the span
-// passes a node, else the intra-node link.
+// (tensor-parallel ranks innermost, then data-parallel, then pipeline stages): the intra-node link, and once the
+// span passes a node the slower of it and the inter-node link (a ring still takes every node-local hop).
 double collectiveBandwidth(const GpuSpec& gpu, const TrainingConfig& config, double linkEfficiency, int span);
 
 } // namespace headroom

@@ -11,6 +11,7 @@
 #include "labels.h"
 #include "memorychartview.h"
 #include "rooflineview.h"
+#include "scalingview.h"
 #include "scenariohistory.h"
 #include "simulationcontroller.h"
 #include "timelineview.h"
@@ -225,6 +226,8 @@ void MainWindow::restyle()
         c->setChartStyle(style);
     if (m_inference)
         m_inference->setChartStyle(style);
+    if (m_scaling)
+        m_scaling->setChartStyle(style);
 }
 
 qreal MainWindow::presentationScale() const

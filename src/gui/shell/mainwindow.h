@@ -29,6 +29,7 @@ class AppSettings;
 class BaselineTable;
 class BatchSweepView;
 class GpuComparisonView;
+class ScalingView;
 class InferenceView;
 class GuidedTour;
 class CategoryLegend;
@@ -95,7 +96,9 @@ public:
     void hideGpuComparison();
     bool gpuComparisonShown() const;
     InferenceView* inference() const { return m_inference; }
+    ScalingView* scalingView() const { return m_scaling; }
     void showInference();
+    void showScaling();
     GuidedTour* tour() const { return m_tour; }
     SimulationController* controller() const { return m_controller; }
     // A Hugging Face config.json or checkpoint folder becomes the current model; a .safetensors file opens the
@@ -154,6 +157,8 @@ private:
     QDockWidget* m_comparisonDock = nullptr;
     InferenceView* m_inference = nullptr;
     QDockWidget* m_inferenceDock = nullptr;
+    ScalingView* m_scaling = nullptr;
+    QDockWidget* m_scalingDock = nullptr;
     std::unique_ptr<TourHost> m_tourHost;
     GuidedTour* m_tour = nullptr;
     QDockWidget* m_tourDock = nullptr;

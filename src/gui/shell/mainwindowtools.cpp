@@ -11,6 +11,7 @@
 #include "inferenceview.h"
 #include "modeleditordialog.h"
 #include "modelimport.h"
+#include "scalingview.h"
 #include "simulationcontroller.h"
 #include "tour.h"
 #include "tourhost.h"
@@ -125,6 +126,8 @@ void MainWindow::setupTools()
                                    &MainWindow::showGpuComparison);
     m_inference = new InferenceView(m_controller->catalog(), this);
     m_inferenceDock = bottomPanel(m_inference, "inferenceDock", m_ui->inferenceAction, &MainWindow::showInference);
+    m_scaling = new ScalingView(m_controller->catalog(), this);
+    m_scalingDock = bottomPanel(m_scaling, "scalingDock", m_ui->scalingAction, &MainWindow::showScaling);
 
     m_tourHost = std::make_unique<WindowTourHost>(this);
     m_tour = new GuidedTour(m_tourHost.get(), this);
@@ -162,7 +165,8 @@ void MainWindow::setupTools()
 
 void MainWindow::setToolFontScale(double scale)
 {
-    for (QWidget* w : std::initializer_list<QWidget*> { m_tour, m_comparison, m_inference, m_baselineTable }) {
+    for (QWidget* w :
+         std::initializer_list<QWidget*> { m_tour, m_comparison, m_inference, m_scaling, m_baselineTable }) {
         QFont f = QApplication::font();
         f.setPointSizeF(f.pointSizeF() * scale);
         w->setFont(f);
@@ -186,6 +190,7 @@ void MainWindow::retranslateTools()
     m_baselineDock->setWindowTitle(tr("Baseline Comparison"));
     m_comparisonDock->setWindowTitle(tr("GPU Comparison"));
     m_inferenceDock->setWindowTitle(tr("Serving (Inference)"));
+    m_scalingDock->setWindowTitle(tr("Scaling over GPUs"));
 }
 
 void MainWindow::showInference()
@@ -193,6 +198,14 @@ void MainWindow::showInference()
     m_inferenceDock->show();
     m_inferenceDock->raise();
     m_inference->refresh();
+}
+
+void MainWindow::showScaling()
+{
+    m_scaling->setScenario(m_controller->scenario());
+    m_scalingDock->show();
+    m_scalingDock->raise();
+    m_scaling->refresh();
 }
 
 void MainWindow::setBaselinePinned(bool on)
@@ -223,6 +236,7 @@ void MainWindow::refreshTools(const std::shared_ptr<const SimulationResult>& res
     }
     m_comparison->setScenario(result->scenario);
     m_inference->setScenario(result->scenario);
+    m_scaling->setScenario(result->scenario);
     m_tour->refreshText(); // its text quotes the result on screen
 }
 

@@ -1,0 +1,262 @@
+#include "scalingview.h"
+
+#include "formatting.h"
+#include "units.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QScatterSeries>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+namespace headroom::gui {
+
+namespace {
+
+    // Okabe & Ito: PCIe in vermillion's neighbour orange, NVLink in blue; the ideal in the foreground, dashed.
+    QColor fabricColor(ScalingFabric f)
+    {
+        return f == ScalingFabric::Pcie ? QColor(0xE6, 0x9F, 0x00) : QColor(0x00, 0x72, 0xB2);
+    }
+
+} // namespace
+
+ScalingView::ScalingView(const Catalog& catalog, QWidget* parent)
+    : QWidget(parent)
+    , m_catalog(catalog)
+    , m_style(chartStyle(palette(), false))
+    , m_debounce(new QTimer(this))
+{
+    setObjectName(QStringLiteral("scalingView"));
+    auto* layout = new QVBoxLayout(this);
+    m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("scalingSummary"));
+    m_summary->setWordWrap(true);
+    layout->addWidget(m_summary);
+    auto* throughputView = new QChartView(this);
+    auto* memoryView = new QChartView(this);
+    throughputView->setObjectName(QStringLiteral("scalingThroughput"));
+    memoryView->setObjectName(QStringLiteral("scalingMemory"));
+    auto* charts = new QHBoxLayout;
+    charts->addWidget(throughputView, 1);
+    charts->addWidget(memoryView, 1);
+    layout->addLayout(charts, 1);
+    m_throughputChart = makeChart(throughputView, m_tx, m_ty);
+    m_memoryChart = makeChart(memoryView, m_mx, m_my);
+
+    for (int f = 0; f < 2; ++f) {
+        for (auto [chart, series, x, y] : { std::tuple { m_throughputChart, &m_lines[f].throughput, m_tx, m_ty },
+                                            std::tuple { m_memoryChart, &m_lines[f].memory, m_mx, m_my } }) {
+            *series = new QLineSeries(chart);
+            (*series)->setPointsVisible(true);
+            chart->addSeries(*series);
+            (*series)->attachAxis(x);
+            (*series)->attachAxis(y);
+        }
+    }
+    m_ideal = new QLineSeries(m_throughputChart);
+    m_capacity = new QLineSeries(m_memoryChart);
+    m_overflow = new QScatterSeries(m_memoryChart);
+    m_overflow->setMarkerSize(11);
+    for (auto [chart, series, x, y] :
+         { std::tuple<QChart*, QXYSeries*, QLogValueAxis*, QValueAxis*> { m_throughputChart, m_ideal, m_tx, m_ty },
+           { m_memoryChart, m_capacity, m_mx, m_my },
+           { m_memoryChart, m_overflow, m_mx, m_my } }) {
+        chart->addSeries(series);
+        series->attachAxis(x);
+        series->attachAxis(y);
+    }
+
+    m_debounce->setSingleShot(true);
+    m_debounce->setInterval(150);
+    connect(m_debounce, &QTimer::timeout, this, [this] {
+        if (isVisible())
+            compute();
+    });
+    setChartStyle(m_style);
+    retranslate();
+}
+
+ScalingView::~ScalingView() = default;
+
+QChart* ScalingView::makeChart(QChartView* view, QLogValueAxis*& x, QValueAxis*& y)
+{
+    QChart* chart = view->chart(); // the view's own: setChart() would hand it back to us, to leak
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumHeight(240);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    x = new QLogValueAxis(chart);
+    x->setBase(2.0);
+    x->setLabelFormat(QStringLiteral("%d"));
+    x->setRange(1, 1024);
+    y = new QValueAxis(chart);
+    y->setLabelFormat(QStringLiteral("%.0f"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    return chart;
+}
+
+void ScalingView::setScenario(const Scenario& scenario)
+{
+    m_scenario = scenario;
+    m_dirty = true;
+    if (isVisible())
+        m_debounce->start();
+}
+
+void ScalingView::refresh()
+{
+    if (m_dirty)
+        compute();
+}
+
+void ScalingView::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_dirty)
+        compute();
+}
+
+void ScalingView::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    if (event->type() == QEvent::PaletteChange)
+        setChartStyle(chartStyle(palette(), m_style.presentation));
+}
+
+void ScalingView::compute()
+{
+    m_dirty = false;
+    m_debounce->stop();
+    auto r = headroom::scaling(m_catalog, m_scenario);
+    m_error = r ? QString() : QString::fromStdString(r.error().message);
+    m_scaling = r ? std::move(*r) : Scaling {};
+    showCurves();
+}
+
+void ScalingView::showCurves()
+{
+    double topThroughput = 0.0, topMemory = 0.0;
+    QList<QPointF> overflow;
+    for (int f = 0; f < 2; ++f) {
+        QList<QPointF> t, m;
+        for (const ScalingSeries& s : m_scaling.series) {
+            if (int(s.fabric) != f)
+                continue;
+            for (const ScalingPoint& p : s.points) {
+                t << QPointF(p.gpus, p.throughputPerGpu);
+                m << QPointF(p.gpus, units::toGiB(p.peakBytes));
+                topThroughput = std::max(topThroughput, p.throughputPerGpu);
+                topMemory = std::max(topMemory, units::toGiB(p.peakBytes));
+                if (!p.fits)
+                    overflow << QPointF(p.gpus, units::toGiB(p.peakBytes));
+            }
+        }
+        replaceIfChanged(m_lines[f].throughput, t);
+        replaceIfChanged(m_lines[f].memory, m);
+        for (QLineSeries* s : { m_lines[f].throughput, m_lines[f].memory }) {
+            s->setVisible(!t.isEmpty());
+            for (QLegendMarker* marker : s->chart()->legend()->markers(s))
+                marker->setVisible(!t.isEmpty());
+        }
+    }
+    replaceIfChanged(m_overflow, overflow);
+    for (QLegendMarker* marker : m_memoryChart->legend()->markers(m_overflow))
+        marker->setVisible(!overflow.isEmpty());
+    const ModelSpec* model = m_catalog.model(m_scenario.modelId);
+    m_ty->setTitleText(model && model->isVision() ? tr("images/s") : tr("tokens/s"));
+    const double first = m_scaling.series.empty() || m_scaling.series.front().points.empty()
+        ? 0.0
+        : m_scaling.series.front().points.front().throughputPerGpu;
+    const double lo = std::max(1, m_scaling.replicaGpus);
+    replaceIfChanged(m_ideal, { QPointF(lo, first), QPointF(1024, first) });
+    const GpuSpec* gpu = m_catalog.gpu(m_scenario.gpuId);
+    const double capacity = gpu ? units::toGiB(gpu->memoryBytes()) : 0.0;
+    replaceIfChanged(m_capacity, { QPointF(lo, capacity), QPointF(1024, capacity) });
+    m_tx->setRange(lo, 1024);
+    m_mx->setRange(lo, 1024);
+    setStableTop(m_ty, topThroughput * 1.05);
+    setStableTop(m_my, std::max(topMemory, capacity) * 1.05);
+    m_summary->setText(summary());
+}
+
+QString ScalingView::summary() const
+{
+    if (!m_error.isEmpty())
+        return m_error;
+    if (m_scaling.series.empty() || m_scaling.series.front().points.empty())
+        return tr("Nothing to scale.");
+    const ScalingPoint& one = m_scaling.series.front().points.front();
+    const ModelSpec* model = m_catalog.model(m_scenario.modelId);
+    const QString unit = model && model->isVision() ? tr("images") : tr("tokens");
+    QString text = tr("Each added GPU is another data-parallel replica of %n GPU(s), with the same micro-batch: "
+                      "perfect scaling keeps %1 per GPU (dashed).",
+                      nullptr, m_scaling.replicaGpus)
+                       .arg(formatRate(one.throughputPerGpu, unit));
+    // What each fabric keeps of it in one node (8 GPUs) and across eight nodes (64).
+    for (const ScalingSeries& s : m_scaling.series) {
+        const ScalingPoint *node = nullptr, *nodes = nullptr;
+        for (const ScalingPoint& p : s.points) {
+            node = p.gpus <= kScalingGpusPerNode ? &p : node;
+            nodes = p.gpus <= 8 * kScalingGpusPerNode ? &p : nodes;
+        }
+        if (!node || !nodes || one.throughputPerGpu <= 0.0)
+            continue;
+        text += QLatin1Char(' ')
+            + tr("%1: %2 of it at %3 GPUs, %4 at %5.")
+                  .arg(s.fabric == ScalingFabric::Pcie ? tr("Over PCIe") : tr("Over NVLink"),
+                       formatPercent(node->throughputPerGpu / one.throughputPerGpu, 0))
+                  .arg(node->gpus)
+                  .arg(formatPercent(nodes->throughputPerGpu / one.throughputPerGpu, 0))
+                  .arg(nodes->gpus);
+    }
+    return text;
+}
+
+void ScalingView::retranslate()
+{
+    m_throughputChart->setTitle(tr("Throughput per GPU against GPUs"));
+    m_memoryChart->setTitle(tr("Memory per GPU (most loaded rank) against GPUs"));
+    m_tx->setTitleText(tr("GPUs (8 per node)"));
+    m_mx->setTitleText(tr("GPUs (8 per node)"));
+    m_my->setTitleText(tr("GiB"));
+    m_lines[0].throughput->setName(tr("PCIe in a node, 100 GbE between"));
+    m_lines[0].memory->setName(tr("PCIe in a node, 100 GbE between"));
+    m_lines[1].throughput->setName(tr("NVLink in a node, InfiniBand between"));
+    m_lines[1].memory->setName(tr("NVLink in a node, InfiniBand between"));
+    m_ideal->setName(tr("perfect scaling"));
+    m_capacity->setName(tr("GPU memory"));
+    m_overflow->setName(tr("does not fit"));
+    m_summary->setText(summary());
+}
+
+void ScalingView::setChartStyle(const ChartStyle& style)
+{
+    m_style = style;
+    for (QChart* c : { m_throughputChart, m_memoryChart })
+        applyStyle(c, style);
+    for (QAbstractAxis* a : std::initializer_list<QAbstractAxis*> { m_tx, m_mx, m_ty, m_my })
+        applyAxisStyle(a, style);
+    for (int f = 0; f < 2; ++f) {
+        for (QLineSeries* s : { m_lines[f].throughput, m_lines[f].memory }) {
+            QPen pen(fabricColor(ScalingFabric(f)), style.lineWidth);
+            s->setPen(pen);
+        }
+    }
+    QPen dashed(style.foreground, style.lineWidth * 0.75, Qt::DashLine);
+    m_ideal->setPen(dashed);
+    m_capacity->setPen(QPen(style.capacity, style.lineWidth, Qt::DashDotLine));
+    m_overflow->setColor(style.overflow);
+    m_overflow->setBorderColor(style.overflow);
+}
+
+} // namespace headroom::gui
