@@ -1614,6 +1614,18 @@
         <source>Ctrl+Shift+L</source>
         <translation>Ctrl+Shift+L</translation>
     </message>
+    <message>
+        <source>&amp;Plan a Multi-GPU Layout…</source>
+        <translation>规划多 GPU 布局(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Every layout of tensor, pipeline, context, expert and data parallelism, ZeRO, checkpointing and micro-batch on N GPUs, fastest first, with why the others fail</source>
+        <translation>N 个 GPU 上张量、流水线、上下文、专家和数据并行，ZeRO、检查点与 micro-batch 的每种布局，最快的在前，并说明其余为何不行</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+P</source>
+        <translation>Ctrl+Shift+P</translation>
+    </message>
 </context>
 <context>
     <name>ModelEditor</name>
@@ -3070,6 +3082,10 @@
         <source>Scaling over GPUs</source>
         <translation>多 GPU 扩展</translation>
     </message>
+    <message>
+        <source>Plan a Multi-GPU Layout</source>
+        <translation>规划多 GPU 布局</translation>
+    </message>
 </context>
 <context>
     <name>headroom::gui::MemoryChartView</name>
@@ -3248,6 +3264,135 @@
     <message>
         <source>%1 (from %2)</source>
         <translation>%1（来自 %2）</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::gui::PlanView</name>
+    <message numerus="yes">
+        <source>Planning %n GPU(s)…</source>
+        <translation>
+            <numerusform>正在为 %n 个 GPU 规划…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>interleaved ×%1</source>
+        <translation>交错 ×%1</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <source>%1 × %2</source>
+        <translation>%1 × %2</translation>
+    </message>
+    <message>
+        <source>Rejected: %1</source>
+        <translation>被排除：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n layout(s) simulated; none fits: the lowest peaks are listed.</source>
+        <translation>
+            <numerusform>已模拟 %n 种布局；没有放得下的：列出峰值最低的。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n layout(s) simulated; those that fit, fastest first (★ on the front of memory per GPU against step time). Double-click one to apply it.</source>
+        <translation>
+            <numerusform>已模拟 %n 种布局；放得下的按最快在前排列（★ 表示位于每 GPU 显存与步时间的前沿上）。双击一行即可应用。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;GPUs</source>
+        <translation>GPU 数(&amp;G)</translation>
+    </message>
+    <message>
+        <source>per &amp;node</source>
+        <translation>每节点(&amp;N)</translation>
+    </message>
+    <message>
+        <source>global &amp;batch</source>
+        <translation>全局批大小(&amp;B)</translation>
+    </message>
+    <message>
+        <source>t</source>
+        <translation>t</translation>
+    </message>
+    <message>
+        <source>p</source>
+        <translation>p</translation>
+    </message>
+    <message>
+        <source>cp</source>
+        <translation>cp</translation>
+    </message>
+    <message>
+        <source>dp</source>
+        <translation>dp</translation>
+    </message>
+    <message>
+        <source>ep</source>
+        <translation>ep</translation>
+    </message>
+    <message>
+        <source>schedule</source>
+        <translation>调度</translation>
+    </message>
+    <message>
+        <source>SP</source>
+        <translation>SP</translation>
+    </message>
+    <message>
+        <source>ZeRO</source>
+        <translation>ZeRO</translation>
+    </message>
+    <message>
+        <source>checkpointing</source>
+        <translation>检查点</translation>
+    </message>
+    <message>
+        <source>micro-batch</source>
+        <translation>micro-batch</translation>
+    </message>
+    <message>
+        <source>accumulation</source>
+        <translation>累积</translation>
+    </message>
+    <message>
+        <source>peak/GPU</source>
+        <translation>峰值/GPU</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>throughput</source>
+        <translation>吞吐量</translation>
+    </message>
+    <message>
+        <source>MFU</source>
+        <translation>MFU</translation>
+    </message>
+    <message>
+        <source>Layouts that fit: step time against memory per GPU</source>
+        <translation>放得下的布局：步时间与每 GPU 显存</translation>
+    </message>
+    <message>
+        <source>peak per GPU (GiB)</source>
+        <translation>每 GPU 峰值（GiB）</translation>
+    </message>
+    <message>
+        <source>layouts</source>
+        <translation>布局</translation>
+    </message>
+    <message>
+        <source>Pareto front</source>
+        <translation>帕累托前沿</translation>
+    </message>
+    <message>
+        <source>step (s)</source>
+        <translation>步（秒）</translation>
     </message>
 </context>
 <context>

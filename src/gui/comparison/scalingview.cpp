@@ -90,7 +90,7 @@ QChart* ScalingView::makeChart(QChartView* view, QLogValueAxis*& x, QValueAxis*&
 {
     QChart* chart = view->chart(); // the view's own: setChart() would hand it back to us, to leak
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumHeight(240);
+    view->setMinimumHeight(260);
     chart->legend()->setAlignment(Qt::AlignBottom);
     x = new QLogValueAxis(chart);
     x->setBase(2.0);

@@ -11,6 +11,7 @@
 #include "labels.h"
 #include "memorychartview.h"
 #include "rooflineview.h"
+#include "planview.h"
 #include "scalingview.h"
 #include "scenariohistory.h"
 #include "simulationcontroller.h"
@@ -228,6 +229,8 @@ void MainWindow::restyle()
         m_inference->setChartStyle(style);
     if (m_scaling)
         m_scaling->setChartStyle(style);
+    if (m_plan)
+        m_plan->setChartStyle(style);
 }
 
 qreal MainWindow::presentationScale() const

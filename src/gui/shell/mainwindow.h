@@ -30,6 +30,7 @@ class BaselineTable;
 class BatchSweepView;
 class GpuComparisonView;
 class ScalingView;
+class PlanView;
 class InferenceView;
 class GuidedTour;
 class CategoryLegend;
@@ -97,8 +98,10 @@ public:
     bool gpuComparisonShown() const;
     InferenceView* inference() const { return m_inference; }
     ScalingView* scalingView() const { return m_scaling; }
+    PlanView* planView() const { return m_plan; }
     void showInference();
     void showScaling();
+    void showPlan();
     GuidedTour* tour() const { return m_tour; }
     SimulationController* controller() const { return m_controller; }
     // A Hugging Face config.json or checkpoint folder becomes the current model; a .safetensors file opens the
@@ -159,6 +162,8 @@ private:
     QDockWidget* m_inferenceDock = nullptr;
     ScalingView* m_scaling = nullptr;
     QDockWidget* m_scalingDock = nullptr;
+    PlanView* m_plan = nullptr;
+    QDockWidget* m_planDock = nullptr;
     std::unique_ptr<TourHost> m_tourHost;
     GuidedTour* m_tour = nullptr;
     QDockWidget* m_tourDock = nullptr;

@@ -11,6 +11,7 @@
 #include "inferenceview.h"
 #include "modeleditordialog.h"
 #include "modelimport.h"
+#include "planview.h"
 #include "scalingview.h"
 #include "simulationcontroller.h"
 #include "tour.h"
@@ -128,6 +129,13 @@ void MainWindow::setupTools()
     m_inferenceDock = bottomPanel(m_inference, "inferenceDock", m_ui->inferenceAction, &MainWindow::showInference);
     m_scaling = new ScalingView(m_controller->catalog(), this);
     m_scalingDock = bottomPanel(m_scaling, "scalingDock", m_ui->scalingAction, &MainWindow::showScaling);
+    m_plan = new PlanView(m_controller->catalog(), this);
+    m_planDock = bottomPanel(m_plan, "planDock", m_ui->planAction, &MainWindow::showPlan);
+    connect(m_plan, &PlanView::layoutRequested, this, [this](const TrainingConfig& config) {
+        Scenario s = m_controller->scenario();
+        s.config = config;
+        applyScenario(s, QStringLiteral("plan"));
+    });
 
     m_tourHost = std::make_unique<WindowTourHost>(this);
     m_tour = new GuidedTour(m_tourHost.get(), this);
@@ -166,7 +174,7 @@ void MainWindow::setupTools()
 void MainWindow::setToolFontScale(double scale)
 {
     for (QWidget* w :
-         std::initializer_list<QWidget*> { m_tour, m_comparison, m_inference, m_scaling, m_baselineTable }) {
+         std::initializer_list<QWidget*> { m_tour, m_comparison, m_inference, m_scaling, m_plan, m_baselineTable }) {
         QFont f = QApplication::font();
         f.setPointSizeF(f.pointSizeF() * scale);
         w->setFont(f);
@@ -191,6 +199,7 @@ void MainWindow::retranslateTools()
     m_comparisonDock->setWindowTitle(tr("GPU Comparison"));
     m_inferenceDock->setWindowTitle(tr("Serving (Inference)"));
     m_scalingDock->setWindowTitle(tr("Scaling over GPUs"));
+    m_planDock->setWindowTitle(tr("Plan a Multi-GPU Layout"));
 }
 
 void MainWindow::showInference()
@@ -206,6 +215,14 @@ void MainWindow::showScaling()
     m_scalingDock->show();
     m_scalingDock->raise();
     m_scaling->refresh();
+}
+
+void MainWindow::showPlan()
+{
+    m_plan->setScenario(m_controller->scenario());
+    m_planDock->show();
+    m_planDock->raise();
+    m_plan->refresh();
 }
 
 void MainWindow::setBaselinePinned(bool on)
@@ -237,6 +254,7 @@ void MainWindow::refreshTools(const std::shared_ptr<const SimulationResult>& res
     m_comparison->setScenario(result->scenario);
     m_inference->setScenario(result->scenario);
     m_scaling->setScenario(result->scenario);
+    m_plan->setScenario(result->scenario);
     m_tour->refreshText(); // its text quotes the result on screen
 }
 

@@ -1,0 +1,278 @@
+#include "planview.h"
+
+#include "formatting.h"
+#include "units.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QEvent>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QValueAxis>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace headroom::gui {
+
+namespace {
+
+    constexpr int kShownLayouts = 50;
+
+    QString text(std::string_view s) { return QString::fromLatin1(s.data(), qsizetype(s.size())); }
+
+} // namespace
+
+PlanView::PlanView(const Catalog& catalog, QWidget* parent)
+    : QWidget(parent)
+    , m_catalog(catalog)
+    , m_debounce(new QTimer(this))
+    , m_watcher(new QFutureWatcher<Outcome>(this))
+{
+    setObjectName(QStringLiteral("planView"));
+    auto* layout = new QVBoxLayout(this);
+    auto* controls = new QHBoxLayout;
+    auto spin = [&](QLabel*& label, QSpinBox*& box, const char* name, int lo, int hi, int value) {
+        label = new QLabel(this);
+        box = new QSpinBox(this);
+        box->setObjectName(QLatin1String(name));
+        box->setRange(lo, hi);
+        box->setValue(value);
+        label->setBuddy(box);
+        controls->addWidget(label);
+        controls->addWidget(box);
+        connect(box, &QSpinBox::valueChanged, this, [this] {
+            m_dirty = true;
+            if (isVisible())
+                m_debounce->start();
+        });
+    };
+    spin(m_gpusLabel, m_gpus, "planGpus", 1, 4096, 8);
+    spin(m_perNodeLabel, m_perNode, "planGpusPerNode", 1, 64, 8);
+    spin(m_batchLabel, m_globalBatch, "planGlobalBatch", 1, 1 << 20, 64);
+    controls->addStretch(1);
+    layout->addLayout(controls);
+    m_status = new QLabel(this);
+    m_status->setWordWrap(true);
+    layout->addWidget(m_status);
+
+    auto* body = new QHBoxLayout;
+    m_table = new QTableWidget(this);
+    m_table->setObjectName(QStringLiteral("planTable"));
+    m_table->setColumnCount(15);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    body->addWidget(m_table, 3);
+    auto* chartView = new QChartView(this);
+    chartView->setRenderHint(QPainter::Antialiasing);
+    chartView->setMinimumSize(280, 260);
+    m_chart = chartView->chart(); // the view's own: setChart() would hand it back to us, to leak
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_x = new QValueAxis(m_chart);
+    m_y = new QValueAxis(m_chart);
+    m_chart->addAxis(m_x, Qt::AlignBottom);
+    m_chart->addAxis(m_y, Qt::AlignLeft);
+    m_layouts = new QScatterSeries(m_chart);
+    m_layouts->setMarkerSize(7);
+    m_front = new QLineSeries(m_chart);
+    m_front->setPointsVisible(true);
+    for (QXYSeries* s : std::initializer_list<QXYSeries*> { m_layouts, m_front }) {
+        m_chart->addSeries(s);
+        s->attachAxis(m_x);
+        s->attachAxis(m_y);
+    }
+    body->addWidget(chartView, 2);
+    layout->addLayout(body, 1);
+    m_rejected = new QLabel(this);
+    m_rejected->setObjectName(QStringLiteral("planRejected"));
+    m_rejected->setWordWrap(true);
+    layout->addWidget(m_rejected);
+
+    m_debounce->setSingleShot(true);
+    m_debounce->setInterval(200);
+    connect(m_debounce, &QTimer::timeout, this, [this] {
+        if (isVisible())
+            start();
+    });
+    connect(m_watcher, &QFutureWatcher<Outcome>::finished, this, [this] {
+        show(m_watcher->result());
+        if (m_dirty && isVisible())
+            start(); // a change came in while this plan ran
+    });
+    connect(m_table, &QTableWidget::cellDoubleClicked, this, [this](int row, int) {
+        if (row >= 0 && row < int(m_result.layouts.size()))
+            emit layoutRequested(m_result.layouts[std::size_t(row)].config);
+    });
+    setChartStyle(chartStyle(palette(), false));
+    retranslate();
+}
+
+PlanView::~PlanView() { m_watcher->waitForFinished(); }
+
+bool PlanView::busy() const { return m_watcher->isRunning() || m_dirty; }
+
+void PlanView::setScenario(const Scenario& scenario)
+{
+    m_scenario = scenario;
+    m_dirty = true;
+    if (isVisible())
+        m_debounce->start();
+}
+
+void PlanView::refresh()
+{
+    if (m_dirty)
+        start();
+}
+
+void PlanView::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_dirty)
+        start();
+}
+
+void PlanView::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    if (event->type() == QEvent::PaletteChange)
+        setChartStyle(chartStyle(palette(), false));
+}
+
+void PlanView::start()
+{
+    m_debounce->stop();
+    if (m_watcher->isRunning())
+        return; // finished() starts the newest request
+    m_dirty = false;
+    PlanRequest r;
+    r.base = m_scenario;
+    r.gpus = m_gpus->value();
+    r.gpusPerNode = m_perNode->value();
+    r.globalBatch = m_globalBatch->value();
+    const unsigned generation = ++m_generation;
+    m_status->setText(tr("Planning %n GPU(s)…", nullptr, r.gpus));
+    const Catalog* catalog = &m_catalog;
+    m_watcher->setFuture(QtConcurrent::run([catalog, r, generation] {
+        Outcome o;
+        o.generation = generation;
+        auto p = plan(*catalog, r);
+        if (p)
+            o.result = std::move(*p);
+        else
+            o.error = QString::fromStdString(p.error().field + ": " + p.error().message);
+        return o;
+    }));
+}
+
+void PlanView::show(const Outcome& o)
+{
+    m_result = o.result;
+    m_error = o.error;
+    const int rows = std::min<int>(kShownLayouts, int(m_result.layouts.size()));
+    m_table->setRowCount(rows);
+    QList<QPointF> all, front;
+    for (int i = 0; i < rows; ++i) {
+        const PlanLayout& l = m_result.layouts[std::size_t(i)];
+        const TrainingConfig& c = l.config;
+        const QString schedule = c.pipelineParallel == 1          ? QStringLiteral("–")
+            : c.pipelineSchedule == PipelineSchedule::Interleaved ? tr("interleaved ×%1").arg(c.virtualStages)
+                                                                  : text(toString(c.pipelineSchedule));
+        const QStringList cells { QString::number(c.tensorParallel),
+                                  QString::number(c.pipelineParallel),
+                                  QString::number(c.contextParallel),
+                                  QString::number(c.dataParallel),
+                                  QString::number(c.expertParallel),
+                                  schedule,
+                                  c.sequenceParallel ? tr("on") : QStringLiteral("–"),
+                                  QString::number(c.zeroStage),
+                                  text(toString(c.checkpointing)),
+                                  QString::number(c.microBatch),
+                                  QString::number(c.gradientAccumulation),
+                                  formatGiB(l.peakBytes),
+                                  formatSeconds(l.stepSeconds),
+                                  formatCount(l.throughputPerSecond),
+                                  formatPercent(l.mfu) + (l.pareto ? QStringLiteral(" ★") : QString()) };
+        for (int k = 0; k < cells.size(); ++k) {
+            auto* item = m_table->item(i, k);
+            if (!item) {
+                item = new QTableWidgetItem;
+                m_table->setItem(i, k, item);
+            }
+            item->setText(cells[k]);
+        }
+    }
+    double maxPeak = 0.0, maxStep = 0.0;
+    for (const PlanLayout& l : m_result.layouts) {
+        if (!l.fits)
+            continue;
+        const QPointF p(units::toGiB(l.peakBytes), l.stepSeconds);
+        all << p;
+        if (l.pareto)
+            front << p;
+        maxPeak = std::max(maxPeak, p.x());
+        maxStep = std::max(maxStep, p.y());
+    }
+    std::sort(front.begin(), front.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
+    replaceIfChanged(m_layouts, all);
+    replaceIfChanged(m_front, front);
+    setStableTop(m_x, maxPeak * 1.05);
+    setStableTop(m_y, maxStep * 1.05);
+    QStringList reasons;
+    for (const PlanRejection& x : m_result.rejected)
+        reasons << tr("%1 × %2").arg(x.count).arg(QString::fromStdString(x.reason));
+    m_rejected->setText(reasons.isEmpty() ? QString() : tr("Rejected: %1").arg(reasons.join(QStringLiteral("; "))));
+    m_status->setText(status());
+    emit planShown();
+}
+
+QString PlanView::status() const
+{
+    if (!m_error.isEmpty())
+        return m_error;
+    const bool fits = !m_result.layouts.empty() && m_result.layouts.front().fits;
+    if (!fits)
+        return tr("%n layout(s) simulated; none fits: the lowest peaks are listed.", nullptr, int(m_result.evaluated));
+    return tr("%n layout(s) simulated; those that fit, fastest first (★ on the front of memory per GPU against "
+              "step time). Double-click one to apply it.",
+              nullptr, int(m_result.evaluated));
+}
+
+void PlanView::retranslate()
+{
+    m_gpusLabel->setText(tr("&GPUs"));
+    m_perNodeLabel->setText(tr("per &node"));
+    m_batchLabel->setText(tr("global &batch"));
+    m_table->setHorizontalHeaderLabels({ tr("t"), tr("p"), tr("cp"), tr("dp"), tr("ep"), tr("schedule"), tr("SP"),
+                                         tr("ZeRO"), tr("checkpointing"), tr("micro-batch"), tr("accumulation"),
+                                         tr("peak/GPU"), tr("step"), tr("throughput"), tr("MFU") });
+    m_chart->setTitle(tr("Layouts that fit: step time against memory per GPU"));
+    m_x->setTitleText(tr("peak per GPU (GiB)"));
+    m_y->setTitleText(tr("step (s)"));
+    m_layouts->setName(tr("layouts"));
+    m_front->setName(tr("Pareto front"));
+    if (m_generation > 0 && !m_watcher->isRunning())
+        m_status->setText(status());
+}
+
+void PlanView::setChartStyle(const ChartStyle& style)
+{
+    applyStyle(m_chart, style);
+    for (QAbstractAxis* a : std::initializer_list<QAbstractAxis*> { m_x, m_y })
+        applyAxisStyle(a, style);
+    m_layouts->setColor(QColor(0x56, 0xB4, 0xE9));
+    m_layouts->setBorderColor(QColor(0x56, 0xB4, 0xE9));
+    m_front->setPen(QPen(QColor(0xD5, 0x5E, 0x00), style.lineWidth));
+}
+
+} // namespace headroom::gui
