@@ -25,6 +25,7 @@ private slots:
     void stageComboShowsOneStage();
     void interleavingNeedsTheMicroBatches();
     void expertRowSplitsTheDataParallelGpus();
+    void contextRowNeedsFusedAttention();
 
 private:
     ControlPanel* controls() const { return m_window->controls(); }
@@ -149,6 +150,29 @@ void TestParallelControls::expertRowSplitsTheDataParallelGpus()
     selectModel("llama-2-7b");
     QCOMPARE(m_controller->scenario().config.expertParallel, 1);
     QVERIFY(!experts()->isVisible());
+}
+
+void TestParallelControls::contextRowNeedsFusedAttention()
+{
+    // Llama-2-7B at 4096 tokens under fused attention: 2, 4, 8 and 16 context ranks split it (2 cp divides 4096).
+    selectModel("llama-2-7b");
+    QComboBox* attention = controls()->findChild<QComboBox*>(QStringLiteral("attentionCombo"));
+    selectData(attention, int(AttentionImpl::Fused));
+    QComboBox* cp = controls()->contextParallelCombo();
+    QVERIFY(cp->isVisible());
+    QCOMPARE(offered(cp), (QList<int> { 1, 2, 4, 8, 16 }));
+    selectData(cp, 4);
+    QCOMPARE(m_controller->scenario().config.contextParallel, 4);
+    QCOMPARE(result().estimate.config.contextParallel, 4);
+    QVERIFY(result().estimate.contextParallelBytes > 0);
+    // Eager attention has no ring: the split ends and the row offers nothing else.
+    selectData(attention, int(AttentionImpl::Eager));
+    QCOMPARE(m_controller->scenario().config.contextParallel, 1);
+    QCOMPARE(offered(cp), (QList<int> { 1 }));
+    QVERIFY(!cp->isEnabled());
+    // A CNN has no sequence: no row.
+    selectModel("resnet50");
+    QVERIFY(!cp->isVisible());
 }
 
 QTEST_MAIN(TestParallelControls)

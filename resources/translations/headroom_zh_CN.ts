@@ -319,6 +319,14 @@
         <source>Megatron-LM expert parallelism (--expert-model-parallel-size), for mixture-of-experts models: the routed experts are split over this many of the data-parallel GPUs, each keeping the dense layers whole and its share of the experts; the tokens travel to their experts and back in all-to-alls in every MoE layer. Must divide the data-parallel GPUs and the experts.</source>
         <translation>Megatron-LM 专家并行（--expert-model-parallel-size），用于混合专家（MoE）模型：路由专家分布在这么多个数据并行 GPU 上，每个 GPU 保留完整的稠密层和自己那一份专家；每个 MoE 层中，token 通过 all-to-all 发往其专家并返回。必须整除数据并行 GPU 数和专家数。</translation>
     </message>
+    <message>
+        <source>Context-parallel GPUs</source>
+        <translation>上下文并行 GPU 数</translation>
+    </message>
+    <message>
+        <source>Megatron-LM context parallelism (--context-parallel-size) for long sequences: each GPU holds 1/cp of every sequence, so activations shrink cp-fold, while keys and values pass round a ring of the cp GPUs beside the attention kernels. Needs fused attention and 2 × cp dividing the tokens. The job uses data-parallel × tensor-parallel × pipeline × context GPUs.</source>
+        <translation>Megatron-LM 上下文并行（--context-parallel-size），用于长序列：每个 GPU 持有每个序列的 1/cp，激活缩小 cp 倍；键和值在 cp 个 GPU 组成的环上传递，与注意力内核并行。需要融合注意力，且 2 × cp 整除 token 数。作业使用数据并行 × 张量并行 × 流水线 × 上下文个 GPU。</translation>
+    </message>
 </context>
 <context>
     <name>Examples</name>
@@ -2373,6 +2381,14 @@
     <message>
         <source>%1 (experts per GPU: %2)</source>
         <translation>%1（每个 GPU 的专家数：%2）</translation>
+    </message>
+    <message>
+        <source>1 (whole sequences on every GPU)</source>
+        <translation>1（每个 GPU 上都是完整序列）</translation>
+    </message>
+    <message>
+        <source>%1 (1/%1 of each sequence per GPU)</source>
+        <translation>%1（每个 GPU 持有每个序列的 1/%1）</translation>
     </message>
 </context>
 <context>

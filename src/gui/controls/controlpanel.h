@@ -55,6 +55,7 @@ public:
     QComboBox* finetuneCombo() const;
     QComboBox* tensorParallelCombo() const;
     QComboBox* expertParallelCombo() const;
+    QComboBox* contextParallelCombo() const;
     QComboBox* pipelineCombo() const;
     QComboBox* stageCombo() const;
     QSpinBox* loraRankSpin() const;
@@ -95,7 +96,8 @@ private:
     void syncParallel(const ModelSpec* model);
     void editParallel(const QString& control, const ModelSpec* model, bool modelChanged);
     void retranslateParallel(); // the entries with words in them; the window's language can change
-    // Hidden in presentation; the stage row only with stages, the expert row only for a mixture of experts.
+    // Hidden in presentation; the stage row only with stages, the expert row only for a mixture of experts, the
+    // context row only for token sequences.
     void syncParallelVisibility();
 
     std::unique_ptr<Ui::ControlPanel> m_ui;
@@ -105,6 +107,7 @@ private:
     int m_shownStage = -1;     // the stage combo's choice (stageShown)
     bool m_presenting = false; // presentation mode: the pipeline and expert rows are hidden
     bool m_moe = false;        // the model has experts: the expert-parallel row shows
+    bool m_tokens = false;     // a token sequence: the context-parallel row shows
     bool m_vision = false;
     QString m_finetuneToolTip; // the method combo's own tooltip, before a CNN's reason is added to it
 };

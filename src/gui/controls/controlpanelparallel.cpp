@@ -1,12 +1,14 @@
-// The control panel's tensor-, pipeline- and expert-parallel rows: the ways a model's blocks can be split (every t
-// up to 64 that divides its attention heads, key/value heads and FFN width; every p up to 64 that divides its
-// blocks; the schedules the core accepts at the current micro-batches per step, as validateForModel asks; for a
-// mixture of experts every ep that divides the data-parallel GPUs and the experts), the choice kept while another
-// control changes, and which stage the memory charts show. Tensor and pipeline splits are not modelled with
-// adapters, so those rows are off for LoRA, DoRA and QLoRA.
+// The control panel's tensor-, pipeline-, context- and expert-parallel rows: the ways a model's blocks can be split
+// (every t up to 64 that divides its attention heads, key/value heads and FFN width; every p up to 64 that divides
+// its blocks; the schedules the core accepts at the current micro-batches per step, as validateForModel asks;
+// context splits of a token sequence under fused attention; for a mixture of experts every ep that divides the
+// data-parallel GPUs and the experts), the choice kept while another control changes, and which stage the memory
+// charts show. Tensor and pipeline splits are not modelled with adapters, so those rows are off for LoRA, DoRA and
+// QLoRA.
 
 #include "controlpanel.h"
 
+#include "contextparallel.h"
 #include "moespec.h"
 #include "pipeline.h"
 #include "scenario.h"
@@ -84,6 +86,22 @@ namespace {
         return out;
     }
 
+    // Context-parallel sizes, powers of two up to 16 that validateContext takes (fused attention, 2 cp dividing the
+    // tokens), 1 first.
+    QList<int> contextChoices(const ModelSpec* model, const TrainingConfig& config)
+    {
+        QList<int> out { 1 };
+        if (!model)
+            return out;
+        TrainingConfig c = config;
+        for (int cp = 2; cp <= 16; cp *= 2) {
+            c.contextParallel = cp;
+            if (!validateContext(*model, c, "window"))
+                out << cp;
+        }
+        return out;
+    }
+
     int scheduleData(const TrainingConfig& c)
     {
         return c.pipelineSchedule == PipelineSchedule::Interleaved ? int(c.pipelineSchedule) | (c.virtualStages << 8)
@@ -115,6 +133,8 @@ void ControlPanel::setupParallel()
     connect(m_ui->scheduleCombo, &QComboBox::currentIndexChanged, this,
             [this] { edited(QStringLiteral("pipelineSchedule")); });
     connect(m_ui->epCombo, &QComboBox::currentIndexChanged, this, [this] { edited(QStringLiteral("expertParallel")); });
+    connect(m_ui->cpCombo, &QComboBox::currentIndexChanged, this,
+            [this] { edited(QStringLiteral("contextParallel")); });
     connect(m_ui->stageCombo, &QComboBox::currentIndexChanged, this, [this] {
         if (m_syncing)
             return;
@@ -175,6 +195,16 @@ void ControlPanel::syncParallel(const ModelSpec* model)
     m_ui->epCombo->setCurrentIndex(std::max(0, m_ui->epCombo->findData(c.expertParallel)));
     m_ui->epCombo->setEnabled(experts.size() > 1);
     m_moe = model && model->family == ModelFamily::Transformer && model->transformer.moe.any();
+
+    QList<int> contexts = contextChoices(model, c);
+    if (!contexts.contains(c.contextParallel))
+        contexts << c.contextParallel;
+    if (refill(m_ui->cpCombo, contexts))
+        retranslateParallel();
+    m_ui->cpCombo->setCurrentIndex(std::max(0, m_ui->cpCombo->findData(c.contextParallel)));
+    m_ui->cpCombo->setEnabled(contexts.size() > 1);
+    m_ui->cpLabel->setEnabled(m_ui->cpCombo->isEnabled());
+    m_tokens = model && model->family == ModelFamily::Transformer && model->transformer.input == InputKind::Tokens;
     syncParallelVisibility();
 }
 
@@ -184,6 +214,8 @@ void ControlPanel::syncParallelVisibility()
     for (QWidget* w : { static_cast<QWidget*>(m_ui->ppLabel), static_cast<QWidget*>(m_ui->ppCombo),
                         static_cast<QWidget*>(m_ui->scheduleCombo) })
         w->setVisible(!m_presenting);
+    m_ui->cpLabel->setVisible(m_tokens && !m_presenting);
+    m_ui->cpCombo->setVisible(m_tokens && !m_presenting);
     m_ui->epLabel->setVisible(m_moe && !m_presenting);
     m_ui->epCombo->setVisible(m_moe && !m_presenting);
     m_ui->stageCombo->setVisible(pipeline && !m_presenting);
@@ -219,6 +251,11 @@ void ControlPanel::editParallel(const QString& control, const ModelSpec* model, 
             kept = ep <= c.expertParallel ? ep : kept;
         c.expertParallel = kept;
     }
+    // Context parallelism needs fused attention and a sequence it splits: another attention or sequence ends it.
+    if (control == QLatin1String("contextParallel"))
+        c.contextParallel = m_ui->cpCombo->currentData().toInt();
+    else if (c.contextParallel != 1 && !contextChoices(model, c).contains(c.contextParallel))
+        c.contextParallel = 1;
     // A new model, or adapters, keep only a split that the core accepts there.
     if ((modelChanged || control == QLatin1String("finetuneCombo")) && c.tensorParallel != 1
         && (c.finetune.adapters() || !tensorParallelChoices(model, c).contains(c.tensorParallel)))
@@ -256,6 +293,12 @@ void ControlPanel::retranslateParallel()
         }
     }
     const ModelSpec* model = m_catalog ? m_catalog->model(m_scenario.modelId) : nullptr;
+    for (int i = 0; i < m_ui->cpCombo->count(); ++i) {
+        const int cp = m_ui->cpCombo->itemData(i).toInt();
+        m_ui->cpCombo->setItemText(i,
+                                   cp == 1 ? tr("1 (whole sequences on every GPU)")
+                                           : tr("%1 (1/%1 of each sequence per GPU)").arg(cp));
+    }
     const int experts = model ? model->transformer.moe.experts : 0;
     for (int i = 0; i < m_ui->epCombo->count(); ++i) {
         const int ep = m_ui->epCombo->itemData(i).toInt();
@@ -281,5 +324,6 @@ QComboBox* ControlPanel::tensorParallelCombo() const { return m_ui->tpCombo; }
 QComboBox* ControlPanel::pipelineCombo() const { return m_ui->ppCombo; }
 QComboBox* ControlPanel::stageCombo() const { return m_ui->stageCombo; }
 QComboBox* ControlPanel::expertParallelCombo() const { return m_ui->epCombo; }
+QComboBox* ControlPanel::contextParallelCombo() const { return m_ui->cpCombo; }
 
 } // namespace headroom::gui
