@@ -146,12 +146,12 @@ void TestScaling::viewDrawsTheCurves()
         }
     }
     QCOMPARE(drawn, 2); // PCIe and NVLink
-    QVERIFY2(view->summary().contains(QStringLiteral("Over NVLink")), qPrintable(view->summary()));
+    QVERIFY2(view->summary().contains(QStringLiteral("With NVLink")), qPrintable(view->summary()));
     // The laptop GPU has no NVLink: its line and legend entry go.
     view->setScenario(scenario("rtx-a3000-12gb-laptop", "gpt2"));
     view->refresh();
     QCOMPARE(int(view->scaling().series.size()), 1);
-    QVERIFY(!view->summary().contains(QStringLiteral("Over NVLink")));
+    QVERIFY(!view->summary().contains(QStringLiteral("With NVLink")));
     fixture.close();
 }
 

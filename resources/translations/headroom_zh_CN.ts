@@ -3483,10 +3483,6 @@
         <translation>经 PCIe</translation>
     </message>
     <message>
-        <source>Over NVLink</source>
-        <translation>经 NVLink</translation>
-    </message>
-    <message>
         <source>Throughput per GPU against GPUs</source>
         <translation>每个 GPU 的吞吐量与 GPU 数</translation>
     </message>
@@ -3495,20 +3491,8 @@
         <translation>每个 GPU 的显存（负载最重的 rank）与 GPU 数</translation>
     </message>
     <message>
-        <source>GPUs (8 per node)</source>
-        <translation>GPU 数（每节点 8 个）</translation>
-    </message>
-    <message>
         <source>GiB</source>
         <translation>GiB</translation>
-    </message>
-    <message>
-        <source>PCIe in a node, 100 GbE between</source>
-        <translation>节点内 PCIe，节点间 100 GbE</translation>
-    </message>
-    <message>
-        <source>NVLink in a node, InfiniBand between</source>
-        <translation>节点内 NVLink，节点间 InfiniBand</translation>
     </message>
     <message>
         <source>perfect scaling</source>
@@ -3537,6 +3521,26 @@
     <message>
         <source>images</source>
         <translation>张图像</translation>
+    </message>
+    <message>
+        <source>With NVLink</source>
+        <translation>有 NVLink 时</translation>
+    </message>
+    <message>
+        <source>GPUs (8 per node; the link in brackets joins the nodes)</source>
+        <translation>GPU 数（每节点 8 个；括号中是节点间链路）</translation>
+    </message>
+    <message>
+        <source>PCIe (+ 100 GbE)</source>
+        <translation>PCIe（+ 100 GbE）</translation>
+    </message>
+    <message>
+        <source>NVLink pairs, then PCIe (+ InfiniBand)</source>
+        <translation>NVLink 成对，其余 PCIe（+ InfiniBand）</translation>
+    </message>
+    <message>
+        <source>NVLink (+ InfiniBand)</source>
+        <translation>NVLink（+ InfiniBand）</translation>
     </message>
 </context>
 <context>

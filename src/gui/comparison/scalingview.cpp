@@ -186,7 +186,7 @@ void ScalingView::showCurves()
     m_mx->setRange(lo, 1024);
     setStableTop(m_ty, topThroughput * 1.05);
     setStableTop(m_my, std::max(topMemory, capacity) * 1.05);
-    m_summary->setText(summary());
+    retranslate(); // the NVLink line's name follows the GPU; the summary follows the curves
 }
 
 QString ScalingView::summary() const
@@ -213,7 +213,7 @@ QString ScalingView::summary() const
             continue;
         text += QLatin1Char(' ')
             + tr("%1: %2 of it at %3 GPUs, %4 at %5.")
-                  .arg(s.fabric == ScalingFabric::Pcie ? tr("Over PCIe") : tr("Over NVLink"),
+                  .arg(s.fabric == ScalingFabric::Pcie ? tr("Over PCIe") : tr("With NVLink"),
                        formatPercent(node->throughputPerGpu / one.throughputPerGpu, 0))
                   .arg(node->gpus)
                   .arg(formatPercent(nodes->throughputPerGpu / one.throughputPerGpu, 0))
@@ -226,13 +226,18 @@ void ScalingView::retranslate()
 {
     m_throughputChart->setTitle(tr("Throughput per GPU against GPUs"));
     m_memoryChart->setTitle(tr("Memory per GPU (most loaded rank) against GPUs"));
-    m_tx->setTitleText(tr("GPUs (8 per node)"));
-    m_mx->setTitleText(tr("GPUs (8 per node)"));
+    m_tx->setTitleText(tr("GPUs (8 per node; the link in brackets joins the nodes)"));
+    m_mx->setTitleText(tr("GPUs (8 per node; the link in brackets joins the nodes)"));
     m_my->setTitleText(tr("GiB"));
-    m_lines[0].throughput->setName(tr("PCIe in a node, 100 GbE between"));
-    m_lines[0].memory->setName(tr("PCIe in a node, 100 GbE between"));
-    m_lines[1].throughput->setName(tr("NVLink in a node, InfiniBand between"));
-    m_lines[1].memory->setName(tr("NVLink in a node, InfiniBand between"));
+    m_lines[0].throughput->setName(tr("PCIe (+ 100 GbE)"));
+    m_lines[0].memory->setName(tr("PCIe (+ 100 GbE)"));
+    // A bridge joins pairs: past them the GPUs meet over PCIe with peer-to-peer.
+    const GpuSpec* gpu = m_catalog.gpu(m_scenario.gpuId);
+    const QString nvlink = gpu && gpu->gpuLinkMaxGpus < kScalingGpusPerNode
+        ? tr("NVLink pairs, then PCIe (+ InfiniBand)")
+        : tr("NVLink (+ InfiniBand)");
+    m_lines[1].throughput->setName(nvlink);
+    m_lines[1].memory->setName(nvlink);
     m_ideal->setName(tr("perfect scaling"));
     m_capacity->setName(tr("GPU memory"));
     m_overflow->setName(tr("does not fit"));
