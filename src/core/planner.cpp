@@ -200,16 +200,18 @@ Expected<PlanResult> plan(const Catalog& catalog, const PlanRequest& request)
     // Simulated on every core, each worker over a contiguous run of candidates. Sorted so that neighbours differ in
     // the micro-batch only, which does not shape the lowered step (scheduleKey): the cache serves them.
     std::sort(candidates.begin(), candidates.end(), [](const Knobs& a, const Knobs& b) {
-        return std::tie(a.tp, a.pp, a.cp, a.ep, a.interleaved, a.sp, a.zero, a.checkpointing, a.micro)
-            < std::tie(b.tp, b.pp, b.cp, b.ep, b.interleaved, b.sp, b.zero, b.checkpointing, b.micro);
+        return std::tie(a.tp, a.pp, a.cp, a.ep, a.interleaved, a.sp, a.checkpointing, a.zero, a.micro)
+            < std::tie(b.tp, b.pp, b.cp, b.ep, b.interleaved, b.sp, b.checkpointing, b.zero, b.micro);
     });
-    // Runs of candidates that share everything but the micro-batch go to whichever worker is free next.
+    // Runs of candidates that share everything but the ZeRO stage and the micro-batch build one operator graph per
+    // stage (the ZeRO stage shapes only its lowering, the micro-batch neither); each run goes to whichever worker
+    // is free next, whose cache keeps the graph while the ZeRO stages are lowered on it.
     std::vector<std::size_t> runs { 0 };
     for (std::size_t i = 1; i < candidates.size(); ++i) {
         const Knobs& a = candidates[i - 1];
         const Knobs& b = candidates[i];
-        if (std::tie(a.tp, a.pp, a.cp, a.ep, a.interleaved, a.sp, a.zero, a.checkpointing)
-            != std::tie(b.tp, b.pp, b.cp, b.ep, b.interleaved, b.sp, b.zero, b.checkpointing))
+        if (std::tie(a.tp, a.pp, a.cp, a.ep, a.interleaved, a.sp, a.checkpointing)
+            != std::tie(b.tp, b.pp, b.cp, b.ep, b.interleaved, b.sp, b.checkpointing))
             runs.push_back(i);
     }
     runs.push_back(candidates.size());

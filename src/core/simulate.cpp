@@ -87,11 +87,27 @@ TrainingConfig scheduleKey(const TrainingConfig& config)
     return key;
 }
 
+namespace {
+
+    // What the graph builders read of a configuration: the schedule's key without the fields only the lowering
+    // takes (ZeRO partitions, the ranks it runs over, the micro-batches per step).
+    TrainingConfig graphShapingKey(TrainingConfig key)
+    {
+        const TrainingConfig defaults;
+        key.zeroStage = defaults.zeroStage;
+        key.dataParallel = defaults.dataParallel;
+        key.gradientAccumulation = defaults.gradientAccumulation;
+        return key;
+    }
+
+} // namespace
+
 void SimulationCache::clear()
 {
     m_model = nullptr;
     m_modelId.clear();
     m_stages.clear();
+    m_graphs.clear();
 }
 
 std::vector<double> sweepBatches(std::int64_t current, std::int64_t best)
@@ -138,13 +154,23 @@ std::optional<Error> simulate(const Catalog& catalog, const Scenario& scenario, 
         schedules = cache->m_stages;
     } else {
         TrainingConfig c = config;
-        thread_local Graph graph; // rebuilt in place: its vectors keep their capacity
+        const TrainingConfig graphKey = graphShapingKey(key);
+        const bool reuse = cache && cache->m_model == model && cache->m_modelId == model->id
+            && cache->m_graphKey == graphKey && int(cache->m_graphs.size()) == stages;
+        thread_local Graph scratch; // rebuilt in place: its vectors keep their capacity
         for (int stage = 0; stage < stages; ++stage) {
             c.pipelineStage = stage;
-            buildGraph(*model, c, graph, GraphLayers::RepeatIdentical);
+            Graph& graph = cache ? (reuse ? cache->m_graphs[std::size_t(stage)] : scratch) : scratch;
+            if (!reuse)
+                buildGraph(*model, c, graph, GraphLayers::RepeatIdentical);
             schedules.push_back(std::make_shared<const Schedule>(lowerTrainingStep(graph, c)));
+            if (cache && !reuse) {
+                cache->m_graphs.resize(std::size_t(stages));
+                std::swap(cache->m_graphs[std::size_t(stage)], scratch);
+            }
         }
         if (cache) {
+            cache->m_graphKey = graphKey;
             cache->m_model = model;
             cache->m_modelId = model->id;
             cache->m_key = key;
