@@ -3,9 +3,11 @@
 // to Megatron and the papers); here what the window does with them.
 
 #include "controlpanel.h"
+#include "links.h"
 #include "verdictwidget.h"
 #include "windowfixture.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
 #include <QSlider>
@@ -26,6 +28,7 @@ private slots:
     void interleavingNeedsTheMicroBatches();
     void expertRowSplitsTheDataParallelGpus();
     void contextRowNeedsFusedAttention();
+    void clusterRowsSetTheLinks();
 
 private:
     ControlPanel* controls() const { return m_window->controls(); }
@@ -173,6 +176,38 @@ void TestParallelControls::contextRowNeedsFusedAttention()
     // A CNN has no sequence: no row.
     selectModel("resnet50");
     QVERIFY(!cp->isVisible());
+}
+
+void TestParallelControls::clusterRowsSetTheLinks()
+{
+    // One GPU: no links to choose. Sixteen data-parallel GPUs, 8 per node over 100 GbE: the gradient all-reduce
+    // crosses nodes and takes longer than on one node's NVSwitch.
+    selectModel("llama-2-7b");
+    auto* perNode = controls()->findChild<QSpinBox*>(QStringLiteral("perNodeSpin"));
+    auto* intra = controls()->findChild<QComboBox*>(QStringLiteral("intraLinkCombo"));
+    auto* inter = controls()->findChild<QComboBox*>(QStringLiteral("interLinkCombo"));
+    auto* sp = controls()->findChild<QCheckBox*>(QStringLiteral("spCheck"));
+    QVERIFY(perNode && intra && inter && sp);
+    dataParallel()->setValue(1);
+    QVERIFY(!perNode->isVisible());
+    dataParallel()->setValue(16);
+    QVERIFY(perNode->isVisible());
+    selectData(intra, int(LinkKind::Nvlink3));
+    const double oneNode = result().estimate.dataParallelSeconds;
+    perNode->setValue(8);
+    QVERIFY(inter->isEnabled());
+    selectData(inter, int(LinkKind::Ethernet100));
+    QCOMPARE(m_controller->scenario().config.cluster.gpusPerNode, 8);
+    QVERIFY(m_controller->scenario().config.cluster.interLink == LinkKind::Ethernet100);
+    QVERIFY(result().estimate.dataParallelSeconds > oneNode);
+    // Sequence parallelism needs tensor parallelism: off at t = 1, on at t = 2, and off again when t goes back.
+    QVERIFY(!sp->isEnabled());
+    selectData(controls()->tensorParallelCombo(), 2);
+    QVERIFY(sp->isEnabled());
+    sp->setChecked(true);
+    QVERIFY(m_controller->scenario().config.sequenceParallel);
+    selectData(controls()->tensorParallelCombo(), 1);
+    QVERIFY(!m_controller->scenario().config.sequenceParallel);
 }
 
 QTEST_MAIN(TestParallelControls)

@@ -327,6 +327,30 @@
         <source>Megatron-LM context parallelism (--context-parallel-size) for long sequences: each GPU holds 1/cp of every sequence, so activations shrink cp-fold, while keys and values pass round a ring of the cp GPUs beside the attention kernels. Needs fused attention and 2 × cp dividing the tokens. The job uses data-parallel × tensor-parallel × pipeline × context GPUs.</source>
         <translation>Megatron-LM 上下文并行（--context-parallel-size），用于长序列：每个 GPU 持有每个序列的 1/cp，激活缩小 cp 倍；键和值在 cp 个 GPU 组成的环上传递，与注意力内核并行。需要融合注意力，且 2 × cp 整除 token 数。作业使用数据并行 × 张量并行 × 流水线 × 上下文个 GPU。</translation>
     </message>
+    <message>
+        <source>Megatron-LM sequence parallelism (--sequence-parallel) with tensor parallelism: the norms, dropouts and residual adds run on 1/t of the tokens per GPU, so their activations shrink t-fold; the all-reduces become all-gathers and reduce-scatters of the same volume.</source>
+        <translation>Megatron-LM 序列并行（--sequence-parallel），与张量并行一起使用：归一化、dropout 和残差相加在每个 GPU 上只处理 1/t 的 token，其激活缩小 t 倍；all-reduce 变为同等通信量的 all-gather 和 reduce-scatter。</translation>
+    </message>
+    <message>
+        <source>Sequence parallelism</source>
+        <translation>序列并行</translation>
+    </message>
+    <message>
+        <source>GPUs per node</source>
+        <translation>每节点 GPU 数</translation>
+    </message>
+    <message>
+        <source>GPUs in each node (torchrun --nproc_per_node). A collective whose ranks span more than a node runs at the slower of the link between nodes and the node&apos;s own. 0: every GPU of the job in one node.</source>
+        <translation>每个节点的 GPU 数（torchrun --nproc_per_node）。跨越多个节点的集合通信以节点间链路和节点内链路中较慢者的速度运行。0：作业的所有 GPU 都在一个节点内。</translation>
+    </message>
+    <message>
+        <source>The link inside a node that torch.distributed&apos;s NCCL collectives run over, as nccl-tests measures it (all-reduce bus bandwidth): PCIe through host memory (GeForce cards without peer-to-peer, or NCCL_P2P_DISABLE=1), PCIe 4 or 5 with peer-to-peer, an NVLink bridge, NVLink with NVSwitch. Auto: the GPU file&apos;s NVLink where the group fits on it, else its PCIe.</source>
+        <translation>torch.distributed 的 NCCL 集合通信在节点内使用的链路，按 nccl-tests 实测（all-reduce 总线带宽）：经主机内存的 PCIe（无点对点的 GeForce 卡，或 NCCL_P2P_DISABLE=1）、带点对点的 PCIe 4 或 5、NVLink 桥接、带 NVSwitch 的 NVLink。自动：组能放进 GPU 文件中的 NVLink 时用它，否则用其 PCIe。</translation>
+    </message>
+    <message>
+        <source>The link between nodes that torch.distributed&apos;s NCCL uses (NCCL_IB_HCA, NCCL_SOCKET_IFNAME), per GPU at line rate: 100 Gb/s Ethernet, InfiniBand HDR (200 Gb/s) or NDR (400 Gb/s). Auto: InfiniBand HDR.</source>
+        <translation>torch.distributed 的 NCCL 在节点间使用的链路（NCCL_IB_HCA、NCCL_SOCKET_IFNAME），每 GPU 线速：100 Gb/s 以太网、InfiniBand HDR（200 Gb/s）或 NDR（400 Gb/s）。自动：InfiniBand HDR。</translation>
+    </message>
 </context>
 <context>
     <name>Examples</name>
@@ -2389,6 +2413,26 @@
     <message>
         <source>%1 (1/%1 of each sequence per GPU)</source>
         <translation>%1（每个 GPU 持有每个序列的 1/%1）</translation>
+    </message>
+    <message>
+        <source>one node</source>
+        <translation>单节点</translation>
+    </message>
+    <message>
+        <source>In a node: %1, %2 GB/s</source>
+        <translation>节点内：%1，%2 GB/s</translation>
+    </message>
+    <message>
+        <source>In a node: the GPU file&apos;s links</source>
+        <translation>节点内：GPU 文件中的链路</translation>
+    </message>
+    <message>
+        <source>Between nodes: %1, %2 GB/s per GPU</source>
+        <translation>节点间：%1，每 GPU %2 GB/s</translation>
+    </message>
+    <message>
+        <source>Between nodes: InfiniBand HDR</source>
+        <translation>节点间：InfiniBand HDR</translation>
     </message>
 </context>
 <context>

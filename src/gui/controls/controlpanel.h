@@ -99,6 +99,12 @@ private:
     // Hidden in presentation; the stage row only with stages, the expert row only for a mixture of experts, the
     // context row only for token sequences.
     void syncParallelVisibility();
+    // Sequence parallelism and the cluster's nodes and links (controlpanelcluster.cpp).
+    void setupCluster();
+    void syncCluster(const ModelSpec* model);
+    void syncClusterVisibility();
+    void editCluster(const QString& control);
+    void retranslateCluster();
 
     std::unique_ptr<Ui::ControlPanel> m_ui;
     const Catalog* m_catalog = nullptr;

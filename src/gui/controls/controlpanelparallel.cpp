@@ -141,6 +141,7 @@ void ControlPanel::setupParallel()
         m_shownStage = m_ui->stageCombo->currentData().toInt();
         emit stageShown(m_shownStage);
     });
+    setupCluster();
 }
 
 void ControlPanel::syncParallel(const ModelSpec* model)
@@ -205,6 +206,7 @@ void ControlPanel::syncParallel(const ModelSpec* model)
     m_ui->cpCombo->setEnabled(contexts.size() > 1);
     m_ui->cpLabel->setEnabled(m_ui->cpCombo->isEnabled());
     m_tokens = model && model->family == ModelFamily::Transformer && model->transformer.input == InputKind::Tokens;
+    syncCluster(model);
     syncParallelVisibility();
 }
 
@@ -220,6 +222,7 @@ void ControlPanel::syncParallelVisibility()
     m_ui->epCombo->setVisible(m_moe && !m_presenting);
     m_ui->stageCombo->setVisible(pipeline && !m_presenting);
     m_ui->stageLabel->setVisible(pipeline && !m_presenting);
+    syncClusterVisibility();
 }
 
 void ControlPanel::editParallel(const QString& control, const ModelSpec* model, bool modelChanged)
@@ -251,6 +254,7 @@ void ControlPanel::editParallel(const QString& control, const ModelSpec* model, 
             kept = ep <= c.expertParallel ? ep : kept;
         c.expertParallel = kept;
     }
+    editCluster(control);
     // Context parallelism needs fused attention and a sequence it splits: another attention or sequence ends it.
     if (control == QLatin1String("contextParallel"))
         c.contextParallel = m_ui->cpCombo->currentData().toInt();
@@ -270,6 +274,7 @@ void ControlPanel::editParallel(const QString& control, const ModelSpec* model, 
 
 void ControlPanel::retranslateParallel()
 {
+    retranslateCluster();
     for (int i = 0; i < m_ui->tpCombo->count(); ++i) {
         const int t = m_ui->tpCombo->itemData(i).toInt();
         m_ui->tpCombo->setItemText(i, t == 1 ? tr("1 (no tensor parallelism)") : QString::number(t));
