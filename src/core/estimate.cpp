@@ -8,6 +8,7 @@
 
 #include "graphbuilder.h"
 #include "modelgraph.h"
+#include "pipeline.h"
 #include "schedulewalk.h"
 
 #include <algorithm>
@@ -208,42 +209,35 @@ namespace {
         const TrainingConfig& config = e.config;
         // Megatron's rank order, innermost first: t, cp, ep within dp, dp, p. The gradients reduce over dp x cp.
         const int cp = std::max(1, config.contextParallel);
-        const int ranks = std::max(1, config.dataParallel) * cp;
+        const int ranks = gradientRanks(config);
         const int tp = std::max(1, config.tensorParallel);
         const int pp = std::max(1, config.pipelineParallel);
         const int ga = std::max(1, config.gradientAccumulation);
         // One direction of the link that joins GPUs [0, span) (links.h: the cluster's, or the GPU file's).
         auto linkBandwidth = [&](int span) { return collectiveBandwidth(gpu, config, eff.link, span); };
+        // Transfers every micro-batch waits for: `bytes` per step over the link joining a span of GPUs.
+        auto waitedFor = [&](double bytes, int span, double& bytesOut, double& secondsOut) {
+            bytesOut = bytes;
+            if (const double bw = linkBandwidth(span); bw > 0.0) {
+                secondsOut = bytes / bw;
+                e.communicationSeconds += secondsOut;
+                e.exposedCommunicationSeconds += secondsOut;
+            }
+        };
         // Tensor parallelism all-reduces inside every block, forward and backward, on the critical path: Megatron
         // does not overlap these by default.
-        if (tp > 1) {
-            e.tensorParallelBytes = s.tpCommBytesPerMicroBatch.at(batch) * ga;
-            if (const double bw = linkBandwidth(tp); bw > 0.0) {
-                e.tensorParallelSeconds = e.tensorParallelBytes / bw;
-                e.communicationSeconds += e.tensorParallelSeconds;
-                e.exposedCommunicationSeconds += e.tensorParallelSeconds;
-            }
-        }
+        if (tp > 1)
+            waitedFor(s.tpCommBytesPerMicroBatch.at(batch) * ga, tp, e.tensorParallelBytes, e.tensorParallelSeconds);
         // Pipeline sends and receives between neighbouring stages: Megatron's 1F1B waits for them (no overlap
-        // unless --overlap-p2p-comm); a rank sends and receives at once, so its sent bytes set the time.
-        if (pp > 1) {
-            e.pipelineBytes = s.pipelineBytesPerMicroBatch.at(batch) * ga;
-            if (const double bw = linkBandwidth(tp * ranks * pp); bw > 0.0) { // stages are outermost
-                e.pipelineSeconds = e.pipelineBytes / bw;
-                e.communicationSeconds += e.pipelineSeconds;
-                e.exposedCommunicationSeconds += e.pipelineSeconds;
-            }
-        }
+        // unless --overlap-p2p-comm); a rank sends and receives at once, so its sent bytes set the time. Stages are
+        // outermost.
+        if (pp > 1)
+            waitedFor(s.pipelineBytesPerMicroBatch.at(batch) * ga, tp * ranks * pp, e.pipelineBytes, e.pipelineSeconds);
         // Expert parallelism: the token all-to-alls inside each MoE layer, forward and backward; the ep ranks are
         // consecutive data-parallel ranks (t x cp GPUs apart), and Megatron's dispatcher waits for them.
-        if (const int ep = std::max(1, config.expertParallel); ep > 1) {
-            e.expertParallelBytes = s.epCommBytesPerMicroBatch.at(batch) * ga;
-            if (const double bw = linkBandwidth(tp * cp * ep); bw > 0.0) {
-                e.expertParallelSeconds = e.expertParallelBytes / bw;
-                e.communicationSeconds += e.expertParallelSeconds;
-                e.exposedCommunicationSeconds += e.expertParallelSeconds;
-            }
-        }
+        if (const int ep = std::max(1, config.expertParallel); ep > 1)
+            waitedFor(s.epCommBytesPerMicroBatch.at(batch) * ga, tp * cp * ep, e.expertParallelBytes,
+                      e.expertParallelSeconds);
         // Context parallelism: the ring of keys and values runs beside the attention kernels it feeds (ring
         // attention, Liu et al. 2023; Transformer Engine overlaps each chunk's transfer with the previous chunk's
         // attention), so only what outlasts them waits.
@@ -368,7 +362,7 @@ namespace {
                                        + " peak: GEMMs are timed on "
                                        + std::string(toString(tm.resolved[int(unit)])) });
         }
-        if (config.zeroStage > 0 && std::max(1, config.dataParallel) * std::max(1, config.contextParallel) == 1) {
+        if (config.zeroStage > 0 && gradientRanks(config) == 1) {
             e.warnings.push_back({ EstimateWarning::Kind::ZeroWithOneRank,
                                    {},
                                    {},

@@ -31,7 +31,7 @@ namespace {
             : g(graph)
             , cfg(config)
             , plan(planPrecision(config))
-            , ranks(std::max(1, config.dataParallel) * std::max(1, config.contextParallel)) // Megatron's dp x cp group
+            , ranks(gradientRanks(config))
             , recompute(config.checkpointing != Checkpointing::None && !graph.regions.empty())
             , s(out)
             , storageProducer(scratch.storageProducer)

@@ -13,6 +13,11 @@ int pipelineChunks(const TrainingConfig& config)
 
 int microBatchesPerStep(const TrainingConfig& config) { return std::max(1, config.gradientAccumulation); }
 
+int gradientRanks(const TrainingConfig& config)
+{
+    return std::max(1, config.dataParallel) * std::max(1, config.contextParallel);
+}
+
 std::int64_t jobGpus(const TrainingConfig& config)
 {
     // In 64 bits: 1024 x 1024 x 2^20 ranks pass what an int holds.

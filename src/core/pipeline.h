@@ -27,6 +27,9 @@ int pipelineStages(const TrainingConfig& config);      // p, at least 1
 int pipelineChunks(const TrainingConfig& config);      // v under the interleaved schedule, else 1
 int microBatchesPerStep(const TrainingConfig& config); // m: micro-batches each pipeline runs per optimizer step
 std::int64_t jobGpus(const TrainingConfig& config);    // t x p x cp x dp
+// The ranks gradients are reduced and ZeRO partitions over: Megatron's data-parallel group with context
+// parallelism, dp x cp.
+int gradientRanks(const TrainingConfig& config);
 
 // The blocks of `stage`. Without interleaving the stages hold contiguous runs of floor(L/p) blocks and the last
 // L mod p stages one more (the first stage also holds the embeddings, the last the head and the loss); with it,
