@@ -88,6 +88,7 @@ namespace {
             { "memory.reported_mib.value", g.reportedMiB.value },
             { "memory.bus_width_bits.value", g.busWidthBits.value },
             { "memory.bandwidth_gb_per_s.value", g.bandwidthGBps.value },
+            { "memory.measured_bandwidth_gb_per_s.value", g.measuredBandwidthGBps.value },
             { "links.pcie_gb_per_s.value", g.pcieGBps.value },
             { "links.gpu_link_gb_per_s.value", g.gpuLinkGBps.value },
             { "framework_overhead_mib.value", g.frameworkOverheadMiB.value },

@@ -173,6 +173,9 @@ Expected<GpuSpec> parseGpuSpec(std::string_view jsonText, std::string_view origi
         g.memoryType = mem.string("type", 64);
         g.busWidthBits = readFigure(mem, "bus_width_bits", 16, 65536, g.sources, false);
         g.bandwidthGBps = readFigure(mem, "bandwidth_gb_per_s", 1, 1e6, g.sources, true);
+        g.measuredBandwidthGBps = readFigure(mem, "measured_bandwidth_gb_per_s", 1, 1e6, g.sources, false);
+        if (g.measuredBandwidthGBps.value > g.bandwidthGBps.value)
+            mem.fail("measured_bandwidth_gb_per_s", "cannot exceed the datasheet's bandwidth_gb_per_s");
 
         const ObjectReader compute = r.object("compute_tflops");
         for (int u = 0; u < kMathUnitCount; ++u)
@@ -222,6 +225,8 @@ std::string serializeGpuSpec(const GpuSpec& g)
     if (g.busWidthBits.present())
         mem["bus_width_bits"] = figureJson(g.busWidthBits);
     mem["bandwidth_gb_per_s"] = figureJson(g.bandwidthGBps);
+    if (g.measuredBandwidthGBps.present())
+        mem["measured_bandwidth_gb_per_s"] = figureJson(g.measuredBandwidthGBps);
     j["memory"] = mem;
     json compute = json::object();
     for (int u = 0; u < kMathUnitCount; ++u) {

@@ -48,7 +48,8 @@ struct GpuSpec {
     SourcedFigure reportedMiB; // what the driver reports, where known
     std::string memoryType;
     SourcedFigure busWidthBits;
-    SourcedFigure bandwidthGBps;                          // decimal GB/s
+    SourcedFigure bandwidthGBps;         // decimal GB/s
+    SourcedFigure measuredBandwidthGBps; // what a STREAM-like copy kernel reaches (the time model's memory roof)
     std::array<SourcedFigure, kMathUnitCount> peakTflops; // dense; absent = unsupported
     SourcedFigure pcieGBps;                               // host link, bidirectional
     SourcedFigure gpuLinkGBps;                            // NVLink / Infinity Fabric, bidirectional, 0 if none

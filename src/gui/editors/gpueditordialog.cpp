@@ -174,11 +174,14 @@ GpuSpec GpuEditorDialog::gpu() const
     // The driver-reported size stands for the capacity where known; a new capacity makes it stale.
     if (m_ui->capacitySpin->value() != m_loaded.value(m_ui->capacitySpin, -1.0))
         g.reportedMiB = SourcedFigure {};
+    // A measured bandwidth belongs to the datasheet figure it was measured against.
+    if (m_ui->bandwidthSpin->value() != m_loaded.value(m_ui->bandwidthSpin, -1.0))
+        g.measuredBandwidthGBps = SourcedFigure {};
 
     // Keep only the sources some figure still cites, and define "user" when a figure cites it.
     std::set<std::string> cited;
-    for (const SourcedFigure* f : { &g.capacityGB, &g.reportedMiB, &g.busWidthBits, &g.bandwidthGBps, &g.pcieGBps,
-                                    &g.gpuLinkGBps, &g.frameworkOverheadMiB })
+    for (const SourcedFigure* f : { &g.capacityGB, &g.reportedMiB, &g.busWidthBits, &g.bandwidthGBps,
+                                    &g.measuredBandwidthGBps, &g.pcieGBps, &g.gpuLinkGBps, &g.frameworkOverheadMiB })
         cited.insert(f->sources.begin(), f->sources.end());
     for (const SourcedFigure& f : g.peakTflops)
         cited.insert(f.sources.begin(), f.sources.end());
