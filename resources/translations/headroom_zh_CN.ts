@@ -586,10 +586,6 @@
         <translation>每步时间：%1</translation>
     </message>
     <message>
-        <source>&lt;p&gt;Each operator takes the longest of its FLOPs over the attainable peak of its unit, its bytes over the attainable bandwidth, and its kernel launches (%1 each); then the optimizer step and the communication that does not overlap.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;每个算子的耗时取三者中最长者：FLOPs 除以其单元可达的峰值、字节数除以可达带宽、以及内核启动（每次 %1）；再加上优化器步和未能重叠的通信。&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>&lt;table&gt;&lt;tr&gt;&lt;th&gt;fraction reached&lt;/th&gt;&lt;th&gt;used&lt;/th&gt;&lt;th&gt;range&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;</source>
         <translation>&lt;table&gt;&lt;tr&gt;&lt;th&gt;达到的比例&lt;/th&gt;&lt;th&gt;采用&lt;/th&gt;&lt;th&gt;范围&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;</translation>
     </message>
@@ -632,6 +628,18 @@
     <message>
         <source>&lt;p&gt;Pipeline bubble: %1 of idle time per step.&lt;/p&gt;</source>
         <translation>&lt;p&gt;流水线气泡：每步空闲 %1。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Measured bandwidth %1, the roof memory-bound kernels run at: %2</source>
+        <translation>实测带宽 %1（访存受限内核按此上限运行）：%2</translation>
+    </message>
+    <message>
+        <source>convolutions on tensor cores (fitted to measured ResNet-50 rows)</source>
+        <translation>张量核心上的卷积（按实测 ResNet-50 数据拟合）</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Each operator takes the longest of its FLOPs over the attainable peak of its unit, its bytes over the attainable bandwidth, and its kernel launches (%1 each); then the optimizer step and the communication that does not overlap. FP32 3x3 convolutions on the vector units use Winograd (%2x fewer multiplies); tensor-core convolutions on NCHW tensors add the transposes to NHWC and back unless the model is channels_last.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;每个算子取以下三者中的最大值：FLOPs 除以其运算单元可达峰值、字节数除以可达带宽、内核启动开销（每次 %1）；再加上优化器步骤和未被重叠的通信。向量单元上的 FP32 3x3 卷积使用 Winograd（乘法减少 %2 倍）；NCHW 张量上的张量核心卷积要额外转置为 NHWC 再转回，除非模型使用 channels_last。&lt;/p&gt;</translation>
     </message>
 </context>
 <context>

@@ -102,6 +102,10 @@ namespace {
         kReserve({ QStringLiteral("allocator-reserve") },
                  QStringLiteral("Caching-allocator slack as a fraction of allocated bytes (default 0)."),
                  QStringLiteral("fraction"));
+    const QCommandLineOption
+        kChannelsLast({ QStringLiteral("channels-last") },
+                      QStringLiteral("Convolutions on torch.channels_last (NHWC) tensors: no layout transposes around "
+                                     "tensor-core convolutions (time only)."));
     const QCommandLineOption kExpandable(
         { QStringLiteral("expandable-segments") },
         QStringLiteral("Replay the caching allocator with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True."));
@@ -168,10 +172,10 @@ std::optional<QString> resolveModelOption(const QString& value, Catalog& catalog
 
 void addScenarioOptions(QCommandLineParser& parser)
 {
-    parser.addOptions({ kScenario,    kGpu,       kModel,     kBatch,     kSeq,      kPrecision, kStyle,
-                        kMasterGrads, kZero,      kDp,        kTp,        kSp,       kOffload,   kCkpt,
-                        kAttention,   kOptimizer, kAdamImpl,  kGradAccum, kOverhead, kReserve,   kMemory,
-                        kBandwidth,   kPeak,      kDatasheet, kExpandable });
+    parser.addOptions({ kScenario,    kGpu,       kModel,     kBatch,      kSeq,         kPrecision, kStyle,
+                        kMasterGrads, kZero,      kDp,        kTp,         kSp,          kOffload,   kCkpt,
+                        kAttention,   kOptimizer, kAdamImpl,  kGradAccum,  kOverhead,    kReserve,   kMemory,
+                        kBandwidth,   kPeak,      kDatasheet, kExpandable, kChannelsLast });
     addFinetuneOptions(parser);
     addParallelismOptions(parser);
 }
@@ -255,6 +259,8 @@ std::optional<QString> resolveScenario(const QCommandLineParser& p, Catalog& cat
         c.offloadOptimizer = true;
     if (p.isSet(kExpandable))
         c.expandableSegments = true;
+    if (p.isSet(kChannelsLast))
+        c.channelsLast = true;
     if ((e = choice(p, kCkpt, &checkpointingFromString, "none, selective, full", &c.checkpointing)))
         return e;
     if ((e = choice(p, kAttention, &attentionFromString, "eager, fused", &c.attention)))
@@ -328,6 +334,8 @@ QStringList scenarioToArguments(const Scenario& s)
         a << QStringLiteral("--offload");
     if (c.expandableSegments)
         a << QStringLiteral("--expandable-segments");
+    if (c.channelsLast)
+        a << QStringLiteral("--channels-last");
     a << QStringLiteral("--checkpointing") << str(toString(c.checkpointing)) << QStringLiteral("--attention")
       << str(toString(c.attention)) << QStringLiteral("--optimizer") << str(toString(c.optimizer));
     if (c.adamImpl != AdamImpl::Foreach)

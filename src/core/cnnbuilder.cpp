@@ -71,7 +71,8 @@ void buildCnnGraph(const ModelSpec& model, const TrainingConfig& config, Graph& 
             const double groups = std::max(1, L.groups);
             const TensorId w = b.parameter(name, ys.c * (xs.c / groups) * k2, true, L.kernel, L.kernel);
             const TensorId bias = L.bias ? b.parameter(name, ys.c, false) : kNoTensor;
-            y = b.conv2d(x, w, bias, xs.c, ys.c, k2, groups, ys.h * ys.w, name);
+            const bool winograd = L.kernel == 3 && L.stride == 1 && groups == 1.0;
+            y = b.conv2d(x, w, bias, xs.c, ys.c, k2, groups, ys.h * ys.w, name, winograd);
             break;
         }
         case CnnOp::BatchNorm2d: {

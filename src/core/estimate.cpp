@@ -115,8 +115,8 @@ namespace {
             const bool opt = st.phase == Phase::Optimizer;
             const double runs = double(at.runs);
             const double repeat = (opt ? 1.0 : double(ga)) * runs;
-            const double f = st.cost.flops.at(batch) * repeat;
-            const double by = st.cost.bytes.at(batch) * repeat;
+            const double f = tm.flops(st, batch) * repeat; // as executed (TimeModel::flops, bytes)
+            const double by = tm.bytes(st, batch) * repeat;
             if (opt) {
                 work.optimizer += t;
             } else {

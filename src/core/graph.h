@@ -90,6 +90,13 @@ struct GraphOp {
     Linear epMessage;       // bytes this rank sends in expert-parallel all-to-alls, forward and backward together
     Linear cpMessage;       // bytes this rank sends round the context-parallel ring, forward and backward together
     bool inplace = false;
+    bool convolution = false; // a cuDNN convolution (TimeModel: its own efficiency on tensor cores)
+    bool winograd = false;    // a 3x3, stride-1, ungrouped convolution: cuDNN's Winograd algorithms apply (TimeModel)
+    // Traffic a tensor-core convolution adds on NCHW (PyTorch's default contiguous) tensors, forward and backward:
+    // cuDNN's tensor-core kernels work in NHWC, so each operand is transposed in and the result back out (NVIDIA's
+    // convolution guide; MosaicML's channels-last card). Counted only where the GPU runs it on tensor cores.
+    Linear forwardLayoutBytes;
+    Linear backwardLayoutBytes;
 };
 
 struct Parameter {

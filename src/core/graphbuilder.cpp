@@ -9,6 +9,7 @@ PrecisionPlan planPrecision(const TrainingConfig& config)
 {
     PrecisionPlan p;
     p.cpuKernels = config.kernels == KernelBackend::Cpu;
+    p.channelsLast = config.channelsLast;
     const bool master = config.mixedStyle == MixedPrecisionStyle::MasterWeights;
     switch (config.precision) {
     case Precision::FP32:

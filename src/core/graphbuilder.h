@@ -27,7 +27,8 @@ struct PrecisionPlan {
     MathUnit convUnit = MathUnit::Tf32Tensor;
     MathUnit attentionUnit = MathUnit::Fp32Vector;
     MathUnit fp8Unit = MathUnit::Fp8Tensor;
-    bool cpuKernels = false; // see KernelBackend
+    bool cpuKernels = false;   // see KernelBackend
+    bool channelsLast = false; // torch.channels_last: convolutions need no NCHW <-> NHWC transposes
 };
 
 PrecisionPlan planPrecision(const TrainingConfig& config);
@@ -90,7 +91,7 @@ public:
     TensorId linear4bit(TensorId x, TensorId weight, TensorId bias, double rows, double in, double out, DType compute,
                         std::string_view label, double groups = 1.0);
     TensorId conv2d(TensorId x, TensorId weight, TensorId bias, double inChannels, double outChannels,
-                    double kernelArea, double groups, double outPixels, std::string_view label);
+                    double kernelArea, double groups, double outPixels, std::string_view label, bool winograd = false);
     // Batched matmul [G, M, K] x [G, K, N]; groups per sample.
     TensorId matmul(TensorId a, TensorId b, double groups, double m, double n, double k, std::string_view label);
     TensorId fusedAttention(TensorId q, TensorId k, TensorId v, double seq, double keys, double heads, double headDim,

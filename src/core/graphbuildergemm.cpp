@@ -138,7 +138,7 @@ TensorId GraphBuilder::linear4bit(TensorId x, TensorId weight, TensorId bias, do
 }
 
 TensorId GraphBuilder::conv2d(TensorId x, TensorId weight, TensorId bias, double inChannels, double outChannels,
-                              double kernelArea, double groups, double outPixels, std::string_view label)
+                              double kernelArea, double groups, double outPixels, std::string_view label, bool winograd)
 {
     TensorId xin = autocastLow(x);
     TensorId win = weightFor(weight, false);
@@ -160,19 +160,30 @@ TensorId GraphBuilder::conv2d(TensorId x, TensorId weight, TensorId bias, double
     const double weightNumel = outChannels * (inChannels / groups) * kernelArea;
     const double mac = outPixels * weightNumel;
     const double outNumel = outPixels * outChannels;
+    // In NCHW each pass transposes its two activation operands (x and y forward; dy and dx for dgrad; x and dy
+    // for wgrad): a read and a write of each.
+    const Linear transposes = m_plan.channelsLast ? Linear {} : perSample(2.0 * (inNumel + outNumel) * px);
     OpCost fwd { perSample(2.0 * mac), Linear { weightNumel * pw, inNumel * px + outNumel * px } };
+    Linear backwardTransposes;
     OpCost bwd;
     if (grad(xin)) {
         bwd.flops += perSample(2.0 * mac);
         bwd.bytes += Linear { weightNumel * pw, inNumel * px + outNumel * px };
+        backwardTransposes += transposes;
     }
     if (grad(win)) {
         bwd.flops += perSample(2.0 * mac);
         bwd.bytes += Linear { weightNumel * pw, inNumel * px + outNumel * px };
+        backwardTransposes += transposes;
     }
     if (grad(bin))
         bwd.bytes += perSample(outNumel * px);
     finishOp(op, fwd, bwd, perSample(2.0 * mac));
+    GraphOp& o = m_g.ops[op];
+    o.convolution = true;
+    o.winograd = winograd;
+    o.forwardLayoutBytes = transposes;
+    o.backwardLayoutBytes = o.backward.flops.perSample > 0.0 ? backwardTransposes : Linear {};
     return y;
 }
 

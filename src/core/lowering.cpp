@@ -77,6 +77,10 @@ namespace {
                 st.unit = o.unit;
                 st.layer = o.layer;
                 st.label = o.label;
+                st.convolution = o.convolution;
+                st.winograd = o.winograd;
+                st.layoutBytes = phase == Phase::Backward && !isRecompute ? o.backwardLayoutBytes
+                                                                          : o.forwardLayoutBytes;
                 st.kernels = (phase == Phase::Backward && !isRecompute
                               && (o.type == OpType::Linear || o.type == OpType::Conv2d))
                     ? 2

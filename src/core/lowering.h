@@ -28,12 +28,15 @@ struct MemoryBlock {
 struct Step {
     Phase phase = Phase::Forward;
     bool recompute = false;
+    bool convolution = false; // GraphOp::convolution
+    bool winograd = false;    // GraphOp::winograd
     OpKind kind = OpKind::Elementwise;
     MathUnit unit = MathUnit::Fp32Vector;
     std::int16_t layer = -1;
     std::int32_t op = -1; // forward operator, -1 for the optimizer
     std::string_view label;
     OpCost cost;
+    Linear layoutBytes; // GraphOp::forwardLayoutBytes or backwardLayoutBytes
     int kernels = 1;
     std::int32_t eventsBegin = 0; // allocations, then frees, in Schedule::events
     std::int32_t allocCount = 0;

@@ -201,6 +201,8 @@ namespace {
         scenario["optimizer"] = std::string(toString(e.config.optimizer));
         scenario["adamw_impl"] = std::string(toString(e.config.adamImpl));
         scenario["gradient_accumulation"] = e.config.gradientAccumulation;
+        if (model.isVision())
+            scenario["channels_last"] = e.config.channelsLast;
         scenario["finetune"] = finetuneJson(e.config.finetune);
         scenario["task"] = std::string(toString(e.config.task));
         if (e.config.task == Task::SequenceClassification || e.config.task == Task::TokenClassification)

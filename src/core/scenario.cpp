@@ -265,6 +265,7 @@ Expected<ScenarioDocument> parseScenario(std::string_view jsonText, std::string_
             c.overheadBytes = r.number("overhead_mib", 0, 1 << 24) * units::kMiB;
         c.allocatorReserveFraction = r.numberOr("allocator_reserve", 0.0, 0.0, 10.0);
         c.expandableSegments = r.booleanOr("expandable_segments", false);
+        c.channelsLast = r.booleanOr("channels_last", false);
         if (auto o = r.objectOr("overrides")) {
             if (o->has("memory_gib"))
                 s.overrides.memoryBytes = o->number("memory_gib", 0.001, 1 << 20) * units::kGiB;
@@ -348,6 +349,8 @@ std::string serializeScenario(const ScenarioDocument& d)
         j["allocator_reserve"] = c.allocatorReserveFraction;
     if (c.expandableSegments)
         j["expandable_segments"] = true;
+    if (c.channelsLast)
+        j["channels_last"] = true;
     json o = json::object();
     if (s.overrides.memoryBytes)
         o["memory_gib"] = *s.overrides.memoryBytes / units::kGiB;

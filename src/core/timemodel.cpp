@@ -40,6 +40,7 @@ MathUnit resolveUnit(const EffectiveGpu& gpu, MathUnit u)
 Efficiency fastEfficiency()
 {
     return { .gemmTensor = 0.87,
+             .convTensor = 0.42,
              .gemmFp8 = 0.776,
              .gemmVector = 0.70,
              .attention = 0.73,
@@ -53,6 +54,7 @@ Efficiency fastEfficiency()
 Efficiency slowEfficiency()
 {
     return { .gemmTensor = 0.60,
+             .convTensor = 0.34,
              .gemmFp8 = 0.55,
              .gemmVector = 0.60,
              .attention = 0.50,
@@ -65,12 +67,21 @@ Efficiency slowEfficiency()
 
 TimeModel::TimeModel(const EffectiveGpu& g, const Efficiency& e)
 {
-    const double memoryEfficiency = g.spec && g.spec->isGddr() ? e.memoryGddr : e.memoryHbm;
+    // A GPU file's measured bandwidth (a STREAM-like copy) replaces the generic fraction for its memory type; the
+    // fast and slow ends keep their ratio to the default (fastEfficiency, slowEfficiency).
+    const Efficiency generic;
+    const bool gddr = g.spec && g.spec->isGddr();
+    double memoryEfficiency = gddr ? e.memoryGddr : e.memoryHbm;
+    if (g.spec && g.spec->measuredBandwidthGBps.present() && g.spec->bandwidthGBps.present())
+        memoryEfficiency *= g.spec->measuredBandwidthGBps.value / g.spec->bandwidthGBps.value
+            / (gddr ? generic.memoryGddr : generic.memoryHbm);
+    winogradSpeedup = e.winogradSpeedup;
     secondsPerByte = g.bandwidthBytesPerSecond > 0 ? 1.0 / (memoryEfficiency * g.bandwidthBytesPerSecond) : 0.0;
     launchSeconds = e.launchSeconds;
     for (int u = 0; u < kMathUnitCount; ++u) {
         resolved[u] = resolveUnit(g, MathUnit(u));
         const double peak = g.peakFlopsPerSecond[int(resolved[u])];
+        convolutionSecondsPerFlop[u] = peak > 0 ? 1.0 / (e.convTensor * peak) : 0.0;
         for (int k = 0; k < kOpKindCount; ++k) {
             const double eff = computeEfficiency(e, OpKind(k), resolved[u]);
             secondsPerFlop[k][u] = peak > 0 ? 1.0 / (eff * peak) : 0.0;

@@ -15,7 +15,11 @@ namespace headroom {
 // Fractions of the datasheet peaks that kernels reach. Defaults and their sources: docs/formulas.md and
 // docs/references/roofline.md sec. 5.
 struct Efficiency {
-    double gemmTensor = 0.80;    // large BF16/FP16/TF32 GEMMs: A100 86.9 %, H100 80.3 % of peak (MAMF table)
+    double gemmTensor = 0.80; // large BF16/FP16/TF32 GEMMs: A100 86.9 %, H100 80.3 % of peak (MAMF table)
+    // cuDNN convolutions on tensor cores (implicit GEMM over C x R x S, mostly 64-512 channels): fitted to the
+    // measured PyTorch ResNet-50 rows of docs/accuracy.md section 3 (0.34-0.42 across A100 TF32, A100 AMP and
+    // V100 AMP); not a first-principles figure.
+    double convTensor = 0.38;
     double gemmFp8 = 0.70;       // FP8 GEMMs: H100 70.9 %, H200 73.4 %
     double gemmVector = 0.65;    // FP32 SIMT GEMMs: 0.6-0.7
     double attention = 0.60;     // FlashAttention-2: 50-73 % of peak on A100
@@ -24,6 +28,9 @@ struct Efficiency {
     double memoryGddr = 0.78;    // Titan RTX 0.83, T4 0.77
     double link = 0.80;          // NCCL bus bandwidth over link peak
     double launchSeconds = 5e-6; // per kernel: "about 4-6 us" of CPU launch overhead in eager mode
+    // FP32 3x3 convolutions on the vector units: cuDNN's Winograd F(2x2, 3x3) does 16 multiplies per 2x2 output
+    // tile where the direct method does 36 (Lavin & Gray 2016), and cudnn.benchmark picks it where it is faster.
+    double winogradSpeedup = 2.25;
     double hostOptimizerParamsPerSecond = 1.0e9; // DeepSpeed CPU Adam, order of magnitude on a many-core host
 };
 
@@ -46,15 +53,34 @@ struct TimeModel {
     std::array<MathUnit, kMathUnitCount> resolved {};
     // Seconds per FLOP for each (kind, unit) and seconds per byte: 1 / (efficiency x peak).
     std::array<std::array<double, kMathUnitCount>, kOpKindCount> secondsPerFlop {};
+    std::array<double, kMathUnitCount> convolutionSecondsPerFlop {}; // tensor units at Efficiency::convTensor
     double secondsPerByte = 0.0;
     double launchSeconds = 0.0;
 
     TimeModel(const EffectiveGpu& gpu, const Efficiency& efficiency);
 
+    double winogradSpeedup = 1.0;
+    // Whether the GPU runs a step's unit on tensor cores (not the vector units it falls back to).
+    bool onTensorCores(const Step& st) const { return resolved[int(st.unit)] != MathUnit::Fp32Vector; }
+
+    // What the GPU does for a step: FLOPs as executed (a Winograd convolution's fewer multiplies) and bytes moved
+    // (with the layout transposes tensor-core convolutions need on NCHW tensors).
+    double flops(const Step& st, double batch) const
+    {
+        const double f = st.cost.flops.at(batch);
+        return st.winograd && !onTensorCores(st) ? f / winogradSpeedup : f;
+    }
+    double bytes(const Step& st, double batch) const
+    {
+        const double b = st.cost.bytes.at(batch);
+        return onTensorCores(st) ? b + st.layoutBytes.at(batch) : b;
+    }
     double seconds(const Step& st, double batch) const
     {
-        const double tc = st.cost.flops.at(batch) * secondsPerFlop[int(st.kind)][int(st.unit)];
-        const double tm = st.cost.bytes.at(batch) * secondsPerByte;
+        const double tc = flops(st, batch)
+            * (st.convolution && onTensorCores(st) ? convolutionSecondsPerFlop[int(st.unit)]
+                                                   : secondsPerFlop[int(st.kind)][int(st.unit)]);
+        const double tm = bytes(st, batch) * secondsPerByte;
         return std::max({ tc, tm, st.kernels * launchSeconds });
     }
 };

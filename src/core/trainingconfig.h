@@ -146,6 +146,7 @@ struct TrainingConfig {
     std::optional<double> overheadBytes;   // CUDA context + workspaces; default from the GPU's generation
     double allocatorReserveFraction = 0.0; // caching-allocator slack on top of allocated bytes
     bool expandableSegments = false;       // PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (allocator.h)
+    bool channelsLast = false;             // model.to(memory_format=torch.channels_last): NHWC convolutions (time only)
     KernelBackend kernels = KernelBackend::Cuda;
     FinetuneConfig finetune;
     Task task = Task::Model;

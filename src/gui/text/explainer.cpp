@@ -216,6 +216,9 @@ QString Explainer::capacity(const SimulationResult& r)
     body += source(tr("Capacity: %1").arg(cite(g.reportedMiB.present() ? g.reportedMiB : g.capacityGB)));
     body += source(
         tr("Bandwidth (datasheet %1): %2").arg(formatBandwidth(g.bandwidthBytesPerSecond()), cite(g.bandwidthGBps)));
+    if (g.measuredBandwidthGBps.present())
+        body += source(tr("Measured bandwidth %1, the roof memory-bound kernels run at: %2")
+                           .arg(formatBandwidth(g.measuredBandwidthGBps.value * 1e9), cite(g.measuredBandwidthGBps)));
     // What the file says about its figures: the TGP a laptop part's figures are for, and what the vendor does not
     // publish (never invented: the what-if overrides are the way to explore it).
     if (!g.notes.empty())
@@ -238,6 +241,8 @@ QString Explainer::stepTime(const SimulationResult& r, const StepTimeRange& time
     };
     QString rows = row(tr("large 16-bit and TF32 GEMMs, of tensor peak"), def.gemmTensor, fast.gemmTensor,
                        slow.gemmTensor)
+        + row(tr("convolutions on tensor cores (fitted to measured ResNet-50 rows)"), def.convTensor, fast.convTensor,
+              slow.convTensor)
         + row(tr("FP8 GEMMs"), def.gemmFp8, fast.gemmFp8, slow.gemmFp8)
         + row(tr("FP32 GEMMs on the vector units"), def.gemmVector, fast.gemmVector, slow.gemmVector)
         + row(tr("attention kernels"), def.attention, fast.attention, slow.attention)
@@ -268,8 +273,10 @@ QString Explainer::stepTime(const SimulationResult& r, const StepTimeRange& time
     return section(tr("Step time: %1").arg(formatSeconds(e.stepSeconds)),
                    tr("<p>Each operator takes the longest of its FLOPs over the attainable peak of its unit, its bytes "
                       "over the attainable bandwidth, and its kernel launches (%1 each); then the optimizer step and "
-                      "the communication that does not overlap.</p>")
-                           .arg(formatSeconds(def.launchSeconds))
+                      "the communication that does not overlap. FP32 3x3 convolutions on the vector units use "
+                      "Winograd (%2x fewer multiplies); tensor-core convolutions on NCHW tensors add the transposes "
+                      "to NHWC and back unless the model is channels_last.</p>")
+                           .arg(formatSeconds(def.launchSeconds), QLocale().toString(def.winogradSpeedup, 'f', 2))
                        + range
                        + tr("<table><tr><th>fraction reached</th><th>used</th><th>range</th></tr>%1</table>").arg(rows)
                        + comm
