@@ -29,6 +29,7 @@ private slots:
     void expertRowSplitsTheDataParallelGpus();
     void contextRowNeedsFusedAttention();
     void clusterRowsSetTheLinks();
+    void channelsLastOnlyForConvolutions();
 
 private:
     ControlPanel* controls() const { return m_window->controls(); }
@@ -208,6 +209,29 @@ void TestParallelControls::clusterRowsSetTheLinks()
     QVERIFY(m_controller->scenario().config.sequenceParallel);
     selectData(controls()->tensorParallelCombo(), 1);
     QVERIFY(!m_controller->scenario().config.sequenceParallel);
+}
+
+void TestParallelControls::channelsLastOnlyForConvolutions()
+{
+    // Only a vision model has a memory format to choose; ResNet-50 with AMP on an A100 runs faster channels_last
+    // (the NCHW <-> NHWC transposes around its tensor-core convolutions go), as tst_timecalibration holds.
+    auto* check = controls()->findChild<QCheckBox*>(QStringLiteral("channelsLastCheck"));
+    QVERIFY(check);
+    selectModel("gpt2");
+    QVERIFY(!check->isVisible());
+    const int gpu = controls()->gpuCombo()->findData(QStringLiteral("a100-sxm4-80gb"), Qt::UserRole + 1);
+    QVERIFY(gpu >= 0);
+    controls()->gpuCombo()->setCurrentIndex(gpu);
+    selectModel("resnet50");
+    QVERIFY(check->isVisible());
+    QVERIFY(!check->isChecked());
+    selectData(controls()->findChild<QComboBox*>(QStringLiteral("precisionCombo")), int(Precision::MixedFP16));
+    const double nchw = result().estimate.stepSeconds;
+    check->setChecked(true);
+    QVERIFY(m_controller->scenario().config.channelsLast);
+    QVERIFY(result().estimate.stepSeconds < nchw * 0.95);
+    check->setChecked(false);
+    QCOMPARE(result().estimate.stepSeconds, nchw);
 }
 
 QTEST_MAIN(TestParallelControls)

@@ -351,6 +351,14 @@
         <source>The link between nodes that torch.distributed&apos;s NCCL uses (NCCL_IB_HCA, NCCL_SOCKET_IFNAME), per GPU at line rate: 100 Gb/s Ethernet, InfiniBand HDR (200 Gb/s) or NDR (400 Gb/s). Auto: InfiniBand HDR.</source>
         <translation>torch.distributed 的 NCCL 在节点间使用的链路（NCCL_IB_HCA、NCCL_SOCKET_IFNAME），每 GPU 线速：100 Gb/s 以太网、InfiniBand HDR（200 Gb/s）或 NDR（400 Gb/s）。自动：InfiniBand HDR。</translation>
     </message>
+    <message>
+        <source>model.to(memory_format=torch.channels_last) and the same for each input batch: cuDNN&apos;s tensor-core convolutions work in NHWC, so on PyTorch&apos;s default NCHW tensors each convolution transposes its operands in and back out (MosaicML: channels_last speeds ResNet-50 up by about 30 % on V100 and A100). Time only; no effect on the vector units.</source>
+        <translation>model.to(memory_format=torch.channels_last)，每个输入批次也如此：cuDNN 的张量核心卷积在 NHWC 下运行，因此在 PyTorch 默认的 NCHW 张量上，每个卷积都要把操作数转置进去再转回来（MosaicML：channels_last 让 ResNet-50 在 V100 和 A100 上快约 30%）。只影响时间；对向量单元没有影响。</translation>
+    </message>
+    <message>
+        <source>Channels last (NHWC convolutions)</source>
+        <translation>Channels last（NHWC 卷积）</translation>
+    </message>
 </context>
 <context>
     <name>Examples</name>

@@ -196,6 +196,7 @@ ControlPanel::ControlPanel(QWidget* parent)
         });
     }
     connect(m_ui->offloadCheck, &QCheckBox::toggled, this, [this] { edited(QStringLiteral("offload")); });
+    connect(m_ui->channelsLastCheck, &QCheckBox::toggled, this, [this] { edited(QStringLiteral("channelsLast")); });
     for (QCheckBox* c : { m_ui->capacityCheck, m_ui->bandwidthCheck, m_ui->peakCheck })
         connect(c, &QCheckBox::toggled, this, [this] { edited(QStringLiteral("override")); });
     for (QDoubleSpinBox* s : { m_ui->capacitySpin, m_ui->bandwidthSpin, m_ui->peakSpin })
@@ -311,6 +312,8 @@ void ControlPanel::syncFromScenario()
     m_ui->dpSpin->setValue(c.dataParallel);
     m_ui->dpSlider->setValue(toLog(double(c.dataParallel), 1.0));
     m_ui->offloadCheck->setChecked(c.offloadOptimizer);
+    m_ui->channelsLastCheck->setChecked(c.channelsLast);
+    m_ui->channelsLastCheck->setVisible(m_vision && !m_presenting); // only convolutions have a memory format
     syncFinetune(m_catalog->model(s.modelId));
     syncParallel(m_catalog->model(s.modelId));
     updateRangeNote();
@@ -431,6 +434,7 @@ void ControlPanel::edited(const QString& control, bool dragging)
     c.zeroStage = m_ui->zeroSlider->value();
     c.dataParallel = int(keptUnlessEdited(c.dataParallel, m_ui->dpSpin));
     c.offloadOptimizer = m_ui->offloadCheck->isChecked();
+    c.channelsLast = m_ui->channelsLastCheck->isChecked();
     const GpuSpec* gpu = m_catalog->gpu(s.gpuId);
 
     const bool modelChanged = control == QLatin1String("model") && s.modelId != oldModel;
@@ -477,6 +481,7 @@ void ControlPanel::setPresentationMode(bool on)
     m_ui->accumSpin->setVisible(!on);
     m_ui->accumLabel->setVisible(!on);
     m_ui->offloadCheck->setVisible(!on);
+    m_ui->channelsLastCheck->setVisible(!on && m_vision);
     m_ui->overrideGroup->setVisible(!on);
     m_ui->dpLabel->setVisible(!on);
     m_ui->dpSlider->setVisible(!on);
