@@ -9,8 +9,10 @@
 
 #include "allocator.h"
 #include "lowering.h"
+#include "ncclmemory.h"
 #include "simulate.h"
 
+#include <cmath>
 #include <utility>
 #include <vector>
 
@@ -80,6 +82,7 @@ private slots:
     void expandableSegmentsGrowOnePool();
     void modelsAgreeWithTheSimulator_data();
     void modelsAgreeWithTheSimulator();
+    void ncclBuffersPerCommunicator();
 };
 
 // round_size and get_allocation_size.
@@ -188,6 +191,45 @@ void TestAllocator::modelsAgreeWithTheSimulator()
     QVERIFY(a.peakReservedBytes >= a.peakAllocatedBytes);
     QCOMPARE(a.deviceBytes, a.peakReservedBytes + a.contextBytes);
     QCOMPARE(a.contextBytes + a.cublasWorkspaceBytes, r->estimate.overheadBytes);
+}
+
+// NCCL's buffers: per connection its three FIFOs, Simple 4 MiB (DEFAULT_BUFFSIZE), LL 8 x 512 x 8 x 16 B and LL128
+// 120 x 640 x 8 x 8 B (src/init.cc), rounded to cuMem's 2 MiB: the 10,485,760-byte allocations NVIDIA/nccl#1685
+// shows. One connection per ring channel per communicator (NVIDIA/nccl#986); 24 ring channels over NVSwitch, 2 over
+// PCIe (nccl#1781, nccl-tests#228).
+void TestAllocator::ncclBuffersPerCommunicator()
+{
+    const double fifos = 4194304.0 + 8 * 512 * 8 * 16 + 120 * 640 * 8 * 8;
+    QCOMPARE(fifos, 9633792.0);
+    QCOMPARE(kNcclConnectionBytes, std::ceil(fifos / (2 * MiB)) * 2 * MiB);
+    TrainingConfig c;
+    const GpuSpec& a100 = test::gpu("a100-sxm4-80gb");
+    QCOMPARE(ncclMemory(a100, c).bytes, 0.0); // one GPU: no communicator
+    c.dataParallel = 8;
+    QCOMPARE(ncclMemory(a100, c).bytes, 24 * 10 * MiB); // DDP over eight: one ring of 24 channels
+    c.tensorParallel = 2;
+    c.dataParallel = 4;
+    QCOMPARE(ncclMemory(a100, c).communicators, 2);
+    QCOMPARE(ncclMemory(a100, c).bytes, 2 * 24 * 10 * MiB);
+    c.ncclChannels = 4; // NCCL_MAX_NCHANNELS=4
+    QCOMPARE(ncclMemory(a100, c).bytes, 2 * 4 * 10 * MiB);
+    TrainingConfig pcie;
+    pcie.dataParallel = 2;
+    QCOMPARE(ncclMemory(test::gpu("rtx-3090"), pcie).bytes, 4 * 10 * MiB); // a pair on its NVLink bridge
+    pcie.dataParallel = 4;
+    QCOMPARE(ncclMemory(test::gpu("rtx-3090"), pcie).bytes, 2 * 10 * MiB); // four: PCIe, two ring channels
+
+    // In the result: outside what the allocator reserves, inside what an OOM is decided by.
+    Scenario s = defaultScenario();
+    s.gpuId = "a100-sxm4-80gb";
+    s.modelId = "gpt2";
+    s.config.dataParallel = 8;
+    const auto r = simulate(test::catalog(), s, SimulateOptions {});
+    QVERIFY(r);
+    const AllocatorEstimate& a = r->allocator;
+    QCOMPARE(a.ncclCommunicators, 1);
+    QCOMPARE(a.ncclBytes, 240 * MiB);
+    QCOMPARE(a.deviceBytes, a.peakReservedBytes + a.contextBytes + a.ncclBytes);
 }
 
 QTEST_APPLESS_MAIN(TestAllocator)

@@ -62,7 +62,8 @@ std::string fingerprint(const SimulationResult& r)
     // What the window's worker adds: the caching allocator replay and the step-time range.
     const SearchResult bg = searchFits(r);
     s += std::to_string(bg.allocator.peakAllocatedBytes) + "/" + std::to_string(bg.allocator.peakReservedBytes) + "/"
-        + std::to_string(bg.timeRange.fastSeconds) + "/" + std::to_string(bg.timeRange.slowSeconds);
+        + std::to_string(bg.allocator.deviceBytes) + "/" + std::to_string(bg.timeRange.fastSeconds) + "/"
+        + std::to_string(bg.timeRange.slowSeconds);
     return s;
 }
 
@@ -78,7 +79,7 @@ SimulationResult run(const Scenario& s, SimulationCache* cache)
 
 // A new field of TrainingConfig changes its size: give it a row below (and, if it does not shape the schedule, a
 // line in scheduleKey()), then update this size.
-static_assert(sizeof(TrainingConfig) == 176, "TrainingConfig changed: add a row to cachedEqualsFresh_data");
+static_assert(sizeof(TrainingConfig) == 184, "TrainingConfig changed: add a row to cachedEqualsFresh_data");
 
 void TestSimulate::cachedEqualsFresh_data()
 {
@@ -138,6 +139,8 @@ void TestSimulate::cachedEqualsFresh_data()
     QTest::newRow("gradientAccumulation") << Change([](TrainingConfig& c) { c.gradientAccumulation = 4; });
     QTest::newRow("overheadBytes") << Change([](TrainingConfig& c) { c.overheadBytes = 3.0e9; });
     QTest::newRow("allocatorReserveFraction") << Change([](TrainingConfig& c) { c.allocatorReserveFraction = 0.1; });
+    QTest::newRow("channelsLast") << Change([](TrainingConfig& c) { c.channelsLast = true; });
+    QTest::newRow("ncclChannels") << Change([](TrainingConfig& c) { c.ncclChannels = 4; });
     // Fits in the padding after allocatorReserveFraction: the size check above did not notice it.
     QTest::newRow("expandableSegments") << Change([](TrainingConfig& c) { c.expandableSegments = true; });
     // CPU kernels save different helper dtypes (dropout noise, LayerNorm statistics): the latent stale cache of the
@@ -179,6 +182,8 @@ void TestSimulate::cachedEqualsFresh()
     change(changed.config);
     if (changed.config.expertParallel > 1) // expert parallelism needs a model with experts
         base.modelId = changed.modelId = "mixtral-8x7b";
+    if (changed.config.channelsLast) // only convolutions have a memory format
+        base.modelId = changed.modelId = "resnet50";
     QVERIFY(!(changed.config == base.config)); // the row really changes the field
 
     SimulationCache cache;

@@ -3891,5 +3891,9 @@
         <source>%1, of it pipeline bubble %2</source>
         <translation>%1，其中流水线气泡 %2</translation>
     </message>
+    <message>
+        <source>PyTorch: max_memory_allocated %1 · max_memory_reserved %2 · with the CUDA context and %3 of NCCL buffers %4 of %5</source>
+        <translation>PyTorch：max_memory_allocated %1 · max_memory_reserved %2 · 加上 CUDA 上下文和 %3 的 NCCL 缓冲区共 %4（总量 %5）</translation>
+    </message>
 </context>
 </TS>

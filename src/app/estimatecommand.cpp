@@ -106,6 +106,12 @@ namespace {
         kChannelsLast({ QStringLiteral("channels-last") },
                       QStringLiteral("Convolutions on torch.channels_last (NHWC) tensors: no layout transposes around "
                                      "tensor-core convolutions (time only)."));
+    const QCommandLineOption kNcclChannels(
+        { QStringLiteral("nccl-channels") },
+        QStringLiteral("Ring channels per NCCL communicator, as NCCL_MIN/MAX_NCHANNELS set them (default: "
+                       "the link's: 2 over PCIe, 4 over an NVLink bridge, 24 over NVSwitch); each "
+                       "holds 10 MiB of buffers on every rank."),
+        QStringLiteral("N"));
     const QCommandLineOption kExpandable(
         { QStringLiteral("expandable-segments") },
         QStringLiteral("Replay the caching allocator with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True."));
@@ -172,10 +178,10 @@ std::optional<QString> resolveModelOption(const QString& value, Catalog& catalog
 
 void addScenarioOptions(QCommandLineParser& parser)
 {
-    parser.addOptions({ kScenario,    kGpu,       kModel,     kBatch,      kSeq,         kPrecision, kStyle,
-                        kMasterGrads, kZero,      kDp,        kTp,         kSp,          kOffload,   kCkpt,
-                        kAttention,   kOptimizer, kAdamImpl,  kGradAccum,  kOverhead,    kReserve,   kMemory,
-                        kBandwidth,   kPeak,      kDatasheet, kExpandable, kChannelsLast });
+    parser.addOptions({ kScenario,    kGpu,       kModel,     kBatch,      kSeq,          kPrecision,   kStyle,
+                        kMasterGrads, kZero,      kDp,        kTp,         kSp,           kOffload,     kCkpt,
+                        kAttention,   kOptimizer, kAdamImpl,  kGradAccum,  kOverhead,     kReserve,     kMemory,
+                        kBandwidth,   kPeak,      kDatasheet, kExpandable, kChannelsLast, kNcclChannels });
     addFinetuneOptions(parser);
     addParallelismOptions(parser);
 }
@@ -261,6 +267,8 @@ std::optional<QString> resolveScenario(const QCommandLineParser& p, Catalog& cat
         c.expandableSegments = true;
     if (p.isSet(kChannelsLast))
         c.channelsLast = true;
+    if ((e = integer(p, kNcclChannels, 1, 64, &c.ncclChannels)))
+        return e;
     if ((e = choice(p, kCkpt, &checkpointingFromString, "none, selective, full", &c.checkpointing)))
         return e;
     if ((e = choice(p, kAttention, &attentionFromString, "eager, fused", &c.attention)))
@@ -336,6 +344,8 @@ QStringList scenarioToArguments(const Scenario& s)
         a << QStringLiteral("--expandable-segments");
     if (c.channelsLast)
         a << QStringLiteral("--channels-last");
+    if (c.ncclChannels > 0)
+        a << QStringLiteral("--nccl-channels") << QString::number(c.ncclChannels);
     a << QStringLiteral("--checkpointing") << str(toString(c.checkpointing)) << QStringLiteral("--attention")
       << str(toString(c.attention)) << QStringLiteral("--optimizer") << str(toString(c.optimizer));
     if (c.adamImpl != AdamImpl::Foreach)

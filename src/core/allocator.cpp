@@ -300,10 +300,14 @@ AllocatorEstimate replayCachingAllocator(const Schedule& s, const ResidentTensor
     out.expandableSegments = settings.expandableSegments;
     out.cublasWorkspaceBytes = settings.cublasWorkspaceBytes + settings.cublasLtWorkspaceBytes;
     out.contextBytes = std::max(0.0, overheadBytes - out.cublasWorkspaceBytes);
+    out.ncclBytes = settings.ncclBytes;
+    out.ncclCommunicators = settings.ncclCommunicators;
     if (!s.repeats.empty())
         return out; // a repeated block stands for several: the replay needs every allocation
     CachingAllocator a(settings.expandableSegments,
-                       settings.capacityBytes > 0.0 ? bytesOf(settings.capacityBytes - out.contextBytes) : 0);
+                       settings.capacityBytes > 0.0
+                           ? bytesOf(std::max(0.0, settings.capacityBytes - out.contextBytes - out.ncclBytes))
+                           : 0);
     double requested = 0.0, requestedPeak = 0.0;
     for (double r : residents.bytes) {
         if (bytesOf(r) > 0) {
@@ -342,7 +346,7 @@ AllocatorEstimate replayCachingAllocator(const Schedule& s, const ResidentTensor
     out.peakReservedBytes = double(a.peakReserved());
     out.segments = a.segmentsAtPeak();
     out.outOfMemory = a.outOfMemory();
-    out.deviceBytes = out.peakReservedBytes + out.contextBytes;
+    out.deviceBytes = out.peakReservedBytes + out.contextBytes + out.ncclBytes;
     return out;
 }
 

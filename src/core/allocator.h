@@ -34,6 +34,8 @@ struct AllocatorSettings {
     double cublasWorkspaceBytes = 0.0;             // allocated through the caching allocator at the first matmul
     double cublasLtWorkspaceBytes = 1024.0 * 1024; // its own, CUBLASLT_WORKSPACE_SIZE = 1024 KiB by default
     double capacityBytes = 0.0; // the GPU's memory: near it, cached free segments are released; 0: no limit
+    double ncclBytes = 0.0;     // NCCL's own buffers (ncclmemory.h): device memory the allocator cannot have
+    int ncclCommunicators = 0;
 };
 
 // The model states and other tensors alive for the whole step, one allocation each: each parameter, gradient and
@@ -49,9 +51,11 @@ struct AllocatorEstimate {
     double peakReservedBytes = 0.0;    // max_memory_reserved: the segments obtained from cudaMalloc
     double cublasWorkspaceBytes = 0.0; // cuBLAS's and cuBLASLt's
     double contextBytes = 0.0;         // the CUDA context and kernels: the framework overhead less the workspace
-    double deviceBytes = 0.0;          // reserved + context: what a failing cudaMalloc, an OOM, is decided by
-    int segments = 0;                  // at the reserved peak
-    bool outOfMemory = false;          // cudaMalloc failed even after the cached free segments were released
+    double ncclBytes = 0.0;            // NCCL communicator buffers, outside the caching allocator (ncclmemory.h)
+    int ncclCommunicators = 0;
+    double deviceBytes = 0.0; // reserved + context + NCCL: what a failing cudaMalloc, an OOM, is decided by
+    int segments = 0;         // at the reserved peak
+    bool outOfMemory = false; // cudaMalloc failed even after the cached free segments were released
     bool expandableSegments = false;
 };
 

@@ -14,6 +14,8 @@ nlohmann::json allocatorJson(const AllocatorEstimate& a)
              { "max_memory_reserved_bytes", integer(a.peakReservedBytes) },
              { "cublas_workspace_bytes", integer(a.cublasWorkspaceBytes) },
              { "cuda_context_bytes", integer(a.contextBytes) },
+             { "nccl_buffer_bytes", integer(a.ncclBytes) },
+             { "nccl_communicators", a.ncclCommunicators },
              { "device_bytes", integer(a.deviceBytes) },
              { "segments", a.segments },
              { "out_of_memory", a.outOfMemory },
@@ -34,7 +36,13 @@ std::string allocatorTable(const AllocatorEstimate& a, double capacityBytes)
     out += line;
     std::snprintf(line, sizeof line, "  %-28s %12s\n", "CUDA context", formatBytes(a.contextBytes).c_str());
     out += line;
-    std::snprintf(line, sizeof line, "  %-28s %12s   of %s: %s\n", "reserved + context",
+    if (a.ncclCommunicators > 0) {
+        std::snprintf(line, sizeof line, "  %-28s %12s   (%d communicators, outside the caching allocator)\n",
+                      "NCCL buffers", formatBytes(a.ncclBytes).c_str(), a.ncclCommunicators);
+        out += line;
+    }
+    std::snprintf(line, sizeof line, "  %-28s %12s   of %s: %s\n",
+                  a.ncclCommunicators > 0 ? "reserved + context + NCCL" : "reserved + context",
                   formatBytes(a.deviceBytes).c_str(), formatBytes(capacityBytes).c_str(),
                   a.outOfMemory || a.deviceBytes > capacityBytes ? "cudaMalloc fails (OOM)" : "no OOM");
     out += line;

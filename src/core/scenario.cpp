@@ -266,6 +266,7 @@ Expected<ScenarioDocument> parseScenario(std::string_view jsonText, std::string_
         c.allocatorReserveFraction = r.numberOr("allocator_reserve", 0.0, 0.0, 10.0);
         c.expandableSegments = r.booleanOr("expandable_segments", false);
         c.channelsLast = r.booleanOr("channels_last", false);
+        c.ncclChannels = int(r.integerOr("nccl_channels", 0, 0, 64));
         if (auto o = r.objectOr("overrides")) {
             if (o->has("memory_gib"))
                 s.overrides.memoryBytes = o->number("memory_gib", 0.001, 1 << 20) * units::kGiB;
@@ -351,6 +352,8 @@ std::string serializeScenario(const ScenarioDocument& d)
         j["expandable_segments"] = true;
     if (c.channelsLast)
         j["channels_last"] = true;
+    if (c.ncclChannels > 0)
+        j["nccl_channels"] = c.ncclChannels;
     json o = json::object();
     if (s.overrides.memoryBytes)
         o["memory_gib"] = *s.overrides.memoryBytes / units::kGiB;

@@ -3,6 +3,7 @@
 #include "finetune.h"
 #include "graphbuilder.h"
 #include "modelgraph.h"
+#include "ncclmemory.h"
 #include "scenario.h"
 #include "simulatestages.h"
 
@@ -34,6 +35,9 @@ namespace {
         settings.expandableSegments = config.expandableSegments;
         settings.cublasWorkspaceBytes = defaultCublasWorkspaceBytes(gpu);
         settings.capacityBytes = capacityBytes;
+        const NcclMemory nccl = ncclMemory(gpu, config);
+        settings.ncclBytes = nccl.bytes;
+        settings.ncclCommunicators = nccl.communicators;
         return replayCachingAllocator(s, residentTensors(g, s, config), double(config.microBatch), settings,
                                       overheadBytes);
     }
@@ -78,7 +82,8 @@ TrainingConfig scheduleKey(const TrainingConfig& config)
     key.overheadBytes = defaults.overheadBytes;
     key.allocatorReserveFraction = defaults.allocatorReserveFraction;
     key.expandableSegments = defaults.expandableSegments;
-    key.cluster = defaults.cluster; // links set the communication time only
+    key.ncclChannels = defaults.ncclChannels; // NCCL's buffers are added to the allocator's figures
+    key.cluster = defaults.cluster;           // links set the communication time only
     // The micro-batches per step shape the lowering only through whether gradients persist between micro-batches
     // (more than one) and, with a pipeline, how many each stage holds in flight: 1F1B holds min(m, p - s), the same
     // for every m of at least p. GPipe and the interleaved schedule keep m.

@@ -217,6 +217,11 @@ void VerdictWidget::render()
     QString pytorch;
     if (m_pending || !a.computed)
         pytorch = tr("PyTorch: max_memory_reserved …");
+    else if (a.ncclCommunicators > 0)
+        pytorch = tr("PyTorch: max_memory_allocated %1 · max_memory_reserved %2 · with the CUDA context and %3 of "
+                     "NCCL buffers %4 of %5")
+                      .arg(formatBytes(a.peakAllocatedBytes), formatBytes(a.peakReservedBytes),
+                           formatBytes(a.ncclBytes), formatBytes(a.deviceBytes), capacity);
     else
         pytorch = tr("PyTorch: max_memory_allocated %1 · max_memory_reserved %2 · with the CUDA context %3 of %4")
                       .arg(formatBytes(a.peakAllocatedBytes), formatBytes(a.peakReservedBytes),
