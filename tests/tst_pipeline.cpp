@@ -384,6 +384,8 @@ void TestPipeline::linksSetTheAllReduceTime()
     // A ring all-reduce of S bytes at bus bandwidth B takes 2 (n - 1) / n S / B (nccl-tests PERFORMANCE.md). GPT-2's
     // 124M BF16 gradients (S = 248.9 MB) over 8 GPUs (next-round.md sec. 7 item 33, from the measured bus
     // bandwidths of sec. 4.3): 15.55 ms on PCIe 5 (28 GB/s), 2.18 ms on A100 NVLink (200), 1.18 ms on H100 (370).
+    // On top, each of DDP's 10 buckets of 25 MiB pays NCCL's ring latency (src/graph/tuning.cc, Ring/Simple):
+    // 8.4 us plus 14 steps of 5.7 us (PCIe) or 3.4 us (NVLink), and 9.6 us for each step between nodes.
     TrainingConfig c;
     c.microBatch = 1;
     c.sequenceLength = 256;
@@ -392,21 +394,26 @@ void TestPipeline::linksSetTheAllReduceTime()
     c.masterGradients = GradientStorage::Low;
     c.dataParallel = 8;
     const ModelSpec& gpt2 = test::preset("gpt2");
-    for (const auto& [link, ms] : { std::pair { LinkKind::Pcie5, 15.55 }, std::pair { LinkKind::Nvlink3, 2.18 },
-                                    std::pair { LinkKind::Nvlink4, 1.18 } }) {
+    QCOMPARE(std::ceil(124439808.0 * 2.0 / (25 * 1024 * 1024)), 10.0);
+    for (const auto& [link, ms, step] :
+         { std::tuple { LinkKind::Pcie5, 15.55, 5.7e-6 }, std::tuple { LinkKind::Nvlink3, 2.18, 3.4e-6 },
+           std::tuple { LinkKind::Nvlink4, 1.18, 3.4e-6 } }) {
         c.cluster.intraLink = link;
         const Estimate e = stage(gpt2, c);
         QCOMPARE(e.dataParallelBytes, 2.0 * 7.0 / 8.0 * 124439808.0 * 2.0);
-        QVERIFY2(std::abs(e.dataParallelSeconds * 1e3 - ms) < 0.006,
+        const double alpha = 10 * (8.4e-6 + 14 * step);
+        QVERIFY(std::abs(e.communicationLatencySeconds / alpha - 1.0) < 1e-9);
+        QVERIFY2(std::abs((e.dataParallelSeconds - alpha) * 1e3 - ms) < 0.006,
                  qPrintable(QString::number(e.dataParallelSeconds)));
     }
     // Two nodes of four: the data-parallel ring crosses them, at the inter-node line rate derated like the GPU's
     // own links; within one node of eight it stays on the intra-node link.
     c.cluster = { 4, LinkKind::Nvlink4, LinkKind::InfinibandNdr };
     const Estimate split = stage(gpt2, c);
-    QCOMPARE(split.dataParallelSeconds, split.dataParallelBytes / (50e9 * Efficiency {}.link));
+    QCOMPARE(split.dataParallelSeconds,
+             split.dataParallelBytes / (50e9 * Efficiency {}.link) + 10 * (8.4e-6 + 12 * 3.4e-6 + 2 * 9.6e-6));
     c.cluster.gpusPerNode = 8;
-    QCOMPARE(stage(gpt2, c).dataParallelSeconds, split.dataParallelBytes / 370e9);
+    QCOMPARE(stage(gpt2, c).dataParallelSeconds, split.dataParallelBytes / 370e9 + 10 * (8.4e-6 + 14 * 3.4e-6));
 }
 
 void TestPipeline::badLayouts()

@@ -7,6 +7,8 @@
 #include "simulate.h"
 #include "testsupport.h"
 
+#include <cmath>
+
 using namespace headroom;
 
 class TestTensorParallel : public QObject {
@@ -64,6 +66,10 @@ void TestTensorParallel::allReducesPerLayer()
         const double messages = L * b * s * h * (2 + 2 + 4 + 4) + b * s * h * (4 + 4);
         const double ring = 2.0 * (t - 1) / t;
         QCOMPARE(e.schedule->tpCommBytesPerMicroBatch.at(b), messages * ring);
+        // The same messages as calls: 4 per block, the embedding's and the final norm's; each pays NCCL's ring
+        // latency, 8.4 us plus 2 (t - 1) NVLink steps of 3.4 us (src/graph/tuning.cc, Ring/Simple).
+        QCOMPARE(e.schedule->tpCallsPerMicroBatch, 4 * L + 2);
+        QVERIFY(std::abs(e.communicationLatencySeconds / ((4 * L + 2) * (8.4e-6 + 2 * (t - 1) * 3.4e-6)) - 1) < 1e-9);
     }
     QCOMPARE(run("gpt2", "a100-sxm4-80gb", 1).schedule->tpCommBytesPerMicroBatch.at(4.0), 0.0);
 }

@@ -649,6 +649,10 @@
         <source>&lt;p&gt;Each operator takes the longest of its FLOPs over the attainable peak of its unit, its bytes over the attainable bandwidth, and its kernel launches (%1 each); then the optimizer step and the communication that does not overlap. FP32 3x3 convolutions on the vector units use Winograd (%2x fewer multiplies); tensor-core convolutions on NCHW tensors add the transposes to NHWC and back unless the model is channels_last.&lt;/p&gt;</source>
         <translation>&lt;p&gt;每个算子取以下三者中的最大值：FLOPs 除以其运算单元可达峰值、字节数除以可达带宽、内核启动开销（每次 %1）；再加上优化器步骤和未被重叠的通信。向量单元上的 FP32 3x3 卷积使用 Winograd（乘法减少 %2 倍）；NCHW 张量上的张量核心卷积要额外转置为 NHWC 再转回，除非模型使用 channels_last。&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>&lt;p&gt;Of the communication, %1 is NCCL&apos;s latency per call (8.4 µs plus 3.4 µs per ring step over NVLink, 5.7 µs over PCIe, 9.6 µs between nodes: NCCL&apos;s tuning model).&lt;/p&gt;</source>
+        <translation>&lt;p&gt;通信中有 %1 是 NCCL 每次调用的延迟（8.4 µs，加上每个环步骤在 NVLink 上 3.4 µs、PCIe 上 5.7 µs、节点之间 9.6 µs：NCCL 的调优模型）。&lt;/p&gt;</translation>
+    </message>
 </context>
 <context>
     <name>ExportDialog</name>

@@ -215,29 +215,42 @@ namespace {
         const int ga = std::max(1, config.gradientAccumulation);
         // One direction of the link that joins GPUs [0, span) (links.h: the cluster's, or the GPU file's).
         auto linkBandwidth = [&](int span) { return collectiveBandwidth(gpu, config, eff.link, span); };
-        // Transfers every micro-batch waits for: `bytes` per step over the link joining a span of GPUs.
-        auto waitedFor = [&](double bytes, int span, double& bytesOut, double& secondsOut) {
+        // NCCL's latency for `calls` collectives of `ranks` ranks over GPUs [0, span) (links.h).
+        auto latency = [&](double calls, int span, int n, CollectiveShape shape) {
+            const double seconds = calls * collectiveLatency(gpu, config, span, n, shape);
+            e.communicationLatencySeconds += seconds;
+            return seconds;
+        };
+        // Transfers every micro-batch waits for: `bytes` per step over the link joining a span of GPUs, plus the
+        // latency of their calls.
+        auto waitedFor = [&](double bytes, int span, double alpha, double& bytesOut, double& secondsOut) {
             bytesOut = bytes;
             if (const double bw = linkBandwidth(span); bw > 0.0) {
-                secondsOut = bytes / bw;
+                secondsOut = bytes / bw + alpha;
                 e.communicationSeconds += secondsOut;
                 e.exposedCommunicationSeconds += secondsOut;
             }
         };
         // Tensor parallelism all-reduces inside every block, forward and backward, on the critical path: Megatron
-        // does not overlap these by default.
+        // does not overlap these by default. With sequence parallelism they are all-gathers and reduce-scatters.
         if (tp > 1)
-            waitedFor(s.tpCommBytesPerMicroBatch.at(batch) * ga, tp, e.tensorParallelBytes, e.tensorParallelSeconds);
+            waitedFor(s.tpCommBytesPerMicroBatch.at(batch) * ga, tp,
+                      latency(s.tpCallsPerMicroBatch * ga, tp, tp,
+                              config.sequenceParallel ? CollectiveShape::Ring : CollectiveShape::AllReduce),
+                      e.tensorParallelBytes, e.tensorParallelSeconds);
         // Pipeline sends and receives between neighbouring stages: Megatron's 1F1B waits for them (no overlap
         // unless --overlap-p2p-comm); a rank sends and receives at once, so its sent bytes set the time. Stages are
         // outermost.
         if (pp > 1)
-            waitedFor(s.pipelineBytesPerMicroBatch.at(batch) * ga, tp * ranks * pp, e.pipelineBytes, e.pipelineSeconds);
+            waitedFor(s.pipelineBytesPerMicroBatch.at(batch) * ga, tp * ranks * pp,
+                      latency(s.pipelineCallsPerMicroBatch * ga, tp * ranks * pp, 2, CollectiveShape::PointToPoint),
+                      e.pipelineBytes, e.pipelineSeconds);
         // Expert parallelism: the token all-to-alls inside each MoE layer, forward and backward; the ep ranks are
         // consecutive data-parallel ranks (t x cp GPUs apart), and Megatron's dispatcher waits for them.
         if (const int ep = std::max(1, config.expertParallel); ep > 1)
-            waitedFor(s.epCommBytesPerMicroBatch.at(batch) * ga, tp * cp * ep, e.expertParallelBytes,
-                      e.expertParallelSeconds);
+            waitedFor(s.epCommBytesPerMicroBatch.at(batch) * ga, tp * cp * ep,
+                      latency(s.epCallsPerMicroBatch * ga, tp * cp * ep, ep, CollectiveShape::Ring),
+                      e.expertParallelBytes, e.expertParallelSeconds);
         // Context parallelism: the ring of keys and values runs beside the attention kernels it feeds (ring
         // attention, Liu et al. 2023; Transformer Engine overlaps each chunk's transfer with the previous chunk's
         // attention), so only what outlasts them waits.
@@ -256,8 +269,11 @@ namespace {
         if (ranks <= 1 || linkBw <= 0.0)
             return;
         e.dataParallelBytes = s.commBytesPerMicroBatch * ga + s.commBytesPerStep;
-        const double perMicro = s.commBytesPerMicroBatch / linkBw;
-        const double perStep = s.commBytesPerStep / linkBw;
+        // DDP all-reduces its buckets; ZeRO reduce-scatters and all-gathers them.
+        const CollectiveShape shape = config.zeroStage == 0 ? CollectiveShape::AllReduce : CollectiveShape::Ring;
+        const double perMicro = s.commBytesPerMicroBatch / linkBw
+            + latency(s.dpCallsPerMicroBatch * ga, tp * ranks, ranks, shape) / ga;
+        const double perStep = s.commBytesPerStep / linkBw + latency(s.dpCallsPerStep, tp * ranks, ranks, shape);
         e.dataParallelSeconds = perMicro * ga + perStep;
         e.communicationSeconds += e.dataParallelSeconds;
         const double overlapMicro = config.zeroStage >= 3 ? work.forward + work.backward : work.backward;

@@ -94,10 +94,11 @@ struct Estimate {
     double optimizerSeconds = 0.0;
     double communicationSeconds = 0.0;
     double exposedCommunicationSeconds = 0.0;
-    double tensorParallelSeconds = 0.0; // of communicationSeconds: the tensor-parallel all-reduces, never hidden
-    double dataParallelSeconds = 0.0;   // of communicationSeconds: gradient all-reduce or ZeRO collectives
-    double pipelineSeconds = 0.0;       // of communicationSeconds: this stage's sends and receives, never hidden
-    double expertParallelSeconds = 0.0; // of communicationSeconds: MoE token all-to-alls, never hidden
+    double communicationLatencySeconds = 0.0; // of communicationSeconds: NCCL's per-call latency (links.h)
+    double tensorParallelSeconds = 0.0;       // of communicationSeconds: the tensor-parallel all-reduces, never hidden
+    double dataParallelSeconds = 0.0;         // of communicationSeconds: gradient all-reduce or ZeRO collectives
+    double pipelineSeconds = 0.0;             // of communicationSeconds: this stage's sends and receives, never hidden
+    double expertParallelSeconds = 0.0;       // of communicationSeconds: MoE token all-to-alls, never hidden
     double expertParallelBytes = 0.0;
     double contextParallelSeconds = 0.0;        // of communicationSeconds: the ring of keys and values
     double contextParallelExposedSeconds = 0.0; // the part of it the attention kernels do not hide

@@ -84,11 +84,12 @@ struct GraphOp {
     std::int32_t savedBegin = 0, savedCount = 0;
     OpCost forward;
     OpCost backward;
-    Linear modelFlops;      // forward matmul FLOPs by the dense convention used for MFU (Narayanan et al. 2021)
-    Linear backwardScratch; // allocated and freed inside the backward kernel (a 4-bit weight dequantized again)
-    Linear tpMessage;       // bytes tensor parallelism all-reduces for this operator, forward and backward together
-    Linear epMessage;       // bytes this rank sends in expert-parallel all-to-alls, forward and backward together
-    Linear cpMessage;       // bytes this rank sends round the context-parallel ring, forward and backward together
+    Linear modelFlops;       // forward matmul FLOPs by the dense convention used for MFU (Narayanan et al. 2021)
+    Linear backwardScratch;  // allocated and freed inside the backward kernel (a 4-bit weight dequantized again)
+    Linear tpMessage;        // bytes tensor parallelism all-reduces for this operator, forward and backward together
+    std::int8_t tpCalls = 0; // the collectives that carry tpMessage
+    Linear epMessage;        // bytes this rank sends in expert-parallel all-to-alls, forward and backward together
+    Linear cpMessage;        // bytes this rank sends round the context-parallel ring, forward and backward together
     bool inplace = false;
     bool convolution = false; // a cuDNN convolution (TimeModel: its own efficiency on tensor cores)
     bool winograd = false;    // a 3x3, stride-1, ungrouped convolution: cuDNN's Winograd algorithms apply (TimeModel)

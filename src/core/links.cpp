@@ -65,4 +65,36 @@ double collectiveBandwidth(const GpuSpec& gpu, const TrainingConfig& config, dou
     return f.gbPerSecond * 1e9 * (f.measured ? 1.0 : linkEfficiency);
 }
 
+double collectiveLatency(const GpuSpec& gpu, const TrainingConfig& config, int span, int ranks, CollectiveShape shape)
+{
+    if (ranks <= 1)
+        return 0.0;
+    const ClusterConfig& c = config.cluster;
+    const int perNode = c.gpusPerNode > 0 ? c.gpusPerNode : span;
+    const int nodes = std::max(1, (span + perNode - 1) / perNode);
+    LinkKind kind = c.intraLink;
+    if (kind == LinkKind::Auto)
+        kind = gpu.gpuLinkGBps.present() && std::min(span, perNode) <= gpu.gpuLinkMaxGpus ? LinkKind::Nvlink3
+                                                                                          : LinkKind::Pcie4;
+    const bool nvlink = kind == LinkKind::NvlinkBridge || kind == LinkKind::Nvlink3 || kind == LinkKind::Nvlink4;
+    const double intraStep = nvlink ? 3.4e-6 : 5.7e-6;
+    constexpr double netStep = 9.6e-6;
+    double steps = 1.0, interSteps = 0.0;
+    switch (shape) {
+    case CollectiveShape::AllReduce:
+        steps = 2.0 * (ranks - 1);
+        interSteps = 2.0 * (nodes - 1);
+        break;
+    case CollectiveShape::Ring:
+        steps = ranks - 1;
+        interSteps = nodes - 1;
+        break;
+    case CollectiveShape::PointToPoint:
+        interSteps = nodes > 1 ? 1.0 : 0.0;
+        break;
+    }
+    interSteps = std::min(interSteps, steps);
+    return kNcclBaseLatencySeconds + (steps - interSteps) * intraStep + interSteps * netStep;
+}
+
 } // namespace headroom

@@ -45,4 +45,13 @@ std::optional<LinkKind> linkKindFromString(std::string_view s);
 // span passes a node the slower of it and the inter-node link (a ring still takes every node-local hop).
 double collectiveBandwidth(const GpuSpec& gpu, const TrainingConfig& config, double linkEfficiency, int span);
 
+// The latency (alpha) of one NCCL collective on the Simple protocol, from NCCL's own tuning model
+// (src/graph/tuning.cc, Ring/Simple): a base of 8.4 us plus, for each step of the ring, 3.4 us over NVLink, 5.7 us
+// over PCIe and 9.6 us across the network. A ring all-reduce over n ranks takes 2 (n - 1) steps, an all-gather,
+// reduce-scatter or all-to-all n - 1, a send to a neighbour 1; the steps between nodes, 2 (nodes - 1) or
+// nodes - 1, run at the network figure. `ranks` take part, spread over GPUs [0, span).
+enum class CollectiveShape : std::uint8_t { AllReduce, Ring, PointToPoint };
+inline constexpr double kNcclBaseLatencySeconds = 8.4e-6;
+double collectiveLatency(const GpuSpec& gpu, const TrainingConfig& config, int span, int ranks, CollectiveShape shape);
+
 } // namespace headroom

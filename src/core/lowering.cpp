@@ -5,6 +5,7 @@
 #include "schedulerepeat.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -282,6 +283,10 @@ namespace {
         // parameters have gradients to reduce and new values to gather; ZeRO-3 gathers every weight.
         // Routed experts reduce over their expert data-parallel group of dp / ep ranks, the rest over all dp.
         s.commBytesPerStep = s.commBytesPerMicroBatch = 0.0;
+        s.dpCallsPerStep = s.dpCallsPerMicroBatch = 0.0;
+        // One collective per 25 MiB bucket (PyTorch DDP's bucket_cap_mb; DeepSpeed's buckets are larger, so this
+        // counts at least as many calls as it makes).
+        auto calls = [](double bytes) { return bytes > 0.0 ? std::ceil(bytes / (25.0 * 1024 * 1024)) : 0.0; };
         auto group = [&](double n, double sg, double sw, double wb) {
             if (n <= 1.0)
                 return;
@@ -289,16 +294,21 @@ namespace {
             switch (zero) {
             case 0:
                 s.commBytesPerStep += 2.0 * f * sg;
+                s.dpCallsPerStep += calls(sg);
                 break;
             case 1:
                 s.commBytesPerStep += f * (sg + sw);
+                s.dpCallsPerStep += calls(sg) + calls(sw);
                 break;
             case 2:
                 s.commBytesPerMicroBatch += f * sg;
                 s.commBytesPerStep += f * sw;
+                s.dpCallsPerMicroBatch += calls(sg);
+                s.dpCallsPerStep += calls(sw);
                 break;
             default:
                 s.commBytesPerMicroBatch += f * (2.0 * wb + sg);
+                s.dpCallsPerMicroBatch += 2.0 * calls(wb) + calls(sg);
                 break;
             }
         };
@@ -563,11 +573,18 @@ namespace {
         detail::repeatDeltas(s);
         Linear tpMessages;
         s.pipelineBytesPerMicroBatch = s.epCommBytesPerMicroBatch = s.cpCommBytesPerMicroBatch = {};
+        s.tpCallsPerMicroBatch = s.epCallsPerMicroBatch = s.pipelineCallsPerMicroBatch = 0.0;
         for (std::int32_t i = 0; i < std::int32_t(g.ops.size()); ++i) {
             const GraphOp& op = g.ops[std::size_t(i)];
             const double copies = g.copies(i); // a repeated block's operator runs once per block
             s.modelFlops += op.modelFlops * (3.0 * copies);
             tpMessages += op.tpMessage * copies;
+            // One collective forward and one backward for each operator that has a message.
+            s.tpCallsPerMicroBatch += op.tpCalls * copies;
+            if (op.epMessage.fixed > 0.0 || op.epMessage.perSample > 0.0)
+                s.epCallsPerMicroBatch += 2.0 * copies;
+            if (op.type == OpType::Send || op.type == OpType::Receive)
+                s.pipelineCallsPerMicroBatch += 2.0; // the activation one way, its gradient back
             s.epCommBytesPerMicroBatch += op.epMessage * copies;
             s.cpCommBytesPerMicroBatch += op.cpMessage * copies;
             // A stage sends its output forward and, in backward, the gradient of its input back.

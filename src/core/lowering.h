@@ -98,10 +98,16 @@ struct Schedule {
     Linear epCommBytesPerMicroBatch;     // per rank, expert-parallel all-to-alls: dispatch and combine, both passes
     Linear cpCommBytesPerMicroBatch;     // per rank, the context-parallel ring of keys and values, both passes
     Linear pipelineBytesPerMicroBatch;   // per rank, pipeline sends: activations forward, their gradients backward
-    std::int32_t inFlightBlock = -1;     // the block of the other micro-batches a pipeline stage holds, -1 if none
-    double offloadBytesPerStep = 0.0;    // host <-> device traffic of optimizer offload
-    double hostBytes = 0.0;              // per rank, optimizer state kept in host memory (offloaded or paged)
-    double offloadParameters = 0.0;      // parameters the CPU optimizer updates
+    // Collective calls, each paying NCCL's latency (links.h collectiveLatency): per micro-batch and per step.
+    double tpCallsPerMicroBatch = 0.0;       // all-reduces (or all-gather + reduce-scatter pairs), both passes
+    double epCallsPerMicroBatch = 0.0;       // all-to-alls, both passes
+    double pipelineCallsPerMicroBatch = 0.0; // sends and receives of this stage
+    double dpCallsPerMicroBatch = 0.0;       // ZeRO-2/3 buckets of 25 MiB (DDP's bucket_cap_mb)
+    double dpCallsPerStep = 0.0;
+    std::int32_t inFlightBlock = -1;  // the block of the other micro-batches a pipeline stage holds, -1 if none
+    double offloadBytesPerStep = 0.0; // host <-> device traffic of optimizer offload
+    double hostBytes = 0.0;           // per rank, optimizer state kept in host memory (offloaded or paged)
+    double offloadParameters = 0.0;   // parameters the CPU optimizer updates
     int layers = 0;
     std::vector<StepRepeat> repeats;     // in step order, not overlapping
     std::vector<std::int8_t> stepRepeat; // per step: its index in repeats, -1 outside them (empty when none)

@@ -226,6 +226,7 @@ namespace {
                  { "optimizer_seconds", finite(e.optimizerSeconds) },
                  { "communication_seconds", finite(e.communicationSeconds) },
                  { "exposed_communication_seconds", finite(e.exposedCommunicationSeconds) },
+                 { "communication_latency_seconds", finite(e.communicationLatencySeconds) },
                  { "offload_seconds", finite(e.offloadSeconds) },
                  { "communication", communicationJson(e) },
                  { "pipeline_bubble_seconds", finite(e.pipelineBubbleSeconds) } };

@@ -40,12 +40,14 @@ namespace detail {
         }
     }
 
-    void TransformerBuilder::allReduce(std::int32_t op, TensorId tensor, double share)
+    void TransformerBuilder::allReduce(std::int32_t op, TensorId tensor, double share, int calls)
     {
         if (tp <= 1 || op < 0)
             return;
         const GraphTensor& t = g.tensors[tensor];
-        g.ops[std::size_t(op)].tpMessage += t.numel * (bytesPerElement(t.dtype) * share);
+        GraphOp& o = g.ops[std::size_t(op)];
+        o.tpMessage += t.numel * (bytesPerElement(t.dtype) * share);
+        o.tpCalls = std::int8_t(o.tpCalls + calls);
     }
 
     // An all-gather or a reduce-scatter moves (t - 1)/t of the whole tensor per rank, half an all-reduce; each runs
@@ -58,7 +60,7 @@ namespace detail {
         if (b.plan().autocast && b.tensor(x).dtype == DType::F32)
             x = b.cast(x, b.plan().lowType, "sp.cast");
         const TensorId y = b.repeat(x, tp, "sp.all_gather");
-        allReduce(g.tensors[y].producer, y);
+        allReduce(g.tensors[y].producer, y, 1.0, 2); // all-gather forward, reduce-scatter backward
         return y;
     }
 
@@ -67,7 +69,7 @@ namespace detail {
         if (!sp)
             return y;
         const TensorId x = b.reduceMean(y, 1.0 / tp, "sp.reduce_scatter");
-        allReduce(g.tensors[x].producer, y);
+        allReduce(g.tensors[x].producer, y, 1.0, 2); // reduce-scatter forward, all-gather backward
         return x;
     }
 

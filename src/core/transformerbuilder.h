@@ -81,7 +81,7 @@ private:
     // replicated), and records the all-reduce that follows a row-parallel Linear or precedes, in backward, the
     // column-parallel ones that read `input`.
     void shard(std::size_t first, Split split);
-    void allReduce(std::int32_t op, TensorId tensor, double share = 1.0);
+    void allReduce(std::int32_t op, TensorId tensor, double share = 1.0, int calls = 1);
     // Sequence parallelism (Korthikanti et al. 2022, sec. 4.2.2): the all-gather of a sharded s/t-token tensor
     // before column-parallel linears, and the reduce-scatter after a row-parallel one. Without it, identities.
     TensorId gather(TensorId x);
