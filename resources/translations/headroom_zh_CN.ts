@@ -653,6 +653,10 @@
         <source>&lt;p&gt;Of the communication, %1 is NCCL&apos;s latency per call (8.4 µs plus 3.4 µs per ring step over NVLink, 5.7 µs over PCIe, 9.6 µs between nodes: NCCL&apos;s tuning model).&lt;/p&gt;</source>
         <translation>&lt;p&gt;通信中有 %1 是 NCCL 每次调用的延迟（8.4 µs，加上每个环步骤在 NVLink 上 3.4 µs、PCIe 上 5.7 µs、节点之间 9.6 µs：NCCL 的调优模型）。&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>memory bandwidth, measured on this GPU</source>
+        <translation>内存带宽（此 GPU 的实测值）</translation>
+    </message>
 </context>
 <context>
     <name>ExportDialog</name>

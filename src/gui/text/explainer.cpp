@@ -245,9 +245,20 @@ QString Explainer::stepTime(const SimulationResult& r, const StepTimeRange& time
               slow.convTensor)
         + row(tr("FP8 GEMMs"), def.gemmFp8, fast.gemmFp8, slow.gemmFp8)
         + row(tr("FP32 GEMMs on the vector units"), def.gemmVector, fast.gemmVector, slow.gemmVector)
-        + row(tr("attention kernels"), def.attention, fast.attention, slow.attention)
-        + row(tr("memory bandwidth (HBM)"), def.memoryHbm, fast.memoryHbm, slow.memoryHbm)
-        + row(tr("memory bandwidth (GDDR)"), def.memoryGddr, fast.memoryGddr, slow.memoryGddr);
+        + row(tr("attention kernels"), def.attention, fast.attention, slow.attention);
+    // A GPU file's measured bandwidth replaces the generic fraction (timemodel.cpp), the range keeping its ratio.
+    const GpuSpec* gpu = r.gpu;
+    if (gpu && gpu->measuredBandwidthGBps.present() && gpu->bandwidthGBps.present()) {
+        const bool gddr = gpu->isGddr();
+        const double generic = gddr ? def.memoryGddr : def.memoryHbm;
+        const double measured = gpu->measuredBandwidthGBps.value / gpu->bandwidthGBps.value;
+        rows += row(tr("memory bandwidth, measured on this GPU"), measured,
+                    measured * (gddr ? fast.memoryGddr : fast.memoryHbm) / generic,
+                    measured * (gddr ? slow.memoryGddr : slow.memoryHbm) / generic);
+    } else {
+        rows += row(tr("memory bandwidth (HBM)"), def.memoryHbm, fast.memoryHbm, slow.memoryHbm)
+            + row(tr("memory bandwidth (GDDR)"), def.memoryGddr, fast.memoryGddr, slow.memoryGddr);
+    }
     // Communication by kind, per step on this GPU's links: what the step waits for and what overlaps.
     QString comm;
     auto kind = [&](const QString& what, double seconds, double bytes, const QString& rule) {
