@@ -19,6 +19,8 @@
 #include <QValueAxis>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <memory>
+
 namespace headroom::gui {
 
 namespace {
@@ -162,7 +164,13 @@ void PlanView::start()
     r.globalBatch = m_globalBatch->value();
     const unsigned generation = ++m_generation;
     m_status->setText(tr("Planning %n GPU(s)…", nullptr, r.gpus));
-    const Catalog* catalog = &m_catalog;
+    // The worker gets its own copy of the model and the GPU: importing a model or editing a GPU while it plans
+    // changes the window's catalog, which the worker must not be reading.
+    auto catalog = std::make_shared<Catalog>();
+    if (const ModelSpec* m = m_catalog.model(r.base.modelId))
+        catalog->addModel(*m);
+    if (const GpuSpec* g = m_catalog.gpu(r.base.gpuId))
+        catalog->addGpu(*g);
     m_watcher->setFuture(QtConcurrent::run([catalog, r, generation] {
         Outcome o;
         o.generation = generation;
