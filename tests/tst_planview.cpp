@@ -16,6 +16,7 @@ class TestPlanView : public QObject {
 
 private slots:
     void listsThePlannersLayouts();
+    void rejectionReasonsAreTranslated();
 };
 
 void TestPlanView::listsThePlannersLayouts()
@@ -59,6 +60,31 @@ void TestPlanView::listsThePlannersLayouts()
     QCOMPARE(got.microBatch, want.microBatch);
     QCOMPARE(got.tensorParallel * got.pipelineParallel * got.contextParallel * got.dataParallel, 16);
     fixture.close();
+}
+
+// Every reason the planner gives is one the view translates (its list repeats planner.cpp's words for lupdate).
+void TestPlanView::rejectionReasonsAreTranslated()
+{
+    int seen = 0;
+    for (auto [gpu, model, gpus, perNode, seq] :
+         { std::tuple { "a100-sxm4-80gb", "llama-2-7b", 16, 8, 2048 }, std::tuple { "rtx-3090", "gpt2", 12, 4, 1024 },
+           std::tuple { "rtx-3090", "resnet50", 8, 8, 224 } }) {
+        PlanRequest r;
+        r.base = defaultScenario();
+        r.base.gpuId = gpu;
+        r.base.modelId = model;
+        r.base.config.sequenceLength = seq;
+        r.gpus = gpus;
+        r.gpusPerNode = perNode;
+        r.globalBatch = 48;
+        const auto p = plan(headroom::test::catalog(), r);
+        QVERIFY2(p.ok(), model);
+        for (const PlanRejection& x : p->rejected) {
+            QVERIFY2(gui::PlanView::reasonText(x.reason).has_value(), x.reason.c_str());
+            ++seen;
+        }
+    }
+    QVERIFY(seen >= 6);
 }
 
 QTEST_MAIN(TestPlanView)

@@ -1994,6 +1994,61 @@
     </message>
 </context>
 <context>
+    <name>PlanView</name>
+    <message>
+        <source>t beyond a node: tensor parallelism keeps its ranks on one node</source>
+        <translation>t 超出一个节点：张量并行的各个 rank 须在同一节点内</translation>
+    </message>
+    <message>
+        <source>heads not divisible: t must divide the attention heads, key/value heads and FFN width</source>
+        <translation>头数不能整除：t 必须整除注意力头数、键/值头数和 FFN 宽度</translation>
+    </message>
+    <message>
+        <source>p above the blocks: each stage needs at least one block</source>
+        <translation>p 大于层数：每个阶段至少需要一层</translation>
+    </message>
+    <message>
+        <source>p does not divide the blocks evenly</source>
+        <translation>p 不能均分各层</translation>
+    </message>
+    <message>
+        <source>context parallelism needs a token sequence and fused attention</source>
+        <translation>上下文并行需要 token 序列和融合注意力</translation>
+    </message>
+    <message>
+        <source>context parallelism needs 2 cp to divide the tokens</source>
+        <translation>上下文并行要求 2 cp 整除 token 数</translation>
+    </message>
+    <message>
+        <source>global batch not divisible by micro-batch x dp</source>
+        <translation>全局批次不能被 微批次 × dp 整除</translation>
+    </message>
+    <message>
+        <source>more than 1048576 micro-batches per step</source>
+        <translation>每步超过 1048576 个微批次</translation>
+    </message>
+    <message>
+        <source>interleaving needs 2p to divide the blocks and p the micro-batches per step</source>
+        <translation>交错调度要求 2p 整除层数、p 整除每步的微批次数</translation>
+    </message>
+    <message>
+        <source>sequence parallelism needs t to divide the tokens</source>
+        <translation>序列并行要求 t 整除 token 数</translation>
+    </message>
+    <message>
+        <source>ZeRO-2/3 with pipeline parallelism: DeepSpeed refuses the pair</source>
+        <translation>ZeRO-2/3 与流水线并行：DeepSpeed 不允许这种组合</translation>
+    </message>
+    <message>
+        <source>selective recomputation: fused attention saves nothing it would recompute (the same as none)</source>
+        <translation>选择性重计算：融合注意力不保存任何需要重计算的内容（与不重计算相同）</translation>
+    </message>
+    <message>
+        <source>does not fit: the most loaded rank&apos;s peak is above the GPU&apos;s memory</source>
+        <translation>放不下：负载最重的 rank 的峰值超过 GPU 显存</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>Headroom: GPU memory and bandwidth of a training step. Run `headroom --help` for the headless commands.</source>

@@ -5,6 +5,7 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QCoreApplication>
 #include <QEvent>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
@@ -151,6 +152,35 @@ void PlanView::changeEvent(QEvent* event)
         setChartStyle(chartStyle(palette(), false));
 }
 
+// The planner's reasons (src/core/planner.cpp), word for word, for the translation; tst_planview holds every reason a
+// plan gives to this list.
+std::optional<QString> PlanView::reasonText(const std::string& reason)
+{
+    static const char* const kReasons[] = {
+        QT_TRANSLATE_NOOP("PlanView", "t beyond a node: tensor parallelism keeps its ranks on one node"),
+        QT_TRANSLATE_NOOP("PlanView",
+                          "heads not divisible: t must divide the attention heads, key/value heads and FFN width"),
+        QT_TRANSLATE_NOOP("PlanView", "p above the blocks: each stage needs at least one block"),
+        QT_TRANSLATE_NOOP("PlanView", "p does not divide the blocks evenly"),
+        QT_TRANSLATE_NOOP("PlanView", "context parallelism needs a token sequence and fused attention"),
+        QT_TRANSLATE_NOOP("PlanView", "context parallelism needs 2 cp to divide the tokens"),
+        QT_TRANSLATE_NOOP("PlanView", "global batch not divisible by micro-batch x dp"),
+        QT_TRANSLATE_NOOP("PlanView", "more than 1048576 micro-batches per step"),
+        QT_TRANSLATE_NOOP("PlanView", "interleaving needs 2p to divide the blocks and p the micro-batches per step"),
+        QT_TRANSLATE_NOOP("PlanView", "sequence parallelism needs t to divide the tokens"),
+        QT_TRANSLATE_NOOP("PlanView", "ZeRO-2/3 with pipeline parallelism: DeepSpeed refuses the pair"),
+        QT_TRANSLATE_NOOP("PlanView",
+                          "selective recomputation: fused attention saves nothing it would recompute (the same as "
+                          "none)"),
+        QT_TRANSLATE_NOOP("PlanView", "does not fit: the most loaded rank's peak is above the GPU's memory"),
+    };
+    for (const char* r : kReasons) {
+        if (reason == r)
+            return QCoreApplication::translate("PlanView", r);
+    }
+    return std::nullopt;
+}
+
 void PlanView::start()
 {
     m_debounce->stop();
@@ -238,7 +268,7 @@ void PlanView::show(const Outcome& o)
     setStableTop(m_y, maxStep * 1.05);
     QStringList reasons;
     for (const PlanRejection& x : m_result.rejected)
-        reasons << tr("%1 × %2").arg(x.count).arg(QString::fromStdString(x.reason));
+        reasons << tr("%1 × %2").arg(x.count).arg(reasonText(x.reason).value_or(QString::fromStdString(x.reason)));
     m_rejected->setText(reasons.isEmpty() ? QString() : tr("Rejected: %1").arg(reasons.join(QStringLiteral("; "))));
     m_status->setText(status());
     emit planShown();

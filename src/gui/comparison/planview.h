@@ -27,6 +27,9 @@ template <typename T>
 class QFutureWatcher;
 QT_END_NAMESPACE
 
+#include <optional>
+#include <string>
+
 namespace headroom::gui {
 
 class PlanView : public QWidget {
@@ -43,6 +46,9 @@ public:
     QSpinBox* gpusSpin() const { return m_gpus; }
     QString status() const;
     void setChartStyle(const ChartStyle& style);
+    // A rejection reason of the planner (English, as `headroom plan` prints it) in the window's language; nullopt
+    // when it is not one of the planner's fixed reasons (a scenario error, shown as it is).
+    static std::optional<QString> reasonText(const std::string& reason);
 
 public slots:
     void setScenario(const headroom::Scenario& scenario);
