@@ -65,6 +65,15 @@ double collectiveBandwidth(const GpuSpec& gpu, const TrainingConfig& config, dou
     return f.gbPerSecond * 1e9 * (f.measured ? 1.0 : linkEfficiency);
 }
 
+LinkKind intraNodeLink(const GpuSpec& gpu, const TrainingConfig& config, int span)
+{
+    if (config.cluster.intraLink != LinkKind::Auto)
+        return config.cluster.intraLink;
+    if (!gpu.gpuLinkGBps.present() || span > gpu.gpuLinkMaxGpus)
+        return LinkKind::Pcie4;
+    return gpu.gpuLinkMaxGpus > 2 ? LinkKind::Nvlink4 : LinkKind::NvlinkBridge;
+}
+
 double collectiveLatency(const GpuSpec& gpu, const TrainingConfig& config, int span, int ranks, CollectiveShape shape)
 {
     if (ranks <= 1)
@@ -72,10 +81,7 @@ double collectiveLatency(const GpuSpec& gpu, const TrainingConfig& config, int s
     const ClusterConfig& c = config.cluster;
     const int perNode = c.gpusPerNode > 0 ? c.gpusPerNode : span;
     const int nodes = std::max(1, (span + perNode - 1) / perNode);
-    LinkKind kind = c.intraLink;
-    if (kind == LinkKind::Auto)
-        kind = gpu.gpuLinkGBps.present() && std::min(span, perNode) <= gpu.gpuLinkMaxGpus ? LinkKind::Nvlink3
-                                                                                          : LinkKind::Pcie4;
+    const LinkKind kind = intraNodeLink(gpu, config, std::min(span, perNode));
     const bool nvlink = kind == LinkKind::NvlinkBridge || kind == LinkKind::Nvlink3 || kind == LinkKind::Nvlink4;
     const double intraStep = nvlink ? 3.4e-6 : 5.7e-6;
     constexpr double netStep = 9.6e-6;

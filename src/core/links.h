@@ -45,6 +45,10 @@ std::optional<LinkKind> linkKindFromString(std::string_view s);
 // span passes a node the slower of it and the inter-node link (a ring still takes every node-local hop).
 double collectiveBandwidth(const GpuSpec& gpu, const TrainingConfig& config, double linkEfficiency, int span);
 
+// The intra-node link a group of `span` GPUs uses: the cluster's, or for Auto the GPU file's NVLink when the group
+// fits on it (a bridge when it pairs two cards, NVSwitch beyond), else PCIe.
+LinkKind intraNodeLink(const GpuSpec& gpu, const TrainingConfig& config, int span);
+
 // The latency (alpha) of one NCCL collective on the Simple protocol, from NCCL's own tuning model
 // (src/graph/tuning.cc, Ring/Simple): a base of 8.4 us plus, for each step of the ring, 3.4 us over NVLink, 5.7 us
 // over PCIe and 9.6 us across the network. A ring all-reduce over n ranks takes 2 (n - 1) steps, an all-gather,

@@ -14,15 +14,10 @@ namespace {
         int perPeer = 2;
     };
 
-    // The node's link as collectives see it (links.h): PCIe, an NVLink bridge, or NVLink through NVSwitch.
+    // The node's link as collectives see it (links.h intraNodeLink): PCIe, an NVLink bridge, or NVSwitch.
     Channels channelsFor(const GpuSpec& gpu, const TrainingConfig& config, int span)
     {
-        LinkKind kind = config.cluster.intraLink;
-        if (kind == LinkKind::Auto) {
-            const bool onGpuLink = gpu.gpuLinkGBps.present() && span <= gpu.gpuLinkMaxGpus;
-            kind = !onGpuLink ? LinkKind::Pcie4 : (gpu.gpuLinkMaxGpus > 2 ? LinkKind::Nvlink4 : LinkKind::NvlinkBridge);
-        }
-        switch (kind) {
+        switch (intraNodeLink(gpu, config, span)) {
         case LinkKind::NvlinkBridge:
             return { 4, 4 };
         case LinkKind::Nvlink3:
