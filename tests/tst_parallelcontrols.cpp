@@ -9,6 +9,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFile>
 #include <QLabel>
 #include <QSlider>
 #include <QSpinBox>
@@ -26,6 +27,7 @@ private slots:
     void pipelineRowOffersTheModelsStages();
     void stageComboShowsOneStage();
     void interleavingNeedsTheMicroBatches();
+    void unevenStagesFromAFile();
     void expertRowSplitsTheDataParallelGpus();
     void contextRowNeedsFusedAttention();
     void clusterRowsSetTheLinks();
@@ -130,6 +132,31 @@ void TestParallelControls::interleavingNeedsTheMicroBatches()
     accumulation()->setValue(3);
     QCOMPARE(int(m_controller->scenario().config.pipelineSchedule), int(PipelineSchedule::OneFOneB));
     QVERIFY(result().model);
+}
+
+void TestParallelControls::unevenStagesFromAFile()
+{
+    // A scenario file's uneven stages (Megatron's first/last stage blocks) show in the stage row and stay while the
+    // layout takes them; another p returns to an even split, and every p stays on offer.
+    const QString path = m_fixture.dir->filePath(QStringLiteral("uneven.headroom.json"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"format":"headroom-scenario","version":1,"gpu":"a100-sxm4-80gb","model":"llama-2-7b",
+        "micro_batch":1,"sequence_length":2048,"pipeline_parallel":4,"pipeline_schedule":"1f1b",
+        "first_stage_layers":7,"last_stage_layers":7,"gradient_accumulation":8})");
+    f.close();
+    const auto error = m_window->openScenarioFile(path);
+    QVERIFY2(!error, qPrintable(error.value_or(QString())));
+    QCOMPARE(offered(controls()->pipelineCombo()), (QList<int> { 1, 2, 4, 8, 16, 32 }));
+    QCOMPARE(controls()->stageCombo()->itemText(1), QStringLiteral("stage 1 (blocks 1–7)"));
+    QCOMPARE(controls()->stageCombo()->itemText(2), QStringLiteral("stage 2 (blocks 8–16)"));
+    QCOMPARE(result().ranks[3].layers, (std::vector<LayerRange> { { 25, 32 } }));
+    accumulation()->setValue(4); // 1F1B still takes 7, 9, 9, 7
+    QCOMPARE(m_controller->scenario().config.firstStageLayers, 7);
+    selectData(controls()->pipelineCombo(), 2);
+    QCOMPARE(m_controller->scenario().config.firstStageLayers, 0);
+    QCOMPARE(m_controller->scenario().config.lastStageLayers, 0);
+    QCOMPARE(controls()->stageCombo()->itemText(1), QStringLiteral("stage 1 (blocks 1–16)"));
 }
 
 void TestParallelControls::expertRowSplitsTheDataParallelGpus()

@@ -62,6 +62,18 @@ void TestPipelineCli::pipelineJson()
     const double perGpu = j.value(QStringLiteral("throughput_per_gpu_per_second")).toDouble();
     QCOMPARE(perGpu * 16, j.value(QStringLiteral("throughput_per_second")).toDouble());
     QVERIFY(j.value(QStringLiteral("model_flops_per_second_per_gpu")).toDouble() > 0);
+    // Uneven stages, Megatron-LM's way: the first and last stages hold 7 blocks, the two between share the other
+    // 18 (9 each), and the JSON says so.
+    const test::CliRun uneven = test::runHeadroom(
+        llama({ "--pp", "4", "--pp-first-layers", "7", "--pp-last-layers", "7" }));
+    QCOMPARE(uneven.code, 0);
+    const QJsonObject u = QJsonDocument::fromJson(uneven.out).object();
+    QCOMPARE(u.value(QStringLiteral("parallelism")).toObject().value(QStringLiteral("first_stage_layers")).toInt(), 7);
+    QCOMPARE(u.value(QStringLiteral("parallelism")).toObject().value(QStringLiteral("last_stage_layers")).toInt(), 7);
+    const QJsonArray unevenRanks = u.value(QStringLiteral("ranks")).toArray();
+    const QJsonArray expected[] = { { 0, 7 }, { 7, 16 }, { 16, 25 }, { 25, 32 } };
+    for (int s = 0; s < 4; ++s)
+        QCOMPARE(unevenRanks.at(s).toObject().value(QStringLiteral("layers")).toArray().at(0), QJsonValue(expected[s]));
     // No pipeline: one rank, the whole model.
     const test::CliRun one = test::runHeadroom(llama({}));
     QCOMPARE(one.code, 0);
@@ -92,6 +104,17 @@ void TestPipelineCli::badLayouts_data()
         << llama({ "--pp", "4", "--vpp", "2", "--grad-accum", "6" }) << QStringLiteral("--grad-accum");
     QTest::newRow("vpp with 1f1b") << llama({ "--pp", "4", "--vpp", "2", "--pipeline-schedule", "1f1b" })
                                    << QStringLiteral("--vpp");
+    QTest::newRow("uneven stages without a pipeline")
+        << llama({ "--pp-first-layers", "4" }) << QStringLiteral("--pp-first-layers: blocks per stage need --pp 2");
+    QTest::newRow("uneven stages leaving an unequal rest")
+        << llama({ "--pp", "4", "--pp-first-layers", "6" })
+        << QStringLiteral("--pp-first-layers: the first stage holds 6 of the 32 blocks, leaving 26 for the other 3");
+    QTest::newRow("uneven stages on two stages")
+        << llama({ "--pp", "2", "--pp-first-layers", "15", "--pp-last-layers", "15" })
+        << QStringLiteral("the two counts must add up");
+    QTest::newRow("uneven interleaved stages")
+        << llama({ "--pp", "2", "--vpp", "2", "--grad-accum", "4", "--pp-last-layers", "8" })
+        << QStringLiteral("--pp-last-layers: uneven stages cannot be interleaved");
     QTest::newRow("nodes times GPUs per node")
         << llama({ "--dp", "4", "--nodes", "3", "--gpus-per-node", "2" })
         << QStringLiteral("--nodes: 3 nodes x 2 GPUs = 6, but --tp x --pp x --cp x --dp = 4");

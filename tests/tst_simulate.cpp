@@ -79,7 +79,7 @@ SimulationResult run(const Scenario& s, SimulationCache* cache)
 
 // A new field of TrainingConfig changes its size: give it a row below (and, if it does not shape the schedule, a
 // line in scheduleKey()), then update this size.
-static_assert(sizeof(TrainingConfig) == 184, "TrainingConfig changed: add a row to cachedEqualsFresh_data");
+static_assert(sizeof(TrainingConfig) == 192, "TrainingConfig changed: add a row to cachedEqualsFresh_data");
 
 void TestSimulate::cachedEqualsFresh_data()
 {
@@ -108,6 +108,14 @@ void TestSimulate::cachedEqualsFresh_data()
         c.pipelineSchedule = PipelineSchedule::Interleaved;
         c.virtualStages = 3;
         c.gradientAccumulation = 4;
+    });
+    QTest::newRow("firstStageLayers") << Change([](TrainingConfig& c) {
+        c.pipelineParallel = 3;
+        c.firstStageLayers = 2; // gpt2's 12 blocks: 2, 5, 5
+    });
+    QTest::newRow("lastStageLayers") << Change([](TrainingConfig& c) {
+        c.pipelineParallel = 2;
+        c.lastStageLayers = 4;
     });
     QTest::newRow("pipelineSchedule") << Change([](TrainingConfig& c) {
         c.pipelineParallel = 2;

@@ -52,6 +52,10 @@ namespace {
             return QStringLiteral("pp");
         if (f == QLatin1String("virtual_stages"))
             return QStringLiteral("vpp");
+        if (f == QLatin1String("first_stage_layers"))
+            return QStringLiteral("pp-first-layers");
+        if (f == QLatin1String("last_stage_layers"))
+            return QStringLiteral("pp-last-layers");
         if (f == QLatin1String("expert_parallel"))
             return QStringLiteral("ep");
         if (f == QLatin1String("context_parallel"))

@@ -1,6 +1,7 @@
 #include "parallelismoptions.h"
 
 #include "links.h"
+#include "modelspec.h"
 #include "optionparse.h"
 #include "pipeline.h"
 
@@ -16,6 +17,15 @@ namespace {
                                   QStringLiteral("Model chunks per pipeline stage: the interleaved schedule "
                                                  "(Megatron's virtual pipeline; default 1)."),
                                   QStringLiteral("N"));
+    const QCommandLineOption kFirstLayers({ QStringLiteral("pp-first-layers") },
+                                          QStringLiteral("Blocks on the first pipeline stage (uneven stages, "
+                                                         "Megatron's --decoder-first-pipeline-num-layers); the "
+                                                         "stages between share the rest equally."),
+                                          QStringLiteral("N"));
+    const QCommandLineOption kLastLayers({ QStringLiteral("pp-last-layers") },
+                                         QStringLiteral("Blocks on the last pipeline stage (Megatron's "
+                                                        "--decoder-last-pipeline-num-layers)."),
+                                         QStringLiteral("N"));
     const QCommandLineOption kSchedule({ QStringLiteral("pipeline-schedule") },
                                        QStringLiteral("gpipe, 1f1b (default) or interleaved."), QStringLiteral("kind"));
     const QCommandLineOption kEp({ QStringLiteral("ep") },
@@ -53,7 +63,8 @@ namespace {
 
 void addParallelismOptions(QCommandLineParser& parser)
 {
-    parser.addOptions({ kPp, kVpp, kEp, kCp, kSchedule, kGlobalBatch, kPerNode, kNodes, kIntra, kInter });
+    parser.addOptions(
+        { kPp, kVpp, kFirstLayers, kLastLayers, kEp, kCp, kSchedule, kGlobalBatch, kPerNode, kNodes, kIntra, kInter });
 }
 
 std::optional<QString> readParallelismOptions(const QCommandLineParser& p, TrainingConfig* c)
@@ -63,6 +74,13 @@ std::optional<QString> readParallelismOptions(const QCommandLineParser& p, Train
         return e;
     if ((e = integer(p, kVpp, 1, 128, &c->virtualStages)))
         return e;
+    if ((e = integer(p, kFirstLayers, 1, kMaxModelLayers, &c->firstStageLayers)))
+        return e;
+    if ((e = integer(p, kLastLayers, 1, kMaxModelLayers, &c->lastStageLayers)))
+        return e;
+    if ((p.isSet(kFirstLayers) || p.isSet(kLastLayers)) && c->pipelineParallel < 2)
+        return QStringLiteral("--%1: blocks per stage need --pp 2 or more")
+            .arg(p.isSet(kFirstLayers) ? kFirstLayers.names().first() : kLastLayers.names().first());
     if ((e = integer(p, kEp, 1, 1024, &c->expertParallel)))
         return e;
     if ((e = integer(p, kCp, 1, 1024, &c->contextParallel)))
@@ -150,6 +168,10 @@ void appendParallelismArguments(const TrainingConfig& c, QStringList& a)
       << QString::fromLatin1(kind.data(), qsizetype(kind.size()));
     if (c.virtualStages != 1)
         a << QStringLiteral("--vpp") << QString::number(c.virtualStages);
+    if (c.firstStageLayers > 0)
+        a << QStringLiteral("--pp-first-layers") << QString::number(c.firstStageLayers);
+    if (c.lastStageLayers > 0)
+        a << QStringLiteral("--pp-last-layers") << QString::number(c.lastStageLayers);
 }
 
 } // namespace headroom

@@ -39,11 +39,52 @@ std::vector<LayerRange> stageLayers(int layers, const TrainingConfig& config, in
         }
         return ranges;
     }
+    const int first = p > 1 ? config.firstStageLayers : 0, last = p > 1 ? config.lastStageLayers : 0;
+    if (first > 0 || last > 0) {
+        // Megatron-LM's get_num_layers_to_build: the middle stages share what the first and last leave.
+        const int middleStages = p - (first > 0) - (last > 0);
+        const int per = middleStages > 0 ? (layers - first - last) / middleStages : 0;
+        auto start = [&](int s) { return s == 0 ? 0 : (first > 0 ? first : per) + (s - 1) * per; };
+        const int end = stage == p - 1 ? layers : start(stage + 1);
+        ranges.push_back({ start(stage), end });
+        return ranges;
+    }
     const int base = layers / p, extra = layers % p;
     // The last `extra` stages take one more block: the first stage already holds the embeddings.
     auto start = [&](int s) { return s * base + std::max(0, s - (p - extra)); };
     ranges.push_back({ start(stage), start(stage + 1) });
     return ranges;
+}
+
+std::string unevenStagesProblem(int layers, const TrainingConfig& config)
+{
+    const int p = pipelineStages(config);
+    const int first = config.firstStageLayers, last = config.lastStageLayers;
+    if (first == 0 && last == 0)
+        return {};
+    if (p < 2)
+        return "blocks per stage need pipeline_parallel 2 or more";
+    if (pipelineChunks(config) > 1)
+        return "uneven stages cannot be interleaved (Megatron-LM: \"Uneven number of layer not compatible with "
+               "interleaved pipeline schedule\")";
+    const int middleStages = p - (first > 0) - (last > 0);
+    const int left = layers - first - last;
+    std::string held;
+    if (first > 0)
+        held = "the first stage holds " + std::to_string(first);
+    if (last > 0)
+        held += (held.empty() ? "the last stage holds " : " and the last ") + std::to_string(last);
+    held += " of the " + std::to_string(layers) + " blocks";
+    if (left < 0)
+        return held + ": more blocks than the model's " + std::to_string(layers);
+    if (middleStages == 0 && left != 0)
+        return held + ": with 2 stages the two counts must add up to the blocks";
+    if (left < middleStages || (middleStages > 0 && left % middleStages != 0))
+        return held + ", leaving " + std::to_string(left) + " for the other " + std::to_string(middleStages)
+            + (middleStages == 1 ? " stage: it must hold at least one"
+                                 : " stages: they must share them equally, at least one each")
+            + " (Megatron-LM's rule)";
+    return {};
 }
 
 double inFlightMicroBatches(const TrainingConfig& config, int stage)

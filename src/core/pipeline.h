@@ -12,6 +12,7 @@
 #include "trainingconfig.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace headroom {
@@ -33,8 +34,14 @@ int gradientRanks(const TrainingConfig& config);
 
 // The blocks of `stage`. Without interleaving the stages hold contiguous runs of floor(L/p) blocks and the last
 // L mod p stages one more (the first stage also holds the embeddings, the last the head and the loss); with it,
-// stage s holds virtual stages s, s + p, ..., each of L / (p v) blocks (Megatron's layout).
+// stage s holds virtual stages s, s + p, ..., each of L / (p v) blocks (Megatron's layout). Uneven stages follow
+// Megatron-LM's get_num_layers_to_build (--decoder-first/last-pipeline-num-layers): the first and last stages hold
+// the blocks given, the stages between share the rest equally (validateForModel checks that they divide it).
 std::vector<LayerRange> stageLayers(int layers, const TrainingConfig& config, int stage);
+
+// Megatron's rule for uneven stages as a message, or empty when `layers` blocks split as `config` asks: the blocks
+// left after the first and last stages' must divide equally, at least one each, over the stages between.
+std::string unevenStagesProblem(int layers, const TrainingConfig& config);
 
 // Micro-batches whose activations `stage` holds at once, in units of the whole stage's activations of one
 // micro-batch: GPipe m; 1F1B min(m, p - s); interleaved (Megatron's warm-up (p - s - 1) 2 + (v - 1) p chunks,

@@ -411,11 +411,17 @@ std::string estimateToTable(const Estimate& e, const ModelSpec& model)
         out += line;
     }
     if (e.config.pipelineParallel > 1) {
+        std::string uneven;
+        if (e.config.firstStageLayers > 0)
+            uneven += ", " + std::to_string(e.config.firstStageLayers) + " blocks on the first";
+        if (e.config.lastStageLayers > 0)
+            uneven += ", " + std::to_string(e.config.lastStageLayers) + " blocks on the last";
         std::snprintf(line, sizeof line,
-                      "Pipeline   %d stages (%s), %d micro-batches per step; the figures below are stage %d's, the "
+                      "Pipeline   %d stages (%s%s), %d micro-batches per step; the figures below are stage %d's, the "
                       "most loaded (%s parameters per GPU)\n",
                       e.config.pipelineParallel, std::string(toString(e.config.pipelineSchedule)).c_str(),
-                      e.config.gradientAccumulation, e.config.pipelineStage, formatCount(e.parametersPerGpu).c_str());
+                      uneven.c_str(), e.config.gradientAccumulation, e.config.pipelineStage,
+                      formatCount(e.parametersPerGpu).c_str());
         out += line;
     }
     if (e.config.finetune.method != FinetuneMethod::Full) {

@@ -44,6 +44,9 @@ json parallelismJson(const TrainingConfig& c)
         { "pp", std::max(1, c.pipelineParallel) },
         { "vpp", c.pipelineSchedule == PipelineSchedule::Interleaved ? std::max(1, c.virtualStages) : 1 },
         { "pipeline_schedule", std::string(toString(c.pipelineSchedule)) },
+        // Blocks on the first and last stages; 0: an even share (each rank's own are in ranks[].layers).
+        { "first_stage_layers", c.pipelineParallel > 1 ? c.firstStageLayers : 0 },
+        { "last_stage_layers", c.pipelineParallel > 1 ? c.lastStageLayers : 0 },
         { "cp", std::max(1, c.contextParallel) },
         { "ep", std::max(1, c.expertParallel) },
         { "dp", std::max(1, c.dataParallel) },

@@ -4,6 +4,7 @@
 #include "moespec.h"
 
 #include "links.h"
+#include "pipeline.h"
 #include "units.h"
 
 #include "finetune.h"
@@ -82,6 +83,11 @@ std::optional<Error> validateConfig(const TrainingConfig& c, std::string_view or
         return err("virtual_stages", "must be between 1 and 128");
     if (c.virtualStages > 1 && c.pipelineSchedule != PipelineSchedule::Interleaved)
         return err("virtual_stages", "model chunks per stage need the interleaved pipeline schedule");
+    for (const auto& [field, n] : { std::pair { "first_stage_layers", c.firstStageLayers },
+                                    std::pair { "last_stage_layers", c.lastStageLayers } }) {
+        if (n < 0 || n > kMaxModelLayers)
+            return err(field, "must be 0 (an even share) or between 1 and " + std::to_string(kMaxModelLayers));
+    }
     if (c.pipelineStage < 0 || c.pipelineStage >= c.pipelineParallel)
         return err("pipeline_stage", "must be between 0 and pipeline_parallel - 1");
     if (c.cluster.gpusPerNode < 0 || c.cluster.gpusPerNode > 1024)
@@ -124,6 +130,9 @@ namespace {
         };
         if (p == 1 && c.pipelineSchedule == PipelineSchedule::Interleaved)
             return pp("pipeline_schedule", "the interleaved schedule needs pipeline_parallel > 1");
+        if (p == 1 && (c.firstStageLayers > 0 || c.lastStageLayers > 0))
+            return pp(c.firstStageLayers > 0 ? "first_stage_layers" : "last_stage_layers",
+                      "blocks per stage need pipeline_parallel 2 or more");
         if (p == 1)
             return std::nullopt;
         if (model.family != ModelFamily::Transformer)
@@ -133,6 +142,9 @@ namespace {
             return pp("pipeline_parallel",
                       std::to_string(p) + " stages for the " + std::to_string(layers) + " blocks of " + model.id
                           + ": each stage needs at least one block");
+        if (const std::string problem = unevenStagesProblem(layers, c); !problem.empty())
+            return pp(c.firstStageLayers > 0 ? "first_stage_layers" : "last_stage_layers",
+                      problem + " (" + model.id + ")");
         if (c.pipelineSchedule == PipelineSchedule::Interleaved) {
             const int v = c.virtualStages;
             if (layers % (p * v) != 0)
@@ -242,6 +254,8 @@ Expected<ScenarioDocument> parseScenario(std::string_view jsonText, std::string_
         c.virtualStages = int(r.integerOr("virtual_stages", 1, 1, 128));
         c.pipelineSchedule = enumField(r, "pipeline_schedule", c.pipelineSchedule, &pipelineScheduleFromString,
                                        "gpipe, 1f1b, interleaved");
+        c.firstStageLayers = int(r.integerOr("first_stage_layers", 0, 0, kMaxModelLayers));
+        c.lastStageLayers = int(r.integerOr("last_stage_layers", 0, 0, kMaxModelLayers));
         if (auto cl = r.objectOr("cluster")) {
             c.cluster.gpusPerNode = int(cl->integerOr("gpus_per_node", 0, 0, 1024));
             c.cluster.intraLink = enumField(*cl, "intra_link", c.cluster.intraLink, &linkKindFromString,
@@ -314,6 +328,10 @@ std::string serializeScenario(const ScenarioDocument& d)
         j["pipeline_schedule"] = std::string(toString(c.pipelineSchedule));
         if (c.virtualStages != 1)
             j["virtual_stages"] = c.virtualStages;
+        if (c.firstStageLayers > 0)
+            j["first_stage_layers"] = c.firstStageLayers;
+        if (c.lastStageLayers > 0)
+            j["last_stage_layers"] = c.lastStageLayers;
     }
     if (c.expertParallel != 1)
         j["expert_parallel"] = c.expertParallel;

@@ -134,6 +134,8 @@ struct TrainingConfig {
     int expertParallel = 1;        // MoE: routed experts split over ep of the data-parallel ranks (ep divides dp)
     int contextParallel = 1;       // ring attention: each of cp ranks holds s/cp of every sequence (contextparallel.h)
     int virtualStages = 1;         // model chunks per stage under the interleaved schedule (Megatron's vpp)
+    int firstStageLayers = 0;      // blocks on the first pipeline stage; 0: an even share (pipeline.h)
+    int lastStageLayers = 0;       // blocks on the last pipeline stage; 0: an even share
     PipelineSchedule pipelineSchedule = PipelineSchedule::OneFOneB;
     int pipelineStage = 0; // the rank whose step this describes: 0 .. p-1 (simulate() walks every stage)
     ClusterConfig cluster; // the links of the collectives (links.h): time only

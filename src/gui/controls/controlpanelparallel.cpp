@@ -45,6 +45,7 @@ namespace {
         c.pipelineSchedule = PipelineSchedule::OneFOneB;
         c.virtualStages = 1;
         c.pipelineStage = 0;
+        c.firstStageLayers = c.lastStageLayers = 0; // an even split: uneven stages end when p changes
         for (int p = 2; p <= std::min(64, model->transformer.layers); ++p) {
             c.pipelineParallel = p;
             if (model->transformer.layers % p == 0 && !validateForModel(*model, c, "window"))
@@ -65,6 +66,7 @@ namespace {
         c.pipelineSchedule = PipelineSchedule::Interleaved;
         c.virtualStages = 2;
         c.pipelineStage = 0;
+        c.firstStageLayers = c.lastStageLayers = 0; // choosing interleaving ends uneven stages
         if (!validateForModel(*model, c, "window"))
             out << (int(PipelineSchedule::Interleaved) | (2 << 8));
         return out;
@@ -270,6 +272,11 @@ void ControlPanel::editParallel(const QString& control, const ModelSpec* model, 
         c.pipelineSchedule = PipelineSchedule::OneFOneB;
         c.virtualStages = 1;
     }
+    // Uneven stages (a scenario file's first_stage_layers and last_stage_layers) stay while the layout takes them;
+    // another p, model or schedule returns to an even split.
+    if ((c.firstStageLayers > 0 || c.lastStageLayers > 0)
+        && (!model || c.pipelineParallel < 2 || !unevenStagesProblem(model->transformer.layers, c).empty()))
+        c.firstStageLayers = c.lastStageLayers = 0;
 }
 
 void ControlPanel::retranslateParallel()
