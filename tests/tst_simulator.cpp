@@ -408,10 +408,13 @@ void TestSimulator::mfuIsAFractionOfTheUnitDoingTheWork()
     QVERIFY(cnn.mfuUnit == MathUnit::Tf32Tensor);
 }
 
-// An NVLink bridge pairs two RTX 3090s (NVIDIA: "NVLink bridge, 2 GPUs"); with four, the all-reduce runs over
-// PCIe 4.0 x16 (64 GB/s bidirectional). An H100 SXM board joins eight GPUs over NVLink 4 (900 GB/s). Each of DDP's
-// 25 MiB buckets also pays NCCL's ring latency (src/graph/tuning.cc, Ring/Simple): 8.4 us plus 2 (n - 1) steps of
-// 3.4 us over NVLink or 5.7 us over PCIe; GPT-2's 124,439,808 FP32 gradients make 19 buckets.
+// An NVLink bridge pairs two RTX 3090s (NVIDIA: "NVLink bridge, 2 GPUs"; 112.5 GB/s bidirectional, no measured
+// bus bandwidth in next-round.md sec. 4.3, so its own rate derated); with four, the all-reduce leaves the bridge for
+// PCIe, where a GeForce card has no peer-to-peer (NVIDIA/nccl#1127): NCCL goes through host shared memory at 3.9 GB/s
+// (NVIDIA/nccl#384). An H100 SXM board joins eight GPUs over NVLink 4 at the 370 GB/s nccl-tests#212 measured; sixteen
+// on one node leave it for PCIe 5 at the 28 GB/s NVIDIA/nccl#1639 measured. Each of DDP's 25 MiB buckets also pays
+// NCCL's ring latency (src/graph/tuning.cc, Ring/Simple): 8.4 us plus 2 (n - 1) steps of 3.4 us over NVLink or 5.7
+// us over PCIe; GPT-2's 124,439,808 FP32 gradients make 19 buckets.
 void TestSimulator::collectivesLeaveTheBridgeBeyondItsGpus()
 {
     const Efficiency eff;
@@ -419,15 +422,15 @@ void TestSimulator::collectivesLeaveTheBridgeBeyondItsGpus()
     auto alphaOf = [](const Estimate& e, double stepSeconds) {
         return 19 * (8.4e-6 + 2.0 * (e.config.dataParallel - 1) * stepSeconds);
     };
-    auto expected = [&](const Estimate& e, double linkGBps, double stepSeconds) {
-        const double perDirection = linkGBps * 1e9 / 2.0 * eff.link;
+    auto expected = [&](const Estimate& e, double perDirection, double stepSeconds) {
         return (e.schedule->commBytesPerMicroBatch * e.config.gradientAccumulation + e.schedule->commBytesPerStep)
             / perDirection
             + alphaOf(e, stepSeconds);
     };
+    const double bridge = 112.5e9 / 2.0 * eff.link;
     for (auto [gpuId, ranks, link, step] :
-         { std::tuple { "rtx-3090", 2, 112.5, 3.4e-6 }, std::tuple { "rtx-3090", 4, 64.0, 5.7e-6 },
-           std::tuple { "h100-sxm5-80gb", 8, 900.0, 3.4e-6 }, std::tuple { "h100-sxm5-80gb", 16, 128.0, 5.7e-6 } }) {
+         { std::tuple { "rtx-3090", 2, bridge, 3.4e-6 }, std::tuple { "rtx-3090", 4, 3.9e9, 5.7e-6 },
+           std::tuple { "h100-sxm5-80gb", 8, 370e9, 3.4e-6 }, std::tuple { "h100-sxm5-80gb", 16, 28e9, 5.7e-6 } }) {
         TrainingConfig c;
         c.microBatch = 4;
         c.sequenceLength = 512;

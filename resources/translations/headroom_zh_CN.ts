@@ -344,10 +344,6 @@
         <translation>每个节点的 GPU 数（torchrun --nproc_per_node）。跨越多个节点的集合通信以节点间链路和节点内链路中较慢者的速度运行。0：作业的所有 GPU 都在一个节点内。</translation>
     </message>
     <message>
-        <source>The link inside a node that torch.distributed&apos;s NCCL collectives run over, as nccl-tests measures it (all-reduce bus bandwidth): PCIe through host memory (GeForce cards without peer-to-peer, or NCCL_P2P_DISABLE=1), PCIe 4 or 5 with peer-to-peer, an NVLink bridge, NVLink with NVSwitch. Auto: the GPU file&apos;s NVLink where the group fits on it, else its PCIe.</source>
-        <translation>torch.distributed 的 NCCL 集合通信在节点内使用的链路，按 nccl-tests 实测（all-reduce 总线带宽）：经主机内存的 PCIe（无点对点的 GeForce 卡，或 NCCL_P2P_DISABLE=1）、带点对点的 PCIe 4 或 5、NVLink 桥接、带 NVSwitch 的 NVLink。自动：组能放进 GPU 文件中的 NVLink 时用它，否则用其 PCIe。</translation>
-    </message>
-    <message>
         <source>The link between nodes that torch.distributed&apos;s NCCL uses (NCCL_IB_HCA, NCCL_SOCKET_IFNAME), per GPU at line rate: 100 Gb/s Ethernet, InfiniBand HDR (200 Gb/s) or NDR (400 Gb/s). Auto: InfiniBand HDR.</source>
         <translation>torch.distributed 的 NCCL 在节点间使用的链路（NCCL_IB_HCA、NCCL_SOCKET_IFNAME），每 GPU 线速：100 Gb/s 以太网、InfiniBand HDR（200 Gb/s）或 NDR（400 Gb/s）。自动：InfiniBand HDR。</translation>
     </message>
@@ -358,6 +354,10 @@
     <message>
         <source>Channels last (NHWC convolutions)</source>
         <translation>Channels last（NHWC 卷积）</translation>
+    </message>
+    <message>
+        <source>The link inside a node that torch.distributed&apos;s NCCL collectives run over, as nccl-tests measures it (all-reduce bus bandwidth): PCIe through host memory (GeForce cards without peer-to-peer, or NCCL_P2P_DISABLE=1), PCIe 4 or 5 with peer-to-peer, an NVLink bridge, NVLink with NVSwitch. Auto: what the GPU file says: its NVLink where the group fits on it (the measured figure of the same system where there is one), else its PCIe, through host memory when the file says the cards have no peer-to-peer.</source>
+        <translation>torch.distributed 的 NCCL 集合通信在节点内使用的链路，按 nccl-tests 的测量（all-reduce 总线带宽）：经主机内存的 PCIe（无点对点的 GeForce 显卡，或 NCCL_P2P_DISABLE=1）、带点对点的 PCIe 4 或 5、NVLink 桥、带 NVSwitch 的 NVLink。自动：按 GPU 文件：组能放进其 NVLink 时用 NVLink（有同一系统的实测值时用实测值），否则用其 PCIe；文件说明显卡之间没有点对点时经主机内存。</translation>
     </message>
 </context>
 <context>
@@ -2512,6 +2512,18 @@
     <message>
         <source>Between nodes: InfiniBand HDR</source>
         <translation>节点间：InfiniBand HDR</translation>
+    </message>
+    <message>
+        <source>the GPU&apos;s PCIe</source>
+        <translation>该 GPU 的 PCIe</translation>
+    </message>
+    <message>
+        <source>the GPU&apos;s own link</source>
+        <translation>该 GPU 自身的链路</translation>
+    </message>
+    <message>
+        <source>In a node: auto (%1, %2 GB/s)</source>
+        <translation>节点内：自动（%1，%2 GB/s）</translation>
     </message>
 </context>
 <context>

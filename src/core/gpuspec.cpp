@@ -25,17 +25,10 @@ namespace {
         });
     }
 
-    SourcedFigure readFigure(const ObjectReader& parent, std::string_view key, double min, double max,
-                             const std::map<std::string, SourceRef>& sources, bool required)
+    // The sources, note and confidence every figure and flag carries.
+    template <class Sourced>
+    void readProvenance(const ObjectReader& o, const std::map<std::string, SourceRef>& sources, Sourced& f)
     {
-        SourcedFigure f;
-        if (!parent.has(key)) {
-            if (required)
-                parent.fail(key, "is required");
-            return f;
-        }
-        const ObjectReader o = parent.object(key);
-        f.value = o.number("value", min, max);
         f.note = o.stringOr("note", "");
         f.confidence = o.stringOr("confidence", "");
         // "user": a figure someone typed into the GPU editor (files in the user's data directory).
@@ -57,18 +50,50 @@ namespace {
                                          + "\", which the file's \"sources\" table does not define" };
             f.sources.push_back(id);
         }
+    }
+
+    SourcedFigure readFigure(const ObjectReader& parent, std::string_view key, double min, double max,
+                             const std::map<std::string, SourceRef>& sources, bool required)
+    {
+        SourcedFigure f;
+        if (!parent.has(key)) {
+            if (required)
+                parent.fail(key, "is required");
+            return f;
+        }
+        const ObjectReader o = parent.object(key);
+        f.value = o.number("value", min, max);
+        readProvenance(o, sources, f);
         return f;
+    }
+
+    SourcedFlag readFlag(const ObjectReader& parent, std::string_view key,
+                         const std::map<std::string, SourceRef>& sources)
+    {
+        SourcedFlag f;
+        if (!parent.has(key))
+            return f;
+        const ObjectReader o = parent.object(key);
+        f.value = o.boolean("value");
+        readProvenance(o, sources, f);
+        return f;
+    }
+
+    template <class Sourced>
+    void writeProvenance(const Sourced& f, json& j)
+    {
+        j["sources"] = f.sources;
+        if (!f.note.empty())
+            j["note"] = f.note;
+        if (!f.confidence.empty())
+            j["confidence"] = f.confidence;
     }
 
     json figureJson(const SourcedFigure& f)
     {
         json j;
         j["value"] = f.value;
-        j["sources"] = f.sources;
-        if (!f.note.empty())
-            j["note"] = f.note;
-        if (!f.confidence.empty())
-            j["confidence"] = f.confidence;
+        writeProvenance(f, j);
         return j;
     }
 
@@ -185,6 +210,8 @@ Expected<GpuSpec> parseGpuSpec(std::string_view jsonText, std::string_view origi
         g.pcieGBps = readFigure(links, "pcie_gb_per_s", 0.1, 1e5, g.sources, true);
         g.gpuLinkGBps = readFigure(links, "gpu_link_gb_per_s", 0.1, 1e5, g.sources, false);
         g.gpuLinkMaxGpus = int(links.integerOr("gpu_link_max_gpus", 2, 2, 1 << 16));
+        g.nvlinkGeneration = readFigure(links, "nvlink_generation", 1, 9, g.sources, false);
+        g.peerToPeer = readFlag(links, "peer_to_peer", g.sources);
         g.interconnectNotes = links.stringOr("notes", "", 2048);
 
         g.frameworkOverheadMiB = readFigure(r, "framework_overhead_mib", 0, 65536, g.sources, true);
@@ -239,6 +266,14 @@ std::string serializeGpuSpec(const GpuSpec& g)
     if (g.gpuLinkGBps.present()) {
         links["gpu_link_gb_per_s"] = figureJson(g.gpuLinkGBps);
         links["gpu_link_max_gpus"] = g.gpuLinkMaxGpus;
+        if (g.nvlinkGeneration.present())
+            links["nvlink_generation"] = figureJson(g.nvlinkGeneration);
+    }
+    if (g.peerToPeer.value) {
+        json p2p;
+        p2p["value"] = *g.peerToPeer.value;
+        writeProvenance(g.peerToPeer, p2p);
+        links["peer_to_peer"] = p2p;
     }
     if (!g.interconnectNotes.empty())
         links["notes"] = g.interconnectNotes;

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,14 @@ struct SourcedFigure {
     std::string note;
     std::string confidence; // datasheet, secondary, derived, estimate, user (typed into the GPU editor)
     bool present() const { return value > 0.0; }
+};
+
+// A yes-or-no property with its sources, such as PCIe peer-to-peer; no value: the file does not say.
+struct SourcedFlag {
+    std::optional<bool> value;
+    std::vector<std::string> sources;
+    std::string note;
+    std::string confidence;
 };
 
 struct SourceRef {
@@ -54,6 +63,8 @@ struct GpuSpec {
     SourcedFigure pcieGBps;                               // host link, bidirectional
     SourcedFigure gpuLinkGBps;                            // NVLink / Infinity Fabric, bidirectional, 0 if none
     int gpuLinkMaxGpus = 2;             // GPUs the link joins (a bridge pairs 2, an SXM board 8); beyond: host link
+    SourcedFigure nvlinkGeneration;     // NVIDIA's NVLink generation of gpuLinkGBps (2 Volta ... 5 Blackwell)
+    SourcedFlag peerToPeer;             // PCIe peer-to-peer between two of these cards; unknown: assumed (links.h)
     SourcedFigure frameworkOverheadMiB; // CUDA context + library workspaces (an estimate, editable)
     std::string interconnectNotes;
     std::string notes;

@@ -1,6 +1,7 @@
 #include "inference.h"
 
 #include "inferenceforward.h"
+#include "links.h"
 
 #include <algorithm>
 #include <cmath>
@@ -183,8 +184,8 @@ namespace {
     {
         if (tp <= 1)
             return 0.0;
-        const bool onLink = gpu.gpuLinkGBps.present() && tp <= gpu.gpuLinkMaxGpus;
-        const double linkBw = (onLink ? gpu.gpuLinkGBps.value : gpu.pcieGBps.value) * 1e9 / 2.0 * eff.link;
+        // One node, the links the GPU file describes (links.h resolveIntraNodeLink), as training's collectives.
+        const double linkBw = collectiveBandwidth(gpu, TrainingConfig {}, eff.link, tp);
         if (linkBw <= 0.0)
             return 0.0;
         const double perAllReduce = 2.0 * (tp - 1) / tp * rows * bytes / linkBw;

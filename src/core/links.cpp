@@ -54,24 +54,45 @@ double collectiveBandwidth(const GpuSpec& gpu, const TrainingConfig& config, dou
         const double inter = f.gbPerSecond * 1e9 * (f.measured ? 1.0 : linkEfficiency);
         return std::min(inter, collectiveBandwidth(gpu, config, linkEfficiency, c.gpusPerNode));
     }
-    const LinkKind kind = c.intraLink;
-    if (kind == LinkKind::Auto) {
+    const IntraNodeLink link = resolveIntraNodeLink(gpu, config, span);
+    if (link.gpuFileRate) {
         // The catalog stores bidirectional figures: one direction is half.
-        const bool onGpuLink = gpu.gpuLinkGBps.present() && span <= gpu.gpuLinkMaxGpus;
+        const bool onGpuLink = link.kind != LinkKind::Pcie4;
         const double gbps = onGpuLink ? gpu.gpuLinkGBps.value : gpu.pcieGBps.value;
         return gbps * 1e9 / 2.0 * linkEfficiency;
     }
-    const LinkFigure& f = linkFigure(kind);
+    const LinkFigure& f = linkFigure(link.kind);
     return f.gbPerSecond * 1e9 * (f.measured ? 1.0 : linkEfficiency);
 }
 
-LinkKind intraNodeLink(const GpuSpec& gpu, const TrainingConfig& config, int span)
+IntraNodeLink pcieLink(const GpuSpec& gpu)
+{
+    if (gpu.peerToPeer.value == false)
+        return { LinkKind::PcieShm, false };
+    // The catalog's bidirectional x16 rates: 128 GB/s is PCIe 5, 64 PCIe 4, 32 PCIe 3.
+    if (gpu.pcieGBps.value >= 100.0)
+        return { LinkKind::Pcie5, false };
+    if (gpu.pcieGBps.value >= 50.0)
+        return { LinkKind::Pcie4, false };
+    return { LinkKind::Pcie4, true };
+}
+
+IntraNodeLink resolveIntraNodeLink(const GpuSpec& gpu, const TrainingConfig& config, int span)
 {
     if (config.cluster.intraLink != LinkKind::Auto)
-        return config.cluster.intraLink;
+        return { config.cluster.intraLink, false };
     if (!gpu.gpuLinkGBps.present() || span > gpu.gpuLinkMaxGpus)
-        return LinkKind::Pcie4;
-    return gpu.gpuLinkMaxGpus > 2 ? LinkKind::Nvlink4 : LinkKind::NvlinkBridge;
+        return pcieLink(gpu);
+    const bool board = gpu.gpuLinkMaxGpus > 2; // NVSwitch (or a fully connected board) rather than a bridge
+    const int generation = int(gpu.nvlinkGeneration.value);
+    const double rate = gpu.gpuLinkGBps.value;
+    if (board && generation == 3 && rate == 600.0)
+        return { LinkKind::Nvlink3, false };
+    if (board && generation == 4 && rate == 900.0)
+        return { LinkKind::Nvlink4, false };
+    if (!board && generation == 4 && rate == 600.0)
+        return { LinkKind::NvlinkBridge, false };
+    return { board ? LinkKind::Nvlink4 : LinkKind::NvlinkBridge, true };
 }
 
 double collectiveLatency(const GpuSpec& gpu, const TrainingConfig& config, int span, int ranks, CollectiveShape shape)

@@ -45,9 +45,24 @@ std::optional<LinkKind> linkKindFromString(std::string_view s);
 // span passes a node the slower of it and the inter-node link (a ring still takes every node-local hop).
 double collectiveBandwidth(const GpuSpec& gpu, const TrainingConfig& config, double linkEfficiency, int span);
 
-// The intra-node link a group of `span` GPUs uses: the cluster's, or for Auto the GPU file's NVLink when the group
-// fits on it (a bridge when it pairs two cards, NVSwitch beyond), else PCIe.
-LinkKind intraNodeLink(const GpuSpec& gpu, const TrainingConfig& config, int span);
+// The intra-node link a group of `span` GPUs uses: the cluster's, or for Auto what the GPU file describes. On its
+// NVLink when the group fits there: the measured bus bandwidth of the same system where sec. 4.3 has one (8 A100
+// SXM, NVLink 3 at 600 GB/s: nvlink3; 8 H100 SXM, NVLink 4 at 900 GB/s: nvlink4; 2 H100 PCIe on a bridge:
+// nvlink-bridge), else the file's own rate derated (a bridge when the link pairs two cards, NVSwitch beyond). Else
+// on PCIe: without peer-to-peer (the file's peer_to_peer false: GeForce cards) NCCL goes through host shared memory,
+// pcie-shm; with it the measured PCIe 5 or PCIe 4 figure, and PCIe 3 at the file's rate derated.
+struct IntraNodeLink {
+    LinkKind kind = LinkKind::Pcie4; // never Auto; for the file's own rate the kind of its class
+    bool gpuFileRate = false;        // the GPU file's bidirectional rate, halved and derated, not the table's figure
+};
+IntraNodeLink resolveIntraNodeLink(const GpuSpec& gpu, const TrainingConfig& config, int span);
+inline LinkKind intraNodeLink(const GpuSpec& gpu, const TrainingConfig& config, int span)
+{
+    return resolveIntraNodeLink(gpu, config, span).kind;
+}
+
+// The PCIe a card's collectives take beyond its NVLink, as resolveIntraNodeLink resolves it.
+IntraNodeLink pcieLink(const GpuSpec& gpu);
 
 // The latency (alpha) of one NCCL collective on the Simple protocol, from NCCL's own tuning model
 // (src/graph/tuning.cc, Ring/Simple): a base of 8.4 us plus, for each step of the ring, 3.4 us over NVLink, 5.7 us

@@ -9,16 +9,10 @@ namespace headroom {
 
 namespace {
 
-    // The PCIe a card sits on: desktop and laptop cards (GeForce, and the explainer's RTX A3000) usually without
-    // peer-to-peer, so NCCL goes through host shared memory (next-round.md sec. 4.3); data-center and workstation
-    // cards by their host link's generation.
-    LinkKind pcieOf(const GpuSpec& gpu)
-    {
-        const GpuSegment s = gpu.segmentKind();
-        if (s == GpuSegment::Desktop || s == GpuSegment::Laptop)
-            return LinkKind::PcieShm;
-        return gpu.pcieGBps.value >= 100.0 ? LinkKind::Pcie5 : LinkKind::Pcie4;
-    }
+    // The PCIe a card sits on (links.h pcieLink): GeForce cards without peer-to-peer go through host shared memory
+    // (next-round.md sec. 4.3), the others by their host link's generation; PCIe 3 cards with peer-to-peer get the
+    // measured PCIe 4 figure, the closest the table holds.
+    LinkKind pcieOf(const GpuSpec& gpu) { return pcieLink(gpu).kind; }
 
 } // namespace
 

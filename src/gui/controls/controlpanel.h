@@ -105,6 +105,7 @@ private:
     void syncClusterVisibility();
     void editCluster(const QString& control);
     void retranslateCluster();
+    QString autoIntraLinkText() const;
 
     std::unique_ptr<Ui::ControlPanel> m_ui;
     const Catalog* m_catalog = nullptr;

@@ -4,9 +4,11 @@
 
 #include "controlpanel.h"
 
+#include "catalog.h"
 #include "links.h"
 #include "pipeline.h"
 #include "scenario.h"
+#include "timemodel.h"
 #include "ui_controlpanel.h"
 
 namespace headroom::gui {
@@ -47,6 +49,28 @@ void ControlPanel::syncCluster(const ModelSpec* model)
     m_ui->intraLinkCombo->setCurrentIndex(std::max(0, m_ui->intraLinkCombo->findData(int(c.cluster.intraLink))));
     m_ui->interLinkCombo->setCurrentIndex(std::max(0, m_ui->interLinkCombo->findData(int(c.cluster.interLink))));
     m_ui->interLinkCombo->setEnabled(c.cluster.gpusPerNode > 0 && jobGpus(c) > c.cluster.gpusPerNode);
+    m_ui->intraLinkCombo->setItemText(0, autoIntraLinkText());
+}
+
+// What auto resolves to for the job's widest group inside a node (the GPU file's NVLink, PCIe with or without
+// peer-to-peer), and its bus bandwidth at the default link efficiency.
+QString ControlPanel::autoIntraLinkText() const
+{
+    const GpuSpec* gpu = m_catalog ? m_catalog->gpu(m_scenario.gpuId) : nullptr;
+    if (!gpu)
+        return tr("In a node: the GPU file's links");
+    TrainingConfig c = m_scenario.config;
+    c.cluster.intraLink = LinkKind::Auto;
+    const std::int64_t gpus = jobGpus(c);
+    const int span = int(std::min<std::int64_t>(gpus, c.cluster.gpusPerNode > 0 ? c.cluster.gpusPerNode : gpus));
+    const IntraNodeLink link = resolveIntraNodeLink(*gpu, c, span);
+    const std::string_view id = toString(link.kind);
+    const QString what = !link.gpuFileRate ? QString::fromLatin1(id.data(), qsizetype(id.size()))
+        : link.kind == LinkKind::Pcie4     ? tr("the GPU's PCIe")
+                                           : tr("the GPU's own link");
+    return tr("In a node: auto (%1, %2 GB/s)")
+        .arg(what)
+        .arg(collectiveBandwidth(*gpu, c, Efficiency {}.link, span) / 1e9, 0, 'f', 1);
 }
 
 void ControlPanel::syncClusterVisibility()
@@ -85,7 +109,7 @@ void ControlPanel::retranslateCluster()
                                          .arg(f.gbPerSecond, 0, 'f', 1));
         }
     };
-    fill(m_ui->intraLinkCombo, tr("In a node: %1, %2 GB/s"), tr("In a node: the GPU file's links"));
+    fill(m_ui->intraLinkCombo, tr("In a node: %1, %2 GB/s"), autoIntraLinkText());
     fill(m_ui->interLinkCombo, tr("Between nodes: %1, %2 GB/s per GPU"), tr("Between nodes: InfiniBand HDR"));
 }
 

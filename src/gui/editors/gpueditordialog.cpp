@@ -180,9 +180,11 @@ GpuSpec GpuEditorDialog::gpu() const
 
     // Keep only the sources some figure still cites, and define "user" when a figure cites it.
     std::set<std::string> cited;
-    for (const SourcedFigure* f : { &g.capacityGB, &g.reportedMiB, &g.busWidthBits, &g.bandwidthGBps,
-                                    &g.measuredBandwidthGBps, &g.pcieGBps, &g.gpuLinkGBps, &g.frameworkOverheadMiB })
+    for (const SourcedFigure* f :
+         { &g.capacityGB, &g.reportedMiB, &g.busWidthBits, &g.bandwidthGBps, &g.measuredBandwidthGBps, &g.pcieGBps,
+           &g.gpuLinkGBps, &g.nvlinkGeneration, &g.frameworkOverheadMiB })
         cited.insert(f->sources.begin(), f->sources.end());
+    cited.insert(g.peerToPeer.sources.begin(), g.peerToPeer.sources.end());
     for (const SourcedFigure& f : g.peakTflops)
         cited.insert(f.sources.begin(), f.sources.end());
     std::erase_if(g.sources, [&](const auto& entry) { return !cited.count(entry.first); });
