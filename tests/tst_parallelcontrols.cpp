@@ -31,6 +31,7 @@ private slots:
     void expertRowSplitsTheDataParallelGpus();
     void contextRowNeedsFusedAttention();
     void clusterRowsSetTheLinks();
+    void autoLinkIsNamed();
     void channelsLastOnlyForConvolutions();
 
 private:
@@ -236,6 +237,32 @@ void TestParallelControls::clusterRowsSetTheLinks()
     QVERIFY(m_controller->scenario().config.sequenceParallel);
     selectData(controls()->tensorParallelCombo(), 1);
     QVERIFY(!m_controller->scenario().config.sequenceParallel);
+}
+
+void TestParallelControls::autoLinkIsNamed()
+{
+    // Four RTX 4090s: GeForce cards without PCIe peer-to-peer (NVIDIA/nccl#1127), so auto is host shared memory at
+    // the 3.9 GB/s NVIDIA/nccl#384 measured; the link row and Explain's step time both say so. Eight H100 SXM: the
+    // NVSwitch figure nccl-tests#212 measured, 370 GB/s.
+    auto* intra = controls()->findChild<QComboBox*>(QStringLiteral("intraLinkCombo"));
+    QVERIFY(intra);
+    auto selectGpu = [&](const char* id) {
+        const int i = controls()->gpuCombo()->findData(QString::fromLatin1(id), Qt::UserRole + 1);
+        QVERIFY2(i >= 0, id);
+        controls()->gpuCombo()->setCurrentIndex(i);
+    };
+    selectModel("gpt2");
+    selectGpu("rtx-4090");
+    dataParallel()->setValue(4);
+    QCOMPARE(intra->itemText(0), QStringLiteral("In a node: auto (pcie-shm, 3.9 GB/s)"));
+    emit m_window->verdict()->explainRequested(QStringLiteral("time"));
+    const QString html = m_window->explainHtml();
+    QVERIFY2(html.contains(QStringLiteral("pcie-shm at 3.9 GB/s per GPU")), qPrintable(html));
+    QVERIFY2(html.contains(QStringLiteral("data-parallel gradients")), qPrintable(html));
+    QVERIFY2(html.contains(QStringLiteral(" sent; overlaps backward")), qPrintable(html));
+    selectGpu("h100-sxm5-80gb");
+    dataParallel()->setValue(8);
+    QCOMPARE(intra->itemText(0), QStringLiteral("In a node: auto (nvlink4, 370.0 GB/s)"));
 }
 
 void TestParallelControls::channelsLastOnlyForConvolutions()

@@ -630,10 +630,6 @@
         <translation>&lt;p&gt;每步通信，其中 %1 未被隐藏：&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>&lt;table&gt;&lt;tr&gt;&lt;th&gt;collective&lt;/th&gt;&lt;th&gt;time&lt;/th&gt;&lt;th&gt;bytes sent&lt;/th&gt;&lt;th&gt;&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;</source>
-        <translation>&lt;table&gt;&lt;tr&gt;&lt;th&gt;集合通信&lt;/th&gt;&lt;th&gt;时间&lt;/th&gt;&lt;th&gt;发送字节&lt;/th&gt;&lt;th&gt;&lt;/th&gt;&lt;/tr&gt;%1&lt;/table&gt;</translation>
-    </message>
-    <message>
         <source>&lt;p&gt;Pipeline bubble: %1 of idle time per step.&lt;/p&gt;</source>
         <translation>&lt;p&gt;流水线气泡：每步空闲 %1。&lt;/p&gt;</translation>
     </message>
@@ -656,6 +652,18 @@
     <message>
         <source>memory bandwidth, measured on this GPU</source>
         <translation>内存带宽（此 GPU 的实测值）</translation>
+    </message>
+    <message>
+        <source>Inside a node the collectives run at the GPU file&apos;s own link rate: %1 GB/s per GPU, one direction at %2 % of it (no measured bus bandwidth of this system).</source>
+        <translation>节点内的集合通信按 GPU 文件自身的链路速率运行：每 GPU %1 GB/s，单向，取其 %2 %（该系统没有实测的总线带宽）。</translation>
+    </message>
+    <message>
+        <source>Inside a node the collectives run over %1 at %2 GB/s per GPU: %3.</source>
+        <translation>节点内的集合通信经 %1 运行，每 GPU %2 GB/s：%3。</translation>
+    </message>
+    <message>
+        <source>&lt;li&gt;&lt;b&gt;%1&lt;/b&gt;: %2, %3 sent; %4&lt;/li&gt;</source>
+        <translation>&lt;li&gt;&lt;b&gt;%1&lt;/b&gt;：%2，发送 %3；%4&lt;/li&gt;</translation>
     </message>
 </context>
 <context>
@@ -3826,6 +3834,10 @@
     <message>
         <source>measured max_memory_allocated %1</source>
         <translation>实测 max_memory_allocated %1</translation>
+    </message>
+    <message>
+        <source>peak %1</source>
+        <translation>峰值 %1</translation>
     </message>
 </context>
 <context>

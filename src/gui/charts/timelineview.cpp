@@ -229,6 +229,7 @@ void TimelineView::setResult(const std::shared_ptr<const SimulationResult>& resu
     m_peakText = tr("peak in the %1 of %2: %3")
                      .arg(e.peakInRecompute ? tr("recomputation") : Labels::phase(e.peakPhase),
                           Labels::layer(e.peakLayer, layers), formatBytes(e.peakBytes));
+    m_peakShort = tr("peak %1").arg(formatBytes(e.peakBytes));
     setTextIfChanged(m_phaseLabels[0], Labels::phase(Phase::Forward));
     setTextIfChanged(m_phaseLabels[1], Labels::phase(Phase::Backward));
     setTextIfChanged(m_phaseLabels[2], Labels::phase(Phase::Optimizer));
@@ -269,7 +270,13 @@ void TimelineView::placeLabels()
     // one is too long for it); beside the marker where the phase names leave no room above it.
     const QPointF peak = c->mapToPosition(m_peak->at(0), m_peak);
     const double gap = 8.0;
-    setTextIfChanged(m_peakLabel, wrappedText(m_peakText, m_peakLabel->font(), plot.width() - 4.0));
+    // On at most two lines, else the size alone (the verdict names the phase and the operator): a narrow plot beside
+    // a dock otherwise stacks one word per line over the curve.
+    auto fitted = [&](double width) {
+        const QString wrapped = wrappedText(m_peakText, m_peakLabel->font(), width);
+        return wrapped.count(QLatin1Char('\n')) <= 1 ? wrapped : m_peakShort;
+    };
+    setTextIfChanged(m_peakLabel, fitted(plot.width() - 4.0));
     QRectF br = m_peakLabel->boundingRect();
     if (labelsBottom + 2.0 + br.height() <= peak.y() - gap) {
         m_peakLabel->setPos(std::clamp(peak.x() - br.width() / 2.0, plot.left(),
@@ -278,7 +285,7 @@ void TimelineView::placeLabels()
     } else {
         const bool right = plot.right() - peak.x() >= peak.x() - plot.left();
         const double room = (right ? plot.right() - peak.x() : peak.x() - plot.left()) - gap - 2.0;
-        setTextIfChanged(m_peakLabel, wrappedText(m_peakText, m_peakLabel->font(), room));
+        setTextIfChanged(m_peakLabel, fitted(room));
         br = m_peakLabel->boundingRect();
         m_peakLabel->setPos(right ? peak.x() + gap : peak.x() - gap - br.width(),
                             std::max(labelsBottom + 2.0, peak.y() - br.height() / 2.0));

@@ -59,7 +59,8 @@ private:
     QValueAxis* m_axisX = nullptr;
     QValueAxis* m_axisY = nullptr;
     QGraphicsSimpleTextItem* m_peakLabel = nullptr;
-    QString m_peakText; // the label unwrapped
+    QString m_peakText;  // the label unwrapped
+    QString m_peakShort; // where the plot is too narrow for it on two lines: the size alone
     std::array<QGraphicsSimpleTextItem*, 3> m_phaseLabels {};
     std::array<double, 4> m_phaseBounds {}; // ms: forward start, backward start, optimizer start, end
     int m_points = 0;

@@ -2,6 +2,7 @@
 
 #include "formatting.h"
 #include "labels.h"
+#include "links.h"
 
 #include <QLocale>
 
@@ -228,6 +229,32 @@ QString Explainer::capacity(const SimulationResult& r)
     return section(tr("GPU"), body);
 }
 
+// The link the data-parallel ring takes inside a node (links.h resolveIntraNodeLink), at the default link efficiency:
+// why a GeForce box spends so long on its gradients.
+QString Explainer::linkNote(const SimulationResult& r)
+{
+    const Estimate& e = r.estimate;
+    if (!r.gpu)
+        return {};
+    const TrainingConfig& c = e.config;
+    const int ring = std::max(1, c.tensorParallel) * std::max(1, c.contextParallel) * std::max(1, c.dataParallel);
+    const int span = c.cluster.gpusPerNode > 0 ? std::min(ring, c.cluster.gpusPerNode) : ring;
+    if (span < 2)
+        return {};
+    const IntraNodeLink link = resolveIntraNodeLink(*r.gpu, c, span);
+    const double gbps = collectiveBandwidth(*r.gpu, c, Efficiency {}.link, span) / 1e9;
+    if (link.gpuFileRate)
+        return source(tr("Inside a node the collectives run at the GPU file's own link rate: %1 GB/s per GPU, one "
+                         "direction at %2 % of it (no measured bus bandwidth of this system).")
+                          .arg(gbps, 0, 'f', 1)
+                          .arg(Efficiency {}.link * 100.0, 0, 'f', 0));
+    const LinkFigure& f = linkFigure(link.kind);
+    return source(tr("Inside a node the collectives run over %1 at %2 GB/s per GPU: %3.")
+                      .arg(QString::fromLatin1(f.id.data(), qsizetype(f.id.size())))
+                      .arg(gbps, 0, 'f', 1)
+                      .arg(QString::fromLatin1(f.source.data(), qsizetype(f.source.size())).toHtmlEscaped()));
+}
+
 // The step time's range and what it assumes: the efficiencies of the time model at its default and at the two ends of
 // their measured ranges (timemodel.h).
 QString Explainer::stepTime(const SimulationResult& r, const StepTimeRange& timeRange)
@@ -259,11 +286,12 @@ QString Explainer::stepTime(const SimulationResult& r, const StepTimeRange& time
         rows += row(tr("memory bandwidth (HBM)"), def.memoryHbm, fast.memoryHbm, slow.memoryHbm)
             + row(tr("memory bandwidth (GDDR)"), def.memoryGddr, fast.memoryGddr, slow.memoryGddr);
     }
-    // Communication by kind, per step on this GPU's links: what the step waits for and what overlaps.
+    // Communication by kind, per step on this GPU's links: what the step waits for and what overlaps. A list, not a
+    // table: it stays readable in a narrow dock.
     QString comm;
     auto kind = [&](const QString& what, double seconds, double bytes, const QString& rule) {
         if (seconds > 0.0 || bytes > 0.0)
-            comm += QStringLiteral("<tr><td>%1</td><td align=right>%2</td><td align=right>%3</td><td>%4</td></tr>")
+            comm += tr("<li><b>%1</b>: %2, %3 sent; %4</li>")
                         .arg(what, formatSeconds(seconds), formatBytes(bytes), rule);
     };
     kind(tr("data-parallel gradients"), e.dataParallelSeconds, e.dataParallelBytes,
@@ -274,7 +302,7 @@ QString Explainer::stepTime(const SimulationResult& r, const StepTimeRange& time
     if (!comm.isEmpty())
         comm = tr("<p>Communication per step, %1 of it not hidden:</p>")
                    .arg(formatSeconds(e.exposedCommunicationSeconds))
-            + tr("<table><tr><th>collective</th><th>time</th><th>bytes sent</th><th></th></tr>%1</table>").arg(comm);
+            + QStringLiteral("<ul>%1</ul>").arg(comm) + linkNote(r);
     if (e.communicationLatencySeconds > 0.0)
         comm += tr("<p>Of the communication, %1 is NCCL's latency per call (8.4 µs plus 3.4 µs per ring step over "
                    "NVLink, 5.7 µs over PCIe, 9.6 µs between nodes: NCCL's tuning model).</p>")

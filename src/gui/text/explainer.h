@@ -25,6 +25,7 @@ private:
     static QString category(MemoryCategory c, const SimulationResult& r);
     static QString operatorPoint(int index, const SimulationResult& r);
     static QString capacity(const SimulationResult& r);
+    static QString linkNote(const SimulationResult& r);
     static QString contributors(const std::vector<Contributor>& list);
 };
 
