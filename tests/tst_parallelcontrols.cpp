@@ -4,6 +4,7 @@
 
 #include "controlpanel.h"
 #include "links.h"
+#include "pipelinescheduleview.h"
 #include "verdictwidget.h"
 #include "windowfixture.h"
 
@@ -152,12 +153,21 @@ void TestParallelControls::unevenStagesFromAFile()
     QCOMPARE(controls()->stageCombo()->itemText(1), QStringLiteral("stage 1 (blocks 1–7)"));
     QCOMPARE(controls()->stageCombo()->itemText(2), QStringLiteral("stage 2 (blocks 8–16)"));
     QCOMPARE(result().ranks[3].layers, (std::vector<LayerRange> { { 25, 32 } }));
+    // The schedule strip under the charts: the 9-block stages are the slowest and the most loaded; the strip picks
+    // out the one the charts show, and its spans are the core's pipelineTimeline.
+    PipelineScheduleView* strip = m_window->pipelineSchedule();
+    QVERIFY(strip->isVisible());
+    QCOMPARE(result().estimate.config.pipelineStage, 1);
+    QVERIFY2(strip->summary().startsWith(QStringLiteral("Pipeline schedule: stage 2 works")), qPrintable(strip->summary()));
+    QCOMPARE(int(result().pipeline.spans.size()), 2 * 4 * 8);
     accumulation()->setValue(4); // 1F1B still takes 7, 9, 9, 7
     QCOMPARE(m_controller->scenario().config.firstStageLayers, 7);
     selectData(controls()->pipelineCombo(), 2);
     QCOMPARE(m_controller->scenario().config.firstStageLayers, 0);
     QCOMPARE(m_controller->scenario().config.lastStageLayers, 0);
     QCOMPARE(controls()->stageCombo()->itemText(1), QStringLiteral("stage 1 (blocks 1–16)"));
+    selectData(controls()->pipelineCombo(), 1);
+    QVERIFY(!strip->isVisible()); // one stage: no schedule to draw
 }
 
 void TestParallelControls::expertRowSplitsTheDataParallelGpus()

@@ -3426,6 +3426,37 @@
     </message>
 </context>
 <context>
+    <name>headroom::gui::PipelineScheduleView</name>
+    <message>
+        <source>Pipeline schedule: stage %1 works %2 of the pipeline&apos;s %3 and waits %4 (the bubble); blue forward, orange backward</source>
+        <translation>流水线调度：阶段 %1 在流水线的 %3 中工作 %2，等待 %4（气泡）；蓝色为前向，橙色为反向</translation>
+    </message>
+    <message>
+        <source>stage %1</source>
+        <translation>阶段 %1</translation>
+    </message>
+    <message>
+        <source>%1 of the %2 step</source>
+        <translation>%1（整步 %2）</translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <translation>前向</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>反向</translation>
+    </message>
+    <message>
+        <source>Stage %1, micro-batch %2: %3, %4 to %5</source>
+        <translation>阶段 %1，微批次 %2：%3，%4 至 %5</translation>
+    </message>
+    <message>
+        <source> (model chunk %1)</source>
+        <translation>（模型块 %1）</translation>
+    </message>
+</context>
+<context>
     <name>headroom::gui::PlanView</name>
     <message numerus="yes">
         <source>Planning %n GPU(s)…</source>

@@ -207,9 +207,18 @@ std::optional<Error> simulate(const Catalog& catalog, const Scenario& scenario, 
         shownOptions.searchMaxSequence = eo.searchMaxSequence && shown.pipelineStage == worst;
         evaluate(schedule, *model, *gpu, shown, scenario.overrides, shownOptions, out.estimate);
     }
-    if (stages > 1)
+    out.pipeline = {};
+    if (stages > 1) {
         combineStages(out.estimate, out.ranks, totals, *model);
-    else
+        if (options.timeline) { // what the window draws; the planner and the scaling view need only the totals
+            std::vector<double> forward, backward;
+            for (const RankSummary& r : out.ranks) {
+                forward.push_back(r.forwardSeconds);
+                backward.push_back(r.microBatchSeconds - r.forwardSeconds);
+            }
+            out.pipeline = pipelineTimeline(config, forward, backward);
+        }
+    } else
         out.ranks.assign(1,
                          summarize(out.estimate, shown,
                                    model->family == ModelFamily::Transformer ? model->transformer.layers : 0));

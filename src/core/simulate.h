@@ -17,6 +17,7 @@
 #include "estimate.h"
 #include "inference.h"
 #include "pipeline.h"
+#include "pipelineschedule.h"
 #include "sweep.h"
 
 #include <cstdint>
@@ -49,6 +50,7 @@ struct RankSummary {
     std::int64_t maxMicroBatch = 0;
     double parametersPerGpu = 0.0;
     double microBatchSeconds = 0.0; // forward + backward of one micro-batch on this stage, communication included
+    double forwardSeconds = 0.0;    // of it, the forward's share (by the operators' own times)
 };
 
 struct SimulationResult {
@@ -59,6 +61,7 @@ struct SimulationResult {
     // estimate.config.pipelineStage), with the time, throughput and MFU of the whole job.
     Estimate estimate;
     std::vector<RankSummary> ranks; // every pipeline stage, in order
+    PipelineTimeline pipeline;      // when each stage runs each micro-batch (with a timeline and p > 1)
     std::vector<SweepPoint> sweep;  // the breakdown at the peak against micro-batch (SimulateOptions::sweep)
     bool searched = false;          // maxSequence and fixes were computed (SimulateOptions::searches)
     std::vector<Fix> fixes;         // when the step does not fit: single changes that lower the peak, best first

@@ -39,6 +39,15 @@ RankSummary summarize(const Estimate& e, const TrainingConfig& config, int layer
     r.maxMicroBatch = e.maxMicroBatch;
     r.parametersPerGpu = e.parametersPerGpu;
     r.microBatchSeconds = stageMicroSeconds(e);
+    // The forward's share of the micro-batch, by the operators' times (recomputation runs in backward).
+    double forward = 0.0, backward = 0.0;
+    for (const RooflinePoint& p : e.operatorPoints) {
+        if (p.phase == Phase::Forward)
+            forward += p.seconds;
+        else if (p.phase != Phase::Optimizer)
+            backward += p.seconds;
+    }
+    r.forwardSeconds = forward + backward > 0.0 ? r.microBatchSeconds * forward / (forward + backward) : 0.0;
     return r;
 }
 

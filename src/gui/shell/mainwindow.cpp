@@ -10,6 +10,7 @@
 #include "inferenceview.h"
 #include "labels.h"
 #include "memorychartview.h"
+#include "pipelinescheduleview.h"
 #include "planview.h"
 #include "rooflineview.h"
 #include "scalingview.h"
@@ -143,6 +144,7 @@ VerdictWidget* MainWindow::verdict() const { return m_ui->verdict; }
 MemoryChartView* MainWindow::memoryChart() const { return m_ui->memoryChart; }
 BatchSweepView* MainWindow::sweepChart() const { return m_ui->sweepChart; }
 TimelineView* MainWindow::timelineChart() const { return m_ui->timelineChart; }
+PipelineScheduleView* MainWindow::pipelineSchedule() const { return m_ui->pipelineSchedule; }
 RooflineView* MainWindow::rooflineChart() const { return m_ui->rooflineChart; }
 QList<ChartPanel*> MainWindow::charts() const
 {
@@ -176,6 +178,7 @@ void MainWindow::onResultChanged()
         c->setResult(shared);
     }
     refreshTools(shared);
+    m_ui->pipelineSchedule->setTimeline(r.pipeline, r.estimate.config.pipelineStage, r.estimate.stepSeconds);
     m_ui->verdict->setResult(shared);
     m_ui->verdict->setBackground(m_controller->background(), m_controller->backgroundPending());
     setWindowTitle(
@@ -225,6 +228,7 @@ void MainWindow::restyle()
     const ChartStyle style = chartStyle(palette(), m_presentation, m_appliedScale);
     for (ChartPanel* c : charts())
         c->setChartStyle(style);
+    m_ui->pipelineSchedule->setChartStyle(style);
     if (m_inference)
         m_inference->setChartStyle(style);
     if (m_scaling)

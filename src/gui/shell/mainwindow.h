@@ -40,6 +40,7 @@ class RooflineView;
 class ScenarioHistory;
 class SimulationController;
 class TimelineView;
+class PipelineScheduleView;
 class TourHost;
 class VerdictWidget;
 
@@ -55,6 +56,7 @@ public:
     MemoryChartView* memoryChart() const;
     BatchSweepView* sweepChart() const;
     TimelineView* timelineChart() const;
+    PipelineScheduleView* pipelineSchedule() const;
     RooflineView* rooflineChart() const;
     QList<ChartPanel*> charts() const;
 
