@@ -5,6 +5,7 @@
 #include "controlpanel.h"
 #include "links.h"
 #include "pipelinescheduleview.h"
+#include "rooflineview.h"
 #include "verdictwidget.h"
 #include "windowfixture.h"
 
@@ -270,9 +271,19 @@ void TestParallelControls::autoLinkIsNamed()
     QVERIFY2(html.contains(QStringLiteral("pcie-shm at 3.9 GB/s per GPU")), qPrintable(html));
     QVERIFY2(html.contains(QStringLiteral("data-parallel gradients")), qPrintable(html));
     QVERIFY2(html.contains(QStringLiteral(" sent; overlaps backward")), qPrintable(html));
+    // The roofline's communication roof is that link: the gradients' bytes over their time less NCCL's latency, and
+    // the step sits on it at its FLOPs per byte sent, most of the way up: the step waits on its links.
+    RooflineView* roofline = m_window->rooflineChart();
+    QCOMPARE(roofline->linkSlope(), 3.9e9);
+    const Estimate& e = result().estimate;
+    QCOMPARE(roofline->linkMarker().x(), e.wholeStep.flops / e.dataParallelBytes);
+    QCOMPARE(roofline->linkMarker().y(), e.wholeStep.achievedFlopsPerSecond());
+    QVERIFY(roofline->linkMarker().y() > 0.5 * roofline->linkMarker().x() * 3.9e9);
     selectGpu("h100-sxm5-80gb");
     dataParallel()->setValue(8);
     QCOMPARE(intra->itemText(0), QStringLiteral("In a node: auto (nvlink4, 370.0 GB/s)"));
+    dataParallel()->setValue(1);
+    QCOMPARE(roofline->linkSlope(), 0.0); // one GPU: no links
 }
 
 void TestParallelControls::channelsLastOnlyForConvolutions()

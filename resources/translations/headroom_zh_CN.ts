@@ -3635,6 +3635,14 @@
         <source>compute-bound</source>
         <translation>计算受限</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;The step against its links&lt;/b&gt;&lt;br&gt;%1 sent per step at %2, %3 FLOP per byte sent&lt;br&gt;communication %4 of the %5 step, %6 of it not hidden</source>
+        <translation>&lt;b&gt;训练步与其链路&lt;/b&gt;&lt;br&gt;每步以 %2 发送 %1，每发送一字节 %3 FLOP&lt;br&gt;通信 %4（整步 %5），其中 %6 未被隐藏</translation>
+    </message>
+    <message>
+        <source>links %1</source>
+        <translation>链路 %1</translation>
+    </message>
 </context>
 <context>
     <name>headroom::gui::ScalingView</name>

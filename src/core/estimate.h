@@ -112,6 +112,17 @@ struct Estimate {
     {
         return tensorParallelSeconds + pipelineSeconds + expertParallelSeconds + contextParallelExposedSeconds;
     }
+    // Every collective's bytes per step on this GPU, and the rate they cross the links at (their time less NCCL's
+    // per-call latency): the communication roof of the roofline.
+    double communicationBytes() const
+    {
+        return dataParallelBytes + tensorParallelBytes + pipelineBytes + expertParallelBytes + contextParallelBytes;
+    }
+    double linkBytesPerSecond() const
+    {
+        const double t = communicationSeconds - communicationLatencySeconds;
+        return t > 0.0 ? communicationBytes() / t : 0.0;
+    }
     double pipelineBubbleSeconds = 0.0; // the whole pipeline's idle time per step (simulate() fills it)
     double offloadSeconds = 0.0;
     double hostBytes = 0.0; // optimizer state in host memory (ZeRO-Offload) or unified memory (paged optimizers)

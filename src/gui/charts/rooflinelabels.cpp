@@ -41,6 +41,7 @@ void RooflineView::placeLabels()
     placeRidgeLabel(plot, texts);
     // The bandwidth is the chart's point: its label is placed before the legend, which takes what is left.
     placeBandwidthLabel(plot, texts);
+    placeLinkLabel(plot);
     placeLegend(plot, texts);
 }
 

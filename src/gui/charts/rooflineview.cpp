@@ -101,6 +101,7 @@ RooflineView::RooflineView(QWidget* parent)
         r.operatorIndex = id;
         emit explainRequested(r);
     });
+    setupLinkRoof(chart);
     m_bandwidthLabel = new QGraphicsSimpleTextItem(chart);
     m_ridgeLabel = new QGraphicsSimpleTextItem(chart);
     m_bandwidthLabel->setZValue(20);
@@ -154,6 +155,7 @@ void RooflineView::setChartStyle(const ChartStyle& style)
     m_baselineStep->setColor(Qt::transparent);
     m_baselineStep->setBorderColor(style.foreground);
     m_baselineStep->setMarkerSize(22.0 * style.markerScale);
+    styleLinkRoof();
     placeLabels();
 }
 
@@ -179,6 +181,9 @@ void RooflineView::setResult(const std::shared_ptr<const SimulationResult>& resu
     // negligible operators far to the left (a loss gradient's scatter) would squash the plot.
     double xmin = 0.1, xmax = std::max(1e3, 10.0 * peakMax / bw);
     double ymin = peakMin / 1e2, ymax = peakMax * 3.0;
+    // With more than one GPU the step against its links too (rooflinelink.cpp), at its FLOPs per byte sent.
+    if (e.linkBytesPerSecond() > 0.0 && e.communicationBytes() > 0.0)
+        xmax = std::max(xmax, 2.0 * e.wholeStep.flops / e.communicationBytes());
     for (const auto& p : e.operatorPoints) {
         if (p.flops <= 0 || p.bytes <= 0 || p.seconds <= 0 || p.seconds < 0.005 * e.stepSeconds)
             continue;
@@ -196,6 +201,7 @@ void RooflineView::setResult(const std::shared_ptr<const SimulationResult>& resu
     const double ridgeMax = peakMax / bw;
     const double x0 = std::max(xmin, ymin / bw);
     replaceIfChanged(m_bandwidth, { QPointF(x0, x0 * bw), QPointF(ridgeMax, peakMax) });
+    updateLinkRoof(e, e.gpu.peakFlopsPerSecond[int(e.mfuUnit)], xmin, ymin);
     // One roof per distinct peak: FP16 and BF16 usually share theirs and are drawn (and named) once; the roof of
     // the precision in use is the one kept.
     std::array<bool, kMathUnitCount> drawn {};

@@ -41,12 +41,18 @@ public:
     QPointF stepMarker() const;
     QList<QPointF> baselineDots() const; // empty without a baseline
     QString bandwidthLabel() const;
+    double linkSlope() const;   // the communication roof's bytes/s; 0 on one GPU (rooflinelink.cpp)
+    QPointF linkMarker() const; // the step at its FLOPs per byte sent
 
 protected:
     void retranslate() override;
 
 private:
-    void placeLabels() override; // rooflinelabels.cpp
+    void placeLabels() override;       // rooflinelabels.cpp
+    void setupLinkRoof(QChart* chart); // rooflinelink.cpp
+    void styleLinkRoof();
+    void updateLinkRoof(const Estimate& e, double peak, double xmin, double ymin);
+    void placeLinkLabel(const QRectF& plot);
     void placeRoofLabels(const QRectF& plot, std::vector<QPolygonF>& texts);
     void placeRidgeLabel(const QRectF& plot, std::vector<QPolygonF>& texts);
     bool placeBandwidthLabel(const QRectF& plot, std::vector<QPolygonF>& texts);
@@ -68,6 +74,10 @@ private:
     QString m_bandwidthText;  // "392 GB/s (what-if)"
     QString m_bandwidthShort; // "392 GB/s", where the chart has no room for the rest
     QGraphicsSimpleTextItem* m_ridgeLabel = nullptr;
+    QLineSeries* m_link = nullptr;        // the communication roof
+    QScatterSeries* m_linkStep = nullptr; // the step at its communication intensity
+    QGraphicsSimpleTextItem* m_linkLabel = nullptr;
+    QString m_linkText;
     std::array<QGraphicsSimpleTextItem*, kMathUnitCount> m_roofLabels {};
     std::array<bool, kMathUnitCount> m_roofDrawn {}; // one roof per distinct peak
     std::array<QString, kMathUnitCount> m_roofText;  // "FP16/BF16 47.2 TFLOP/s"
