@@ -29,7 +29,7 @@ namespace {
     {
         const int total = m * v;
         std::vector<Op> order;
-        order.reserve(std::size_t(2 * total));
+        order.reserve(2 * std::size_t(total));
         if (c.pipelineSchedule == PipelineSchedule::GPipe) {
             for (int u = 0; u < m; ++u)
                 order.push_back({ 0, u, true });
@@ -68,6 +68,7 @@ PipelineTimeline pipelineTimeline(const TrainingConfig& config, const std::vecto
     };
     std::vector<double> end(std::size_t(2) * p * v * m, -1.0);
     std::vector<std::vector<Op>> orders;
+    orders.reserve(std::size_t(p));
     for (int s = 0; s < p; ++s)
         orders.push_back(stageOrder(config, s, p, v, m));
     std::vector<std::size_t> next(std::size_t(p), std::size_t(0));
