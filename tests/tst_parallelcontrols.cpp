@@ -159,7 +159,8 @@ void TestParallelControls::unevenStagesFromAFile()
     PipelineScheduleView* strip = m_window->pipelineSchedule();
     QVERIFY(strip->isVisible());
     QCOMPARE(result().estimate.config.pipelineStage, 1);
-    QVERIFY2(strip->summary().startsWith(QStringLiteral("Pipeline schedule: stage 2 works")), qPrintable(strip->summary()));
+    QVERIFY2(strip->summary().startsWith(QStringLiteral("Pipeline schedule: stage 2 works")),
+             qPrintable(strip->summary()));
     QCOMPARE(int(result().pipeline.spans.size()), 2 * 4 * 8);
     accumulation()->setValue(4); // 1F1B still takes 7, 9, 9, 7
     QCOMPARE(m_controller->scenario().config.firstStageLayers, 7);
