@@ -49,6 +49,17 @@ inline EstimateOptions fastOptions()
     return o;
 }
 
+// p pipeline stages running m micro-batches per step under `schedule` (v model chunks per stage when interleaved).
+inline TrainingConfig pipelineConfig(int p, int m, PipelineSchedule schedule = PipelineSchedule::OneFOneB, int v = 1)
+{
+    TrainingConfig c;
+    c.pipelineParallel = p;
+    c.gradientAccumulation = m;
+    c.pipelineSchedule = schedule;
+    c.virtualStages = v;
+    return c;
+}
+
 // The same with the per-step memory timeline kept, for tests that walk it.
 inline EstimateOptions fastOptionsWithTimeline()
 {

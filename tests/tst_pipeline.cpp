@@ -38,12 +38,7 @@ constexpr double kMiB = 1048576.0;
 
 TrainingConfig pipeline(int p, int m, PipelineSchedule schedule = PipelineSchedule::OneFOneB, int v = 1)
 {
-    TrainingConfig c;
-    c.pipelineParallel = p;
-    c.gradientAccumulation = m;
-    c.pipelineSchedule = schedule;
-    c.virtualStages = v;
-    return c;
+    return test::pipelineConfig(p, m, schedule, v);
 }
 
 // GPT-3 175B as Megatron's estimator takes it (h 12288, a 96, L 96, V 51200, s 2048, b 1, t 8, p 8, 64

@@ -27,12 +27,7 @@ namespace {
 
 TrainingConfig pipeline(int p, int m, PipelineSchedule schedule, int v = 1)
 {
-    TrainingConfig c;
-    c.pipelineParallel = p;
-    c.gradientAccumulation = m;
-    c.pipelineSchedule = schedule;
-    c.virtualStages = v;
-    return c;
+    return test::pipelineConfig(p, m, schedule, v);
 }
 
 // The most micro-batches (in units of whole-stage micro-batches: chunks / v) stage s holds at once.
