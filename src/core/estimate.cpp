@@ -211,6 +211,7 @@ namespace {
         const int cp = std::max(1, config.contextParallel);
         const int ranks = gradientRanks(config);
         const int tp = std::max(1, config.tensorParallel);
+        const int dpSpan = dataParallelSpan(config); // t x dp x cp: data-parallel ranks sit t x cp GPUs apart
         const int pp = std::max(1, config.pipelineParallel);
         const int ga = std::max(1, config.gradientAccumulation);
         // One direction of the link that joins GPUs [0, span) (links.h: the cluster's, or the GPU file's).
@@ -242,8 +243,8 @@ namespace {
         // unless --overlap-p2p-comm); a rank sends and receives at once, so its sent bytes set the time. Stages are
         // outermost.
         if (pp > 1)
-            waitedFor(s.pipelineBytesPerMicroBatch.at(batch) * ga, tp * ranks * pp,
-                      latency(s.pipelineCallsPerMicroBatch * ga, tp * ranks * pp, 2, CollectiveShape::PointToPoint),
+            waitedFor(s.pipelineBytesPerMicroBatch.at(batch) * ga, dpSpan * pp,
+                      latency(s.pipelineCallsPerMicroBatch * ga, dpSpan * pp, 2, CollectiveShape::PointToPoint),
                       e.pipelineBytes, e.pipelineSeconds);
         // Expert parallelism: the token all-to-alls inside each MoE layer, forward and backward; the ep ranks are
         // consecutive data-parallel ranks (t x cp GPUs apart), and Megatron's dispatcher waits for them.
@@ -265,15 +266,15 @@ namespace {
                 e.exposedCommunicationSeconds += e.contextParallelExposedSeconds;
             }
         }
-        const double linkBw = linkBandwidth(tp * ranks); // data-parallel ranks sit t x cp GPUs apart
+        const double linkBw = linkBandwidth(dpSpan);
         if (ranks <= 1 || linkBw <= 0.0)
             return;
         e.dataParallelBytes = s.commBytesPerMicroBatch * ga + s.commBytesPerStep;
         // DDP all-reduces its buckets; ZeRO reduce-scatters and all-gathers them.
         const CollectiveShape shape = config.zeroStage == 0 ? CollectiveShape::AllReduce : CollectiveShape::Ring;
         const double perMicro = s.commBytesPerMicroBatch / linkBw
-            + latency(s.dpCallsPerMicroBatch * ga, tp * ranks, ranks, shape) / ga;
-        const double perStep = s.commBytesPerStep / linkBw + latency(s.dpCallsPerStep, tp * ranks, ranks, shape);
+            + latency(s.dpCallsPerMicroBatch * ga, dpSpan, ranks, shape) / ga;
+        const double perStep = s.commBytesPerStep / linkBw + latency(s.dpCallsPerStep, dpSpan, ranks, shape);
         e.dataParallelSeconds = perMicro * ga + perStep;
         e.communicationSeconds += e.dataParallelSeconds;
         const double overlapMicro = config.zeroStage >= 3 ? work.forward + work.backward : work.backward;

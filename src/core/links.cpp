@@ -55,12 +55,8 @@ double collectiveBandwidth(const GpuSpec& gpu, const TrainingConfig& config, dou
         return std::min(inter, collectiveBandwidth(gpu, config, linkEfficiency, c.gpusPerNode));
     }
     const IntraNodeLink link = resolveIntraNodeLink(gpu, config, span);
-    if (link.gpuFileRate) {
-        // The catalog stores bidirectional figures: one direction is half.
-        const bool onGpuLink = link.kind != LinkKind::Pcie4;
-        const double gbps = onGpuLink ? gpu.gpuLinkGBps.value : gpu.pcieGBps.value;
-        return gbps * 1e9 / 2.0 * linkEfficiency;
-    }
+    if (link.gpuFileRate()) // the catalog stores bidirectional figures: one direction is half
+        return link.fileGBps * 1e9 / 2.0 * linkEfficiency;
     const LinkFigure& f = linkFigure(link.kind);
     return f.gbPerSecond * 1e9 * (f.measured ? 1.0 : linkEfficiency);
 }
@@ -68,31 +64,31 @@ double collectiveBandwidth(const GpuSpec& gpu, const TrainingConfig& config, dou
 IntraNodeLink pcieLink(const GpuSpec& gpu)
 {
     if (gpu.peerToPeer.value == false)
-        return { LinkKind::PcieShm, false };
+        return { LinkKind::PcieShm };
     // The catalog's bidirectional x16 rates: 128 GB/s is PCIe 5, 64 PCIe 4, 32 PCIe 3.
     if (gpu.pcieGBps.value >= 100.0)
-        return { LinkKind::Pcie5, false };
+        return { LinkKind::Pcie5 };
     if (gpu.pcieGBps.value >= 50.0)
-        return { LinkKind::Pcie4, false };
-    return { LinkKind::Pcie4, true };
+        return { LinkKind::Pcie4 };
+    return { LinkKind::Pcie4, gpu.pcieGBps.value };
 }
 
 IntraNodeLink resolveIntraNodeLink(const GpuSpec& gpu, const TrainingConfig& config, int span)
 {
     if (config.cluster.intraLink != LinkKind::Auto)
-        return { config.cluster.intraLink, false };
+        return { config.cluster.intraLink };
     if (!gpu.gpuLinkGBps.present() || span > gpu.gpuLinkMaxGpus)
         return pcieLink(gpu);
     const bool board = gpu.gpuLinkMaxGpus > 2; // NVSwitch (or a fully connected board) rather than a bridge
     const int generation = int(gpu.nvlinkGeneration.value);
     const double rate = gpu.gpuLinkGBps.value;
     if (board && generation == 3 && rate == 600.0)
-        return { LinkKind::Nvlink3, false };
+        return { LinkKind::Nvlink3 };
     if (board && generation == 4 && rate == 900.0)
-        return { LinkKind::Nvlink4, false };
+        return { LinkKind::Nvlink4 };
     if (!board && generation == 4 && rate == 600.0)
-        return { LinkKind::NvlinkBridge, false };
-    return { board ? LinkKind::Nvlink4 : LinkKind::NvlinkBridge, true };
+        return { LinkKind::NvlinkBridge };
+    return { board ? LinkKind::Nvlink4 : LinkKind::NvlinkBridge, rate };
 }
 
 double collectiveLatency(const GpuSpec& gpu, const TrainingConfig& config, int span, int ranks, CollectiveShape shape)

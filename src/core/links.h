@@ -53,7 +53,8 @@ double collectiveBandwidth(const GpuSpec& gpu, const TrainingConfig& config, dou
 // pcie-shm; with it the measured PCIe 5 or PCIe 4 figure, and PCIe 3 at the file's rate derated.
 struct IntraNodeLink {
     LinkKind kind = LinkKind::Pcie4; // never Auto; for the file's own rate the kind of its class
-    bool gpuFileRate = false;        // the GPU file's bidirectional rate, halved and derated, not the table's figure
+    double fileGBps = 0.0; // the GPU file's bidirectional rate used, halved and derated; 0: the table's figure
+    bool gpuFileRate() const { return fileGBps > 0.0; }
 };
 IntraNodeLink resolveIntraNodeLink(const GpuSpec& gpu, const TrainingConfig& config, int span);
 inline LinkKind intraNodeLink(const GpuSpec& gpu, const TrainingConfig& config, int span)

@@ -18,6 +18,11 @@ int gradientRanks(const TrainingConfig& config)
     return std::max(1, config.dataParallel) * std::max(1, config.contextParallel);
 }
 
+int dataParallelSpan(const TrainingConfig& config)
+{
+    return std::max(1, config.tensorParallel) * gradientRanks(config);
+}
+
 std::int64_t jobGpus(const TrainingConfig& config)
 {
     // In 64 bits: 1024 x 1024 x 2^20 ranks pass what an int holds.

@@ -31,6 +31,8 @@ std::int64_t jobGpus(const TrainingConfig& config);    // t x p x cp x dp
 // The ranks gradients are reduced and ZeRO partitions over: Megatron's data-parallel group with context
 // parallelism, dp x cp.
 int gradientRanks(const TrainingConfig& config);
+// The GPUs one data-parallel ring spans in Megatron's layout (tensor-parallel ranks innermost): t x dp x cp.
+int dataParallelSpan(const TrainingConfig& config);
 
 // The blocks of `stage`. Without interleaving the stages hold contiguous runs of floor(L/p) blocks and the last
 // L mod p stages one more (the first stage also holds the embeddings, the last the head and the loss); with it,

@@ -7,15 +7,6 @@
 
 namespace headroom {
 
-namespace {
-
-    // The PCIe a card sits on (links.h pcieLink): GeForce cards without peer-to-peer go through host shared memory
-    // (next-round.md sec. 4.3), the others by their host link's generation; PCIe 3 cards with peer-to-peer get the
-    // measured PCIe 4 figure, the closest the table holds.
-    LinkKind pcieOf(const GpuSpec& gpu) { return pcieLink(gpu).kind; }
-
-} // namespace
-
 Scenario Scaling::scenarioAt(const Scenario& base, const ScalingSeries& series, int gpus, int replicaGpus)
 {
     Scenario s = base;
@@ -38,7 +29,10 @@ Expected<Scaling> scaling(const Catalog& catalog, const Scenario& scenario, int 
     TrainingConfig replica = scenario.config;
     replica.dataParallel = 1;
     out.replicaGpus = int(jobGpus(replica));
-    out.series.push_back({ ScalingFabric::Pcie, pcieOf(*gpu), LinkKind::Ethernet100, {} });
+    // The PCIe a card sits on (links.h pcieLink): GeForce cards without peer-to-peer go through host shared memory
+    // (next-round.md sec. 4.3), the others by their host link's generation; PCIe 3 cards with peer-to-peer get the
+    // measured PCIe 4 figure, the closest the table holds.
+    out.series.push_back({ ScalingFabric::Pcie, pcieLink(*gpu).kind, LinkKind::Ethernet100, {} });
     if (gpu->gpuLinkGBps.present() && gpu->gpuLinkGBps.value > 0.0)
         out.series.push_back({ ScalingFabric::Nvlink, LinkKind::Auto, LinkKind::InfinibandNdr, {} });
 

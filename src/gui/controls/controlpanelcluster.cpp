@@ -65,9 +65,9 @@ QString ControlPanel::autoIntraLinkText() const
     const int span = int(std::min<std::int64_t>(gpus, c.cluster.gpusPerNode > 0 ? c.cluster.gpusPerNode : gpus));
     const IntraNodeLink link = resolveIntraNodeLink(*gpu, c, span);
     const std::string_view id = toString(link.kind);
-    const QString what = !link.gpuFileRate ? QString::fromLatin1(id.data(), qsizetype(id.size()))
-        : link.kind == LinkKind::Pcie4     ? tr("the GPU's PCIe")
-                                           : tr("the GPU's own link");
+    const QString what = !link.gpuFileRate() ? QString::fromLatin1(id.data(), qsizetype(id.size()))
+        : link.kind == LinkKind::Pcie4       ? tr("the GPU's PCIe")
+                                             : tr("the GPU's own link");
     return tr("In a node: auto (%1, %2 GB/s)")
         .arg(what)
         .arg(collectiveBandwidth(*gpu, c, Efficiency {}.link, span) / 1e9, 0, 'f', 1);

@@ -3,6 +3,7 @@
 #include "formatting.h"
 #include "labels.h"
 #include "links.h"
+#include "pipeline.h"
 
 #include <QLocale>
 
@@ -237,13 +238,13 @@ QString Explainer::linkNote(const SimulationResult& r)
     if (!r.gpu)
         return {};
     const TrainingConfig& c = e.config;
-    const int ring = std::max(1, c.tensorParallel) * std::max(1, c.contextParallel) * std::max(1, c.dataParallel);
+    const int ring = dataParallelSpan(c);
     const int span = c.cluster.gpusPerNode > 0 ? std::min(ring, c.cluster.gpusPerNode) : ring;
     if (span < 2)
         return {};
     const IntraNodeLink link = resolveIntraNodeLink(*r.gpu, c, span);
     const double gbps = collectiveBandwidth(*r.gpu, c, Efficiency {}.link, span) / 1e9;
-    if (link.gpuFileRate)
+    if (link.gpuFileRate())
         return source(tr("Inside a node the collectives run at the GPU file's own link rate: %1 GB/s per GPU, one "
                          "direction at %2 % of it (no measured bus bandwidth of this system).")
                           .arg(gbps, 0, 'f', 1)
