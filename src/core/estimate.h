@@ -123,6 +123,11 @@ struct Estimate {
         const double t = communicationSeconds - communicationLatencySeconds;
         return t > 0.0 ? communicationBytes() / t : 0.0;
     }
+    // The step's FLOPs per byte it sends: where it sits under the communication roof; 0 without communication.
+    double flopsPerByteSent() const
+    {
+        return communicationBytes() > 0.0 ? wholeStep.flops / communicationBytes() : 0.0;
+    }
     double pipelineBubbleSeconds = 0.0; // the whole pipeline's idle time per step (simulate() fills it)
     double offloadSeconds = 0.0;
     double hostBytes = 0.0; // optimizer state in host memory (ZeRO-Offload) or unified memory (paged optimizers)

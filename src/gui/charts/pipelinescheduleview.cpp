@@ -32,6 +32,9 @@ PipelineScheduleView::PipelineScheduleView(QWidget* parent)
 void PipelineScheduleView::setTimeline(const PipelineTimeline& timeline, int shownStage, double stepSeconds)
 {
     m_timeline = timeline;
+    m_stages = 0;
+    for (const PipelineSpan& s : m_timeline.spans)
+        m_stages = std::max(m_stages, s.stage + 1);
     m_shown = shownStage;
     m_stepSeconds = stepSeconds;
     setVisible(timeline.computed);
@@ -45,14 +48,6 @@ void PipelineScheduleView::setChartStyle(const ChartStyle& style)
     m_style = style;
     updateGeometry();
     update();
-}
-
-int PipelineScheduleView::stages() const
-{
-    int p = 0;
-    for (const PipelineSpan& s : m_timeline.spans)
-        p = std::max(p, s.stage + 1);
-    return p;
 }
 
 QString PipelineScheduleView::summary() const
@@ -71,7 +66,7 @@ QString PipelineScheduleView::summary() const
 QSize PipelineScheduleView::sizeHint() const
 {
     const QFontMetricsF fm(m_style.annotationFont);
-    const qreal rows = std::min<qreal>(stages(), kMaxRows) * kRowHeight;
+    const qreal rows = std::min<qreal>(m_stages, kMaxRows) * kRowHeight;
     return QSize(400, int(std::ceil(rows + 2.0 * fm.height() + 10.0)));
 }
 
@@ -80,8 +75,8 @@ QSize PipelineScheduleView::minimumSizeHint() const { return QSize(200, sizeHint
 QRectF PipelineScheduleView::rowsArea() const
 {
     const QFontMetricsF fm(m_style.annotationFont);
-    const qreal left = fm.horizontalAdvance(tr("stage %1").arg(stages())) + 10.0;
-    const qreal rows = std::min<qreal>(stages(), kMaxRows) * kRowHeight;
+    const qreal left = fm.horizontalAdvance(tr("stage %1").arg(m_stages)) + 10.0;
+    const qreal rows = std::min<qreal>(m_stages, kMaxRows) * kRowHeight;
     return QRectF(left, fm.height() + 4.0, std::max(10.0, width() - left - 6.0), rows);
 }
 
@@ -94,7 +89,7 @@ void PipelineScheduleView::paintEvent(QPaintEvent*)
     painter.setFont(m_style.annotationFont);
     const QFontMetricsF fm(m_style.annotationFont);
     const QRectF area = rowsArea();
-    const int p = stages();
+    const int p = m_stages;
     const qreal row = area.height() / p;
     const qreal scale = area.width() / m_timeline.seconds;
     painter.setPen(m_style.foreground);
@@ -133,7 +128,7 @@ void PipelineScheduleView::paintEvent(QPaintEvent*)
 const PipelineSpan* PipelineScheduleView::spanAt(const QPointF& pos) const
 {
     const QRectF area = rowsArea();
-    const int p = stages();
+    const int p = m_stages;
     if (!area.contains(pos) || p == 0 || m_timeline.seconds <= 0.0)
         return nullptr;
     const int stage = std::clamp(int((pos.y() - area.top()) / (area.height() / p)), 0, p - 1);

@@ -31,11 +31,11 @@ protected:
     bool event(QEvent* event) override;
 
 private:
-    int stages() const;
     QRectF rowsArea() const;
     const PipelineSpan* spanAt(const QPointF& pos) const;
 
     PipelineTimeline m_timeline;
+    int m_stages = 0; // rows: the stages the timeline has
     int m_shown = 0;
     double m_stepSeconds = 0.0;
     ChartStyle m_style;

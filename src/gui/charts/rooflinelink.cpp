@@ -43,7 +43,7 @@ void RooflineView::setupLinkRoof(QChart* chart)
                            tr("<b>The step against its links</b><br>%1 sent per step at %2, %3 FLOP per byte "
                               "sent<br>communication %4 of the %5 step, %6 of it not hidden")
                                .arg(formatBytes(e.communicationBytes()), formatBandwidth(e.linkBytesPerSecond()))
-                               .arg(e.wholeStep.flops / e.communicationBytes(), 0, 'f', 0)
+                               .arg(e.flopsPerByteSent(), 0, 'f', 0)
                                .arg(formatSeconds(e.communicationSeconds), formatSeconds(e.stepSeconds),
                                     formatSeconds(e.exposedCommunicationSeconds)),
                            this);
@@ -64,13 +64,13 @@ void RooflineView::styleLinkRoof()
 void RooflineView::updateLinkRoof(const Estimate& e, double peak, double xmin, double ymin)
 {
     const double link = e.linkBytesPerSecond();
-    const bool shown = link > 0.0 && e.communicationBytes() > 0.0 && e.wholeStep.flops > 0.0;
+    const double intensity = e.flopsPerByteSent();
+    const bool shown = link > 0.0 && intensity > 0.0;
     m_link->setVisible(shown);
     m_linkStep->setVisible(shown);
     m_linkLabel->setVisible(shown);
     if (!shown)
         return;
-    const double intensity = e.wholeStep.flops / e.communicationBytes();
     replaceIfChanged(m_linkStep, { QPointF(intensity, e.wholeStep.achievedFlopsPerSecond()) });
     // From the plot's bottom or left edge to where the link meets the peak of the unit in use; both ends inside the
     // axes (a log axis does not clip a segment that leaves its range).

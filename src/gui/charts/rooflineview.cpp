@@ -182,8 +182,8 @@ void RooflineView::setResult(const std::shared_ptr<const SimulationResult>& resu
     double xmin = 0.1, xmax = std::max(1e3, 10.0 * peakMax / bw);
     double ymin = peakMin / 1e2, ymax = peakMax * 3.0;
     // With more than one GPU the step against its links too (rooflinelink.cpp), at its FLOPs per byte sent.
-    if (e.linkBytesPerSecond() > 0.0 && e.communicationBytes() > 0.0)
-        xmax = std::max(xmax, 2.0 * e.wholeStep.flops / e.communicationBytes());
+    if (e.linkBytesPerSecond() > 0.0)
+        xmax = std::max(xmax, 2.0 * e.flopsPerByteSent());
     for (const auto& p : e.operatorPoints) {
         if (p.flops <= 0 || p.bytes <= 0 || p.seconds <= 0 || p.seconds < 0.005 * e.stepSeconds)
             continue;
