@@ -93,7 +93,8 @@ void PipelineScheduleView::paintEvent(QPaintEvent*)
     const qreal row = area.height() / p;
     const qreal scale = area.width() / m_timeline.seconds;
     painter.setPen(m_style.foreground);
-    painter.drawText(QPointF(2.0, fm.ascent() + 1.0), summary());
+    // Elided where the window is narrow; the whole line is the widget's tooltip.
+    painter.drawText(QPointF(2.0, fm.ascent() + 1.0), fm.elidedText(summary(), Qt::ElideRight, width() - 4.0));
     for (int s = 0; s < p; ++s) {
         const QRectF band(area.left(), area.top() + s * row, area.width(), row);
         if (s == m_shown)
