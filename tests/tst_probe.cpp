@@ -64,6 +64,8 @@ private slots:
     void badFiles();
     void anotherScenarioIsRefused();
     void aloneTheFileGivesTheScenario();
+    void aCudaFileNamesItsGpu();
+    void probeRunsTorchvisionModels();
 };
 
 void TestProbe::probeOnCpuMatchesTheActivations()
@@ -219,6 +221,87 @@ void TestProbe::aloneTheFileGivesTheScenario()
     const QJsonObject saved = object(object(j, "measured_difference"), "saved_activation_bytes");
     QCOMPARE(saved.value(QStringLiteral("difference")).toDouble(),
              saved.value(QStringLiteral("predicted")).toDouble() - saved.value(QStringLiteral("measured")).toDouble());
+}
+
+// A measurement on a CUDA device is estimated for the GPU file its device name is (devicename.h) unless --gpu says
+// otherwise; a device Headroom has no file for is refused, naming the field. The file is the CPU one with its device
+// renamed: what is checked is the import, not a prediction.
+void TestProbe::aCudaFileNamesItsGpu()
+{
+    QFile f(kSource + QStringLiteral("/tests/data/measured/gpt2-cpu-b1-s64-fp32.headroom-measured.json"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QJsonObject cpu = QJsonDocument::fromJson(f.readAll()).object();
+    QTemporaryDir dir;
+    auto asDevice = [&](const QString& name, double memory) {
+        QJsonObject m = cpu;
+        m[QStringLiteral("device")] = QJsonObject { { QStringLiteral("type"), QStringLiteral("cuda") },
+                                                    { QStringLiteral("name"), name },
+                                                    { QStringLiteral("memory_bytes"), memory } };
+        const QString path = dir.filePath(name + QStringLiteral(".headroom-measured.json"));
+        return write(path, QJsonDocument(m).toJson()) ? path : QString();
+    };
+    const QString h200 = asDevice(QStringLiteral("NVIDIA H200"), 150754820096.0);
+    const auto r = runHeadroom(
+        { QStringLiteral("estimate"), QStringLiteral("--measured"), h200, QStringLiteral("--json") });
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(object(j, "scenario").value(QStringLiteral("gpu")).toString(), QStringLiteral("h200-sxm-141gb"));
+    QCOMPARE(object(j, "measured_difference").value(QStringLiteral("kernels")).toString(), QStringLiteral("cuda"));
+    QVERIFY(object(j, "measured_difference").value(QStringLiteral("step_compared")).toBool());
+
+    const auto chosen = runHeadroom(
+        { QStringLiteral("estimate"), QStringLiteral("--measured"), h200, QStringLiteral("--gpu"),
+          QStringLiteral("a100-sxm4-80gb"), QStringLiteral("--model"), QStringLiteral("gpt2"),
+          QStringLiteral("--batch"), QStringLiteral("1"), QStringLiteral("--seq"), QStringLiteral("64"),
+          QStringLiteral("--precision"), QStringLiteral("fp32"), QStringLiteral("--json") });
+    QVERIFY2(chosen.code == 0, chosen.err.constData());
+    QCOMPARE(object(QJsonDocument::fromJson(chosen.out).object(), "scenario").value(QStringLiteral("gpu")).toString(),
+             QStringLiteral("a100-sxm4-80gb"));
+
+    const QString unknown = asDevice(QStringLiteral("NVIDIA GeForce GTX 1650"), 4294967296.0);
+    const auto refused = runHeadroom({ QStringLiteral("estimate"), QStringLiteral("--measured"), unknown });
+    QCOMPARE(refused.code, 2);
+    QVERIFY2(refused.err.contains(": device.name: \"NVIDIA GeForce GTX 1650\" is none of the GPU files; give --gpu"),
+             refused.err.constData());
+}
+
+// Torchvision models are built by torchvision's own builders: ResNet-50 at 64 x 64 on the CPU, whose saved
+// activations are the simulator's byte for byte (no dropout: the CPU and CUDA kernels save the same here).
+void TestProbe::probeRunsTorchvisionModels()
+{
+    QProcess check;
+    check.start(kPython, { QStringLiteral("-c"), QStringLiteral("import torch, torchvision") });
+    if (!check.waitForFinished(60000) || check.exitStatus() != QProcess::NormalExit || check.exitCode() != 0)
+        QSKIP("/usr/bin/python3 cannot import torch and torchvision (install python3-torchvision)");
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("r50.headroom-measured.json"));
+    QProcess probe;
+    probe.start(kPython,
+                { kSource + QStringLiteral("/tools/probe/headroom-probe"), QStringLiteral("--model"),
+                  QStringLiteral("resnet50"), QStringLiteral("--batch"), QStringLiteral("1"), QStringLiteral("--seq"),
+                  QStringLiteral("64"), QStringLiteral("--device"), QStringLiteral("cpu"), QStringLiteral("--steps"),
+                  QStringLiteral("1"), QStringLiteral("--out"), out });
+    QVERIFY(probe.waitForFinished(300000));
+    QVERIFY2(probe.exitCode() == 0, probe.readAllStandardError().constData());
+    const auto r = runHeadroom(
+        { QStringLiteral("estimate"), QStringLiteral("--measured"), out, QStringLiteral("--json") });
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(object(j, "measured").value(QStringLiteral("parameters")).toDouble(), 25557032.0); // torchvision docs
+    const QJsonObject saved = object(object(j, "measured_difference"), "saved_activation_bytes");
+    QCOMPARE_GT(saved.value(QStringLiteral("measured")).toDouble(), 1e6);
+    QCOMPARE(saved.value(QStringLiteral("difference")).toDouble(), 0.0);
+
+    // A CNN has no transformer blocks to checkpoint: the probe says so rather than measure something else.
+    QProcess refused;
+    refused.start(kPython,
+                  { kSource + QStringLiteral("/tools/probe/headroom-probe"), QStringLiteral("--model"),
+                    QStringLiteral("resnet50"), QStringLiteral("--checkpointing"), QStringLiteral("full"),
+                    QStringLiteral("--device"), QStringLiteral("cpu"), QStringLiteral("--out"),
+                    dir.filePath(QStringLiteral("x.json")) });
+    QVERIFY(refused.waitForFinished(120000));
+    QCOMPARE(refused.exitCode(), 2);
+    QVERIFY(refused.readAllStandardError().contains("checkpoints transformer blocks only"));
 }
 
 QTEST_APPLESS_MAIN(TestProbe)
