@@ -36,7 +36,8 @@ void buildCnnGraph(const ModelSpec& model, const TrainingConfig& config, Graph& 
     GraphBuilder b(g, planPrecision(config));
     b.setLayer(-1);
     const double side = double(std::max<std::int64_t>(1, config.sequenceLength));
-    const TensorId image = b.input("images", DType::F32, spec.channels * side * side);
+    // The images are cast to the model's own dtype (FP32 under autocast, BF16 for a model.to(torch.bfloat16)).
+    const TensorId image = b.input("images", b.plan().paramType, spec.channels * side * side);
     const TensorId labels = b.input("labels", DType::I64, 1.0);
 
     std::vector<TensorId> out(spec.layers.size(), kNoTensor);

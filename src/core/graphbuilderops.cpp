@@ -104,8 +104,11 @@ TensorId GraphBuilder::batchNorm(TensorId x, TensorId gamma, TensorId beta, doub
     const int op = beginOp(OpType::BatchNorm, OpKind::Normalization, MathUnit::Fp32Vector, label);
     addInputs({ x, gamma, beta });
     const TensorId y = newActivation(n, t, true);
-    const TensorId mean = newTensor(fixedAmount(channels), DType::F32, TensorRole::Activation, false);
-    const TensorId invstd = newTensor(fixedAmount(channels), DType::F32, TensorRole::Activation, false);
+    // save_mean and save_invstd: the accumulate type on CUDA (batch_norm_cuda), the parameters' dtype on the CPU
+    // (batch_norm_cpu: FP32 only when the parameters are FP32 beside a 16-bit input).
+    const DType stats = m_plan.cpuKernels ? m_plan.paramType : DType::F32;
+    const TensorId mean = newTensor(fixedAmount(channels), stats, TensorRole::Activation, false);
+    const TensorId invstd = newTensor(fixedAmount(channels), stats, TensorRole::Activation, false);
     m_g.tensors[mean].producer = m_g.tensors[invstd].producer = op;
     addOutputs({ y, mean, invstd });
     addSaved({ x, mean, invstd });

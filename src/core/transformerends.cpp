@@ -17,7 +17,7 @@ TensorId TransformerBuilder::embeddings()
         // the position embedding.
         const double side = std::floor(double(cfg.sequenceLength) / m.patchSize);
         const double patches = side * side;
-        const TensorId image = b.input("images", DType::F32,
+        const TensorId image = b.input("images", b.plan().paramType, // the model's dtype, as for a CNN
                                        double(m.channels) * cfg.sequenceLength * cfg.sequenceLength);
         labels = b.input("labels", DType::I64, 1.0);
         const double k2 = double(m.patchSize) * m.patchSize;
@@ -28,9 +28,10 @@ TensorId TransformerBuilder::embeddings()
             const TensorId cls = b.parameter("class_token", h, false);
             x = b.concat(cls, x, "embed.class_token");
         }
-        const double refSide = std::floor(double(m.imageSize) / m.patchSize);
-        const TensorId pos = b.parameter("encoder.pos_embedding", (refSide * refSide + (m.classToken ? 1 : 0)) * h,
-                                         false, h, refSide * refSide + 1);
+        // VisionTransformer(image_size=...) sizes its position embedding for the image it is built for, as
+        // torchvision's interpolate_embeddings does for pretrained weights at another resolution.
+        const double tokens = patches + (m.classToken ? 1 : 0);
+        const TensorId pos = b.parameter("encoder.pos_embedding", tokens * h, false, h, tokens);
         x = b.add(x, pos, "embed.position");
         return b.dropout(x, m.embeddingDropout, "embed.dropout");
     }
