@@ -4021,5 +4021,9 @@
         <source>PyTorch: max_memory_allocated %1 · max_memory_reserved %2 · with the CUDA context and %3 of NCCL buffers %4 of %5</source>
         <translation>PyTorch：max_memory_allocated %1 · max_memory_reserved %2 · 加上 CUDA 上下文和 %3 的 NCCL 缓冲区共 %4（总量 %5）</translation>
     </message>
+    <message>
+        <source>step %1 on the CPU (not compared)</source>
+        <translation>CPU 上每步 %1（不作比较）</translation>
+    </message>
 </context>
 </TS>

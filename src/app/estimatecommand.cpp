@@ -1,6 +1,7 @@
 #include "estimatecommand.h"
 
 #include "catalogloader.h"
+#include "devicename.h"
 #include "finetuneoptions.h"
 #include "measured.h"
 #include "modelimport.h"
@@ -129,9 +130,11 @@ namespace {
                                                        "scenario's what-if bandwidth."));
 
     // --measured: the file, parsed; with no scenario option given, the estimate takes the file's scenario, else the
-    // two must agree on model, batch, sequence and precision (measured.h checkMeasuredScenario).
-    std::optional<QString> readMeasured(const QString& path, bool adopt, Catalog& catalog, ResolvedScenario* r,
-                                        Measured* out)
+    // two must agree on model, batch, sequence and precision (measured.h checkMeasuredScenario). Unless --gpu or
+    // --scenario chose one, the GPU is the file's CUDA device (devicename.h); a name that fits several files, or
+    // none, is refused.
+    std::optional<QString> readMeasured(const QString& path, bool adopt, bool gpuChosen, Catalog& catalog,
+                                        ResolvedScenario* r, Measured* out)
     {
         QByteArray text;
         if (auto e = CatalogLoader::readFile(path, &text, 4 << 20))
@@ -140,6 +143,23 @@ namespace {
         if (!m)
             return QStringLiteral("--measured: %1").arg(QString::fromStdString(m.error().toString()));
         *out = *m;
+        if (!gpuChosen && !measuredOnCpu(*m)) {
+            const DeviceMatch d = matchCudaDevice(catalog, m->deviceName, m->deviceMemoryBytes);
+            if (!d.unique()) {
+                QStringList ids;
+                for (const std::string& id : d.ids)
+                    ids << QString::fromStdString(id);
+                return QStringLiteral("--measured: %1: device.name: \"%2\" is %3; give --gpu with the GPU it ran on")
+                    .arg(path, QString::fromStdString(m->deviceName),
+                         ids.isEmpty() ? QStringLiteral("none of the GPU files")
+                                       : QStringLiteral("any of %1").arg(ids.join(QStringLiteral(", "))));
+            }
+            if (d.ids.front() != r->scenario.gpuId) {
+                r->scenario.gpuId = d.ids.front();
+                r->scenario.overrides = {}; // what-if figures belong to the GPU they were made for
+            }
+            r->gpu = catalog.gpu(r->scenario.gpuId);
+        }
         if (adopt) {
             const ModelSpec* model = catalog.model(m->modelId);
             if (!model)
@@ -155,6 +175,8 @@ namespace {
         }
         if (auto e = checkMeasuredScenario(*m, r->scenario.modelId, r->scenario.config, path.toStdString()))
             return QStringLiteral("--measured: %1").arg(QString::fromStdString(e->toString()));
+        if (measuredOnCpu(*m))
+            r->scenario.config.kernels = KernelBackend::Cpu;
         return std::nullopt;
     }
 
@@ -416,7 +438,8 @@ int runEstimate(const QStringList& arguments)
                                     QStringLiteral("fail-if-oom") })
             given.removeAll(own);
         m.emplace();
-        if (auto e = readMeasured(p.value(measured), given.isEmpty(), catalog, &r, &*m)) {
+        const bool gpuChosen = p.isSet(kGpu) || p.isSet(kScenario);
+        if (auto e = readMeasured(p.value(measured), given.isEmpty(), gpuChosen, catalog, &r, &*m)) {
             err() << "headroom estimate: " << *e << "\n";
             return 2;
         }

@@ -134,8 +134,11 @@ Expected<Measured> parseMeasured(std::string_view jsonText, std::string_view ori
     }
 }
 
+bool measuredOnCpu(const Measured& m) { return m.deviceType == "cpu"; }
+
 void applyMeasuredScenario(const Measured& m, TrainingConfig& c)
 {
+    c.kernels = measuredOnCpu(m) ? KernelBackend::Cpu : KernelBackend::Cuda;
     c.microBatch = m.microBatch;
     c.sequenceLength = m.sequenceLength;
     c.precision = m.precision;
@@ -231,6 +234,9 @@ std::string resultWithMeasuredToJson(const SimulationResult& r, const Measured& 
     diff["saved_activation_bytes"] = differenceJson(c.savedActivations, true);
     diff["step_seconds"] = differenceJson(c.stepSeconds, false);
     diff["parameters"] = differenceJson({ r.estimate.parameters, m.parameters }, true);
+    // The kernels whose saved dtypes the prediction follows, and whether its step time is that of the measured device.
+    diff["kernels"] = r.estimate.config.kernels == KernelBackend::Cpu ? "cpu" : "cuda";
+    diff["step_compared"] = !measuredOnCpu(m);
     j["measured_difference"] = diff;
     return j.dump(2) + "\n";
 }
@@ -255,7 +261,12 @@ std::string measuredToTable(const Estimate& e, const Measured& m, const Allocato
                       pct(*c.peakReserved));
         out += line;
     }
-    std::snprintf(line, sizeof line, ", step %s (%+.1f%%)\n", formatSeconds(m.stepSeconds).c_str(), pct(c.stepSeconds));
+    if (measuredOnCpu(m))
+        std::snprintf(line, sizeof line, ", step %s on the CPU (not compared: the prediction is a GPU's)\n",
+                      formatSeconds(m.stepSeconds).c_str());
+    else
+        std::snprintf(line, sizeof line, ", step %s (%+.1f%%)\n", formatSeconds(m.stepSeconds).c_str(),
+                      pct(c.stepSeconds));
     return out + line;
 }
 

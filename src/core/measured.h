@@ -48,7 +48,12 @@ struct Measured {
 
 Expected<Measured> parseMeasured(std::string_view jsonText, std::string_view origin);
 
-// The measured file's scenario into a configuration (the fields it has; the rest stay as `c` has them).
+// A measurement on a CPU: its saved tensors follow the CPU kernels' dtypes (KernelBackend::Cpu), and its step time
+// is not comparable with a GPU's.
+bool measuredOnCpu(const Measured& m);
+
+// The measured file's scenario into a configuration (the fields it has; the rest stay as `c` has them), and the
+// kernels whose saved dtypes it measured (measuredOnCpu).
 void applyMeasuredScenario(const Measured& m, TrainingConfig& c);
 // Refuses an estimate of another scenario: names the first field (scenario.model, scenario.micro_batch,
 // scenario.sequence_length, scenario.precision) that differs.

@@ -149,7 +149,10 @@ QString VerdictWidget::measuredLine() const
                      .arg(formatBytes(c.peakReserved->measured), signedPercent(*c.peakReserved));
     parts << tr("saved activations %1 (predicted %2)")
                  .arg(formatBytes(c.savedActivations.measured), signedPercent(c.savedActivations));
-    parts << tr("step %1 (predicted %2)").arg(formatSeconds(c.stepSeconds.measured), signedPercent(c.stepSeconds));
+    if (measuredOnCpu(m))
+        parts << tr("step %1 on the CPU (not compared)").arg(formatSeconds(c.stepSeconds.measured));
+    else
+        parts << tr("step %1 (predicted %2)").arg(formatSeconds(c.stepSeconds.measured), signedPercent(c.stepSeconds));
     return tr("Measured on %1 (torch %2): %3")
         .arg(device, QString::fromStdString(m.torchVersion), parts.join(QStringLiteral(" · ")));
 }

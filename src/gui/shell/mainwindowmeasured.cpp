@@ -6,6 +6,7 @@
 
 #include "catalogloader.h"
 #include "controlpanel.h"
+#include "devicename.h"
 #include "measured.h"
 #include "simulationcontroller.h"
 #include "timelineview.h"
@@ -32,6 +33,14 @@ std::optional<QString> MainWindow::openMeasuredFile(const QString& path)
             .arg(path, QString::fromStdString(m->modelId));
     Scenario s = m_controller->scenario();
     s.modelId = m->modelId;
+    // The GPU it ran on, where its CUDA device name is one of the GPU files; else the window's stays.
+    if (!measuredOnCpu(*m)) {
+        const DeviceMatch d = matchCudaDevice(m_controller->catalog(), m->deviceName, m->deviceMemoryBytes);
+        if (d.unique() && d.ids.front() != s.gpuId) {
+            s.gpuId = d.ids.front();
+            s.overrides = {};
+        }
+    }
     applyMeasuredScenario(*m, s.config);
     if (auto e = validateForModel(*model, s.config, path.toStdString()))
         return QString::fromStdString(e->toString());
