@@ -83,6 +83,8 @@ private slots:
     void modelsAgreeWithTheSimulator_data();
     void modelsAgreeWithTheSimulator();
     void ncclBuffersPerCommunicator();
+    void cublasWorkspaceConfig();
+    void cudnnWorkspaceAroundEachConvolution();
 };
 
 // round_size and get_allocation_size.
@@ -230,6 +232,80 @@ void TestAllocator::ncclBuffersPerCommunicator()
     QCOMPARE(a.ncclCommunicators, 1);
     QCOMPARE(a.ncclBytes, 240 * MiB);
     QCOMPARE(a.deviceBytes, a.peakReservedBytes + a.contextBytes + a.ncclBytes);
+}
+
+// CUBLAS_WORKSPACE_CONFIG as PyTorch's parseChosenWorkspaceSize (aten/src/ATen/cuda/CublasHandlePool.cpp) reads it:
+// ":SIZE:COUNT" pairs of KiB. PyTorch's reproducibility notes (docs/source/notes/randomness.rst) say :4096:8 "will
+// increase library footprint in GPU memory by approximately 24MiB" over the default of :4096:2:16:8.
+void TestAllocator::cublasWorkspaceConfig()
+{
+    QCOMPARE(cublasWorkspaceConfigBytes(":4096:8").value_or(-1), 32 * MiB);
+    QCOMPARE(cublasWorkspaceConfigBytes(":16:8").value_or(-1), 128 * 1024.0);
+    const double fallback = *cublasWorkspaceConfigBytes(":4096:2:16:8");
+    QCOMPARE(fallback, 4096.0 * 1024 * 2 + 16.0 * 1024 * 8);
+    QCOMPARE(std::round((32 * MiB - fallback) / MiB), 24.0); // "approximately 24MiB"
+    QCOMPARE(fallback, defaultCublasWorkspaceBytes(test::gpu("a100-sxm4-80gb")));
+    QCOMPARE(32 * MiB, defaultCublasWorkspaceBytes(test::gpu("h100-sxm5-80gb"))); // :4096:8 from compute 9.0
+    QVERIFY(!cublasWorkspaceConfigBytes("4096,8"));
+    QVERIFY(!cublasWorkspaceConfigBytes(""));
+    QVERIFY(!cublasWorkspaceConfigBytes(":4096"));
+
+    // Chosen in the scenario: the workspace changes, the CUDA context does not.
+    Scenario s = defaultScenario();
+    s.modelId = "gpt2";
+    const auto base = simulate(test::catalog(), s, SimulateOptions {});
+    s.config.cublasWorkspaceBytes = 32 * MiB;
+    const auto more = simulate(test::catalog(), s, SimulateOptions {});
+    QVERIFY(base && more);
+    QCOMPARE(more->allocator.cublasWorkspaceBytes - base->allocator.cublasWorkspaceBytes, 32 * MiB - fallback);
+    QCOMPARE(more->allocator.contextBytes, base->allocator.contextBytes);
+    QVERIFY(more->allocator.peakAllocatedBytes > base->allocator.peakAllocatedBytes);
+}
+
+// cuDNN takes the workspace of the plan it runs from the caching allocator just before each convolution call and
+// gives it back after (aten/src/ATen/native/cudnn/Conv_v8.cpp, run_conv_plan). By hand: a 30 MiB output (its own
+// 30 MiB segment: large requests are rounded to 2 MiB) and an 8 MiB workspace (below 10 MiB: a 20 MiB segment)
+// are 38 MiB allocated and 50 MiB reserved at once; the freed workspace's segment is reused by the next call.
+void TestAllocator::cudnnWorkspaceAroundEachConvolution()
+{
+    Schedule s;
+    MemoryBlock out;
+    out.bytes.fixed = 30 * MiB;
+    s.blocks.push_back(out);
+    Step conv;
+    conv.convolution = true;
+    conv.eventsBegin = 0;
+    conv.allocCount = 1;
+    Step free;
+    free.eventsBegin = 1;
+    free.freeCount = 1;
+    s.events = { 0, 0 };
+    s.steps = { conv, free };
+    AllocatorSettings settings;
+    settings.cublasLtWorkspaceBytes = 0.0;
+    const AllocatorEstimate none = replayCachingAllocator(s, {}, 1.0, settings, 0.0);
+    QCOMPARE(none.peakAllocatedBytes, 30 * MiB);
+    QCOMPARE(none.peakReservedBytes, 30 * MiB);
+    settings.cudnnWorkspaceBytes = 8 * MiB;
+    const AllocatorEstimate with = replayCachingAllocator(s, {}, 1.0, settings, 0.0);
+    QCOMPARE(with.peakAllocatedBytes, 38 * MiB);
+    QCOMPARE(with.peakReservedBytes, 50 * MiB);
+    QCOMPARE(with.convolutionSteps, 1);
+    QCOMPARE(with.requestedPeakBytes, 38 * MiB);
+
+    // A CNN: every forward and backward convolution step takes it; a transformer has none.
+    Scenario r = defaultScenario();
+    r.modelId = "resnet50";
+    r.config.microBatch = 16;
+    r.config.sequenceLength = 224;
+    const auto cnn = simulate(test::catalog(), r, SimulateOptions {});
+    QVERIFY(cnn);
+    QCOMPARE(cnn->allocator.convolutionSteps, 2 * 53); // ResNet-50's 53 convolutions (torchvision), both passes
+    r.config.cudnnWorkspaceBytes = 256 * MiB;
+    const auto big = simulate(test::catalog(), r, SimulateOptions {});
+    QVERIFY(big);
+    QVERIFY(big->allocator.peakAllocatedBytes > cnn->allocator.peakAllocatedBytes);
+    QVERIFY(big->allocator.peakAllocatedBytes <= cnn->allocator.peakAllocatedBytes + 256 * MiB);
 }
 
 QTEST_APPLESS_MAIN(TestAllocator)

@@ -18,6 +18,7 @@
 #include <QAbstractSlider>
 #include <QAbstractSpinBox>
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QCompleter>
 #include <QDockWidget>
@@ -52,6 +53,7 @@ private slots:
     void capacityFollowsTheGpu();
     void overflowIsShown();
     void verdictStatesWhatPyTorchWouldReport();
+    void allocatorControlsChangeWhatPyTorchWouldReport();
     void measurementIsComparedWhileItsScenarioHolds();
     void rooflineSlopeIsTheBandwidth();
     void precisionChangesRoofAndDots();
@@ -197,6 +199,37 @@ void TestMainWindow::verdictStatesWhatPyTorchWouldReport()
     emit m_window->verdict()->explainRequested(QStringLiteral("time"));
     QVERIFY(m_window->explainHtml().contains(QStringLiteral("Step time")));
     QVERIFY(m_window->explainHtml().contains(formatSeconds(r->timeRange.slowSeconds)));
+    // The PyTorch figures link to their terms: each with its figure and the rule or file it comes from.
+    QVERIFY(details.contains(QStringLiteral("href=\"allocator\"")));
+    emit m_window->verdict()->explainRequested(QStringLiteral("allocator"));
+    const QString html = m_window->explainHtml();
+    QVERIFY2(html.contains(QStringLiteral("What PyTorch would report")), qPrintable(html));
+    for (double bytes : { r->allocator.cublasWorkspaceBytes, r->allocator.contextBytes, r->allocator.deviceBytes })
+        QVERIFY2(html.contains(formatBytes(bytes)), qPrintable(formatBytes(bytes)));
+    QVERIFY(html.contains(QStringLiteral("CUDACachingAllocator.cpp")));
+}
+
+// Expandable segments and a cuDNN workspace, set in the panel, reach the scenario and the replay; the workspace
+// row shows for a model with convolutions only.
+void TestMainWindow::allocatorControlsChangeWhatPyTorchWouldReport()
+{
+    auto* expandable = m_window->controls()->findChild<QCheckBox*>(QStringLiteral("expandableCheck"));
+    auto* cudnn = m_window->controls()->findChild<QSpinBox*>(QStringLiteral("cudnnSpin"));
+    QVERIFY(expandable && cudnn);
+    QVERIFY(!cudnn->isVisibleTo(m_window->controls())); // BERT-base: no convolution
+    Scenario s = m_controller->scenario();
+    s.modelId = "resnet50";
+    s.config.sequenceLength = 224;
+    m_window->applyScenario(s, QStringLiteral("test"));
+    QVERIFY(cudnn->isVisibleTo(m_window->controls()));
+    cudnn->setValue(128);
+    QCOMPARE(m_controller->scenario().config.cudnnWorkspaceBytes, 128.0 * 1024 * 1024);
+    expandable->setChecked(true);
+    QVERIFY(m_controller->scenario().config.expandableSegments);
+    QTRY_VERIFY_WITH_TIMEOUT(m_controller->background().allocator.computed
+                                 && m_controller->background().allocator.cudnnWorkspaceBytes == 128.0 * 1024 * 1024
+                                 && m_controller->background().allocator.expandableSegments,
+                             10000);
 }
 
 // File > Compare with a Measurement: the window takes the measured scenario (GPT-2, batch 1, sequence 64, FP32, the

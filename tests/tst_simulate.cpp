@@ -79,7 +79,7 @@ SimulationResult run(const Scenario& s, SimulationCache* cache)
 
 // A new field of TrainingConfig changes its size: give it a row below (and, if it does not shape the schedule, a
 // line in scheduleKey()), then update this size.
-static_assert(sizeof(TrainingConfig) == 192, "TrainingConfig changed: add a row to cachedEqualsFresh_data");
+static_assert(sizeof(TrainingConfig) == 224, "TrainingConfig changed: add a row to cachedEqualsFresh_data");
 
 void TestSimulate::cachedEqualsFresh_data()
 {
@@ -151,6 +151,9 @@ void TestSimulate::cachedEqualsFresh_data()
     QTest::newRow("ncclChannels") << Change([](TrainingConfig& c) { c.ncclChannels = 4; });
     // Fits in the padding after allocatorReserveFraction: the size check above did not notice it.
     QTest::newRow("expandableSegments") << Change([](TrainingConfig& c) { c.expandableSegments = true; });
+    QTest::newRow("cublasWorkspaceBytes") << Change([](TrainingConfig& c) { c.cublasWorkspaceBytes = 0.0; });
+    QTest::newRow("cudnnWorkspaceBytes") << Change(
+        [](TrainingConfig& c) { c.cudnnWorkspaceBytes = 64.0 * 1024 * 1024; });
     // CPU kernels save different helper dtypes (dropout noise, LayerNorm statistics): the latent stale cache of the
     // old GUI-side key, which left this field out.
     QTest::newRow("kernels") << Change([](TrainingConfig& c) { c.kernels = KernelBackend::Cpu; });
@@ -190,7 +193,8 @@ void TestSimulate::cachedEqualsFresh()
     change(changed.config);
     if (changed.config.expertParallel > 1) // expert parallelism needs a model with experts
         base.modelId = changed.modelId = "mixtral-8x7b";
-    if (changed.config.channelsLast) // only convolutions have a memory format
+    // only convolutions have a memory format and a cuDNN workspace
+    if (changed.config.channelsLast || changed.config.cudnnWorkspaceBytes > 0)
         base.modelId = changed.modelId = "resnet50";
     QVERIFY(!(changed.config == base.config)); // the row really changes the field
 

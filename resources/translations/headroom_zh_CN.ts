@@ -359,6 +359,26 @@
         <source>The link inside a node that torch.distributed&apos;s NCCL collectives run over, as nccl-tests measures it (all-reduce bus bandwidth): PCIe through host memory (GeForce cards without peer-to-peer, or NCCL_P2P_DISABLE=1), PCIe 4 or 5 with peer-to-peer, an NVLink bridge, NVLink with NVSwitch. Auto: what the GPU file says: its NVLink where the group fits on it (the measured figure of the same system where there is one), else its PCIe, through host memory when the file says the cards have no peer-to-peer.</source>
         <translation>torch.distributed 的 NCCL 集合通信在节点内使用的链路，按 nccl-tests 的测量（all-reduce 总线带宽）：经主机内存的 PCIe（无点对点的 GeForce 显卡，或 NCCL_P2P_DISABLE=1）、带点对点的 PCIe 4 或 5、NVLink 桥、带 NVSwitch 的 NVLink。自动：按 GPU 文件：组能放进其 NVLink 时用 NVLink（有同一系统的实测值时用实测值），否则用其 PCIe；文件说明显卡之间没有点对点时经主机内存。</translation>
     </message>
+    <message>
+        <source>PyTorch allocator</source>
+        <translation>PyTorch 分配器</translation>
+    </message>
+    <message>
+        <source>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: each pool is one segment that grows, so torch.cuda.max_memory_reserved is the high-water mark of what is allocated instead of a sum of fixed segments that fragments.</source>
+        <translation>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True：每个内存池是一个可增长的段，因此 torch.cuda.max_memory_reserved 等于已分配内存的最高水位，而不是会产生碎片的固定段之和。</translation>
+    </message>
+    <message>
+        <source>Expandable segments</source>
+        <translation>可扩展段（expandable segments）</translation>
+    </message>
+    <message>
+        <source>cuDNN workspace</source>
+        <translation>cuDNN 工作区</translation>
+    </message>
+    <message>
+        <source>The workspace cuDNN takes from the caching allocator for each convolution call while it runs (torch&apos;s aten/src/ATen/native/cudnn/Conv_v8.cpp); its size depends on the engine cuDNN&apos;s heuristics pick (torch.backends.cudnn.benchmark = False). 0: the implicit-GEMM engines, which need none or a few KiB.</source>
+        <translation>每次卷积调用运行期间 cuDNN 从缓存分配器取用的工作区（torch 的 aten/src/ATen/native/cudnn/Conv_v8.cpp）；其大小取决于 cuDNN 启发式选择的引擎（torch.backends.cudnn.benchmark = False）。0：隐式 GEMM 引擎，不需要或只需几 KiB。</translation>
+    </message>
 </context>
 <context>
     <name>Examples</name>
@@ -664,6 +684,82 @@
     <message>
         <source>&lt;li&gt;&lt;b&gt;%1&lt;/b&gt;: %2, %3 sent; %4&lt;/li&gt;</source>
         <translation>&lt;li&gt;&lt;b&gt;%1&lt;/b&gt;：%2，发送 %3；%4&lt;/li&gt;</translation>
+    </message>
+    <message>
+        <source>What PyTorch would report</source>
+        <translation>PyTorch 会报告的数值</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The caching allocator is being replayed…&lt;/p&gt;</source>
+        <translation>&lt;p&gt;正在重放缓存分配器……&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>max_memory_allocated</source>
+        <translation>max_memory_allocated</translation>
+    </message>
+    <message>
+        <source>the tensors of the step (%1 requested at once at most), each rounded up to 512 bytes; a cached block is split only when more than 1 MiB (512 bytes for requests up to 1 MiB) would be left</source>
+        <translation>该步的张量（同时请求最多 %1），每个向上取整到 512 字节；只有剩余超过 1 MiB（不超过 1 MiB 的请求为 512 字节）时才拆分缓存块</translation>
+    </message>
+    <message>
+        <source>· cuBLAS workspace</source>
+        <translation>· cuBLAS 工作区</translation>
+    </message>
+    <message>
+        <source>held from the first matmul: CUBLAS_WORKSPACE_CONFIG (default %1 here) plus cuBLASLt&apos;s 1 MiB; --cublas-workspace-config, scenario key cublas_workspace_mib</source>
+        <translation>自第一次矩阵乘起一直占用：CUBLAS_WORKSPACE_CONFIG（此处默认 %1）加上 cuBLASLt 的 1 MiB；--cublas-workspace-config，场景键 cublas_workspace_mib</translation>
+    </message>
+    <message>
+        <source>· cuDNN workspace</source>
+        <translation>· cuDNN 工作区</translation>
+    </message>
+    <message>
+        <source>max_memory_reserved</source>
+        <translation>max_memory_reserved</translation>
+    </message>
+    <message>
+        <source>%1 expandable segments, grown in 2 MiB (small) and 20 MiB (large) steps: %2 above allocated</source>
+        <translation>%1 个可扩展段，按 2 MiB（小）和 20 MiB（大）增长：比已分配多 %2</translation>
+    </message>
+    <message>
+        <source>%1 segments: 2 MiB for requests up to 1 MiB, 20 MiB below 10 MiB, the request rounded to 2 MiB above; freed blocks stay cached: %2 above allocated</source>
+        <translation>%1 个段：不超过 1 MiB 的请求用 2 MiB 段，10 MiB 以下用 20 MiB 段，更大的请求取整到 2 MiB；释放的块保留在缓存中：比已分配多 %2</translation>
+    </message>
+    <message>
+        <source>CUDA context</source>
+        <translation>CUDA 上下文</translation>
+    </message>
+    <message>
+        <source>the framework overhead (%1, the GPU file&apos;s estimate or the Overhead control) less the default cuBLAS workspace</source>
+        <translation>框架开销（%1，GPU 文件的估计值或“开销”控件）减去默认 cuBLAS 工作区</translation>
+    </message>
+    <message>
+        <source>NCCL buffers</source>
+        <translation>NCCL 缓冲区</translation>
+    </message>
+    <message>
+        <source>%1 communicators, 10 MiB per ring channel each, outside the caching allocator</source>
+        <translation>%1 个通信器，每个环形通道 10 MiB，位于缓存分配器之外</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;%1 of %2: cudaMalloc fails, an out-of-memory error.&lt;/b&gt;&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;%1 / %2：cudaMalloc 失败，即显存不足（OOM）错误。&lt;/b&gt;&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;%1 of %2: no out-of-memory error.&lt;/b&gt;&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;%1 / %2：不会出现显存不足错误。&lt;/b&gt;&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;PyTorch&apos;s CUDA caching allocator replayed over three training steps of the schedule: what torch.cuda.max_memory_allocated and max_memory_reserved would return, and the device memory an out-of-memory error is decided by (reserved, the context and NCCL&apos;s buffers).&lt;/p&gt;</source>
+        <translation>&lt;p&gt;在该调度的三个训练步上重放 PyTorch 的 CUDA 缓存分配器：torch.cuda.max_memory_allocated 与 max_memory_reserved 会返回的数值，以及决定是否显存不足的设备内存（保留内存、上下文与 NCCL 缓冲区）。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>c10/cuda/CUDACachingAllocator.cpp (rounding, pools, splitting, release on a failed cudaMalloc), aten/src/ATen/cuda/CublasHandlePool.cpp (cuBLAS workspace), aten/src/ATen/native/cudnn/Conv_v8.cpp (cuDNN workspace), NCCL&apos;s src/init.cc (buffers); docs/formulas.md section 3.2a. Not yet measured on a GPU: docs/accuracy.md section 4.</source>
+        <translation>c10/cuda/CUDACachingAllocator.cpp（取整、内存池、拆分、cudaMalloc 失败时释放），aten/src/ATen/cuda/CublasHandlePool.cpp（cuBLAS 工作区），aten/src/ATen/native/cudnn/Conv_v8.cpp（cuDNN 工作区），NCCL 的 src/init.cc（缓冲区）；docs/formulas.md 第 3.2a 节。尚未在 GPU 上实测：见 docs/accuracy.md 第 4 节。</translation>
+    </message>
+    <message>
+        <source>taken around each of the step&apos;s %1 convolution calls while it runs; the size of the engine cuDNN picks, set in the control panel (PyTorch allocator)</source>
+        <translation>在该步 %1 次卷积调用的每一次运行期间占用；大小为 cuDNN 所选引擎的需求，在控制面板（PyTorch 分配器）中设置</translation>
     </message>
 </context>
 <context>

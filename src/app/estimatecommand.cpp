@@ -1,5 +1,6 @@
 #include "estimatecommand.h"
 
+#include "allocatoroptions.h"
 #include "catalogloader.h"
 #include "devicename.h"
 #include "finetuneoptions.h"
@@ -96,26 +97,10 @@ namespace {
     const QCommandLineOption kGradAccum({ QStringLiteral("grad-accum") },
                                         QStringLiteral("Gradient accumulation steps (default 1)."),
                                         QStringLiteral("N"));
-    const QCommandLineOption kOverhead({ QStringLiteral("overhead-mib") },
-                                       QStringLiteral("Framework overhead in MiB (default: the GPU file's)."),
-                                       QStringLiteral("MiB"));
-    const QCommandLineOption
-        kReserve({ QStringLiteral("allocator-reserve") },
-                 QStringLiteral("Caching-allocator slack as a fraction of allocated bytes (default 0)."),
-                 QStringLiteral("fraction"));
     const QCommandLineOption
         kChannelsLast({ QStringLiteral("channels-last") },
                       QStringLiteral("Convolutions on torch.channels_last (NHWC) tensors: no layout transposes around "
                                      "tensor-core convolutions (time only)."));
-    const QCommandLineOption kNcclChannels(
-        { QStringLiteral("nccl-channels") },
-        QStringLiteral("Ring channels per NCCL communicator, as NCCL_MIN/MAX_NCHANNELS set them (default: "
-                       "the link's: 2 over PCIe, 4 over an NVLink bridge, 24 over NVSwitch); each "
-                       "holds 10 MiB of buffers on every rank."),
-        QStringLiteral("N"));
-    const QCommandLineOption kExpandable(
-        { QStringLiteral("expandable-segments") },
-        QStringLiteral("Replay the caching allocator with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True."));
     const QCommandLineOption kMemory({ QStringLiteral("memory-gib") },
                                      QStringLiteral("What-if: override the GPU's memory capacity (GiB)."),
                                      QStringLiteral("GiB"));
@@ -200,10 +185,10 @@ std::optional<QString> resolveModelOption(const QString& value, Catalog& catalog
 
 void addScenarioOptions(QCommandLineParser& parser)
 {
-    parser.addOptions({ kScenario,    kGpu,       kModel,     kBatch,      kSeq,          kPrecision,   kStyle,
-                        kMasterGrads, kZero,      kDp,        kTp,         kSp,           kOffload,     kCkpt,
-                        kAttention,   kOptimizer, kAdamImpl,  kGradAccum,  kOverhead,     kReserve,     kMemory,
-                        kBandwidth,   kPeak,      kDatasheet, kExpandable, kChannelsLast, kNcclChannels });
+    parser.addOptions({ kScenario, kGpu,       kModel,  kBatch,     kSeq,     kPrecision, kStyle,       kMasterGrads,
+                        kZero,     kDp,        kTp,     kSp,        kOffload, kCkpt,      kAttention,   kOptimizer,
+                        kAdamImpl, kGradAccum, kMemory, kBandwidth, kPeak,    kDatasheet, kChannelsLast });
+    addAllocatorOptions(parser);
     addFinetuneOptions(parser);
     addParallelismOptions(parser);
 }
@@ -285,12 +270,8 @@ std::optional<QString> resolveScenario(const QCommandLineParser& p, Catalog& cat
         c.sequenceParallel = true;
     if (p.isSet(kOffload))
         c.offloadOptimizer = true;
-    if (p.isSet(kExpandable))
-        c.expandableSegments = true;
     if (p.isSet(kChannelsLast))
         c.channelsLast = true;
-    if ((e = integer(p, kNcclChannels, 1, 64, &c.ncclChannels)))
-        return e;
     if ((e = choice(p, kCkpt, &checkpointingFromString, "none, selective, full", &c.checkpointing)))
         return e;
     if ((e = choice(p, kAttention, &attentionFromString, "eager, fused", &c.attention)))
@@ -303,12 +284,7 @@ std::optional<QString> resolveScenario(const QCommandLineParser& p, Catalog& cat
         return e;
     if ((e = integer(p, kGradAccum, 1, 1 << 20, &c.gradientAccumulation)))
         return e;
-    if (p.isSet(kOverhead)) {
-        if ((e = number(p, kOverhead, 0, 1 << 20, &d)))
-            return e;
-        c.overheadBytes = units::fromMiB(d);
-    }
-    if ((e = number(p, kReserve, 0, 10, &c.allocatorReserveFraction)))
+    if ((e = readAllocatorOptions(p, &c)))
         return e;
     if (p.isSet(kMemory)) {
         if ((e = number(p, kMemory, 0.001, 1 << 20, &d)))
@@ -362,12 +338,8 @@ QStringList scenarioToArguments(const Scenario& s)
     appendParallelismArguments(c, a);
     if (c.offloadOptimizer)
         a << QStringLiteral("--offload");
-    if (c.expandableSegments)
-        a << QStringLiteral("--expandable-segments");
     if (c.channelsLast)
         a << QStringLiteral("--channels-last");
-    if (c.ncclChannels > 0)
-        a << QStringLiteral("--nccl-channels") << QString::number(c.ncclChannels);
     a << QStringLiteral("--checkpointing") << str(toString(c.checkpointing)) << QStringLiteral("--attention")
       << str(toString(c.attention)) << QStringLiteral("--optimizer") << str(toString(c.optimizer));
     if (c.adamImpl != AdamImpl::Foreach)
@@ -375,10 +347,7 @@ QStringList scenarioToArguments(const Scenario& s)
     if (c.gradientAccumulation != 1)
         a << QStringLiteral("--grad-accum") << QString::number(c.gradientAccumulation);
     appendFinetuneArguments(c, a);
-    if (c.overheadBytes)
-        a << QStringLiteral("--overhead-mib") << num(units::toMiB(*c.overheadBytes));
-    if (c.allocatorReserveFraction != 0.0)
-        a << QStringLiteral("--allocator-reserve") << num(c.allocatorReserveFraction);
+    appendAllocatorArguments(c, a);
     // Start from the datasheet, then state each what-if figure.
     a << QStringLiteral("--datasheet");
     if (s.overrides.memoryBytes)

@@ -293,12 +293,48 @@ double defaultCublasWorkspaceBytes(const GpuSpec& gpu)
     return major >= 9 ? 4096.0 * 1024 * 8 : 4096.0 * 1024 * 2 + 16.0 * 1024 * 8;
 }
 
+std::optional<double> cublasWorkspaceConfigBytes(std::string_view config)
+{
+    double total = 0.0;
+    bool any = false;
+    std::size_t i = 0;
+    auto number = [&](double* out) {
+        const std::size_t start = i;
+        double v = 0.0;
+        while (i < config.size() && config[i] >= '0' && config[i] <= '9' && i - start < 12)
+            v = v * 10.0 + (config[i++] - '0');
+        *out = v;
+        return i > start;
+    };
+    while (i < config.size()) {
+        if (config[i] != ':') {
+            ++i;
+            continue;
+        }
+        const std::size_t at = i++;
+        double size = 0.0, count = 0.0;
+        if (number(&size) && i < config.size() && config[i] == ':') {
+            ++i;
+            if (number(&count)) {
+                total += size * 1024.0 * count;
+                any = true;
+                continue;
+            }
+        }
+        i = at + 1;
+    }
+    return any ? std::optional<double>(total) : std::nullopt;
+}
+
 AllocatorEstimate replayCachingAllocator(const Schedule& s, const ResidentTensors& residents, double microBatch,
                                          const AllocatorSettings& settings, double overheadBytes)
 {
     AllocatorEstimate out;
     out.expandableSegments = settings.expandableSegments;
     out.cublasWorkspaceBytes = settings.cublasWorkspaceBytes + settings.cublasLtWorkspaceBytes;
+    out.cudnnWorkspaceBytes = settings.cudnnWorkspaceBytes;
+    out.convolutionSteps = int(
+        std::count_if(s.steps.begin(), s.steps.end(), [](const Step& st) { return st.convolution; }));
     out.contextBytes = std::max(0.0, overheadBytes - out.cublasWorkspaceBytes);
     out.ncclBytes = settings.ncclBytes;
     out.ncclCommunicators = settings.ncclCommunicators;
@@ -331,6 +367,11 @@ AllocatorEstimate replayCachingAllocator(const Schedule& s, const ResidentTensor
                     live[std::size_t(ev[k])] = a.allocate(bytesOf(bytes));
             }
             requestedPeak = std::max(requestedPeak, requested);
+            // A convolution's cuDNN workspace lives while the call runs, beside its output (Conv_v8.cpp).
+            if (st.convolution && bytesOf(settings.cudnnWorkspaceBytes) > 0) {
+                a.release(a.allocate(bytesOf(settings.cudnnWorkspaceBytes)));
+                requestedPeak = std::max(requestedPeak, requested + settings.cudnnWorkspaceBytes);
+            }
             for (std::int32_t k = st.allocCount; k < st.allocCount + st.freeCount; ++k) {
                 requested -= s.blocks[std::size_t(ev[k])].bytes.at(microBatch);
                 int& id = live[std::size_t(ev[k])];

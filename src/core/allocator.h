@@ -20,6 +20,8 @@
 
 #include "types.h"
 
+#include <optional>
+#include <string_view>
 #include <vector>
 
 namespace headroom {
@@ -33,6 +35,11 @@ struct AllocatorSettings {
     bool expandableSegments = false;               // PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True
     double cublasWorkspaceBytes = 0.0;             // allocated through the caching allocator at the first matmul
     double cublasLtWorkspaceBytes = 1024.0 * 1024; // its own, CUBLASLT_WORKSPACE_SIZE = 1024 KiB by default
+    // The workspace of the plan cuDNN runs for each convolution call (forward, data and filter gradients): allocated
+    // through the caching allocator just before the call and freed after it (aten/src/ATen/native/cudnn/Conv_v8.cpp,
+    // run_conv_plan). Its size depends on the engine cuDNN's heuristics pick; 0: implicit-GEMM engines, which need
+    // none or a few KiB of precomputed indices (cuDNN's cudnnConvolutionFwdAlgo_t notes).
+    double cudnnWorkspaceBytes = 0.0;
     double capacityBytes = 0.0; // the GPU's memory: near it, cached free segments are released; 0: no limit
     double ncclBytes = 0.0;     // NCCL's own buffers (ncclmemory.h): device memory the allocator cannot have
     int ncclCommunicators = 0;
@@ -50,6 +57,8 @@ struct AllocatorEstimate {
     double peakAllocatedBytes = 0.0;   // max_memory_allocated: blocks as the allocator sizes them, workspace included
     double peakReservedBytes = 0.0;    // max_memory_reserved: the segments obtained from cudaMalloc
     double cublasWorkspaceBytes = 0.0; // cuBLAS's and cuBLASLt's
+    double cudnnWorkspaceBytes = 0.0;  // per convolution call, while it runs
+    int convolutionSteps = 0;          // steps of one training step that take it
     double contextBytes = 0.0;         // the CUDA context and kernels: the framework overhead less the workspace
     double ncclBytes = 0.0;            // NCCL communicator buffers, outside the caching allocator (ncclmemory.h)
     int ncclCommunicators = 0;
@@ -74,6 +83,9 @@ ResidentTensors residentTensors(const Graph& graph, const Schedule& schedule, co
 // (CUBLAS_WORKSPACE_CONFIG unset; aten/src/ATen/cuda/CublasHandlePool.cpp): 4096 KiB x 8 on compute capability 9.0
 // and newer, 4096 KiB x 2 + 16 KiB x 8 before.
 double defaultCublasWorkspaceBytes(const GpuSpec& gpu);
+// CUBLAS_WORKSPACE_CONFIG as PyTorch reads it (parseChosenWorkspaceSize): every ":SIZE:COUNT" pair adds COUNT
+// buffers of SIZE KiB (":4096:8" is 32 MiB). Nothing if no pair parses.
+std::optional<double> cublasWorkspaceConfigBytes(std::string_view config);
 
 // The caching allocator's own arithmetic, for tests and the Explain panel.
 double allocatorRoundedSize(double bytes); // round_size

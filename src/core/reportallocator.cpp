@@ -13,6 +13,8 @@ nlohmann::json allocatorJson(const AllocatorEstimate& a)
              { "max_memory_allocated_bytes", integer(a.peakAllocatedBytes) },
              { "max_memory_reserved_bytes", integer(a.peakReservedBytes) },
              { "cublas_workspace_bytes", integer(a.cublasWorkspaceBytes) },
+             { "cudnn_workspace_bytes", integer(a.cudnnWorkspaceBytes) },
+             { "convolution_steps", a.convolutionSteps },
              { "cuda_context_bytes", integer(a.contextBytes) },
              { "nccl_buffer_bytes", integer(a.ncclBytes) },
              { "nccl_communicators", a.ncclCommunicators },
@@ -31,6 +33,14 @@ std::string allocatorTable(const AllocatorEstimate& a, double capacityBytes)
     std::snprintf(line, sizeof line, "  %-28s %12s   (tensors as the allocator sizes them, workspaces included)\n",
                   "max_memory_allocated", formatBytes(a.peakAllocatedBytes).c_str());
     out += line;
+    std::snprintf(line, sizeof line, "  %-28s %12s   (cuBLAS and cuBLASLt, held from the first matmul)\n",
+                  "  cuBLAS workspace", formatBytes(a.cublasWorkspaceBytes).c_str());
+    out += line;
+    if (a.convolutionSteps > 0) {
+        std::snprintf(line, sizeof line, "  %-28s %12s   (each of %d convolution calls, while it runs)\n",
+                      "  cuDNN workspace", formatBytes(a.cudnnWorkspaceBytes).c_str(), a.convolutionSteps);
+        out += line;
+    }
     std::snprintf(line, sizeof line, "  %-28s %12s   (%d segments%s)\n", "max_memory_reserved",
                   formatBytes(a.peakReservedBytes).c_str(), a.segments, a.expandableSegments ? ", expandable" : "");
     out += line;

@@ -102,6 +102,11 @@ std::optional<Error> validateConfig(const TrainingConfig& c, std::string_view or
         return err("gradient_accumulation", "must be between 1 and 1048576");
     if (c.overheadBytes && (!std::isfinite(*c.overheadBytes) || *c.overheadBytes < 0 || *c.overheadBytes > 1e15))
         return err("overhead_mib", "must be a finite, non-negative size");
+    if (c.cublasWorkspaceBytes
+        && (!std::isfinite(*c.cublasWorkspaceBytes) || *c.cublasWorkspaceBytes < 0 || *c.cublasWorkspaceBytes > 1e15))
+        return err("cublas_workspace_mib", "must be a finite, non-negative size");
+    if (!std::isfinite(c.cudnnWorkspaceBytes) || c.cudnnWorkspaceBytes < 0 || c.cudnnWorkspaceBytes > 1e15)
+        return err("cudnn_workspace_mib", "must be a finite, non-negative size");
     if (!std::isfinite(c.allocatorReserveFraction) || c.allocatorReserveFraction < 0 || c.allocatorReserveFraction > 10)
         return err("allocator_reserve", "must be between 0 and 10");
     const FinetuneConfig& f = c.finetune;
@@ -279,6 +284,9 @@ Expected<ScenarioDocument> parseScenario(std::string_view jsonText, std::string_
             c.overheadBytes = r.number("overhead_mib", 0, 1 << 24) * units::kMiB;
         c.allocatorReserveFraction = r.numberOr("allocator_reserve", 0.0, 0.0, 10.0);
         c.expandableSegments = r.booleanOr("expandable_segments", false);
+        if (r.has("cublas_workspace_mib"))
+            c.cublasWorkspaceBytes = r.number("cublas_workspace_mib", 0, 1 << 20) * units::kMiB;
+        c.cudnnWorkspaceBytes = r.numberOr("cudnn_workspace_mib", 0.0, 0.0, 1 << 20) * units::kMiB;
         c.channelsLast = r.booleanOr("channels_last", false);
         c.ncclChannels = int(r.integerOr("nccl_channels", 0, 0, 64));
         if (auto o = r.objectOr("overrides")) {
@@ -368,6 +376,10 @@ std::string serializeScenario(const ScenarioDocument& d)
         j["allocator_reserve"] = c.allocatorReserveFraction;
     if (c.expandableSegments)
         j["expandable_segments"] = true;
+    if (c.cublasWorkspaceBytes)
+        j["cublas_workspace_mib"] = *c.cublasWorkspaceBytes / units::kMiB;
+    if (c.cudnnWorkspaceBytes > 0.0)
+        j["cudnn_workspace_mib"] = c.cudnnWorkspaceBytes / units::kMiB;
     if (c.channelsLast)
         j["channels_last"] = true;
     if (c.ncclChannels > 0)

@@ -33,7 +33,12 @@ namespace {
         const Schedule s = lowerTrainingStep(g, config);
         AllocatorSettings settings;
         settings.expandableSegments = config.expandableSegments;
-        settings.cublasWorkspaceBytes = defaultCublasWorkspaceBytes(gpu);
+        // The framework overhead holds the context and the default cuBLAS workspace: another workspace size leaves
+        // the context as it is.
+        const double defaultWorkspace = defaultCublasWorkspaceBytes(gpu);
+        settings.cublasWorkspaceBytes = config.cublasWorkspaceBytes.value_or(defaultWorkspace);
+        overheadBytes += settings.cublasWorkspaceBytes - defaultWorkspace;
+        settings.cudnnWorkspaceBytes = config.cudnnWorkspaceBytes;
         settings.capacityBytes = capacityBytes;
         const NcclMemory nccl = ncclMemory(gpu, config);
         settings.ncclBytes = nccl.bytes;
@@ -82,6 +87,8 @@ TrainingConfig scheduleKey(const TrainingConfig& config)
     key.overheadBytes = defaults.overheadBytes;
     key.allocatorReserveFraction = defaults.allocatorReserveFraction;
     key.expandableSegments = defaults.expandableSegments;
+    key.cublasWorkspaceBytes = defaults.cublasWorkspaceBytes; // the workspaces are the allocator replay's
+    key.cudnnWorkspaceBytes = defaults.cudnnWorkspaceBytes;
     key.ncclChannels = defaults.ncclChannels; // NCCL's buffers are added to the allocator's figures
     key.cluster = defaults.cluster;           // links set the communication time only
     // The micro-batches per step shape the lowering only through whether gradients persist between micro-batches

@@ -145,11 +145,13 @@ struct TrainingConfig {
     OptimizerKind optimizer = OptimizerKind::AdamW;
     AdamImpl adamImpl = AdamImpl::Foreach; // for Adam and AdamW without master weights
     int gradientAccumulation = 1;
-    std::optional<double> overheadBytes;   // CUDA context + workspaces; default from the GPU's generation
-    double allocatorReserveFraction = 0.0; // caching-allocator slack on top of allocated bytes
-    bool expandableSegments = false;       // PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (allocator.h)
-    bool channelsLast = false;             // model.to(memory_format=torch.channels_last): NHWC convolutions (time only)
-    int ncclChannels = 0; // NCCL_MIN/MAX_NCHANNELS: ring channels per communicator; 0: the link's (ncclmemory.h)
+    std::optional<double> overheadBytes;        // CUDA context + workspaces; default from the GPU's generation
+    double allocatorReserveFraction = 0.0;      // caching-allocator slack on top of allocated bytes
+    bool expandableSegments = false;            // PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (allocator.h)
+    std::optional<double> cublasWorkspaceBytes; // CUBLAS_WORKSPACE_CONFIG's total; default by GPU (allocator.h)
+    double cudnnWorkspaceBytes = 0.0;           // taken and given back around each cuDNN convolution (allocator.h)
+    bool channelsLast = false; // model.to(memory_format=torch.channels_last): NHWC convolutions (time only)
+    int ncclChannels = 0;      // NCCL_MIN/MAX_NCHANNELS: ring channels per communicator; 0: the link's (ncclmemory.h)
     KernelBackend kernels = KernelBackend::Cuda;
     FinetuneConfig finetune;
     Task task = Task::Model;

@@ -22,7 +22,7 @@ namespace headroom::gui {
 
 // What a click on a chart element asks the explain panel to show.
 struct ExplainRequest {
-    enum class Topic { Category, Operator, Roof, Timeline, Capacity, StepTime } topic = Topic::Category;
+    enum class Topic { Category, Operator, Roof, Timeline, Capacity, StepTime, Allocator } topic = Topic::Category;
     MemoryCategory category = MemoryCategory::Weights;
     int operatorIndex = -1; // into Estimate::operatorPoints
     MathUnit unit = MathUnit::Fp32Vector;

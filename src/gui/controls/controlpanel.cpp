@@ -133,6 +133,7 @@ ControlPanel::ControlPanel(QWidget* parent)
     m_ui->setupUi(this);
     setupFinetune();
     setupParallel();
+    setupAllocator();
     populateChoices();
 
     auto slider = [this](QSlider* s, QSpinBox* spin, const QString& name, auto toValue, auto toPosition) {
@@ -316,6 +317,7 @@ void ControlPanel::syncFromScenario()
     m_ui->channelsLastCheck->setVisible(m_vision && !m_presenting); // only convolutions have a memory format
     syncFinetune(m_catalog->model(s.modelId));
     syncParallel(m_catalog->model(s.modelId));
+    syncAllocator();
     updateRangeNote();
 
     const GpuSpec* gpu = m_catalog->gpu(s.gpuId);
@@ -445,6 +447,7 @@ void ControlPanel::edited(const QString& control, bool dragging)
     }
     editFinetune(control, m_catalog->model(s.modelId), modelChanged);
     editParallel(control, m_catalog->model(s.modelId), modelChanged);
+    editAllocator(control);
     if (control == QLatin1String("gpu") && s.gpuId != oldGpu) {
         // Overrides belong to the GPU they were made for; a new GPU starts from its datasheet.
         s.overrides = {};
@@ -483,6 +486,7 @@ void ControlPanel::setPresentationMode(bool on)
     m_ui->offloadCheck->setVisible(!on);
     m_ui->channelsLastCheck->setVisible(!on && m_vision);
     m_ui->overrideGroup->setVisible(!on);
+    m_ui->allocatorGroup->setVisible(!on);
     m_ui->dpLabel->setVisible(!on);
     m_ui->dpSlider->setVisible(!on);
     m_ui->dpSpin->setVisible(!on);

@@ -106,6 +106,10 @@ private:
     void editCluster(const QString& control);
     void retranslateCluster();
     QString autoIntraLinkText() const;
+    // Expandable segments and the cuDNN workspace (controlpanelallocator.cpp); hidden in presentation.
+    void setupAllocator();
+    void syncAllocator();
+    void editAllocator(const QString& control);
 
     std::unique_ptr<Ui::ControlPanel> m_ui;
     const Catalog* m_catalog = nullptr;

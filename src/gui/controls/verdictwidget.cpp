@@ -229,6 +229,9 @@ void VerdictWidget::render()
         pytorch = tr("PyTorch: max_memory_allocated %1 · max_memory_reserved %2 · with the CUDA context %3 of %4")
                       .arg(formatBytes(a.peakAllocatedBytes), formatBytes(a.peakReservedBytes),
                            formatBytes(a.deviceBytes), capacity);
+    // Its terms, each with its rule and where it is set, are in Explain.
+    if (!m_pending && a.computed)
+        pytorch = QStringLiteral("<a href=\"allocator\">%1</a>").arg(pytorch);
     m_details->setText(
         tr("%1 · largest micro-batch that fits: <b>%2</b> · %3<br>Step %4 · %5 · MFU %6 of %7 · %8<br>%9")
             .arg(where)

@@ -60,11 +60,14 @@ MainWindow::MainWindow(SimulationController* controller, AppSettings* settings, 
     }
     connect(m_ui->controls, &ControlPanel::scenarioEdited, this, &MainWindow::onScenarioEdited);
     connect(m_ui->verdict, &VerdictWidget::explainRequested, this, [this](const QString& topic) {
-        if (topic == QLatin1String("time")) {
-            ExplainRequest r;
+        ExplainRequest r;
+        if (topic == QLatin1String("time"))
             r.topic = ExplainRequest::Topic::StepTime;
-            explain(r);
-        }
+        else if (topic == QLatin1String("allocator"))
+            r.topic = ExplainRequest::Topic::Allocator;
+        else
+            return;
+        explain(r);
     });
     // A new entry in a combo box may need a wider panel (not on every slider tick: only the combos' text counts).
     for (QComboBox* c : m_ui->controls->findChildren<QComboBox*>())
@@ -191,15 +194,19 @@ void MainWindow::onResultChanged()
 void MainWindow::onBackgroundChanged()
 {
     m_ui->verdict->setBackground(m_controller->background(), m_controller->backgroundPending());
-    if (m_explainShown && m_lastExplain.topic == ExplainRequest::Topic::StepTime)
+    if (m_explainShown
+        && (m_lastExplain.topic == ExplainRequest::Topic::StepTime
+            || m_lastExplain.topic == ExplainRequest::Topic::Allocator))
         m_ui->explainText->setHtml(explainHtmlFor(m_lastExplain));
 }
 
-// The step time's range comes with the background search; everything else is in the result.
+// The step time's range and the allocator replay come with the background search; everything else is in the result.
 QString MainWindow::explainHtmlFor(const ExplainRequest& request) const
 {
     if (request.topic == ExplainRequest::Topic::StepTime)
         return Explainer::stepTime(m_controller->result(), m_controller->background().timeRange);
+    if (request.topic == ExplainRequest::Topic::Allocator)
+        return Explainer::allocator(m_controller->result(), m_controller->background().allocator);
     return Explainer::html(request, m_controller->result());
 }
 

@@ -1,5 +1,6 @@
 #include "explainer.h"
 
+#include "explainerhtml.h"
 #include "formatting.h"
 #include "labels.h"
 #include "links.h"
@@ -13,12 +14,8 @@ namespace {
 
     QString n(double v) { return QLocale().toString(v, 'f', 0); }
 
-    QString section(const QString& title, const QString& body)
-    {
-        return QStringLiteral("<h3>%1</h3>%2").arg(title, body);
-    }
-
-    QString source(const QString& text) { return QStringLiteral("<p><small>%1</small></p>").arg(text); }
+    using explainhtml::section;
+    using explainhtml::source;
 
 } // namespace
 
@@ -37,6 +34,8 @@ QString Explainer::html(const ExplainRequest& request, const SimulationResult& r
         return capacity(r);
     case ExplainRequest::Topic::StepTime:
         return stepTime(r, r.timeRange);
+    case ExplainRequest::Topic::Allocator:
+        return allocator(r, r.allocator);
     }
     return {};
 }

@@ -20,6 +20,9 @@ public:
     static QString html(const ExplainRequest& request, const SimulationResult& result);
     // The step time's assumptions, and its range where the background search has computed it.
     static QString stepTime(const SimulationResult& r, const StepTimeRange& timeRange);
+    // What torch.cuda would report, term by term, from the caching allocator the background search replayed
+    // (explainerallocator.cpp).
+    static QString allocator(const SimulationResult& r, const AllocatorEstimate& a);
 
 private:
     static QString category(MemoryCategory c, const SimulationResult& r);

@@ -1,0 +1,37 @@
+// The control panel's allocator rows: PyTorch's caching allocator with expandable segments, and the workspace each
+// cuDNN convolution call takes (src/core/allocator.h). They change what torch.cuda would report, not the tensors.
+
+#include "controlpanel.h"
+
+#include "ui_controlpanel.h"
+#include "units.h"
+
+namespace headroom::gui {
+
+void ControlPanel::setupAllocator()
+{
+    connect(m_ui->expandableCheck, &QCheckBox::toggled, this, [this] { edited(QStringLiteral("expandableSegments")); });
+    connect(m_ui->cudnnSpin, &QSpinBox::valueChanged, this, [this] { edited(QStringLiteral("cudnnWorkspace")); });
+}
+
+void ControlPanel::syncAllocator()
+{
+    const TrainingConfig& c = m_scenario.config;
+    m_ui->expandableCheck->setChecked(c.expandableSegments);
+    m_ui->cudnnSpin->setValue(int(std::lround(units::toMiB(c.cudnnWorkspaceBytes))));
+    // Only convolutions take a cuDNN workspace.
+    m_ui->cudnnLabel->setVisible(m_vision);
+    m_ui->cudnnSpin->setVisible(m_vision);
+    m_ui->allocatorGroup->setVisible(!m_presenting);
+}
+
+void ControlPanel::editAllocator(const QString& control)
+{
+    TrainingConfig& c = m_scenario.config;
+    if (control == QLatin1String("expandableSegments"))
+        c.expandableSegments = m_ui->expandableCheck->isChecked();
+    if (control == QLatin1String("cudnnWorkspace"))
+        c.cudnnWorkspaceBytes = units::fromMiB(m_ui->cudnnSpin->value());
+}
+
+} // namespace headroom::gui

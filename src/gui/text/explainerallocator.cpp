@@ -1,0 +1,72 @@
+// Explain > What PyTorch would report: the caching allocator replayed over three steps (src/core/allocator.h), term
+// by term with the rule or the file each comes from and where it is set.
+
+#include "explainer.h"
+
+#include "allocator.h"
+#include "explainerhtml.h"
+#include "formatting.h"
+
+namespace headroom::gui {
+
+using explainhtml::section;
+using explainhtml::source;
+
+QString Explainer::allocator(const SimulationResult& r, const AllocatorEstimate& a)
+{
+    const Estimate& e = r.estimate;
+    const QString title = tr("What PyTorch would report");
+    if (!a.computed)
+        return section(title, tr("<p>The caching allocator is being replayed…</p>"));
+    auto row = [](const QString& what, const QString& value, const QString& rule) {
+        return QStringLiteral("<tr><td><b>%1</b></td><td align=right>%2</td><td>%3</td></tr>").arg(what, value, rule);
+    };
+    const double cublasDefault = r.gpu ? defaultCublasWorkspaceBytes(*r.gpu) : a.cublasWorkspaceBytes;
+    QString rows
+        = row(tr("max_memory_allocated"), formatBytes(a.peakAllocatedBytes),
+              tr("the tensors of the step (%1 requested at once at most), each rounded up to 512 bytes; a cached "
+                 "block is split only when more than 1 MiB (512 bytes for requests up to 1 MiB) would be left")
+                  .arg(formatBytes(a.requestedPeakBytes)))
+        + row(tr("· cuBLAS workspace"), formatBytes(a.cublasWorkspaceBytes),
+              tr("held from the first matmul: CUBLAS_WORKSPACE_CONFIG (default %1 here) plus cuBLASLt's 1 MiB; "
+                 "--cublas-workspace-config, scenario key cublas_workspace_mib")
+                  .arg(formatBytes(cublasDefault)));
+    if (a.convolutionSteps > 0)
+        rows += row(tr("· cuDNN workspace"), formatBytes(a.cudnnWorkspaceBytes),
+                    tr("taken around each of the step's %1 convolution calls while it runs; the size of the engine "
+                       "cuDNN picks, set in the control panel (PyTorch allocator)")
+                        .arg(a.convolutionSteps));
+    rows += row(tr("max_memory_reserved"), formatBytes(a.peakReservedBytes),
+                a.expandableSegments
+                    ? tr("%1 expandable segments, grown in 2 MiB (small) and 20 MiB (large) steps: %2 above allocated")
+                          .arg(a.segments)
+                          .arg(formatBytes(a.peakReservedBytes - a.peakAllocatedBytes))
+                    : tr("%1 segments: 2 MiB for requests up to 1 MiB, 20 MiB below 10 MiB, the request rounded to "
+                         "2 MiB above; freed blocks stay cached: %2 above allocated")
+                          .arg(a.segments)
+                          .arg(formatBytes(a.peakReservedBytes - a.peakAllocatedBytes)));
+    rows += row(tr("CUDA context"), formatBytes(a.contextBytes),
+                tr("the framework overhead (%1, the GPU file's estimate or the Overhead control) less the default "
+                   "cuBLAS workspace")
+                    .arg(formatBytes(e.overheadBytes)));
+    if (a.ncclCommunicators > 0)
+        rows += row(tr("NCCL buffers"), formatBytes(a.ncclBytes),
+                    tr("%1 communicators, 10 MiB per ring channel each, outside the caching allocator")
+                        .arg(a.ncclCommunicators));
+    const bool oom = a.outOfMemory || a.deviceBytes > e.capacityBytes;
+    const QString verdict = oom ? tr("<p><b>%1 of %2: cudaMalloc fails, an out-of-memory error.</b></p>")
+                                : tr("<p><b>%1 of %2: no out-of-memory error.</b></p>");
+    return section(title,
+                   tr("<p>PyTorch's CUDA caching allocator replayed over three training steps of the schedule: what "
+                      "torch.cuda.max_memory_allocated and max_memory_reserved would return, and the device memory an "
+                      "out-of-memory error is decided by (reserved, the context and NCCL's buffers).</p>")
+                       + QStringLiteral("<table>%1</table>").arg(rows)
+                       + verdict.arg(formatBytes(a.deviceBytes), formatBytes(e.capacityBytes))
+                       + source(tr("c10/cuda/CUDACachingAllocator.cpp (rounding, pools, splitting, release on a failed "
+                                   "cudaMalloc), aten/src/ATen/cuda/CublasHandlePool.cpp (cuBLAS workspace), "
+                                   "aten/src/ATen/native/cudnn/Conv_v8.cpp (cuDNN workspace), NCCL's src/init.cc "
+                                   "(buffers); docs/formulas.md section 3.2a. Not yet measured on a GPU: "
+                                   "docs/accuracy.md section 4.")));
+}
+
+} // namespace headroom::gui
