@@ -702,16 +702,8 @@
         <translation>该步的张量（同时请求最多 %1），每个向上取整到 512 字节；只有剩余超过 1 MiB（不超过 1 MiB 的请求为 512 字节）时才拆分缓存块</translation>
     </message>
     <message>
-        <source>· cuBLAS workspace</source>
-        <translation>· cuBLAS 工作区</translation>
-    </message>
-    <message>
         <source>held from the first matmul: CUBLAS_WORKSPACE_CONFIG (default %1 here) plus cuBLASLt&apos;s 1 MiB; --cublas-workspace-config, scenario key cublas_workspace_mib</source>
         <translation>自第一次矩阵乘起一直占用：CUBLAS_WORKSPACE_CONFIG（此处默认 %1）加上 cuBLASLt 的 1 MiB；--cublas-workspace-config，场景键 cublas_workspace_mib</translation>
-    </message>
-    <message>
-        <source>· cuDNN workspace</source>
-        <translation>· cuDNN 工作区</translation>
     </message>
     <message>
         <source>max_memory_reserved</source>
@@ -760,6 +752,14 @@
     <message>
         <source>taken around each of the step&apos;s %1 convolution calls while it runs; the size of the engine cuDNN picks, set in the control panel (PyTorch allocator)</source>
         <translation>在该步 %1 次卷积调用的每一次运行期间占用；大小为 cuDNN 所选引擎的需求，在控制面板（PyTorch 分配器）中设置</translation>
+    </message>
+    <message>
+        <source>of it, the cuBLAS workspace</source>
+        <translation>其中 cuBLAS 工作区</translation>
+    </message>
+    <message>
+        <source>of it, at a convolution, the cuDNN workspace</source>
+        <translation>其中卷积运行时的 cuDNN 工作区</translation>
     </message>
 </context>
 <context>

@@ -18,8 +18,9 @@ QString Explainer::allocator(const SimulationResult& r, const AllocatorEstimate&
     const QString title = tr("What PyTorch would report");
     if (!a.computed)
         return section(title, tr("<p>The caching allocator is being replayed…</p>"));
+    // A list, not a table: the rules are long and the dock is narrow.
     auto row = [](const QString& what, const QString& value, const QString& rule) {
-        return QStringLiteral("<tr><td><b>%1</b></td><td align=right>%2</td><td>%3</td></tr>").arg(what, value, rule);
+        return QStringLiteral("<li><b>%1: %2</b><br>%3</li>").arg(what, value, rule);
     };
     const double cublasDefault = r.gpu ? defaultCublasWorkspaceBytes(*r.gpu) : a.cublasWorkspaceBytes;
     QString rows
@@ -27,12 +28,12 @@ QString Explainer::allocator(const SimulationResult& r, const AllocatorEstimate&
               tr("the tensors of the step (%1 requested at once at most), each rounded up to 512 bytes; a cached "
                  "block is split only when more than 1 MiB (512 bytes for requests up to 1 MiB) would be left")
                   .arg(formatBytes(a.requestedPeakBytes)))
-        + row(tr("· cuBLAS workspace"), formatBytes(a.cublasWorkspaceBytes),
+        + row(tr("of it, the cuBLAS workspace"), formatBytes(a.cublasWorkspaceBytes),
               tr("held from the first matmul: CUBLAS_WORKSPACE_CONFIG (default %1 here) plus cuBLASLt's 1 MiB; "
                  "--cublas-workspace-config, scenario key cublas_workspace_mib")
                   .arg(formatBytes(cublasDefault)));
     if (a.convolutionSteps > 0)
-        rows += row(tr("· cuDNN workspace"), formatBytes(a.cudnnWorkspaceBytes),
+        rows += row(tr("of it, at a convolution, the cuDNN workspace"), formatBytes(a.cudnnWorkspaceBytes),
                     tr("taken around each of the step's %1 convolution calls while it runs; the size of the engine "
                        "cuDNN picks, set in the control panel (PyTorch allocator)")
                         .arg(a.convolutionSteps));
@@ -60,7 +61,7 @@ QString Explainer::allocator(const SimulationResult& r, const AllocatorEstimate&
                    tr("<p>PyTorch's CUDA caching allocator replayed over three training steps of the schedule: what "
                       "torch.cuda.max_memory_allocated and max_memory_reserved would return, and the device memory an "
                       "out-of-memory error is decided by (reserved, the context and NCCL's buffers).</p>")
-                       + QStringLiteral("<table>%1</table>").arg(rows)
+                       + QStringLiteral("<ul>%1</ul>").arg(rows)
                        + verdict.arg(formatBytes(a.deviceBytes), formatBytes(e.capacityBytes))
                        + source(tr("c10/cuda/CUDACachingAllocator.cpp (rounding, pools, splitting, release on a failed "
                                    "cudaMalloc), aten/src/ATen/cuda/CublasHandlePool.cpp (cuBLAS workspace), "
