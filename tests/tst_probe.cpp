@@ -53,6 +53,14 @@ bool write(const QString& path, const QByteArray& text)
 
 QJsonObject object(const QJsonObject& o, const char* key) { return o.value(QLatin1String(key)).toObject(); }
 
+// Whether Debian's python3 has the modules the probe's CPU runs need.
+bool pythonImports(const QString& modules)
+{
+    QProcess check;
+    check.start(kPython, { QStringLiteral("-c"), QStringLiteral("import ") + modules });
+    return check.waitForFinished(60000) && check.exitStatus() == QProcess::NormalExit && check.exitCode() == 0;
+}
+
 } // namespace
 
 class TestProbe : public QObject {
@@ -70,9 +78,7 @@ private slots:
 
 void TestProbe::probeOnCpuMatchesTheActivations()
 {
-    QProcess check;
-    check.start(kPython, { QStringLiteral("-c"), QStringLiteral("import torch") });
-    if (!check.waitForFinished(60000) || check.exitStatus() != QProcess::NormalExit || check.exitCode() != 0)
+    if (!pythonImports(QStringLiteral("torch")))
         QSKIP("/usr/bin/python3 cannot import torch (install python3-torch): the probe's CPU run is not tested");
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
@@ -269,9 +275,7 @@ void TestProbe::aCudaFileNamesItsGpu()
 // activations are the simulator's byte for byte (no dropout: the CPU and CUDA kernels save the same here).
 void TestProbe::probeRunsTorchvisionModels()
 {
-    QProcess check;
-    check.start(kPython, { QStringLiteral("-c"), QStringLiteral("import torch, torchvision") });
-    if (!check.waitForFinished(60000) || check.exitStatus() != QProcess::NormalExit || check.exitCode() != 0)
+    if (!pythonImports(QStringLiteral("torch, torchvision")))
         QSKIP("/usr/bin/python3 cannot import torch and torchvision (install python3-torchvision)");
     QTemporaryDir dir;
     const QString out = dir.filePath(QStringLiteral("r50.headroom-measured.json"));
