@@ -2325,6 +2325,42 @@
         <source>, dropout %1</source>
         <translation>，dropout %1</translation>
     </message>
+    <message>
+        <source>PyTorch: max_memory_allocated %1 · max_memory_reserved %2 · with the CUDA context and %3 of NCCL buffers %4 of %5</source>
+        <translation>PyTorch：max_memory_allocated %1 · max_memory_reserved %2 · 加上 CUDA 上下文和 %3 的 NCCL 缓冲区共 %4（总量 %5）</translation>
+    </message>
+    <message>
+        <source>PyTorch: max_memory_allocated %1 · max_memory_reserved %2 · with the CUDA context %3 of %4</source>
+        <translation>PyTorch：max_memory_allocated %1 · max_memory_reserved %2 · 加上 CUDA 上下文共 %3（总量 %4）</translation>
+    </message>
+    <message>
+        <source>Measured on %1 for another scenario (%2): not compared</source>
+        <translation>在 %1 上实测的是另一场景（%2）：不作对比</translation>
+    </message>
+    <message>
+        <source>peak allocated %1 (predicted %2)</source>
+        <translation>峰值已分配 %1（预测偏差 %2）</translation>
+    </message>
+    <message>
+        <source>reserved %1 (predicted %2)</source>
+        <translation>已保留 %1（预测偏差 %2）</translation>
+    </message>
+    <message>
+        <source>saved activations %1 (predicted %2)</source>
+        <translation>保存的激活值 %1（预测偏差 %2）</translation>
+    </message>
+    <message>
+        <source>step %1 on the CPU (not compared)</source>
+        <translation>CPU 上每步 %1（不作比较）</translation>
+    </message>
+    <message>
+        <source>step %1 (predicted %2)</source>
+        <translation>每步 %1（预测偏差 %2）</translation>
+    </message>
+    <message>
+        <source>Measured on %1 (torch %2): %3</source>
+        <translation>在 %1 上实测（torch %2）：%3</translation>
+    </message>
 </context>
 <context>
     <name>UserData</name>
@@ -4062,40 +4098,12 @@
         <translation>PyTorch：max_memory_reserved …</translation>
     </message>
     <message>
-        <source>PyTorch: max_memory_allocated %1 · max_memory_reserved %2 · with the CUDA context %3 of %4</source>
-        <translation>PyTorch：max_memory_allocated %1 · max_memory_reserved %2 · 加上 CUDA 上下文共 %3（总量 %4）</translation>
-    </message>
-    <message>
         <source>%1 · largest micro-batch that fits: &lt;b&gt;%2&lt;/b&gt; · %3&lt;br&gt;Step %4 · %5 · MFU %6 of %7 · %8&lt;br&gt;%9</source>
         <translation>%1 · 放得下的最大微批次：&lt;b&gt;%2&lt;/b&gt; · %3&lt;br&gt;每步 %4 · %5 · MFU %6（相对 %7 峰值）· %8&lt;br&gt;%9</translation>
     </message>
     <message>
         <source>The caching allocator&apos;s segments and the CUDA context need %1, more than the GPU&apos;s %2: PyTorch may still run out of memory (expandable_segments:True leaves less unused).</source>
         <translation>缓存分配器的显存段加上 CUDA 上下文需要 %1，超过 GPU 的 %2：PyTorch 仍可能显存不足（expandable_segments:True 可减少闲置）。</translation>
-    </message>
-    <message>
-        <source>Measured on %1 for another scenario (%2): not compared</source>
-        <translation>在 %1 上实测的是另一场景（%2）：不作对比</translation>
-    </message>
-    <message>
-        <source>peak allocated %1 (predicted %2)</source>
-        <translation>峰值已分配 %1（预测偏差 %2）</translation>
-    </message>
-    <message>
-        <source>reserved %1 (predicted %2)</source>
-        <translation>已保留 %1（预测偏差 %2）</translation>
-    </message>
-    <message>
-        <source>saved activations %1 (predicted %2)</source>
-        <translation>保存的激活值 %1（预测偏差 %2）</translation>
-    </message>
-    <message>
-        <source>step %1 (predicted %2)</source>
-        <translation>每步 %1（预测偏差 %2）</translation>
-    </message>
-    <message>
-        <source>Measured on %1 (torch %2): %3</source>
-        <translation>在 %1 上实测（torch %2）：%3</translation>
     </message>
     <message>
         <source>%1 &lt;a href=&quot;time&quot;&gt;(%2–%3)&lt;/a&gt;</source>
@@ -4112,14 +4120,6 @@
     <message>
         <source>%1, of it pipeline bubble %2</source>
         <translation>%1，其中流水线气泡 %2</translation>
-    </message>
-    <message>
-        <source>PyTorch: max_memory_allocated %1 · max_memory_reserved %2 · with the CUDA context and %3 of NCCL buffers %4 of %5</source>
-        <translation>PyTorch：max_memory_allocated %1 · max_memory_reserved %2 · 加上 CUDA 上下文和 %3 的 NCCL 缓冲区共 %4（总量 %5）</translation>
-    </message>
-    <message>
-        <source>step %1 on the CPU (not compared)</source>
-        <translation>CPU 上每步 %1（不作比较）</translation>
     </message>
 </context>
 </TS>

@@ -4,6 +4,7 @@
 
 #include "formatting.h"
 #include "labels.h"
+#include "scenariotext.h"
 
 #include <QLabel>
 #include <QTextDocument>
@@ -117,44 +118,10 @@ void VerdictWidget::setMeasured(std::shared_ptr<const Measured> measured)
     render();
 }
 
-namespace {
-
-    QString signedPercent(const MeasuredDifference& d)
-    {
-        return QStringLiteral("%1%2 %")
-            .arg(d.relative() >= 0 ? QStringLiteral("+") : QString())
-            .arg(d.relative() * 100.0, 0, 'f', 1);
-    }
-
-} // namespace
-
-// The measurement against the prediction ("predicted +2.1 %" is the prediction over the measurement, less one).
+// The measurement against the prediction (ScenarioText::measured).
 QString VerdictWidget::measuredLine() const
 {
-    if (!m_measured)
-        return {};
-    const Measured& m = *m_measured;
-    const Estimate& e = m_result->estimate;
-    const QString device = QString::fromStdString(m.deviceName.empty() ? m.deviceType : m.deviceName);
-    if (auto other = checkMeasuredScenario(m, e.modelId, e.config, "measurement"))
-        return tr("Measured on %1 for another scenario (%2): not compared")
-            .arg(device, QString::fromStdString(other->field));
-    const MeasuredComparison c = compareMeasured(e, m, m_background.allocator);
-    QStringList parts;
-    if (c.peakAllocated)
-        parts << tr("peak allocated %1 (predicted %2)")
-                     .arg(formatBytes(c.peakAllocated->measured), signedPercent(*c.peakAllocated));
-    if (c.peakReserved)
-        parts << tr("reserved %1 (predicted %2)")
-                     .arg(formatBytes(c.peakReserved->measured), signedPercent(*c.peakReserved));
-    parts << tr("saved activations %1 (predicted %2)")
-                 .arg(formatBytes(c.savedActivations.measured), signedPercent(c.savedActivations));
-    if (measuredOnCpu(m))
-        parts << tr("step %1 on the CPU (not compared)").arg(formatSeconds(c.stepSeconds.measured));
-    else
-        parts << tr("step %1 (predicted %2)").arg(formatSeconds(c.stepSeconds.measured), signedPercent(c.stepSeconds));
-    return tr("Measured on %1 (torch %2): %3")
-        .arg(device, QString::fromStdString(m.torchVersion), parts.join(QStringLiteral(" · ")));
+    return m_measured ? ScenarioText::measured(m_result->estimate, *m_measured, m_background.allocator) : QString();
 }
 
 void VerdictWidget::render()
@@ -217,21 +184,10 @@ void VerdictWidget::render()
         stepText = tr("%1, of it pipeline bubble %2").arg(stepText, formatSeconds(e.pipelineBubbleSeconds));
     // What torch.cuda would report, from the caching allocator replayed on the worker (allocator.h).
     const AllocatorEstimate& a = m_background.allocator;
-    QString pytorch;
-    if (m_pending || !a.computed)
-        pytorch = tr("PyTorch: max_memory_reserved …");
-    else if (a.ncclCommunicators > 0)
-        pytorch = tr("PyTorch: max_memory_allocated %1 · max_memory_reserved %2 · with the CUDA context and %3 of "
-                     "NCCL buffers %4 of %5")
-                      .arg(formatBytes(a.peakAllocatedBytes), formatBytes(a.peakReservedBytes),
-                           formatBytes(a.ncclBytes), formatBytes(a.deviceBytes), capacity);
-    else
-        pytorch = tr("PyTorch: max_memory_allocated %1 · max_memory_reserved %2 · with the CUDA context %3 of %4")
-                      .arg(formatBytes(a.peakAllocatedBytes), formatBytes(a.peakReservedBytes),
-                           formatBytes(a.deviceBytes), capacity);
     // Its terms, each with its rule and where it is set, are in Explain.
-    if (!m_pending && a.computed)
-        pytorch = QStringLiteral("<a href=\"allocator\">%1</a>").arg(pytorch);
+    const QString pytorch = m_pending || !a.computed
+        ? tr("PyTorch: max_memory_reserved …")
+        : QStringLiteral("<a href=\"allocator\">%1</a>").arg(ScenarioText::pytorch(a, e.capacityBytes));
     m_details->setText(
         tr("%1 · largest micro-batch that fits: <b>%2</b> · %3<br>Step %4 · %5 · MFU %6 of %7 · %8<br>%9")
             .arg(where)

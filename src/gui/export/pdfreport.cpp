@@ -30,7 +30,7 @@ namespace {
     constexpr int kResolution = 96;
     constexpr double kMargin = 40.0;
 
-    QString headerHtml(const SimulationResult& r, const SearchResult& bg)
+    QString headerHtml(const SimulationResult& r, const SearchResult& bg, const Measured* measured)
     {
         const Estimate& e = r.estimate;
         QString html = QStringLiteral("<h2 style='margin:0'>%1</h2>").arg(esc(ScenarioText::title(r)));
@@ -48,6 +48,12 @@ namespace {
                                       e.vision ? Tr::tr("image side") : Tr::tr("sequence"))
                                  .arg(bg.maxSequence)
                                  .arg(bg.maxSequenceLimitedByModel ? Tr::tr(" (the model's limit)") : QString())));
+        // What torch.cuda would report, and what a probe measured, as the verdict says them.
+        if (const QString pytorch = ScenarioText::pytorch(bg.allocator, e.capacityBytes); !pytorch.isEmpty())
+            html += QStringLiteral("<p style='margin:2px 0'>%1</p>").arg(esc(pytorch));
+        if (measured)
+            html += QStringLiteral("<p style='margin:2px 0'>%1</p>")
+                        .arg(esc(ScenarioText::measured(e, *measured, bg.allocator)));
         if (!e.fits && !bg.fixes.empty()) {
             QStringList items;
             for (std::size_t i = 0; i < bg.fixes.size() && i < 4; ++i)
@@ -215,7 +221,7 @@ QByteArray pdfReport(const ReportInputs& in)
                               .arg(QStringLiteral(HEADROOM_VERSION), QDate::currentDate().toString(Qt::ISODate));
     const double hHeader = layoutDocument(header,
                                           QStringLiteral("<p style='margin:0; color:#808080'>%1</p>").arg(esc(stamp))
-                                              + headerHtml(r, bg),
+                                              + headerHtml(r, bg, in.measured.get()),
                                           width, 11.0);
     const double hTables = layoutDocument(tables, tablesHtml(r), width, 10.0);
     const double hSources = layoutDocument(sources, sourcesHtml(r), width, 8.0);

@@ -4,6 +4,7 @@
 // the sources of every figure used (the GPU file's datasheets, the model's reference implementation, the papers
 // behind the formulas). Built from the same Figure as the chart exports.
 
+#include "measured.h"
 #include "simulate.h"
 
 #include <QByteArray>
@@ -18,6 +19,8 @@ struct ReportInputs {
     std::shared_ptr<const SimulationResult> result;
     // The longest sequence and the suggestions; when absent the report computes them (a few milliseconds).
     std::optional<SearchResult> background;
+    // A measurement the window compares with (File > Compare with a Measurement): the report states it too.
+    std::shared_ptr<const Measured> measured;
     bool dark = false;
 };
 

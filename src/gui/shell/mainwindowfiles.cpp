@@ -231,6 +231,7 @@ std::optional<QString> MainWindow::exportReport(const QString& path) const
     in.result = currentResult();
     if (!m_controller->backgroundPending())
         in.background = m_controller->background();
+    in.measured = m_measured;
     return writePdfReport(path, in);
 }
 

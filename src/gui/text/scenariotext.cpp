@@ -26,6 +26,50 @@ namespace {
 
 } // namespace
 
+QString pytorch(const AllocatorEstimate& a, double capacityBytes)
+{
+    if (!a.computed)
+        return {};
+    const QString capacity = formatBytes(capacityBytes);
+    if (a.ncclCommunicators > 0)
+        return Tr::tr("PyTorch: max_memory_allocated %1 · max_memory_reserved %2 · with the CUDA context and %3 of "
+                      "NCCL buffers %4 of %5")
+            .arg(formatBytes(a.peakAllocatedBytes), formatBytes(a.peakReservedBytes), formatBytes(a.ncclBytes),
+                 formatBytes(a.deviceBytes), capacity);
+    return Tr::tr("PyTorch: max_memory_allocated %1 · max_memory_reserved %2 · with the CUDA context %3 of %4")
+        .arg(formatBytes(a.peakAllocatedBytes), formatBytes(a.peakReservedBytes), formatBytes(a.deviceBytes), capacity);
+}
+
+QString measured(const Estimate& e, const Measured& m, const AllocatorEstimate& a)
+{
+    auto signedPercent = [](const MeasuredDifference& d) {
+        return QStringLiteral("%1%2 %")
+            .arg(d.relative() >= 0 ? QStringLiteral("+") : QString())
+            .arg(d.relative() * 100.0, 0, 'f', 1);
+    };
+    const QString device = QString::fromStdString(m.deviceName.empty() ? m.deviceType : m.deviceName);
+    if (auto other = checkMeasuredScenario(m, e.modelId, e.config, "measurement"))
+        return Tr::tr("Measured on %1 for another scenario (%2): not compared")
+            .arg(device, QString::fromStdString(other->field));
+    const MeasuredComparison c = compareMeasured(e, m, a);
+    QStringList parts;
+    if (c.peakAllocated)
+        parts << Tr::tr("peak allocated %1 (predicted %2)")
+                     .arg(formatBytes(c.peakAllocated->measured), signedPercent(*c.peakAllocated));
+    if (c.peakReserved)
+        parts << Tr::tr("reserved %1 (predicted %2)")
+                     .arg(formatBytes(c.peakReserved->measured), signedPercent(*c.peakReserved));
+    parts << Tr::tr("saved activations %1 (predicted %2)")
+                 .arg(formatBytes(c.savedActivations.measured), signedPercent(c.savedActivations));
+    if (measuredOnCpu(m))
+        parts << Tr::tr("step %1 on the CPU (not compared)").arg(formatSeconds(c.stepSeconds.measured));
+    else
+        parts << Tr::tr("step %1 (predicted %2)")
+                     .arg(formatSeconds(c.stepSeconds.measured), signedPercent(c.stepSeconds));
+    return Tr::tr("Measured on %1 (torch %2): %3")
+        .arg(device, QString::fromStdString(m.torchVersion), parts.join(QStringLiteral(" · ")));
+}
+
 QString title(const SimulationResult& r)
 {
     if (!r.model || !r.gpu)

@@ -4,6 +4,7 @@
 // result, and the verdict in one line. Shared by the exported figures, the PDF report and the clipboard, so all
 // of them describe a scenario the same way.
 
+#include "measured.h"
 #include "simulate.h"
 
 #include <QString>
@@ -23,6 +24,13 @@ namespace ScenarioText {
     QString verdict(const SimulationResult& r);
     // All of the above, one item per line.
     QStringList caption(const SimulationResult& r);
+
+    // What torch.cuda would report, from the caching allocator replay: "PyTorch: max_memory_allocated 6.86 GiB ·
+    // max_memory_reserved 7.44 GiB · with the CUDA context 7.82 GiB of 12.00 GiB". Empty until it is computed.
+    QString pytorch(const AllocatorEstimate& a, double capacityBytes);
+    // A measurement beside the prediction ("predicted +2.1 %" is the prediction over the measurement, less one), or
+    // that it is of another scenario.
+    QString measured(const Estimate& e, const Measured& m, const AllocatorEstimate& a);
 
     // The breakdown by category: steady size and size at the peak, in bytes and GiB, with each category's share.
     QString breakdownCsv(const SimulationResult& r);
