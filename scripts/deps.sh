@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs the Debian 12 packages Headroom needs, if any are missing. Run as root (or with sudo available).
-# `deps.sh test` also installs what only the tests need: Debian's PyTorch and torchvision (CPU), for headroom-probe's CPU runs.
+# `deps.sh test` also installs what only the tests need: Debian's PyTorch and torchvision (CPU), for headroom-probe's CPU
+# runs, and poppler's pdftotext, which reads the report's text back.
 set -eu
 
 PACKAGES="build-essential cmake pkg-config \
@@ -8,7 +9,7 @@ qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev qt6-tools-dev qt6-l10n
 nlohmann-json3-dev libgl-dev libbenchmark-dev xvfb xauth fonts-noto-cjk \
 desktop-file-utils appstream dpkg-dev file"
 if [ "${1:-}" = "test" ]; then
-    PACKAGES="$PACKAGES python3-torch python3-torchvision"
+    PACKAGES="$PACKAGES python3-torch python3-torchvision poppler-utils"
 fi
 
 missing=""

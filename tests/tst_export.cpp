@@ -29,6 +29,7 @@
 #include <QGuiApplication>
 #include <QImage>
 #include <QImageReader>
+#include <QProcess>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSlider>
@@ -88,6 +89,7 @@ private slots:
     void headlessExportEqualsWindowExport_data();
     void headlessExportEqualsWindowExport();
     void reportIsOneA4Page();
+    void reportStatesWhatPyTorchWouldReportAndAMeasurement();
     void csvBreakdownAddsUpToThePeak();
     void badOptionsAreRefusedAndKeepExistingFiles();
     void exportDialogShowsTheCommandLine();
@@ -292,6 +294,37 @@ void TestExport::reportIsOneA4Page()
                          path("cli-report.pdf") }),
              0);
     QCOMPARE(pdfPageCount(readAll(path("cli-report.pdf"))), 1);
+}
+
+// The report's text, as poppler's pdftotext reads it back: what torch.cuda would report (the caching allocator
+// replayed), and with --measured a probe's measurement beside the prediction. ResNet-50 on the CPU: its saved
+// activations are PyTorch's own figure (tests/data/measured/), which the prediction meets byte for byte.
+void TestExport::reportStatesWhatPyTorchWouldReportAndAMeasurement()
+{
+    const QString file = QStringLiteral(HEADROOM_SOURCE_DIR)
+        + QStringLiteral("/tests/data/measured/resnet50-cpu-b2-s64-fp32.headroom-measured.json");
+    QCOMPARE(runExport({ QStringLiteral("--chart"), QStringLiteral("report"), QStringLiteral("--measured"), file,
+                         QStringLiteral("--language"), QStringLiteral("en"), QStringLiteral("--out"),
+                         path("measured.pdf") }),
+             0);
+    QCOMPARE(pdfPageCount(readAll(path("measured.pdf"))), 1);
+    QProcess text;
+    text.start(QStringLiteral("pdftotext"), { path("measured.pdf"), QStringLiteral("-") });
+    if (!text.waitForFinished(60000) || text.exitCode() != 0)
+        QSKIP("pdftotext (poppler-utils) is not installed: the report's text is not read back");
+    const QString words = QString::fromUtf8(text.readAllStandardOutput());
+    QVERIFY2(words.contains(QStringLiteral("PyTorch: max_memory_allocated")), qPrintable(words));
+    QVERIFY2(words.contains(QStringLiteral("saved activations 13.5 MiB (predicted +0.0 %)")), qPrintable(words));
+    QVERIFY2(words.contains(QStringLiteral("on the CPU (not compared)")), qPrintable(words));
+
+    // A measurement belongs in the report only; a file that cannot be read is named.
+    QCOMPARE(runExport({ QStringLiteral("--chart"), QStringLiteral("memory"), QStringLiteral("--measured"), file,
+                         QStringLiteral("--out"), path("measured.png") }),
+             2);
+    QCOMPARE(runExport({ QStringLiteral("--chart"), QStringLiteral("report"), QStringLiteral("--measured"),
+                         path("none.json"), QStringLiteral("--out"), path("none.pdf") }),
+             2);
+    QVERIFY(!QFile::exists(path("none.pdf")));
 }
 
 void TestExport::csvBreakdownAddsUpToThePeak()

@@ -359,6 +359,17 @@ QStringList scenarioToArguments(const Scenario& s)
     return a;
 }
 
+std::optional<QString> readMeasuredOption(const QCommandLineParser& p, const QString& path,
+                                          const QStringList& ownOptions, Catalog& catalog, ResolvedScenario* r,
+                                          Measured* out)
+{
+    QStringList given = p.optionNames();
+    for (const QString& own : ownOptions + QStringList { QStringLiteral("measured") })
+        given.removeAll(own);
+    const bool gpuChosen = p.isSet(kGpu) || p.isSet(kScenario);
+    return readMeasured(path, given.isEmpty(), gpuChosen, catalog, r, out);
+}
+
 int runEstimate(const QStringList& arguments)
 {
     QCommandLineParser p;
@@ -402,13 +413,11 @@ int runEstimate(const QStringList& arguments)
     }
     std::optional<Measured> m;
     if (p.isSet(measured)) {
-        QStringList given = p.optionNames();
-        for (const QString& own : { QStringLiteral("measured"), QStringLiteral("json"), QStringLiteral("timeline"),
-                                    QStringLiteral("fail-if-oom") })
-            given.removeAll(own);
         m.emplace();
-        const bool gpuChosen = p.isSet(kGpu) || p.isSet(kScenario);
-        if (auto e = readMeasured(p.value(measured), given.isEmpty(), gpuChosen, catalog, &r, &*m)) {
+        if (auto e = readMeasuredOption(p, p.value(measured),
+                                        { QStringLiteral("json"), QStringLiteral("timeline"),
+                                          QStringLiteral("fail-if-oom") },
+                                        catalog, &r, &*m)) {
             err() << "headroom estimate: " << *e << "\n";
             return 2;
         }

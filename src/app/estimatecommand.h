@@ -5,6 +5,7 @@
 
 #include "catalog.h"
 #include "estimate.h"
+#include "measured.h"
 
 #include <QCommandLineParser>
 #include <QString>
@@ -37,6 +38,13 @@ std::optional<QString> resolveScenario(const QCommandLineParser& parser, Catalog
 // The options that reproduce `scenario` (for a model that is a catalog id or a file path): what the window's
 // export dialog shows as the equivalent command line.
 QStringList scenarioToArguments(const Scenario& scenario);
+
+// --measured FILE as `headroom estimate` reads it: with no scenario option given (the command's `ownOptions` aside),
+// the estimate takes the file's scenario, else the two must agree; the GPU is the one its device name is unless
+// --gpu or --scenario chooses. A message naming the file and the field when it cannot be compared.
+std::optional<QString> readMeasuredOption(const QCommandLineParser& p, const QString& path,
+                                          const QStringList& ownOptions, Catalog& catalog, ResolvedScenario* r,
+                                          Measured* out);
 
 int runEstimate(const QStringList& arguments);
 int runList(const QStringList& arguments);

@@ -69,6 +69,10 @@ int exportFromArguments(const QStringList& arguments)
         { QStringLiteral("language"),
           QStringLiteral("Language of the figure's text: en or zh_CN (default: the system's, as the window)."),
           QStringLiteral("code") },
+        { QStringLiteral("measured"),
+          QStringLiteral("The report states this headroom-probe measurement beside the prediction (as "
+                         "`headroom estimate --measured`; alone, it gives the scenario)."),
+          QStringLiteral("file") },
     });
     p.addPositionalArgument(QStringLiteral("export"), QStringLiteral("The command."));
     if (!p.parse(arguments)) {
@@ -145,6 +149,19 @@ int exportFromArguments(const QStringList& arguments)
     ResolvedScenario r;
     if (auto e = resolveScenario(p, catalog, &r))
         return fail(*e);
+    std::shared_ptr<const Measured> measured;
+    if (p.isSet(QStringLiteral("measured"))) {
+        if (!report)
+            return fail(QStringLiteral("--measured: only the report (--chart report) states a measurement"));
+        Measured m;
+        const QStringList own { QStringLiteral("chart"),   QStringLiteral("out"),          QStringLiteral("width"),
+                                QStringLiteral("height"),  QStringLiteral("scale"),        QStringLiteral("no-caption"),
+                                QStringLiteral("palette"), QStringLiteral("presentation"), QStringLiteral("baseline"),
+                                QStringLiteral("language") };
+        if (auto e = readMeasuredOption(p, p.value(QStringLiteral("measured")), own, catalog, &r, &m))
+            return fail(*e);
+        measured = std::make_shared<const Measured>(std::move(m));
+    }
     // The window's own result for this scenario (SimulateOptions::interactive), so that the file is the window's.
     auto simulated = simulate(catalog, r.scenario, SimulateOptions::interactive());
     if (!simulated)
@@ -171,6 +188,7 @@ int exportFromArguments(const QStringList& arguments)
         gui::ReportInputs in;
         in.result = result;
         in.dark = fo.dark;
+        in.measured = measured;
         error = gui::writePdfReport(out, in);
     } else if (figure) {
         gui::Figure f(fo);
