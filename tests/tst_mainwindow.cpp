@@ -254,6 +254,12 @@ void TestMainWindow::measurementIsComparedWhileItsScenarioHolds()
     QVERIFY2(m_window->verdict()->details().contains(expected), qPrintable(m_window->verdict()->details()));
     QVERIFY(m_window->verdict()->details().contains(QStringLiteral("Measured on x86_64 (torch 1.13.0a0)")));
     QVERIFY(m_window->timelineChart()->measuredText().isEmpty()); // a CPU run has no allocator figures
+    // Predicted with the CPU kernels' saved dtypes while the scenario is the measured one, with CUDA's otherwise.
+    QVERIFY(s.config.kernels == KernelBackend::Cpu);
+    m_window->controls()->batchSlider()->setValue(ControlPanel::positionFromBatch(2));
+    QVERIFY(m_controller->scenario().config.kernels == KernelBackend::Cuda);
+    m_window->controls()->batchSlider()->setValue(ControlPanel::positionFromBatch(1));
+    QVERIFY(m_controller->scenario().config.kernels == KernelBackend::Cpu);
 
     // The same run as a GPU would report it: its peak is drawn on the timeline and compared with the replay's.
     QFile cpu(file);

@@ -1,4 +1,5 @@
 #include "mainwindow.h"
+
 #include "tourhost.h"
 
 #include "appsettings.h"
@@ -9,6 +10,7 @@
 #include "explainer.h"
 #include "inferenceview.h"
 #include "labels.h"
+#include "measured.h"
 #include "memorychartview.h"
 #include "pipelinescheduleview.h"
 #include "planview.h"
@@ -163,8 +165,15 @@ bool MainWindow::applyScenario(const Scenario& scenario, const QString& what)
     return true;
 }
 
-void MainWindow::onScenarioEdited(const Scenario& scenario, const QString& control, bool dragging)
+void MainWindow::onScenarioEdited(const Scenario& edited, const QString& control, bool dragging)
 {
+    // A CPU measurement's scenario is predicted with the CPU kernels' saved dtypes while it is the one shown; any
+    // other with CUDA's (measured.h applyMeasuredScenario).
+    Scenario scenario = edited;
+    if (m_measured && measuredOnCpu(*m_measured))
+        scenario.config.kernels = checkMeasuredScenario(*m_measured, scenario.modelId, scenario.config, "measurement")
+            ? KernelBackend::Cuda
+            : KernelBackend::Cpu;
     if (!m_controller->setScenario(scenario)) {
         statusBar()->showMessage(tr("Unknown GPU or model"), 4000);
         return;

@@ -123,7 +123,7 @@ private:
     void connectMeasured(); // mainwindowmeasured.cpp
     void showMeasured(const SimulationResult& r);
     QString explainHtmlFor(const ExplainRequest& request) const;
-    void onScenarioEdited(const Scenario& scenario, const QString& control, bool dragging);
+    void onScenarioEdited(const Scenario& edited, const QString& control, bool dragging);
     void onResultChanged();
     void onBackgroundChanged();
     void explain(const ExplainRequest& request);
