@@ -259,41 +259,42 @@ void TestAllocator::cublasWorkspaceConfig()
     QVERIFY(base && more);
     QCOMPARE(more->allocator.cublasWorkspaceBytes - base->allocator.cublasWorkspaceBytes, 32 * MiB - fallback);
     QCOMPARE(more->allocator.contextBytes, base->allocator.contextBytes);
+    QCOMPARE(more->estimate.overheadBytes - base->estimate.overheadBytes, 32 * MiB - fallback); // in the peak too
     QVERIFY(more->allocator.peakAllocatedBytes > base->allocator.peakAllocatedBytes);
 }
 
 // cuDNN takes the workspace of the plan it runs from the caching allocator just before each convolution call and
-// gives it back after (aten/src/ATen/native/cudnn/Conv_v8.cpp, run_conv_plan). By hand: a 30 MiB output (its own
-// 30 MiB segment: large requests are rounded to 2 MiB) and an 8 MiB workspace (below 10 MiB: a 20 MiB segment)
-// are 38 MiB allocated and 50 MiB reserved at once; the freed workspace's segment is reused by the next call.
+// gives it back after (aten/src/ATen/native/cudnn/Conv_v8.cpp, run_conv_plan): the lowering gives every convolution
+// step a block of it, allocated and freed in that step. By hand: a 30 MiB output (its own 30 MiB segment: large
+// requests are rounded to 2 MiB) and an 8 MiB workspace (below 10 MiB: a 20 MiB segment) are 38 MiB allocated and
+// 50 MiB reserved at once; the freed workspace's segment is reused by the next call.
 void TestAllocator::cudnnWorkspaceAroundEachConvolution()
 {
     Schedule s;
-    MemoryBlock out;
+    MemoryBlock out, workspace;
     out.bytes.fixed = 30 * MiB;
-    s.blocks.push_back(out);
+    workspace.bytes.fixed = 8 * MiB;
+    s.blocks = { out, workspace };
     Step conv;
     conv.convolution = true;
     conv.eventsBegin = 0;
-    conv.allocCount = 1;
+    conv.allocCount = 2; // the output and the workspace, then the workspace is freed
+    conv.freeCount = 1;
     Step free;
-    free.eventsBegin = 1;
+    free.eventsBegin = 3;
     free.freeCount = 1;
-    s.events = { 0, 0 };
+    s.events = { 0, 1, 1, 0 };
     s.steps = { conv, free };
     AllocatorSettings settings;
     settings.cublasLtWorkspaceBytes = 0.0;
-    const AllocatorEstimate none = replayCachingAllocator(s, {}, 1.0, settings, 0.0);
-    QCOMPARE(none.peakAllocatedBytes, 30 * MiB);
-    QCOMPARE(none.peakReservedBytes, 30 * MiB);
-    settings.cudnnWorkspaceBytes = 8 * MiB;
     const AllocatorEstimate with = replayCachingAllocator(s, {}, 1.0, settings, 0.0);
     QCOMPARE(with.peakAllocatedBytes, 38 * MiB);
     QCOMPARE(with.peakReservedBytes, 50 * MiB);
     QCOMPARE(with.convolutionSteps, 1);
     QCOMPARE(with.requestedPeakBytes, 38 * MiB);
 
-    // A CNN: every forward and backward convolution step takes it; a transformer has none.
+    // A CNN: every forward and backward convolution step takes it, in the estimate's peak (as a temporary) and in
+    // the replay; without a workspace nothing changes.
     Scenario r = defaultScenario();
     r.modelId = "resnet50";
     r.config.microBatch = 16;
@@ -301,9 +302,13 @@ void TestAllocator::cudnnWorkspaceAroundEachConvolution()
     const auto cnn = simulate(test::catalog(), r, SimulateOptions {});
     QVERIFY(cnn);
     QCOMPARE(cnn->allocator.convolutionSteps, 2 * 53); // ResNet-50's 53 convolutions (torchvision), both passes
+    const std::size_t blocks = cnn->estimate.schedule->blocks.size();
     r.config.cudnnWorkspaceBytes = 256 * MiB;
     const auto big = simulate(test::catalog(), r, SimulateOptions {});
     QVERIFY(big);
+    QCOMPARE(big->estimate.schedule->blocks.size(), blocks + 2 * 53);
+    const double grown = big->estimate.peakBytes - cnn->estimate.peakBytes;
+    QVERIFY2(grown > 0 && grown <= 256 * MiB, qPrintable(QString::number(grown / MiB)));
     QVERIFY(big->allocator.peakAllocatedBytes > cnn->allocator.peakAllocatedBytes);
     QVERIFY(big->allocator.peakAllocatedBytes <= cnn->allocator.peakAllocatedBytes + 256 * MiB);
 }

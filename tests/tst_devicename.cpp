@@ -46,6 +46,9 @@ void TestDeviceName::matches_data()
     QTest::newRow("RTX A3000 Laptop 6GB") << "NVIDIA RTX A3000 Laptop GPU" << 6.0 * kGiB << "rtx-a3000-6gb-laptop";
     QTest::newRow("T4") << "Tesla T4" << 15843721216.0 << "t4";
     QTest::newRow("L4") << "NVIDIA L4" << 0.0 << "l4";
+    // ROCm's torch reports AMD boards as CUDA devices, with the family after a slash.
+    QTest::newRow("MI250X under ROCm") << "AMD Instinct MI250X/MI250" << 0.0 << "mi250x";
+    QTest::newRow("MI300X under ROCm") << "AMD Instinct MI300X" << 0.0 << "mi300x";
 }
 
 void TestDeviceName::matches()

@@ -90,6 +90,7 @@ private slots:
     void reproducesPresets_data();
     void reproducesPresets();
     void classificationArchitectures();
+    void vitPositionsAtAnotherImageSize();
     void gptNeoXParallelResidual();
     void gptNeoXPartialRotary();
     void badConfigs_data();
@@ -150,6 +151,23 @@ void TestHfImport::publishedCounts()
     auto reread = parseModelSpec(serializeModelSpec(m), "saved");
     QVERIFY(reread.ok());
     QCOMPARE(serializeModelSpec(*reread), serializeModelSpec(m));
+}
+
+// At 384 px, HF's ViT keeps its 197 position embeddings and interpolates them to the 577 tokens
+// (ViTEmbeddings.interpolate_pos_encoding): the same 86,567,656 parameters. torchvision's vit_b_16(image_size=384)
+// builds 577 of them: (577 - 197) x 768 = 291,840 more. Both runs carry 577 tokens through the encoder.
+void TestHfImport::vitPositionsAtAnotherImageSize()
+{
+    const ModelSpec hf = imported(QStringLiteral("vit-base-patch16-224"));
+    QVERIFY(!hf.transformer.positionsFollowImage);
+    QCOMPARE(graphAt(hf, 384).parameterCount(), 86567656.0);
+    const ModelSpec& tv = test::preset("vit-b-16");
+    QVERIFY(tv.transformer.positionsFollowImage);
+    QCOMPARE(graphAt(tv, 384).parameterCount(), 86567656.0 + (577.0 - 197.0) * 768.0);
+    // The flag survives a save and a read.
+    auto reread = parseModelSpec(serializeModelSpec(hf), "saved");
+    QVERIFY(reread.ok());
+    QVERIFY(!reread->transformer.positionsFollowImage);
 }
 
 void TestHfImport::reproducesPresets_data()

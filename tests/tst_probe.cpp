@@ -255,14 +255,24 @@ void TestProbe::aCudaFileNamesItsGpu()
     QCOMPARE(object(j, "measured_difference").value(QStringLiteral("kernels")).toString(), QStringLiteral("cuda"));
     QVERIFY(object(j, "measured_difference").value(QStringLiteral("step_compared")).toBool());
 
-    const auto chosen = runHeadroom(
-        { QStringLiteral("estimate"), QStringLiteral("--measured"), h200, QStringLiteral("--gpu"),
-          QStringLiteral("a100-sxm4-80gb"), QStringLiteral("--model"), QStringLiteral("gpt2"),
-          QStringLiteral("--batch"), QStringLiteral("1"), QStringLiteral("--seq"), QStringLiteral("64"),
-          QStringLiteral("--precision"), QStringLiteral("fp32"), QStringLiteral("--json") });
+    // --gpu (or an allocator setting) alone still takes the file's scenario.
+    const auto chosen = runHeadroom({ QStringLiteral("estimate"), QStringLiteral("--measured"), h200,
+                                      QStringLiteral("--gpu"), QStringLiteral("a100-sxm4-80gb"),
+                                      QStringLiteral("--expandable-segments"), QStringLiteral("--json") });
     QVERIFY2(chosen.code == 0, chosen.err.constData());
-    QCOMPARE(object(QJsonDocument::fromJson(chosen.out).object(), "scenario").value(QStringLiteral("gpu")).toString(),
-             QStringLiteral("a100-sxm4-80gb"));
+    const QJsonObject c = QJsonDocument::fromJson(chosen.out).object();
+    QCOMPARE(object(c, "scenario").value(QStringLiteral("gpu")).toString(), QStringLiteral("a100-sxm4-80gb"));
+    QCOMPARE(object(c, "scenario").value(QStringLiteral("micro_batch")).toInt(), 1);
+    QVERIFY(object(c, "pytorch").value(QStringLiteral("expandable_segments")).toBool());
+
+    // A run on the RTX A3000 is compared with its datasheet's 336 GB/s, not the default scenario's what-if 392.
+    const QString a3000 = asDevice(QStringLiteral("NVIDIA RTX A3000 12GB Laptop GPU"), 12884901888.0);
+    const auto real = runHeadroom(
+        { QStringLiteral("estimate"), QStringLiteral("--measured"), a3000, QStringLiteral("--json") });
+    QVERIFY2(real.code == 0, real.err.constData());
+    const QJsonObject gpu = object(QJsonDocument::fromJson(real.out).object(), "gpu");
+    QCOMPARE(gpu.value(QStringLiteral("id")).toString(), QStringLiteral("rtx-a3000-12gb-laptop"));
+    QCOMPARE(gpu.value(QStringLiteral("bandwidth_bytes_per_second")).toDouble(), 336e9);
 
     const QString unknown = asDevice(QStringLiteral("NVIDIA GeForce GTX 1650"), 4294967296.0);
     const auto refused = runHeadroom({ QStringLiteral("estimate"), QStringLiteral("--measured"), unknown });

@@ -698,10 +698,6 @@
         <translation>max_memory_allocated</translation>
     </message>
     <message>
-        <source>the tensors of the step (%1 requested at once at most), each rounded up to 512 bytes; a cached block is split only when more than 1 MiB (512 bytes for requests up to 1 MiB) would be left</source>
-        <translation>该步的张量（同时请求最多 %1），每个向上取整到 512 字节；只有剩余超过 1 MiB（不超过 1 MiB 的请求为 512 字节）时才拆分缓存块</translation>
-    </message>
-    <message>
         <source>held from the first matmul: CUBLAS_WORKSPACE_CONFIG (default %1 here) plus cuBLASLt&apos;s 1 MiB; --cublas-workspace-config, scenario key cublas_workspace_mib</source>
         <translation>自第一次矩阵乘起一直占用：CUBLAS_WORKSPACE_CONFIG（此处默认 %1）加上 cuBLASLt 的 1 MiB；--cublas-workspace-config，场景键 cublas_workspace_mib</translation>
     </message>
@@ -720,10 +716,6 @@
     <message>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
-    </message>
-    <message>
-        <source>the framework overhead (%1, the GPU file&apos;s estimate or the Overhead control) less the default cuBLAS workspace</source>
-        <translation>框架开销（%1，GPU 文件的估计值或“开销”控件）减去默认 cuBLAS 工作区</translation>
     </message>
     <message>
         <source>NCCL buffers</source>
@@ -760,6 +752,18 @@
     <message>
         <source>of it, at a convolution, the cuDNN workspace</source>
         <translation>其中卷积运行时的 cuDNN 工作区</translation>
+    </message>
+    <message>
+        <source>the step&apos;s tensors and workspaces (%1 requested at once at most, besides cuBLAS&apos;s), each rounded up to 512 bytes; with expandable segments a block is split whenever 512 bytes or more would be left</source>
+        <translation>该步的张量与工作区（同时请求最多 %1，不含 cuBLAS 的），每个向上取整到 512 字节；使用可扩展段时，只要剩余不少于 512 字节就拆分块</translation>
+    </message>
+    <message>
+        <source>the step&apos;s tensors and workspaces (%1 requested at once at most, besides cuBLAS&apos;s), each rounded up to 512 bytes; a cached block is split only when more than 1 MiB (512 bytes for requests up to 1 MiB) would be left</source>
+        <translation>该步的张量与工作区（同时请求最多 %1，不含 cuBLAS 的），每个向上取整到 512 字节；只有剩余超过 1 MiB（不超过 1 MiB 的请求为 512 字节）时才拆分缓存块</translation>
+    </message>
+    <message>
+        <source>the framework overhead (%1, the GPU file&apos;s estimate or the Overhead control) less the default cuBLAS and cuBLASLt workspaces</source>
+        <translation>框架开销（%1，GPU 文件的估计值或“开销”控件）减去默认的 cuBLAS 与 cuBLASLt 工作区</translation>
     </message>
 </context>
 <context>
@@ -1212,14 +1216,6 @@
         <translation>autograd 在前向中为反向保存的张量，包括损失函数保存的张量。</translation>
     </message>
     <message>
-        <source>Outputs in flight, activation gradients, gathered ZeRO-3 layers, optimizer temporaries, the input batch.</source>
-        <translation>传递中的输出、激活值梯度、ZeRO-3 聚合的层、优化器临时张量、输入批次。</translation>
-    </message>
-    <message>
-        <source>CUDA context, cuBLAS/cuDNN workspaces and caching-allocator slack.</source>
-        <translation>CUDA 上下文、cuBLAS/cuDNN 工作区以及缓存分配器的空余。</translation>
-    </message>
-    <message>
         <source>forward</source>
         <translation>前向</translation>
     </message>
@@ -1570,6 +1566,14 @@
     <message>
         <source>all linear layers</source>
         <translation>所有线性层</translation>
+    </message>
+    <message>
+        <source>Outputs in flight, activation gradients, gathered ZeRO-3 layers, optimizer temporaries, cuDNN workspaces, the input batch.</source>
+        <translation>传递中的输出、激活值梯度、ZeRO-3 聚合的层、优化器临时张量、cuDNN 工作区、输入批次。</translation>
+    </message>
+    <message>
+        <source>CUDA context, cuBLAS workspaces and caching-allocator slack.</source>
+        <translation>CUDA 上下文、cuBLAS 工作区以及缓存分配器的空余。</translation>
     </message>
 </context>
 <context>

@@ -4,6 +4,8 @@
 #include "optionparse.h"
 #include "units.h"
 
+#include <cmath>
+
 namespace headroom {
 
 namespace {
@@ -43,6 +45,14 @@ void addAllocatorOptions(QCommandLineParser& parser)
     parser.addOptions({ kOverhead, kReserve, kExpandable, kNcclChannels, kCublas, kCudnn });
 }
 
+QStringList allocatorOptionNames()
+{
+    QStringList names;
+    for (const QCommandLineOption* o : { &kOverhead, &kReserve, &kExpandable, &kNcclChannels, &kCublas, &kCudnn })
+        names << o->names().first();
+    return names;
+}
+
 std::optional<QString> readAllocatorOptions(const QCommandLineParser& p, TrainingConfig* c)
 {
     std::optional<QString> e;
@@ -60,10 +70,12 @@ std::optional<QString> readAllocatorOptions(const QCommandLineParser& p, Trainin
         return e;
     if (p.isSet(kCublas)) {
         const auto bytes = cublasWorkspaceConfigBytes(p.value(kCublas).toStdString());
-        if (!bytes || *bytes > 1e15)
+        if (!bytes)
             return QStringLiteral("--cublas-workspace-config: \"%1\" has no :SIZE:COUNT pair (sizes in KiB, as in "
                                   ":4096:8)")
                 .arg(p.value(kCublas));
+        if (*bytes > units::fromMiB(1 << 20))
+            return QStringLiteral("--cublas-workspace-config: \"%1\" is more than 1048576 MiB").arg(p.value(kCublas));
         c->cublasWorkspaceBytes = *bytes;
     }
     if (p.isSet(kCudnn)) {
@@ -86,7 +98,7 @@ void appendAllocatorArguments(const TrainingConfig& c, QStringList& a)
         a << QStringLiteral("--allocator-reserve") << num(c.allocatorReserveFraction);
     if (c.cublasWorkspaceBytes)
         a << QStringLiteral("--cublas-workspace-config")
-          << QStringLiteral(":%1:1").arg(num(*c.cublasWorkspaceBytes / 1024.0));
+          << QStringLiteral(":%1:1").arg(std::llround(*c.cublasWorkspaceBytes / 1024.0)); // whole KiB, as parsed
     if (c.cudnnWorkspaceBytes > 0.0)
         a << QStringLiteral("--cudnn-workspace-mib") << num(units::toMiB(c.cudnnWorkspaceBytes));
 }

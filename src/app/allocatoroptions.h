@@ -14,6 +14,7 @@
 namespace headroom {
 
 void addAllocatorOptions(QCommandLineParser& parser);
+QStringList allocatorOptionNames();
 // Applies the options that are set; a message naming the option when a value is bad.
 std::optional<QString> readAllocatorOptions(const QCommandLineParser& p, TrainingConfig* c);
 // The options that reproduce c's settings, none for the defaults.

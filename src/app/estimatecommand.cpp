@@ -118,8 +118,8 @@ namespace {
     // two must agree on model, batch, sequence and precision (measured.h checkMeasuredScenario). Unless --gpu or
     // --scenario chose one, the GPU is the file's CUDA device (devicename.h); a name that fits several files, or
     // none, is refused.
-    std::optional<QString> readMeasured(const QString& path, bool adopt, bool gpuChosen, Catalog& catalog,
-                                        ResolvedScenario* r, Measured* out)
+    std::optional<QString> readMeasured(const QString& path, bool adopt, bool gpuChosen, bool whatIfGiven,
+                                        Catalog& catalog, ResolvedScenario* r, Measured* out)
     {
         QByteArray text;
         if (auto e = CatalogLoader::readFile(path, &text, 4 << 20))
@@ -139,12 +139,13 @@ namespace {
                          ids.isEmpty() ? QStringLiteral("none of the GPU files")
                                        : QStringLiteral("any of %1").arg(ids.join(QStringLiteral(", "))));
             }
-            if (d.ids.front() != r->scenario.gpuId) {
-                r->scenario.gpuId = d.ids.front();
-                r->scenario.overrides = {}; // what-if figures belong to the GPU they were made for
-            }
+            r->scenario.gpuId = d.ids.front();
             r->gpu = catalog.gpu(r->scenario.gpuId);
         }
+        // A GPU run is compared with its GPU's own figures: no what-if (the default scenario's 392 GB/s included)
+        // unless the command line gives one.
+        if (!measuredOnCpu(*m) && !whatIfGiven)
+            r->scenario.overrides = {};
         if (adopt) {
             const ModelSpec* model = catalog.model(m->modelId);
             if (!model)
@@ -363,11 +364,16 @@ std::optional<QString> readMeasuredOption(const QCommandLineParser& p, const QSt
                                           const QStringList& ownOptions, Catalog& catalog, ResolvedScenario* r,
                                           Measured* out)
 {
+    // Options that say where and how the measured scenario is predicted, not which scenario it is: with only those,
+    // the file still gives the scenario.
     QStringList given = p.optionNames();
-    for (const QString& own : ownOptions + QStringList { QStringLiteral("measured") })
+    for (const QString& own : ownOptions + allocatorOptionNames()
+             + QStringList { QStringLiteral("measured"), kGpu.names().first(), kDatasheet.names().first(),
+                             kMemory.names().first(), kBandwidth.names().first(), kPeak.names().first() })
         given.removeAll(own);
     const bool gpuChosen = p.isSet(kGpu) || p.isSet(kScenario);
-    return readMeasured(path, given.isEmpty(), gpuChosen, catalog, r, out);
+    const bool whatIfGiven = p.isSet(kMemory) || p.isSet(kBandwidth) || p.isSet(kPeak);
+    return readMeasured(path, given.isEmpty(), gpuChosen, whatIfGiven, catalog, r, out);
 }
 
 int runEstimate(const QStringList& arguments)

@@ -367,11 +367,6 @@ AllocatorEstimate replayCachingAllocator(const Schedule& s, const ResidentTensor
                     live[std::size_t(ev[k])] = a.allocate(bytesOf(bytes));
             }
             requestedPeak = std::max(requestedPeak, requested);
-            // A convolution's cuDNN workspace lives while the call runs, beside its output (Conv_v8.cpp).
-            if (st.convolution && bytesOf(settings.cudnnWorkspaceBytes) > 0) {
-                a.release(a.allocate(bytesOf(settings.cudnnWorkspaceBytes)));
-                requestedPeak = std::max(requestedPeak, requested + settings.cudnnWorkspaceBytes);
-            }
             for (std::int32_t k = st.allocCount; k < st.allocCount + st.freeCount; ++k) {
                 requested -= s.blocks[std::size_t(ev[k])].bytes.at(microBatch);
                 int& id = live[std::size_t(ev[k])];

@@ -35,10 +35,9 @@ struct AllocatorSettings {
     bool expandableSegments = false;               // PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True
     double cublasWorkspaceBytes = 0.0;             // allocated through the caching allocator at the first matmul
     double cublasLtWorkspaceBytes = 1024.0 * 1024; // its own, CUBLASLT_WORKSPACE_SIZE = 1024 KiB by default
-    // The workspace of the plan cuDNN runs for each convolution call (forward, data and filter gradients): allocated
-    // through the caching allocator just before the call and freed after it (aten/src/ATen/native/cudnn/Conv_v8.cpp,
-    // run_conv_plan). Its size depends on the engine cuDNN's heuristics pick; 0: implicit-GEMM engines, which need
-    // none or a few KiB of precomputed indices (cuDNN's cudnnConvolutionFwdAlgo_t notes).
+    // The workspace of the plan cuDNN runs for each convolution call, as TrainingConfig::cudnnWorkspaceBytes sets
+    // it: the lowering gives each convolution step a block of it (lowering.cpp), so the replay allocates it like
+    // any other; here only for the result.
     double cudnnWorkspaceBytes = 0.0;
     double capacityBytes = 0.0; // the GPU's memory: near it, cached free segments are released; 0: no limit
     double ncclBytes = 0.0;     // NCCL's own buffers (ncclmemory.h): device memory the allocator cannot have

@@ -59,7 +59,8 @@ namespace {
 
 DeviceMatch matchCudaDevice(const Catalog& catalog, std::string_view deviceName, std::optional<double> memoryBytes)
 {
-    const std::set<std::string> device = words(deviceName);
+    // ROCm names a board and its family: "AMD Instinct MI250X/MI250" is the MI250X.
+    const std::set<std::string> device = words(deviceName.substr(0, deviceName.find('/')));
     // The memory it reports, else the size its name gives (read as GiB, as the files' vendor GB are).
     double memory = memoryBytes && *memoryBytes > 0.0 ? *memoryBytes : 0.0; // 0: not known
     for (const std::string& w : device) {

@@ -4,6 +4,7 @@
 
 #include "estimate.h"
 
+#include "allocator.h"
 #include "links.h"
 
 #include "graphbuilder.h"
@@ -408,7 +409,11 @@ namespace {
 
 double frameworkOverheadBytes(const GpuSpec& gpu, const TrainingConfig& config)
 {
-    return config.overheadBytes ? *config.overheadBytes : gpu.overheadBytes();
+    const double overhead = config.overheadBytes ? *config.overheadBytes : gpu.overheadBytes();
+    // The GPU's figure holds the default cuBLAS workspace; another CUBLAS_WORKSPACE_CONFIG changes it, not the context.
+    if (!config.cublasWorkspaceBytes)
+        return overhead;
+    return std::max(0.0, overhead + *config.cublasWorkspaceBytes - defaultCublasWorkspaceBytes(gpu));
 }
 
 MathUnit gemmUnit(const TrainingConfig& config)

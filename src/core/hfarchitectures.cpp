@@ -363,6 +363,7 @@ Imported readVit(const ObjectReader& r)
     if (t.patchSize > t.imageSize)
         r.fail("patch_size", "is larger than image_size (" + std::to_string(t.imageSize) + ")");
     t.channels = int(r.integerOr("num_channels", 3, 1, 4096));
+    t.positionsFollowImage = false; // ViTEmbeddings.interpolate_pos_encoding
     t.vocab = 0;
     t.maxPositions = 0;
     t.qkvBias = r.booleanOr("qkv_bias", true);

@@ -88,7 +88,12 @@ namespace {
                     : 1;
             }
             s.steps.push_back(st);
-            return static_cast<std::int32_t>(s.steps.size() - 1);
+            const auto index = static_cast<std::int32_t>(s.steps.size() - 1);
+            // cuDNN takes the workspace of the plan it runs from the caching allocator just before a convolution
+            // call and gives it back after it (aten/src/ATen/native/cudnn/Conv_v8.cpp, run_conv_plan).
+            if (st.convolution && cfg.cudnnWorkspaceBytes > 0.0)
+                newBlock(Linear { cfg.cudnnWorkspaceBytes, 0.0 }, MemoryCategory::Transient, index);
+            return index;
         }
 
         bool isResidentTensor(TensorId t) const

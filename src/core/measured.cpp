@@ -114,6 +114,7 @@ Expected<Measured> parseMeasured(std::string_view jsonText, std::string_view ori
         const ObjectReader sw = r.object("software");
         m.torchVersion = sw.string("torch", 200);
         m.transformersVersion = sw.stringOr("transformers", "", 200);
+        m.torchvisionVersion = sw.stringOr("torchvision", "", 200);
         m.implementation = sw.stringOr("implementation", "", 500);
         m.timestamp = r.stringOr("timestamp", "", 64);
         m.parameters = double(r.integer("parameters", 0, std::int64_t(1) << 50));
@@ -215,6 +216,7 @@ std::string resultWithMeasuredToJson(const SimulationResult& r, const Measured& 
                            { "memory_bytes", optionalBytes(m.deviceMemoryBytes) } };
     measured["software"] = { { "torch", m.torchVersion },
                              { "transformers", m.transformersVersion },
+                             { "torchvision", m.torchvisionVersion },
                              { "implementation", m.implementation } };
     measured["timestamp"] = m.timestamp;
     measured["parameters"] = detail::integer(m.parameters);

@@ -34,6 +34,7 @@ struct Measured {
     std::optional<double> deviceMemoryBytes;
     std::string torchVersion;
     std::string transformersVersion; // or "hf_reference transcription"
+    std::string torchvisionVersion;  // for a model torchvision built
     std::string implementation;
     std::string timestamp;
     // What it measured (the last of `steps` steps).

@@ -155,6 +155,7 @@ namespace {
             t.patchSize = int(r.integer("patch_size", 1, 4096));
             t.channels = int(r.integerOr("channels", 3, 1, 4096));
             t.classToken = r.booleanOr("class_token", true);
+            t.positionsFollowImage = r.booleanOr("positions_follow_image", true);
             if (t.patchSize > t.imageSize)
                 r.fail("patch_size", "is larger than image_size");
         } else {
@@ -294,6 +295,8 @@ namespace {
             j["patch_size"] = t.patchSize;
             j["channels"] = t.channels;
             j["class_token"] = t.classToken;
+            if (!t.positionsFollowImage)
+                j["positions_follow_image"] = false;
         }
         return j;
     }

@@ -118,6 +118,10 @@ struct TransformerSpec {
     int patchSize = 16;
     int channels = 3;
     bool classToken = true;
+    // The position embedding is built for the image the model runs on (torchvision's VisionTransformer(image_size=
+    // ...)); false: it keeps image_size's positions and interpolates them to the image (HF ViT's
+    // interpolate_pos_encoding), so its parameters stay those of image_size.
+    bool positionsFollowImage = true;
 
     int effectiveHeadDim() const { return headDim > 0 ? headDim : hidden / heads; }
 };

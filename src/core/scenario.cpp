@@ -285,7 +285,9 @@ Expected<ScenarioDocument> parseScenario(std::string_view jsonText, std::string_
         c.allocatorReserveFraction = r.numberOr("allocator_reserve", 0.0, 0.0, 10.0);
         c.expandableSegments = r.booleanOr("expandable_segments", false);
         if (r.has("cublas_workspace_mib"))
-            c.cublasWorkspaceBytes = r.number("cublas_workspace_mib", 0, 1 << 20) * units::kMiB;
+            // in whole KiB, as CUBLAS_WORKSPACE_CONFIG counts it
+            c.cublasWorkspaceBytes = std::round(r.number("cublas_workspace_mib", 0, 1 << 20) * units::kMiB / 1024.0)
+                * 1024.0;
         c.cudnnWorkspaceBytes = r.numberOr("cudnn_workspace_mib", 0.0, 0.0, 1 << 20) * units::kMiB;
         c.channelsLast = r.booleanOr("channels_last", false);
         c.ncclChannels = int(r.integerOr("nccl_channels", 0, 0, 64));

@@ -33,11 +33,8 @@ namespace {
         const Schedule s = lowerTrainingStep(g, config);
         AllocatorSettings settings;
         settings.expandableSegments = config.expandableSegments;
-        // The framework overhead holds the context and the default cuBLAS workspace: another workspace size leaves
-        // the context as it is.
-        const double defaultWorkspace = defaultCublasWorkspaceBytes(gpu);
-        settings.cublasWorkspaceBytes = config.cublasWorkspaceBytes.value_or(defaultWorkspace);
-        overheadBytes += settings.cublasWorkspaceBytes - defaultWorkspace;
+        // The framework overhead (frameworkOverheadBytes) holds the context and the cuBLAS workspace chosen.
+        settings.cublasWorkspaceBytes = config.cublasWorkspaceBytes.value_or(defaultCublasWorkspaceBytes(gpu));
         settings.cudnnWorkspaceBytes = config.cudnnWorkspaceBytes;
         settings.capacityBytes = capacityBytes;
         const NcclMemory nccl = ncclMemory(gpu, config);
@@ -87,10 +84,9 @@ TrainingConfig scheduleKey(const TrainingConfig& config)
     key.overheadBytes = defaults.overheadBytes;
     key.allocatorReserveFraction = defaults.allocatorReserveFraction;
     key.expandableSegments = defaults.expandableSegments;
-    key.cublasWorkspaceBytes = defaults.cublasWorkspaceBytes; // the workspaces are the allocator replay's
-    key.cudnnWorkspaceBytes = defaults.cudnnWorkspaceBytes;
-    key.ncclChannels = defaults.ncclChannels; // NCCL's buffers are added to the allocator's figures
-    key.cluster = defaults.cluster;           // links set the communication time only
+    key.cublasWorkspaceBytes = defaults.cublasWorkspaceBytes; // in the overhead: the cuDNN workspace is a block
+    key.ncclChannels = defaults.ncclChannels;                 // NCCL's buffers are added to the allocator's figures
+    key.cluster = defaults.cluster;                           // links set the communication time only
     // The micro-batches per step shape the lowering only through whether gradients persist between micro-batches
     // (more than one) and, with a pipeline, how many each stage holds in flight: 1F1B holds min(m, p - s), the same
     // for every m of at least p. GPipe and the interleaved schedule keep m.

@@ -149,7 +149,7 @@ struct TrainingConfig {
     double allocatorReserveFraction = 0.0;      // caching-allocator slack on top of allocated bytes
     bool expandableSegments = false;            // PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (allocator.h)
     std::optional<double> cublasWorkspaceBytes; // CUBLAS_WORKSPACE_CONFIG's total; default by GPU (allocator.h)
-    double cudnnWorkspaceBytes = 0.0;           // taken and given back around each cuDNN convolution (allocator.h)
+    double cudnnWorkspaceBytes = 0.0;           // a block of each cuDNN convolution step (lowering.cpp)
     bool channelsLast = false; // model.to(memory_format=torch.channels_last): NHWC convolutions (time only)
     int ncclChannels = 0;      // NCCL_MIN/MAX_NCHANNELS: ring channels per communicator; 0: the link's (ncclmemory.h)
     KernelBackend kernels = KernelBackend::Cuda;

@@ -29,9 +29,14 @@ TensorId TransformerBuilder::embeddings()
             x = b.concat(cls, x, "embed.class_token");
         }
         // VisionTransformer(image_size=...) sizes its position embedding for the image it is built for, as
-        // torchvision's interpolate_embeddings does for pretrained weights at another resolution.
+        // torchvision's interpolate_embeddings does for pretrained weights at another resolution. HF's ViT keeps
+        // image_size's positions and interpolates them to the image on every forward (interpolate_pos_encoding).
         const double tokens = patches + (m.classToken ? 1 : 0);
-        const TensorId pos = b.parameter("encoder.pos_embedding", tokens * h, false, h, tokens);
+        const double refSide = std::floor(double(m.imageSize) / m.patchSize);
+        const double stored = m.positionsFollowImage ? tokens : refSide * refSide + (m.classToken ? 1 : 0);
+        TensorId pos = b.parameter("encoder.pos_embedding", stored * h, false, h, stored);
+        if (stored != tokens)
+            pos = b.constant(tokens * h, b.plan().paramType, 1.0, "embed.position_interpolated", false);
         x = b.add(x, pos, "embed.position");
         return b.dropout(x, m.embeddingDropout, "embed.dropout");
     }

@@ -36,9 +36,11 @@ ATTENTION = ("fused", "eager")
 ADAMW = ("fused", "foreach")
 
 
-def runs(models, device, torch_major):
+def runs(models, device, torch_version, have_transformers=True):
     """Every combination the probe can run, in the order they are worth having: each model's default first (bf16,
-    no checkpointing, SDPA, fused AdamW), then one setting changed at a time, then the rest."""
+    no checkpointing, SDPA, fused AdamW), then one setting changed at a time, then the rest. Without transformers the
+    probe's transcriptions run eager attention only; fused AdamW needs CUDA, or torch 2.4 on a CPU."""
+    torch_major = torch_version[0]
     out = []
     for model, batch, seq, kind in models:
         combos = []
@@ -47,7 +49,9 @@ def runs(models, device, torch_major):
                 continue
             if kind == "vit" and attention != ("fused" if torch_major >= 2 else "eager"):
                 continue  # nn.MultiheadAttention's choice, not the probe's
-            if device == "cpu" and (precision == "fp16" or impl == "fused" and torch_major < 2):
+            if kind == "transformer" and attention == "fused" and not have_transformers:
+                continue
+            if device == "cpu" and (precision == "fp16" or impl == "fused" and tuple(torch_version) < (2, 4)):
                 continue
             if kind == "cnn":
                 attention = "eager"  # the scenario's value for a model without attention
@@ -81,17 +85,20 @@ def main(argv=None):
     ap.add_argument("--steps", type=int, default=4)
     args = ap.parse_args(argv)
 
+    import importlib.util
     import torch  # only for its version: the runs themselves are separate processes
-    torch_major = int(torch.__version__.split(".")[0])
+    version = tuple(int("".join(ch for ch in part if ch.isdigit()) or 0) for part in torch.__version__.split(".")[:2])
+    have_transformers = importlib.util.find_spec("transformers") is not None
     models = MODELS
     if args.smoke:
         models = [("gpt2", 1, 32, "transformer"), ("resnet50", 1, 64, "cnn")]
     os.makedirs(args.out, exist_ok=True)
     start = time.monotonic()
     slowest = 0.0
-    log = {"device": args.device, "torch": torch.__version__, "budget_seconds": args.budget_seconds,
+    log = {"device": args.device, "torch": torch.__version__, "transformers": have_transformers,
+           "budget_seconds": args.budget_seconds,
            "ran": [], "failed": [], "not_started": []}
-    for model, batch, seq, precision, ckpt, attention, impl in runs(models, args.device, torch_major):
+    for model, batch, seq, precision, ckpt, attention, impl in runs(models, args.device, version, have_transformers):
         file = name(model, batch, seq, precision, ckpt, attention, impl, args.device)
         if args.smoke and len(log["ran"]) + len(log["failed"]) >= 6:
             log["not_started"].append(file)

@@ -25,8 +25,13 @@ QString Explainer::allocator(const SimulationResult& r, const AllocatorEstimate&
     const double cublasDefault = r.gpu ? defaultCublasWorkspaceBytes(*r.gpu) : a.cublasWorkspaceBytes;
     QString rows
         = row(tr("max_memory_allocated"), formatBytes(a.peakAllocatedBytes),
-              tr("the tensors of the step (%1 requested at once at most), each rounded up to 512 bytes; a cached "
-                 "block is split only when more than 1 MiB (512 bytes for requests up to 1 MiB) would be left")
+              (a.expandableSegments
+                   ? tr("the step's tensors and workspaces (%1 requested at once at most, besides cuBLAS's), each "
+                        "rounded up to 512 bytes; with expandable segments a block is split whenever 512 bytes or "
+                        "more would be left")
+                   : tr("the step's tensors and workspaces (%1 requested at once at most, besides cuBLAS's), each "
+                        "rounded up to 512 bytes; a cached block is split only when more than 1 MiB (512 bytes for "
+                        "requests up to 1 MiB) would be left"))
                   .arg(formatBytes(a.requestedPeakBytes)))
         + row(tr("of it, the cuBLAS workspace"), formatBytes(a.cublasWorkspaceBytes),
               tr("held from the first matmul: CUBLAS_WORKSPACE_CONFIG (default %1 here) plus cuBLASLt's 1 MiB; "
@@ -48,7 +53,7 @@ QString Explainer::allocator(const SimulationResult& r, const AllocatorEstimate&
                           .arg(formatBytes(a.peakReservedBytes - a.peakAllocatedBytes)));
     rows += row(tr("CUDA context"), formatBytes(a.contextBytes),
                 tr("the framework overhead (%1, the GPU file's estimate or the Overhead control) less the default "
-                   "cuBLAS workspace")
+                   "cuBLAS and cuBLASLt workspaces")
                     .arg(formatBytes(e.overheadBytes)));
     if (a.ncclCommunicators > 0)
         rows += row(tr("NCCL buffers"), formatBytes(a.ncclBytes),

@@ -44,9 +44,10 @@ QString Labels::categoryDescription(MemoryCategory c)
         return tr("Tensors autograd saves in the forward pass for the backward pass, the loss's included.");
     case MemoryCategory::Transient:
         return tr(
-            "Outputs in flight, activation gradients, gathered ZeRO-3 layers, optimizer temporaries, the input batch.");
+            "Outputs in flight, activation gradients, gathered ZeRO-3 layers, optimizer temporaries, cuDNN workspaces, "
+            "the input batch.");
     case MemoryCategory::Overhead:
-        return tr("CUDA context, cuBLAS/cuDNN workspaces and caching-allocator slack.");
+        return tr("CUDA context, cuBLAS workspaces and caching-allocator slack.");
     }
     return {};
 }
