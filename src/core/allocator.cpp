@@ -332,7 +332,6 @@ AllocatorEstimate replayCachingAllocator(const Schedule& s, const ResidentTensor
     AllocatorEstimate out;
     out.expandableSegments = settings.expandableSegments;
     out.cublasWorkspaceBytes = settings.cublasWorkspaceBytes + settings.cublasLtWorkspaceBytes;
-    out.cudnnWorkspaceBytes = settings.cudnnWorkspaceBytes;
     out.convolutionSteps = int(
         std::count_if(s.steps.begin(), s.steps.end(), [](const Step& st) { return st.convolution; }));
     out.contextBytes = std::max(0.0, overheadBytes - out.cublasWorkspaceBytes);

@@ -35,10 +35,6 @@ struct AllocatorSettings {
     bool expandableSegments = false;               // PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True
     double cublasWorkspaceBytes = 0.0;             // allocated through the caching allocator at the first matmul
     double cublasLtWorkspaceBytes = 1024.0 * 1024; // its own, CUBLASLT_WORKSPACE_SIZE = 1024 KiB by default
-    // The workspace of the plan cuDNN runs for each convolution call, as TrainingConfig::cudnnWorkspaceBytes sets
-    // it: the lowering gives each convolution step a block of it (lowering.cpp), so the replay allocates it like
-    // any other; here only for the result.
-    double cudnnWorkspaceBytes = 0.0;
     double capacityBytes = 0.0; // the GPU's memory: near it, cached free segments are released; 0: no limit
     double ncclBytes = 0.0;     // NCCL's own buffers (ncclmemory.h): device memory the allocator cannot have
     int ncclCommunicators = 0;
@@ -56,7 +52,7 @@ struct AllocatorEstimate {
     double peakAllocatedBytes = 0.0;   // max_memory_allocated: blocks as the allocator sizes them, workspace included
     double peakReservedBytes = 0.0;    // max_memory_reserved: the segments obtained from cudaMalloc
     double cublasWorkspaceBytes = 0.0; // cuBLAS's and cuBLASLt's
-    double cudnnWorkspaceBytes = 0.0;  // per convolution call, while it runs
+    double cudnnWorkspaceBytes = 0.0;  // per convolution call, a block of the schedule's (lowering.cpp); for the result
     int convolutionSteps = 0;          // steps of one training step that take it
     double contextBytes = 0.0;         // the CUDA context and kernels: the framework overhead less the workspace
     double ncclBytes = 0.0;            // NCCL communicator buffers, outside the caching allocator (ncclmemory.h)

@@ -35,13 +35,14 @@ namespace {
         settings.expandableSegments = config.expandableSegments;
         // The framework overhead (frameworkOverheadBytes) holds the context and the cuBLAS workspace chosen.
         settings.cublasWorkspaceBytes = config.cublasWorkspaceBytes.value_or(defaultCublasWorkspaceBytes(gpu));
-        settings.cudnnWorkspaceBytes = config.cudnnWorkspaceBytes;
         settings.capacityBytes = capacityBytes;
         const NcclMemory nccl = ncclMemory(gpu, config);
         settings.ncclBytes = nccl.bytes;
         settings.ncclCommunicators = nccl.communicators;
-        return replayCachingAllocator(s, residentTensors(g, s, config), double(config.microBatch), settings,
-                                      overheadBytes);
+        AllocatorEstimate a = replayCachingAllocator(s, residentTensors(g, s, config), double(config.microBatch),
+                                                     settings, overheadBytes);
+        a.cudnnWorkspaceBytes = config.cudnnWorkspaceBytes; // the schedule's blocks hold it (lowering.cpp)
+        return a;
     }
 
     // Under pipeline parallelism `scenario` is the most loaded stage's and `jobSeconds` the whole pipeline's step:
