@@ -50,7 +50,8 @@ int exportFromArguments(const QStringList& arguments)
         "The window's File > Export writes the same figure for the same scenario and options."));
     p.addHelpOption();
     addScenarioOptions(p);
-    p.addOptions({
+    // The command's own options: they do not say which scenario a --measured file is compared in.
+    const QList<QCommandLineOption> own {
         { QStringLiteral("chart"), QStringLiteral("memory, sweep, timeline, roofline, all (default) or report."),
           QStringLiteral("which") },
         { QStringLiteral("out"), QStringLiteral("Output file; its suffix picks the type."), QStringLiteral("file") },
@@ -73,7 +74,8 @@ int exportFromArguments(const QStringList& arguments)
           QStringLiteral("The report states this headroom-probe measurement beside the prediction (as "
                          "`headroom estimate --measured`; alone, it gives the scenario)."),
           QStringLiteral("file") },
-    });
+    };
+    p.addOptions(own);
     p.addPositionalArgument(QStringLiteral("export"), QStringLiteral("The command."));
     if (!p.parse(arguments)) {
         err() << "headroom export: " << p.errorText() << "\n";
@@ -154,11 +156,10 @@ int exportFromArguments(const QStringList& arguments)
         if (!report)
             return fail(QStringLiteral("--measured: only the report (--chart report) states a measurement"));
         Measured m;
-        const QStringList own { QStringLiteral("chart"),   QStringLiteral("out"),          QStringLiteral("width"),
-                                QStringLiteral("height"),  QStringLiteral("scale"),        QStringLiteral("no-caption"),
-                                QStringLiteral("palette"), QStringLiteral("presentation"), QStringLiteral("baseline"),
-                                QStringLiteral("language") };
-        if (auto e = readMeasuredOption(p, p.value(QStringLiteral("measured")), own, catalog, &r, &m))
+        QStringList ownNames;
+        for (const QCommandLineOption& o : own)
+            ownNames << o.names();
+        if (auto e = readMeasuredOption(p, p.value(QStringLiteral("measured")), ownNames, catalog, &r, &m))
             return fail(*e);
         measured = std::make_shared<const Measured>(std::move(m));
     }
