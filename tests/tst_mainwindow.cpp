@@ -277,7 +277,11 @@ void TestMainWindow::measurementIsComparedWhileItsScenarioHolds()
     QVERIFY(out.open(QIODevice::WriteOnly));
     out.write(QJsonDocument(doc).toJson());
     out.close();
+    // The default scenario's what-if 392 GB/s is in force; a run on the real A3000 is compared with its own 336.
+    QVERIFY(m_controller->scenario().overrides.bandwidthBytesPerSecond.has_value());
     QCOMPARE(m_window->openMeasuredFile(gpuFile), std::optional<QString>());
+    QCOMPARE(QString::fromStdString(m_controller->scenario().gpuId), QStringLiteral("rtx-a3000-12gb-laptop"));
+    QVERIFY(!m_controller->scenario().overrides.bandwidthBytesPerSecond.has_value());
     QVERIFY2(m_window->timelineChart()->measuredText().contains(formatBytes(2000000000.0)),
              qPrintable(m_window->timelineChart()->measuredText()));
     QTRY_VERIFY_WITH_TIMEOUT(m_window->verdict()->details().contains(QStringLiteral("peak allocated ")), 10000);

@@ -2,7 +2,6 @@
 
 #include "allocatoroptions.h"
 #include "catalogloader.h"
-#include "devicename.h"
 #include "finetuneoptions.h"
 #include "measured.h"
 #include "modelimport.h"
@@ -129,7 +128,7 @@ namespace {
             return QStringLiteral("--measured: %1").arg(QString::fromStdString(m.error().toString()));
         *out = *m;
         if (!gpuChosen && !measuredOnCpu(*m)) {
-            const DeviceMatch d = matchCudaDevice(catalog, m->deviceName, m->deviceMemoryBytes);
+            const DeviceMatch d = measuredDevice(catalog, *m);
             if (!d.unique()) {
                 QStringList ids;
                 for (const std::string& id : d.ids)

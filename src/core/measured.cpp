@@ -137,6 +137,11 @@ Expected<Measured> parseMeasured(std::string_view jsonText, std::string_view ori
 
 bool measuredOnCpu(const Measured& m) { return m.deviceType == "cpu"; }
 
+DeviceMatch measuredDevice(const Catalog& catalog, const Measured& m)
+{
+    return measuredOnCpu(m) ? DeviceMatch {} : matchCudaDevice(catalog, m.deviceName, m.deviceMemoryBytes);
+}
+
 void applyMeasuredScenario(const Measured& m, TrainingConfig& c)
 {
     c.kernels = measuredOnCpu(m) ? KernelBackend::Cpu : KernelBackend::Cuda;

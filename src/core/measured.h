@@ -3,6 +3,7 @@
 // A measurement of one training step on real hardware (.headroom-measured.json, written by tools/probe/headroom-probe;
 // docs/formats.md), and how it compares with the simulator's prediction for the same scenario.
 
+#include "devicename.h"
 #include "error.h"
 #include "simulate.h"
 #include "trainingconfig.h"
@@ -52,6 +53,9 @@ Expected<Measured> parseMeasured(std::string_view jsonText, std::string_view ori
 // A measurement on a CPU: its saved tensors follow the CPU kernels' dtypes (KernelBackend::Cpu), and its step time
 // is not comparable with a GPU's.
 bool measuredOnCpu(const Measured& m);
+
+// The GPU files a GPU measurement's device may be (devicename.h: its name and memory); none for a CPU measurement.
+DeviceMatch measuredDevice(const Catalog& catalog, const Measured& m);
 
 // The measured file's scenario into a configuration (the fields it has; the rest stay as `c` has them), and the
 // kernels whose saved dtypes it measured (measuredOnCpu).

@@ -6,7 +6,6 @@
 
 #include "catalogloader.h"
 #include "controlpanel.h"
-#include "devicename.h"
 #include "measured.h"
 #include "simulationcontroller.h"
 #include "timelineview.h"
@@ -33,13 +32,12 @@ std::optional<QString> MainWindow::openMeasuredFile(const QString& path)
             .arg(path, QString::fromStdString(m->modelId));
     Scenario s = m_controller->scenario();
     s.modelId = m->modelId;
-    // The GPU it ran on, where its CUDA device name is one of the GPU files; else the window's stays.
+    // The GPU it ran on, where its device name is one of the GPU files (else the window's stays), with that GPU's
+    // own figures: a GPU run is not compared with a what-if, as `headroom estimate --measured` does not.
     if (!measuredOnCpu(*m)) {
-        const DeviceMatch d = matchCudaDevice(m_controller->catalog(), m->deviceName, m->deviceMemoryBytes);
-        if (d.unique() && d.ids.front() != s.gpuId) {
+        if (const DeviceMatch d = measuredDevice(m_controller->catalog(), *m); d.unique())
             s.gpuId = d.ids.front();
-            s.overrides = {};
-        }
+        s.overrides = {};
     }
     applyMeasuredScenario(*m, s.config);
     if (auto e = validateForModel(*model, s.config, path.toStdString()))
