@@ -25,6 +25,7 @@ private slots:
     void failIfOom();
     void finetuneJson();
     void warningsAreObjectsWithAKind();
+    void hostAndGpuClocks();
 
 private:
     using Run = test::CliRun;
@@ -163,6 +164,10 @@ void TestCli::badArguments_data()
     QTest::newRow("tp on a cnn") << QStringList { QStringLiteral("--model"), QStringLiteral("resnet50"),
                                                   QStringLiteral("--tp"), QStringLiteral("2") }
                                  << QStringLiteral("--tp");
+    QTest::newRow("host speed 0") << QStringList { QStringLiteral("--host-speed"), QStringLiteral("0") }
+                                  << QStringLiteral("--host-speed");
+    QTest::newRow("bad execution") << QStringList { QStringLiteral("--execution"), QStringLiteral("compiled") }
+                                   << QStringLiteral("cuda-graphs");
     QTest::newRow("labels without a classifier")
         << QStringList { QStringLiteral("--num-labels"), QStringLiteral("3") } << QStringLiteral("--task");
 }
@@ -363,6 +368,52 @@ void TestCli::warningsAreObjectsWithAKind()
     QVERIFY(!w.isEmpty());
     QCOMPARE(w.at(0).toObject().value(QStringLiteral("kind")).toString(), QStringLiteral("beyond_positions"));
     QVERIFY(w.at(0).toObject().value(QStringLiteral("message")).toString().contains(QStringLiteral("131072")));
+}
+
+void TestCli::hostAndGpuClocks()
+{
+    // GPT-2 at 8 x 512 tokens in BF16 on an H200 measured 36.7 ms a step where its kernels need about 15 ms
+    // (tests/data/measured/gpt2-cuda-b8-s512-bf16-nockpt-fused-fused): the host bounds it. Issue 27's contract:
+    // time.host_seconds, time.gpu_busy_seconds, time.host_bound in JSON; --host-speed scales the host's costs;
+    // --execution cuda-graphs removes the per-operator ones.
+    const QStringList base { QStringLiteral("estimate"),    QStringLiteral("--gpu"), QStringLiteral("h200-sxm-141gb"),
+                             QStringLiteral("--model"),     QStringLiteral("gpt2"),  QStringLiteral("--batch"),
+                             QStringLiteral("8"),           QStringLiteral("--seq"), QStringLiteral("512"),
+                             QStringLiteral("--precision"), QStringLiteral("bf16"),  QStringLiteral("--json") };
+    auto time = [&](const QStringList& extra, QJsonObject* whole = nullptr) {
+        const Run r = run(base + extra);
+        const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+        if (whole)
+            *whole = j;
+        return r.code == 0 ? j.value(QStringLiteral("time")).toObject() : QJsonObject();
+    };
+    QJsonObject eagerJson;
+    const QJsonObject eager = time({}, &eagerJson);
+    QVERIFY(eager.value(QStringLiteral("host_bound")).toBool());
+    const double host = eager.value(QStringLiteral("host_seconds")).toDouble();
+    const double busy = eager.value(QStringLiteral("gpu_busy_seconds")).toDouble();
+    QCOMPARE_GT(host, busy);
+    QCOMPARE_GT(busy, 0.0);
+    QCOMPARE(eager.value(QStringLiteral("execution")).toString(), QStringLiteral("eager"));
+    // The step is never shorter than either clock.
+    QCOMPARE_GE(eagerJson.value(QStringLiteral("step_time_seconds")).toDouble(), host);
+    // A host-bound step lists what would shorten it, CUDA graphs among them.
+    const QJsonArray levers = eagerJson.value(QStringLiteral("time_levers")).toArray();
+    QVERIFY(!levers.isEmpty());
+    QCOMPARE(levers.first().toObject().value(QStringLiteral("lever")).toString(), QStringLiteral("cuda-graphs"));
+
+    // Twice as fast a host halves every host cost; the GPU's work does not change.
+    const QJsonObject fast = time({ QStringLiteral("--host-speed"), QStringLiteral("2") });
+    QVERIFY(std::abs(fast.value(QStringLiteral("host_seconds")).toDouble() - host / 2.0) <= 1e-9 * host);
+    QCOMPARE(fast.value(QStringLiteral("gpu_busy_seconds")).toDouble(), busy);
+
+    // Replayed as a CUDA graph the host issues one launch: the GPU bounds the step.
+    QJsonObject graphsJson;
+    const QJsonObject graphs = time({ QStringLiteral("--execution"), QStringLiteral("cuda-graphs") }, &graphsJson);
+    QVERIFY(!graphs.value(QStringLiteral("host_bound")).toBool());
+    QCOMPARE(graphs.value(QStringLiteral("gpu_busy_seconds")).toDouble(), busy);
+    QCOMPARE_LT(graphsJson.value(QStringLiteral("step_time_seconds")).toDouble(),
+                eagerJson.value(QStringLiteral("step_time_seconds")).toDouble());
 }
 
 QTEST_APPLESS_MAIN(TestCli)

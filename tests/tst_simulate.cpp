@@ -79,7 +79,7 @@ SimulationResult run(const Scenario& s, SimulationCache* cache)
 
 // A new field of TrainingConfig changes its size: give it a row below (and, if it does not shape the schedule, a
 // line in scheduleKey()), then update this size.
-static_assert(sizeof(TrainingConfig) == 224, "TrainingConfig changed: add a row to cachedEqualsFresh_data");
+static_assert(sizeof(TrainingConfig) == 248, "TrainingConfig changed: add a row to cachedEqualsFresh_data");
 
 void TestSimulate::cachedEqualsFresh_data()
 {
@@ -87,6 +87,8 @@ void TestSimulate::cachedEqualsFresh_data()
     QTest::newRow("microBatch") << Change([](TrainingConfig& c) { c.microBatch = 9; });
     QTest::newRow("sequenceLength") << Change([](TrainingConfig& c) { c.sequenceLength = 384; });
     QTest::newRow("precision") << Change([](TrainingConfig& c) { c.precision = Precision::FP32; });
+    QTest::newRow("hostSpeed") << Change([](TrainingConfig& c) { c.host.speed = 0.5; });
+    QTest::newRow("execution") << Change([](TrainingConfig& c) { c.host.execution = Execution::CudaGraphs; });
     QTest::newRow("mixedStyle") << Change([](TrainingConfig& c) { c.mixedStyle = MixedPrecisionStyle::MasterWeights; });
     QTest::newRow("masterGradients") << Change([](TrainingConfig& c) {
         c.mixedStyle = MixedPrecisionStyle::MasterWeights;

@@ -100,6 +100,16 @@ namespace {
         kChannelsLast({ QStringLiteral("channels-last") },
                       QStringLiteral("Convolutions on torch.channels_last (NHWC) tensors: no layout transposes around "
                                      "tensor-core convolutions (time only)."));
+    const QCommandLineOption kHostSpeed(
+        { QStringLiteral("host-speed") },
+        QStringLiteral("The CPU issuing the kernels against the calibrated one (default 1; 0.5: half as fast, "
+                       "a laptop CPU) (time only)."),
+        QStringLiteral("x"));
+    const QCommandLineOption
+        kExecution({ QStringLiteral("execution") },
+                   QStringLiteral("eager (default: the host issues every operator) or cuda-graphs (the step replayed "
+                                  "as a CUDA graph, torch.compile mode=\"reduce-overhead\") (time only)."),
+                   QStringLiteral("mode"));
     const QCommandLineOption kMemory({ QStringLiteral("memory-gib") },
                                      QStringLiteral("What-if: override the GPU's memory capacity (GiB)."),
                                      QStringLiteral("GiB"));
@@ -185,9 +195,10 @@ std::optional<QString> resolveModelOption(const QString& value, Catalog& catalog
 
 void addScenarioOptions(QCommandLineParser& parser)
 {
-    parser.addOptions({ kScenario, kGpu,       kModel,  kBatch,     kSeq,     kPrecision, kStyle,       kMasterGrads,
-                        kZero,     kDp,        kTp,     kSp,        kOffload, kCkpt,      kAttention,   kOptimizer,
-                        kAdamImpl, kGradAccum, kMemory, kBandwidth, kPeak,    kDatasheet, kChannelsLast });
+    parser.addOptions({ kScenario,    kGpu,          kModel,     kBatch,     kSeq,    kPrecision, kStyle,
+                        kMasterGrads, kZero,         kDp,        kTp,        kSp,     kOffload,   kCkpt,
+                        kAttention,   kOptimizer,    kAdamImpl,  kGradAccum, kMemory, kBandwidth, kPeak,
+                        kDatasheet,   kChannelsLast, kHostSpeed, kExecution });
     addAllocatorOptions(parser);
     addFinetuneOptions(parser);
     addParallelismOptions(parser);
@@ -284,6 +295,13 @@ std::optional<QString> resolveScenario(const QCommandLineParser& p, Catalog& cat
         return e;
     if ((e = integer(p, kGradAccum, 1, 1 << 20, &c.gradientAccumulation)))
         return e;
+    if (p.isSet(kHostSpeed)) {
+        if ((e = number(p, kHostSpeed, 0.01, 100.0, &d)))
+            return e;
+        c.host.speed = d;
+    }
+    if ((e = choice(p, kExecution, &executionFromString, "eager, cuda-graphs", &c.host.execution)))
+        return e;
     if ((e = readAllocatorOptions(p, &c)))
         return e;
     if (p.isSet(kMemory)) {
@@ -346,6 +364,10 @@ QStringList scenarioToArguments(const Scenario& s)
         a << QStringLiteral("--adamw-impl") << str(toString(c.adamImpl));
     if (c.gradientAccumulation != 1)
         a << QStringLiteral("--grad-accum") << QString::number(c.gradientAccumulation);
+    if (c.host.speed != 1.0)
+        a << QStringLiteral("--host-speed") << num(c.host.speed);
+    if (c.host.execution != Execution::Eager)
+        a << QStringLiteral("--execution") << str(toString(c.host.execution));
     appendFinetuneArguments(c, a);
     appendAllocatorArguments(c, a);
     // Start from the datasheet, then state each what-if figure.

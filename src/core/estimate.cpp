@@ -35,6 +35,7 @@ namespace {
         const Schedule& s;
         Estimate& e;
         const TimeModel& tm;
+        const std::vector<double>& wall; // playClocks: per step, its share of the step's time
         std::vector<RooflinePoint>& groups;
         double batch, overhead, reserve;
         int ga;
@@ -105,12 +106,13 @@ namespace {
             }
         }
 
-        // Time: max of compute time and memory time, with the launch floor (TimeModel). A repeated block's step
-        // counts once per run; the runs after the first are added to the clock when the block ends.
+        // Time: how far the step moved the step's clock (its kernels' time, TimeModel, and any wait for the host
+        // before them: playClocks). A repeated block's step counts once per run; the runs after the first are added
+        // to the clock when the block ends.
         void time(const StepVisit& at)
         {
             const Step& st = s.steps[at.step];
-            const double t = tm.seconds(st, batch);
+            const double t = wall[std::size_t(at.step)];
             if (keepTimeline)
                 e.stepStart[at.step] = work.micro + work.optimizer;
             const bool opt = st.phase == Phase::Optimizer;
@@ -148,6 +150,34 @@ namespace {
             }
         }
     };
+
+    // This thread's per-step time vectors (a slider tick allocates nothing).
+    struct ClockScratch {
+        std::vector<double> gpu, host, wall;
+    };
+    ClockScratch& clockScratch()
+    {
+        thread_local ClockScratch scratch;
+        return scratch;
+    }
+
+    // Both clocks over the step: each schedule step's kernels on the GPU (TimeModel) and its issue on the host
+    // (HostModel), played against each other (playClocks). Fills the estimate's host and GPU figures.
+    StepClocks stepClocks(Estimate& e, const Schedule& s, const TimeModel& tm, const HostModel& host, double batch)
+    {
+        ClockScratch& c = clockScratch();
+        c.gpu.resize(s.steps.size());
+        c.host.resize(s.steps.size());
+        for (std::size_t i = 0; i < s.steps.size(); ++i) {
+            const Step& st = s.steps[i];
+            c.gpu[i] = tm.seconds(st, batch);
+            c.host[i] = host.seconds(st) + (st.phase == Phase::Optimizer ? s.optimizer.tensors * host.parameter : 0.0);
+        }
+        const StepClocks clocks = playClocks(s, c.gpu, c.host, e.config.gradientAccumulation, host, c.wall);
+        e.hostSeconds = clocks.hostSeconds;
+        e.gpuBusySeconds = clocks.gpuBusySeconds;
+        return clocks;
+    }
 
     // Starts from a clean estimate but keeps the capacity of its vectors (a slider tick then allocates nothing).
     void resetKeepingCapacity(Estimate& e)
@@ -316,6 +346,9 @@ namespace {
         // The numerator is never more than the FLOPs the step executes.
         const double useful = std::min(e.modelFlopsPerStep, e.hardwareFlopsPerStep);
         e.mfu = (e.stepSeconds > 0 && peakFlops > 0) ? std::min(1.0, useful / (e.stepSeconds * peakFlops)) : 0.0;
+        e.hfu = (e.stepSeconds > 0 && peakFlops > 0)
+            ? std::min(1.0, e.hardwareFlopsPerStep / (e.stepSeconds * peakFlops))
+            : 0.0;
     }
 
     void rooflinePoints(Estimate& e, const Schedule& s, const TimeModel& tm, WorkTotals& work,
@@ -474,11 +507,13 @@ void evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, 
     }
 
     const TimeModel tm(e.gpu, options.efficiency);
+    const StepClocks clocks = stepClocks(e, s, tm, HostModel(config, options.efficiency), batch);
     thread_local std::vector<RooflinePoint> groups;
     groups.assign(s.groups.size(), RooflinePoint {});
     EvaluationWalk walk { s,
                           e,
                           tm,
+                          clockScratch().wall,
                           groups,
                           batch,
                           e.overheadBytes,
@@ -501,9 +536,11 @@ void evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, 
     summarizeMemory(e, s, walk, batch);
     if (options.searchMaxSequence)
         e.maxSequence = maxSequence(model, config, e.capacityBytes, e.overheadBytes, &e.maxSequenceLimitedByModel);
+    // The micro-batches' time is the clocks' over all of them (the first may differ from the others).
+    walk.work.micro = clocks.microSeconds / double(std::max(1, config.gradientAccumulation));
     e.microBatchSeconds = walk.work.micro;
     communicationTime(e, s, gpu, options.efficiency, walk.work, batch);
-    double optimizer = walk.work.optimizer;
+    double optimizer = clocks.optimizerSeconds;
     if (config.offloadOptimizer) {
         e.offloadSeconds = offloadTime(s, gpu, options.efficiency);
         optimizer += e.offloadSeconds;

@@ -130,12 +130,29 @@ struct Estimate {
     }
     double pipelineBubbleSeconds = 0.0; // the whole pipeline's idle time per step (simulate() fills it)
     double offloadSeconds = 0.0;
+    // The two clocks (timemodel.h playClocks): the host's time issuing the step's operators and the GPU's time
+    // running its kernels, both without communication. The step is host-bound when the GPU waits for the host for
+    // more of it than it computes.
+    double hostSeconds = 0.0;
+    double gpuBusySeconds = 0.0;
+    // The GPU's idle time inside the compute part of the step: waiting for the host to issue the next kernel.
+    double gpuIdleSeconds() const
+    {
+        return std::max(0.0,
+                        microBatchSeconds * std::max(1, config.gradientAccumulation) + optimizerSeconds - offloadSeconds
+                            - gpuBusySeconds);
+    }
+    bool hostBound() const { return hostSeconds > gpuBusySeconds; }
     double hostBytes = 0.0; // optimizer state in host memory (ZeRO-Offload) or unified memory (paged optimizers)
     double stepSeconds = 0.0;
     double throughputPerSecond = 0.0;  // tokens/s (images/s for vision), whole data-parallel job
     double modelFlopsPerStep = 0.0;    // per GPU
     double hardwareFlopsPerStep = 0.0; // per GPU, recomputation included
+    // Model FLOPs utilisation (PaLM, Appendix B): the model FLOPs of the method (3x forward for what trains, 2x for a
+    // frozen weight's matmul: lowering.h modelFlops) over the step time at the peak; HFU: every FLOP the step executes
+    // (recomputation, elementwise work and the optimizer included) over the same.
     double mfu = 0.0;
+    double hfu = 0.0;
     MathUnit mfuUnit = MathUnit::Fp32Vector;
 
     std::vector<RooflinePoint> kindPoints;     // one per operator kind present

@@ -14,6 +14,30 @@ namespace headroom {
 
 namespace {
 
+    // How many times an operator's forward matmul FLOPs count in the step's model FLOPs: once forward, and once in
+    // backward for each matrix operand that gets a gradient (Narayanan et al. 2021's 3x for a trained Linear: the
+    // input's and the weight's). A frozen weight gets none (PEFT, layer freezing), an input that requires no grad
+    // (the first layers over frozen embeddings) none either; other operators (attention) count 3x whenever any input
+    // requires grad.
+    double modelPasses(const Graph& g, const GraphOp& op)
+    {
+        double grads = 0.0;
+        bool any = false;
+        for (TensorId t : g.inputs(op)) {
+            const GraphTensor& x = g.tensors[std::size_t(t)];
+            const bool weight = x.role == TensorRole::Parameter || x.role == TensorRole::WeightCopy;
+            const Parameter* p = weight && x.param >= 0 ? &g.params[std::size_t(x.param)] : nullptr;
+            // The batch itself counts as in the dense convention (a CNN's first convolution 3x: torchvision's
+            // MACs are held to it, tst_flops).
+            const bool needs = p ? p->trainable : (x.requiresGrad || x.role == TensorRole::Input);
+            any = any || needs;
+            if (needs && (!p || p->matmulWeight))
+                grads += 1.0;
+        }
+        const bool matmul = op.type == OpType::Linear || op.type == OpType::Matmul || op.type == OpType::Conv2d;
+        return 1.0 + (matmul ? std::min(2.0, grads) : (any ? 2.0 : 0.0));
+    }
+
     constexpr std::int32_t kResident = -2;
 
     // Per-thread scratch arrays, reused across lowerings so that a slider tick allocates nothing.
@@ -86,6 +110,11 @@ namespace {
                               && (o.type == OpType::Linear || o.type == OpType::Conv2d))
                     ? 2
                     : 1;
+                st.hostOps = st.kernels; // the autograd node dispatches each of its kernels
+                // _BatchNorm.forward in training also counts the batch: num_batches_tracked.add_(1)
+                // (torch/nn/modules/batchnorm.py), an operator and a kernel of its own.
+                if (o.type == OpType::BatchNorm && phase == Phase::Forward && !isRecompute)
+                    st.hostOps = st.kernels = 2;
             }
             s.steps.push_back(st);
             const auto index = static_cast<std::int32_t>(s.steps.size() - 1);
@@ -557,6 +586,7 @@ namespace {
         st.layer = static_cast<std::int16_t>(g.layers);
         st.label = s.optimizer.implementation;
         st.kernels = s.optimizer.kernels;
+        st.hostOps = s.optimizer.hostOps;
         s.optimizerBegin = step;
         // Gradients stay until the optimizer has consumed them (zero_grad(set_to_none=True) frees them after).
         for (std::int32_t b : paramGrad)
@@ -582,7 +612,7 @@ namespace {
         for (std::int32_t i = 0; i < std::int32_t(g.ops.size()); ++i) {
             const GraphOp& op = g.ops[std::size_t(i)];
             const double copies = g.copies(i); // a repeated block's operator runs once per block
-            s.modelFlops += op.modelFlops * (3.0 * copies);
+            s.modelFlops += op.modelFlops * (modelPasses(g, op) * copies);
             tpMessages += op.tpMessage * copies;
             // One collective forward and one backward for each operator that has a message.
             s.tpCallsPerMicroBatch += op.tpCalls * copies;

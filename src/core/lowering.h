@@ -38,6 +38,7 @@ struct Step {
     OpCost cost;
     Linear layoutBytes; // GraphOp::forwardLayoutBytes or backwardLayoutBytes
     int kernels = 1;
+    int hostOps = 1;              // operators the host dispatches for it (timemodel.h HostModel)
     std::int32_t eventsBegin = 0; // allocations, then frees, in Schedule::events
     std::int32_t allocCount = 0;
     std::int32_t freeCount = 0;
@@ -84,7 +85,9 @@ struct Schedule {
     std::array<Linear, kMemoryCategoryCount> resident {}; // alive for the whole step, per category
     std::int32_t forwardEnd = -1;                         // last forward step
     std::int32_t optimizerBegin = -1;                     // first optimizer step
-    Linear modelFlops; // dense matmul FLOPs of forward + backward per micro-batch (3x forward)
+    // Dense matmul FLOPs of forward + backward per micro-batch: 3x forward for what trains; a frozen weight's
+    // matmul 2x (no weight gradient), 1x where nothing before it trains either (lowering.cpp modelPasses).
+    Linear modelFlops;
     double parameters = 0.0;
     double activeParameters = 0.0;    // what one token computes with: a mixture of experts' chosen experts only
     double trainableParameters = 0.0; // those with requires_grad (PEFT get_nb_trainable_parameters)

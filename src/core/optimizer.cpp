@@ -37,6 +37,9 @@ namespace {
             f.tempBytes = s * params;
             f.trafficBytes = params * unfused;
             f.kernels = 8;
+            // torch/optim/adamw.py _multi_tensor_adamw: the step counters' add, the decay's mul, lerp, mul,
+            // addcmul, sqrt, div, add and addcdiv, each one foreach operator over the tensor lists.
+            f.hostOps = 9 + (adamw ? 1 : 0);
             break;
         case AdamImpl::ForLoop:
             // _single_tensor_adam: denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps), parameter by
@@ -45,6 +48,7 @@ namespace {
             f.tempBytes = 2.0 * s * largest;
             f.trafficBytes = params * (unfused + 2 * s);
             f.kernels = int(std::min(8.0 * tensors, 1e9));
+            f.hostOps = int(std::min((9.0 + (adamw ? 1.0 : 0.0)) * tensors, 1e9)); // the same, tensor by tensor
             break;
         case AdamImpl::Fused:
             // _fused_adam: one multi-tensor kernel reads p, g, m, v and writes p, m, v; nothing is allocated.
@@ -52,6 +56,7 @@ namespace {
             f.tempBytes = 0.0;
             f.trafficBytes = params * (2 * pw + gradBytes + 4 * s);
             f.kernels = 1;
+            f.hostOps = 2; // _fused_adamw_ and the foreach add of the step counters (adamw.py _fused_adamw)
             break;
         }
     }
@@ -83,6 +88,7 @@ OptimizerFootprint optimizerFootprint(const Graph& graph, const TrainingConfig& 
     const double s = master ? 4.0 : pw;
     largest /= pw;
     const int kernelsPerTensor = static_cast<int>(std::min(tensorCount, 1e9));
+    f.tensors = tensorCount;
     if (master)
         f.masterBytes = 4.0 * params; // ZeRO paper sec. 3.1: FP32 parameters are part of the optimizer states (K = 12)
 
@@ -116,6 +122,7 @@ OptimizerFootprint optimizerFootprint(const Graph& graph, const TrainingConfig& 
         f.trafficBytes = params
             * (master ? gradBytes + masterIo + 2.0 * s : 2 * s + (2 * s + gradBytes) + (2 * pw + s));
         f.kernels = 3;
+        f.hostOps = 3;
         break;
     case OptimizerKind::PagedAdamW:
         // bitsandbytes PagedAdamW (optim_bits=32): two FP32 states per element, one fused kernel per tensor, in
@@ -126,6 +133,7 @@ OptimizerFootprint optimizerFootprint(const Graph& graph, const TrainingConfig& 
         f.flops = 14.0 * params;
         f.trafficBytes = params * (gradBytes + 2.0 * pw + 4.0 * 4.0) + (master ? params * masterIo : 0.0);
         f.kernels = kernelsPerTensor;
+        f.hostOps = 3 * kernelsPerTensor;
         break;
     case OptimizerKind::AdamW8bit:
     case OptimizerKind::PagedAdamW8bit: {
@@ -145,6 +153,7 @@ OptimizerFootprint optimizerFootprint(const Graph& graph, const TrainingConfig& 
         f.flops = 20.0 * params;
         f.trafficBytes = params * (gradBytes + 2.0 * pw + 2.0 * 2.0) + (master ? params * masterIo : 0.0);
         f.kernels = kernelsPerTensor;
+        f.hostOps = 3 * kernelsPerTensor; // bitsandbytes steps tensor by tensor from Python (optimizer.py update_step)
         break;
     }
     case OptimizerKind::Adafactor: {
@@ -159,6 +168,7 @@ OptimizerFootprint optimizerFootprint(const Graph& graph, const TrainingConfig& 
         f.flops = 20.0 * params;
         f.trafficBytes = params * (gradBytes + 10.0 * 4.0 + 2.0 * pw);
         f.kernels = 12 * kernelsPerTensor;
+        f.hostOps = 12 * kernelsPerTensor;
         break;
     }
     }

@@ -17,6 +17,8 @@ struct OptimizerFootprint {
     double trafficBytes = 0.0;       // HBM bytes read + written by the step, whole model
     double flops = 0.0;              // arithmetic of the step, whole model
     int kernels = 1;                 // kernel launches (foreach / fused) for the launch-overhead floor
+    int hostOps = 1;                 // operators the host dispatches per step (timemodel.h HostModel)
+    double tensors = 0.0;            // parameter tensors it steps (its Python loops visit each)
     std::string_view implementation; // "torch.optim.AdamW (foreach)", ...
     bool paged = false;              // the states live in CUDA unified memory (bitsandbytes paged optimizers)
 };

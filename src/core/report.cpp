@@ -228,6 +228,12 @@ namespace {
                  { "exposed_communication_seconds", finite(e.exposedCommunicationSeconds) },
                  { "communication_latency_seconds", finite(e.communicationLatencySeconds) },
                  { "offload_seconds", finite(e.offloadSeconds) },
+                 { "host_seconds", finite(e.hostSeconds) },
+                 { "gpu_busy_seconds", finite(e.gpuBusySeconds) },
+                 { "gpu_idle_seconds", finite(e.gpuIdleSeconds()) },
+                 { "host_bound", e.hostBound() },
+                 { "host_speed", finite(e.config.host.speed) },
+                 { "execution", std::string(toString(e.config.host.execution)) },
                  { "communication", communicationJson(e) },
                  { "pipeline_bubble_seconds", finite(e.pipelineBubbleSeconds) } };
     }
@@ -327,6 +333,7 @@ namespace {
         j["model_flops_per_second_per_gpu"] = finite(e.stepSeconds > 0 ? e.modelFlopsPerStep / e.stepSeconds : 0.0);
         j["parallelism"] = parallelismJson(e.config);
         j["mfu"] = finite(e.mfu);
+        j["hfu"] = finite(e.hfu);
         j["mfu_peak_unit"] = unitKey(e.mfuUnit);
         j["model_flops_per_step"] = finite(e.modelFlopsPerStep);
         j["hardware_flops_per_step"] = finite(e.hardwareFlopsPerStep);
@@ -375,9 +382,17 @@ std::string resultToJson(const SimulationResult& r, const ReportOptions& options
     if (r.searched) {
         j["suggestions"] = suggestionsJson(r);
         j["pytorch"] = detail::allocatorJson(r.allocator);
-        if (r.timeRange.computed)
+        if (r.timeRange.computed) {
             j["step_time_range_seconds"] = { { "fast", detail::finite(r.timeRange.fastSeconds) },
                                              { "slow", detail::finite(r.timeRange.slowSeconds) } };
+            json levers = json::array();
+            for (const TimeLever& l : r.timeRange.levers)
+                levers.push_back({ { "lever", timeLeverKey(l.kind) },
+                                   { "micro_batch", l.microBatch },
+                                   { "step_seconds", detail::finite(l.stepSeconds) },
+                                   { "throughput_per_second", detail::finite(l.throughputPerSecond) } });
+            j["time_levers"] = levers;
+        }
     }
     return j.dump(2) + "\n";
 }
@@ -468,6 +483,11 @@ std::string estimateToTable(const Estimate& e, const ModelSpec& model)
                   formatSeconds(e.stepSeconds).c_str(), e.throughputPerSecond, e.vision ? "images" : "tokens",
                   e.mfu * 100.0);
     out += line;
+    std::snprintf(line, sizeof line, "           %s: GPU busy %s, host issuing %s, GPU waiting for the host %s (%s)\n",
+                  e.hostBound() ? "host-bound" : "GPU-bound", formatSeconds(e.gpuBusySeconds).c_str(),
+                  formatSeconds(e.hostSeconds).c_str(), formatSeconds(e.gpuIdleSeconds()).c_str(),
+                  e.config.host.execution == Execution::CudaGraphs ? "CUDA graphs" : "eager");
+    out += line;
     std::string comm;
     auto kind = [&](const char* what, double seconds, double bytes) {
         if (seconds > 0.0)
@@ -491,6 +511,19 @@ std::string estimateToTable(const Estimate& e, const ModelSpec& model)
     return out;
 }
 
+std::string_view timeLeverKey(TimeLever::Kind k)
+{
+    switch (k) {
+    case TimeLever::Kind::CudaGraphs:
+        return "cuda-graphs";
+    case TimeLever::Kind::FusedOptimizer:
+        return "fused-optimizer";
+    case TimeLever::Kind::LargerBatch:
+        return "larger-micro-batch";
+    }
+    return "cuda-graphs";
+}
+
 std::string resultToTable(const SimulationResult& r)
 {
     std::string out = estimateToTable(r.estimate, *r.model);
@@ -498,6 +531,17 @@ std::string resultToTable(const SimulationResult& r)
         out += "           range " + formatSeconds(r.timeRange.fastSeconds) + " to "
             + formatSeconds(r.timeRange.slowSeconds)
             + ", every kernel at the fast or the slow end of its measured efficiency\n";
+    for (const TimeLever& l : r.timeRange.levers) {
+        char line[256];
+        const std::string what = l.kind == TimeLever::Kind::LargerBatch
+            ? "micro-batch " + std::to_string(l.microBatch)
+            : std::string(l.kind == TimeLever::Kind::CudaGraphs ? "CUDA graphs" : "fused AdamW");
+        std::snprintf(line, sizeof line, "           would help: %s, step %s, %.0f %s/s (+%.0f%%)\n", what.c_str(),
+                      formatSeconds(l.stepSeconds).c_str(), l.throughputPerSecond,
+                      r.estimate.vision ? "images" : "tokens",
+                      (l.throughputPerSecond / r.estimate.throughputPerSecond - 1.0) * 100.0);
+        out += line;
+    }
     out += detail::allocatorTable(r.allocator, r.estimate.capacityBytes);
     for (std::size_t i = 0; i < r.fixes.size() && i < 5; ++i) {
         const Fix& f = r.fixes[i];

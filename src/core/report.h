@@ -20,6 +20,8 @@ std::string estimateToJson(const Estimate& e, const ModelSpec& model, const Repo
 std::string estimateToTable(const Estimate& e, const ModelSpec& model);
 // The table, then the suggestions (best first, with the options that apply each) when the step does not fit.
 std::string resultToTable(const SimulationResult& r);
+// The JSON and command-line name of a time lever ("cuda-graphs", "fused-optimizer", "larger-micro-batch").
+std::string_view timeLeverKey(TimeLever::Kind k);
 
 // "1.23 GiB", "512 MiB": binary units, as the driver reports memory.
 std::string formatBytes(double bytes);

@@ -109,6 +109,8 @@ std::optional<Error> validateConfig(const TrainingConfig& c, std::string_view or
         return err("cudnn_workspace_mib", "must be a finite, non-negative size");
     if (!std::isfinite(c.allocatorReserveFraction) || c.allocatorReserveFraction < 0 || c.allocatorReserveFraction > 10)
         return err("allocator_reserve", "must be between 0 and 10");
+    if (!std::isfinite(c.host.speed) || c.host.speed < 0.01 || c.host.speed > 100)
+        return err("host_speed", "must be between 0.01 and 100 (1 is the calibrated host)");
     const FinetuneConfig& f = c.finetune;
     if (f.loraRank < 1 || f.loraRank > kMaxLoraRank)
         return err("lora_rank", "must be between 1 and " + std::to_string(kMaxLoraRank));
@@ -291,6 +293,8 @@ Expected<ScenarioDocument> parseScenario(std::string_view jsonText, std::string_
         c.cudnnWorkspaceBytes = r.numberOr("cudnn_workspace_mib", 0.0, 0.0, 1 << 20) * units::kMiB;
         c.channelsLast = r.booleanOr("channels_last", false);
         c.ncclChannels = int(r.integerOr("nccl_channels", 0, 0, 64));
+        c.host.speed = r.numberOr("host_speed", 1.0, 0.01, 100.0);
+        c.host.execution = enumField(r, "execution", c.host.execution, &executionFromString, "eager, cuda-graphs");
         if (auto o = r.objectOr("overrides")) {
             if (o->has("memory_gib"))
                 s.overrides.memoryBytes = o->number("memory_gib", 0.001, 1 << 20) * units::kGiB;
@@ -386,6 +390,10 @@ std::string serializeScenario(const ScenarioDocument& d)
         j["channels_last"] = true;
     if (c.ncclChannels > 0)
         j["nccl_channels"] = c.ncclChannels;
+    if (c.host.speed != 1.0)
+        j["host_speed"] = c.host.speed;
+    if (c.host.execution != Execution::Eager)
+        j["execution"] = std::string(toString(c.host.execution));
     json o = json::object();
     if (s.overrides.memoryBytes)
         o["memory_gib"] = *s.overrides.memoryBytes / units::kGiB;

@@ -28,12 +28,26 @@
 
 namespace headroom {
 
+// A change that shortens a host-bound step (timemodel.h): what the step and the throughput would be with it.
+struct TimeLever {
+    enum class Kind : std::uint8_t {
+        CudaGraphs,     // Execution::CudaGraphs: the host's per-operator work collapses into one replay
+        FusedOptimizer, // AdamW fused=True: one operator instead of a foreach chain or a loop over tensors
+        LargerBatch,    // twice the micro-batch, where it fits: the host's work is per step, the GPU's per sample
+    };
+    Kind kind = Kind::CudaGraphs;
+    std::int64_t microBatch = 0; // LargerBatch: the micro-batch it takes
+    double stepSeconds = 0.0;
+    double throughputPerSecond = 0.0;
+};
+
 // The step time where every kernel runs at the fast or the slow end of its measured efficiency range
-// (fastEfficiency, slowEfficiency in timemodel.h).
+// (fastEfficiency, slowEfficiency in timemodel.h), and, for a host-bound step, the levers that shorten it.
 struct StepTimeRange {
     bool computed = false;
     double fastSeconds = 0.0;
     double slowSeconds = 0.0;
+    std::vector<TimeLever> levers; // host-bound steps only; each raises the throughput by at least 2 %
 };
 
 // One pipeline stage of the step (every rank of a stage is alike: tensor- and data-parallel ranks hold equal

@@ -113,6 +113,8 @@ void combineStages(Estimate& e, const std::vector<RankSummary>& ranks, const Sta
     const double peakFlops = e.gpu.peakFlopsPerSecond[int(e.mfuUnit)];
     const double useful = std::min(e.modelFlopsPerStep, e.hardwareFlopsPerStep);
     e.mfu = (e.stepSeconds > 0 && peakFlops > 0) ? std::min(1.0, useful / (e.stepSeconds * peakFlops)) : 0.0;
+    e.hfu = (e.stepSeconds > 0 && peakFlops > 0) ? std::min(1.0, e.hardwareFlopsPerStep / (e.stepSeconds * peakFlops))
+                                                 : 0.0;
     // A later stage's copy of tied word embeddings is not a parameter of the model.
     const TransformerSpec& t = model.transformer;
     const double tp = std::max(1, c.tensorParallel);

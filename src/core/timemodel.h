@@ -1,14 +1,19 @@
 #pragma once
 
-// How long a step of the schedule takes on a GPU: the roofline with efficiencies. Each step takes the longest of
-// its compute time (FLOPs over the attainable peak of its unit), its memory time (bytes over the attainable
-// bandwidth) and its kernel launches. Defaults and sources of the efficiencies: docs/formulas.md.
+// How long a step of the schedule takes: two clocks played against each other (docs/formulas.md 1.5a).
+//  * The GPU runs each step's kernels in order for the longest of their compute time (FLOPs over the attainable
+//    peak of their unit), their memory time (bytes over the attainable bandwidth) and a floor per kernel.
+//  * The host (eager PyTorch: one CPU thread running the Python of every module and dispatching each ATen operator)
+//    issues each step at a cost per operator; a kernel starts no earlier than it was issued.
+// The step ends when both have (the loop synchronises at its end). This is the critical path of Lin et al. 2022
+// (arXiv 2201.07821) and Lumos (MLSys'25) without a trace: the operators come from the schedule.
 
 #include "gpuspec.h"
 #include "lowering.h"
 
 #include <algorithm>
 #include <array>
+#include <vector>
 
 namespace headroom {
 
@@ -20,14 +25,39 @@ struct Efficiency {
     // measured PyTorch ResNet-50 rows of docs/accuracy.md section 3 (0.34-0.42 across A100 TF32, A100 AMP and
     // V100 AMP); not a first-principles figure.
     double convTensor = 0.38;
-    double gemmFp8 = 0.70;       // FP8 GEMMs: H100 70.9 %, H200 73.4 %
-    double gemmVector = 0.65;    // FP32 SIMT GEMMs: 0.6-0.7
-    double attention = 0.60;     // FlashAttention-2: 50-73 % of peak on A100
-    double vector = 0.50;        // arithmetic of elementwise kernels (they are memory-bound in practice)
-    double memoryHbm = 0.85;     // V100 0.92, A100 PCIe 0.83 of datasheet bandwidth
-    double memoryGddr = 0.78;    // Titan RTX 0.83, T4 0.77
-    double link = 0.80;          // NCCL bus bandwidth over link peak
-    double launchSeconds = 5e-6; // per kernel: "about 4-6 us" of CPU launch overhead in eager mode
+    double gemmFp8 = 0.70;    // FP8 GEMMs: H100 70.9 %, H200 73.4 %
+    double gemmVector = 0.65; // FP32 SIMT GEMMs: 0.6-0.7
+    double attention = 0.60;  // FlashAttention-2: 50-73 % of peak on A100
+    double vector = 0.50;     // arithmetic of elementwise kernels (they are memory-bound in practice)
+    double memoryHbm = 0.85;  // V100 0.92, A100 PCIe 0.83 of datasheet bandwidth
+    double memoryGddr = 0.78; // Titan RTX 0.83, T4 0.77
+    double link = 0.80;       // NCCL bus bandwidth over link peak
+    // The GPU side of a kernel: what it costs beyond its compute or memory time (the device's launch latency, the
+    // ramp of its first wave and the tail of its last): the latency term of a latency-bandwidth model, added to each
+    // kernel. Fitted with the host costs below to the 27 H200 runs (docs/accuracy.md 3.2), inside the 2-7 us band of
+    // docs/references/time-anchors.md §2 (PyTorch autoparallel's 7 us floor per operator on H100 includes the host).
+    double launchSeconds = 3e-6;
+    // The host's cost per operator it issues, on the calibrated host (HostConfig::speed 1: the 16-core VM of the H200
+    // runs, torch 2.11, transformers 5.17). Forward: nn.Module.__call__, the model's Python, the dispatcher,
+    // autocast and autograd's recording, per operator of the graph (pytorch#41383: ~7 us per op with grad from
+    // Python; PR #50431: an nn.Linear call 9.7 us). Backward: the autograd engine's node, its dispatch and launch, per
+    // kernel. Optimizer: per operator it dispatches (a foreach op over a tensor list, or one per tensor for the
+    // for-loop implementation), plus its Python loop over the parameters (_init_group) and zero_grad's.
+    // Recompute: a checkpointed block's forward again, inside backward, under torch.utils.checkpoint's
+    // non-reentrant saved-tensor hooks (a Python pack and unpack per saved tensor, and its determinism check of
+    // their metadata). Fitted: forward 60 us, backward 15 us, recompute 100 us per operator of the graph (the
+    // graph holds the operators that compute; views and reshapes ride on them). docs/accuracy.md 3.2.
+    double hostForwardOpSeconds = 60e-6;
+    double hostBackwardOpSeconds = 15e-6;
+    double hostRecomputeOpSeconds = 100e-6;
+    // Not fitted (too small to show in the H200 runs): an optimizer operator as a backward one; the Python loops
+    // over the parameters (Optimizer._init_group, zero_grad) at ~2 us per tensor; the loop's own calls per step.
+    double hostOptimizerOpSeconds = 15e-6;
+    double hostParameterSeconds = 2e-6;
+    double hostStepSeconds = 200e-6;
+    // CUDA graphs: one replay per step instead of every operator (PyTorch blog 2021-10-26: "processing meta-data is
+    // a fixed cost").
+    double graphLaunchSeconds = 20e-6;
     // FP32 3x3 convolutions on the vector units: cuDNN's Winograd F(2x2, 3x3) does 16 multiplies per 2x2 output
     // tile where the direct method does 36 (Lavin & Gray 2016), and cudnn.benchmark picks it where it is faster.
     double winogradSpeedup = 2.25;
@@ -75,14 +105,46 @@ struct TimeModel {
         const double b = st.cost.bytes.at(batch);
         return onTensorCores(st) ? b + st.layoutBytes.at(batch) : b;
     }
+    // The GPU's time for a step: the longer of compute and memory, plus each kernel's latency.
     double seconds(const Step& st, double batch) const
     {
         const double tc = flops(st, batch)
             * (st.convolution && onTensorCores(st) ? convolutionSecondsPerFlop[int(st.unit)]
                                                    : secondsPerFlop[int(st.kind)][int(st.unit)]);
         const double tm = bytes(st, batch) * secondsPerByte;
-        return std::max({ tc, tm, st.kernels * launchSeconds });
+        return std::max(tc, tm) + st.kernels * launchSeconds;
     }
 };
+
+// The host's side: what issuing each step costs on the configured host and in the configured execution mode.
+struct HostModel {
+    double forwardOp = 0.0, backwardOp = 0.0, recomputeOp = 0.0, optimizerOp = 0.0, parameter = 0.0, step = 0.0;
+    bool syncBeforeOptimizer = false; // GradScaler.step reads found_inf (.item()): the host waits for the GPU
+
+    HostModel(const TrainingConfig& config, const Efficiency& efficiency);
+    double seconds(const Step& st) const
+    {
+        if (st.phase == Phase::Optimizer)
+            return st.hostOps * optimizerOp;
+        if (st.recompute)
+            return st.hostOps * recomputeOp;
+        return st.hostOps * (st.phase == Phase::Backward ? backwardOp : forwardOp);
+    }
+};
+
+// What one step's two clocks give (timemodel.cpp playClocks).
+struct StepClocks {
+    double microSeconds = 0.0;     // every micro-batch's forward and backward, from the step's start to the GPU's end
+    double optimizerSeconds = 0.0; // from there to the end of the step (the optimizer, the host's tail)
+    double hostSeconds = 0.0;      // the host's time issuing the step
+    double gpuBusySeconds = 0.0;   // the GPU's time running kernels
+    double seconds() const { return microSeconds + optimizerSeconds; }
+};
+
+// Plays the schedule's steps on both clocks: `gpu` and `host` hold each schedule step's seconds (one run of a repeated
+// block), `micro` the micro-batches per step. `wall` gets, per schedule step, how far the step moved the GPU's clock
+// (its kernels and the wait for the host before them) in the first micro-batch, averaged over a block's runs.
+StepClocks playClocks(const Schedule& s, const std::vector<double>& gpu, const std::vector<double>& host, int micro,
+                      const HostModel& hostModel, std::vector<double>& wall);
 
 } // namespace headroom

@@ -90,6 +90,11 @@ namespace {
         { "interleaved", PipelineSchedule::Interleaved },
     } };
 
+    constexpr std::array<std::pair<std::string_view, Execution>, 2> kExecution { {
+        { "eager", Execution::Eager },
+        { "cuda-graphs", Execution::CudaGraphs },
+    } };
+
 } // namespace
 
 bool isMixed(Precision p) { return p == Precision::MixedFP16 || p == Precision::MixedBF16 || p == Precision::MixedFP8; }
@@ -106,6 +111,7 @@ std::string_view toString(AdamImpl a) { return reverse(kAdamImpl, a); }
 std::string_view toString(FinetuneMethod m) { return reverse(kFinetune, m); }
 std::string_view toString(Task t) { return reverse(kTask, t); }
 std::string_view toString(PipelineSchedule p) { return reverse(kPipeline, p); }
+std::string_view toString(Execution e) { return reverse(kExecution, e); }
 
 std::optional<Precision> precisionFromString(std::string_view s) { return lookup(kPrecision, s); }
 std::optional<MixedPrecisionStyle> mixedStyleFromString(std::string_view s) { return lookup(kStyle, s); }
@@ -117,5 +123,6 @@ std::optional<AdamImpl> adamImplFromString(std::string_view s) { return lookup(k
 std::optional<FinetuneMethod> finetuneFromString(std::string_view s) { return lookup(kFinetune, s); }
 std::optional<Task> taskFromString(std::string_view s) { return lookup(kTask, s); }
 std::optional<PipelineSchedule> pipelineScheduleFromString(std::string_view s) { return lookup(kPipeline, s); }
+std::optional<Execution> executionFromString(std::string_view s) { return lookup(kExecution, s); }
 
 } // namespace headroom

@@ -76,6 +76,20 @@ enum class PipelineSchedule : std::uint8_t {
 
 enum class LinkKind : std::uint8_t; // links.h
 
+// How the host issues the step's kernels. Eager: one CPU thread runs the Python of every module and dispatches each
+// ATen operator (the dispatcher, autocast, autograd's recording, the launch), so a GPU that finishes a kernel before
+// the next is issued waits. CudaGraphs: the step is captured once and replayed (torch.cuda.graphs,
+// torch.compile(mode="reduce-overhead")): the per-operator host work collapses into one launch per step.
+enum class Execution : std::uint8_t { Eager, CudaGraphs };
+
+// The CPU that issues the kernels, relative to the one the host costs were calibrated on (timemodel.h,
+// docs/formulas.md 1.5a): 2 issues every operator twice as fast, 0.5 half as fast (a laptop CPU).
+struct HostConfig {
+    double speed = 1.0;
+    Execution execution = Execution::Eager;
+    bool operator==(const HostConfig&) const = default;
+};
+
 // Where the job's GPUs sit. 0 GPUs per node: every GPU of the job on one node's links.
 struct ClusterConfig {
     int gpusPerNode = 0;
@@ -139,6 +153,7 @@ struct TrainingConfig {
     PipelineSchedule pipelineSchedule = PipelineSchedule::OneFOneB;
     int pipelineStage = 0; // the rank whose step this describes: 0 .. p-1 (simulate() walks every stage)
     ClusterConfig cluster; // the links of the collectives (links.h): time only
+    HostConfig host;       // the CPU issuing the kernels and how (timemodel.h): time only
     bool offloadOptimizer = false;
     Checkpointing checkpointing = Checkpointing::None;
     AttentionImpl attention = AttentionImpl::Fused;
@@ -183,6 +198,7 @@ std::string_view toString(AdamImpl a);
 std::string_view toString(FinetuneMethod m);
 std::string_view toString(Task t);
 std::string_view toString(PipelineSchedule p);
+std::string_view toString(Execution e);
 
 std::optional<Precision> precisionFromString(std::string_view s);
 std::optional<MixedPrecisionStyle> mixedStyleFromString(std::string_view s);
@@ -194,5 +210,6 @@ std::optional<AdamImpl> adamImplFromString(std::string_view s);
 std::optional<FinetuneMethod> finetuneFromString(std::string_view s);
 std::optional<Task> taskFromString(std::string_view s);
 std::optional<PipelineSchedule> pipelineScheduleFromString(std::string_view s);
+std::optional<Execution> executionFromString(std::string_view s);
 
 } // namespace headroom
