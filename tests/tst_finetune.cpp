@@ -27,6 +27,9 @@ private slots:
     void refusesWhatTheModelCannotDo_data();
     void refusesWhatTheModelCannotDo();
     void scenarioFilesKeepTheMethod();
+    void modelFlopsOfWhatTrains();
+    void mfuFollowsThroughput_data();
+    void mfuFollowsThroughput();
 };
 
 namespace {
@@ -272,6 +275,54 @@ void TestFinetune::scenarioFilesKeepTheMethod()
                                    "bad.headroom.json");
     QVERIFY(!bad);
     QVERIFY(bad.error().field.find("lora_dropout") != std::string::npos);
+}
+
+void TestFinetune::modelFlopsOfWhatTrains()
+{
+    // A frozen weight's matmul runs forward and, for the input's gradient, once more in backward; only what trains
+    // also gets its weight gradient (autograd computes no grad for a tensor that does not require one). Over the
+    // frozen Llama-2-7B base the step's model FLOPs are about 4/6 of full training's: the adapters add 2 x 3 x r x
+    // (in + out) per token, and the first block's q and v projections over the frozen embeddings need no input
+    // gradient (1x instead of 2x).
+    TrainingConfig full = lora(8);
+    full.finetune.method = FinetuneMethod::Full;
+    const double ratio = run("llama-2-7b", lora(8)).modelFlopsPerStep / run("llama-2-7b", full).modelFlopsPerStep;
+    QVERIFY2(ratio > 0.655 && ratio < 0.675, qPrintable(QString::number(ratio, 'f', 4)));
+}
+
+void TestFinetune::mfuFollowsThroughput_data()
+{
+    QTest::addColumn<int>("method");
+    QTest::newRow("lora") << int(FinetuneMethod::LoRA);
+    QTest::newRow("qlora") << int(FinetuneMethod::QLoRA);
+    QTest::newRow("full") << int(FinetuneMethod::Full);
+}
+
+void TestFinetune::mfuFollowsThroughput()
+{
+    // Issue 32: with the model's FLOPs those of the method (a fixed count per token for a model and method), MFU is
+    // throughput x FLOPs per token / peak: it rises with the throughput, whatever the micro-batch and checkpointing.
+    QFETCH(int, method);
+    QList<std::pair<double, double>> points; // throughput, MFU
+    for (const Checkpointing ck : { Checkpointing::None, Checkpointing::Full }) {
+        for (const std::int64_t b : { 1, 2, 4, 8, 16 }) {
+            TrainingConfig c = lora(16);
+            c.finetune.method = FinetuneMethod(method);
+            c.microBatch = b;
+            c.sequenceLength = 512;
+            c.checkpointing = ck;
+            const Estimate e = run("llama-3.2-1b", c);
+            points.push_back({ e.throughputPerSecond, e.mfu });
+        }
+    }
+    std::sort(points.begin(), points.end());
+    for (qsizetype i = 1; i < points.size(); ++i)
+        QVERIFY2(points[i].second >= points[i - 1].second * (1.0 - 1e-9),
+                 qPrintable(QStringLiteral("%1 tokens/s: MFU %2, %3 tokens/s: MFU %4")
+                                .arg(points[i - 1].first)
+                                .arg(points[i - 1].second)
+                                .arg(points[i].first)
+                                .arg(points[i].second)));
 }
 
 QTEST_APPLESS_MAIN(TestFinetune)
