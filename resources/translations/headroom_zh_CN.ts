@@ -379,6 +379,30 @@
         <source>The workspace cuDNN takes from the caching allocator for each convolution call while it runs (torch&apos;s aten/src/ATen/native/cudnn/Conv_v8.cpp); its size depends on the engine cuDNN&apos;s heuristics pick (torch.backends.cudnn.benchmark = False). 0: the implicit-GEMM engines, which need none or a few KiB.</source>
         <translation>每次卷积调用运行期间 cuDNN 从缓存分配器取用的工作区（torch 的 aten/src/ATen/native/cudnn/Conv_v8.cpp）；其大小取决于 cuDNN 启发式选择的引擎（torch.backends.cudnn.benchmark = False）。0：隐式 GEMM 引擎，不需要或只需几 KiB。</translation>
     </message>
+    <message>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>CPU speed</source>
+        <translation>CPU 速度</translation>
+    </message>
+    <message>
+        <source> ×</source>
+        <translation> ×</translation>
+    </message>
+    <message>
+        <source>CUDA graphs</source>
+        <translation>CUDA Graph</translation>
+    </message>
+    <message>
+        <source>How fast the CPU that issues the kernels runs eager PyTorch, against the one the host costs were fitted on (1: a 16-core server VM with torch 2.11; 0.5: half as fast, 2: twice). A host-bound step scales with it; a GPU-bound one does not.</source>
+        <translation>下发内核的 CPU 运行 eager PyTorch 的速度，相对于拟合主机开销所用的那台（1：一台 16 核服务器虚拟机，torch 2.11；0.5：慢一半；2：快一倍）。受主机限制的步长随之缩放；受 GPU 限制的步长不受影响。</translation>
+    </message>
+    <message>
+        <source>The step captured once and replayed as a CUDA graph (torch.cuda.graphs, torch.compile(mode=&quot;reduce-overhead&quot;)): the host no longer issues each operator, so a host-bound step runs at the GPU&apos;s pace.</source>
+        <translation>这一步只捕获一次，之后作为 CUDA Graph 重放（torch.cuda.graphs、torch.compile(mode=&quot;reduce-overhead&quot;)）：主机不再逐个下发算子，受主机限制的一步就能以 GPU 的速度运行。</translation>
+    </message>
 </context>
 <context>
     <name>Examples</name>
@@ -764,6 +788,54 @@
     <message>
         <source>the framework overhead (%1, the GPU file&apos;s estimate or the Overhead control) less the default cuBLAS and cuBLASLt workspaces</source>
         <translation>框架开销（%1，GPU 文件的估计值或“开销”控件）减去默认的 cuBLAS 与 cuBLASLt 工作区</translation>
+    </message>
+    <message>
+        <source>replayed as a CUDA graph</source>
+        <translation>以 CUDA Graph 重放</translation>
+    </message>
+    <message>
+        <source>eager</source>
+        <translation>eager 模式</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Host-bound&lt;/b&gt; (%1): the host spends %2 issuing the step&apos;s operators, the GPU %3 running its kernels and %4 waiting for the next one. A faster GPU would only wait longer.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;受主机限制&lt;/b&gt;（%1）：主机花 %2 下发这一步的算子，GPU 花 %3 运行内核，另有 %4 在等待下一个内核。换一块更快的 GPU 只会等得更久。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;GPU-bound&lt;/b&gt; (%1): the GPU is busy %3 of the step, the host spends %2 issuing its operators, and the GPU waits %4 for them.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;受 GPU 限制&lt;/b&gt;（%1）：这一步中 GPU 忙碌 %3，主机花 %2 下发算子，GPU 等待算子 %4。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>images</source>
+        <translation>张图像</translation>
+    </message>
+    <message>
+        <source>tokens</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <source>CUDA graphs (torch.compile mode=&quot;reduce-overhead&quot;)</source>
+        <translation>CUDA Graph（torch.compile mode=&quot;reduce-overhead&quot;）</translation>
+    </message>
+    <message>
+        <source>the fused AdamW (fused=True)</source>
+        <translation>融合版 AdamW（fused=True）</translation>
+    </message>
+    <message>
+        <source>micro-batch %1</source>
+        <translation>微批次 %1</translation>
+    </message>
+    <message>
+        <source>&lt;li&gt;%1: step %2, %3 (+%4)&lt;/li&gt;</source>
+        <translation>&lt;li&gt;%1：每步 %2，%3（+%4）&lt;/li&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;What would help, each alone:&lt;/p&gt;&lt;ul&gt;%1&lt;/ul&gt;</source>
+        <translation>&lt;p&gt;单独采用以下任一项的效果：&lt;/p&gt;&lt;ul&gt;%1&lt;/ul&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Two clocks. The GPU runs each operator&apos;s kernels for the longer of its FLOPs over the attainable peak of its unit and its bytes over the attainable bandwidth, plus %1 per kernel. The host, one CPU thread running eager PyTorch, issues each operator first: %2 per forward operator, %3 per backward kernel, %4 per recomputed operator (fitted to 27 runs on an H200), and a kernel cannot start before it is issued. FP32 3x3 convolutions on the vector units use Winograd (%5x fewer multiplies); tensor-core convolutions on NCHW tensors add the transposes to NHWC and back unless the model is channels_last.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;两个时钟。GPU 运行每个算子的内核，耗时取其 FLOPs 除以所用单元可达峰值与其字节数除以可达带宽中较长者，每个内核另加 %1。主机（一个运行 eager PyTorch 的 CPU 线程）先下发每个算子：每个前向算子 %2，每个反向内核 %3，每个重计算算子 %4（拟合自 H200 上的 27 次运行）；内核在被下发之前不能开始。向量单元上的 FP32 3x3 卷积使用 Winograd（乘法少 %5 倍）；NCHW 张量上的张量核心卷积要先转置为 NHWC 再转回，除非模型使用 channels_last。&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -2099,6 +2171,18 @@
     <message>
         <source>Largest: each category at its own largest during the step. These do not happen at the same time, so they add up to more than the peak.</source>
         <translation>最大值：每一类在一步训练中各自的最大占用。它们并不同时出现，所以相加会超过峰值。</translation>
+    </message>
+    <message>
+        <source>Host-bound: GPU busy</source>
+        <translation>受主机限制：GPU 忙碌</translation>
+    </message>
+    <message>
+        <source>GPU-bound: GPU busy</source>
+        <translation>受 GPU 限制：GPU 忙碌</translation>
+    </message>
+    <message>
+        <source>Host issuing the operators</source>
+        <translation>主机下发算子</translation>
     </message>
 </context>
 <context>
@@ -3979,6 +4063,14 @@
         <source>pipeline schedule</source>
         <translation>流水线调度</translation>
     </message>
+    <message>
+        <source>host CPU speed</source>
+        <translation>主机 CPU 速度</translation>
+    </message>
+    <message>
+        <source>CUDA graphs</source>
+        <translation>CUDA Graph</translation>
+    </message>
 </context>
 <context>
     <name>headroom::gui::TimelineView</name>
@@ -4124,6 +4216,14 @@
     <message>
         <source>%1, of it pipeline bubble %2</source>
         <translation>%1，其中流水线气泡 %2</translation>
+    </message>
+    <message>
+        <source>%1, &lt;a href=&quot;time&quot;&gt;host-bound&lt;/a&gt; (GPU busy %2)</source>
+        <translation>%1，&lt;a href=&quot;time&quot;&gt;受主机限制&lt;/a&gt;（GPU 忙 %2）</translation>
+    </message>
+    <message>
+        <source>%1, &lt;a href=&quot;time&quot;&gt;GPU-bound&lt;/a&gt;</source>
+        <translation>%1，&lt;a href=&quot;time&quot;&gt;受 GPU 限制&lt;/a&gt;</translation>
     </message>
 </context>
 </TS>

@@ -1,5 +1,6 @@
 // The control panel's allocator rows: PyTorch's caching allocator with expandable segments, and the workspace each
 // cuDNN convolution call takes (src/core/allocator.h). They change what torch.cuda would report, not the tensors.
+// And the host rows: the CPU that issues the kernels and whether the step is replayed as a CUDA graph (time only).
 
 #include "controlpanel.h"
 
@@ -12,6 +13,8 @@ void ControlPanel::setupAllocator()
 {
     connect(m_ui->expandableCheck, &QCheckBox::toggled, this, [this] { edited(QStringLiteral("expandableSegments")); });
     connect(m_ui->cudnnSpin, &QSpinBox::valueChanged, this, [this] { edited(QStringLiteral("cudnnWorkspace")); });
+    connect(m_ui->hostSpeedSpin, &QDoubleSpinBox::valueChanged, this, [this] { edited(QStringLiteral("hostSpeed")); });
+    connect(m_ui->cudaGraphsCheck, &QCheckBox::toggled, this, [this] { edited(QStringLiteral("cudaGraphs")); });
 }
 
 void ControlPanel::syncAllocator()
@@ -23,6 +26,10 @@ void ControlPanel::syncAllocator()
     m_ui->cudnnLabel->setVisible(m_vision);
     m_ui->cudnnSpin->setVisible(m_vision);
     m_ui->allocatorGroup->setVisible(!m_presenting);
+    // The host that issues the kernels (timemodel.h): time only.
+    m_ui->hostSpeedSpin->setValue(c.host.speed);
+    m_ui->cudaGraphsCheck->setChecked(c.host.execution == Execution::CudaGraphs);
+    m_ui->hostGroup->setVisible(!m_presenting);
 }
 
 void ControlPanel::editAllocator(const QString& control)
@@ -32,6 +39,10 @@ void ControlPanel::editAllocator(const QString& control)
         c.expandableSegments = m_ui->expandableCheck->isChecked();
     if (control == QLatin1String("cudnnWorkspace"))
         c.cudnnWorkspaceBytes = units::fromMiB(m_ui->cudnnSpin->value());
+    if (control == QLatin1String("hostSpeed"))
+        c.host.speed = m_ui->hostSpeedSpin->value();
+    if (control == QLatin1String("cudaGraphs"))
+        c.host.execution = m_ui->cudaGraphsCheck->isChecked() ? Execution::CudaGraphs : Execution::Eager;
 }
 
 } // namespace headroom::gui

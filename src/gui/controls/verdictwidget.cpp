@@ -182,6 +182,10 @@ void VerdictWidget::render()
                             formatSeconds(m_background.timeRange.slowSeconds));
     if (stages > 1)
         stepText = tr("%1, of it pipeline bubble %2").arg(stepText, formatSeconds(e.pipelineBubbleSeconds));
+    // Which clock bounds the step (timemodel.h): the host issuing the operators, or the GPU running them.
+    stepText = e.hostBound()
+        ? tr("%1, <a href=\"time\">host-bound</a> (GPU busy %2)").arg(stepText, formatSeconds(e.gpuBusySeconds))
+        : tr("%1, <a href=\"time\">GPU-bound</a>").arg(stepText);
     // What torch.cuda would report, from the caching allocator replayed on the worker (allocator.h).
     const AllocatorEstimate& a = m_background.allocator;
     // Its terms, each with its rule and where it is set, are in Explain.

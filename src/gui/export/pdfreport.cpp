@@ -110,6 +110,9 @@ namespace {
         if (e.offloadSeconds > 0)
             row(Tr::tr("Host offload"), formatSeconds(e.offloadSeconds));
         row(Tr::tr("Step"), formatSeconds(e.stepSeconds));
+        row(e.hostBound() ? Tr::tr("Host-bound: GPU busy") : Tr::tr("GPU-bound: GPU busy"),
+            formatSeconds(e.gpuBusySeconds));
+        row(Tr::tr("Host issuing the operators"), formatSeconds(e.hostSeconds));
         row(Tr::tr("Throughput"), formatRate(e.throughputPerSecond, e.vision ? Tr::tr("images") : Tr::tr("tokens")));
         row(Tr::tr("Model FLOPs per step and GPU"), formatCount(e.modelFlopsPerStep));
         row(Tr::tr("MFU (%1)").arg(Labels::unit(e.mfuUnit)), formatPercent(e.mfu));

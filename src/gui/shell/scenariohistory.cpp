@@ -117,6 +117,8 @@ QString ScenarioHistory::describe(const QString& what)
         { QStringLiteral("offload"), QT_TR_NOOP("optimizer offload") },
         { QStringLiteral("override"), QT_TR_NOOP("what-if figures") },
         { QStringLiteral("overhead"), QT_TR_NOOP("framework overhead") },
+        { QStringLiteral("hostSpeed"), QT_TR_NOOP("host CPU speed") },
+        { QStringLiteral("cudaGraphs"), QT_TR_NOOP("CUDA graphs") },
         { QStringLiteral("open"), QT_TR_NOOP("open scenario") },
         { QStringLiteral("example"), QT_TR_NOOP("example scenario") },
         { QStringLiteral("fix"), QT_TR_NOOP("suggested change") },

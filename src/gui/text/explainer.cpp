@@ -255,6 +255,36 @@ QString Explainer::linkNote(const SimulationResult& r)
                       .arg(QString::fromLatin1(f.source.data(), qsizetype(f.source.size())).toHtmlEscaped()));
 }
 
+// Which clock bounds the step, and what would shorten a host-bound one (simulate.h TimeLever), each with its figures.
+QString Explainer::hostBound(const SimulationResult& r, const StepTimeRange& timeRange)
+{
+    const Estimate& e = r.estimate;
+    const QString mode = e.config.host.execution == Execution::CudaGraphs ? tr("replayed as a CUDA graph")
+                                                                          : tr("eager");
+    QString text = e.hostBound()
+        ? tr("<p><b>Host-bound</b> (%1): the host spends %2 issuing the step's operators, the GPU %3 running its "
+             "kernels and %4 waiting for the next one. A faster GPU would only wait longer.</p>")
+        : tr("<p><b>GPU-bound</b> (%1): the GPU is busy %3 of the step, the host spends %2 issuing its operators, and "
+             "the GPU waits %4 for them.</p>");
+    text = text.arg(mode, formatSeconds(e.hostSeconds), formatSeconds(e.gpuBusySeconds),
+                    formatSeconds(e.gpuIdleSeconds()));
+    QString levers;
+    const QString unit = e.vision ? tr("images") : tr("tokens");
+    for (const TimeLever& l : timeRange.levers) {
+        const QString what = l.kind == TimeLever::Kind::CudaGraphs
+            ? tr("CUDA graphs (torch.compile mode=\"reduce-overhead\")")
+            : l.kind == TimeLever::Kind::FusedOptimizer ? tr("the fused AdamW (fused=True)")
+                                                        : tr("micro-batch %1").arg(l.microBatch);
+        levers += tr("<li>%1: step %2, %3 (+%4)</li>")
+                      .arg(what, formatSeconds(l.stepSeconds), formatRate(l.throughputPerSecond, unit),
+                           formatPercent(e.throughputPerSecond > 0 ? l.throughputPerSecond / e.throughputPerSecond - 1.0
+                                                                   : 0.0));
+    }
+    if (!levers.isEmpty())
+        text += tr("<p>What would help, each alone:</p><ul>%1</ul>").arg(levers);
+    return text;
+}
+
 // The step time's range and what it assumes: the efficiencies of the time model at its default and at the two ends of
 // their measured ranges (timemodel.h).
 QString Explainer::stepTime(const SimulationResult& r, const StepTimeRange& timeRange)
@@ -314,13 +344,17 @@ QString Explainer::stepTime(const SimulationResult& r, const StepTimeRange& time
         range = tr("<p>Between <b>%1</b> and <b>%2</b> with every kernel at the fast or the slow end of its range.</p>")
                     .arg(formatSeconds(timeRange.fastSeconds), formatSeconds(timeRange.slowSeconds));
     return section(tr("Step time: %1").arg(formatSeconds(e.stepSeconds)),
-                   tr("<p>Each operator takes the longest of its FLOPs over the attainable peak of its unit, its bytes "
-                      "over the attainable bandwidth, and its kernel launches (%1 each); then the optimizer step and "
-                      "the communication that does not overlap. FP32 3x3 convolutions on the vector units use "
-                      "Winograd (%2x fewer multiplies); tensor-core convolutions on NCHW tensors add the transposes "
+                   tr("<p>Two clocks. The GPU runs each operator's kernels for the longer of its FLOPs over the "
+                      "attainable peak of its unit and its bytes over the attainable bandwidth, plus %1 per kernel. "
+                      "The host, one CPU thread running eager PyTorch, issues each operator first: %2 per forward "
+                      "operator, %3 per backward kernel, %4 per recomputed operator (fitted to 27 runs on an H200), "
+                      "and a kernel cannot start before it is issued. FP32 3x3 convolutions on the vector units use "
+                      "Winograd (%5x fewer multiplies); tensor-core convolutions on NCHW tensors add the transposes "
                       "to NHWC and back unless the model is channels_last.</p>")
-                           .arg(formatSeconds(def.launchSeconds), QLocale().toString(def.winogradSpeedup, 'f', 2))
-                       + range
+                           .arg(formatSeconds(def.launchSeconds), formatSeconds(def.hostForwardOpSeconds),
+                                formatSeconds(def.hostBackwardOpSeconds), formatSeconds(def.hostRecomputeOpSeconds),
+                                QLocale().toString(def.winogradSpeedup, 'f', 2))
+                       + hostBound(r, timeRange) + range
                        + tr("<table><tr><th>fraction reached</th><th>used</th><th>range</th></tr>%1</table>").arg(rows)
                        + comm
                        + source(tr("Ranges: the MAMF table (A100 86.9 %, H100 80.3 % of BF16 peak), FlashAttention-2 "

@@ -29,6 +29,7 @@ private:
     static QString operatorPoint(int index, const SimulationResult& r);
     static QString capacity(const SimulationResult& r);
     static QString linkNote(const SimulationResult& r);
+    static QString hostBound(const SimulationResult& r, const StepTimeRange& timeRange);
     static QString contributors(const std::vector<Contributor>& list);
 };
 
