@@ -3243,6 +3243,18 @@
         <translation>预填充 %1 · 每词元解码 %2 · 每秒 %3 个词元</translation>
     </message>
     <message>
+        <source>Roofline engine: no kernel floors or host time</source>
+        <translation>屋顶线引擎：不计内核下限和主机时间</translation>
+    </message>
+    <message>
+        <source>%1 per token: GPU %2 (kernel floors %3), host %4; the host bounds it</source>
+        <translation>%1 每词元：GPU %2（其中内核下限 %3），主机 %4；受主机限制</translation>
+    </message>
+    <message>
+        <source>%1 per token: GPU %2 (kernel floors %3), host %4; the GPU bounds it</source>
+        <translation>%1 每词元：GPU %2（其中内核下限 %3），主机 %4；受 GPU 限制</translation>
+    </message>
+    <message>
         <source>Peak memory against context length</source>
         <translation>峰值显存与上下文长度</translation>
     </message>

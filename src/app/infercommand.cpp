@@ -47,6 +47,11 @@ namespace {
         QCommandLineOption attention = option("attention",
                                               "fused (FlashAttention, default) or eager (the scores are materialised).",
                                               "impl");
+        QCommandLineOption engine = option("engine",
+                                           "What runs the model: auto (default: llama.cpp for a GGUF format, else "
+                                           "roofline), roofline, llama.cpp (CUDA graphs), llama.cpp-no-graphs or "
+                                           "transformers (eager generate): sets the kernel floors and host time.",
+                                           "name");
         QCommandLineOption kvBlock = option("kv-block",
                                             "KV cache block in tokens (default 16, vLLM's; 1 for a contiguous cache).",
                                             "N");
@@ -65,8 +70,8 @@ namespace {
 
         void addTo(QCommandLineParser& p) const
         {
-            p.addOptions({ gpu, model, batch, prompt, generate, weights, group, kv, tp, attention, kvBlock, utilization,
-                           overhead, memory, bandwidth, json, failIfOom });
+            p.addOptions({ gpu, model, batch, prompt, generate, weights, group, kv, tp, attention, engine, kvBlock,
+                           utilization, overhead, memory, bandwidth, json, failIfOom });
         }
     };
 
@@ -83,7 +88,9 @@ namespace {
         const std::string formats(kWeightFormatChoices);
         if ((e = choice(p, o.weights, &weightFormatFromString, formats.c_str(), &c.weights))
             || (e = choice(p, o.kv, &kvCacheTypeFromString, "fp16, fp8, int8, q8_0, q4_0", &c.kvCache))
-            || (e = choice(p, o.attention, &attentionFromString, "eager, fused", &c.attention)))
+            || (e = choice(p, o.attention, &attentionFromString, "eager, fused", &c.attention))
+            || (e = choice(p, o.engine, &inferenceEngineFromString, std::string(kInferenceEngineChoices).c_str(),
+                           &c.engine)))
             return e;
         n = c.groupSize;
         if ((e = integer(p, o.group, 1, 1 << 20, &n)))
@@ -145,7 +152,8 @@ int runInfer(const QStringList& arguments)
     p.setApplicationDescription(
         QStringLiteral(
             "Memory, fit and speed of serving a decoder-only language model: weights in their stored format, the KV\n"
-            "cache, prefill and decode activations; prefill time and decode time per token on the roofline.\n"
+            "cache, prefill and decode activations; prefill time and decode time per token on the roofline, with the\n"
+            "engine's kernel floors and host time.\n"
             "Weight formats: %1.")
             .arg(QLatin1String(kWeightFormatChoices.data(), qsizetype(kWeightFormatChoices.size()))));
     p.addHelpOption();

@@ -1,5 +1,6 @@
 #include "inference.h"
 
+#include "inferenceengine.h"
 #include "inferenceforward.h"
 #include "links.h"
 
@@ -118,20 +119,31 @@ namespace {
         }
     }
 
-    // Seconds of one operator on the roofline, and the collection of roofline points by name.
+    // Seconds of one operator: its roofline time (bytes at the engine's decode bandwidth where it sets one) plus the
+    // engine's floor under each kernel it launches (inferenceengine.h).
     struct Timer {
         const TimeModel& tm;
         MathUnit unit;
+        double secondsPerByte = 0.0; // 0: the time model's
+        double floorSeconds = 0.0;   // per kernel
+        InferenceEngine engine = InferenceEngine::Roofline;
+        bool quantized = false;
+        bool gqa = false;
 
         MathUnit unitOf(OpKind k) const
         {
             return (k == OpKind::Gemm || k == OpKind::Attention) ? unit : MathUnit::Fp32Vector;
         }
-        double operator()(const ForwardOp& op) const
+        detail::OpLaunches launches(const ForwardOp& op) const
+        {
+            return detail::launchesOf(engine, op.name, quantized, gqa);
+        }
+        double roofline(const ForwardOp& op) const
         {
             return std::max(op.flops * tm.secondsPerFlop[int(op.kind)][int(unitOf(op.kind))],
-                            op.bytes * tm.secondsPerByte);
+                            op.bytes * (secondsPerByte > 0 ? secondsPerByte : tm.secondsPerByte));
         }
+        double operator()(const ForwardOp& op) const { return roofline(op) + launches(op).kernels * floorSeconds; }
     };
 
     struct Collector {
@@ -139,6 +151,8 @@ namespace {
         std::string_view stage;
         std::vector<InferenceOp>& ops;
         double scale = 1.0; // layers, for the attention core timed once
+        double kernels = 0.0;
+        double hostOps = 0.0;
 
         void operator()(const ForwardOp& op)
         {
@@ -150,6 +164,9 @@ namespace {
             it->flops += op.flops * scale;
             it->bytes += op.bytes * scale;
             it->seconds += timer(op) * scale;
+            const detail::OpLaunches l = timer.launches(op);
+            kernels += l.kernels * scale;
+            hostOps += l.hostOps * scale;
         }
     };
 
@@ -163,8 +180,9 @@ namespace {
 
     // The ops of one forward pass, collected by name: the blocks, then the attention core (the same in every
     // block, so timed once and scaled), then embedding, final norm and lm_head.
+    // `launches` gets the kernels and host operators of the pass.
     std::vector<InferenceOp> forwardPass(const Forward& f, const Timer& timer, std::string_view stage, double b,
-                                         double t, double k)
+                                         double t, double k, detail::OpLaunches* launches = nullptr)
     {
         std::vector<InferenceOp> ops;
         Collector c { timer, stage, ops };
@@ -174,6 +192,8 @@ namespace {
         f.attention(b, t, k, c);
         c.scale = 1.0;
         f.outside(b, t, c);
+        if (launches)
+            *launches = { c.kernels, c.hostOps };
         return ops;
     }
 
@@ -266,6 +286,88 @@ namespace {
         return lo;
     }
 
+    // The engine's side of a pass: the clock its kernel floors are counted in, the bandwidth of its decode kernels.
+    struct EngineSetup {
+        detail::EngineCosts costs;
+        double floorSeconds = 0.0;
+        double decodeSecondsPerByte = 0.0;
+    };
+
+    EngineSetup engineSetup(InferenceEstimate& e)
+    {
+        EngineSetup s;
+        e.engine = detail::resolveEngine(e.config.engine, e.config.weights);
+        s.costs = detail::engineCosts(e.engine);
+        const auto clock = detail::boostClockHz(*e.gpu.spec);
+        e.clockFromFile = bool(clock);
+        e.clockHz = clock ? *clock : detail::kTypicalClockHz;
+        s.floorSeconds = s.costs.floorCycles / e.clockHz;
+        const double eta = e.gpu.spec->isGddr() ? s.costs.matvecGddr : s.costs.matvecHbm;
+        if (eta > 0 && e.gpu.bandwidthBytesPerSecond > 0)
+            s.decodeSecondsPerByte = 1.0 / (eta * e.gpu.bandwidthBytesPerSecond);
+        return s;
+    }
+
+    InferenceTimeSplit split(const EngineSetup& s, double gpuSeconds, const detail::OpLaunches& l, double passes)
+    {
+        InferenceTimeSplit x;
+        x.gpuSeconds = gpuSeconds;
+        x.kernels = l.kernels * passes;
+        x.kernelFloorSeconds = x.kernels * s.floorSeconds;
+        x.hostSeconds = passes * (s.costs.hostSecondsPerPass + l.hostOps * s.costs.hostSecondsPerOp);
+        x.hostOverlaps = s.costs.hostOverlaps;
+        x.hostBound = x.hostSeconds > x.gpuSeconds;
+        return x;
+    }
+
+    // Time: the prefill once (in the engine's passes of n_ubatch tokens); each generated token one decode step over
+    // the cache before it and itself. Only the attention core depends on the context, so the rest of a step is timed
+    // once.
+    void timeInference(InferenceEstimate& e, const Forward& f, const TransformerSpec& t, const GpuSpec& gpu,
+                       const Efficiency& efficiency)
+    {
+        const InferenceConfig& config = e.config;
+        const EngineSetup s = engineSetup(e);
+        const TimeModel tm(e.gpu, efficiency);
+        const bool quantized = config.weights != WeightFormat::Fp16 && config.weights != WeightFormat::Bf16
+            && config.weights != WeightFormat::Fp32;
+        Timer timer { tm, e.unit, 0.0, s.floorSeconds, e.engine, quantized, f.kvHeads < f.qHeads };
+        const double b = double(config.batch);
+        const double p = double(config.prompt);
+        const double g = double(config.generate);
+        detail::OpLaunches launches;
+        // Floors and host time per pass of the prefill; the roofline part is the whole prompt's either way.
+        const double passes = s.costs.passTokens > 0 ? std::ceil(b * p / s.costs.passTokens) : 1.0;
+        e.prefillOps = forwardPass(f, timer, "prefill", b, p, p, &launches);
+        // The operators carry one pass's floors; the other passes' are the phase's.
+        e.prefill = split(s, sumSeconds(e.prefillOps) + (passes - 1) * launches.kernels * s.floorSeconds, launches,
+                          passes);
+        const double tp = config.tensorParallel;
+        const double commPrefill = tensorParallelSeconds(gpu, efficiency, int(tp), b * p, t.hidden * f.actBytes,
+                                                         t.layers);
+        e.communicationSecondsPerToken = tensorParallelSeconds(gpu, efficiency, int(tp), b, t.hidden * f.actBytes,
+                                                               t.layers);
+        e.prefillSeconds = e.prefill.seconds() + commPrefill;
+
+        timer.secondsPerByte = s.decodeSecondsPerByte;
+        const double middle = p + std::ceil(g / 2);
+        e.decodeOps = forwardPass(f, timer, "decode", b, 1, middle, &launches);
+        // The step without its attention core, which Forward::attention() times on its own.
+        double rest = sumSeconds(e.decodeOps);
+        f.attention(b, 1, middle, [&](const ForwardOp& op) { rest -= timer(op) * f.layers(); });
+        // Every step up to 4096 generated tokens, then 4096 evenly spaced ones (each operator's time is the larger of
+        // two linear functions of the context, so the mean of the samples is within a step of the exact mean).
+        const std::int64_t samples = std::min<std::int64_t>(config.generate, 4096);
+        double attention = 0.0;
+        for (std::int64_t i = 0; i < samples; ++i) {
+            const double step = std::floor((double(i) + 0.5) * g / double(samples)) + 1.0;
+            f.attention(b, 1, p + step, [&](const ForwardOp& op) { attention += timer(op) * f.layers(); });
+        }
+        e.decode = split(s, rest + attention / double(samples), launches, 1.0);
+        e.decodeSecondsPerToken = e.decode.seconds() + e.communicationSecondsPerToken;
+        e.tokensPerSecond = e.decodeSecondsPerToken > 0 ? b / e.decodeSecondsPerToken : 0.0;
+    }
+
 } // namespace
 
 Expected<InferenceEstimate> estimateInference(const ModelSpec& model, const InferenceWeights& weights,
@@ -331,31 +433,7 @@ Expected<InferenceEstimate> estimateInference(const ModelSpec& model, const Infe
         e.memoryByContext.push_back({ c, mm.at(b, double(c) - g, g).peak });
     }
 
-    // Time: the prefill once; each generated token one decode step over the cache before it and itself. Only the
-    // attention core depends on the context, so the rest of a step is timed once.
-    const TimeModel tm(e.gpu, efficiency);
-    const Timer timer { tm, e.unit };
-    e.prefillOps = forwardPass(f, timer, "prefill", b, p, p);
-    const double tp = config.tensorParallel;
-    const double commPrefill = tensorParallelSeconds(gpu, efficiency, int(tp), b * p, t.hidden * f.actBytes, t.layers);
-    e.communicationSecondsPerToken = tensorParallelSeconds(gpu, efficiency, int(tp), b, t.hidden * f.actBytes,
-                                                           t.layers);
-    e.prefillSeconds = sumSeconds(e.prefillOps) + commPrefill;
-    const double middle = p + std::ceil(g / 2);
-    e.decodeOps = forwardPass(f, timer, "decode", b, 1, middle);
-    // The step without its attention core, which Forward::attention() times on its own.
-    double rest = sumSeconds(e.decodeOps);
-    f.attention(b, 1, middle, [&](const ForwardOp& op) { rest -= timer(op) * f.layers(); });
-    // Every step up to 4096 generated tokens, then 4096 evenly spaced ones (each operator's time is the larger of
-    // two linear functions of the context, so the mean of the samples is within a step of the exact mean).
-    const std::int64_t samples = std::min<std::int64_t>(config.generate, 4096);
-    double attention = 0.0;
-    for (std::int64_t i = 0; i < samples; ++i) {
-        const double step = std::floor((double(i) + 0.5) * g / double(samples)) + 1.0;
-        f.attention(b, 1, p + step, [&](const ForwardOp& op) { attention += timer(op) * f.layers(); });
-    }
-    e.decodeSecondsPerToken = rest + e.communicationSecondsPerToken + attention / double(samples);
-    e.tokensPerSecond = e.decodeSecondsPerToken > 0 ? b / e.decodeSecondsPerToken : 0.0;
+    timeInference(e, f, t, gpu, efficiency);
     return e;
 }
 

@@ -3,8 +3,8 @@
 // Serving a decoder-only language model: the weights in their stored format, the KV cache, the transient
 // activations of prefill and decode, and the roofline time of both phases. One forward pass per phase, operator by
 // operator as the engines run it (fused dequantizing kernels, FlashAttention or eager attention, logits of the last
-// token only, CUDA graphs so no launch overhead). Formulas and sources: docs/formulas.md sec. 8 and
-// docs/references/inference.md. Callers go through simulateInference() (simulate.h).
+// token only), with the engine's floor under every kernel and host time (inferenceengine.h). Formulas and sources:
+// docs/formulas.md sec. 8 and docs/references/inference.md. Callers go through simulateInference() (simulate.h).
 
 #include "error.h"
 #include "gpuspec.h"
@@ -23,6 +23,21 @@
 namespace headroom {
 
 inline constexpr std::int64_t kMaxInferenceBatch = std::int64_t(1) << 30;
+
+// The program that runs the model, which sets the time the roofline leaves out (docs/inference.md sec. 4): a floor
+// under every kernel, the bandwidth its mat-vec kernels reach and the host's time per token. Auto: llama.cpp for a
+// GGUF format, the roofline for the others.
+enum class InferenceEngine : std::uint8_t {
+    Auto,
+    Roofline,         // every operator on the roofline, no floors, no host: an ideal engine replaying CUDA graphs
+    LlamaCpp,         // llama.cpp with CUDA graphs (its default since May 2024)
+    LlamaCppNoGraphs, // llama.cpp launching each kernel (before May 2024, or GGML_CUDA_USE_GRAPHS off)
+    Transformers,     // Hugging Face transformers' generate() in eager PyTorch
+};
+std::string_view toString(InferenceEngine e);
+std::optional<InferenceEngine> inferenceEngineFromString(std::string_view s);
+inline constexpr std::string_view kInferenceEngineChoices
+    = "auto, roofline, llama.cpp, llama.cpp-no-graphs, transformers";
 inline constexpr std::int64_t kMaxInferenceTokens = std::int64_t(1) << 30;
 
 struct InferenceConfig {
@@ -34,6 +49,7 @@ struct InferenceConfig {
     KvCacheType kvCache = KvCacheType::Fp16;
     int tensorParallel = 1;
     AttentionImpl attention = AttentionImpl::Fused;
+    InferenceEngine engine = InferenceEngine::Auto;
     int kvBlockTokens = 16;         // vLLM's paged block; the cache grows a block at a time (1: contiguous)
     double memoryUtilization = 1.0; // vLLM gpu_memory_utilization: the rest of the capacity is the engine's reserve
     std::optional<double> overheadBytes; // CUDA context and workspaces; default: the GPU file's
@@ -111,12 +127,28 @@ struct InferenceWarning {
     std::string message; // in English
 };
 
+// Where the time of one forward pass goes (decode: per token; prefill: the whole prompt). The GPU's part is the
+// operators' roofline time plus the kernel floors; the host's (graph building, launches, Python) either adds to
+// it (llama.cpp) or runs ahead of it, so that the pass takes the longer of the two (eager PyTorch).
+struct InferenceTimeSplit {
+    double gpuSeconds = 0.0;         // the kernels, floors included
+    double kernelFloorSeconds = 0.0; // of which the per-kernel floors
+    double hostSeconds = 0.0;
+    double kernels = 0.0;      // launched per pass
+    bool hostOverlaps = false; // the host issues ahead of the GPU: the pass takes max(gpu, host), else the sum
+    bool hostBound = false;    // the host's part is the longer
+    double seconds() const { return hostOverlaps ? std::max(gpuSeconds, hostSeconds) : gpuSeconds + hostSeconds; }
+};
+
 struct InferenceEstimate {
     EffectiveGpu gpu;
     InferenceConfig config;
     std::string modelId;
     InferenceWeights weights;
-    MathUnit unit = MathUnit::Fp16Tensor; // the compute unit of the GEMMs after fallback
+    MathUnit unit = MathUnit::Fp16Tensor;               // the compute unit of the GEMMs after fallback
+    InferenceEngine engine = InferenceEngine::Roofline; // config.engine resolved
+    double clockHz = 0.0;                               // the boost clock the kernel floors are scaled by
+    bool clockFromFile = false;                         // derived from the GPU file (else a typical clock)
 
     InferenceMemory memory;
     std::string_view peakStage = "decode"; // "prefill" or "decode"
@@ -131,6 +163,8 @@ struct InferenceEstimate {
     double decodeSecondsPerToken = 0.0; // averaged over the generated tokens
     double tokensPerSecond = 0.0;       // batch / decodeSecondsPerToken
     double communicationSecondsPerToken = 0.0;
+    InferenceTimeSplit decode;  // per token, at the middle of the generation (communication aside)
+    InferenceTimeSplit prefill; // the whole prompt (communication aside)
 
     std::vector<InferenceContextPoint> memoryByContext; // 48 points up to the model's context (or this one)
     std::vector<InferenceOp> prefillOps;

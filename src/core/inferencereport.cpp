@@ -27,6 +27,7 @@ namespace {
         j["kv_cache"] = std::string(toString(c.kvCache));
         j["tp"] = c.tensorParallel;
         j["attention"] = std::string(toString(c.attention));
+        j["engine"] = std::string(toString(c.engine));
         j["kv_block_tokens"] = c.kvBlockTokens;
         j["gpu_memory_utilization"] = c.memoryUtilization;
         return j;
@@ -43,6 +44,20 @@ namespace {
         j["bytes"] = finite(p.bytes);
         j["seconds"] = finite(p.seconds);
         j["intensity_flops_per_byte"] = finite(p.intensity());
+        return j;
+    }
+
+    // Where a pass's time goes (InferenceTimeSplit); `per` names the unit: "token" for decode, "prefill" for the
+    // prompt.
+    json splitJson(const InferenceTimeSplit& x, const std::string& per)
+    {
+        json j;
+        j["gpu_seconds_" + per] = finite(x.gpuSeconds);
+        j["kernel_floor_seconds_" + per] = finite(x.kernelFloorSeconds);
+        j["host_seconds_" + per] = finite(x.hostSeconds);
+        j["kernels_" + per] = finite(x.kernels);
+        j["host_overlaps_gpu"] = x.hostOverlaps;
+        j["bound"] = x.hostBound ? "host" : "gpu";
         return j;
     }
 
@@ -91,6 +106,11 @@ std::string inferenceToJson(const InferenceEstimate& e, const ModelSpec& model)
     j["tokens_per_second"] = finite(e.tokensPerSecond);
     j["communication_seconds_per_token"] = finite(e.communicationSecondsPerToken);
     j["compute_unit"] = std::string(toString(e.unit));
+    j["engine"] = { { "name", std::string(toString(e.engine)) },
+                    { "clock_hz", finite(e.clockHz) },
+                    { "clock_from_gpu_file", e.clockFromFile } };
+    j["decode"] = splitJson(e.decode, "per_token");
+    j["prefill"] = splitJson(e.prefill, "total");
     json points = json::array();
     for (const auto* ops : { &e.prefillOps, &e.decodeOps })
         for (const InferenceOp& p : *ops)
@@ -162,6 +182,13 @@ std::string inferenceToTable(const InferenceEstimate& e, const ModelSpec& model)
     std::snprintf(line, sizeof line, "Time       prefill %s, decode %s per token, %.1f tokens/s\n",
                   formatSeconds(e.prefillSeconds).c_str(), formatSeconds(e.decodeSecondsPerToken).c_str(),
                   e.tokensPerSecond);
+    out += line;
+    std::snprintf(
+        line, sizeof line,
+        "           %s: per token %s on the GPU (%s of it the floors of %.0f kernels) %s %s on the host; %s-bound\n",
+        std::string(toString(e.engine)).c_str(), formatSeconds(e.decode.gpuSeconds).c_str(),
+        formatSeconds(e.decode.kernelFloorSeconds).c_str(), e.decode.kernels, e.decode.hostOverlaps ? "beside" : "+",
+        formatSeconds(e.decode.hostSeconds).c_str(), e.decode.hostBound ? "host" : "GPU");
     out += line;
     for (const InferenceWarning& w : e.warnings)
         out += "Warning    " + w.message + "\n";

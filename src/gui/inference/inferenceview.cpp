@@ -215,6 +215,14 @@ void InferenceView::showResult(const ModelSpec& model)
     lines << tr("Prefill %1 · decode %2 per token · %3 tokens/s")
                  .arg(formatSeconds(e.prefillSeconds), formatSeconds(e.decodeSecondsPerToken),
                       locale.toString(e.tokensPerSecond, 'f', 1));
+    if (e.engine == InferenceEngine::Roofline)
+        lines << tr("Roofline engine: no kernel floors or host time");
+    else
+        lines << (e.decode.hostBound ? tr("%1 per token: GPU %2 (kernel floors %3), host %4; the host bounds it")
+                                     : tr("%1 per token: GPU %2 (kernel floors %3), host %4; the GPU bounds it"))
+                     .arg(QString::fromLatin1(toString(e.engine).data(), qsizetype(toString(e.engine).size())),
+                          formatSeconds(e.decode.gpuSeconds), formatSeconds(e.decode.kernelFloorSeconds),
+                          formatSeconds(e.decode.hostSeconds));
     for (const InferenceWarning& w : e.warnings) {
         const QString text = w.kind == InferenceWarning::Kind::UnitFallback
             ? tr("This GPU has no tensor unit for these weights: the GEMMs are timed on another unit")
