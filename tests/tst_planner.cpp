@@ -21,6 +21,7 @@ private slots:
     void consideredIsCountedByHand();
     void rejectionsAddUp_data();
     void rejectionsAddUp();
+    void pruningKeepsTheAnswer();
     void linksAreStatedAndSettable();
     void leversMakeLlamaFitOnLaptops();
     void qloraOnOneLaptop();
@@ -127,6 +128,38 @@ void TestPlanner::rejectionsAddUp()
     QCOMPARE(rejected + fitting(*p), p->considered);
     QCOMPARE_LE(p->evaluated, p->considered);
     QVERIFY(!p->assumptions.empty());
+}
+
+void TestPlanner::pruningKeepsTheAnswer()
+{
+    // The planner skips the larger micro-batches of a layout once one does not fit. Simulating every one of them
+    // gives the same layouts, in the same order, and the same rejection counts.
+    for (auto [gpu, model, gpus, levers] :
+         { std::tuple { "rtx-3090", "llama-2-7b", 8, true },
+           std::tuple { "rtx-a3000-12gb-laptop", "llama-2-7b", 8, true },
+           std::tuple { "a100-sxm4-80gb", "llama-2-7b", 16, false }, std::tuple { "rtx-3090", "gpt2-xl", 4, true } }) {
+        PlanRequest r;
+        r.base = defaultScenario();
+        r.base.gpuId = gpu;
+        r.base.modelId = model;
+        r.base.config.sequenceLength = 1024;
+        r.gpus = gpus;
+        r.levers.precision = r.levers.optimizer = r.levers.offload = levers;
+        const auto pruned = plan(headroom::test::catalog(), r);
+        r.prune = false;
+        const auto full = plan(headroom::test::catalog(), r);
+        QVERIFY(pruned.ok() && full.ok());
+        QCOMPARE_LT(pruned->evaluated, full->evaluated);
+        QCOMPARE(pruned->considered, full->considered);
+        QCOMPARE(pruned->layouts.size(), full->layouts.size());
+        for (std::size_t i = 0; i < pruned->layouts.size(); ++i) {
+            QCOMPARE(pruned->layouts[i].throughputPerSecond, full->layouts[i].throughputPerSecond);
+            QCOMPARE(pruned->layouts[i].peakBytes, full->layouts[i].peakBytes);
+        }
+        QCOMPARE(pruned->rejected.size(), full->rejected.size());
+        for (std::size_t i = 0; i < pruned->rejected.size(); ++i)
+            QCOMPARE(pruned->rejected[i].count, full->rejected[i].count);
+    }
 }
 
 void TestPlanner::linksAreStatedAndSettable()

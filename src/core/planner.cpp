@@ -246,8 +246,11 @@ namespace {
     // the ZeRO stage and the micro-batch build one operator graph per stage (the ZeRO stage shapes only its lowering,
     // the micro-batch neither); each run goes to whichever worker is free next, whose cache keeps the graph. Inside a
     // run the micro-batches of one ZeRO stage come smallest first, and once one does not fit the larger ones are not
-    // simulated: the peak never falls as the micro-batch grows (memory is linear in it with non-negative slopes, and
-    // a pipeline stage holds min(in flight, m) micro-batches of b samples, with b x m fixed by the global batch).
+    // simulated while they still accumulate (m > 1): the peak never falls as the micro-batch grows (memory is linear
+    // in it with non-negative slopes, and a pipeline stage holds min(in flight, m) micro-batches of b samples, with
+    // b x m fixed by the global batch). One micro-batch per step (m = 1) is always simulated: without accumulation
+    // the gradients need not outlive the step's reduction, so its peak can be lower (tst_planner holds the pruned
+    // plan to the full one).
     void simulateAll(const Catalog& catalog, const PlanRequest& request, const std::vector<LeverVariant>& variants,
                      const std::vector<Knobs>& candidates, std::vector<PlanLayout>& found,
                      std::vector<Outcome>& outcome, Refusals& refused)
@@ -274,7 +277,8 @@ namespace {
             for (std::size_t run = nextRun++; run + 1 < runs.size(); run = nextRun++)
                 for (std::size_t i = runs[run]; i < runs[run + 1]; ++i) {
                     const Knobs& k = candidates[i];
-                    if (i > runs[run] && candidates[i - 1].zero == k.zero && outcome[i - 1] != Outcome::Refused
+                    if (request.prune && request.globalBatch > k.micro * k.dp && i > runs[run]
+                        && candidates[i - 1].zero == k.zero && outcome[i - 1] != Outcome::Refused
                         && !found[i - 1].fits) {
                         outcome[i] = Outcome::Pruned;
                         continue;

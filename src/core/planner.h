@@ -39,6 +39,9 @@ struct PlanRequest {
     PlanLevers levers;
     // When nothing fits: also plan with each lever the request did not allow, to say which would make the job fit.
     bool suggest = true;
+    // Skip the larger micro-batches of a layout once one does not fit (the peak never falls as it grows); off only
+    // for the test that holds the pruned plan to the full one.
+    bool prune = true;
 };
 
 // The link one kind of collective of a layout crosses (links.h), as the estimate assumes it.
