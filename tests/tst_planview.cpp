@@ -42,6 +42,7 @@ void TestPlanView::listsThePlannersLayouts()
     r.gpus = 16;
     r.gpusPerNode = 8;
     r.globalBatch = 64;
+    r.levers = gui::PlanView::windowLevers();
     const auto p = plan(headroom::test::catalog(), r);
     QVERIFY(p.ok());
     QCOMPARE(view->result().evaluated, p->evaluated);

@@ -2204,6 +2204,10 @@
         <translation>p 不能均分各层</translation>
     </message>
     <message>
+        <source>adapters (LoRA, QLoRA) under tensor parallelism are not modelled</source>
+        <translation>张量并行下的适配器（LoRA、QLoRA）尚未建模</translation>
+    </message>
+    <message>
         <source>context parallelism needs a token sequence and fused attention</source>
         <translation>上下文并行需要 token 序列和融合注意力</translation>
     </message>
@@ -3815,6 +3819,18 @@
     <message>
         <source>step (s)</source>
         <translation>步（秒）</translation>
+    </message>
+    <message>
+        <source>levers</source>
+        <translation>手段</translation>
+    </message>
+    <message>
+        <source>It would fit with: %1.</source>
+        <translation>改用以下手段即可放下：%1。</translation>
+    </message>
+    <message>
+        <source>GPUs with room for the nearest layout: %1.</source>
+        <translation>能放下最接近布局的 GPU：%1。</translation>
     </message>
 </context>
 <context>

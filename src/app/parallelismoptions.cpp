@@ -42,10 +42,11 @@ namespace {
                                                          "micro-batches per step to N / (batch x dp)."),
                                           QStringLiteral("N"));
 
-    const QCommandLineOption kPerNode({ QStringLiteral("gpus-per-node") },
-                                      QStringLiteral("GPUs per node (default: every GPU of the job on one node); "
-                                                     "collectives that span more cross --inter-link."),
-                                      QStringLiteral("N"));
+    const QCommandLineOption
+        kPerNode({ QStringLiteral("gpus-per-node") },
+                 QStringLiteral("GPUs per node (estimate's default: every GPU of the job on one "
+                                "node; plan's: 8); collectives that span more cross --inter-link."),
+                 QStringLiteral("N"));
     const QCommandLineOption kNodes({ QStringLiteral("nodes") },
                                     QStringLiteral("Nodes; with --gpus-per-node, their product must be tp x pp x dp."),
                                     QStringLiteral("N"));
@@ -61,10 +62,32 @@ namespace {
 
 } // namespace
 
+void addClusterOptions(QCommandLineParser& parser) { parser.addOptions({ kPerNode, kIntra, kInter }); }
+
+std::optional<QString> readClusterOptions(const QCommandLineParser& p, ClusterConfig* cl)
+{
+    std::optional<QString> e;
+    if ((e = integer(p, kPerNode, 1, 1024, &cl->gpusPerNode)))
+        return e;
+    if ((e = choice(p, kIntra, &linkKindFromString, "auto, pcie-shm, pcie4, pcie5, nvlink-bridge, nvlink3, nvlink4",
+                    &cl->intraLink)))
+        return e;
+    if (linkFigure(cl->intraLink).interNode)
+        return QStringLiteral("--intra-link: %1 joins nodes; inside a node: auto, pcie-shm, pcie4, pcie5, "
+                              "nvlink-bridge, nvlink3, nvlink4")
+            .arg(p.value(kIntra));
+    if ((e = choice(p, kInter, &linkKindFromString, "auto, eth-100g, ib-hdr, ib-ndr", &cl->interLink)))
+        return e;
+    if (cl->interLink != LinkKind::Auto && !linkFigure(cl->interLink).interNode)
+        return QStringLiteral("--inter-link: %1 is a link inside a node; between nodes: auto, eth-100g, ib-hdr, ib-ndr")
+            .arg(p.value(kInter));
+    return std::nullopt;
+}
+
 void addParallelismOptions(QCommandLineParser& parser)
 {
-    parser.addOptions(
-        { kPp, kVpp, kFirstLayers, kLastLayers, kEp, kCp, kSchedule, kGlobalBatch, kPerNode, kNodes, kIntra, kInter });
+    parser.addOptions({ kPp, kVpp, kFirstLayers, kLastLayers, kEp, kCp, kSchedule, kGlobalBatch, kNodes });
+    addClusterOptions(parser);
 }
 
 std::optional<QString> readParallelismOptions(const QCommandLineParser& p, TrainingConfig* c)
@@ -117,20 +140,8 @@ std::optional<QString> readParallelismOptions(const QCommandLineParser& p, Train
         c->gradientAccumulation = int(m);
     }
     ClusterConfig& cl = c->cluster;
-    if ((e = integer(p, kPerNode, 1, 1024, &cl.gpusPerNode)))
+    if ((e = readClusterOptions(p, &cl)))
         return e;
-    if ((e = choice(p, kIntra, &linkKindFromString, "auto, pcie-shm, pcie4, pcie5, nvlink-bridge, nvlink3, nvlink4",
-                    &cl.intraLink)))
-        return e;
-    if (linkFigure(cl.intraLink).interNode)
-        return QStringLiteral("--intra-link: %1 joins nodes; inside a node: auto, pcie-shm, pcie4, pcie5, "
-                              "nvlink-bridge, nvlink3, nvlink4")
-            .arg(p.value(kIntra));
-    if ((e = choice(p, kInter, &linkKindFromString, "auto, eth-100g, ib-hdr, ib-ndr", &cl.interLink)))
-        return e;
-    if (cl.interLink != LinkKind::Auto && !linkFigure(cl.interLink).interNode)
-        return QStringLiteral("--inter-link: %1 is a link inside a node; between nodes: auto, eth-100g, ib-hdr, ib-ndr")
-            .arg(p.value(kInter));
     const std::int64_t gpus = jobGpus(*c);
     if (p.isSet(kNodes)) {
         int nodes = 1;

@@ -13,6 +13,10 @@
 namespace headroom {
 
 void addParallelismOptions(QCommandLineParser& parser);
+// --gpus-per-node, --intra-link and --inter-link (part of the above), shared with `headroom plan`; a message naming
+// the option when a value is bad.
+void addClusterOptions(QCommandLineParser& parser);
+std::optional<QString> readClusterOptions(const QCommandLineParser& p, ClusterConfig* cluster);
 // Applies the options that are set (after --batch, --dp and --grad-accum); a message naming the option when a value
 // or a combination is bad. --vpp above 1 picks the interleaved schedule unless --pipeline-schedule says otherwise;
 // --global-batch sets the micro-batches per step to global / (batch x dp).

@@ -1,9 +1,12 @@
 #include "planner.h"
 
 #include "modelgraph.h"
+#include "pipeline.h"
+#include "plannerdetail.h"
 #include "scenario.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <iterator>
@@ -16,6 +19,46 @@ namespace headroom {
 
 namespace {
 
+    using detail::LeverVariant;
+
+    // Why a layout is not among those that fit; each layout counts once, under the first reason that applies, in
+    // this order (the enumeration's, outermost first).
+    enum Reason : int {
+        TpBeyondNode,
+        HeadsNotDivisible,
+        AdaptersUnderTp,
+        PpAboveBlocks,
+        PpUneven,
+        CpNeedsTokens,
+        CpTokens,
+        GlobalBatch,
+        TooManyMicroBatches,
+        Interleaving,
+        SpTokens,
+        ZeroWithPipeline,
+        SelectiveFused,
+        DoesNotFit,
+        kReasonCount,
+        None = kReasonCount,
+    };
+    // Word for word in PlanView::reasonText, for the translation.
+    constexpr const char* kReasonText[kReasonCount] = {
+        "t beyond a node: tensor parallelism keeps its ranks on one node",
+        "heads not divisible: t must divide the attention heads, key/value heads and FFN width",
+        "adapters (LoRA, QLoRA) under tensor parallelism are not modelled",
+        "p above the blocks: each stage needs at least one block",
+        "p does not divide the blocks evenly",
+        "context parallelism needs a token sequence and fused attention",
+        "context parallelism needs 2 cp to divide the tokens",
+        "global batch not divisible by micro-batch x dp",
+        "more than 1048576 micro-batches per step",
+        "interleaving needs 2p to divide the blocks and p the micro-batches per step",
+        "sequence parallelism needs t to divide the tokens",
+        "ZeRO-2/3 with pipeline parallelism: DeepSpeed refuses the pair",
+        "selective recomputation: fused attention saves nothing it would recompute (the same as none)",
+        "does not fit: the most loaded rank's peak is above the GPU's memory",
+    };
+
     // Divisors of n, smallest first.
     std::vector<int> divisors(int n)
     {
@@ -27,8 +70,140 @@ namespace {
         return d;
     }
 
-    // Counts rejections by reason, in the order they were first met.
-    class Rejections {
+    struct Knobs {
+        int tp = 1, pp = 1, cp = 1, dp = 1, ep = 1;
+        bool interleaved = false, sp = false;
+        int zero = 0;
+        Checkpointing checkpointing = Checkpointing::None;
+        std::int64_t micro = 1;
+        std::size_t variant = 0; // into the lever variants
+
+        // Everything but the ZeRO stage and the micro-batch: one operator graph per stage serves the run.
+        auto graphKey() const { return std::tie(variant, tp, pp, cp, ep, interleaved, sp, checkpointing); }
+        auto order() const { return std::tie(variant, tp, pp, cp, ep, interleaved, sp, checkpointing, zero, micro); }
+    };
+
+    struct Enumeration {
+        std::vector<Knobs> candidates;
+        std::array<std::int64_t, kReasonCount> rejected {};
+        std::int64_t considered = 0;
+    };
+
+    std::optional<Error> validate(const Catalog& catalog, const PlanRequest& request)
+    {
+        auto fail = [](const char* field, std::string message) { return Error { "plan", field, std::move(message) }; };
+        if (request.gpus < 1 || request.gpus > 65536)
+            return fail("gpus", "must be between 1 and 65536");
+        if (request.gpusPerNode < 1 || request.gpusPerNode > 1024)
+            return fail("gpus_per_node", "must be between 1 and 1024");
+        if (request.globalBatch < 1 || request.globalBatch > (std::int64_t(1) << 30))
+            return fail("global_batch", "must be between 1 and 1073741824");
+        const ModelSpec* model = catalog.model(request.base.modelId);
+        if (!model)
+            return fail("model", "unknown model \"" + request.base.modelId + "\"");
+        if (!catalog.gpu(request.base.gpuId))
+            return fail("gpu", "unknown GPU \"" + request.base.gpuId + "\"");
+        if (auto e = validateConfig(request.base.config, "plan"))
+            return *e;
+        return validateForModel(*model, request.base.config, "plan"); // the layout-free rules (sequence length)
+    }
+
+    // The reason a (t, p, cp) split of the job cannot run, whatever the rest of the layout.
+    Reason splitReason(const PlanRequest& request, const ModelSpec& model, const LeverVariant& v, int tp, int pp,
+                       int cp)
+    {
+        const bool transformer = model.family == ModelFamily::Transformer;
+        const TransformerSpec& t = model.transformer;
+        const int kv = t.kvHeads > 0 ? t.kvHeads : t.heads;
+        const int layers = transformer ? t.layers : 1;
+        const double tokens = transformer ? transformerTokens(t, request.base.config.sequenceLength) : 1.0;
+        if (tp > request.gpusPerNode)
+            return TpBeyondNode;
+        if (tp > 1 && (!transformer || t.heads % tp != 0 || kv % tp != 0 || t.ffn % tp != 0))
+            return HeadsNotDivisible;
+        if (tp > 1
+            && (v.method == FinetuneMethod::LoRA || v.method == FinetuneMethod::DoRA
+                || v.method == FinetuneMethod::QLoRA))
+            return AdaptersUnderTp;
+        if (pp > 1 && (!transformer || pp > layers))
+            return PpAboveBlocks;
+        if (pp > 1 && layers % pp != 0)
+            return PpUneven;
+        if (cp > 1
+            && (!transformer || t.input != InputKind::Tokens || request.base.config.attention != AttentionImpl::Fused))
+            return CpNeedsTokens;
+        if (cp > 1 && std::fmod(tokens, 2.0 * cp) != 0.0)
+            return CpTokens;
+        return None;
+    }
+
+    // Every layout of the job with every lever variant: those that can run as candidates, the others counted under
+    // their first reason.
+    Enumeration enumerate(const PlanRequest& request, const ModelSpec& model, const std::vector<LeverVariant>& variants)
+    {
+        const bool transformer = model.family == ModelFamily::Transformer;
+        const TransformerSpec& t = model.transformer;
+        const int layers = transformer ? t.layers : 1;
+        const double tokens = transformer ? transformerTokens(t, request.base.config.sequenceLength) : 1.0;
+        const bool fused = request.base.config.attention == AttentionImpl::Fused;
+        std::vector<std::int64_t> micros;
+        for (std::int64_t b = 1; b <= std::max(1, request.maxMicroBatch); b *= 2)
+            micros.push_back(b);
+        constexpr Checkpointing modes[] = { Checkpointing::None, Checkpointing::Selective, Checkpointing::Full };
+        auto first = [](Reason outer, bool here, Reason r) { return outer != None ? outer : (here ? r : None); };
+
+        Enumeration out;
+        for (std::size_t v = 0; v < variants.size(); ++v)
+            for (int tp : divisors(request.gpus))
+                for (int pp : divisors(request.gpus / tp))
+                    for (int cp : divisors(request.gpus / (tp * pp))) {
+                        const int dp = request.gpus / (tp * pp * cp);
+                        // Expert parallelism, for a mixture of experts: every split of the dp ranks that divides the
+                        // experts.
+                        std::vector<int> eps;
+                        for (int ep : divisors(dp)) {
+                            if (ep == 1 || (transformer && t.moe.any() && t.moe.experts % ep == 0))
+                                eps.push_back(ep);
+                        }
+                        const Reason split = splitReason(request, model, variants[v], tp, pp, cp);
+                        for (std::int64_t b : micros) {
+                            const std::int64_t m = request.globalBatch / (b * dp);
+                            Reason r1 = first(split, request.globalBatch % (b * dp) != 0, GlobalBatch);
+                            r1 = first(r1, m > (1 << 20), TooManyMicroBatches);
+                            for (const bool interleaved : { false, true }) {
+                                if (interleaved && pp == 1)
+                                    continue;
+                                const Reason r2 = first(r1, interleaved && (layers % (2 * pp) != 0 || m % pp != 0),
+                                                        Interleaving);
+                                for (const bool sp : { false, true }) {
+                                    if (sp && tp == 1)
+                                        continue;
+                                    const Reason r3 = first(r2, sp && std::fmod(tokens / cp, double(tp)) != 0.0,
+                                                            SpTokens);
+                                    for (int zero = 0; zero <= (dp > 1 ? 3 : 0); ++zero) {
+                                        const Reason r4 = first(r3, pp > 1 && zero >= 2, ZeroWithPipeline);
+                                        for (Checkpointing ckpt : modes) {
+                                            const Reason r5 = first(r4, fused && ckpt == Checkpointing::Selective,
+                                                                    SelectiveFused);
+                                            for (int ep : eps) {
+                                                ++out.considered;
+                                                if (r5 != None)
+                                                    ++out.rejected[r5];
+                                                else
+                                                    out.candidates.push_back(
+                                                        { tp, pp, cp, dp, ep, interleaved, sp, zero, ckpt, b, v });
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+        return out;
+    }
+
+    // Counts the reasons of simulate()'s refusals, in the order they were first met.
+    class Refusals {
     public:
         void add(const std::string& reason, std::int64_t n = 1)
         {
@@ -37,20 +212,105 @@ namespace {
                 m_list.push_back({ reason, 0 });
             m_list[it->second].count += n;
         }
-        std::vector<PlanRejection> take() { return std::move(m_list); }
+        std::vector<PlanRejection>& list() { return m_list; }
 
     private:
         std::map<std::string, std::size_t> m_index;
         std::vector<PlanRejection> m_list;
     };
 
-    struct Knobs {
-        int tp = 1, pp = 1, cp = 1, dp = 1, ep = 1;
-        bool interleaved = false, sp = false;
-        int zero = 0;
-        Checkpointing checkpointing = Checkpointing::None;
-        std::int64_t micro = 1;
-    };
+    enum class Outcome : std::uint8_t { Refused, Simulated, Pruned };
+
+    TrainingConfig layoutConfig(const PlanRequest& request, const LeverVariant& v, const Knobs& k)
+    {
+        TrainingConfig c = request.base.config;
+        c.cluster.gpusPerNode = request.gpusPerNode;
+        v.apply(c);
+        c.tensorParallel = k.tp;
+        c.sequenceParallel = k.sp;
+        c.pipelineParallel = k.pp;
+        c.pipelineSchedule = k.interleaved ? PipelineSchedule::Interleaved : PipelineSchedule::OneFOneB;
+        c.virtualStages = k.interleaved ? 2 : 1;
+        c.pipelineStage = 0;
+        c.dataParallel = k.dp;
+        c.expertParallel = k.ep;
+        c.contextParallel = k.cp;
+        c.zeroStage = k.zero;
+        c.checkpointing = k.checkpointing;
+        c.microBatch = k.micro;
+        c.gradientAccumulation = int(request.globalBatch / (k.micro * k.dp));
+        return c;
+    }
+
+    // Simulates the candidates (sorted by Knobs::order) on every core. Runs of candidates that share everything but
+    // the ZeRO stage and the micro-batch build one operator graph per stage (the ZeRO stage shapes only its lowering,
+    // the micro-batch neither); each run goes to whichever worker is free next, whose cache keeps the graph. Inside a
+    // run the micro-batches of one ZeRO stage come smallest first, and once one does not fit the larger ones are not
+    // simulated while they still accumulate (m > 1): the peak never falls as the micro-batch grows (memory is linear
+    // in it with non-negative slopes, and a pipeline stage holds min(in flight, m) micro-batches of b samples, with
+    // b x m fixed by the global batch). One micro-batch per step (m = 1) is always simulated: without accumulation
+    // the gradients need not outlive the step's reduction, so its peak can be lower (tst_planner holds the pruned
+    // plan to the full one).
+    void simulateAll(const Catalog& catalog, const PlanRequest& request, const std::vector<LeverVariant>& variants,
+                     const std::vector<Knobs>& candidates, std::vector<PlanLayout>& found,
+                     std::vector<Outcome>& outcome, Refusals& refused)
+    {
+        std::vector<std::size_t> runs { 0 };
+        for (std::size_t i = 1; i < candidates.size(); ++i) {
+            if (candidates[i - 1].graphKey() != candidates[i].graphKey())
+                runs.push_back(i);
+        }
+        runs.push_back(candidates.size());
+        found.assign(candidates.size(), {});
+        outcome.assign(candidates.size(), Outcome::Refused);
+        std::atomic<std::size_t> nextRun { 0 };
+        const std::size_t workers = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
+        std::vector<Refusals> failures(workers);
+        auto work = [&](std::size_t w) {
+            SimulationCache cache;
+            SimulationResult sim;
+            SimulateOptions quick;
+            quick.timeline = false;
+            quick.sweep = false;
+            quick.searches = false;
+            Scenario s = request.base;
+            for (std::size_t run = nextRun++; run + 1 < runs.size(); run = nextRun++)
+                for (std::size_t i = runs[run]; i < runs[run + 1]; ++i) {
+                    const Knobs& k = candidates[i];
+                    if (request.prune && request.globalBatch > k.micro * k.dp && i > runs[run]
+                        && candidates[i - 1].zero == k.zero && outcome[i - 1] != Outcome::Refused
+                        && !found[i - 1].fits) {
+                        outcome[i] = Outcome::Pruned;
+                        continue;
+                    }
+                    s.config = layoutConfig(request, variants[k.variant], k);
+                    if (auto e = simulate(catalog, s, quick, &cache, sim)) {
+                        failures[w].add(e->field + ": " + e->message);
+                        continue;
+                    }
+                    PlanLayout& l = found[i];
+                    l.config = s.config;
+                    l.fits = std::all_of(sim.ranks.begin(), sim.ranks.end(),
+                                         [](const RankSummary& r) { return r.fits; });
+                    l.peakBytes = sim.estimate.peakBytes;
+                    l.capacityBytes = sim.estimate.capacityBytes;
+                    l.stepSeconds = sim.estimate.stepSeconds;
+                    l.throughputPerSecond = sim.estimate.throughputPerSecond;
+                    l.mfu = sim.estimate.mfu;
+                    outcome[i] = Outcome::Simulated;
+                }
+        };
+        std::vector<std::thread> threads;
+        for (std::size_t w = 1; w < workers; ++w)
+            threads.emplace_back(work, w);
+        work(0);
+        for (std::thread& th : threads)
+            th.join();
+        for (Refusals& f : failures) {
+            for (const PlanRejection& x : f.list())
+                refused.add(x.reason, x.count);
+        }
+    }
 
     void markPareto(std::vector<PlanLayout>& fits)
     {
@@ -70,243 +330,173 @@ namespace {
         }
     }
 
-} // namespace
-
-Expected<PlanResult> plan(const Catalog& catalog, const PlanRequest& request)
-{
-    auto fail = [](const char* field, std::string message) { return Error { "plan", field, std::move(message) }; };
-    if (request.gpus < 1 || request.gpus > 65536)
-        return fail("gpus", "must be between 1 and 65536");
-    if (request.gpusPerNode < 1 || request.gpusPerNode > 1024)
-        return fail("gpus_per_node", "must be between 1 and 1024");
-    if (request.globalBatch < 1 || request.globalBatch > (std::int64_t(1) << 30))
-        return fail("global_batch", "must be between 1 and 1073741824");
-    const ModelSpec* model = catalog.model(request.base.modelId);
-    if (!model)
-        return fail("model", "unknown model \"" + request.base.modelId + "\"");
-    if (!catalog.gpu(request.base.gpuId))
-        return fail("gpu", "unknown GPU \"" + request.base.gpuId + "\"");
-    if (auto e = validateConfig(request.base.config, "plan"))
-        return *e;
-    if (auto e = validateForModel(*model, request.base.config, "plan")) // the layout-free rules (sequence length)
-        return *e;
-
-    const bool transformer = model->family == ModelFamily::Transformer;
-    const TransformerSpec& t = model->transformer;
-    const int layers = transformer ? t.layers : 1;
-    const int kv = t.kvHeads > 0 ? t.kvHeads : t.heads;
-    const double tokens = transformer ? transformerTokens(t, request.base.config.sequenceLength) : 1.0;
-    std::vector<std::int64_t> micros;
-    for (std::int64_t b = 1; b <= std::max(1, request.maxMicroBatch); b *= 2)
-        micros.push_back(b);
-    const Checkpointing modes[] = { Checkpointing::None, Checkpointing::Selective, Checkpointing::Full };
-
-    PlanResult result;
-    Rejections rejected;
-    std::vector<Knobs> candidates;
-    const bool fused = request.base.config.attention == AttentionImpl::Fused;
-
-    for (int tp : divisors(request.gpus)) {
-        for (int pp : divisors(request.gpus / tp)) {
-            for (int cp : divisors(request.gpus / (tp * pp))) {
-                const int dp = request.gpus / (tp * pp * cp);
-                // Expert parallelism, for a mixture of experts: every split of the dp ranks that divides the experts.
-                std::vector<int> eps;
-                for (int ep : divisors(dp)) {
-                    if (ep == 1 || (transformer && t.moe.any() && t.moe.experts % ep == 0))
-                        eps.push_back(ep);
-                }
-                const auto splits = std::int64_t(eps.size());
-                // Everything below this (t, p) pair: micro-batches x schedules x SP x ZeRO x checkpointing x EP.
-                const std::int64_t family = std::int64_t(micros.size()) * (pp > 1 ? 2 : 1) * (tp > 1 ? 2 : 1)
-                    * (dp > 1 ? 4 : 1) * std::int64_t(std::size(modes)) * splits;
-                if (tp > request.gpusPerNode) {
-                    rejected.add("t beyond a node: tensor parallelism keeps its ranks on one node", family);
-                    continue;
-                }
-                if (tp > 1 && (!transformer || t.heads % tp != 0 || kv % tp != 0 || t.ffn % tp != 0)) {
-                    rejected.add(
-                        "heads not divisible: t must divide the attention heads, key/value heads and FFN width",
-                        family);
-                    continue;
-                }
-                if (pp > 1 && (!transformer || pp > layers)) {
-                    rejected.add("p above the blocks: each stage needs at least one block", family);
-                    continue;
-                }
-                if (pp > 1 && layers % pp != 0) {
-                    rejected.add("p does not divide the blocks evenly", family);
-                    continue;
-                }
-                if (cp > 1 && (!transformer || t.input != InputKind::Tokens || !fused)) {
-                    rejected.add("context parallelism needs a token sequence and fused attention", family);
-                    continue;
-                }
-                if (cp > 1 && std::fmod(tokens, 2.0 * cp) != 0.0) {
-                    rejected.add("context parallelism needs 2 cp to divide the tokens", family);
-                    continue;
-                }
-                for (std::int64_t b : micros) {
-                    const std::int64_t perFamily = family / std::int64_t(micros.size());
-                    if (request.globalBatch % (b * dp) != 0) {
-                        rejected.add("global batch not divisible by micro-batch x dp", perFamily);
-                        continue;
-                    }
-                    const std::int64_t m = request.globalBatch / (b * dp);
-                    if (m > (1 << 20)) {
-                        rejected.add("more than 1048576 micro-batches per step", perFamily);
-                        continue;
-                    }
-                    for (const bool interleaved : { false, true }) {
-                        if (interleaved && pp == 1)
-                            continue;
-                        const std::int64_t perSchedule = perFamily / (pp > 1 ? 2 : 1);
-                        if (interleaved && (layers % (2 * pp) != 0 || m % pp != 0)) {
-                            rejected.add("interleaving needs 2p to divide the blocks and p the micro-batches per step",
-                                         perSchedule);
-                            continue;
-                        }
-                        for (const bool sp : { false, true }) {
-                            if (sp && tp == 1)
-                                continue;
-                            if (sp && std::fmod(tokens / cp, double(tp)) != 0.0) {
-                                rejected.add("sequence parallelism needs t to divide the tokens", perSchedule / 2);
-                                continue;
-                            }
-                            for (int zero = 0; zero <= (dp > 1 ? 3 : 0); ++zero) {
-                                if (pp > 1 && zero >= 2) {
-                                    rejected.add("ZeRO-2/3 with pipeline parallelism: DeepSpeed refuses the pair",
-                                                 std::int64_t(std::size(modes)) * splits);
-                                    continue;
-                                }
-                                for (Checkpointing ckpt : modes) {
-                                    if (fused && ckpt == Checkpointing::Selective) {
-                                        rejected.add("selective recomputation: fused attention saves nothing it would "
-                                                     "recompute (the same as none)",
-                                                     splits);
-                                        continue;
-                                    }
-                                    for (int ep : eps)
-                                        candidates.push_back({ tp, pp, cp, dp, ep, interleaved, sp, zero, ckpt, b });
-                                }
-                            }
-                        }
-                    }
-                }
-            }
+    // Those that fit, fastest first (the Pareto front marked); when none fits, the ten lowest peaks.
+    std::vector<PlanLayout> rank(std::vector<PlanLayout> all)
+    {
+        std::vector<PlanLayout> fits;
+        for (PlanLayout& l : all) {
+            if (l.fits)
+                fits.push_back(std::move(l));
         }
-    }
-
-    // Simulated on every core, each worker over a contiguous run of candidates. Sorted so that neighbours differ in
-    // the micro-batch only, which does not shape the lowered step (scheduleKey): the cache serves them.
-    std::sort(candidates.begin(), candidates.end(), [](const Knobs& a, const Knobs& b) {
-        return std::tie(a.tp, a.pp, a.cp, a.ep, a.interleaved, a.sp, a.checkpointing, a.zero, a.micro)
-            < std::tie(b.tp, b.pp, b.cp, b.ep, b.interleaved, b.sp, b.checkpointing, b.zero, b.micro);
-    });
-    // Runs of candidates that share everything but the ZeRO stage and the micro-batch build one operator graph per
-    // stage (the ZeRO stage shapes only its lowering, the micro-batch neither); each run goes to whichever worker
-    // is free next, whose cache keeps the graph while the ZeRO stages are lowered on it.
-    std::vector<std::size_t> runs { 0 };
-    for (std::size_t i = 1; i < candidates.size(); ++i) {
-        const Knobs& a = candidates[i - 1];
-        const Knobs& b = candidates[i];
-        if (std::tie(a.tp, a.pp, a.cp, a.ep, a.interleaved, a.sp, a.checkpointing)
-            != std::tie(b.tp, b.pp, b.cp, b.ep, b.interleaved, b.sp, b.checkpointing))
-            runs.push_back(i);
-    }
-    runs.push_back(candidates.size());
-    std::atomic<std::size_t> nextRun { 0 };
-    const std::size_t workers = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
-    std::vector<PlanLayout> found(candidates.size()); // by candidate: the result does not depend on the workers
-    std::vector<std::uint8_t> simulated(candidates.size(), 0);
-    std::vector<Rejections> failures(workers);
-    auto work = [&](std::size_t w) {
-        SimulationCache cache;
-        SimulationResult sim;
-        SimulateOptions quick;
-        quick.timeline = false;
-        quick.sweep = false;
-        quick.searches = false;
-        Scenario s = request.base;
-        for (std::size_t run = nextRun++; run + 1 < runs.size(); run = nextRun++)
-            for (std::size_t i = runs[run]; i < runs[run + 1]; ++i) {
-                const Knobs& k = candidates[i];
-                TrainingConfig& c = s.config;
-                c = request.base.config;
-                c.cluster.gpusPerNode = request.gpusPerNode;
-                c.tensorParallel = k.tp;
-                c.sequenceParallel = k.sp;
-                c.pipelineParallel = k.pp;
-                c.pipelineSchedule = k.interleaved ? PipelineSchedule::Interleaved : PipelineSchedule::OneFOneB;
-                c.virtualStages = k.interleaved ? 2 : 1;
-                c.pipelineStage = 0;
-                c.dataParallel = k.dp;
-                c.expertParallel = k.ep;
-                c.contextParallel = k.cp;
-                c.zeroStage = k.zero;
-                c.checkpointing = k.checkpointing;
-                c.microBatch = k.micro;
-                c.gradientAccumulation = int(request.globalBatch / (k.micro * k.dp));
-                if (auto e = simulate(catalog, s, quick, &cache, sim)) {
-                    failures[w].add(e->field + ": " + e->message);
-                    continue;
-                }
-                PlanLayout l;
-                l.config = c;
-                l.fits = true;
-                for (const RankSummary& r : sim.ranks)
-                    l.fits = l.fits && r.fits;
-                l.peakBytes = sim.estimate.peakBytes;
-                l.stepSeconds = sim.estimate.stepSeconds;
-                l.throughputPerSecond = sim.estimate.throughputPerSecond;
-                l.mfu = sim.estimate.mfu;
-                found[i] = std::move(l);
-                simulated[i] = 1;
-            }
-    };
-    std::vector<std::thread> threads;
-    for (std::size_t w = 1; w < workers; ++w)
-        threads.emplace_back(work, w);
-    work(0);
-    for (std::thread& th : threads)
-        th.join();
-    std::vector<PlanLayout> all;
-    for (std::size_t w = 0; w < workers; ++w) {
-        for (PlanRejection& x : failures[w].take())
-            rejected.add(x.reason, x.count);
-    }
-    for (std::size_t i = 0; i < candidates.size(); ++i) {
-        if (!simulated[i])
-            continue;
-        ++result.evaluated;
-        if (!found[i].fits)
-            rejected.add("does not fit: the most loaded rank's peak is above the GPU's memory");
-        all.push_back(std::move(found[i]));
-    }
-
-    std::vector<PlanLayout> fits;
-    for (const PlanLayout& l : all) {
-        if (l.fits)
-            fits.push_back(l);
-    }
-    if (fits.empty()) {
-        std::sort(all.begin(), all.end(),
-                  [](const PlanLayout& a, const PlanLayout& b) { return a.peakBytes < b.peakBytes; });
-        all.resize(std::min<std::size_t>(all.size(), 10));
-        result.layouts = std::move(all);
-    } else {
+        if (fits.empty()) {
+            std::stable_sort(all.begin(), all.end(),
+                             [](const PlanLayout& a, const PlanLayout& b) { return a.peakBytes < b.peakBytes; });
+            all.resize(std::min<std::size_t>(all.size(), 10));
+            return all;
+        }
         markPareto(fits);
         std::stable_sort(fits.begin(), fits.end(), [](const PlanLayout& a, const PlanLayout& b) {
             return a.throughputPerSecond != b.throughputPerSecond ? a.throughputPerSecond > b.throughputPerSecond
                                                                   : a.peakBytes < b.peakBytes;
         });
-        result.layouts = std::move(fits);
+        return fits;
     }
-    result.rejected = rejected.take();
-    std::sort(result.rejected.begin(), result.rejected.end(), [](const PlanRejection& a, const PlanRejection& b) {
-        return a.count != b.count ? a.count > b.count : a.reason < b.reason;
-    });
+
+    Expected<PlanResult> planOnce(const Catalog& catalog, const PlanRequest& request)
+    {
+        if (auto e = validate(catalog, request))
+            return *e;
+        const ModelSpec& model = *catalog.model(request.base.modelId);
+        const GpuSpec& gpu = *catalog.gpu(request.base.gpuId);
+        const auto variants = detail::leverVariants(request.levers, request.base.config, gpu, model);
+        Enumeration e = enumerate(request, model, variants);
+        std::sort(e.candidates.begin(), e.candidates.end(),
+                  [](const Knobs& a, const Knobs& b) { return a.order() < b.order(); });
+        std::vector<PlanLayout> found;
+        std::vector<Outcome> outcome;
+        Refusals refused;
+        simulateAll(catalog, request, variants, e.candidates, found, outcome, refused);
+
+        PlanResult result;
+        result.considered = e.considered;
+        std::vector<PlanLayout> all;
+        for (std::size_t i = 0; i < e.candidates.size(); ++i) {
+            if (outcome[i] == Outcome::Pruned)
+                ++e.rejected[DoesNotFit];
+            if (outcome[i] != Outcome::Simulated)
+                continue;
+            ++result.evaluated;
+            if (!found[i].fits)
+                ++e.rejected[DoesNotFit];
+            found[i].levers = variants[e.candidates[i].variant].levers;
+            all.push_back(std::move(found[i]));
+        }
+        result.layouts = rank(std::move(all));
+        for (PlanLayout& l : result.layouts) {
+            l.nodes = int((jobGpus(l.config) + request.gpusPerNode - 1) / request.gpusPerNode);
+            l.links = planLinks(gpu, l.config);
+        }
+        for (int r = 0; r < kReasonCount; ++r) {
+            if (e.rejected[r] > 0)
+                result.rejected.push_back({ kReasonText[r], e.rejected[r] });
+        }
+        for (PlanRejection& x : refused.list())
+            result.rejected.push_back(std::move(x));
+        std::stable_sort(result.rejected.begin(), result.rejected.end(),
+                         [](const PlanRejection& a, const PlanRejection& b) {
+                             return a.count != b.count ? a.count > b.count : a.reason < b.reason;
+                         });
+        result.assumptions = detail::planAssumptions(request, gpu);
+        return result;
+    }
+
+    // When nothing fits: each lever the request did not allow, tried alone on top of those it did, and the GPUs
+    // with room for the nearest layout's peak.
+    void suggest(const Catalog& catalog, const PlanRequest& request, PlanResult& result)
+    {
+        if (result.layouts.empty())
+            return;
+        const PlanLayout& nearest = result.layouts.front();
+        result.shortBytes = std::max(0.0, nearest.peakBytes - nearest.capacityBytes);
+        const auto& f = request.levers.finetune;
+        auto allowed = [&](FinetuneMethod m) { return std::find(f.begin(), f.end(), m) != f.end(); };
+        const std::pair<const char*, void (*)(PlanLevers&)> kinds[] = {
+            { "precision", [](PlanLevers& l) { l.precision = true; } },
+            { "optimizer", [](PlanLevers& l) { l.optimizer = true; } },
+            { "offload", [](PlanLevers& l) { l.offload = true; } },
+            { "lora", [](PlanLevers& l) { l.finetune.push_back(FinetuneMethod::LoRA); } },
+            { "qlora", [](PlanLevers& l) { l.finetune.push_back(FinetuneMethod::QLoRA); } },
+        };
+        for (const auto& [name, allow] : kinds) {
+            PlanRequest r = request;
+            r.suggest = false;
+            r.levers.onlyIfNeeded = false;
+            allow(r.levers);
+            const std::string n = name;
+            if ((n == "precision" && request.levers.precision) || (n == "optimizer" && request.levers.optimizer)
+                || (n == "offload" && request.levers.offload) || (n == "lora" && allowed(FinetuneMethod::LoRA))
+                || (n == "qlora" && allowed(FinetuneMethod::QLoRA)))
+                continue;
+            if (n == "lora" || n == "qlora")
+                r.levers.precision = r.levers.optimizer = r.levers.offload = false; // not combined with adapters
+            auto p = planOnce(catalog, r);
+            if (p && !p->layouts.empty() && p->layouts.front().fits)
+                result.suggestions.push_back({ n, p->layouts.front() });
+        }
+        std::vector<const GpuSpec*> larger;
+        for (const GpuSpec& g : catalog.gpus()) {
+            if (g.id != request.base.gpuId && g.memoryBytes() >= nearest.peakBytes)
+                larger.push_back(&g);
+        }
+        std::stable_sort(larger.begin(), larger.end(),
+                         [](const GpuSpec* a, const GpuSpec* b) { return a->memoryBytes() < b->memoryBytes(); });
+        for (const GpuSpec* g : larger)
+            result.largerGpus.push_back(g->id);
+    }
+
+} // namespace
+
+Expected<PlanResult> plan(const Catalog& catalog, const PlanRequest& request)
+{
+    auto fits = [](const PlanResult& r) { return !r.layouts.empty() && r.layouts.front().fits; };
+    if (request.levers.onlyIfNeeded && request.levers.any()) {
+        PlanRequest bare = request;
+        bare.levers = {};
+        auto alone = planOnce(catalog, bare);
+        if (!alone || fits(*alone)) {
+            if (alone) {
+                alone->assumptions = detail::planAssumptions(request, *catalog.gpu(request.base.gpuId));
+                alone->assumptions.push_back("levers: none pulled, the layouts alone fit (levers are tried only when "
+                                             "none does)");
+            }
+            return alone;
+        }
+    }
+    auto result = planOnce(catalog, request);
+    if (!result)
+        return result;
+    result->leversTried = request.levers.any();
+    if (request.suggest && !fits(*result))
+        suggest(catalog, request, *result);
     return result;
+}
+
+Expected<std::vector<GpuTypePlan>> planGpuTypes(const Catalog& catalog, const PlanRequest& request,
+                                                const std::vector<std::string>& gpuIds, double tokens)
+{
+    std::vector<GpuTypePlan> out;
+    for (const std::string& id : gpuIds) {
+        PlanRequest r = request;
+        if (id != r.base.gpuId)
+            r.base.overrides = {};
+        r.base.gpuId = id;
+        auto p = plan(catalog, r);
+        if (!p)
+            return p.error();
+        GpuTypePlan g;
+        g.gpuId = id;
+        g.fits = !p->layouts.empty() && p->layouts.front().fits;
+        if (g.fits && p->layouts.front().throughputPerSecond > 0.0) {
+            g.seconds = tokens / p->layouts.front().throughputPerSecond;
+            g.gpuHours = g.seconds * request.gpus / 3600.0;
+        }
+        g.plan = std::move(*p);
+        out.push_back(std::move(g));
+    }
+    std::stable_sort(out.begin(), out.end(), [](const GpuTypePlan& a, const GpuTypePlan& b) {
+        return a.fits != b.fits ? a.fits : a.seconds < b.seconds;
+    });
+    return out;
 }
 
 } // namespace headroom

@@ -1,11 +1,13 @@
 #pragma once
 
 // The planner: every layout of a job on N GPUs (tensor, pipeline and data parallelism, the schedule, sequence
-// parallelism, expert parallelism for a mixture of experts, the ZeRO stage, checkpointing and the micro-batch), each
-// simulated as `headroom estimate` would, ranked by throughput among those that fit, with the reason every other layout
-// was rejected. A layout's result is simulate()'s for its scenario, so that its options on the command line reproduce
-// it exactly.
+// parallelism, expert parallelism for a mixture of experts, the ZeRO stage, checkpointing and the micro-batch) and,
+// where the request allows them, the levers that change what a step keeps (precision, optimizer, ZeRO-Offload,
+// LoRA/QLoRA), each simulated as `headroom estimate` would, ranked by throughput among those that fit, with the reason
+// every other layout was rejected. A layout's result is simulate()'s for its scenario, so that its options on the
+// command line reproduce it exactly.
 
+#include "links.h"
 #include "simulate.h"
 
 #include <cstdint>
@@ -14,22 +16,58 @@
 
 namespace headroom {
 
+// What the planner may change beyond the layout (issue 31). None by default: the scenario's own precision, optimizer
+// and training method. Each allowed lever adds its alternatives one at a time (a layout pulls at most one lever of
+// each kind), so that every lever a row names is one that row needs to differ from the scenario.
+struct PlanLevers {
+    bool precision = false; // pure BF16 weights (model.to(bfloat16)), and FP8 GEMMs on a GPU with FP8 tensor cores
+    bool optimizer = false; // fused AdamW, bitsandbytes AdamW8bit, PagedAdamW, PagedAdamW8bit, Adafactor
+    bool offload = false;   // ZeRO-Offload: optimizer states and their step on the host
+    std::vector<FinetuneMethod> finetune; // LoRA, QLoRA instead of full training (PEFT's defaults: r 8, q and v)
+    // Pull the levers only when no layout fits without them (the layouts alone answer when they can, at the cost of
+    // one plan); the finetune methods count as levers here too.
+    bool onlyIfNeeded = false;
+    bool any() const { return precision || optimizer || offload || !finetune.empty(); }
+};
+
 struct PlanRequest {
-    Scenario base;       // GPU, model, sequence, precision and everything the planner does not vary
+    Scenario base;       // GPU, model, sequence, precision, links and everything the planner does not vary
     int gpus = 8;        // t x p x cp x dp
     int gpusPerNode = 8; // tensor parallelism stays inside a node; collectives past one cross the inter-node link
     std::int64_t globalBatch = 64;
     int maxMicroBatch = 64; // micro-batches tried: powers of two up to this
+    PlanLevers levers;
+    // When nothing fits: also plan with each lever the request did not allow, to say which would make the job fit.
+    bool suggest = true;
+    // Skip the larger micro-batches of a layout once one does not fit (the peak never falls as it grows); off only
+    // for the test that holds the pruned plan to the full one.
+    bool prune = true;
+};
+
+// The link one kind of collective of a layout crosses (links.h), as the estimate assumes it.
+struct PlanLink {
+    std::string group;              // tensor_parallel, context_parallel, data_parallel, pipeline
+    int ranks = 1;                  // in one group
+    int span = 1;                   // GPUs [0, span) the group spreads over (Megatron's order: t, cp, dp, then p)
+    LinkKind kind = LinkKind::Auto; // resolved: never Auto
+    bool interNode = false;         // the group crosses nodes: the slower of kind and the node's own link
+    bool automatic = false;         // chosen from the GPU file (or IB HDR between nodes), not given
+    double bytesPerSecond = 0.0;    // one direction per GPU, as the time model uses it
 };
 
 struct PlanLayout {
     TrainingConfig config;
     bool fits = false;
     double peakBytes = 0.0; // the most loaded rank's
+    double capacityBytes = 0.0;
     double stepSeconds = 0.0;
     double throughputPerSecond = 0.0;
     double mfu = 0.0;
     bool pareto = false; // on the front of memory per GPU against step time (among those that fit)
+    std::vector<std::string>
+        levers; // the levers it pulled: bf16-pure, fp8, adamw-fused, adamw-8bit, ... offload, qlora
+    int nodes = 1;
+    std::vector<PlanLink> links; // every group with more than one rank
 };
 
 struct PlanRejection {
@@ -37,13 +75,47 @@ struct PlanRejection {
     std::int64_t count = 0;
 };
 
+// When nothing fits: what would. A lever the request did not allow and the fastest layout it fits with, or the
+// GPUs of the catalog with room for the nearest layout's peak.
+struct PlanSuggestion {
+    std::string lever; // as PlanLayout::levers names it; empty for "another GPU"
+    PlanLayout layout;
+};
+
 struct PlanResult {
-    std::int64_t evaluated = 0;      // layouts simulated
+    std::int64_t considered = 0; // every layout: those that fit plus the rejected ones (each under its first reason)
+    std::int64_t evaluated = 0;  // layouts simulated (the others were rejected before, or by a smaller micro-batch)
     std::vector<PlanLayout> layouts; // those that fit, best first; when none fits, the ten lowest peaks
     std::vector<PlanRejection> rejected;
+    std::vector<std::string> assumptions; // what every row takes as given
+    bool leversTried = false;             // the plan varied the levers (false: none allowed, or none needed)
+    // When none fits: the memory the nearest layout lacks, the levers that would make the job fit and the GPUs
+    // (catalog ids, smallest first) whose memory holds the nearest layout's peak.
+    double shortBytes = 0.0;
+    std::vector<PlanSuggestion> suggestions;
+    std::vector<std::string> largerGpus;
 };
 
 // Errors name the field (`gpus`, `gpus_per_node`, `global_batch`, the scenario's) for a request that cannot be planned.
 Expected<PlanResult> plan(const Catalog& catalog, const PlanRequest& request);
+
+// One GPU type's answer to "how long to train N tokens on these GPUs" (issue 31): its plan and, from the fastest
+// layout that fits, the time and GPU-hours. Throughput is the estimate's: tokens per second for a transformer,
+// images per second for a vision model.
+struct GpuTypePlan {
+    std::string gpuId;
+    PlanResult plan;
+    bool fits = false;
+    double seconds = 0.0;  // tokens / throughput of the fastest layout that fits
+    double gpuHours = 0.0; // seconds x GPUs / 3600
+};
+
+// The request's plan on each GPU type (the base scenario with only its GPU changed, what-if figures dropped for
+// another GPU as `headroom estimate --gpu` drops them), those that fit first, fastest first.
+Expected<std::vector<GpuTypePlan>> planGpuTypes(const Catalog& catalog, const PlanRequest& request,
+                                                const std::vector<std::string>& gpuIds, double tokens);
+
+// The links and nodes of a layout's collectives, as the estimate's time model takes them.
+std::vector<PlanLink> planLinks(const GpuSpec& gpu, const TrainingConfig& config);
 
 } // namespace headroom

@@ -30,6 +30,15 @@ namespace {
 
     QString text(std::string_view s) { return QString::fromLatin1(s.data(), qsizetype(s.size())); }
 
+    // The planner's names (bf16-pure, adamw-8bit, offload, qlora), as `headroom plan` prints them.
+    QString leversText(const std::vector<std::string>& levers)
+    {
+        QStringList l;
+        for (const std::string& x : levers)
+            l << QString::fromStdString(x);
+        return l.isEmpty() ? QStringLiteral("–") : l.join(QLatin1Char('+'));
+    }
+
 } // namespace
 
 PlanView::PlanView(const Catalog& catalog, QWidget* parent)
@@ -68,7 +77,7 @@ PlanView::PlanView(const Catalog& catalog, QWidget* parent)
     auto* body = new QHBoxLayout;
     m_table = new QTableWidget(this);
     m_table->setObjectName(QStringLiteral("planTable"));
-    m_table->setColumnCount(15);
+    m_table->setColumnCount(16);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->verticalHeader()->hide();
@@ -120,6 +129,14 @@ PlanView::PlanView(const Catalog& catalog, QWidget* parent)
 
 PlanView::~PlanView() { m_watcher->waitForFinished(); }
 
+PlanLevers PlanView::windowLevers()
+{
+    PlanLevers l;
+    l.precision = l.optimizer = l.offload = true;
+    l.onlyIfNeeded = true;
+    return l;
+}
+
 bool PlanView::busy() const { return m_watcher->isRunning() || m_dirty; }
 
 void PlanView::setScenario(const Scenario& scenario)
@@ -160,6 +177,7 @@ std::optional<QString> PlanView::reasonText(const std::string& reason)
         QT_TRANSLATE_NOOP("PlanView", "t beyond a node: tensor parallelism keeps its ranks on one node"),
         QT_TRANSLATE_NOOP("PlanView",
                           "heads not divisible: t must divide the attention heads, key/value heads and FFN width"),
+        QT_TRANSLATE_NOOP("PlanView", "adapters (LoRA, QLoRA) under tensor parallelism are not modelled"),
         QT_TRANSLATE_NOOP("PlanView", "p above the blocks: each stage needs at least one block"),
         QT_TRANSLATE_NOOP("PlanView", "p does not divide the blocks evenly"),
         QT_TRANSLATE_NOOP("PlanView", "context parallelism needs a token sequence and fused attention"),
@@ -192,6 +210,7 @@ void PlanView::start()
     r.gpus = m_gpus->value();
     r.gpusPerNode = m_perNode->value();
     r.globalBatch = m_globalBatch->value();
+    r.levers = windowLevers();
     const unsigned generation = ++m_generation;
     m_status->setText(tr("Planning %n GPU(s)…", nullptr, r.gpus));
     // The worker gets its own copy of the model and the GPU: importing a model or editing a GPU while it plans
@@ -240,7 +259,8 @@ void PlanView::show(const Outcome& o)
                                   formatGiB(l.peakBytes),
                                   formatSeconds(l.stepSeconds),
                                   formatCount(l.throughputPerSecond),
-                                  formatPercent(l.mfu) + (l.pareto ? QStringLiteral(" ★") : QString()) };
+                                  formatPercent(l.mfu) + (l.pareto ? QStringLiteral(" ★") : QString()),
+                                  leversText(l.levers) };
         for (int k = 0; k < cells.size(); ++k) {
             auto* item = m_table->item(i, k);
             if (!item) {
@@ -279,8 +299,21 @@ QString PlanView::status() const
     if (!m_error.isEmpty())
         return m_error;
     const bool fits = !m_result.layouts.empty() && m_result.layouts.front().fits;
-    if (!fits)
-        return tr("%n layout(s) simulated; none fits: the lowest peaks are listed.", nullptr, int(m_result.evaluated));
+    if (!fits) {
+        QString t = tr("%n layout(s) simulated; none fits: the lowest peaks are listed.", nullptr,
+                       int(m_result.evaluated));
+        QStringList levers, gpus;
+        for (const PlanSuggestion& x : m_result.suggestions)
+            levers << QString::fromStdString(x.lever);
+        for (std::size_t i = 0; i < m_result.largerGpus.size() && i < 4; ++i)
+            gpus << QString::fromStdString(m_result.largerGpus[i]);
+        if (!levers.isEmpty())
+            t += QLatin1Char(' ') + tr("It would fit with: %1.").arg(levers.join(QStringLiteral(", ")));
+        if (!gpus.isEmpty())
+            t += QLatin1Char(' ')
+                + tr("GPUs with room for the nearest layout: %1.").arg(gpus.join(QStringLiteral(", ")));
+        return t;
+    }
     return tr("%n layout(s) simulated; those that fit, fastest first (★ on the front of memory per GPU against "
               "step time). Double-click one to apply it.",
               nullptr, int(m_result.evaluated));
@@ -293,7 +326,7 @@ void PlanView::retranslate()
     m_batchLabel->setText(tr("global &batch"));
     m_table->setHorizontalHeaderLabels({ tr("t"), tr("p"), tr("cp"), tr("dp"), tr("ep"), tr("schedule"), tr("SP"),
                                          tr("ZeRO"), tr("checkpointing"), tr("micro-batch"), tr("accumulation"),
-                                         tr("peak/GPU"), tr("step"), tr("throughput"), tr("MFU") });
+                                         tr("peak/GPU"), tr("step"), tr("throughput"), tr("MFU"), tr("levers") });
     m_chart->setTitle(tr("Layouts that fit: step time against memory per GPU"));
     m_x->setTitleText(tr("peak per GPU (GiB)"));
     m_y->setTitleText(tr("step (s)"));

@@ -2,7 +2,8 @@
 
 // View › Plan a Multi-GPU Layout: `headroom plan` in the window. For the scenario's GPU, model, sequence and
 // precision and the job's GPUs, GPUs per node and global batch, every layout (t, p, cp, dp, ep, schedule, SP, ZeRO,
-// checkpointing, micro-batch) is simulated on a worker, and the view shows those that fit, fastest first, the
+// checkpointing, micro-batch, and when nothing fits without them the levers: precision, optimizer, offload) is
+// simulated on a worker, and the view shows those that fit, fastest first, the
 // Pareto front of memory per GPU against step time, and why the others were rejected. Double-clicking a layout
 // asks the window to apply it (layoutRequested).
 //
@@ -49,6 +50,9 @@ public:
     // A rejection reason of the planner (English, as `headroom plan` prints it) in the window's language; nullopt
     // when it is not one of the planner's fixed reasons (a scenario error, shown as it is).
     static std::optional<QString> reasonText(const std::string& reason);
+    // The levers the view allows: `headroom plan`'s default (precision, optimizer and offload, pulled only when no
+    // layout fits without them).
+    static PlanLevers windowLevers();
 
 public slots:
     void setScenario(const headroom::Scenario& scenario);
