@@ -253,9 +253,7 @@ Expected<PlanResult> plan(const Catalog& catalog, const PlanRequest& request)
                 }
                 PlanLayout l;
                 l.config = c;
-                l.fits = true;
-                for (const RankSummary& r : sim.ranks)
-                    l.fits = l.fits && r.fits;
+                l.fits = fitsOnDevice(sim); // every stage's peak, then the allocator replay (simulate.h)
                 l.peakBytes = sim.estimate.peakBytes;
                 l.stepSeconds = sim.estimate.stepSeconds;
                 l.throughputPerSecond = sim.estimate.throughputPerSecond;
