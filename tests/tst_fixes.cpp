@@ -2,10 +2,31 @@
 // checked against a fresh estimate of its own configuration, so that what the window and the command line promise
 // holds.
 
+#include "allocator.h"
 #include "fixes.h"
+#include "scenario.h"
+#include "simulate.h"
 #include "testsupport.h"
 
+#include <QFile>
+
+#include <algorithm>
+
 using namespace headroom;
+
+namespace {
+
+// The one fit rule (fitVerdict, allocator.h), run afresh on a fix's configuration: the peak within the capacity and
+// the caching allocator's replay under it completing.
+bool fitsByTheRule(const ModelSpec& m, const GpuSpec& g, const TrainingConfig& c)
+{
+    const Estimate e = estimate(m, g, c, {}, test::fastOptions());
+    return fitVerdict(e.peakBytes, e.capacityBytes, replayStep(m, g, c, e.overheadBytes, e.capacityBytes)).fits;
+}
+
+bool has(const Fix& f, FixKind k) { return std::find(f.changes.begin(), f.changes.end(), k) != f.changes.end(); }
+
+} // namespace
 
 class TestFixes : public QObject {
     Q_OBJECT
@@ -13,6 +34,8 @@ class TestFixes : public QObject {
 private slots:
     void suggestionsMakeItFit_data();
     void suggestionsMakeItFit();
+    void everyChangeEarnsItsPlace();
+    void negligibleSavingsAreNotOffered();
 };
 
 void TestFixes::suggestionsMakeItFit_data()
@@ -58,12 +81,10 @@ void TestFixes::suggestionsMakeItFit()
         QCOMPARE(check.peakBytes, f.peakBytes);
         QCOMPARE(f.savedBytes, e.peakBytes - check.peakBytes);
         QCOMPARE_GT(f.savedBytes, 0.0);
-        QCOMPARE(f.fits, check.fits);
+        QCOMPARE(f.fits, fitsByTheRule(m, g, f.config));
         if (f.fits) {
             QCOMPARE_LE(check.peakBytes, check.capacityBytes);
             ++fitting;
-        } else {
-            QCOMPARE_GT(check.peakBytes, check.capacityBytes);
         }
     }
     QCOMPARE(fitting > 0, oneFits);
@@ -77,8 +98,79 @@ void TestFixes::suggestionsMakeItFit()
         const Estimate check = estimate(m, g, f.config, {}, test::fastOptions());
         QCOMPARE(check.peakBytes, f.peakBytes);
         QVERIFY(f.fits);
-        QVERIFY(check.fits);
+        QVERIFY(fitsByTheRule(m, g, f.config));
         QCOMPARE_LE(check.peakBytes, check.capacityBytes);
+    }
+}
+
+// Issue 32: `headroom estimate --model llama-2-7b --precision bf16 --batch 1` (the RTX A3000) offered "full
+// checkpointing + fused AdamW + QLoRA" beside "full checkpointing + QLoRA" at the same peak: QLoRA trains a few
+// million parameters, so the fused AdamW saves nothing there. Each change of an offered combination must earn its
+// place: without it the combination does not fit by the one rule, or runs more than 1 % slower (each checked here
+// with fresh estimates and replays).
+void TestFixes::everyChangeEarnsItsPlace()
+{
+    Scenario s = defaultScenario();
+    s.modelId = "llama-2-7b";
+    s.config.precision = Precision::MixedBF16;
+    s.config.microBatch = 1;
+    const auto r = simulate(test::catalog(), s, SimulateOptions {});
+    QVERIFY(r);
+    QVERIFY(!r->estimate.fits);
+    QVERIFY(!r->fixes.empty());
+    const ModelSpec& m = *r->model;
+    const GpuSpec& g = *r->gpu;
+    for (const Fix& f : r->fixes) {
+        QVERIFY2(!(has(f, FixKind::FusedAdamW) && has(f, FixKind::QLoRA)), describeFix(f).c_str());
+        if (f.changes.size() < 2 || !f.fits)
+            continue;
+        const Estimate whole = estimate(m, g, f.config, {}, test::fastOptions());
+        for (FixKind k : f.changes) {
+            if (k == FixKind::SmallerMicroBatch)
+                continue;
+            // The combination less k: k's setting back to the scenario's own.
+            Fix less = f;
+            less.changes.erase(std::find(less.changes.begin(), less.changes.end(), k));
+            TrainingConfig c = f.config;
+            const TrainingConfig& base = s.config;
+            c.attention = k == FixKind::FusedAttention ? base.attention : c.attention;
+            if (k == FixKind::FullCheckpointing || k == FixKind::SelectiveCheckpointing)
+                c.checkpointing = base.checkpointing;
+            if (k == FixKind::MixedPrecision || k == FixKind::PureBf16)
+                c.precision = base.precision;
+            c.adamImpl = k == FixKind::FusedAdamW ? base.adamImpl : c.adamImpl;
+            c.optimizer = k == FixKind::EightBitOptimizer ? base.optimizer : c.optimizer;
+            c.zeroStage = k == FixKind::ZeroStage ? base.zeroStage : c.zeroStage;
+            c.offloadOptimizer = k == FixKind::OptimizerOffload ? base.offloadOptimizer : c.offloadOptimizer;
+            if (k == FixKind::LoRA || k == FixKind::QLoRA)
+                c.finetune.method = base.finetune.method;
+            const bool fits = fitsByTheRule(m, g, c);
+            const double throughput = estimate(m, g, c, {}, test::fastOptions()).throughputPerSecond;
+            QVERIFY2(!fits || throughput < 0.99 * whole.throughputPerSecond,
+                     (describeFix(f) + ": " + describeFix(less) + " does as well").c_str());
+        }
+    }
+}
+
+// Issue 32: the QLoRA example (micro-batch 24, which does not fit) listed "offload: saves 32.0 MiB". A change that
+// saves less than 8 MiB or 1 % of the peak is not offered alone.
+void TestFixes::negligibleSavingsAreNotOffered()
+{
+    QFile file(QStringLiteral(HEADROOM_SOURCE_DIR "/resources/scenarios/09-llama-2-7b-qlora.headroom.json"));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray text = file.readAll();
+    auto doc = parseScenario(std::string_view(text.constData(), std::size_t(text.size())), "example");
+    QVERIFY(doc);
+    Scenario s = doc->scenario;
+    s.config.microBatch = 24;
+    const auto r = simulate(test::catalog(), s, SimulateOptions {});
+    QVERIFY(r);
+    QVERIFY(!r->estimate.fits);
+    const double floor = std::max(8.0 * 1024 * 1024, 0.01 * r->estimate.peakBytes);
+    for (const Fix& f : r->fixes) {
+        if (f.changes.size() == 1)
+            QVERIFY2(f.savedBytes >= floor, describeFix(f).c_str());
+        QVERIFY2(!(f.changes.size() == 1 && f.kind == FixKind::OptimizerOffload), describeFix(f).c_str());
     }
 }
 

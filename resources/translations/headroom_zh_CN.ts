@@ -442,6 +442,14 @@
 <context>
     <name>Explainer</name>
     <message>
+        <source>&lt;p&gt;&lt;b&gt;Does it fit?&lt;/b&gt; This replay decides: it runs under the GPU&apos;s memory less the context and NCCL&apos;s buffers, and when a cudaMalloc fails the allocator returns its cached unused segments to the driver and tries again (release_cached_blocks; with expandable segments it unmaps their free pages) before it raises the error. The verdict, the largest micro-batch and sequence, the fixes and the planner all use this rule.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;放得下吗？&lt;/b&gt;由这次重放判定：它在 GPU 显存减去上下文和 NCCL 缓冲区后的容量下运行；cudaMalloc 失败时，分配器先把缓存中未使用的显存段还给驱动再重试（release_cached_blocks；使用可扩展段时解除其空闲页的映射），仍失败才报错。结论、最大微批次与最长序列、修改建议和规划器都使用这一规则。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Does it fit?&lt;/b&gt; The simulated peak decides: %1 of %2 is more than the GPU holds, and the replay needs at least as much.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;放得下吗？&lt;/b&gt;由模拟峰值判定：%1 / %2 已超过 GPU 的容量，而重放所需至少同样多。&lt;/p&gt;</translation>
+    </message>
+    <message>
         <source> (gradient)</source>
         <translation>（梯度）</translation>
     </message>
@@ -2310,6 +2318,14 @@
 <context>
     <name>ScenarioText</name>
     <message>
+        <source>Fits: reserved and context %1 of %2, %3 free</source>
+        <translation>放得下：预留与上下文 %1 / %2，剩余 %3</translation>
+    </message>
+    <message>
+        <source>Does not fit: reserved and context %1 of %2, %3 over</source>
+        <translation>放不下：预留与上下文 %1 / %2，超出 %3</translation>
+    </message>
+    <message>
         <source>%1 on %2</source>
         <translation>在 %2 上训练 %1</translation>
     </message>
@@ -4138,6 +4154,14 @@
 <context>
     <name>headroom::gui::VerdictWidget</name>
     <message>
+        <source>Decided by PyTorch&apos;s caching allocator replayed under the GPU&apos;s memory</source>
+        <translation>由在 GPU 显存容量下重放的 PyTorch 缓存分配器判定</translation>
+    </message>
+    <message>
+        <source>Decided by the simulated peak</source>
+        <translation>由模拟峰值判定</translation>
+    </message>
+    <message>
         <source>✔ Fits: %1 of %2 used, %3 free</source>
         <translation>✔ 放得下：已用 %1 / %2，剩余 %3</translation>
     </message>
@@ -4224,10 +4248,6 @@
     <message>
         <source>%1 · largest micro-batch that fits: &lt;b&gt;%2&lt;/b&gt; · %3&lt;br&gt;Step %4 · %5 · MFU %6 of %7 · %8&lt;br&gt;%9</source>
         <translation>%1 · 放得下的最大微批次：&lt;b&gt;%2&lt;/b&gt; · %3&lt;br&gt;每步 %4 · %5 · MFU %6（相对 %7 峰值）· %8&lt;br&gt;%9</translation>
-    </message>
-    <message>
-        <source>The caching allocator&apos;s segments and the CUDA context need %1, more than the GPU&apos;s %2: PyTorch may still run out of memory (expandable_segments:True leaves less unused).</source>
-        <translation>缓存分配器的显存段加上 CUDA 上下文需要 %1，超过 GPU 的 %2：PyTorch 仍可能显存不足（expandable_segments:True 可减少闲置）。</translation>
     </message>
     <message>
         <source>%1 &lt;a href=&quot;time&quot;&gt;(%2–%3)&lt;/a&gt;</source>

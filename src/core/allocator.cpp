@@ -46,6 +46,7 @@ namespace {
         int segment = -1;
         int prev = -1, next = -1; // neighbours in the segment
         bool free = true;
+        std::int64_t unmapped = 0; // expandable segments: pages of this free block returned to the driver
     };
 
     struct Segment {
@@ -79,9 +80,17 @@ namespace {
             pool.erase(it);
             Block& b = m_blocks[std::size_t(id)];
             b.free = false;
+            const std::int64_t unmapped = b.unmapped;
+            b.unmapped = 0;
             const std::int64_t remaining = b.size - size;
             if (small || m_expandable ? remaining >= kMinBlockSize : remaining > kSmallSize)
                 split(id, size);
+            if (unmapped > 0) { // the pages this block needs are mapped again; the rest stay with the remainder
+                const std::int64_t need = std::min(unmapped, roundUp(size, small ? kSmallBuffer : kLargeBuffer));
+                mapChecked(need);
+                if (const int rest = m_blocks[std::size_t(id)].next; rest >= 0 && m_blocks[std::size_t(rest)].free)
+                    m_blocks[std::size_t(rest)].unmapped += unmapped - need;
+            }
             m_allocated += m_blocks[std::size_t(id)].size;
             m_peakAllocated = std::max(m_peakAllocated, m_allocated);
             return id;
@@ -139,7 +148,7 @@ namespace {
                 const std::int64_t have = tailFree ? m_blocks[std::size_t(tail)].size : 0;
                 const std::int64_t more = roundUp(size - have, page);
                 s.size += more; // before reserve(), which counts the segments holding memory
-                reserve(more);
+                mapChecked(more);
                 if (tailFree) {
                     eraseFree(tail);
                     m_blocks[std::size_t(tail)].size += more;
@@ -160,6 +169,37 @@ namespace {
             m_segments.push_back({ small, bytes, -1 });
             reserve(bytes);
             addBlock(seg, 0, bytes, -1);
+        }
+
+        // Expandable segments: mapping `bytes` more pages, under the limit. When the driver has none left the
+        // allocator unmaps the whole pages of every free block (release_cached_blocks -> release_blocks ->
+        // unmap_block) and tries again; failing again is the out-of-memory error.
+        void mapChecked(std::int64_t bytes)
+        {
+            if (m_limit > 0 && m_reserved + bytes > m_limit)
+                unmapFreePages();
+            if (m_limit > 0 && m_reserved + bytes > m_limit)
+                m_outOfMemory = true;
+            reserve(bytes);
+        }
+
+        void unmapFreePages()
+        {
+            for (const auto& pool : m_free)
+                for (const auto& entry : pool)
+                    unmapPages(m_blocks[std::size_t(std::get<3>(entry))]);
+        }
+
+        // The whole pages inside a free block (ExpandableSegment::unmap keeps a page a neighbour still uses).
+        void unmapPages(Block& b)
+        {
+            const std::int64_t page = m_segments[std::size_t(b.segment)].small ? kSmallBuffer : kLargeBuffer;
+            const std::int64_t first = roundUp(b.offset, page), end = (b.offset + b.size) / page * page;
+            const std::int64_t whole = std::max<std::int64_t>(0, end - first) - b.unmapped;
+            if (whole > 0) {
+                b.unmapped += whole;
+                m_reserved -= whole;
+            }
         }
 
         void releaseFreeSegments()
@@ -220,6 +260,7 @@ namespace {
             Block& first = m_blocks[std::size_t(a)];
             const Block& second = m_blocks[std::size_t(b)];
             first.size += second.size;
+            first.unmapped += second.unmapped;
             first.next = second.next;
             if (second.next >= 0)
                 m_blocks[std::size_t(second.next)].prev = a;
@@ -337,6 +378,7 @@ AllocatorEstimate replayCachingAllocator(const Schedule& s, const ResidentTensor
     out.contextBytes = std::max(0.0, overheadBytes - out.cublasWorkspaceBytes);
     out.ncclBytes = settings.ncclBytes;
     out.ncclCommunicators = settings.ncclCommunicators;
+    out.capacityBytes = settings.capacityBytes;
     if (!s.repeats.empty())
         return out; // a repeated block stands for several: the replay needs every allocation
     CachingAllocator a(settings.expandableSegments,
@@ -383,6 +425,20 @@ AllocatorEstimate replayCachingAllocator(const Schedule& s, const ResidentTensor
     out.outOfMemory = a.outOfMemory();
     out.deviceBytes = out.peakReservedBytes + out.contextBytes + out.ncclBytes;
     return out;
+}
+
+FitVerdict fitVerdict(double peakBytes, double capacityBytes, const AllocatorEstimate& replay)
+{
+    FitVerdict v;
+    v.capacityBytes = capacityBytes;
+    v.neededBytes = peakBytes;
+    v.fits = peakBytes <= capacityBytes;
+    if (v.fits && replay.computed) {
+        v.decidedBy = FitRule::Allocator;
+        v.neededBytes = replay.deviceBytes;
+        v.fits = replay.fits();
+    }
+    return v;
 }
 
 } // namespace headroom

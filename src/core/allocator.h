@@ -20,6 +20,7 @@
 
 #include "types.h"
 
+#include <cstdint>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,7 @@ namespace headroom {
 
 struct Graph;
 struct GpuSpec;
+struct ModelSpec;
 struct Schedule;
 struct TrainingConfig;
 
@@ -61,12 +63,46 @@ struct AllocatorEstimate {
     int segments = 0;         // at the reserved peak
     bool outOfMemory = false; // cudaMalloc failed even after the cached free segments were released
     bool expandableSegments = false;
+    double capacityBytes = 0.0; // the GPU's memory the replay ran under (AllocatorSettings::capacityBytes)
+
+    // The step completes: no cudaMalloc failed after the retry, and what the device holds is within its memory. The
+    // one out-of-memory rule; the verdict, the searches, the fixes, the report and the window read it.
+    bool fits() const { return computed && !outOfMemory && (capacityBytes <= 0.0 || deviceBytes <= capacityBytes); }
 };
+
+// Which rule answered "does it fit?": the simulated peak against the capacity (when the replay has not run), or the
+// caching allocator replayed under the capacity (docs/formulas.md section 3.2b).
+enum class FitRule : std::uint8_t { Peak, Allocator };
+
+struct FitVerdict {
+    bool fits = false;
+    FitRule decidedBy = FitRule::Peak;
+    double neededBytes = 0.0;   // the peak with the overhead, or reserved + context + NCCL from the replay
+    double capacityBytes = 0.0; // the GPU's memory
+    double freeBytes() const { return capacityBytes - neededBytes; } // negative: over
+};
+
+// The one answer to "does it fit?". A peak over the capacity does not fit (the replay holds at least the peak's
+// bytes); under it, the replay decides when it ran: fits when it completes (AllocatorEstimate::fits). Without a
+// replay (the window before its worker answers, the planner's first pass) the peak decides and says so.
+FitVerdict fitVerdict(double peakBytes, double capacityBytes, const AllocatorEstimate& replay);
 
 // Replays three steps of `schedule` (which must be lowered without repeated blocks) at `microBatch`, after
 // allocating `residents`.
 AllocatorEstimate replayCachingAllocator(const Schedule& schedule, const ResidentTensors& residents, double microBatch,
                                          const AllocatorSettings& settings, double overheadBytes);
+
+// The step lowered in full (GraphLayers::All) and replayed under the GPU's memory `capacityBytes`, with the
+// configuration's allocator settings (expandable segments, cuBLAS workspace) and NCCL's buffers (fitsearch.cpp).
+AllocatorEstimate replayStep(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config,
+                             double overheadBytes, double capacityBytes);
+// The largest micro-batch whose replay completes, at most `linearBest` (maxMicroBatch, the peak's answer: the replay
+// needs at least the peak): from it, down only while the replay fails (down by 1, 2, 4, ..., then bisected).
+std::int64_t replayMaxMicroBatch(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config,
+                                 double overheadBytes, double capacityBytes, std::int64_t linearBest);
+// The longest sequence (or image side, in maxSequence's steps) whose replay completes, at most `linearBest`.
+std::int64_t replayMaxSequence(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config,
+                               double overheadBytes, double capacityBytes, std::int64_t linearBest);
 
 // One tensor per parameter for the weights, and one per state for each trainable parameter's optimizer states
 // (two for the Adam family), scaled to the schedule's totals; a flat shard each under ZeRO over several ranks

@@ -4,6 +4,7 @@
 // and where it happens, the peak of each phase, the verdict, the step time and the roofline points. Callers go
 // through simulate() (simulate.h), which owns the graph and schedule caches; the functions here are its pieces.
 
+#include "allocator.h"
 #include "gpuspec.h"
 #include "lowering.h"
 #include "modelspec.h"
@@ -83,8 +84,11 @@ struct Estimate {
     int peakLayer = -1;
     bool peakInRecompute = false;
     double capacityBytes = 0.0;
+    // The verdict (fitVerdict, allocator.h): by the peak in evaluate(); simulate() with the searches replaces it, the
+    // headroom (capacity less what the deciding rule needs) and the largest micro-batch and sequence by the replay.
     double headroomBytes = 0.0; // negative when it does not fit
     bool fits = false;
+    FitRule fitDecidedBy = FitRule::Peak;
     std::int64_t maxMicroBatch = 0;
     std::int64_t maxSequence = 0; // tokens, or image side for vision models
     bool maxSequenceLimitedByModel = false;

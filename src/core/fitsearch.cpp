@@ -1,10 +1,13 @@
 // The searches on a lowered schedule: the peak alone, the largest micro-batch that fits and the longest sequence
-// (or image side) that fits. Each one walks the schedule with walkSchedule (schedulewalk.h).
+// (or image side) that fits. Each one walks the schedule with walkSchedule (schedulewalk.h). Then the same answers
+// under the one fit rule, the caching allocator replayed under the GPU's memory (allocator.h, fitVerdict).
 
+#include "allocator.h"
 #include "estimate.h"
 
 #include "graphbuilder.h"
 #include "modelgraph.h"
+#include "ncclmemory.h"
 #include "schedulewalk.h"
 
 #include <algorithm>
@@ -22,6 +25,17 @@ namespace {
         if (!std::isfinite(v))
             return v > 0 ? double(kMaxBatchReported) : 0.0;
         return std::floor(std::clamp(v, 0.0, double(kMaxBatchReported)));
+    }
+
+    // Candidate settings are k * step: tokens for language models, multiples of the patch size for ViT, multiples of
+    // 32 for CNNs (their total stride).
+    std::int64_t sequenceStep(const ModelSpec& model)
+    {
+        if (model.family == ModelFamily::Cnn)
+            return 32;
+        if (model.transformer.input == InputKind::Patches)
+            return std::max(1, model.transformer.patchSize);
+        return 1;
     }
 
 } // namespace
@@ -56,15 +70,10 @@ std::int64_t maxMicroBatch(const Schedule& s, double capacityBytes, double overh
 std::int64_t maxSequence(const ModelSpec& model, const TrainingConfig& config, double capacityBytes,
                          double overheadBytes, bool* limitedByModel)
 {
-    // Candidate settings are k * step for k in [1, kMax]: tokens for language models, multiples of the patch size
-    // for ViT, multiples of 32 for CNNs (their total stride).
-    std::int64_t step = 1, kMax = std::int64_t(1) << 20;
+    const std::int64_t step = sequenceStep(model);
+    std::int64_t kMax = std::int64_t(1) << 20;
     bool modelLimit = false;
-    if (model.family == ModelFamily::Cnn) {
-        step = 32;
-        kMax = 8192 / step;
-    } else if (model.transformer.input == InputKind::Patches) {
-        step = std::max(1, model.transformer.patchSize);
+    if (model.family == ModelFamily::Cnn || model.transformer.input == InputKind::Patches) {
         kMax = 8192 / step;
     } else if (model.transformer.position == PositionKind::Learned) {
         kMax = std::max<std::int64_t>(1, model.transformer.maxPositions);
@@ -94,6 +103,93 @@ std::int64_t maxSequence(const ModelSpec& model, const TrainingConfig& config, d
         (fitsAt(mid) ? lo : hi) = mid;
     }
     return lo * step;
+}
+
+namespace {
+
+    AllocatorSettings settingsFor(const GpuSpec& gpu, const TrainingConfig& config, double capacityBytes)
+    {
+        AllocatorSettings settings;
+        settings.expandableSegments = config.expandableSegments;
+        // The framework overhead (frameworkOverheadBytes) holds the context and the cuBLAS workspace chosen.
+        settings.cublasWorkspaceBytes = config.cublasWorkspaceBytes.value_or(defaultCublasWorkspaceBytes(gpu));
+        settings.capacityBytes = capacityBytes;
+        const NcclMemory nccl = ncclMemory(gpu, config);
+        settings.ncclBytes = nccl.bytes;
+        settings.ncclCommunicators = nccl.communicators;
+        return settings;
+    }
+
+    AllocatorEstimate replayOn(const Graph& g, const Schedule& s, const GpuSpec& gpu, const TrainingConfig& config,
+                               double overheadBytes, double capacityBytes)
+    {
+        AllocatorEstimate a = replayCachingAllocator(s, residentTensors(g, s, config), double(config.microBatch),
+                                                     settingsFor(gpu, config, capacityBytes), overheadBytes);
+        a.cudnnWorkspaceBytes = config.cudnnWorkspaceBytes; // the schedule's blocks hold it (lowering.cpp)
+        return a;
+    }
+
+    // The largest k in [1, hi] with fits(k), given that fits fails above it and mostly holds below: down from hi by 1,
+    // 2, 4, ... until one fits, then bisected between that and the last that failed. 0 when k = 1 fails.
+    template <typename Fits>
+    std::int64_t largestDown(std::int64_t hi, Fits&& fits)
+    {
+        if (hi < 1)
+            return 0;
+        if (fits(hi))
+            return hi;
+        std::int64_t failed = hi, lo = 0;
+        for (std::int64_t stride = 1;; stride *= 2) {
+            const std::int64_t k = std::max<std::int64_t>(1, failed - stride);
+            if (fits(k)) {
+                lo = k;
+                break;
+            }
+            failed = k;
+            if (k == 1)
+                return 0;
+        }
+        while (failed - lo > 1) {
+            const std::int64_t mid = lo + (failed - lo) / 2;
+            (fits(mid) ? lo : failed) = mid;
+        }
+        return lo;
+    }
+
+} // namespace
+
+AllocatorEstimate replayStep(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config,
+                             double overheadBytes, double capacityBytes)
+{
+    const Graph g = buildGraph(model, config, GraphLayers::All);
+    const Schedule s = lowerTrainingStep(g, config);
+    return replayOn(g, s, gpu, config, overheadBytes, capacityBytes);
+}
+
+std::int64_t replayMaxMicroBatch(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config,
+                                 double overheadBytes, double capacityBytes, std::int64_t linearBest)
+{
+    if (linearBest < 1)
+        return 0;
+    // The schedule does not depend on the micro-batch (scheduleKey): one lowering, one replay per candidate.
+    const Graph g = buildGraph(model, config, GraphLayers::All);
+    const Schedule s = lowerTrainingStep(g, config);
+    return largestDown(linearBest, [&](std::int64_t b) {
+        TrainingConfig c = config;
+        c.microBatch = b;
+        return replayOn(g, s, gpu, c, overheadBytes, capacityBytes).fits();
+    });
+}
+
+std::int64_t replayMaxSequence(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config,
+                               double overheadBytes, double capacityBytes, std::int64_t linearBest)
+{
+    const std::int64_t step = sequenceStep(model);
+    return step * largestDown(linearBest / step, [&](std::int64_t k) {
+               TrainingConfig c = config;
+               c.sequenceLength = k * step;
+               return replayStep(model, gpu, c, overheadBytes, capacityBytes).fits();
+           });
 }
 
 } // namespace headroom

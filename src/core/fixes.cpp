@@ -1,9 +1,12 @@
 #include "fixes.h"
 
+#include "allocator.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <functional>
+#include <iterator>
 #include <optional>
 
 namespace headroom {
@@ -126,8 +129,11 @@ namespace {
         std::int64_t maxMicroBatch = 0;
     };
 
+    // The changes applied to `c`, estimated. With `replay`, "fits" is the one rule's (fitVerdict: the caching
+    // allocator replayed under the GPU's memory) and the largest micro-batch the largest whose replay completes;
+    // without it the peak's, for the first pass over many combinations (confirmed by the replay before one is kept).
     Trial evaluateFix(const ModelSpec& model, const GpuSpec& gpu, const GpuOverrides& overrides, double currentPeak,
-                      std::vector<FixKind> changes, const TrainingConfig& c)
+                      std::vector<FixKind> changes, const TrainingConfig& c, bool replay)
     {
         const Estimate e = estimate(model, gpu, c, overrides, quickOptions());
         Trial t;
@@ -140,7 +146,56 @@ namespace {
         t.fix.stepSeconds = e.stepSeconds;
         t.fix.throughputPerSecond = e.throughputPerSecond;
         t.maxMicroBatch = e.maxMicroBatch;
+        if (replay) {
+            const AllocatorEstimate a = replayStep(model, gpu, c, e.overheadBytes, e.capacityBytes);
+            t.fix.fits = fitVerdict(e.peakBytes, e.capacityBytes, a).fits;
+            if (!(t.fix.fits && t.maxMicroBatch == c.microBatch))
+                t.maxMicroBatch = replayMaxMicroBatch(model, gpu, c, e.overheadBytes, e.capacityBytes, t.maxMicroBatch);
+        }
         return t;
+    }
+
+    // A change that saves less than this is not offered alone (issue 32): 8 MiB, or 1 % of the peak.
+    double negligibleSaving(double peakBytes) { return std::max(8.0 * 1024 * 1024, 0.01 * peakBytes); }
+
+    // Without a change, more than this much slower is "noticeably slower": the change earns its place.
+    constexpr double kNoticeablySlower = 0.01;
+
+    // `c` with the change of kind `k` taken back: each dimension of a combination holds one change.
+    TrainingConfig without(FixKind k, TrainingConfig c, const TrainingConfig& base)
+    {
+        switch (k) {
+        case FixKind::FusedAttention:
+            c.attention = base.attention;
+            break;
+        case FixKind::SelectiveCheckpointing:
+        case FixKind::FullCheckpointing:
+            c.checkpointing = base.checkpointing;
+            break;
+        case FixKind::MixedPrecision:
+        case FixKind::PureBf16:
+            c.precision = base.precision;
+            break;
+        case FixKind::EightBitOptimizer:
+            c.optimizer = base.optimizer;
+            break;
+        case FixKind::FusedAdamW:
+            c.adamImpl = base.adamImpl;
+            break;
+        case FixKind::ZeroStage:
+            c.zeroStage = base.zeroStage;
+            break;
+        case FixKind::OptimizerOffload:
+            c.offloadOptimizer = base.offloadOptimizer;
+            break;
+        case FixKind::LoRA:
+        case FixKind::QLoRA:
+            c.finetune.method = base.finetune.method;
+            break;
+        case FixKind::SmallerMicroBatch:
+            break; // added only when the changes do not fit without it
+        }
+        return c;
     }
 
     bool trainsDifferently(const Fix& f) { return std::any_of(f.changes.begin(), f.changes.end(), changesWhatTrains); }
@@ -160,6 +215,39 @@ namespace {
         return a.savedBytes > b.savedBytes;
     }
 
+    // A combination found by its peak, as the one rule sees it: its replay must complete (else the same changes at
+    // the largest micro-batch whose replay does, at the same global batch), and each change must earn its place:
+    // without it the combination does not fit, or runs more than 1 % slower (issue 32). Nothing when it fails.
+    std::optional<Fix> confirm(const ModelSpec& model, const GpuSpec& gpu, const GpuOverrides& overrides,
+                               const TrainingConfig& base, double currentPeak, const Fix& f)
+    {
+        Trial t = evaluateFix(model, gpu, overrides, currentPeak, f.changes, f.config, true);
+        if (!t.fix.fits) {
+            auto smaller = sameGlobalBatch(f.config, t.maxMicroBatch);
+            if (!smaller)
+                return std::nullopt;
+            std::vector<FixKind> kinds = f.changes;
+            if (std::find(kinds.begin(), kinds.end(), FixKind::SmallerMicroBatch) == kinds.end())
+                kinds.push_back(FixKind::SmallerMicroBatch);
+            t = evaluateFix(model, gpu, overrides, currentPeak, kinds, *smaller, true);
+            if (!t.fix.fits)
+                return std::nullopt;
+        }
+        for (FixKind k : t.fix.changes) {
+            if (k == FixKind::SmallerMicroBatch)
+                continue;
+            std::vector<FixKind> rest;
+            std::copy_if(t.fix.changes.begin(), t.fix.changes.end(), std::back_inserter(rest),
+                         [k](FixKind x) { return x != k; });
+            if (rest.empty())
+                continue;
+            const Trial r = evaluateFix(model, gpu, overrides, currentPeak, rest, without(k, t.fix.config, base), true);
+            if (r.fix.fits && r.fix.throughputPerSecond >= (1.0 - kNoticeablySlower) * t.fix.throughputPerSecond)
+                return std::nullopt;
+        }
+        return t.fix;
+    }
+
 } // namespace
 
 std::vector<Fix> suggestFixes(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config,
@@ -169,13 +257,13 @@ std::vector<Fix> suggestFixes(const ModelSpec& model, const GpuSpec& gpu, const 
     for (const Change& ch : changesFor(model, gpu, config)) {
         if (ch.combinationOnly)
             continue;
-        Trial t = evaluateFix(model, gpu, overrides, current.peakBytes, { ch.kind }, ch.apply(config, gpu));
-        if (t.fix.peakBytes < current.peakBytes)
+        Trial t = evaluateFix(model, gpu, overrides, current.peakBytes, { ch.kind }, ch.apply(config, gpu), true);
+        if (t.fix.savedBytes >= negligibleSaving(current.peakBytes))
             fixes.push_back(std::move(t.fix));
     }
     if (auto c = sameGlobalBatch(config, current.maxMicroBatch)) {
-        Trial t = evaluateFix(model, gpu, overrides, current.peakBytes, { FixKind::SmallerMicroBatch }, *c);
-        if (t.fix.peakBytes < current.peakBytes)
+        Trial t = evaluateFix(model, gpu, overrides, current.peakBytes, { FixKind::SmallerMicroBatch }, *c, true);
+        if (t.fix.savedBytes >= negligibleSaving(current.peakBytes))
             fixes.push_back(std::move(t.fix));
     }
     std::stable_sort(fixes.begin(), fixes.end(), better);
@@ -203,12 +291,12 @@ std::vector<Fix> combinedFixes(const ModelSpec& model, const GpuSpec& gpu, const
             }
         }
         if (!kinds.empty()) {
-            Trial t = evaluateFix(model, gpu, overrides, current.peakBytes, kinds, c);
+            Trial t = evaluateFix(model, gpu, overrides, current.peakBytes, kinds, c, false);
             // Too big at this micro-batch: the same changes with the largest micro-batch that fits.
             if (!t.fix.fits) {
                 if (auto smaller = sameGlobalBatch(c, t.maxMicroBatch)) {
                     kinds.push_back(FixKind::SmallerMicroBatch);
-                    t = evaluateFix(model, gpu, overrides, current.peakBytes, kinds, *smaller);
+                    t = evaluateFix(model, gpu, overrides, current.peakBytes, kinds, *smaller, false);
                 }
             }
             if (t.fix.fits && t.fix.changes.size() >= 2)
@@ -234,9 +322,12 @@ std::vector<Fix> combinedFixes(const ModelSpec& model, const GpuSpec& gpu, const
     for (Fix& f : found) {
         if (kept.size() == limit)
             break;
-        if (std::none_of(kept.begin(), kept.end(), [&](const Fix& k) { return contains(f, k); }))
-            kept.push_back(std::move(f));
+        if (std::any_of(kept.begin(), kept.end(), [&](const Fix& k) { return contains(f, k); }))
+            continue;
+        if (auto confirmed = confirm(model, gpu, overrides, config, current.peakBytes, f))
+            kept.push_back(std::move(*confirmed));
     }
+    std::stable_sort(kept.begin(), kept.end(), better);
     return kept;
 }
 

@@ -290,8 +290,7 @@ namespace {
                     }
                     PlanLayout& l = found[i];
                     l.config = s.config;
-                    l.fits = std::all_of(sim.ranks.begin(), sim.ranks.end(),
-                                         [](const RankSummary& r) { return r.fits; });
+                    l.fits = fitsOnDevice(sim); // every stage's peak, then the allocator replay (simulate.h)
                     l.peakBytes = sim.estimate.peakBytes;
                     l.capacityBytes = sim.estimate.capacityBytes;
                     l.stepSeconds = sim.estimate.stepSeconds;

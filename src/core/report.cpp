@@ -321,6 +321,10 @@ namespace {
         j["host_memory_bytes"] = integer(e.hostBytes); // offloaded or paged optimizer states (issue 13's key)
         j["fits"] = e.fits;
         j["headroom_bytes"] = integer(e.headroomBytes);
+        // Which rule answered (fitVerdict): the caching allocator replayed under the capacity, or the peak alone.
+        j["fit"] = { { "fits", e.fits },
+                     { "decided_by", e.fitDecidedBy == FitRule::Allocator ? "allocator" : "peak" },
+                     { "free_bytes", integer(e.headroomBytes) } };
         j["max_micro_batch"] = e.maxMicroBatch;
         j[model.isVision() ? "max_image_size" : "max_sequence_length"] = e.maxSequence;
         j["max_sequence_limited_by_model"] = e.maxSequenceLimitedByModel;
@@ -471,8 +475,10 @@ std::string estimateToTable(const Estimate& e, const ModelSpec& model)
     out += line;
     std::snprintf(line, sizeof line, "  %-28s %12s\n", "capacity", formatBytes(e.capacityBytes).c_str());
     out += line;
-    std::snprintf(line, sizeof line, "\nVerdict    %s: %s %s\n", e.fits ? "fits" : "does not fit",
-                  formatBytes(std::fabs(e.headroomBytes)).c_str(), e.fits ? "free" : "over");
+    std::snprintf(line, sizeof line, "\nVerdict    %s: %s %s (%s)\n", e.fits ? "fits" : "does not fit",
+                  formatBytes(std::fabs(e.headroomBytes)).c_str(), e.fits ? "free" : "over",
+                  e.fitDecidedBy == FitRule::Allocator ? "caching allocator replayed under the capacity"
+                                                       : "simulated peak");
     out += line;
     const std::string largest = e.maxMicroBatch > 0 ? std::to_string(e.maxMicroBatch) : "none, even at batch 1";
     std::snprintf(line, sizeof line, "           largest micro-batch that fits: %s; longest %s: %lld%s\n",

@@ -21,6 +21,7 @@ nlohmann::json allocatorJson(const AllocatorEstimate& a)
              { "device_bytes", integer(a.deviceBytes) },
              { "segments", a.segments },
              { "out_of_memory", a.outOfMemory },
+             { "fits", a.fits() },
              { "expandable_segments", a.expandableSegments } };
 }
 
@@ -54,7 +55,7 @@ std::string allocatorTable(const AllocatorEstimate& a, double capacityBytes)
     std::snprintf(line, sizeof line, "  %-28s %12s   of %s: %s\n",
                   a.ncclCommunicators > 0 ? "reserved + context + NCCL" : "reserved + context",
                   formatBytes(a.deviceBytes).c_str(), formatBytes(capacityBytes).c_str(),
-                  a.outOfMemory || a.deviceBytes > capacityBytes ? "cudaMalloc fails (OOM)" : "no OOM");
+                  a.fits() ? "no OOM" : "cudaMalloc fails (OOM)");
     out += line;
     return out;
 }

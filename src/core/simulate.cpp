@@ -25,23 +25,23 @@ namespace {
         return fixes;
     }
 
-    // The caching allocator replayed over the step lowered in full (every block, no repeats).
-    AllocatorEstimate allocatorFor(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config,
-                                   double overheadBytes, double capacityBytes)
+    // The one fit rule (fitVerdict) on an estimate of `shown`: the caching allocator replayed over the step
+    // lowered in full (every block, no repeats) under the GPU's memory decides whether it fits, and the largest
+    // micro-batch and the longest sequence (of `limiting`, the most loaded stage; when `sequence`) become the largest
+    // whose replay completes, searched down from the peak's answers.
+    AllocatorEstimate judge(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& shown,
+                            const TrainingConfig& limiting, bool sequence, Estimate& e)
     {
-        const Graph g = buildGraph(model, config, GraphLayers::All);
-        const Schedule s = lowerTrainingStep(g, config);
-        AllocatorSettings settings;
-        settings.expandableSegments = config.expandableSegments;
-        // The framework overhead (frameworkOverheadBytes) holds the context and the cuBLAS workspace chosen.
-        settings.cublasWorkspaceBytes = config.cublasWorkspaceBytes.value_or(defaultCublasWorkspaceBytes(gpu));
-        settings.capacityBytes = capacityBytes;
-        const NcclMemory nccl = ncclMemory(gpu, config);
-        settings.ncclBytes = nccl.bytes;
-        settings.ncclCommunicators = nccl.communicators;
-        AllocatorEstimate a = replayCachingAllocator(s, residentTensors(g, s, config), double(config.microBatch),
-                                                     settings, overheadBytes);
-        a.cudnnWorkspaceBytes = config.cudnnWorkspaceBytes; // the schedule's blocks hold it (lowering.cpp)
+        AllocatorEstimate a = replayStep(model, gpu, shown, e.overheadBytes, e.capacityBytes);
+        const FitVerdict v = fitVerdict(e.peakBytes, e.capacityBytes, a);
+        e.fits = v.fits;
+        e.fitDecidedBy = v.decidedBy;
+        e.headroomBytes = v.freeBytes();
+        // At the current micro-batch the replay above is the search's answer when it completes.
+        if (!(v.fits && e.maxMicroBatch == shown.microBatch))
+            e.maxMicroBatch = replayMaxMicroBatch(model, gpu, shown, e.overheadBytes, e.capacityBytes, e.maxMicroBatch);
+        if (sequence && e.maxSequence > 0)
+            e.maxSequence = replayMaxSequence(model, gpu, limiting, e.overheadBytes, e.capacityBytes, e.maxSequence);
         return a;
     }
 
@@ -269,6 +269,22 @@ std::optional<Error> simulate(const Catalog& catalog, const Scenario& scenario, 
                          summarize(out.estimate, shown,
                                    model->family == ModelFamily::Transformer ? model->transformer.layers : 0));
     const Estimate& e = out.estimate;
+    Scenario stageScenario = scenario;
+    stageScenario.config = shown;
+    // The longest sequence is the whole pipeline's: the most loaded stage's, whichever stage is shown.
+    TrainingConfig limiting = config;
+    limiting.pipelineStage = worst;
+    if (options.searches && shown.pipelineStage != worst)
+        out.estimate.maxSequence = maxSequence(*model, limiting, e.capacityBytes, e.overheadBytes,
+                                               &out.estimate.maxSequenceLimitedByModel);
+    out.allocator = options.searches ? judge(*model, *gpu, shown, limiting, true, out.estimate) : AllocatorEstimate {};
+    out.verdict = fitVerdict(e.peakBytes, e.capacityBytes, out.allocator);
+    for (RankSummary& rank : out.ranks) {
+        if (options.searches && rank.stage == shown.pipelineStage) {
+            rank.fits = e.fits;
+            rank.maxMicroBatch = e.maxMicroBatch;
+        }
+    }
     if (options.sweep) {
         const auto batches = sweepBatches(config.microBatch, e.maxMicroBatch);
         out.sweep = batchSweep(*schedule, batches, e.overheadBytes, config.allocatorReserveFraction);
@@ -277,19 +293,8 @@ std::optional<Error> simulate(const Catalog& catalog, const Scenario& scenario, 
     }
     out.searched = options.searches;
     out.fixes.clear();
-    Scenario stageScenario = scenario;
-    stageScenario.config = shown;
-    // The longest sequence is the whole pipeline's: the most loaded stage's, whichever stage is shown.
-    if (options.searches && shown.pipelineStage != worst) {
-        TrainingConfig limiting = config;
-        limiting.pipelineStage = worst;
-        out.estimate.maxSequence = maxSequence(*model, limiting, e.capacityBytes, e.overheadBytes,
-                                               &out.estimate.maxSequenceLimitedByModel);
-    }
     if (options.searches && !e.fits)
         out.fixes = fixesFor(*model, *gpu, stageScenario, e);
-    out.allocator = options.searches ? allocatorFor(*model, *gpu, shown, e.overheadBytes, e.capacityBytes)
-                                     : AllocatorEstimate {};
     out.timeRange = options.searches
         ? timeRangeFor(schedule, *model, *gpu, stageScenario, e.stepSeconds, options.efficiency)
         : StepTimeRange {};
@@ -305,6 +310,8 @@ SearchResult searchFits(const SimulationResult& r)
     if (r.searched) {
         s.maxSequence = e.maxSequence;
         s.maxSequenceLimitedByModel = e.maxSequenceLimitedByModel;
+        s.maxMicroBatch = e.maxMicroBatch;
+        s.verdict = r.verdict;
         s.fixes = r.fixes;
         s.allocator = r.allocator;
         s.timeRange = r.timeRange;
@@ -315,13 +322,33 @@ SearchResult searchFits(const SimulationResult& r)
     stage.config.pipelineStage = e.config.pipelineStage;
     TrainingConfig limiting = r.scenario.config;
     limiting.pipelineStage = mostLoaded(r.ranks);
-    s.maxSequence = maxSequence(*r.model, limiting, e.capacityBytes, e.overheadBytes, &s.maxSequenceLimitedByModel);
-    if (!e.fits)
-        s.fixes = fixesFor(*r.model, *r.gpu, stage, e);
-    s.allocator = allocatorFor(*r.model, *r.gpu, stage.config, e.overheadBytes, e.capacityBytes);
+    Estimate judged = e; // the verdict, the largest micro-batch and the longest sequence by the one rule
+    judged.maxSequence = maxSequence(*r.model, limiting, e.capacityBytes, e.overheadBytes,
+                                     &s.maxSequenceLimitedByModel);
+    s.allocator = judge(*r.model, *r.gpu, stage.config, limiting, true, judged);
+    s.verdict = fitVerdict(e.peakBytes, e.capacityBytes, s.allocator);
+    s.maxSequence = judged.maxSequence;
+    s.maxMicroBatch = judged.maxMicroBatch;
+    if (!s.verdict.fits)
+        s.fixes = fixesFor(*r.model, *r.gpu, stage, judged);
     if (r.estimate.schedule)
         s.timeRange = timeRangeFor(r.estimate.schedule, *r.model, *r.gpu, stage, e.stepSeconds, Efficiency {});
     return s;
+}
+
+bool fitsOnDevice(const SimulationResult& r)
+{
+    if (!r.model || !r.gpu)
+        return false;
+    if (!std::all_of(r.ranks.begin(), r.ranks.end(), [](const RankSummary& k) { return k.fits; }))
+        return false;
+    if (r.allocator.computed)
+        return r.verdict.fits;
+    const Estimate& e = r.estimate;
+    TrainingConfig limiting = r.scenario.config;
+    limiting.pipelineStage = mostLoaded(r.ranks);
+    const AllocatorEstimate a = replayStep(*r.model, *r.gpu, limiting, e.overheadBytes, e.capacityBytes);
+    return fitVerdict(e.peakBytes, e.capacityBytes, a).fits;
 }
 
 Expected<SimulationResult> simulate(const Catalog& catalog, const Scenario& scenario, const SimulateOptions& options,

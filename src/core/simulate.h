@@ -80,7 +80,10 @@ struct SimulationResult {
     bool searched = false;          // maxSequence and fixes were computed (SimulateOptions::searches)
     std::vector<Fix> fixes;         // when the step does not fit: single changes that lower the peak, best first
     AllocatorEstimate allocator;    // what PyTorch would report (SimulateOptions::searches)
-    StepTimeRange timeRange;        // the step time at the ends of the efficiency ranges (the same)
+    // "Does it fit?" by the one rule (fitVerdict): the replay under the GPU's memory with the searches, else the peak.
+    // With the searches, estimate.fits, headroomBytes, maxMicroBatch and maxSequence follow it.
+    FitVerdict verdict;
+    StepTimeRange timeRange; // the step time at the ends of the efficiency ranges (the same)
 };
 
 // The answers of the searches alone: what the window computes on a worker a moment after each change.
@@ -89,6 +92,8 @@ struct SearchResult {
     bool maxSequenceLimitedByModel = false;
     std::vector<Fix> fixes; // empty when the step fits
     AllocatorEstimate allocator;
+    FitVerdict verdict;             // by the replay (fitVerdict): the window's verdict once the searches answer
+    std::int64_t maxMicroBatch = 0; // the largest whose replay completes
     StepTimeRange timeRange;
 };
 
@@ -146,6 +151,11 @@ Expected<SimulationResult> simulate(const Catalog& catalog, const Scenario& scen
 
 // The longest sequence that fits and the fixes for a result computed without them (SimulateOptions::searches off).
 SearchResult searchFits(const SimulationResult& result);
+
+// "Does it fit?" for any result by the one rule (fitVerdict): every stage's peak within the GPU's memory, then the
+// caching allocator replayed for the most loaded stage (here, when the result was computed without the searches).
+// The planner's test.
+bool fitsOnDevice(const SimulationResult& result);
 
 // Serving a decoder-only language model: prefill and decode on a GPU, or on one of `tensorParallel` of them.
 struct InferenceScenario {

@@ -129,16 +129,21 @@ void VerdictWidget::render()
     if (!m_result || !m_result->model)
         return;
     const Estimate& e = m_result->estimate;
-    const QString used = formatBytes(e.peakBytes);
-    const QString capacity = formatBytes(e.capacityBytes);
-    if (e.fits) {
-        m_headline->setText(tr("✔ Fits: %1 of %2 used, %3 free").arg(used, capacity, formatBytes(e.headroomBytes)));
+    // The core's one answer (fitVerdict): the peak's until the worker's allocator replay arrives, then the replay's.
+    const FitVerdict verdict = m_pending ? m_result->verdict : m_background.verdict;
+    const QString used = formatBytes(verdict.neededBytes);
+    const QString capacity = formatBytes(verdict.capacityBytes);
+    if (verdict.fits) {
+        m_headline->setText(tr("✔ Fits: %1 of %2 used, %3 free").arg(used, capacity, formatBytes(verdict.freeBytes())));
         m_headline->setStyleSheet(QStringLiteral("color: #009E73;"));
     } else {
         m_headline->setText(
-            tr("✘ Does not fit: needs %1 of %2, %3 over").arg(used, capacity, formatBytes(-e.headroomBytes)));
+            tr("✘ Does not fit: needs %1 of %2, %3 over").arg(used, capacity, formatBytes(-verdict.freeBytes())));
         m_headline->setStyleSheet(QStringLiteral("color: #D55E00;"));
     }
+    m_headline->setToolTip(verdict.decidedBy == FitRule::Allocator
+                               ? tr("Decided by PyTorch's caching allocator replayed under the GPU's memory")
+                               : tr("Decided by the simulated peak"));
     const int layers = e.schedule ? e.schedule->layers : 0;
     QString where = tr("Peak in the %1 of %2 (%3)")
                         .arg(e.peakInRecompute ? tr("recomputation") : Labels::phase(e.peakPhase),
@@ -192,15 +197,16 @@ void VerdictWidget::render()
     const QString pytorch = m_pending || !a.computed
         ? tr("PyTorch: max_memory_reserved …")
         : QStringLiteral("<a href=\"allocator\">%1</a>").arg(ScenarioText::pytorch(a, e.capacityBytes));
+    const std::int64_t largest = m_pending ? e.maxMicroBatch : m_background.maxMicroBatch;
     m_details->setText(
         tr("%1 · largest micro-batch that fits: <b>%2</b> · %3<br>Step %4 · %5 · MFU %6 of %7 · %8<br>%9")
             .arg(where)
-            .arg(e.maxMicroBatch > 0 ? QString::number(e.maxMicroBatch) : tr("none, even at batch 1"))
+            .arg(largest > 0 ? QString::number(largest) : tr("none, even at batch 1"))
             .arg(sequence, stepText, formatRate(e.throughputPerSecond, unit), formatPercent(e.mfu),
                  Labels::unit(e.mfuUnit), parameters, pytorch)
         + (m_measured ? QStringLiteral("<br>") + measuredLine().toHtmlEscaped() : QString()));
     QString fixes;
-    if (!e.fits) {
+    if (!verdict.fits) {
         if (m_pending) {
             fixes = tr("Looking for changes that would make it fit…");
         } else if (m_background.fixes.empty()) {
@@ -220,12 +226,6 @@ void VerdictWidget::render()
             fixes = tr("What would help: ") + items.join(QStringLiteral(" · "));
         }
     }
-    // The tensors fit, but the allocator's segments and the context do not: cudaMalloc would fail.
-    if (e.fits && !m_pending && a.computed && (a.outOfMemory || a.deviceBytes > e.capacityBytes))
-        fixes += (fixes.isEmpty() ? QString() : QStringLiteral("<br>")) + QStringLiteral("⚠ ")
-            + tr("The caching allocator's segments and the CUDA context need %1, more than the GPU's %2: PyTorch "
-                 "may still run out of memory (expandable_segments:True leaves less unused).")
-                  .arg(formatBytes(a.deviceBytes), capacity);
     for (const QString& w : Labels::warnings(e))
         fixes += (fixes.isEmpty() ? QString() : QStringLiteral("<br>")) + QStringLiteral("⚠ ") + w.toHtmlEscaped();
     if (m_fixes->text() != fixes)

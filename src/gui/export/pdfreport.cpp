@@ -37,9 +37,9 @@ namespace {
         html += QStringLiteral("<p style='margin:2px 0'>%1</p>").arg(esc(ScenarioText::settings(r)));
         if (const QString o = ScenarioText::overrides(r); !o.isEmpty())
             html += QStringLiteral("<p style='margin:2px 0'><i>%1</i></p>").arg(esc(o));
-        const QString color = e.fits ? QStringLiteral("#007A5A") : QStringLiteral("#B04A00");
+        const QString color = bg.verdict.fits ? QStringLiteral("#007A5A") : QStringLiteral("#B04A00");
         html += QStringLiteral("<p style='margin:4px 0; color:%1'><b>%2</b></p>")
-                    .arg(color, esc(ScenarioText::verdict(r)));
+                    .arg(color, esc(ScenarioText::verdict(r, &bg)));
         const int layers = e.schedule ? e.schedule->layers : 0;
         html += QStringLiteral("<p style='margin:2px 0'>%1</p>")
                     .arg(esc(Tr::tr("Peak in the %1 of %2 (%3). Longest %4 that fits at this micro-batch: %5%6.")
@@ -54,7 +54,7 @@ namespace {
         if (measured)
             html += QStringLiteral("<p style='margin:2px 0'>%1</p>")
                         .arg(esc(ScenarioText::measured(e, *measured, bg.allocator)));
-        if (!e.fits && !bg.fixes.empty()) {
+        if (!bg.verdict.fits && !bg.fixes.empty()) {
             QStringList items;
             for (std::size_t i = 0; i < bg.fixes.size() && i < 4; ++i)
                 items << Tr::tr("%1 (saves %2%3)")

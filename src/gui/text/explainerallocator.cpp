@@ -59,15 +59,25 @@ QString Explainer::allocator(const SimulationResult& r, const AllocatorEstimate&
         rows += row(tr("NCCL buffers"), formatBytes(a.ncclBytes),
                     tr("%1 communicators, 10 MiB per ring channel each, outside the caching allocator")
                         .arg(a.ncclCommunicators));
-    const bool oom = a.outOfMemory || a.deviceBytes > e.capacityBytes;
-    const QString verdict = oom ? tr("<p><b>%1 of %2: cudaMalloc fails, an out-of-memory error.</b></p>")
-                                : tr("<p><b>%1 of %2: no out-of-memory error.</b></p>");
+    // The core's one rule (fitVerdict, allocator.h), and which part of it decided.
+    const FitVerdict fit = fitVerdict(e.peakBytes, e.capacityBytes, a);
+    QString verdict = a.fits() ? tr("<p><b>%1 of %2: no out-of-memory error.</b></p>")
+                               : tr("<p><b>%1 of %2: cudaMalloc fails, an out-of-memory error.</b></p>");
+    verdict = verdict.arg(formatBytes(a.deviceBytes), formatBytes(e.capacityBytes));
+    verdict += fit.decidedBy == FitRule::Allocator
+        ? tr("<p><b>Does it fit?</b> This replay decides: it runs under the GPU's memory less the context and "
+             "NCCL's buffers, and when a cudaMalloc fails the allocator returns its cached unused segments to the "
+             "driver and tries again (release_cached_blocks; with expandable segments it unmaps their free pages) "
+             "before it raises the error. The verdict, the largest micro-batch and sequence, the fixes and the "
+             "planner all use this rule.</p>")
+        : tr("<p><b>Does it fit?</b> The simulated peak decides: %1 of %2 is more than the GPU holds, and the "
+             "replay needs at least as much.</p>")
+              .arg(formatBytes(e.peakBytes), formatBytes(e.capacityBytes));
     return section(title,
                    tr("<p>PyTorch's CUDA caching allocator replayed over three training steps of the schedule: what "
                       "torch.cuda.max_memory_allocated and max_memory_reserved would return, and the device memory an "
                       "out-of-memory error is decided by (reserved, the context and NCCL's buffers).</p>")
-                       + QStringLiteral("<ul>%1</ul>").arg(rows)
-                       + verdict.arg(formatBytes(a.deviceBytes), formatBytes(e.capacityBytes))
+                       + QStringLiteral("<ul>%1</ul>").arg(rows) + verdict
                        + source(tr("c10/cuda/CUDACachingAllocator.cpp (rounding, pools, splitting, release on a failed "
                                    "cudaMalloc), aten/src/ATen/cuda/CublasHandlePool.cpp (cuBLAS workspace), "
                                    "aten/src/ATen/native/cudnn/Conv_v8.cpp (cuDNN workspace), NCCL's src/init.cc "

@@ -131,18 +131,26 @@ QString overrides(const SimulationResult& r)
     return Tr::tr("What-if: %1").arg(parts.join(QStringLiteral(", ")));
 }
 
-QString verdict(const SimulationResult& r)
+QString verdict(const SimulationResult& r, const SearchResult* searched)
 {
     const Estimate& e = r.estimate;
     const QString unit = e.vision ? Tr::tr("images") : Tr::tr("tokens");
-    const QString memory = e.fits
-        ? Tr::tr("Fits: peak %1 of %2, %3 free")
-              .arg(formatBytes(e.peakBytes), formatBytes(e.capacityBytes), formatBytes(e.headroomBytes))
-        : Tr::tr("Does not fit: peak %1 of %2, %3 over")
-              .arg(formatBytes(e.peakBytes), formatBytes(e.capacityBytes), formatBytes(-e.headroomBytes));
+    // The core's one answer (fitVerdict): the replay's when it ran, else the peak's.
+    const FitVerdict& v = searched ? searched->verdict : r.verdict;
+    const QString needed = formatBytes(v.neededBytes), capacity = formatBytes(v.capacityBytes);
+    QString memory;
+    if (v.decidedBy == FitRule::Allocator)
+        memory = v.fits
+            ? Tr::tr("Fits: reserved and context %1 of %2, %3 free").arg(needed, capacity, formatBytes(v.freeBytes()))
+            : Tr::tr("Does not fit: reserved and context %1 of %2, %3 over")
+                  .arg(needed, capacity, formatBytes(-v.freeBytes()));
+    else
+        memory = v.fits
+            ? Tr::tr("Fits: peak %1 of %2, %3 free").arg(needed, capacity, formatBytes(v.freeBytes()))
+            : Tr::tr("Does not fit: peak %1 of %2, %3 over").arg(needed, capacity, formatBytes(-v.freeBytes()));
     return Tr::tr("%1 · largest micro-batch %2 · step %3 · %4 · MFU %5")
         .arg(memory)
-        .arg(e.maxMicroBatch)
+        .arg(searched ? searched->maxMicroBatch : e.maxMicroBatch)
         .arg(formatSeconds(e.stepSeconds), formatRate(e.throughputPerSecond, unit), formatPercent(e.mfu));
 }
 

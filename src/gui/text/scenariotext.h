@@ -21,7 +21,8 @@ namespace ScenarioText {
     // What-if overrides in force, empty when the GPU's datasheet figures are used.
     QString overrides(const SimulationResult& r);
     // "Fits: peak 7.19 GiB of 12.0 GiB · largest micro-batch 30 · step 259 ms · 31.6K tokens/s · MFU 47.6 %"
-    QString verdict(const SimulationResult& r);
+    // With the worker's searches (`searched`), their verdict and largest micro-batch: the allocator replay's.
+    QString verdict(const SimulationResult& r, const SearchResult* searched = nullptr);
     // All of the above, one item per line.
     QStringList caption(const SimulationResult& r);
 
