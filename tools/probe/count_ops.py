@@ -28,6 +28,9 @@ from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils._pytree import tree_map
 
 HERE = os.path.dirname(os.path.realpath(__file__))
+# --device cuda runs the step on a GPU with CUDA's own dropout and autocast; --transformers builds transformers' own
+# classes (through headroom-probe's builder) instead of the transcriptions, with --attention eager or fused (SDPA).
+OPTS = {"device": "cpu", "transformers": False, "attention": "eager"}
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools", "hf_reference"))
 
@@ -73,26 +76,37 @@ class OpCounter(TorchDispatchMode):
         self.sizes = collections.defaultdict(list)  # foreach operators: the tensor lists' element counts
         self.host_ptrs = set()  # tensors a CUDA run keeps on the host: the optimizer's step counters
 
-    def _on_host(self, args):
+    def _on_host(self, args, out):
         """Whether a CUDA run would run this operator on the host: every tensor it reads is a step counter, or it
-        reads no tensor at all in the optimizer (record_function's handle, torch.zeros(1))."""
+        reads no tensor at all in the optimizer (record_function's handle, torch.zeros(1)). On a GPU: every tensor it
+        reads is on the CPU, or, reading none, it made a CPU tensor."""
         tensors = []
         for a in args:
             if isinstance(a, torch.Tensor):
                 tensors.append(a)
             elif isinstance(a, (list, tuple)):
                 tensors += [t for t in a if isinstance(t, torch.Tensor)]
+        if OPTS["device"] != "cpu":
+            if tensors:
+                return all(t.device.type == "cpu" for t in tensors)
+            return isinstance(out, torch.Tensor) and out.device.type == "cpu"
         if not tensors:
             return self.phase == "optimizer"
         return all(t.data_ptr() in self.host_ptrs for t in tensors)
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
+        if func.overloadpacket.__name__ == "detach" and args and not isinstance(args[0], torch.Tensor):
+            # A Python number autograd wrapped as a 0-d tensor (`0.5 * x`) reaches this mode unwrapped in torch 1.13;
+            # the checkpoint's recomputation detaches what it saves, this among them.
+            out = torch.tensor(args[0], dtype=torch.float64 if isinstance(args[0], float) else torch.int64)
+        else:
+            out = func(*args, **kwargs)
         if self.phase is not None:
             name = "aten." + func.overloadpacket.__name__
             if is_view(func):
                 self.views[self.phase][name] += 1
-            elif self._on_host(args):
+            elif self._on_host(args, out):
                 self.host[self.phase][name] += 1
             elif func.overloadpacket.__name__ in SYNC:
                 self.syncs[self.phase][name] += 1
@@ -104,11 +118,7 @@ class OpCounter(TorchDispatchMode):
                                                [t.numel() for t in lists[0]] if lists else [],
                                                any(isinstance(a, (list, tuple)) and a and not isinstance(
                                                    a[0], torch.Tensor) for a in args)))
-        if func.overloadpacket.__name__ == "detach" and args and not isinstance(args[0], torch.Tensor):
-            # A Python number autograd wrapped as a 0-d tensor (`0.5 * x`) reaches this mode unwrapped; the
-            # checkpoint's recomputation detaches what it saves, this among them.
-            return torch.tensor(args[0], dtype=torch.float64 if isinstance(args[0], float) else torch.int64)
-        return func(*args, **kwargs)
+        return out
 
 
 # CUDA autocast's casting rules (aten/src/ATen/autocast_mode.cpp, KERNEL_CUDA lists, torch 1.13 to 2.x): matmuls
@@ -212,6 +222,8 @@ def transformer(name, real=False):
     gpt2.num_items = lambda labels: None
     llama.num_items = gpt2.num_items
     w = dict(hidden=768, heads=12, ffn=3072) if real else TINY
+    if OPTS["transformers"]:
+        return transformers_model(name, real)
     if name == "gpt2":
         cfg = gpt2.GPT2Config(vocab_size=50257 if real else TINY["vocab"], n_embd=w["hidden"], n_layer=12,
                               n_head=w["heads"], n_inner=w["ffn"])
@@ -235,6 +247,26 @@ def transformer(name, real=False):
         "%s @ %s" % kv for kv in mod.SOURCE.items()))
 
 
+def transformers_model(name, real):
+    """transformers' own class, built as headroom-probe builds it, from the preset at a tiny width (or its own)."""
+    import importlib.machinery
+    import importlib.util
+    loader = importlib.machinery.SourceFileLoader("headroom_probe", os.path.join(HERE, "headroom-probe"))
+    spec = importlib.util.spec_from_loader("headroom_probe", loader)
+    probe = importlib.util.module_from_spec(spec)
+    loader.exec_module(probe)
+    doc = probe.load_model_json(name)
+    t = dict(doc["transformer"])
+    if not real:
+        heads = 8 if name.startswith("llama") else TINY["heads"]
+        t.update(hidden=TINY["hidden"], heads=heads, vocab=TINY["vocab"], ffn=176 if heads == 8 else TINY["ffn"])
+        if "kv_heads" in t:
+            t["kv_heads"] = heads * t["kv_heads"] // doc["transformer"]["heads"]
+    arch = probe.architecture(doc)
+    model, source, version, prefix = probe.build_transformers(arch, t, OPTS["attention"])
+    return model, prefix.rstrip("."), source
+
+
 def batch(name, vocab, b=2, s=16):
     from common import make_batch
     ids, mask, labels = make_batch(vocab, b, s, mlm=name == "bert-base")
@@ -253,12 +285,13 @@ def build(name, real=False):
         g = torch.Generator().manual_seed(0)
         images = torch.randn(2, 3, side, side, generator=g)
         labels = torch.randint(0, 1000, (2,), generator=g)
+        images, labels = images.to(OPTS["device"]), labels.to(OPTS["device"])
         fwd = lambda m: F.cross_entropy(m(images), labels)  # noqa: E731
         return model, fwd, blocks, "torchvision %s (models.%s, weights=None)" % (
             torchvision.__version__, "resnet50" if name == "resnet50" else "vit_b_16")
     model, blocks, source = transformer(name, real)
     vocab = model.config.vocab_size
-    ids, mask, labels = batch(name, vocab)
+    ids, mask, labels = (x.to(OPTS["device"]) for x in batch(name, vocab))
     return model, (lambda m: m(ids, attention_mask=mask, labels=labels)[0]), blocks, source
 
 
@@ -282,7 +315,7 @@ def checkpoint_blocks(blocks, counter, dtype):
             if counter.in_backward:
                 saved, counter.phase = counter.phase, "recompute" if counter.phase else None
                 try:
-                    with CudaPath(dtype):
+                    with CudaPath(dtype if OPTS["device"] == "cpu" else None):
                         return _inner(*a, **(_kw or {}))
                 finally:
                     counter.phase = saved
@@ -295,19 +328,25 @@ def checkpoint_blocks(blocks, counter, dtype):
 
 def count(name, precision, impl, checkpointing=False, cpu_autocast=False):
     model, fwd, blocks, source = build(name)
-    model.train()
+    model = model.to(OPTS["device"]).train()
+    cuda = OPTS["device"] != "cpu"
     counter = OpCounter()
     dtype = torch.bfloat16 if precision == "bf16" else None
     if checkpointing:
         checkpoint_blocks(modules_at(model, blocks), counter, dtype)
-    opt = torch.optim.AdamW(model.parameters(), lr=1e-4, foreach=(impl == "foreach"))
-    path = CudaPath(None if cpu_autocast else dtype)
+    if impl == "fused":
+        opt = torch.optim.AdamW(model.parameters(), lr=1e-4, fused=True)
+    else:
+        opt = torch.optim.AdamW(model.parameters(), lr=1e-4, foreach=(impl == "foreach"))
+    # On a GPU CUDA's own autocast runs (and checkpoint restores it for the recomputation).
+    path = CudaPath(None if cpu_autocast or cuda else dtype)
     for step in range(2):
         measured = step == 1
         path.new_step()
         with counter:
             counter.phase = "forward" if measured else None
-            with path, torch.autocast("cpu", dtype=torch.bfloat16, enabled=cpu_autocast):
+            with path, torch.autocast(OPTS["device"], dtype=torch.bfloat16, enabled=cpu_autocast or (
+                    cuda and dtype is not None)):
                 loss = fwd(model)
             counter.phase = "backward" if measured else None
             counter.in_backward = True
@@ -357,8 +396,16 @@ MODELS = ("gpt2", "bert-base", "llama-3.2-1b", "resnet50", "vit-b-16")
 
 
 def run_model(name):
-    doc = {"model": name, "torch": torch.__version__, "device": "cpu", "runs": []}
+    doc = {"model": name, "torch": torch.__version__, "device": OPTS["device"], "runs": []}
+    if OPTS["device"] != "cpu":
+        doc["device_name"] = torch.cuda.get_device_name()
+    if OPTS["transformers"]:
+        import transformers
+        doc["transformers"] = transformers.__version__
+        doc["attention"] = OPTS["attention"]
     configs = [("fp32", "foreach", False), ("fp32", "for-loop", False), ("bf16", "foreach", False)]
+    if OPTS["device"] != "cpu":
+        configs.append(("bf16", "fused", False))
     if name == "gpt2":
         configs += [("fp32", "foreach", True), ("bf16", "foreach", True)]
     for precision, impl, ckpt in configs:
@@ -367,7 +414,7 @@ def run_model(name):
         doc["parameter_tensors"] = tensors
         doc["runs"].append({"precision": precision, "adamw_impl": impl, "checkpointing": "full" if ckpt else "none",
                             "phases": phases})
-        if precision == "bf16" and not ckpt:  # what torch 1.13's own CPU autocast issues instead
+        if precision == "bf16" and not ckpt and OPTS["device"] == "cpu" and impl == "foreach":  # what torch 1.13's own CPU autocast issues instead
             try:
                 cpu = count(name, precision, impl, False, cpu_autocast=True)[0]
                 doc["bf16_cpu_autocast"] = {p: {"kernel_ops": v["kernel_ops"], "to_copy": v["ops"].get(
@@ -377,8 +424,9 @@ def run_model(name):
         print("%-13s %-4s %-8s %-4s " % (name, precision, impl, "ckpt" if ckpt else "")
               + " ".join("%s %d+%d+%d+%d" % (p, v["kernel_ops"], v["view_ops"], v["host_ops"], v["sync_ops"])
                          for p, v in phases.items()), flush=True)
-    doc["cuda_optimizer_launches_torch2"] = {impl: cuda_optimizer_launches(name, impl)
-                                             for impl in ("foreach", "for-loop", "fused")}
+    if OPTS["device"] == "cpu" and not OPTS["transformers"]:
+        doc["cuda_optimizer_launches_torch2"] = {impl: cuda_optimizer_launches(name, impl)
+                                                 for impl in ("foreach", "for-loop", "fused")}
     return doc
 
 
@@ -386,7 +434,11 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", choices=MODELS, action="append")
     ap.add_argument("--out", default=os.path.join(ROOT, "tests", "data", "opcounts"))
+    ap.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
+    ap.add_argument("--transformers", action="store_true", help="transformers' own classes (needs transformers)")
+    ap.add_argument("--attention", choices=("eager", "fused"), default="eager", help="with --transformers")
     args = ap.parse_args(argv)
+    OPTS.update(device=args.device, transformers=args.transformers, attention=args.attention)
     torch.set_num_threads(max(1, os.cpu_count() or 1))
     os.makedirs(args.out, exist_ok=True)
     for name in args.model or MODELS:
