@@ -414,7 +414,8 @@ def run_model(name):
         doc["parameter_tensors"] = tensors
         doc["runs"].append({"precision": precision, "adamw_impl": impl, "checkpointing": "full" if ckpt else "none",
                             "phases": phases})
-        if precision == "bf16" and not ckpt and OPTS["device"] == "cpu" and impl == "foreach":  # what torch 1.13's own CPU autocast issues instead
+        # What torch 1.13's own CPU autocast issues instead.
+        if precision == "bf16" and not ckpt and OPTS["device"] == "cpu" and impl == "foreach":
             try:
                 cpu = count(name, precision, impl, False, cpu_autocast=True)[0]
                 doc["bf16_cpu_autocast"] = {p: {"kernel_ops": v["kernel_ops"], "to_copy": v["ops"].get(
