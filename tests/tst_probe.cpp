@@ -129,6 +129,29 @@ void TestProbe::probeOnCpuMatchesTheActivations()
     QCOMPARE(measured.value(QStringLiteral("saved_activation_bytes")).toDouble(), predicted);
     QCOMPARE(object(diff, "saved_activation_bytes").value(QStringLiteral("difference")).toDouble(), 0.0);
 
+    // The step's time components (issue 27 item 6). One thread's CPU time cannot exceed the wall time it ran in.
+    // On the CPU no GPU is busy; `kernels` are the operators that are not views. count_ops.py's GPT-2 counts
+    // (tests/data/opcounts/gpt2.json, fp32 foreach: forward 386, backward 515, optimizer 9, with 37 dropouts each way)
+    // give this 2-block model without dropout at least 166 such operators: 28 forward and 39 backward per block, 13
+    // and 10 outside the blocks, AdamW's 9; the CPU adds the step counters' host operators.
+    QFile file(out);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject timing = object(QJsonDocument::fromJson(file.readAll()).object(), "timing");
+    const double host = timing.value(QStringLiteral("host_seconds")).toDouble();
+    QCOMPARE_GT(host, 0.0);
+    QVERIFY2(host <= timing.value(QStringLiteral("issue_seconds")).toDouble() * 1.01 + 1e-3,
+             QJsonDocument(timing).toJson().constData());
+    QVERIFY(timing.value(QStringLiteral("gpu_busy_seconds")).isNull());
+    const double kernels = timing.value(QStringLiteral("kernels")).toDouble();
+    QCOMPARE_GE(kernels, 166.0);
+    QCOMPARE_GT(timing.value(QStringLiteral("aten_ops")).toDouble(), kernels); // views too
+    QVERIFY(!timing.contains(QStringLiteral("profile_errors")));
+    // The import keeps them.
+    const QJsonObject imported = object(measured, "timing");
+    QCOMPARE(imported.value(QStringLiteral("kernels")).toDouble(), kernels);
+    QCOMPARE(imported.value(QStringLiteral("host_seconds")).toDouble(), host);
+    QVERIFY(imported.value(QStringLiteral("gpu_busy_seconds")).isNull());
+
     const auto table = runHeadroom(estimate);
     QCOMPARE(table.code, 0);
     QVERIFY2(table.out.contains("\nMeasured   on "), table.out.constData());

@@ -80,6 +80,12 @@ bool atField(const std::vector<SchemaError>& errors, const std::string& field)
     });
 }
 
+// The timing object headroom-probe 0.2 wrote for a 2-block GPT-2 on the CPU (tools/probe/headroom-probe --device cpu
+// --batch 2 --seq 32 --precision fp32 --attention eager --steps 2; the `*_all` lists shortened).
+const char* const kProbeTiming = R"({"host_seconds": 0.0515, "host_seconds_all": [0.053, 0.0515],
+    "issue_seconds": 0.56, "issue_seconds_all": [1.03, 0.56], "kernels": 249, "gpu_busy_seconds": null,
+    "aten_ops": 463})";
+
 // Loader faults no JSON Schema keyword can state, by bad file. A file listed here must pass the schema, so that the
 // list stays true when the schemas change.
 const std::map<QString, const char*> kBeyondSchema {
@@ -362,6 +368,15 @@ private slots:
         row("scenario: null precision (default)", scenario, "/precision", "null", true);
         row("scenario: micro_batch 8.0", scenario, "/micro_batch", "8.0", true);
         row("scenario: ZeRO stage 4", scenario, "/zero_stage", "4", false);
+        // The probe's timing object (issue 27): optional, each figure null where not measured; counts are whole.
+        const QString measured = QStringLiteral("tests/data/measured/gpt2-cpu-b1-s64-fp32.headroom-measured.json");
+        row("measured: timing", measured, "/timing", kProbeTiming, true);
+        row("measured: null timing", measured, "/timing", "null", true);
+        row("measured: timing without figures", measured, "/timing", "{}", true);
+        row("measured: null kernels", measured, "/timing", R"({"kernels": null, "gpu_busy_seconds": null})", true);
+        row("measured: half a kernel", measured, "/timing", R"({"kernels": 0.5})", false);
+        row("measured: negative host time", measured, "/timing", R"({"host_seconds": -0.1})", false);
+        row("measured: timing as a number", measured, "/timing", "0.1", false);
         row("scenario: embedded model", scenario, "/model", readText(kSource + QLatin1Char('/') + bert).c_str(), true);
     }
 
@@ -393,7 +408,7 @@ private slots:
              { "gpus/rtx-a3000-12gb-laptop.json", "gpus/h100-sxm5-80gb.json", "resources/models/bert-base.json",
                "resources/models/llama-3-8b.json", "resources/models/vit-b-16.json", "resources/models/resnet50.json",
                "resources/models/efficientnet-b0.json", "resources/scenarios/01-bert-base-fp32.headroom.json",
-               "tests/data/measured/gpt2-cpu-b1-s64-fp32.headroom-measured.json", "embedded" })
+               "tests/data/measured/gpt2-cpu-b1-s64-fp32.headroom-measured.json", "embedded", "measured with timing" })
             QTest::newRow(base) << QString::fromLatin1(base);
     }
 
@@ -404,6 +419,9 @@ private slots:
         if (base == QLatin1String("embedded")) { // a scenario carrying its own (here: BERT-base's) model
             doc = readJson(QStringLiteral("resources/scenarios/01-bert-base-fp32.headroom.json"));
             doc["model"] = readJson(QStringLiteral("resources/models/bert-base.json"));
+        } else if (base == QLatin1String("measured with timing")) { // a probe 0.2 file's optional timing object
+            doc = readJson(QStringLiteral("tests/data/measured/gpt2-cpu-b1-s64-fp32.headroom-measured.json"));
+            doc["timing"] = json::parse(kProbeTiming);
         } else {
             doc = readJson(base);
         }

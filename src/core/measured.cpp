@@ -47,6 +47,34 @@ namespace {
         return m;
     }
 
+    // A figure of the timing object: absent or null where the probe could not measure it.
+    std::optional<double> numberIfAny(const ObjectReader& r, std::string_view key, double max)
+    {
+        if (!r.has(key))
+            return std::nullopt;
+        return r.number(key, 0.0, max);
+    }
+
+    std::optional<double> countIfAny(const ObjectReader& r, std::string_view key)
+    {
+        if (!r.has(key))
+            return std::nullopt;
+        return double(r.integer(key, 0, std::int64_t(1e12)));
+    }
+
+    MeasuredTiming timing(const ObjectReader& r)
+    {
+        MeasuredTiming t;
+        if (auto o = r.objectOr("timing")) {
+            t.hostSeconds = numberIfAny(*o, "host_seconds", 1e7);
+            t.issueSeconds = numberIfAny(*o, "issue_seconds", 1e7);
+            t.kernels = countIfAny(*o, "kernels");
+            t.gpuBusySeconds = numberIfAny(*o, "gpu_busy_seconds", 1e7);
+            t.atenOps = countIfAny(*o, "aten_ops");
+        }
+        return t;
+    }
+
     // JSON has no NaN or Infinity, so Python's json.dump(float("nan")) is a syntax error here: name the key before it.
     std::string keyBefore(std::string_view text, std::size_t offset)
     {
@@ -127,6 +155,7 @@ Expected<Measured> parseMeasured(std::string_view jsonText, std::string_view ori
         m.peakReservedBytes = bytesOr(mem, "peak_reserved_bytes");
         m.savedActivationBytes = double(r.integer("saved_activation_bytes", 0, std::int64_t(kMaxBytes)));
         m.stepSeconds = r.number("step_seconds", 0.0, 1e7);
+        m.timing = timing(r);
         return m;
     } catch (const ParseFailure& f) {
         return Error { std::string(origin), f.field, f.message };
@@ -233,6 +262,16 @@ std::string resultWithMeasuredToJson(const SimulationResult& r, const Measured& 
                            { "peak_reserved_bytes", optionalBytes(m.peakReservedBytes) } };
     measured["saved_activation_bytes"] = detail::integer(m.savedActivationBytes);
     measured["step_seconds"] = detail::finite(m.stepSeconds);
+    const MeasuredTiming& t = m.timing;
+    if (t.hostSeconds || t.issueSeconds || t.kernels || t.gpuBusySeconds || t.atenOps) {
+        auto opt = [](const std::optional<double>& v) { return v ? detail::finite(*v) : json(nullptr); };
+        auto count = [](const std::optional<double>& v) { return v ? detail::integer(*v) : json(nullptr); };
+        measured["timing"] = { { "host_seconds", opt(t.hostSeconds) },
+                               { "issue_seconds", opt(t.issueSeconds) },
+                               { "kernels", count(t.kernels) },
+                               { "gpu_busy_seconds", opt(t.gpuBusySeconds) },
+                               { "aten_ops", count(t.atenOps) } };
+    }
     j["measured"] = measured;
     const MeasuredComparison c = compareMeasured(r.estimate, m, r.allocator);
     json diff;

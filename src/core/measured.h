@@ -19,6 +19,16 @@ struct MeasuredMemory {
     std::optional<double> reservedBytes;  // torch.cuda.memory_reserved
 };
 
+// Time components of a step (the probe's "timing" object; files written before it have none, and each figure may be
+// null where the probe could not measure it).
+struct MeasuredTiming {
+    std::optional<double> hostSeconds;    // CPU time of the Python thread while it issued a step (median)
+    std::optional<double> issueSeconds;   // wall time until the step's work was issued, before the closing sync
+    std::optional<double> kernels;        // GPU kernels of one profiled step (torch.profiler); on a CPU, ATen operators
+    std::optional<double> gpuBusySeconds; // sum of those kernels' durations (CUDA only)
+    std::optional<double> atenOps;        // ATen operators the host issued in one step, views included
+};
+
 struct Measured {
     // The scenario it ran.
     std::string modelId;
@@ -46,6 +56,7 @@ struct Measured {
     std::optional<double> peakReservedBytes;  // torch.cuda.max_memory_reserved
     double savedActivationBytes = 0.0;        // saved_tensors_hooks, by storage, without parameters and inputs
     double stepSeconds = 0.0;                 // median of the steps after the first
+    MeasuredTiming timing;
 };
 
 Expected<Measured> parseMeasured(std::string_view jsonText, std::string_view origin);

@@ -8,6 +8,16 @@ go to tests/data/measured/ (TestMeasuredFiles holds the predictions to them).
 
     tools/probe/grid.py --out "$OUT" --budget-seconds 480          # on the GPU machine
     tools/probe/grid.py --out /tmp/grid --device cpu --smoke        # its logic, on a CPU, in about a minute
+    tools/probe/grid.py --grid time --out "$OUT" --budget-seconds 480   # batch sweeps for the step-time model
+
+`--grid time` (issue 27) sweeps the micro-batch of the five models at FP32, BF16 and FP16 (no checkpointing, SDPA
+attention where transformers is there, AdamW foreach, PyTorch's default on CUDA), so that a step's host-bound part
+(flat in the batch) and its GPU-bound part (growing with it) can be told apart; each file carries the probe's
+"timing" (host CPU time, kernels and GPU-busy time). Each run's seconds are estimated beforehand (process start-up
+plus its steps at a fraction of the H200's peak, or the host floor); the runs are ordered so that every model gets
+its smallest, a middle and its largest batch in BF16 before the points between them and before the other precisions,
+and a run is started only while its estimate (scaled by how far the finished runs' estimates were off) fits the
+budget.
 """
 
 import argparse
@@ -68,6 +78,77 @@ def runs(models, device, torch_version, have_transformers=True):
     return ordered
 
 
+# The time grid: (model, sequence or image side, kind, batches, parameters, training FLOPs per sample at that size).
+# FLOPs: 6 x parameters x tokens for the transformers (+ attention's 12 x layers x hidden x seq^2), torchvision's
+# GFLOPS x 3 for the vision models (ResNet-50 4.09, ViT-B/16 17.56 per 224 x 224 image, forward).
+TIME_MODELS = [
+    ("gpt2", 512, "transformer", (1, 2, 4, 8, 16, 32), 124e6, 6 * 124e6 * 512 + 12 * 12 * 768 * 512 ** 2),
+    ("bert-base", 512, "transformer", (1, 2, 4, 8, 16, 32), 110e6, 6 * 110e6 * 512 + 12 * 12 * 768 * 512 ** 2),
+    ("llama-3.2-1b", 1024, "transformer", (1, 2, 4, 8), 1.24e9, 6 * 1.24e9 * 1024 + 12 * 16 * 2048 * 1024 ** 2),
+    ("resnet50", 224, "cnn", (1, 4, 16, 32, 64, 128, 256), 25.6e6, 3 * 4.09e9),
+    ("vit-b-16", 224, "vit", (1, 4, 16, 32, 64, 128), 86.6e6, 3 * 17.56e9),
+]
+TIME_PRECISIONS = ("bf16", "fp32", "fp16")
+# A run's seconds on one H200, from the 27 runs in shared/measured-h200 (torch 2.11, 4 steps each) and grid-log.json
+# there: the rates eager steps reach (the FLOPs above over step_seconds: Llama 3.2 1B b4 BF16 270 TFLOP/s, FP32 44,
+# GPT-2 b8 FP32 38, BERT b16 FP32 41; GPT-2 b8 BF16 94, host-bound), the host floor of an eager step (GPT-2 and BERT
+# in BF16: 31-41 ms); the process around the steps (Python, torch and transformers imports, the CUDA context, the
+# first step's cuBLAS/cuDNN set-up): 9.6-9.9 s for ViT-B/16 and ResNet-50, 11-14 s for GPT-2 and BERT, 25-30 s for
+# Llama 3.2 1B, i.e. about 9 s plus building and moving the model, 1 s per 70 M parameters; and the probe's two
+# steps after the measured ones (the ATen-operator count in Python, the profiler's start), about 2 s.
+RATE = {"bf16": 200e12, "fp16": 200e12, "fp32": 40e12}
+HOST_FLOOR_SECONDS = 0.035
+PROCESS_SECONDS = 9.0
+PARAMETERS_PER_SECOND = 7e7
+PROFILE_SECONDS = 2.0
+
+
+def spread(batches):
+    """The smallest, the largest, the middle, then the rest in halving gaps: the sweep's shape comes first."""
+    order, gaps = [batches[0], batches[-1]], [(0, len(batches) - 1)]
+    while gaps:
+        lo, hi = gaps.pop(0)
+        if hi - lo < 2:
+            continue
+        mid = (lo + hi) // 2
+        order.append(batches[mid])
+        gaps += [(lo, mid), (mid, hi)]
+    return order + [b for b in batches if b not in order]
+
+
+def estimate_seconds(steps, flops_per_sample, batch, precision, device, params):
+    """A run's wall time: the process and the model, the steps (the first counted twice: cuBLAS/cuDNN set-up) and
+    the two extra steps of the probe's timing (its ATen-operator count and the profiler)."""
+    if device == "cpu":
+        return 20.0 + (steps + 2) * flops_per_sample * batch / 2e10
+    step = max(HOST_FLOOR_SECONDS, flops_per_sample * batch / RATE[precision])
+    return PROCESS_SECONDS + params / PARAMETERS_PER_SECOND + PROFILE_SECONDS + (steps + 3) * step
+
+
+def time_runs(models, device, steps, torch_major, have_transformers):
+    """-> [(estimate, model, batch, seq, precision, ckpt, attention, impl)] in the order to run them."""
+    precisions = [p for p in TIME_PRECISIONS if not (device == "cpu" and p == "fp16")]
+    # SDPA where the probe can run it; torchvision's ViT runs what nn.MultiheadAttention picks (SDPA from torch 2.0).
+    attention = {"transformer": "fused" if have_transformers else "eager", "cnn": "eager",
+                 "vit": "fused" if torch_major >= 2 else "eager"}
+    sweeps = {}
+    for precision in precisions:
+        for model, seq, kind, batches, params, flops in models:
+            sweeps[precision, model] = [(estimate_seconds(steps, flops, b, precision, device, params), model, b, seq,
+                                         precision, "none", attention[kind], "foreach")
+                                        for b in spread(list(batches))]
+    # The shape of every sweep first: BF16's smallest, largest and middle batch for each model, then FP32's, then
+    # FP16's ends; then the points between, BF16 before FP32 before FP16. Inside a level, one model after another.
+    levels = [("bf16", 0, 3), ("fp32", 0, 3), ("fp16", 0, 2), ("bf16", 3, None), ("fp32", 3, None), ("fp16", 2, None)]
+    out = []
+    for precision, lo, hi in levels:
+        if precision not in precisions:
+            continue
+        chunks = [sweeps[precision, m[0]][lo:hi] for m in models]
+        out += [c[i] for i in range(max(map(len, chunks))) for c in chunks if i < len(c)]
+    return out
+
+
 def name(model, batch, seq, precision, ckpt, attention, impl, device):
     return "%s-%s-b%d-s%d-%s-%s-%s-%s.headroom-measured.json" % (model, device, batch, seq, precision,
                                                                  "ckpt" if ckpt == "full" else "nockpt", attention,
@@ -83,6 +164,9 @@ def main(argv=None):
     ap.add_argument("--run-timeout", type=float, default=150.0, metavar="S", help="per run (default 150)")
     ap.add_argument("--smoke", action="store_true", help="tiny sizes and two models: checks the grid's logic")
     ap.add_argument("--steps", type=int, default=4)
+    ap.add_argument("--dry-run", action="store_true", help="print the runs in order with their estimates; run none")
+    ap.add_argument("--grid", choices=("memory", "time"), default="memory",
+                    help="memory: issue 9's grid (default); time: batch sweeps for the step-time model (issue 27)")
     args = ap.parse_args(argv)
 
     import importlib.util
@@ -92,18 +176,42 @@ def main(argv=None):
     models = MODELS
     if args.smoke:
         models = [("gpt2", 1, 32, "transformer"), ("resnet50", 1, 64, "cnn")]
+    if args.grid == "time":
+        time_models = TIME_MODELS
+        if args.smoke:
+            time_models = [("gpt2", 32, "transformer", (1, 2, 4), 124e6, 6 * 124e6 * 32),
+                           ("resnet50", 64, "cnn", (1, 2, 4), 25.6e6, 3 * 4.09e9 / 12)]
+        planned = time_runs(time_models, args.device, args.steps, version[0], have_transformers)
+    else:
+        planned = [(None,) + r for r in runs(models, args.device, version, have_transformers)]
+    if args.dry_run:
+        total = 0.0
+        for r in planned:
+            file = name(*r[1:], args.device)
+            if r[0] is not None:
+                fits = total + r[0] <= args.budget_seconds
+                total += r[0] if fits else 0.0
+                print("%7.1f s  %7.1f s  %s%s" % (r[0], total, file, "" if fits else "  (not started)"))
+            else:
+                print(file)
+        return 0
     os.makedirs(args.out, exist_ok=True)
     start = time.monotonic()
     slowest = 0.0
     log = {"device": args.device, "torch": torch.__version__, "transformers": have_transformers,
-           "budget_seconds": args.budget_seconds,
+           "budget_seconds": args.budget_seconds, "grid": args.grid,
            "ran": [], "failed": [], "not_started": []}
-    for model, batch, seq, precision, ckpt, attention, impl in runs(models, args.device, version, have_transformers):
+    off = []  # actual over estimated seconds of the finished runs
+    for estimate, model, batch, seq, precision, ckpt, attention, impl in planned:
         file = name(model, batch, seq, precision, ckpt, attention, impl, args.device)
         if args.smoke and len(log["ran"]) + len(log["failed"]) >= 6:
             log["not_started"].append(file)
             continue
-        if time.monotonic() - start + slowest > args.budget_seconds:
+        if estimate is None:
+            expected = slowest
+        else:  # the estimate, scaled by how far off the finished runs' were (the median, never below 1)
+            expected = estimate * max(1.0, sorted(off)[len(off) // 2] if off else 1.0)
+        if time.monotonic() - start + expected > args.budget_seconds:
             log["not_started"].append(file)
             continue
         cmd = [sys.executable, PROBE, "--model", model, "--batch", str(batch), "--seq", str(seq), "--precision",
@@ -118,6 +226,10 @@ def main(argv=None):
         seconds = time.monotonic() - t0
         slowest = max(slowest, seconds)
         entry = {"file": file, "seconds": round(seconds, 2)}
+        if estimate is not None:
+            entry["estimated_seconds"] = round(estimate, 2)
+            if code == 0:
+                off.append(seconds / estimate)
         if code == 0:
             log["ran"].append(entry)
         else:
