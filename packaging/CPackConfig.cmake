@@ -89,5 +89,7 @@ else()
         "libc6 (>= 2.36), libstdc++6 (>= 12), libgcc-s1 (>= 3.0), libqt6core6 (>= 6.4.2), libqt6gui6 (>= 6.4.2), \
 libqt6widgets6 (>= 6.4.2), libqt6charts6 (>= 6.4.2), libqt6svg6 (>= 6.4.2)")
 endif()
+# Qt's own Chinese (standard buttons, file dialogs): Language installs qtbase_zh_CN when it is there.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-translations-l10n")
 
 include(CPack)

@@ -6,7 +6,7 @@ set -eu
 
 PACKAGES="build-essential cmake pkg-config \
 qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev qt6-tools-dev qt6-l10n-tools qt6-tools-dev-tools \
-nlohmann-json3-dev libgl-dev libbenchmark-dev xvfb xauth fonts-noto-cjk \
+nlohmann-json3-dev libgl-dev libbenchmark-dev xvfb xauth fonts-noto-cjk qt6-translations-l10n \
 desktop-file-utils appstream dpkg-dev file"
 if [ "${1:-}" = "test" ]; then
     PACKAGES="$PACKAGES python3-torch python3-torchvision poppler-utils"

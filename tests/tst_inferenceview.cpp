@@ -106,7 +106,7 @@ void TestInferenceView::comparesTheExplainerGpus()
     QCOMPARE(table->item(0, 1)->text(), QStringLiteral("does not fit"));
     QCOMPARE(table->item(3, 1)->text(), QStringLiteral("fits"));
     auto* weights = control<QComboBox>("weightsCombo");
-    weights->setCurrentIndex(weights->findText(QStringLiteral("gguf-q4_k_m")));
+    weights->setCurrentIndex(weights->findData(int(WeightFormat::GgufQ4_K_M)));
     QVERIFY(v->gpuRows()[0].fits);
     QCOMPARE(table->item(0, 1)->text(), QStringLiteral("fits"));
 }
@@ -116,7 +116,14 @@ void TestInferenceView::controlsChangeTheAnswer()
     open("llama-2-7b");
     InferenceView* v = m_window->inference();
     auto* weights = control<QComboBox>("weightsCombo");
-    weights->setCurrentIndex(weights->findText(QStringLiteral("gguf-q4_k_m")));
+    weights->setCurrentIndex(weights->findData(int(WeightFormat::GgufQ4_K_M)));
+    // By name and bits per weight, not the command line's id: llama.cpp's Q4_K_M of Llama 2 7B is a 3.80 GiB file
+    // for 6.74B weights (llama.cpp quantize README), 4.84 bits per weight.
+    const QString name = weights->currentText();
+    QVERIFY2(name.startsWith(QStringLiteral("GGUF Q4_K_M (")) && name.endsWith(QStringLiteral(" bits/weight)")),
+             qPrintable(name));
+    const double bits = name.section(QLatin1Char('('), 1).section(QLatin1Char(' '), 0, 0).toDouble();
+    QVERIFY2(bits > 4.75 && bits < 4.95, qPrintable(name));
     QVERIFY(v->result()->fits);
     QVERIFY(v->result()->config.weights == WeightFormat::GgufQ4_K_M);
     QVERIFY(v->resultText().contains(QStringLiteral("Fits")));

@@ -316,8 +316,10 @@ void TestSimulate::explanationsSumToTheCategory()
         QCOMPARE_GE(all[i - 1].bytes, all[i].bytes);
     // Weights under autocast: P x 4 bytes (FP32 parameters, PyTorch AMP documentation).
     const CategoryExplanation w = explainCategory(r, MemoryCategory::Weights);
-    QCOMPARE(w.bytesPerParameter, 4.0);
-    QCOMPARE(w.parameters, 124439808.0); // GPT-2 small, tied embeddings (Radford et al. 2019; HF gpt2)
+    QCOMPARE(w.terms.size(), std::size_t(1));
+    QCOMPARE(w.terms[0].bytesPerElement, 4.0);
+    QCOMPARE(w.terms[0].count, 124439808.0); // GPT-2 small, tied embeddings (Radford et al. 2019; HF gpt2)
+    QCOMPARE(w.parameters, 124439808.0);
     // Eager attention: the Korthikanti et al. closed form is offered for comparison.
     QVERIFY(explainCategory(r, MemoryCategory::Activations).hasKorthikanti);
 }

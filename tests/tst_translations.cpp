@@ -3,11 +3,14 @@
 // to Chinese at run time must leave no English behind in the window; exported figures must draw real Chinese glyphs.
 
 #include "appsettings.h"
+#include "baselinetable.h"
 #include "catalogloader.h"
 #include "chartstyle.h"
 #include "controlpanel.h"
 #include "figure.h"
 #include "formatting.h"
+#include "gpucomparisonview.h"
+#include "inferenceview.h"
 #include "labels.h"
 #include "language.h"
 #include "mainwindow.h"
@@ -17,21 +20,32 @@
 
 #include <QAbstractAxis>
 #include <QAbstractButton>
+#include <QAbstractItemView>
+#include <QAbstractSeries>
 #include <QChart>
+#include <QChartView>
 #include <QComboBox>
 #include <QCompleter>
+#include <QDialogButtonBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QGroupBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPainter>
 #include <QProcess>
+#include <QPushButton>
 #include <QRawFont>
 #include <QRegularExpression>
 #include <QSet>
+#include <QSpinBox>
+#include <QTabBar>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
+#include <QTextDocumentFragment>
 #include <QXmlStreamReader>
 
 using namespace headroom;
@@ -81,6 +95,134 @@ QStringList sorted(QStringList l)
 
 const QString kTs = QStringLiteral(HEADROOM_SOURCE_DIR "/resources/translations/headroom_zh_CN.ts");
 
+// The words a Chinese window may show in Latin letters: every word the translations themselves keep (torch, ZeRO,
+// autocast, LoRA ...), the catalog's GPU, vendor and model names, and units. Anything else is English left behind.
+QSet<QString> allowedLatinWords(const Catalog& catalog)
+{
+    static const QRegularExpression word(QStringLiteral("[A-Za-z]+"));
+    QSet<QString> allowed;
+    auto add = [&](const QString& text) {
+        for (auto it = word.globalMatch(text); it.hasNext();)
+            allowed.insert(it.next().captured(0).toLower());
+    };
+    for (const Entry& e : readTs(kTs))
+        add(QTextDocumentFragment::fromHtml(e.translation).toPlainText());
+    for (const GpuSpec& g : catalog.gpus())
+        add(QString::fromStdString(g.name + ' ' + g.vendor + ' ' + g.id + ' ' + g.memoryType + ' ' + g.architecture
+                                   + ' ' + g.chip));
+    for (const ModelSpec& m : catalog.models())
+        add(QString::fromStdString(m.name + ' ' + m.id));
+    // Units and names the UI shows as they are; the language menu names each language in its own.
+    for (const char* w : { "GiB", "MiB", "KiB", "TiB", "GB", "TB", "ms", "English", "bits", "weight", "LLM", "int",
+                           "bitsandbytes", "GGUF", "GPTQ", "AWQ", "ppl",
+                           // the command line's link ids (--intra-link, --inter-link), shown with their rates
+                           "pcie", "shm", "nvlink", "bridge", "ib", "hdr", "ndr", "eth" })
+        allowed.insert(QString::fromLatin1(w).toLower());
+    return allowed;
+}
+
+// English words of `text` (rich text read as the user sees it) that a Chinese window should not show.
+QStringList englishWords(const QString& text, const QSet<QString>& allowed)
+{
+    const QString plain = Qt::mightBeRichText(text) ? QTextDocumentFragment::fromHtml(text).toPlainText() : text;
+    // Identifiers and file names (max_memory_allocated, config.json, --tp, q4_K) are code, not English.
+    static const QRegularExpression token(QStringLiteral("[A-Za-z0-9_./:\\-]+"));
+    static const QRegularExpression prose(QStringLiteral("^[A-Za-z][a-z]+(-[a-z]+)*$"));
+    QStringList found;
+    for (auto it = token.globalMatch(plain); it.hasNext();) {
+        QString t = it.next().captured(0);
+        while (t.endsWith(QLatin1Char('.')) || t.endsWith(QLatin1Char(':')))
+            t.chop(1);
+        if (t.size() < 3 || !prose.match(t).hasMatch())
+            continue; // acronyms (GPU, MFU, CSV), numbers, code
+        for (const QString& part : t.split(QLatin1Char('-'))) {
+            if (!allowed.contains(part.toLower())) {
+                found << t;
+                break;
+            }
+        }
+    }
+    return found;
+}
+
+// Every text a user can read in `root` and its children, visible or not: labels, buttons, group titles, tooltips,
+// placeholders, spin-box suffixes, combo items, tab names, dock titles, menus, item views' headers and cells, text
+// browsers and the charts' titles, axes and legends.
+QList<QPair<QString, QString>> visibleTexts(QWidget* root)
+{
+    QList<QPair<QString, QString>> out;
+    auto add = [&](const QObject* o, const QString& what, const QString& text) {
+        if (!text.trimmed().isEmpty())
+            out << qMakePair(o->objectName() + QLatin1Char(' ') + what, text);
+    };
+    QList<QWidget*> widgets = root->findChildren<QWidget*>();
+    widgets << root;
+    for (QWidget* w : widgets) {
+        add(w, QStringLiteral("tooltip"), w->toolTip());
+        if (w->isWindow() || qobject_cast<QDockWidget*>(w))
+            add(w, QStringLiteral("title"), w->windowTitle());
+        if (auto* l = qobject_cast<QLabel*>(w))
+            add(w, QStringLiteral("label"), l->text());
+        else if (auto* b = qobject_cast<QAbstractButton*>(w))
+            add(w, QStringLiteral("button"), b->text());
+        else if (auto* g = qobject_cast<QGroupBox*>(w))
+            add(w, QStringLiteral("group"), g->title());
+        else if (auto* e = qobject_cast<QLineEdit*>(w); e && !qobject_cast<QAbstractSpinBox*>(w->parentWidget())
+                 && !qobject_cast<QComboBox*>(w->parentWidget()))
+            add(w, QStringLiteral("placeholder"), e->placeholderText());
+        else if (auto* sb = qobject_cast<QSpinBox*>(w))
+            add(w, QStringLiteral("suffix"), sb->suffix() + sb->prefix());
+        else if (auto* db = qobject_cast<QDoubleSpinBox*>(w))
+            add(w, QStringLiteral("suffix"), db->suffix() + db->prefix());
+        else if (auto* c = qobject_cast<QComboBox*>(w)) {
+            for (int i = 0; i < c->count(); ++i)
+                add(w, QStringLiteral("item"), c->itemText(i));
+        } else if (auto* t = qobject_cast<QTabBar*>(w)) {
+            for (int i = 0; i < t->count(); ++i)
+                add(w, QStringLiteral("tab"), t->tabText(i));
+        } else if (auto* tb = qobject_cast<QTextBrowser*>(w))
+            add(w, QStringLiteral("text"), tb->toPlainText());
+        if (auto* v = qobject_cast<QAbstractItemView*>(w); v && v->model()) {
+            const QAbstractItemModel* m = v->model();
+            for (int c = 0; c < m->columnCount(); ++c) {
+                add(w, QStringLiteral("header"), m->headerData(c, Qt::Horizontal).toString());
+                add(w, QStringLiteral("header tooltip"), m->headerData(c, Qt::Horizontal, Qt::ToolTipRole).toString());
+            }
+            for (int r = 0; r < m->rowCount(); ++r)
+                for (int c = 0; c < m->columnCount(); ++c) {
+                    add(w, QStringLiteral("cell"), m->index(r, c).data().toString());
+                    add(w, QStringLiteral("cell tooltip"), m->index(r, c).data(Qt::ToolTipRole).toString());
+                }
+        }
+        if (auto* cv = qobject_cast<QChartView*>(w); cv && cv->chart()) {
+            add(w, QStringLiteral("chart"), cv->chart()->title());
+            for (QAbstractAxis* a : cv->chart()->axes())
+                add(w, QStringLiteral("axis"), a->titleText());
+            for (QAbstractSeries* s : cv->chart()->series())
+                add(w, QStringLiteral("series"), s->name());
+        }
+    }
+    for (QMenu* m : root->findChildren<QMenu*>()) {
+        add(m, QStringLiteral("menu"), m->title());
+        for (QAction* a : m->actions())
+            add(m, QStringLiteral("menu item"), a->text());
+    }
+    return out;
+}
+
+QStringList leftoverEnglish(QWidget* root, const Catalog& catalog)
+{
+    const QSet<QString> allowed = allowedLatinWords(catalog);
+    QStringList problems;
+    for (const auto& [what, text] : visibleTexts(root)) {
+        const QStringList words = englishWords(text, allowed);
+        if (!words.isEmpty())
+            problems << QStringLiteral("%1: \"%2\" (%3)").arg(what, text.left(120), words.join(QLatin1Char(' ')));
+    }
+    problems.removeDuplicates();
+    return problems;
+}
+
 } // namespace
 
 class TestTranslations : public QObject {
@@ -93,6 +235,9 @@ private slots:
     void exportedFiguresDrawChineseGlyphs();
     void gpuSearchMatchesBothLanguages();
     void systemLocaleChoosesTheLanguage();
+    void everyPanelIsChineseAfterRuntimeSwitch();
+    void messagesHaveNoRawMarkup();
+    void standardButtonsFollowTheLanguage();
 };
 
 void TestTranslations::everyEntryIsFinished()
@@ -295,6 +440,126 @@ void TestTranslations::systemLocaleChoosesTheLanguage()
                                                                               : QStringLiteral("en");
     QCOMPARE(Language::resolve(QString()), expected);
     QCOMPARE(Language::resolve(QStringLiteral("klingon")), expected);
+}
+
+void TestTranslations::everyPanelIsChineseAfterRuntimeSwitch()
+{
+    // Issue 29.4 and 32.3: open and closed panels, switched at run time (View > Language), read as a fresh Chinese
+    // window would: dock labels, table headers and cells, data-derived names (weight formats, examples).
+    QTemporaryDir dir;
+    AppSettings settings(dir.filePath(QStringLiteral("s.ini")), nullptr);
+    SimulationController controller(CatalogLoader::bundled());
+    Language language;
+    QVERIFY(language.apply(QStringLiteral("en")));
+    MainWindow window(&controller, &settings);
+    window.applyScenario(defaultScenario());
+    window.resize(1600, 1000);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.setBaselinePinned(true);
+    window.showGpuComparison();
+    window.showInference();
+    window.showScaling();
+    window.showPlan();
+    QTest::qWait(200);
+    window.hideGpuComparison(); // a closed panel: it must be Chinese when it is opened again
+    QCOMPARE(window.gpuComparison()->findChild<QPushButton*>(QStringLiteral("copyCsvButton"))->text(),
+             QStringLiteral("&Copy as CSV"));
+
+    QVERIFY(language.apply(QStringLiteral("zh_CN")));
+    QCoreApplication::processEvents();
+    window.showGpuComparison();
+    window.gpuComparison()->refresh();
+    window.inference()->refresh();
+    QTest::qWait(300);
+    QCoreApplication::processEvents();
+    QCOMPARE(window.gpuComparison()->findChild<QPushButton*>(QStringLiteral("copyCsvButton"))->text(),
+             QStringLiteral("复制为 CSV(&C)"));
+    const QStringList problems = leftoverEnglish(&window, controller.catalog());
+    for (const QString& p : problems)
+        qWarning("%s", qPrintable(p));
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    // The examples by their Chinese titles, not by file name.
+    QStringList examples;
+    for (QMenu* m : window.findChildren<QMenu*>())
+        if (m->objectName() == QLatin1String("examplesMenu"))
+            for (QAction* a : m->actions())
+                examples << a->text();
+    QCOMPARE(examples.size(), MainWindow::examplePaths().size());
+    for (const QString& e : examples) {
+        QVERIFY2(!e.contains(QRegularExpression(QStringLiteral("^\\d\\d-"))), qPrintable(e));
+        QVERIFY2(e.contains(QStringLiteral("放")) || e.contains(QStringLiteral("FP"))
+                     || e.contains(QStringLiteral("参数")),
+                 qPrintable(e));
+    }
+    QVERIFY(language.apply(QStringLiteral("en")));
+    QCoreApplication::processEvents();
+    QCOMPARE(window.gpuComparison()->findChild<QPushButton*>(QStringLiteral("copyCsvButton"))->text(),
+             QStringLiteral("&Copy as CSV"));
+}
+
+void TestTranslations::messagesHaveNoRawMarkup()
+{
+    // Issue 32.3: the Serving panel's errors for GPT-2 XL (25 heads over 2 GPUs; a context past its 1024 learned
+    // positions) read as text in both languages: no &quot; or &amp; on screen, and Chinese in a Chinese window.
+    const Catalog catalog = CatalogLoader::bundled();
+    Language language;
+    for (const QString code : { QStringLiteral("en"), QStringLiteral("zh_CN") }) {
+        QVERIFY(language.apply(code));
+        InferenceView view(catalog);
+        view.resize(900, 700);
+        view.show();
+        Scenario s = defaultScenario();
+        s.modelId = "gpt2-xl";
+        view.setScenario(s);
+        InferenceConfig tp;
+        tp.tensorParallel = 2;
+        InferenceConfig longContext;
+        longContext.prompt = 4096;
+        InferenceConfig moe;
+        for (const auto& [config, model] :
+             { qMakePair(tp, std::string("gpt2-xl")), qMakePair(longContext, std::string("gpt2-xl")),
+               qMakePair(moe, std::string("mixtral-8x7b")), qMakePair(moe, std::string("bert-base")) }) {
+            s.modelId = model;
+            view.setScenario(s);
+            view.setConfig(config);
+            QLabel* label = view.findChild<QLabel*>(QStringLiteral("resultLabel"));
+            QVERIFY(label);
+            QTextDocument shown;
+            if (label->textFormat() == Qt::RichText
+                || (label->textFormat() == Qt::AutoText && Qt::mightBeRichText(label->text())))
+                shown.setHtml(label->text());
+            else
+                shown.setPlainText(label->text());
+            const QString text = shown.toPlainText();
+            QVERIFY2(!text.isEmpty(), qPrintable(QString::fromStdString(model)));
+            QVERIFY2(!text.contains(QStringLiteral("&quot;")) && !text.contains(QStringLiteral("&amp;"))
+                         && !text.contains(QStringLiteral("&lt;")),
+                     qPrintable(text));
+            if (code == QLatin1String("zh_CN")) {
+                const QStringList words = englishWords(text, allowedLatinWords(catalog));
+                QVERIFY2(words.isEmpty(), qPrintable(text + QStringLiteral(" -- ") + words.join(QLatin1Char(' '))));
+            }
+        }
+    }
+    QVERIFY(language.apply(QStringLiteral("en")));
+}
+
+void TestTranslations::standardButtonsFollowTheLanguage()
+{
+    // Issue 32.3: Save and Cancel of a standard button box follow a run-time switch, whether or not the system has
+    // Qt's own qtbase_zh_CN (Headroom's translation carries the standard buttons).
+    Language language;
+    QVERIFY(language.apply(QStringLiteral("en")));
+    QDialogButtonBox box(QDialogButtonBox::Save | QDialogButtonBox::Cancel);
+    QCOMPARE(box.button(QDialogButtonBox::Save)->text(), QStringLiteral("Save"));
+    QVERIFY(language.apply(QStringLiteral("zh_CN")));
+    QCoreApplication::processEvents();
+    QCOMPARE(box.button(QDialogButtonBox::Save)->text(), QStringLiteral("保存"));
+    QCOMPARE(box.button(QDialogButtonBox::Cancel)->text(), QStringLiteral("取消"));
+    QVERIFY(language.apply(QStringLiteral("en")));
+    QCoreApplication::processEvents();
+    QCOMPARE(box.button(QDialogButtonBox::Cancel)->text(), QStringLiteral("Cancel"));
 }
 
 QTEST_MAIN(TestTranslations)

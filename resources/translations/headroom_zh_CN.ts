@@ -209,7 +209,7 @@
     </message>
     <message>
         <source>Micro-batch per GPU: DataLoader(batch_size=...) on each rank, HF TrainingArguments(per_device_train_batch_size=...), DeepSpeed train_micro_batch_size_per_gpu.</source>
-        <translation>每张 GPU 的微批次：每个 rank 上的 DataLoader(batch_size=...)、HF TrainingArguments(per_device_train_batch_size=...)、DeepSpeed 的 train_micro_batch_size_per_gpu。</translation>
+        <translation>每张 GPU 的微批次：每个进程上的 DataLoader(batch_size=...)、HF TrainingArguments(per_device_train_batch_size=...)、DeepSpeed 的 train_micro_batch_size_per_gpu。</translation>
     </message>
     <message>
         <source>Tokens per sample (logarithmic, 64 to 131072), the tokenizer&apos;s max_length; for vision models the image side, the torchvision transform&apos;s crop size.</source>
@@ -317,7 +317,7 @@
     </message>
     <message>
         <source>Megatron-LM expert parallelism (--expert-model-parallel-size), for mixture-of-experts models: the routed experts are split over this many of the data-parallel GPUs, each keeping the dense layers whole and its share of the experts; the tokens travel to their experts and back in all-to-alls in every MoE layer. Must divide the data-parallel GPUs and the experts.</source>
-        <translation>Megatron-LM 专家并行（--expert-model-parallel-size），用于混合专家（MoE）模型：路由专家分布在这么多个数据并行 GPU 上，每个 GPU 保留完整的稠密层和自己那一份专家；每个 MoE 层中，token 通过 all-to-all 发往其专家并返回。必须整除数据并行 GPU 数和专家数。</translation>
+        <translation>Megatron-LM 专家并行（--expert-model-parallel-size），用于混合专家（MoE）模型：路由专家分布在这么多个数据并行 GPU 上，每个 GPU 保留完整的稠密层和自己那一份专家；每个 MoE 层中，词元通过 all-to-all 发往其专家并返回。必须整除数据并行 GPU 数和专家数。</translation>
     </message>
     <message>
         <source>Context-parallel GPUs</source>
@@ -325,11 +325,11 @@
     </message>
     <message>
         <source>Megatron-LM context parallelism (--context-parallel-size) for long sequences: each GPU holds 1/cp of every sequence, so activations shrink cp-fold, while keys and values pass round a ring of the cp GPUs beside the attention kernels. Needs fused attention and 2 × cp dividing the tokens. The job uses data-parallel × tensor-parallel × pipeline × context GPUs.</source>
-        <translation>Megatron-LM 上下文并行（--context-parallel-size），用于长序列：每个 GPU 持有每个序列的 1/cp，激活缩小 cp 倍；键和值在 cp 个 GPU 组成的环上传递，与注意力内核并行。需要融合注意力，且 2 × cp 整除 token 数。作业使用数据并行 × 张量并行 × 流水线 × 上下文个 GPU。</translation>
+        <translation>Megatron-LM 上下文并行（--context-parallel-size），用于长序列：每个 GPU 持有每个序列的 1/cp，激活缩小 cp 倍；键和值在 cp 个 GPU 组成的环上传递，与注意力内核并行。需要融合注意力，且 2 × cp 整除词元数。作业使用数据并行 × 张量并行 × 流水线 × 上下文个 GPU。</translation>
     </message>
     <message>
         <source>Megatron-LM sequence parallelism (--sequence-parallel) with tensor parallelism: the norms, dropouts and residual adds run on 1/t of the tokens per GPU, so their activations shrink t-fold; the all-reduces become all-gathers and reduce-scatters of the same volume.</source>
-        <translation>Megatron-LM 序列并行（--sequence-parallel），与张量并行一起使用：归一化、dropout 和残差相加在每个 GPU 上只处理 1/t 的 token，其激活缩小 t 倍；all-reduce 变为同等通信量的 all-gather 和 reduce-scatter。</translation>
+        <translation>Megatron-LM 序列并行（--sequence-parallel），与张量并行一起使用：归一化、dropout 和残差相加在每个 GPU 上只处理 1/t 的词元，其激活缩小 t 倍；all-reduce 变为同等通信量的 all-gather 和 reduce-scatter。</translation>
     </message>
     <message>
         <source>Sequence parallelism</source>
@@ -402,41 +402,6 @@
     <message>
         <source>The step captured once and replayed as a CUDA graph (torch.cuda.graphs, torch.compile(mode=&quot;reduce-overhead&quot;)): the host no longer issues each operator, so a host-bound step runs at the GPU&apos;s pace.</source>
         <translation>这一步只捕获一次，之后作为 CUDA Graph 重放（torch.cuda.graphs、torch.compile(mode=&quot;reduce-overhead&quot;)）：主机不再逐个下发算子，受主机限制的一步就能以 GPU 的速度运行。</translation>
-    </message>
-</context>
-<context>
-    <name>Examples</name>
-    <message>
-        <source>BERT-base in FP32: batch 32 does not fit 12 GB</source>
-        <translation>BERT-base（FP32）：批大小 32 在 12 GB 上放不下</translation>
-    </message>
-    <message>
-        <source>BERT-base with FP16 mixed precision</source>
-        <translation>BERT-base，FP16 混合精度</translation>
-    </message>
-    <message>
-        <source>BERT-base with activation checkpointing</source>
-        <translation>BERT-base，激活检查点</translation>
-    </message>
-    <message>
-        <source>100M-parameter Transformer in FP32</source>
-        <translation>1 亿参数的 Transformer（FP32）</translation>
-    </message>
-    <message>
-        <source>100M-parameter Transformer, mixed precision</source>
-        <translation>1 亿参数的 Transformer，混合精度</translation>
-    </message>
-    <message>
-        <source>GPT-2 XL on one 12 GB GPU: does not fit</source>
-        <translation>单块 12 GB GPU 上的 GPT-2 XL：放不下</translation>
-    </message>
-    <message>
-        <source>GPT-2 XL with ZeRO-3 over 4 GPUs</source>
-        <translation>GPT-2 XL，在 4 块 GPU 上使用 ZeRO-3</translation>
-    </message>
-    <message>
-        <source>Full fine-tune of Llama 3.2 1B in 12 GB: pure BF16, 8-bit AdamW</source>
-        <translation>在 12 GB 中全量微调 Llama 3.2 1B：纯 BF16 与 8 位 AdamW</translation>
     </message>
 </context>
 <context>
@@ -1864,7 +1829,7 @@
     </message>
     <message>
         <source>Every layout of tensor, pipeline, context, expert and data parallelism, ZeRO, checkpointing and micro-batch on N GPUs, fastest first, with why the others fail</source>
-        <translation>N 个 GPU 上张量、流水线、上下文、专家和数据并行，ZeRO、检查点与 micro-batch 的每种布局，最快的在前，并说明其余为何不行</translation>
+        <translation>N 个 GPU 上张量、流水线、上下文、专家和数据并行，ZeRO、检查点与微批次的每种布局，最快的在前，并说明其余为何不行</translation>
     </message>
     <message>
         <source>Ctrl+Shift+P</source>
@@ -2197,7 +2162,7 @@
     <name>PlanView</name>
     <message>
         <source>t beyond a node: tensor parallelism keeps its ranks on one node</source>
-        <translation>t 超出一个节点：张量并行的各个 rank 须在同一节点内</translation>
+        <translation>t 超出一个节点：张量并行的各个进程须在同一节点内</translation>
     </message>
     <message>
         <source>heads not divisible: t must divide the attention heads, key/value heads and FFN width</source>
@@ -2217,11 +2182,11 @@
     </message>
     <message>
         <source>context parallelism needs a token sequence and fused attention</source>
-        <translation>上下文并行需要 token 序列和融合注意力</translation>
+        <translation>上下文并行需要词元序列和融合注意力</translation>
     </message>
     <message>
         <source>context parallelism needs 2 cp to divide the tokens</source>
-        <translation>上下文并行要求 2 cp 整除 token 数</translation>
+        <translation>上下文并行要求 2 cp 整除词元数</translation>
     </message>
     <message>
         <source>global batch not divisible by micro-batch x dp</source>
@@ -2237,7 +2202,7 @@
     </message>
     <message>
         <source>sequence parallelism needs t to divide the tokens</source>
-        <translation>序列并行要求 t 整除 token 数</translation>
+        <translation>序列并行要求 t 整除词元数</translation>
     </message>
     <message>
         <source>ZeRO-2/3 with pipeline parallelism: DeepSpeed refuses the pair</source>
@@ -2249,7 +2214,90 @@
     </message>
     <message>
         <source>does not fit: the most loaded rank&apos;s peak is above the GPU&apos;s memory</source>
-        <translation>放不下：负载最重的 rank 的峰值超过 GPU 显存</translation>
+        <translation>放不下：负载最重的进程的峰值超过 GPU 显存</translation>
+    </message>
+</context>
+<context>
+    <name>QPlatformTheme</name>
+    <message>
+        <source>OK</source>
+        <translation>确定</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Save All</source>
+        <translation>全部保存</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>&amp;Yes</source>
+        <translation>是(&amp;Y)</translation>
+    </message>
+    <message>
+        <source>Yes to &amp;All</source>
+        <translation>全部是(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;No</source>
+        <translation>否(&amp;N)</translation>
+    </message>
+    <message>
+        <source>N&amp;o to All</source>
+        <translation>全部否(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Abort</source>
+        <translation>中止</translation>
+    </message>
+    <message>
+        <source>Retry</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <source>Ignore</source>
+        <translation>忽略</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>放弃</translation>
+    </message>
+    <message>
+        <source>Help</source>
+        <translation>帮助</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>重置</translation>
+    </message>
+    <message>
+        <source>Restore Defaults</source>
+        <translation>恢复默认值</translation>
+    </message>
+    <message>
+        <source>Don&apos;t Save</source>
+        <translation>不保存</translation>
+    </message>
+    <message>
+        <source>Close without Saving</source>
+        <translation>关闭且不保存</translation>
     </message>
 </context>
 <context>
@@ -3794,7 +3842,7 @@
     </message>
     <message>
         <source>micro-batch</source>
-        <translation>micro-batch</translation>
+        <translation>微批次</translation>
     </message>
     <message>
         <source>accumulation</source>
@@ -3917,7 +3965,7 @@
     <message numerus="yes">
         <source>Each added GPU is another data-parallel replica of %n GPU(s), with the same micro-batch: perfect scaling keeps %1 per GPU (dashed).</source>
         <translation>
-            <numerusform>每增加的 GPU 都是另一个由 %n 个 GPU 组成的数据并行副本，micro-batch 不变：理想扩展将保持每个 GPU %1（虚线）。</numerusform>
+            <numerusform>每增加的 GPU 都是另一个由 %n 个 GPU 组成的数据并行副本，微批次不变：理想扩展将保持每个 GPU %1（虚线）。</numerusform>
         </translation>
     </message>
     <message>
@@ -3934,7 +3982,7 @@
     </message>
     <message>
         <source>Memory per GPU (most loaded rank) against GPUs</source>
-        <translation>每个 GPU 的显存（负载最重的 rank）与 GPU 数</translation>
+        <translation>每个 GPU 的显存（负载最重的进程）与 GPU 数</translation>
     </message>
     <message>
         <source>GiB</source>
@@ -4272,6 +4320,253 @@
     <message>
         <source>%1, &lt;a href=&quot;time&quot;&gt;GPU-bound&lt;/a&gt;</source>
         <translation>%1，&lt;a href=&quot;time&quot;&gt;受 GPU 限制&lt;/a&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>Explainer</name>
+    <message>
+        <source>%1 (gradient)</source>
+        <translation>%1（梯度）</translation>
+    </message>
+    <message>
+        <source>%1 on this GPU</source>
+        <translation>此 GPU 上 %1</translation>
+    </message>
+    <message>
+        <source>%1 × %2</source>
+        <translation>%1 × %2</translation>
+    </message>
+    <message>
+        <source>%1 × %2 B</source>
+        <translation>%1 × %2 B</translation>
+    </message>
+    <message>
+        <source>%1 ÷ %2</source>
+        <translation>%1 ÷ %2</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>%1: %2 = %3</source>
+        <translation>%1: %2 = %3</translation>
+    </message>
+    <message>
+        <source>%1, on the bytes allocated at the peak: %2 × %3 = %4</source>
+        <translation>%1，按峰值时已分配的字节计: %2 × %3 = %4</translation>
+    </message>
+    <message>
+        <source>32-bit states of tensors under 4096 elements</source>
+        <translation>不足 4096 个元素的张量保留 32 位状态</translation>
+    </message>
+    <message>
+        <source>8-bit states m and v</source>
+        <translation>8 位状态 m 和 v</translation>
+    </message>
+    <message>
+        <source>Adam moments m and v (%1)</source>
+        <translation>Adam 一阶、二阶矩 m 和 v（%1）</translation>
+    </message>
+    <message>
+        <source>BF16</source>
+        <translation>BF16</translation>
+    </message>
+    <message>
+        <source>FP16</source>
+        <translation>FP16</translation>
+    </message>
+    <message>
+        <source>FP32</source>
+        <translation>FP32</translation>
+    </message>
+    <message>
+        <source>FP8</source>
+        <translation>FP8</translation>
+    </message>
+    <message>
+        <source>INT32</source>
+        <translation>INT32</translation>
+    </message>
+    <message>
+        <source>INT64</source>
+        <translation>INT64</translation>
+    </message>
+    <message>
+        <source>INT8</source>
+        <translation>INT8</translation>
+    </message>
+    <message>
+        <source>CUDA context and workspaces</source>
+        <translation>CUDA 上下文与工作区</translation>
+    </message>
+    <message>
+        <source>DDP gradient buckets (%1)</source>
+        <translation>DDP 梯度桶（%1）</translation>
+    </message>
+    <message>
+        <source>FP32 master weights</source>
+        <translation>FP32 主权重</translation>
+    </message>
+    <message>
+        <source>FP8 weight copies and transposes</source>
+        <translation>FP8 权重副本及其转置</translation>
+    </message>
+    <message>
+        <source>For comparison (not the figure), the closed form for a standard GPT layer with 16-bit activations and 1-byte dropout masks (Korthikanti et al. 2022, Table 2): sbh(34 + 5as/h) × L = %1</source>
+        <translation>仅供对照（不是上面的数值）：标准 GPT 层在 16 位激活和 1 字节 dropout 掩码下的闭式公式（Korthikanti 等 2022，表 2）：sbh(34 + 5as/h) × L = %1</translation>
+    </message>
+    <message>
+        <source>LoRA adapters (%1)</source>
+        <translation>LoRA 适配器（%1）</translation>
+    </message>
+    <message>
+        <source>NF4: 4 bits + 8-bit absmax per 64 weights + FP32 constant per 16,384 = 4.127 bits</source>
+        <translation>NF4：4 位 + 每 64 个权重一个 8 位 absmax + 每 16,384 个权重一个 FP32 常数 = 4.127 位</translation>
+    </message>
+    <message>
+        <source>On the host (optimizer offload): %1 outside the GPU.</source>
+        <translation>在主机内存中（优化器卸载）：%1 不在 GPU 上。</translation>
+    </message>
+    <message>
+        <source>The paged optimizer&apos;s states are in unified memory: %1 outside the GPU&apos;s peak.</source>
+        <translation>分页优化器的状态位于统一内存中：%1 不计入 GPU 峰值。</translation>
+    </message>
+    <message>
+        <source>With ZeRO-Offload the gradient partitions go to the host as they are made.</source>
+        <translation>使用 ZeRO-Offload 时，梯度分片一产生就移到主机内存。</translation>
+    </message>
+    <message>
+        <source>ZeRO-2 (P_os+g) shards gradients (Rajbhandari et al. 2020); Megatron and DeepSpeed keep FP32 gradient buffers (18 bytes per parameter with Adam), the ZeRO paper counts 16-bit gradients (16 bytes); PyTorch DistributedDataParallel keeps a second copy in its buckets.</source>
+        <translation>ZeRO-2（P_os+g）对梯度分片（Rajbhandari 等 2020）；Megatron 和 DeepSpeed 保留 FP32 梯度缓冲区（使用 Adam 时每参数 18 字节），ZeRO 论文按 16 位梯度计算（16 字节）；PyTorch DistributedDataParallel 在其梯度桶中再保留一份副本。</translation>
+    </message>
+    <message>
+        <source>ZeRO-3 shards the FP32 weights, but each layer is gathered into the same FP32 parameter, and autocast keeps the 16-bit cast of every one until the forward pass ends: the whole 16-bit copy is on every GPU. With 16-bit weights and an FP32 master copy (Weights: master weights; DeepSpeed bf16, FSDP MixedPrecision) nothing is cast.</source>
+        <translation>ZeRO-3 对 FP32 权重分片，但每一层都被收集到同一个 FP32 参数中，autocast 会保留每一层的 16 位转换副本直到前向结束：完整的 16 位副本存在于每个 GPU 上。使用 16 位权重加 FP32 主副本（权重：主权重；DeepSpeed bf16、FSDP MixedPrecision）时不做转换。</translation>
+    </message>
+    <message>
+        <source>all other operators</source>
+        <translation>其余所有算子</translation>
+    </message>
+    <message>
+        <source>allocator reserve</source>
+        <translation>分配器预留</translation>
+    </message>
+    <message>
+        <source>autocast&apos;s cached casts (%1)</source>
+        <translation>autocast 缓存的转换副本（%1）</translation>
+    </message>
+    <message>
+        <source>buffers allocated in the step (NCCL, cuDNN)</source>
+        <translation>训练步中分配的缓冲区（NCCL、cuDNN）</translation>
+    </message>
+    <message>
+        <source>factored second moments, rows + columns (FP32)</source>
+        <translation>分解的二阶矩，行 + 列（FP32）</translation>
+    </message>
+    <message>
+        <source>frozen weights (%1)</source>
+        <translation>冻结权重（%1）</translation>
+    </message>
+    <message>
+        <source>gradients (%1)</source>
+        <translation>梯度（%1）</translation>
+    </message>
+    <message>
+        <source>live at the peak, by the operator that allocated it, summed over layers:</source>
+        <translation>峰值时存活的内存，按分配它的算子汇总（各层合计）:</translation>
+    </message>
+    <message>
+        <source>momentum (%1)</source>
+        <translation>动量（%1）</translation>
+    </message>
+    <message>
+        <source>sum: %1</source>
+        <translation>合计: %1</translation>
+    </message>
+    <message>
+        <source>tensors autograd saves for backward, at the end of the forward pass, by the operator that saved them, summed over layers:</source>
+        <translation>前向结束时 autograd 为反向保存的张量，按保存它们的算子汇总（各层合计）:</translation>
+    </message>
+    <message>
+        <source>the micro-batch&apos;s inputs</source>
+        <translation>微批次的输入</translation>
+    </message>
+    <message>
+        <source>their FP32 absmax, one per 256 elements</source>
+        <translation>其 FP32 absmax，每 256 个元素一个</translation>
+    </message>
+    <message>
+        <source>torch.autocast keeps parameters in FP32 (PyTorch AMP documentation); DeepSpeed and Megatron keep 16-bit weights with an FP32 master copy; ZeRO-3 (P_p) shards them over N ranks (Rajbhandari et al. 2020, sec. 5); QLoRA stores the adapted Linear weights as NF4 with double quantization (Dettmers et al. 2023, sec. 3).</source>
+        <translation>torch.autocast 以 FP32 保存参数（PyTorch AMP 文档）；DeepSpeed 和 Megatron 保存 16 位权重和一份 FP32 主副本；ZeRO-3（P_p）把它们分片到 N 个进程上（Rajbhandari 等 2020，第 5 节）；QLoRA 以双重量化的 NF4 存储被适配的 Linear 权重（Dettmers 等 2023，第 3 节）。</translation>
+    </message>
+    <message>
+        <source>trained weights (%1)</source>
+        <translation>训练的权重（%1）</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::gui::InferenceView</name>
+    <message>
+        <source>%1 (%2 bits/weight)</source>
+        <translation>%1（每权重 %2 位）</translation>
+    </message>
+    <message>
+        <source>AWQ 4-bit</source>
+        <translation>AWQ 4 位</translation>
+    </message>
+    <message>
+        <source>GGUF %1</source>
+        <translation>GGUF %1</translation>
+    </message>
+    <message>
+        <source>GPTQ 4-bit</source>
+        <translation>GPTQ 4 位</translation>
+    </message>
+    <message>
+        <source>INT8 (LLM.int8)</source>
+        <translation>INT8（LLM.int8）</translation>
+    </message>
+    <message>
+        <source>NF4 (bitsandbytes)</source>
+        <translation>NF4（bitsandbytes）</translation>
+    </message>
+    <message>
+        <source>Serving a mixture-of-experts model such as %1 is not modelled yet (every expert resident, the active experts per token); the training estimate covers it.</source>
+        <translation>尚未对 %1 这类混合专家模型的推理建模（所有专家常驻、每个词元激活部分专家）；训练估算涵盖它。</translation>
+    </message>
+    <message>
+        <source>The %1 attention heads of %2 do not split evenly over %3 GPUs: pick a tensor-parallel size that divides %1.</source>
+        <translation>%2 的 %1 个注意力头不能均分到 %3 个 GPU 上：请选择能整除 %1 的张量并行规模。</translation>
+    </message>
+    <message>
+        <source>The prompt and the generated tokens (%1) exceed the %2 positions %3 learned: make them shorter.</source>
+        <translation>提示词与生成的词元（%1）超过了 %3 学到的 %2 个位置：请缩短。</translation>
+    </message>
+    <message>
+        <source>These serving settings cannot be simulated (%1).</source>
+        <translation>无法模拟这些推理设置（%1）。</translation>
+    </message>
+</context>
+<context>
+    <name>QUndoStack</name>
+    <message>
+        <source>Undo %1</source>
+        <translation>撤销 %1</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <comment>Default text for undo action</comment>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>Redo %1</source>
+        <translation>重做 %1</translation>
+    </message>
+    <message>
+        <source>Redo</source>
+        <comment>Default text for redo action</comment>
+        <translation>重做</translation>
     </message>
 </context>
 </TS>

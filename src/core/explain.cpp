@@ -1,5 +1,7 @@
 #include "explain.h"
 
+#include "modelgraph.h"
+
 #include <algorithm>
 #include <map>
 
@@ -67,6 +69,104 @@ std::vector<Contributor> contributors(const Schedule& s, MemoryCategory c, std::
     return out;
 }
 
+namespace {
+
+    // ZeRO's shard of a model-state term: over every data-parallel rank, routed experts over the dp / ep ranks that
+    // hold the same experts (lowering.cpp zeroShard).
+    void shard(std::vector<MemoryTerm>& terms, const TrainingConfig& cfg)
+    {
+        const double ranks = std::max(1, cfg.dataParallel);
+        const double ep = std::max(1, cfg.expertParallel);
+        for (MemoryTerm& t : terms)
+            t.divisor = t.expert ? ranks / ep : ranks;
+    }
+
+    MemoryTerm byteTerm(TermKind kind, double bytes, double perByte = 1.0)
+    {
+        MemoryTerm t;
+        t.kind = kind;
+        t.dtype = DType::U8;
+        t.count = bytes;
+        t.bytesPerElement = perByte;
+        return t;
+    }
+
+    // Operators holding the bytes, the largest few by name and the rest as one term.
+    void operatorTerms(CategoryExplanation& x, const Schedule& s, std::int32_t step, double batch)
+    {
+        const std::vector<Contributor> all = contributors(s, x.category, step, batch, std::size_t(-1));
+        constexpr std::size_t kNamed = 8;
+        double rest = 0.0;
+        for (std::size_t i = 0; i < all.size(); ++i) {
+            if (i >= kNamed) {
+                rest += all[i].bytes;
+                continue;
+            }
+            MemoryTerm t = byteTerm(TermKind::Operator, all[i].bytes);
+            t.label = all[i].label;
+            t.backward = all[i].gradient;
+            x.terms.push_back(t);
+            x.contributors.push_back(all[i]);
+        }
+        if (rest > 0.0)
+            x.terms.push_back(byteTerm(TermKind::OtherOperators, rest));
+    }
+
+    void gradientTerms(CategoryExplanation& x, const Estimate& e, const ModelStateTerms& m)
+    {
+        const TrainingConfig& cfg = e.config;
+        const bool master = isMixed(cfg.precision) && cfg.mixedStyle == MixedPrecisionStyle::MasterWeights;
+        if (cfg.offloadOptimizer && cfg.zeroStage >= 2) {
+            x.note = CategoryExplanation::Note::OffloadedGradients; // partitions go to the host as they are made
+            return;
+        }
+        x.terms = m.gradients;
+        if (cfg.zeroStage >= 2)
+            shard(x.terms, cfg);
+        // PyTorch DDP's flat buckets hold a second copy (gradient_as_bucket_view=False; lowering.cpp).
+        if (std::max(1, cfg.dataParallel) > 1 && cfg.zeroStage == 0 && !master) {
+            x.note = CategoryExplanation::Note::DdpBuckets;
+            for (MemoryTerm t : m.gradients) {
+                t.kind = TermKind::DdpBuckets;
+                x.terms.push_back(t);
+            }
+        }
+    }
+
+    void optimizerTerms(CategoryExplanation& x, const Estimate& e, const ModelStateTerms& m)
+    {
+        const TrainingConfig& cfg = e.config;
+        const OptimizerFootprint& f = e.schedule->optimizer;
+        if (cfg.offloadOptimizer) {
+            x.note = CategoryExplanation::Note::OffloadedStates;
+            return;
+        }
+        for (const MemoryTerm& t : m.optimizer) {
+            if (!f.paged || t.kind == TermKind::MasterWeights) // paged states live in unified memory
+                x.terms.push_back(t);
+        }
+        if (f.paged)
+            x.note = CategoryExplanation::Note::PagedStates;
+        if (cfg.zeroStage >= 1)
+            shard(x.terms, cfg);
+    }
+
+    void overheadTerms(CategoryExplanation& x, const Estimate& e)
+    {
+        // estimate.cpp: the overhead at the peak is the framework figure, the reserve on the bytes allocated then,
+        // and the overhead-category blocks the step allocates.
+        const double reserve = e.config.allocatorReserveFraction;
+        const double allocated = (e.peakBytes - e.overheadBytes) / (1.0 + reserve);
+        x.terms.push_back(byteTerm(TermKind::FrameworkOverhead, e.overheadBytes));
+        if (reserve > 0.0)
+            x.terms.push_back(byteTerm(TermKind::AllocatorReserve, allocated, reserve));
+        const double blocks = x.bytes - e.overheadBytes - allocated * reserve;
+        if (blocks > 0.5)
+            x.terms.push_back(byteTerm(TermKind::Workspaces, blocks));
+    }
+
+} // namespace
+
 CategoryExplanation explainCategory(const SimulationResult& r, MemoryCategory c)
 {
     CategoryExplanation x;
@@ -77,53 +177,54 @@ CategoryExplanation explainCategory(const SimulationResult& r, MemoryCategory c)
     x.ranks = std::max(1, cfg.dataParallel);
     x.bytes = c == MemoryCategory::Transient ? e.atPeak[index(c)] : e.components[index(c)];
     const double batch = double(cfg.microBatch);
-    // Bytes of one stored parameter: FP32 under autocast, 16-bit with master weights or a pure-BF16 model.
-    const bool master = isMixed(cfg.precision) && cfg.mixedStyle == MixedPrecisionStyle::MasterWeights;
-    DType paramType = DType::F32;
-    if (master || cfg.precision == Precision::PureBF16)
-        paramType = cfg.precision == Precision::MixedFP16 ? DType::F16 : DType::BF16;
+    if (!e.schedule)
+        return x;
+    const Schedule& s = *e.schedule;
+    // The model states from the graph the schedule was lowered from (this stage's, one rank's share under tensor
+    // parallelism), by the lowering's and the optimizer's own rules.
+    ModelStateTerms m;
+    const bool modelStates = c == MemoryCategory::Weights || c == MemoryCategory::Gradients
+        || c == MemoryCategory::OptimizerStates || c == MemoryCategory::WeightCopies;
+    if (modelStates && r.model)
+        m = modelStateTerms(buildGraph(*r.model, cfg, GraphLayers::RepeatIdentical), cfg, s.gradientType);
     switch (c) {
     case MemoryCategory::Weights:
-        x.bytesPerParameter = bytesPerElement(paramType);
+        x.terms = m.weights;
         x.sharded = cfg.zeroStage >= 3;
-        x.closedFormBytes = x.bytes;
+        if (x.sharded)
+            shard(x.terms, cfg);
         break;
-    case MemoryCategory::OptimizerStates: // per-moment bytes of a non-master optimizer follow the parameters
-        x.bytesPerParameter = bytesPerElement(paramType);
+    case MemoryCategory::OptimizerStates:
         x.sharded = cfg.zeroStage >= 1;
+        optimizerTerms(x, e, m);
         break;
     case MemoryCategory::Gradients:
-        x.bytesPerParameter = e.schedule ? (e.schedule->gradientType == DType::F32 ? 4.0 : 2.0) : 4.0;
         x.sharded = cfg.zeroStage >= 2;
-        x.closedFormBytes = x.sharded ? x.parameters * x.bytesPerParameter / x.ranks
-                                      : x.parameters * x.bytesPerParameter;
-        // The simulated value can differ from the closed form: DDP's buckets add a copy, offload moves partitions out.
-        if (x.bytes > x.closedFormBytes * 1.01)
-            x.note = CategoryExplanation::Note::DdpBuckets;
-        else if (x.bytes < x.closedFormBytes * 0.99 && cfg.offloadOptimizer)
-            x.note = CategoryExplanation::Note::OffloadedGradients;
+        gradientTerms(x, e, m);
         break;
     case MemoryCategory::Activations:
         if (r.model && r.model->family == ModelFamily::Transformer && cfg.attention == AttentionImpl::Eager) {
             const auto& t = r.model->transformer;
-            const double s = double(cfg.sequenceLength), b = batch, h = t.hidden, a = t.heads;
+            const double sl = double(cfg.sequenceLength), b = batch, h = t.hidden, a = t.heads;
             x.hasKorthikanti = true;
-            x.korthikantiBytes = s * b * h * (34.0 + 5.0 * a * s / h) * t.layers;
+            x.korthikantiBytes = sl * b * h * (34.0 + 5.0 * a * sl / h) * t.layers;
         }
-        if (e.schedule)
-            x.contributors = contributors(*e.schedule, c,
-                                          std::int32_t(e.schedule->realIndex({ e.schedule->forwardEnd, 0, -1 })),
-                                          batch);
+        operatorTerms(x, s, std::int32_t(s.realIndex({ s.forwardEnd, 0, -1 })), batch);
         break;
-    case MemoryCategory::Transient:
-        if (e.schedule)
-            x.contributors = contributors(*e.schedule, c, e.peakStep, batch);
+    case MemoryCategory::Transient: {
+        const double input = s.resident[index(c)].at(batch);
+        if (input > 0.0)
+            x.terms.push_back(byteTerm(TermKind::InputBatch, input));
+        operatorTerms(x, s, e.peakStep, batch);
         break;
+    }
     case MemoryCategory::Overhead:
         x.overheadBytes = e.overheadBytes;
         x.reserveFraction = cfg.allocatorReserveFraction;
+        overheadTerms(x, e);
         break;
     case MemoryCategory::WeightCopies:
+        x.terms = m.weightCopies;
         // autocast_mode.cpp cached_cast: a gathered ZeRO-3 parameter is still the same FP32 leaf, so its cast is kept.
         if (cfg.zeroStage >= 3 && isMixed(cfg.precision) && cfg.mixedStyle == MixedPrecisionStyle::Autocast
             && x.bytes > 0.0)

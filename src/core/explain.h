@@ -3,6 +3,7 @@
 // What the Explain panel says about a memory category, as data: the closed form with the values plugged in, what
 // the simulation found beside it, and the operators that hold the bytes. The window only formats this.
 
+#include "memoryterm.h"
 #include "simulate.h"
 
 #include <string_view>
@@ -27,17 +28,21 @@ struct CategoryExplanation {
         DdpBuckets,         // gradients: DistributedDataParallel's buckets hold a second copy
         OffloadedGradients, // gradients: ZeRO-Offload moves the partitions to the host
         GatheredCasts,      // weight copies: ZeRO-3 shards the FP32 weights, autocast keeps every gathered cast
+        OffloadedStates,    // optimizer states: on the host (optimizer offload)
+        PagedStates,        // optimizer states: in unified memory (paged optimizers), outside the GPU's peak
     };
 
     MemoryCategory category = MemoryCategory::Weights;
     double bytes = 0.0; // the simulated size (Estimate::components), or the bytes at the peak for transient
 
-    // The closed form P x bytesPerParameter (/ ranks when sharded), for weights and gradients.
-    double parameters = 0.0;
-    double bytesPerParameter = 0.0;
+    // The figure as a sum of products (memoryterm.h): parameters by role and dtype (NF4 with its quantisation
+    // constants, INT8, FP8, BF16, FP32), gradients, master weights and optimizer states, autocast's casts, the
+    // operators that hold activations and transient bytes, the overheads. Each term's bytes() is count x factor x bytes
+    // per element ÷ ranks, and the terms add up to `bytes` (tst_explainformulas checks every combination).
+    std::vector<MemoryTerm> terms;
+    double parameters = 0.0; // this GPU's share under tensor parallelism
     int ranks = 1;
     bool sharded = false;
-    double closedFormBytes = 0.0;
     Note note = Note::None;
 
     // Activations of an eager-attention transformer: Korthikanti et al. 2022, Table 2, sbh(34 + 5as/h) x L, shown
@@ -47,7 +52,7 @@ struct CategoryExplanation {
 
     double overheadBytes = 0.0;            // overhead: the framework figure used
     double reserveFraction = 0.0;          // overhead: the allocator reserve
-    std::vector<Contributor> contributors; // activations (end of forward) and transient (at the peak)
+    std::vector<Contributor> contributors; // activations (end of forward) and transient (at the peak), largest first
 };
 
 CategoryExplanation explainCategory(const SimulationResult& result, MemoryCategory c);

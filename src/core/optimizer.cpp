@@ -1,5 +1,7 @@
 #include "optimizer.h"
 
+#include "memoryterm.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -62,6 +64,49 @@ namespace {
     }
 
 } // namespace
+
+// The states as terms (memoryterm.h), parameter by parameter, by the rules optimizerFootprint's totals follow: each
+// state takes the dtype of the tensor it updates (the FP32 master copy, or the parameter itself).
+std::vector<MemoryTerm> optimizerStateTerms(const Graph& graph, const TrainingConfig& config)
+{
+    std::vector<MemoryTerm> terms;
+    const bool master = isMixed(config.precision) && config.mixedStyle == MixedPrecisionStyle::MasterWeights;
+    for (const auto& p : graph.params) {
+        if (!p.trainable)
+            continue;
+        const DType state = master ? DType::F32 : p.dtype;
+        const bool expert = p.expertShards > 1.0;
+        if (master)
+            addTerm(terms, TermKind::MasterWeights, DType::F32, p.numel, 1.0, expert);
+        switch (config.optimizer) {
+        case OptimizerKind::AdamW:
+        case OptimizerKind::Adam:
+            addTerm(terms, TermKind::Moments, state, p.numel, 2.0, expert);
+            break;
+        case OptimizerKind::SGD:
+            break;
+        case OptimizerKind::SGDMomentum:
+            addTerm(terms, TermKind::Momentum, state, p.numel, 1.0, expert);
+            break;
+        case OptimizerKind::PagedAdamW:
+            addTerm(terms, TermKind::Moments, DType::F32, p.numel, 2.0, expert);
+            break;
+        case OptimizerKind::AdamW8bit:
+        case OptimizerKind::PagedAdamW8bit:
+            if (p.numel >= kBnbMin8bitSize) {
+                addTerm(terms, TermKind::QuantizedStates, DType::U8, p.numel, 2.0, expert);
+                addTerm(terms, TermKind::StateScales, DType::F32, std::ceil(p.numel / kBnbBlock), 2.0, expert);
+            } else {
+                addTerm(terms, TermKind::SmallTensorStates, DType::F32, p.numel, 2.0, expert);
+            }
+            break;
+        case OptimizerKind::Adafactor:
+            addTerm(terms, TermKind::FactoredStates, DType::F32, adafactorState(p), 1.0, expert);
+            break;
+        }
+    }
+    return terms;
+}
 
 OptimizerFootprint optimizerFootprint(const Graph& graph, const TrainingConfig& config, DType paramType,
                                       double gradBytes)

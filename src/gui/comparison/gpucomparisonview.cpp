@@ -48,19 +48,17 @@ GpuComparisonView::GpuComparisonView(const Catalog& catalog, QWidget* parent)
     auto* left = new QWidget(this);
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
-    auto* listLabel = new QLabel(tr("&GPUs to compare:"), left);
+    auto* listLabel = m_listLabel = new QLabel(left);
     m_filter = new QLineEdit(left);
     m_filter->setObjectName(QStringLiteral("gpuFilterEdit"));
-    m_filter->setPlaceholderText(tr("Filter GPUs"));
     m_filter->setClearButtonEnabled(true);
     m_gpuList = new QListWidget(left);
     m_gpuList->setObjectName(QStringLiteral("gpuList"));
     m_gpuList->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_gpuList->setTextElideMode(Qt::ElideMiddle);
     listLabel->setBuddy(m_gpuList);
-    auto* resetButton = new QPushButton(tr("&Default selection"), left);
+    auto* resetButton = m_resetButton = new QPushButton(left);
     resetButton->setObjectName(QStringLiteral("resetSelectionButton"));
-    resetButton->setToolTip(tr("The explainer's RTX A3000 laptop GPU, RTX 3090, A100 and H100, and the current GPU"));
     leftLayout->addWidget(listLabel);
     leftLayout->addWidget(m_filter);
     leftLayout->addWidget(m_gpuList, 1);
@@ -75,18 +73,16 @@ GpuComparisonView::GpuComparisonView(const Catalog& catalog, QWidget* parent)
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* datasetRow = new QHBoxLayout;
-    auto* datasetLabel = new QLabel(tr("Data &set size:"), right);
+    auto* datasetLabel = m_datasetLabel = new QLabel(right);
     m_dataset = new QDoubleSpinBox(right);
     m_dataset->setObjectName(QStringLiteral("datasetSpin"));
     m_dataset->setDecimals(0);
     m_dataset->setRange(1.0, 1e13);
     m_dataset->setSingleStep(10000.0);
     m_dataset->setGroupSeparatorShown(true);
-    m_dataset->setSuffix(tr(" samples"));
     m_dataset->setValue(1'000'000.0);
-    m_dataset->setToolTip(tr("Samples in one epoch: sequences for language models, images for vision models"));
     datasetLabel->setBuddy(m_dataset);
-    auto* copyButton = new QPushButton(tr("&Copy as CSV"), right);
+    auto* copyButton = m_copyButton = new QPushButton(right);
     copyButton->setObjectName(QStringLiteral("copyCsvButton"));
     datasetRow->addWidget(datasetLabel);
     datasetRow->addWidget(m_dataset);
@@ -112,7 +108,6 @@ GpuComparisonView::GpuComparisonView(const Catalog& catalog, QWidget* parent)
     // sight.
     m_table->horizontalHeader()->setSectionResizeMode(GpuComparisonModel::GpuColumn, QHeaderView::Stretch);
     m_table->horizontalHeader()->setMinimumSectionSize(QFontMetrics(m_table->font()).averageCharWidth() * 8);
-    m_table->setToolTip(tr("Double-click a GPU to make it the current one"));
     m_chart = new GpuComparisonChart(right);
     rightLayout->addWidget(m_summary);
     rightLayout->addLayout(datasetRow);
@@ -130,6 +125,7 @@ GpuComparisonView::GpuComparisonView(const Catalog& catalog, QWidget* parent)
     layout->addWidget(splitter);
 
     setChartStyle(gui::chartStyle(palette(), false));
+    retranslate();
     reloadGpus();
     resetSelection();
 
@@ -295,6 +291,27 @@ void GpuComparisonView::changeEvent(QEvent* event)
     QWidget::changeEvent(event);
     if (event->type() == QEvent::PaletteChange)
         setChartStyle(gui::chartStyle(palette(), m_chart->chartStyle().presentation));
+    if (event->type() == QEvent::LanguageChange) {
+        // Labels, the list's segment names, the table's headers and cells, the charts and the summary: everything
+        // this view wrote with tr() is written again (a fresh view in the new language would read the same).
+        retranslate();
+        m_dirty = true;
+        if (isVisible())
+            compute(); // a hidden view computes when it is shown (showEvent)
+    }
+}
+
+void GpuComparisonView::retranslate()
+{
+    m_listLabel->setText(tr("&GPUs to compare:"));
+    m_filter->setPlaceholderText(tr("Filter GPUs"));
+    m_resetButton->setText(tr("&Default selection"));
+    m_resetButton->setToolTip(tr("The explainer's RTX A3000 laptop GPU, RTX 3090, A100 and H100, and the current GPU"));
+    m_datasetLabel->setText(tr("Data &set size:"));
+    m_dataset->setSuffix(tr(" samples"));
+    m_dataset->setToolTip(tr("Samples in one epoch: sequences for language models, images for vision models"));
+    m_copyButton->setText(tr("&Copy as CSV"));
+    m_table->setToolTip(tr("Double-click a GPU to make it the current one"));
 }
 
 void GpuComparisonView::compute()

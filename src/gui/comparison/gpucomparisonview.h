@@ -22,6 +22,7 @@ class QLabel;
 class QLineEdit;
 class QListWidget;
 class QListWidgetItem;
+class QPushButton;
 class QSortFilterProxyModel;
 class QTableView;
 class QTimer;
@@ -80,6 +81,7 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    void retranslate();
     void scheduleRefresh();
     void compute();
     void onItemChanged(QListWidgetItem* item);
@@ -92,6 +94,10 @@ private:
     bool m_dirty = false;
     QString m_autoAddedGpu; // the scenario's GPU, checked for it rather than by the user
 
+    QLabel* m_listLabel = nullptr;
+    QLabel* m_datasetLabel = nullptr;
+    QPushButton* m_resetButton = nullptr;
+    QPushButton* m_copyButton = nullptr;
     QLineEdit* m_filter = nullptr;
     QListWidget* m_gpuList = nullptr;
     QDoubleSpinBox* m_dataset = nullptr;

@@ -39,8 +39,9 @@ InferenceView::InferenceView(const Catalog& catalog, QWidget* parent)
     m_ui->setupUi(this);
     for (WeightFormat f : kFormats)
         m_ui->weightsCombo->addItem(code(toString(f)), int(f));
+    // Cache element types by name ("Q8_0"); the command line's ids stay in the item data.
     for (int k = 0; k < 5; ++k)
-        m_ui->kvCombo->addItem(code(toString(KvCacheType(k))), k);
+        m_ui->kvCombo->addItem(code(toString(KvCacheType(k))).toUpper(), k);
 
     // The view's own chart: QChartView::setChart() would hand the one it made back to us, to leak.
     m_chart = m_ui->contextChart->chart();
@@ -107,6 +108,7 @@ void InferenceView::setScenario(const Scenario& scenario)
     m_scenario.modelId = scenario.modelId;
     m_scenario.overrides = scenario.overrides;
     m_haveScenario = true;
+    updateFormatNames();
     m_dirty = true;
     if (isVisible())
         compute();
@@ -131,11 +133,7 @@ void InferenceView::compute()
         m_error.clear();
     } else {
         m_result.reset();
-        m_error = r.error().field == "model"
-            ? tr("Serving covers decoder-only language models (GPT-2, Llama, Mistral, Qwen); %1 is not one. Pick "
-                 "one in the model list.")
-                  .arg(model ? QString::fromStdString(model->name) : QString())
-            : QString::fromStdString(r.error().message);
+        m_error = errorText(r.error(), model);
     }
     if (model)
         showResult(*model);
@@ -191,6 +189,7 @@ double InferenceView::capacityLineGiB() const { return m_capacity->count() ? m_c
 void InferenceView::showResult(const ModelSpec& model)
 {
     if (!m_result) {
+        m_ui->resultLabel->setTextFormat(Qt::RichText); // escaped once, shown as text: no literal &quot;
         m_ui->resultLabel->setText(m_error.toHtmlEscaped());
         return;
     }
@@ -229,6 +228,7 @@ void InferenceView::showResult(const ModelSpec& model)
             : tr("The context is longer than the model was trained for: rotary positions need scaling there");
         lines << QStringLiteral("⚠ ") + text.toHtmlEscaped();
     }
+    m_ui->resultLabel->setTextFormat(Qt::RichText);
     m_ui->resultLabel->setText(lines.join(QStringLiteral("<br>")));
 }
 
@@ -270,8 +270,66 @@ void InferenceView::setChartStyle(const ChartStyle& style)
     m_current->setBorderColor(style.foreground);
 }
 
+// The core's errors in the user's language, from their field and the model's own figures.
+QString InferenceView::errorText(const Error& e, const ModelSpec* model)
+{
+    const QString name = model ? QString::fromStdString(model->name) : QString::fromStdString(m_scenario.modelId);
+    const InferenceConfig c = config();
+    if (e.field == "model" && model && model->transformer.moe.any())
+        return tr("Serving a mixture-of-experts model such as %1 is not modelled yet (every expert resident, the "
+                  "active experts per token); the training estimate covers it.")
+            .arg(name);
+    if (e.field == "model")
+        return tr("Serving covers decoder-only language models (GPT-2, Llama, Mistral, Qwen); %1 is not one. Pick "
+                  "one in the model list.")
+            .arg(name);
+    if (e.field == "tp" && model)
+        return tr("The %1 attention heads of %2 do not split evenly over %3 GPUs: pick a tensor-parallel size that "
+                  "divides %1.")
+            .arg(model->transformer.heads)
+            .arg(name)
+            .arg(c.tensorParallel);
+    if (e.field == "prompt" && model)
+        return tr("The prompt and the generated tokens (%1) exceed the %2 positions %3 learned: make them shorter.")
+            .arg(QLocale().toString(qlonglong(c.prompt + c.generate)))
+            .arg(QLocale().toString(qlonglong(model->transformer.maxPositions)))
+            .arg(name);
+    return tr("These serving settings cannot be simulated (%1).").arg(QString::fromStdString(e.field));
+}
+
+// Each weight format by name and by the bits per weight it gives the current model (every tensor, embeddings and
+// norms included, from the core's tensor list), e.g. "GGUF Q4_K_M (4.85 bits/weight)".
+void InferenceView::updateFormatNames()
+{
+    const ModelSpec* model = m_haveScenario ? m_catalog.model(m_scenario.modelId) : nullptr;
+    for (int i = 0; i < m_ui->weightsCombo->count(); ++i) {
+        const auto f = WeightFormat(m_ui->weightsCombo->itemData(i).toInt());
+        QString name = code(toString(f)).toUpper();
+        if (isGguf(f))
+            name = tr("GGUF %1").arg(name.mid(5));
+        else if (f == WeightFormat::Gptq4)
+            name = tr("GPTQ 4-bit");
+        else if (f == WeightFormat::Awq4)
+            name = tr("AWQ 4-bit");
+        else if (f == WeightFormat::Nf4)
+            name = tr("NF4 (bitsandbytes)");
+        else if (f == WeightFormat::Int8)
+            name = tr("INT8 (LLM.int8)");
+        InferenceConfig c;
+        c.weights = f;
+        if (model) {
+            const auto w = inferenceWeights(*model, c);
+            if (w && w->parameters > 0.0)
+                name = tr("%1 (%2 bits/weight)")
+                           .arg(name, QLocale().toString(8.0 * (w->bytes + w->hostBytes) / w->parameters, 'f', 2));
+        }
+        m_ui->weightsCombo->setItemText(i, name);
+    }
+}
+
 void InferenceView::retranslate()
 {
+    updateFormatNames();
     m_chart->setTitle(tr("Peak memory against context length"));
     m_x->setTitleText(tr("Context (prompt + generated tokens)"));
     m_y->setTitleText(tr("GiB"));

@@ -68,6 +68,8 @@ private:
     void updateChart();
     void updateGpuTable();
     void retranslate();
+    void updateFormatNames();
+    QString errorText(const Error& e, const ModelSpec* model);
 
     std::unique_ptr<Ui::InferenceView> m_ui;
     const Catalog& m_catalog;

@@ -87,11 +87,7 @@ MainWindow::MainWindow(SimulationController* controller, AppSettings* settings, 
         if (m_controller->setScenario(s))
             m_ui->controls->setScenario(m_controller->scenario());
     });
-    QAction* undo = m_history->stack()->createUndoAction(this);
-    undo->setShortcut(QKeySequence::Undo);
-    QAction* redo = m_history->stack()->createRedoAction(this);
-    redo->setShortcut(QKeySequence::Redo);
-    m_ui->editMenu->insertActions(m_ui->editMenu->actions().value(0), { undo, redo });
+    addUndoActions();
     m_ui->editMenu->insertSeparator(m_ui->copyFigureAction);
     connect(m_ui->presentationAction, &QAction::toggled, this, [this](bool on) {
         if (on != m_presentation) // not the echo of setPresentationMode() checking the action
@@ -376,6 +372,22 @@ void MainWindow::resizeEvent(QResizeEvent* event)
     }
 }
 
+// Edit > Undo and Redo from the history's stack, in the current language (replacing the ones made before a switch).
+void MainWindow::addUndoActions()
+{
+    QAction* oldUndo = findChild<QAction*>(QStringLiteral("undoAction"));
+    QAction* oldRedo = findChild<QAction*>(QStringLiteral("redoAction"));
+    QAction* undo = m_history->stack()->createUndoAction(this);
+    undo->setObjectName(QStringLiteral("undoAction"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = m_history->stack()->createRedoAction(this);
+    redo->setObjectName(QStringLiteral("redoAction"));
+    redo->setShortcut(QKeySequence::Redo);
+    m_ui->editMenu->insertActions(oldUndo ? oldUndo : m_ui->editMenu->actions().value(0), { undo, redo });
+    delete oldUndo;
+    delete oldRedo;
+}
+
 void MainWindow::changeEvent(QEvent* event)
 {
     if (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange) {
@@ -384,6 +396,7 @@ void MainWindow::changeEvent(QEvent* event)
             onResultChanged();
     } else if (event->type() == QEvent::LanguageChange) {
         m_ui->retranslateUi(this);
+        addUndoActions(); // QUndoStack writes its "Undo %1" prefix once, when it makes the action
         // Chinese labels are wider or narrower than the English. Measured once the panel has retranslated: a
         // widget gets LanguageChange before its children do.
         QTimer::singleShot(0, this, &MainWindow::fitControlsWidth);

@@ -120,6 +120,7 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    void addUndoActions();
     void connectMeasured(); // mainwindowmeasured.cpp
     void showMeasured(const SimulationResult& r);
     QString explainHtmlFor(const ExplainRequest& request) const;

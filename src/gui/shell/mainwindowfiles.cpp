@@ -21,6 +21,9 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLocale>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QStatusBar>
@@ -29,29 +32,22 @@ namespace headroom::gui {
 
 namespace {
 
-    // Menu names of the bundled examples, translated; the file's own title is the fallback.
+    // An example by its file's title in the window's language (title_zh in Chinese), the file name only when the
+    // file has no title.
     QString exampleName(const QString& path)
     {
-        static const QHash<QString, const char*> names {
-            { QStringLiteral("01-bert-base-fp32"),
-              QT_TRANSLATE_NOOP("Examples", "BERT-base in FP32: batch 32 does not fit 12 GB") },
-            { QStringLiteral("02-bert-base-mixed"),
-              QT_TRANSLATE_NOOP("Examples", "BERT-base with FP16 mixed precision") },
-            { QStringLiteral("03-bert-base-checkpointing"),
-              QT_TRANSLATE_NOOP("Examples", "BERT-base with activation checkpointing") },
-            { QStringLiteral("04-transformer-100m-fp32"),
-              QT_TRANSLATE_NOOP("Examples", "100M-parameter Transformer in FP32") },
-            { QStringLiteral("05-transformer-100m-mixed"),
-              QT_TRANSLATE_NOOP("Examples", "100M-parameter Transformer, mixed precision") },
-            { QStringLiteral("06-gpt2-xl-one-gpu"),
-              QT_TRANSLATE_NOOP("Examples", "GPT-2 XL on one 12 GB GPU: does not fit") },
-            { QStringLiteral("07-gpt2-xl-zero3"), QT_TRANSLATE_NOOP("Examples", "GPT-2 XL with ZeRO-3 over 4 GPUs") },
-            { QStringLiteral("08-llama-3.2-1b-full-finetune"),
-              QT_TRANSLATE_NOOP("Examples", "Full fine-tune of Llama 3.2 1B in 12 GB: pure BF16, 8-bit AdamW") },
-        };
-        const QString id = QFileInfo(path).fileName().section(QLatin1Char('.'), 0, 0);
-        const auto it = names.find(id);
-        return it == names.end() ? id : QApplication::translate("Examples", it.value());
+        QFile f(path);
+        if (f.open(QIODevice::ReadOnly)) {
+            const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
+            // Language::apply sets the default locale to the window's language (or the system's).
+            const QString zh = o.value(QStringLiteral("title_zh")).toString();
+            const QString title = QLocale().language() == QLocale::Chinese && !zh.isEmpty()
+                ? zh
+                : o.value(QStringLiteral("title")).toString();
+            if (!title.isEmpty())
+                return title;
+        }
+        return QFileInfo(path).fileName().section(QStringLiteral(".headroom"), 0, 0);
     }
 
 } // namespace

@@ -12,8 +12,6 @@ namespace headroom::gui {
 
 namespace {
 
-    QString n(double v) { return QLocale().toString(v, 'f', 0); }
-
     using explainhtml::section;
     using explainhtml::source;
 
@@ -40,131 +38,79 @@ QString Explainer::html(const ExplainRequest& request, const SimulationResult& r
     return {};
 }
 
-QString Explainer::contributors(const std::vector<Contributor>& list)
-{
-    if (list.empty())
-        return {};
-    QString rows;
-    for (const Contributor& c : list) {
-        QString label = QString::fromUtf8(c.label.data(), qsizetype(c.label.size()));
-        if (c.gradient)
-            label += tr(" (gradient)");
-        rows += QStringLiteral("<tr><td>%1</td><td align=right>%2</td></tr>")
-                    .arg(label.toHtmlEscaped(), formatBytes(c.bytes));
-    }
-    return tr("<p>Largest contributors, summed over layers, by the operator that created them:</p>")
-        + QStringLiteral("<table>%1</table>").arg(rows);
-}
-
 QString Explainer::category(MemoryCategory c, const SimulationResult& r)
 {
-    // The values come from the core (explain.h); this only writes them in the user's language.
+    // The values and the terms come from the core (explain.h); this only writes them in the user's language. Every
+    // line of the formula multiplies out to the bytes it ends with, and the lines add up to the figure.
     const CategoryExplanation x = explainCategory(r, c);
-    const TrainingConfig& cfg = r.estimate.config;
-    const bool master = isMixed(cfg.precision) && cfg.mixedStyle == MixedPrecisionStyle::MasterWeights;
-    const double P = x.parameters;
-    const int N = x.ranks;
     QString body = QStringLiteral("<p>%1</p>").arg(Labels::categoryDescription(c));
-    const double value = x.bytes;
-    auto perParameter = [&](double bytes) {
-        const double b = x.bytesPerParameter;
-        return x.sharded ? tr("P × %1 B ÷ N = %2 × %1 ÷ %3 = %4").arg(b).arg(n(P)).arg(N).arg(formatBytes(bytes))
-                         : tr("P × %1 B = %2 × %1 = %3").arg(b).arg(n(P)).arg(formatBytes(bytes));
-    };
-    QString formula;
+    QStringList lines;
+    for (const QString& line : formulaLines(x))
+        lines << line.toHtmlEscaped();
+    if (lines.isEmpty())
+        lines << tr("%1 on this GPU").arg(formatBytes(x.bytes));
+    QString note;
     QString src;
     switch (c) {
     case MemoryCategory::Weights:
-        formula = perParameter(value);
         src = tr(
             "torch.autocast keeps parameters in FP32 (PyTorch AMP documentation); DeepSpeed and Megatron keep 16-bit "
-            "weights with an FP32 master copy; ZeRO-3 (P_p) shards them over N ranks (Rajbhandari et al. 2020, sec. 5).");
+            "weights with an FP32 master copy; ZeRO-3 (P_p) shards them over N ranks (Rajbhandari et al. 2020, sec. 5); "
+            "QLoRA stores the adapted Linear weights as NF4 with double quantization (Dettmers et al. 2023, sec. 3).");
         break;
     case MemoryCategory::WeightCopies:
-        formula = tr("matmul weights × bytes of the copy = %1").arg(formatBytes(value));
         if (x.note == CategoryExplanation::Note::GatheredCasts)
-            formula += tr(". ZeRO-3 shards the FP32 weights, but each layer is gathered into the same FP32 parameter, "
-                          "and autocast keeps the 16-bit cast of every one until the forward pass ends: the whole "
-                          "16-bit copy is on every GPU. With 16-bit weights and an FP32 master copy (Weights: master "
-                          "weights; DeepSpeed bf16, FSDP MixedPrecision) nothing is cast");
+            note = tr("ZeRO-3 shards the FP32 weights, but each layer is gathered into the same FP32 parameter, "
+                      "and autocast keeps the 16-bit cast of every one until the forward pass ends: the whole "
+                      "16-bit copy is on every GPU. With 16-bit weights and an FP32 master copy (Weights: master "
+                      "weights; DeepSpeed bf16, FSDP MixedPrecision) nothing is cast.");
         src = tr(
             "aten/src/ATen/autocast_mode.cpp: cached_cast keeps one low-precision copy of each leaf weight until the "
             "forward leaves the autocast region, and autograd keeps it until that layer's backward. Transformer Engine "
             "keeps FP8 copies and their transposes.");
         break;
     case MemoryCategory::Gradients:
-        formula = perParameter(x.closedFormBytes);
-        if (x.note == CategoryExplanation::Note::DdpBuckets)
-            formula += tr(", plus DistributedDataParallel's gradient buckets: %1 in all").arg(formatBytes(value));
-        else if (x.note == CategoryExplanation::Note::OffloadedGradients)
-            formula += tr("; with ZeRO-Offload the gradient partitions go to the host: %1 stays on the GPU")
-                           .arg(formatBytes(value));
+        if (x.note == CategoryExplanation::Note::OffloadedGradients)
+            note = tr("With ZeRO-Offload the gradient partitions go to the host as they are made.");
         src = tr(
             "ZeRO-2 (P_os+g) shards gradients (Rajbhandari et al. 2020); Megatron and DeepSpeed keep FP32 gradient "
-            "buffers (18 bytes per parameter with Adam), the ZeRO paper counts 16-bit gradients (16 bytes).");
+            "buffers (18 bytes per parameter with Adam), the ZeRO paper counts 16-bit gradients (16 bytes); PyTorch "
+            "DistributedDataParallel keeps a second copy in its buckets.");
         break;
-    case MemoryCategory::OptimizerStates: {
-        const double pw = x.bytesPerParameter;
-        QString per;
-        switch (cfg.optimizer) {
-        case OptimizerKind::AdamW:
-        case OptimizerKind::Adam:
-            per = master ? tr("4 (FP32 master) + 4 (m) + 4 (v) = 12 B") : tr("2 moments × %1 B").arg(pw);
-            break;
-        case OptimizerKind::SGD:
-            per = master ? tr("4 B (FP32 master)") : tr("0 B");
-            break;
-        case OptimizerKind::SGDMomentum:
-            per = master ? tr("4 (master) + 4 (momentum) B") : tr("%1 B (momentum)").arg(pw);
-            break;
-        case OptimizerKind::AdamW8bit:
-        case OptimizerKind::PagedAdamW8bit:
-            per = tr("2 × 1 B + 2 × 4 B per 256 elements (tensors under 4096 elements keep 32-bit states)");
-            break;
-        case OptimizerKind::PagedAdamW:
-            per = tr("2 moments × 4 B");
-            break;
-        case OptimizerKind::Adafactor:
-            per = tr("4 B × (rows + columns) per matrix: factored second moments, no first moment");
-            break;
-        }
-        formula = tr("per parameter: %1%2 → %3")
-                      .arg(per, cfg.zeroStage >= 1 ? tr(", ÷ N = %1 (ZeRO-1)").arg(N) : QString(), formatBytes(value));
-        if (cfg.offloadOptimizer)
-            formula = tr("on the host (optimizer offload): 0 B on the GPU");
-        else if (cfg.optimizer == OptimizerKind::PagedAdamW || cfg.optimizer == OptimizerKind::PagedAdamW8bit)
-            formula = tr("in unified memory (paged optimizer): %1 outside the GPU's peak")
-                          .arg(formatBytes(r.estimate.hostBytes));
+    case MemoryCategory::OptimizerStates:
+        if (x.note == CategoryExplanation::Note::OffloadedStates)
+            note = tr("On the host (optimizer offload): %1 outside the GPU.").arg(formatBytes(r.estimate.hostBytes));
+        else if (x.note == CategoryExplanation::Note::PagedStates)
+            note = tr("The paged optimizer's states are in unified memory: %1 outside the GPU's peak.")
+                       .arg(formatBytes(r.estimate.hostBytes));
         src = tr("ZeRO paper sec. 3.1: K = 12 bytes per parameter for mixed-precision Adam; bitsandbytes "
                  "Optimizer2State (min_8bit_size = 4096, block size 256); transformers Adafactor defaults.");
         break;
-    }
     case MemoryCategory::Activations:
-        formula = tr("tensors autograd saves for backward, at the end of the forward pass: %1").arg(formatBytes(value));
+        lines.prepend(tr("tensors autograd saves for backward, at the end of the forward pass, by the operator that "
+                         "saved them, summed over layers:"));
         if (x.hasKorthikanti)
-            formula += tr("<br>For comparison, the closed form for a standard GPT layer with 16-bit activations and "
-                          "1-byte dropout masks (Korthikanti et al. 2022, Table 2): sbh(34 + 5as/h) × L = %1")
-                           .arg(formatBytes(x.korthikantiBytes));
+            note = tr("For comparison (not the figure), the closed form for a standard GPT layer with 16-bit "
+                      "activations and 1-byte dropout masks (Korthikanti et al. 2022, Table 2): sbh(34 + 5as/h) × L "
+                      "= %1")
+                       .arg(formatBytes(x.korthikantiBytes));
         src = tr(
             "Each operator saves what torch/csrc/autograd/derivatives.yaml says it saves (Linear its input, GELU its "
             "input, softmax its output, dropout a 1-byte mask, LayerNorm its input and FP32 mean and rstd), in the "
             "dtype autocast gives it.");
-        body += contributors(x.contributors);
         break;
     case MemoryCategory::Transient:
-        formula = tr("live at the peak: %1").arg(formatBytes(value));
+        lines.prepend(tr("live at the peak, by the operator that allocated it, summed over layers:"));
         src = tr("Liveness of every tensor in the simulated step: outputs in flight, gradients of activations, the "
                  "optimizer's foreach temporaries (torch.optim._multi_tensor_adam), gathered ZeRO-3 layers.");
-        body += contributors(x.contributors);
         break;
     case MemoryCategory::Overhead:
-        formula = tr("CUDA context and workspaces %1 (+ allocator reserve %2)")
-                      .arg(formatBytes(x.overheadBytes))
-                      .arg(formatPercent(x.reserveFraction));
         src = tr("Not a hardware figure: Headroom's default per GPU generation, editable under What-if overrides.");
         break;
     }
-    body += QStringLiteral("<p><b>%1</b></p>").arg(formula);
+    body += QStringLiteral("<p><b>%1</b></p>").arg(lines.join(QStringLiteral("<br>")));
+    if (!note.isEmpty())
+        body += QStringLiteral("<p>%1</p>").arg(note);
     body += source(src);
     return section(Labels::category(c), body);
 }

@@ -10,6 +10,7 @@
 
 #include <QCoreApplication>
 #include <QString>
+#include <QStringList>
 
 namespace headroom::gui {
 
@@ -23,6 +24,10 @@ public:
     // What torch.cuda would report, term by term, from the caching allocator the background search replayed
     // (explainerallocator.cpp).
     static QString allocator(const SimulationResult& r, const AllocatorEstimate& a);
+    // A memory category's figure as the products it is the sum of, one line each, then the sum when there are
+    // several (explainerterms.cpp): every line multiplies out to the figure it ends with.
+    static QStringList formulaLines(MemoryCategory c, const SimulationResult& r);
+    static QString dtypeName(DType t);
 
 private:
     static QString category(MemoryCategory c, const SimulationResult& r);
@@ -30,7 +35,9 @@ private:
     static QString capacity(const SimulationResult& r);
     static QString linkNote(const SimulationResult& r);
     static QString hostBound(const SimulationResult& r, const StepTimeRange& timeRange);
-    static QString contributors(const std::vector<Contributor>& list);
+    static QStringList formulaLines(const CategoryExplanation& x);
+    static QString termName(const MemoryTerm& t);
+    static QString termLine(const MemoryTerm& t);
 };
 
 } // namespace headroom::gui
