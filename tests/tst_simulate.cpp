@@ -142,6 +142,11 @@ void TestSimulate::cachedEqualsFresh_data()
     QTest::newRow("offloadOptimizer") << Change([](TrainingConfig& c) { c.offloadOptimizer = true; });
     QTest::newRow("checkpointing") << Change([](TrainingConfig& c) { c.checkpointing = Checkpointing::Full; });
     QTest::newRow("attention") << Change([](TrainingConfig& c) { c.attention = AttentionImpl::Fused; });
+    QTest::newRow("loop") << Change([](TrainingConfig& c) { c.loop = TrainingLoop::DropOutputs; });
+    QTest::newRow("torch") << Change([](TrainingConfig& c) {
+        c.attention = AttentionImpl::Fused;
+        c.torch = { 1, 13 }; // no SDPA: math saves the scores
+    });
     QTest::newRow("optimizer") << Change([](TrainingConfig& c) { c.optimizer = OptimizerKind::AdamW8bit; });
     QTest::newRow("adamImpl") << Change([](TrainingConfig& c) { c.adamImpl = AdamImpl::Fused; });
     QTest::newRow("gradientAccumulation") << Change([](TrainingConfig& c) { c.gradientAccumulation = 4; });

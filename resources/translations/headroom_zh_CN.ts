@@ -379,6 +379,14 @@
         <source>The workspace cuDNN takes from the caching allocator for each convolution call while it runs (torch&apos;s aten/src/ATen/native/cudnn/Conv_v8.cpp); its size depends on the engine cuDNN&apos;s heuristics pick (torch.backends.cudnn.benchmark = False). 0: the implicit-GEMM engines, which need none or a few KiB.</source>
         <translation>每次卷积调用运行期间 cuDNN 从缓存分配器取用的工作区（torch 的 aten/src/ATen/native/cudnn/Conv_v8.cpp）；其大小取决于 cuDNN 启发式选择的引擎（torch.backends.cudnn.benchmark = False）。0：隐式 GEMM 引擎，不需要或只需几 KiB。</translation>
     </message>
+    <message>
+        <source>&amp;Loop</source>
+        <translation>训练循环(&amp;L)</translation>
+    </message>
+    <message>
+        <source>The training loop around the step. Keep outputs: output = model(x); loss = loss_fn(output, y); loss.backward(), as PyTorch&apos;s tutorials and accelerate&apos;s examples write it: the output (the logits) lives until backward has run. Drop outputs: loss = model(**batch).loss inside a function, as the Hugging Face Trainer and Lightning run it: the output is freed after the loss.</source>
+        <translation>一步训练外面的 Python 循环。保留输出：output = model(x); loss = loss_fn(output, y); loss.backward()，PyTorch 教程和 accelerate 示例都这样写：模型输出（logits）一直存活到反向传播结束。丢弃输出：在函数内 loss = model(**batch).loss，Hugging Face Trainer 和 Lightning 这样运行：计算完损失后输出即被释放。</translation>
+    </message>
 </context>
 <context>
     <name>Examples</name>
@@ -764,6 +772,22 @@
     <message>
         <source>the framework overhead (%1, the GPU file&apos;s estimate or the Overhead control) less the default cuBLAS and cuBLASLt workspaces</source>
         <translation>框架开销（%1，GPU 文件的估计值或“开销”控件）减去默认的 cuBLAS 与 cuBLASLt 工作区</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;SDPA runs its %1 kernel in torch %2 (%3): it saves the s × s attention probabilities, as eager attention does</source>
+        <translation>&lt;br&gt;SDPA 在 torch %2 中运行其 %1 内核（%3）：它像 eager 注意力一样保存 s × s 注意力概率</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;SDPA runs its %1 kernel in torch %2 (%3): it saves the output and an FP32 log-sum-exp per row, not the scores</source>
+        <translation>&lt;br&gt;SDPA 在 torch %2 中运行其 %1 内核（%3）：它保存输出和每行一个 FP32 log-sum-exp，不保存注意力分数</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;Training loop &lt;code&gt;output = model(x); loss = loss_fn(output, y); loss.backward()&lt;/code&gt;: the model&apos;s output (%1) stays alive until backward has run. &lt;code&gt;loss = model(**batch).loss&lt;/code&gt; (Hugging Face Trainer) frees it after the loss.</source>
+        <translation>&lt;br&gt;训练循环 &lt;code&gt;output = model(x); loss = loss_fn(output, y); loss.backward()&lt;/code&gt;：模型输出（%1）一直存活到反向传播结束。&lt;code&gt;loss = model(**batch).loss&lt;/code&gt;（Hugging Face Trainer）在计算损失后释放它。</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;Training loop &lt;code&gt;loss = model(**batch).loss&lt;/code&gt; (Hugging Face Trainer): the model&apos;s output (%1) is freed after the loss; &lt;code&gt;output = model(x); loss = loss_fn(output, y)&lt;/code&gt; would keep it through backward.</source>
+        <translation>&lt;br&gt;训练循环 &lt;code&gt;loss = model(**batch).loss&lt;/code&gt;（Hugging Face Trainer）：模型输出（%1）在计算损失后释放；&lt;code&gt;output = model(x); loss = loss_fn(output, y)&lt;/code&gt; 会让它存活到反向传播结束。</translation>
     </message>
 </context>
 <context>
@@ -1574,6 +1598,30 @@
     <message>
         <source>CUDA context, cuBLAS workspaces and caching-allocator slack.</source>
         <translation>CUDA 上下文、cuBLAS 工作区以及缓存分配器的空余。</translation>
+    </message>
+    <message>
+        <source>Keep outputs (output = model(x))</source>
+        <translation>保留输出（output = model(x)）</translation>
+    </message>
+    <message>
+        <source>Drop outputs (HF Trainer)</source>
+        <translation>丢弃输出（HF Trainer）</translation>
+    </message>
+    <message>
+        <source>FlashAttention</source>
+        <translation>FlashAttention</translation>
+    </message>
+    <message>
+        <source>memory-efficient</source>
+        <translation>内存高效</translation>
+    </message>
+    <message>
+        <source>cuDNN</source>
+        <translation>cuDNN</translation>
+    </message>
+    <message>
+        <source>math</source>
+        <translation>math（数学）</translation>
     </message>
 </context>
 <context>
@@ -3978,6 +4026,10 @@
     <message>
         <source>pipeline schedule</source>
         <translation>流水线调度</translation>
+    </message>
+    <message>
+        <source>training loop</source>
+        <translation>训练循环</translation>
     </message>
 </context>
 <context>

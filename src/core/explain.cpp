@@ -110,6 +110,14 @@ CategoryExplanation explainCategory(const SimulationResult& r, MemoryCategory c)
             x.hasKorthikanti = true;
             x.korthikantiBytes = s * b * h * (34.0 + 5.0 * a * s / h) * t.layers;
         }
+        if (r.model && r.model->family == ModelFamily::Transformer && cfg.attention == AttentionImpl::Fused) {
+            const SdpaCall call = sdpaCallFor(r.model->transformer, cfg);
+            const SdpaChoice k = chooseSdpaKernel(call);
+            x.hasSdpa = true;
+            x.sdpaKernel = k.kernel;
+            x.sdpaReason = sdpaReason(k, call);
+            x.torch = toString(cfg.torch);
+        }
         if (e.schedule)
             x.contributors = contributors(*e.schedule, c,
                                           std::int32_t(e.schedule->realIndex({ e.schedule->forwardEnd, 0, -1 })),
@@ -118,6 +126,8 @@ CategoryExplanation explainCategory(const SimulationResult& r, MemoryCategory c)
     case MemoryCategory::Transient:
         if (e.schedule)
             x.contributors = contributors(*e.schedule, c, e.peakStep, batch);
+        x.loop = cfg.loop;
+        x.outputBytes = e.schedule ? e.schedule->modelOutputBytes.at(batch) : 0.0;
         break;
     case MemoryCategory::Overhead:
         x.overheadBytes = e.overheadBytes;
