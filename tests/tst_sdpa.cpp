@@ -179,9 +179,9 @@ void TestSdpa::mathReasonNamesBothChecks()
     r.kvHeads = 8;
     const SdpaCall call = callOf(r);
     const SdpaChoice c = chooseSdpaKernel(call);
-    QCOMPARE(c.kernel, SdpaKernel::Math);
+    QVERIFY(c.kernel == SdpaKernel::Math);
     QCOMPARE(c.refusedCount, 3);
-    QCOMPARE(c.refused[2].rule, SdpaRule::MemEffGqa);
+    QVERIFY(c.refused[2].rule == SdpaRule::MemEffGqa);
     QCOMPARE(QString::fromStdString(sdpaReason(c, call)), QStringLiteral("FP32 with grouped-query attention"));
     QVERIFY(!c.upcast); // FP32 already
     r.dtype = DType::BF16;
@@ -194,7 +194,8 @@ void TestSdpa::mathSavesTheProbabilities()
     // Llama 3.2 1B, FP32, b4 x 1024 on the H200: torch 2.11 runs math, 2.14 memory-efficient. Per layer, math saves
     // (attention.cpp _scaled_dot_product_attention_math) the scaled query, the repeated and scaled key and the
     // repeated value, B·a·s·d FP32 each, and the softmax output B·a·s·s FP32; the fused kernel Q (B·a·s·d), K and V
-    // (B·kv·s·d each), the output (B·a·s·d) and the log-sum-exp (B·a·s).
+    // (B·kv·s·d each) and the log-sum-exp (B·a·s). Both keep one B·a·s·d output: the fused kernel's, which
+    // transpose(1, 2).contiguous() leaves in place for o_proj to save, or math's contiguous() copy that o_proj saves.
     TrainingConfig c;
     c.microBatch = 4;
     c.sequenceLength = 1024;
@@ -206,8 +207,8 @@ void TestSdpa::mathSavesTheProbabilities()
     const double fused = activations(run("llama-3.2-1b", "h200-sxm-141gb", c));
     const double B = 4, a = 32, kv = 8, s = 1024, d = 64, L = 16;
     const double mathLayer = (3 * B * a * s * d + B * a * s * s) * 4;
-    const double fusedLayer = (2 * B * a * s * d + 2 * B * kv * s * d + B * a * s) * 4;
-    QCOMPARE(math - fused, L * (mathLayer - fusedLayer)); // 8,849,981,440 B
+    const double fusedLayer = (B * a * s * d + 2 * B * kv * s * d + B * a * s) * 4;
+    QCOMPARE(math - fused, L * (mathLayer - fusedLayer)); // 9,386,852,352 B
 }
 
 void TestSdpa::measuredLlamaFp32SavedActivations()
@@ -224,6 +225,21 @@ void TestSdpa::measuredLlamaFp32SavedActivations()
     const double measured = 24751685636.0;
     const double predicted = activations(run("llama-3.2-1b", "h200-sxm-141gb", c));
     QCOMPARE_LT(std::abs(predicted / measured - 1.0), 0.03);
+    // What --measured reports (the caching allocator's peak against the file's 43,851,402,240 B), with the kernel
+    // torch 2.11 runs and, for comparison, with the fused kernel (torch 2.14, the prediction before this rule).
+    for (int minor : { 11, 14 }) {
+        Scenario s;
+        s.gpuId = "h200-sxm-141gb";
+        s.modelId = "llama-3.2-1b";
+        s.config = c;
+        s.config.loop = TrainingLoop::DropOutputs;
+        s.config.torch = { 2, minor };
+        const auto r = simulate(test::catalog(), s, SimulateOptions {});
+        QVERIFY(bool(r));
+        qInfo("torch 2.%d: saved activations %.0f B (%+.1f %%), peak allocated %.0f B (%+.1f %%)", minor,
+              activations(r->estimate), 100.0 * (activations(r->estimate) / measured - 1.0),
+              r->allocator.peakAllocatedBytes, 100.0 * (r->allocator.peakAllocatedBytes / 43851402240.0 - 1.0));
+    }
 }
 
 void TestSdpa::memoryEfficientPadsTheLogSumExp()
@@ -270,6 +286,8 @@ void TestSdpa::keptOutputIsTheLogits()
     c.precision = *precisionFromString(precision.toStdString());
     c.checkpointing = *checkpointingFromString(checkpointing.toStdString());
     c.attention = AttentionImpl::Fused;
+    c.adamImpl
+        = AdamImpl::Fused; // as measured: foreach AdamW's state-sized temporary would set the peak after backward
     c.loop = TrainingLoop::DropOutputs;
     const Estimate drop = run(id.c_str(), "h200-sxm-141gb", c);
     c.loop = TrainingLoop::KeepOutputs;
@@ -286,13 +304,13 @@ void TestSdpa::measuredScenarioDropsTheOutputs()
     Measured m;
     m.torchVersion = "2.11.0+cu130";
     TrainingConfig c;
-    QCOMPARE(c.loop, TrainingLoop::KeepOutputs); // the default: what the tutorials write
+    QVERIFY(c.loop == TrainingLoop::KeepOutputs); // the default: what the tutorials write
     applyMeasuredScenario(m, c);
-    QCOMPARE(c.loop, TrainingLoop::DropOutputs);
-    QCOMPARE(c.torch, (TorchVersion { 2, 11 }));
+    QVERIFY(c.loop == TrainingLoop::DropOutputs);
+    QVERIFY(c.torch == (TorchVersion { 2, 11 }));
     m.loop = TrainingLoop::KeepOutputs;
     applyMeasuredScenario(m, c);
-    QCOMPARE(c.loop, TrainingLoop::KeepOutputs);
+    QVERIFY(c.loop == TrainingLoop::KeepOutputs);
 }
 
 QTEST_APPLESS_MAIN(TestSdpa)
