@@ -69,6 +69,9 @@ void TestFixes::suggestionsMakeItFit()
     c.sequenceLength = 1024;
     c.precision = *precisionFromString(precision.toStdString());
     c.attention = AttentionImpl::Eager;
+    // The rows were sized for the loop that drops the outputs: kept BF16 logits of GPT-2 at b32 x 1024 (3.3 GB) fit
+    // no single change of this list, and dropping them is not offered as a fix yet.
+    c.loop = TrainingLoop::DropOutputs;
     const Estimate e = estimate(m, g, c, {}, test::fastOptions());
     QVERIFY(!e.fits);
     const auto fixes = suggestFixes(m, g, c, {}, e);

@@ -79,7 +79,8 @@ SimulationResult run(const Scenario& s, SimulationCache* cache)
 
 // A new field of TrainingConfig changes its size: give it a row below (and, if it does not shape the schedule, a
 // line in scheduleKey()), then update this size.
-static_assert(sizeof(TrainingConfig) == 248, "TrainingConfig changed: add a row to cachedEqualsFresh_data");
+// computeCapability has no row: simulate() sets it from the GPU (cacheRebuildsOnlyForStructure changes the GPU).
+static_assert(sizeof(TrainingConfig) == 264, "TrainingConfig changed: add a row to cachedEqualsFresh_data");
 
 void TestSimulate::cachedEqualsFresh_data()
 {
@@ -144,6 +145,11 @@ void TestSimulate::cachedEqualsFresh_data()
     QTest::newRow("offloadOptimizer") << Change([](TrainingConfig& c) { c.offloadOptimizer = true; });
     QTest::newRow("checkpointing") << Change([](TrainingConfig& c) { c.checkpointing = Checkpointing::Full; });
     QTest::newRow("attention") << Change([](TrainingConfig& c) { c.attention = AttentionImpl::Fused; });
+    QTest::newRow("loop") << Change([](TrainingConfig& c) { c.loop = TrainingLoop::DropOutputs; });
+    QTest::newRow("torch") << Change([](TrainingConfig& c) {
+        c.attention = AttentionImpl::Fused;
+        c.torch = { 1, 13 }; // no SDPA: math saves the scores
+    });
     QTest::newRow("optimizer") << Change([](TrainingConfig& c) { c.optimizer = OptimizerKind::AdamW8bit; });
     QTest::newRow("adamImpl") << Change([](TrainingConfig& c) { c.adamImpl = AdamImpl::Fused; });
     QTest::newRow("gradientAccumulation") << Change([](TrainingConfig& c) { c.gradientAccumulation = 4; });

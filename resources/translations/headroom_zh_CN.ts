@@ -403,6 +403,14 @@
         <source>The step captured once and replayed as a CUDA graph (torch.cuda.graphs, torch.compile(mode=&quot;reduce-overhead&quot;)): the host no longer issues each operator, so a host-bound step runs at the GPU&apos;s pace.</source>
         <translation>这一步只捕获一次，之后作为 CUDA Graph 重放（torch.cuda.graphs、torch.compile(mode=&quot;reduce-overhead&quot;)）：主机不再逐个下发算子，受主机限制的一步就能以 GPU 的速度运行。</translation>
     </message>
+    <message>
+        <source>&amp;Loop</source>
+        <translation>训练循环(&amp;L)</translation>
+    </message>
+    <message>
+        <source>The training loop around the step. Keep outputs: output = model(x); loss = loss_fn(output, y); loss.backward(), as PyTorch&apos;s tutorials and accelerate&apos;s examples write it: the output (the logits) lives until backward has run. Drop outputs: loss = model(**batch).loss inside a function, as the Hugging Face Trainer and Lightning run it: the output is freed after the loss.</source>
+        <translation>一步训练外面的 Python 循环。保留输出：output = model(x); loss = loss_fn(output, y); loss.backward()，PyTorch 教程和 accelerate 示例都这样写：模型输出（logits）一直存活到反向传播结束。丢弃输出：在函数内 loss = model(**batch).loss，Hugging Face Trainer 和 Lightning 这样运行：计算完损失后输出即被释放。</translation>
+    </message>
 </context>
 <context>
     <name>Explainer</name>
@@ -809,6 +817,22 @@
     <message>
         <source>&lt;p&gt;Two clocks. The GPU runs each operator&apos;s kernels for the longer of its FLOPs over the attainable peak of its unit and its bytes over the attainable bandwidth, plus %1 per kernel. The host, one CPU thread running eager PyTorch, issues each operator first: %2 per forward operator, %3 per backward kernel, %4 per recomputed operator (fitted to 27 runs on an H200), and a kernel cannot start before it is issued. FP32 3x3 convolutions on the vector units use Winograd (%5x fewer multiplies); tensor-core convolutions on NCHW tensors add the transposes to NHWC and back unless the model is channels_last.&lt;/p&gt;</source>
         <translation>&lt;p&gt;两个时钟。GPU 运行每个算子的内核，耗时取其 FLOPs 除以所用单元可达峰值与其字节数除以可达带宽中较长者，每个内核另加 %1。主机（一个运行 eager PyTorch 的 CPU 线程）先下发每个算子：每个前向算子 %2，每个反向内核 %3，每个重计算算子 %4（拟合自 H200 上的 27 次运行）；内核在被下发之前不能开始。向量单元上的 FP32 3x3 卷积使用 Winograd（乘法少 %5 倍）；NCHW 张量上的张量核心卷积要先转置为 NHWC 再转回，除非模型使用 channels_last。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;SDPA runs its %1 kernel in torch %2 (%3): it saves the s × s attention probabilities, as eager attention does</source>
+        <translation>&lt;br&gt;SDPA 在 torch %2 中运行其 %1 内核（%3）：它像 eager 注意力一样保存 s × s 注意力概率</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;SDPA runs its %1 kernel in torch %2 (%3): it saves the output and an FP32 log-sum-exp per row, not the scores</source>
+        <translation>&lt;br&gt;SDPA 在 torch %2 中运行其 %1 内核（%3）：它保存输出和每行一个 FP32 log-sum-exp，不保存注意力分数</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;Training loop &lt;code&gt;output = model(x); loss = loss_fn(output, y); loss.backward()&lt;/code&gt;: the model&apos;s output (%1) stays alive until backward has run. &lt;code&gt;loss = model(**batch).loss&lt;/code&gt; (Hugging Face Trainer) frees it after the loss.</source>
+        <translation>&lt;br&gt;训练循环 &lt;code&gt;output = model(x); loss = loss_fn(output, y); loss.backward()&lt;/code&gt;：模型输出（%1）一直存活到反向传播结束。&lt;code&gt;loss = model(**batch).loss&lt;/code&gt;（Hugging Face Trainer）在计算损失后释放它。</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;Training loop &lt;code&gt;loss = model(**batch).loss&lt;/code&gt; (Hugging Face Trainer): the model&apos;s output (%1) is freed after the loss; &lt;code&gt;output = model(x); loss = loss_fn(output, y)&lt;/code&gt; would keep it through backward.</source>
+        <translation>&lt;br&gt;训练循环 &lt;code&gt;loss = model(**batch).loss&lt;/code&gt;（Hugging Face Trainer）：模型输出（%1）在计算损失后释放；&lt;code&gt;output = model(x); loss = loss_fn(output, y)&lt;/code&gt; 会让它存活到反向传播结束。</translation>
     </message>
 </context>
 <context>
@@ -1619,6 +1643,30 @@
     <message>
         <source>CUDA context, cuBLAS workspaces and caching-allocator slack.</source>
         <translation>CUDA 上下文、cuBLAS 工作区以及缓存分配器的空余。</translation>
+    </message>
+    <message>
+        <source>Keep outputs (output = model(x))</source>
+        <translation>保留输出（output = model(x)）</translation>
+    </message>
+    <message>
+        <source>Drop outputs (HF Trainer)</source>
+        <translation>丢弃输出（HF Trainer）</translation>
+    </message>
+    <message>
+        <source>FlashAttention</source>
+        <translation>FlashAttention</translation>
+    </message>
+    <message>
+        <source>memory-efficient</source>
+        <translation>内存高效</translation>
+    </message>
+    <message>
+        <source>cuDNN</source>
+        <translation>cuDNN</translation>
+    </message>
+    <message>
+        <source>math</source>
+        <translation>math（数学）</translation>
     </message>
 </context>
 <context>
@@ -4162,6 +4210,10 @@
     <message>
         <source>CUDA graphs</source>
         <translation>CUDA Graph</translation>
+    </message>
+    <message>
+        <source>training loop</source>
+        <translation>训练循环</translation>
     </message>
 </context>
 <context>

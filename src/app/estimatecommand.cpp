@@ -84,6 +84,12 @@ namespace {
                                         QStringLiteral("eager (s x s scores saved) or fused (FlashAttention/SDPA)."),
                                         QStringLiteral("impl"));
     const QCommandLineOption
+        kLoop({ QStringLiteral("loop") },
+              QStringLiteral("The training loop: keep-outputs (default: output = model(x); loss = loss_fn(output, y); "
+                             "loss.backward() keeps the logits through backward) or drop-outputs (HF Trainer: "
+                             "freed after the loss)."),
+              QStringLiteral("loop"));
+    const QCommandLineOption
         kOptimizer({ QStringLiteral("optimizer") },
                    QStringLiteral("adamw, adam, sgd, sgd-momentum, adamw-8bit, adafactor, paged-adamw or "
                                   "paged-adamw-8bit."),
@@ -128,7 +134,7 @@ namespace {
     // --scenario chose one, the GPU is the file's CUDA device (devicename.h); a name that fits several files, or
     // none, is refused.
     std::optional<QString> readMeasured(const QString& path, bool adopt, bool gpuChosen, bool whatIfGiven,
-                                        Catalog& catalog, ResolvedScenario* r, Measured* out)
+                                        bool loopGiven, Catalog& catalog, ResolvedScenario* r, Measured* out)
     {
         QByteArray text;
         if (auto e = CatalogLoader::readFile(path, &text, 4 << 20))
@@ -172,6 +178,10 @@ namespace {
             return QStringLiteral("--measured: %1").arg(QString::fromStdString(e->toString()));
         if (measuredOnCpu(*m))
             r->scenario.config.kernels = KernelBackend::Cpu;
+        // The run's PyTorch, and its loop unless --loop says which loop to predict.
+        r->scenario.config.torch = torchVersionFromString(m->torchVersion).value_or(r->scenario.config.torch);
+        if (!loopGiven)
+            r->scenario.config.loop = m->loop;
         return std::nullopt;
     }
 
@@ -195,10 +205,9 @@ std::optional<QString> resolveModelOption(const QString& value, Catalog& catalog
 
 void addScenarioOptions(QCommandLineParser& parser)
 {
-    parser.addOptions({ kScenario,    kGpu,          kModel,     kBatch,     kSeq,    kPrecision, kStyle,
-                        kMasterGrads, kZero,         kDp,        kTp,        kSp,     kOffload,   kCkpt,
-                        kAttention,   kOptimizer,    kAdamImpl,  kGradAccum, kMemory, kBandwidth, kPeak,
-                        kDatasheet,   kChannelsLast, kHostSpeed, kExecution });
+    parser.addOptions({ kScenario, kGpu, kModel, kBatch, kSeq, kPrecision, kStyle, kMasterGrads, kZero, kDp, kTp, kSp,
+                        kOffload, kCkpt, kAttention, kOptimizer, kAdamImpl, kGradAccum, kMemory, kBandwidth, kPeak,
+                        kDatasheet, kChannelsLast, kHostSpeed, kExecution, kLoop });
     addAllocatorOptions(parser);
     addFinetuneOptions(parser);
     addParallelismOptions(parser);
@@ -287,6 +296,8 @@ std::optional<QString> resolveScenario(const QCommandLineParser& p, Catalog& cat
         return e;
     if ((e = choice(p, kAttention, &attentionFromString, "eager, fused", &c.attention)))
         return e;
+    if ((e = choice(p, kLoop, &loopFromString, "keep-outputs, drop-outputs", &c.loop)))
+        return e;
     if ((e = choice(p, kOptimizer, &optimizerFromString,
                     "adamw, adam, sgd, sgd-momentum, adamw-8bit, adafactor, paged-adamw, paged-adamw-8bit",
                     &c.optimizer)))
@@ -360,6 +371,8 @@ QStringList scenarioToArguments(const Scenario& s)
         a << QStringLiteral("--channels-last");
     a << QStringLiteral("--checkpointing") << str(toString(c.checkpointing)) << QStringLiteral("--attention")
       << str(toString(c.attention)) << QStringLiteral("--optimizer") << str(toString(c.optimizer));
+    if (c.loop != TrainingLoop::KeepOutputs)
+        a << QStringLiteral("--loop") << str(toString(c.loop));
     if (c.adamImpl != AdamImpl::Foreach)
         a << QStringLiteral("--adamw-impl") << str(toString(c.adamImpl));
     if (c.gradientAccumulation != 1)
@@ -394,7 +407,7 @@ std::optional<QString> readMeasuredOption(const QCommandLineParser& p, const QSt
         given.removeAll(own);
     const bool gpuChosen = p.isSet(kGpu) || p.isSet(kScenario);
     const bool whatIfGiven = p.isSet(kMemory) || p.isSet(kBandwidth) || p.isSet(kPeak);
-    return readMeasured(path, given.isEmpty(), gpuChosen, whatIfGiven, catalog, r, out);
+    return readMeasured(path, given.isEmpty(), gpuChosen, whatIfGiven, p.isSet(kLoop), catalog, r, out);
 }
 
 int runEstimate(const QStringList& arguments)

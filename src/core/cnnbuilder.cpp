@@ -147,6 +147,7 @@ void buildCnnGraph(const ModelSpec& model, const TrainingConfig& config, Graph& 
         lastShape = ys;
     }
     b.setLayer(group);
+    g.modelOutput = last;
     const TensorId lsm = b.logSoftmax(last, 1.0, std::max(1.0, classes > 0 ? classes : lastShape.numel()),
                                       "loss.log_softmax");
     b.nllLoss(lsm, labels, 1.0, "loss.nll");

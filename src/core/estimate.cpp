@@ -560,14 +560,16 @@ void estimate(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& 
     // allocates nothing.
     thread_local Graph graph;
     thread_local std::shared_ptr<Schedule> spare;
-    buildGraph(model, config, graph, options.layers);
+    TrainingConfig onGpu = config; // SDPA's kernel choice reads the GPU's compute capability (sdpa.h)
+    onGpu.computeCapability = computeCapabilityCode(gpu.computeCapability);
+    buildGraph(model, onGpu, graph, options.layers);
     if (out.schedule && out.schedule.use_count() == 1 && out.schedule != spare)
         spare = std::const_pointer_cast<Schedule>(out.schedule);
     out.schedule.reset();
     if (!spare || spare.use_count() > 1)
         spare = std::make_shared<Schedule>();
-    lowerTrainingStep(graph, config, *spare);
-    evaluate(spare, model, gpu, config, overrides, options, out);
+    lowerTrainingStep(graph, onGpu, *spare);
+    evaluate(spare, model, gpu, onGpu, overrides, options, out);
 }
 
 Estimate estimate(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config,

@@ -209,6 +209,14 @@ CategoryExplanation explainCategory(const SimulationResult& r, MemoryCategory c)
             x.hasKorthikanti = true;
             x.korthikantiBytes = sl * b * h * (34.0 + 5.0 * a * sl / h) * t.layers;
         }
+        if (r.model && r.model->family == ModelFamily::Transformer && cfg.attention == AttentionImpl::Fused) {
+            const SdpaCall call = sdpaCallFor(r.model->transformer, cfg);
+            const SdpaChoice k = chooseSdpaKernel(call);
+            x.hasSdpa = true;
+            x.sdpaKernel = k.kernel;
+            x.sdpaReason = sdpaReason(k, call);
+            x.torch = toString(cfg.torch);
+        }
         operatorTerms(x, s, std::int32_t(s.realIndex({ s.forwardEnd, 0, -1 })), batch);
         break;
     case MemoryCategory::Transient: {
@@ -216,6 +224,8 @@ CategoryExplanation explainCategory(const SimulationResult& r, MemoryCategory c)
         if (input > 0.0)
             x.terms.push_back(byteTerm(TermKind::InputBatch, input));
         operatorTerms(x, s, e.peakStep, batch);
+        x.loop = cfg.loop;
+        x.outputBytes = s.modelOutputBytes.at(batch);
         break;
     }
     case MemoryCategory::Overhead:

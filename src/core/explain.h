@@ -4,8 +4,10 @@
 // the simulation found beside it, and the operators that hold the bytes. The window only formats this.
 
 #include "memoryterm.h"
+#include "sdpa.h"
 #include "simulate.h"
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -49,6 +51,16 @@ struct CategoryExplanation {
     // for comparison with the simulated bytes (it assumes 16-bit activations and 1-byte dropout masks).
     bool hasKorthikanti = false;
     double korthikantiBytes = 0.0;
+
+    // Activations of a transformer under fused attention: the kernel SDPA runs and why (sdpa.h).
+    bool hasSdpa = false;
+    SdpaKernel sdpaKernel = SdpaKernel::Flash;
+    std::string sdpaReason;
+    std::string torch; // the release the choice is PyTorch's in ("2.11")
+
+    // Transient: the training loop, and the model's output it keeps through backward under KeepOutputs.
+    TrainingLoop loop = TrainingLoop::KeepOutputs;
+    double outputBytes = 0.0;
 
     double overheadBytes = 0.0;            // overhead: the framework figure used
     double reserveFraction = 0.0;          // overhead: the allocator reserve

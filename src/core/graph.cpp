@@ -14,6 +14,7 @@ void Graph::clear()
     params.clear();
     regions.clear();
     repeat = {};
+    modelOutput = kNoTensor;
     names.reset();
     layers = 0;
     samplesTokens = 1.0;

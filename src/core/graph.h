@@ -149,6 +149,9 @@ struct Graph {
     // Storage for labels that are not string literals (CNN layer names); shared with the lowered schedule so
     // that its labels stay valid after the graph is gone.
     std::shared_ptr<std::deque<std::string>> names;
+    // What the model returns and the loss reads (the logits): TrainingLoop::KeepOutputs keeps it to the end of
+    // backward. kNoTensor on a pipeline stage without the head.
+    TensorId modelOutput = kNoTensor;
     int layers = 0;             // transformer blocks, or CNN layers with weights
     double samplesTokens = 1.0; // tokens (or images) one sample contributes to throughput
 

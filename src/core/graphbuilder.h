@@ -94,8 +94,13 @@ public:
                     double kernelArea, double groups, double outPixels, std::string_view label, bool winograd = false);
     // Batched matmul [G, M, K] x [G, K, N]; groups per sample.
     TensorId matmul(TensorId a, TensorId b, double groups, double m, double n, double k, std::string_view label);
+    // lseRows: rows of the FP32 log-sum-exp per head (sdpaLogSumExpRows); negative: seq.
     TensorId fusedAttention(TensorId q, TensorId k, TensorId v, double seq, double keys, double heads, double headDim,
-                            bool causal, double dropout, std::string_view label);
+                            bool causal, double dropout, std::string_view label, double lseRows = -1.0);
+    // SDPA's math kernel (attention.cpp _scaled_dot_product_attention_math): q and k scaled, K and V repeated to
+    // every query head under enable_gqa, matmul, softmax (saved), dropout, matmul; upcast: in FP32 for 16-bit inputs.
+    TensorId mathAttention(TensorId q, TensorId k, TensorId v, double seq, double keys, double heads, double kvHeads,
+                           double headDim, double dropout, bool upcast);
     // forceFp32: softmax(x, dim, dtype=torch.float32), as the Llama family writes it.
     TensorId softmax(TensorId x, double rows, double cols, std::string_view label, bool forceFp32 = false);
     TensorId logSoftmax(TensorId x, double rows, double cols, std::string_view label);

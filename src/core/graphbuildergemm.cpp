@@ -212,7 +212,8 @@ TensorId GraphBuilder::matmul(TensorId a, TensorId b, double groups, double m, d
 }
 
 TensorId GraphBuilder::fusedAttention(TensorId q, TensorId k, TensorId v, double seq, double keys, double heads,
-                                      double headDim, bool causal, double dropout, std::string_view label)
+                                      double headDim, bool causal, double dropout, std::string_view label,
+                                      double lseRows)
 {
     const TensorId qi = autocastLow(q);
     const TensorId ki = autocastLow(k);
@@ -222,7 +223,7 @@ TensorId GraphBuilder::fusedAttention(TensorId q, TensorId k, TensorId v, double
     const int op = beginOp(OpType::FusedAttention, OpKind::Attention, m_plan.attentionUnit, label);
     addInputs({ qi, ki, vi });
     const TensorId o = newActivation(seq * heads * headDim, t, true);
-    const TensorId lse = newActivation(seq * heads, DType::F32, false); // log-sum-exp per row
+    const TensorId lse = newActivation((lseRows < 0.0 ? seq : lseRows) * heads, DType::F32, false); // per row
     addOutputs({ o, lse });
     addSaved({ qi, ki, vi, o, lse });
     (void)dropout; // the dropout mask is regenerated from the saved RNG state, not stored
@@ -239,6 +240,40 @@ TensorId GraphBuilder::fusedAttention(TensorId q, TensorId k, TensorId v, double
                                  + seq * heads * 4.0) };
     finishOp(op, fwd, bwd, perSample(dense));
     return o;
+}
+
+TensorId GraphBuilder::mathAttention(TensorId q, TensorId k, TensorId v, double seq, double keys, double heads,
+                                     double kvHeads, double headDim, double dropoutP, bool upcast)
+{
+    // Autocast casts SDPA's inputs (lower_precision_fp); the composite then runs below the Autocast dispatch key.
+    q = autocastLow(q);
+    k = autocastLow(k);
+    v = autocastLow(v);
+    const DType origin = m_g.tensors[q].dtype;
+    const bool autocastWas = m_plan.autocast;
+    m_plan.autocast = false;
+    if (upcast) { // query_acc = query_.to(at::kFloat), and so key_acc and value_acc
+        q = cast(q, DType::F32, "attn.math_upcast");
+        k = cast(k, DType::F32, "attn.math_upcast");
+        v = cast(v, DType::F32, "attn.math_upcast");
+    }
+    q = unary(q, UnaryFn::ScaleByConstant, "attn.scale"); // query_acc * sqrt(scale): nothing saved
+    if (kvHeads < heads) {
+        // pre_process_group_query_attention_input: key.repeat_interleave(heads / kv_heads, -3), and the value's.
+        k = repeat(k, heads / kvHeads, "attn.repeat_kv");
+        v = repeat(v, heads / kvHeads, "attn.repeat_kv");
+    }
+    k = unary(k, UnaryFn::ScaleByConstant, "attn.scale"); // key.transpose(-2, -1) * sqrt(scale)
+    // The causal mask (ones(L, S).tril() as an additive float mask) is added in place: one s x s tensor for the
+    // whole batch, not saved, left out.
+    const TensorId scores = matmul(q, k, heads, seq, keys, headDim, "attn.scores");
+    TensorId probs = softmax(scores, heads * seq, keys, "attn.softmax"); // _safe_softmax saves its result
+    probs = dropout(probs, dropoutP, "attn.dropout");
+    TensorId ctx = matmul(probs, v, heads, seq, headDim, keys, "attn.context");
+    if (upcast)
+        ctx = cast(ctx, origin, "attn.math_downcast"); // .to(origin_dtype)
+    m_plan.autocast = autocastWas;
+    return ctx;
 }
 
 } // namespace headroom

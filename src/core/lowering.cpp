@@ -158,6 +158,7 @@ namespace {
         void produceGrad(TensorId t, const GraphOp& op, std::int32_t step);
         void produceParamGrad(std::int32_t param, std::int32_t step);
         void optimizerStep();
+        void keepOutputs();
         void layerBuffers();
         void setupResident();
         void gradientStorage();
@@ -516,6 +517,21 @@ namespace {
         }
     }
 
+    // TrainingLoop::KeepOutputs: `output = model(x); loss = loss_fn(output, y); loss.backward()` holds the model's
+    // output in a Python variable until backward has run, where the loop that drops it frees it after the loss.
+    void Lowerer::keepOutputs()
+    {
+        s.modelOutputBytes = {};
+        if (g.modelOutput == kNoTensor)
+            return;
+        s.modelOutputBytes = g.storages[g.tensors[g.modelOutput].storage].bytes;
+        if (cfg.loop != TrainingLoop::KeepOutputs)
+            return;
+        const auto last = static_cast<std::int32_t>(s.steps.size()) - 1;
+        if (last > s.forwardEnd)
+            use(blockFor(g.modelOutput, -1), last);
+    }
+
     void Lowerer::layerBuffers()
     {
         const int zero = cfg.zeroStage;
@@ -787,6 +803,7 @@ namespace {
         setupResident();
         forwardPass();
         backwardPass();
+        keepOutputs();
         layerBuffers();
         optimizerStep();
         finish();

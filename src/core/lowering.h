@@ -108,6 +108,7 @@ struct Schedule {
     double dpCallsPerMicroBatch = 0.0;       // ZeRO-2/3 buckets of 25 MiB (DDP's bucket_cap_mb)
     double dpCallsPerStep = 0.0;
     std::int32_t inFlightBlock = -1;  // the block of the other micro-batches a pipeline stage holds, -1 if none
+    Linear modelOutputBytes;          // the model's output (Graph::modelOutput), which TrainingLoop::KeepOutputs keeps
     double offloadBytesPerStep = 0.0; // host <-> device traffic of optimizer offload
     double hostBytes = 0.0;           // per rank, optimizer state kept in host memory (offloaded or paged)
     double offloadParameters = 0.0;   // parameters the CPU optimizer updates

@@ -135,6 +135,8 @@ Expected<Measured> parseMeasured(std::string_view jsonText, std::string_view ori
                                     "paged-adamw-8bit");
         if (s.has("adamw_impl"))
             m.adamImpl = enumField(s, "adamw_impl", &adamImplFromString, "foreach, for-loop, fused");
+        if (s.has("loop"))
+            m.loop = enumField(s, "loop", &loopFromString, "keep-outputs, drop-outputs");
         const ObjectReader d = r.object("device");
         m.deviceType = d.string("type", 64);
         m.deviceName = d.stringOr("name", "", 500);
@@ -181,6 +183,8 @@ void applyMeasuredScenario(const Measured& m, TrainingConfig& c)
     c.attention = m.attention;
     c.optimizer = m.optimizer;
     c.adamImpl = m.adamImpl;
+    c.loop = m.loop; // drop-outputs for every file the probe wrote before --loop
+    c.torch = torchVersionFromString(m.torchVersion).value_or(c.torch);
 }
 
 std::optional<Error> checkMeasuredScenario(const Measured& m, const std::string& modelId, const TrainingConfig& c,

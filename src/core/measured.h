@@ -39,6 +39,8 @@ struct Measured {
     AttentionImpl attention = AttentionImpl::Eager;
     OptimizerKind optimizer = OptimizerKind::AdamW;
     AdamImpl adamImpl = AdamImpl::Foreach;
+    // headroom-probe's loop: it dropped the outputs after the loss until it had --loop (all files before it).
+    TrainingLoop loop = TrainingLoop::DropOutputs;
     // Where and with what.
     std::string deviceType; // "cpu" or "cuda"
     std::string deviceName;

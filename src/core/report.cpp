@@ -2,6 +2,7 @@
 
 #include "pipeline.h"
 #include "reportjson.h"
+#include "sdpa.h"
 
 #include "units.h"
 
@@ -198,6 +199,8 @@ namespace {
         scenario["offload_optimizer"] = e.config.offloadOptimizer;
         scenario["checkpointing"] = std::string(toString(e.config.checkpointing));
         scenario["attention"] = std::string(toString(e.config.attention));
+        scenario["loop"] = std::string(toString(e.config.loop));
+        scenario["torch"] = toString(e.config.torch);
         scenario["optimizer"] = std::string(toString(e.config.optimizer));
         scenario["adamw_impl"] = std::string(toString(e.config.adamImpl));
         scenario["gradient_accumulation"] = e.config.gradientAccumulation;
@@ -208,6 +211,23 @@ namespace {
         if (e.config.task == Task::SequenceClassification || e.config.task == Task::TokenClassification)
             scenario["num_labels"] = e.config.numLabels;
         return scenario;
+    }
+
+    // The kernel SDPA runs (sdpa.h), and the check that refused each one tried before it; null without SDPA.
+    json attentionKernelJson(const Estimate& e, const ModelSpec& model)
+    {
+        if (model.family != ModelFamily::Transformer || e.config.attention != AttentionImpl::Fused)
+            return nullptr;
+        const SdpaCall call = sdpaCallFor(model.transformer, e.config);
+        const SdpaChoice c = chooseSdpaKernel(call);
+        json refused = json::array();
+        for (int i = 0; i < c.refusedCount; ++i)
+            refused.push_back({ { "kernel", std::string(toString(c.refused[std::size_t(i)].kernel)) },
+                                { "check", std::string(sdpaSource(c.refused[std::size_t(i)].rule)) } });
+        return { { "name", std::string(toString(c.kernel)) },
+                 { "reason", sdpaReason(c, call) },
+                 { "saves_scores", c.kernel == SdpaKernel::Math },
+                 { "refused", refused } };
     }
 
     json memoryJson(const Estimate& e)
@@ -299,6 +319,7 @@ namespace {
         j["format"] = "headroom-estimate";
         j["version"] = 1;
         j["scenario"] = scenarioJson(e, model);
+        j["attention_kernel"] = attentionKernelJson(e, model);
         j["model"] = { { "id", model.id },
                        { "name", model.name },
                        { "reference", model.reference.implementation },
@@ -461,6 +482,20 @@ std::string estimateToTable(const Estimate& e, const ModelSpec& model)
                   e.config.zeroStage, e.config.dataParallel, std::string(toString(e.config.checkpointing)).c_str(),
                   std::string(toString(e.config.attention)).c_str(), std::string(toString(e.config.optimizer)).c_str());
     out += line;
+    std::snprintf(line, sizeof line, "Loop       %s\n",
+                  e.config.loop == TrainingLoop::KeepOutputs
+                      ? "keep-outputs (output = model(x); loss = loss_fn(output, y): the output lives through backward)"
+                      : "drop-outputs (loss = model(**batch).loss: the output is freed after the loss)");
+    out += line;
+    if (model.family == ModelFamily::Transformer && e.config.attention == AttentionImpl::Fused) {
+        const SdpaCall call = sdpaCallFor(model.transformer, e.config);
+        const SdpaChoice k = chooseSdpaKernel(call);
+        std::snprintf(line, sizeof line, "SDPA       %s kernel (torch %s): %s%s\n",
+                      std::string(toString(k.kernel)).c_str(), toString(e.config.torch).c_str(),
+                      sdpaReason(k, call).c_str(),
+                      k.kernel == SdpaKernel::Math ? "; the s x s probabilities are saved" : "");
+        out += line;
+    }
     out += "\nMemory (per GPU)                 size        at peak\n";
     static const char* names[] = { "weights",     "weight copies", "gradients", "optimizer states",
                                    "activations", "transient",     "overhead" };

@@ -274,6 +274,14 @@ Expected<ScenarioDocument> parseScenario(std::string_view jsonText, std::string_
         c.checkpointing = enumField(r, "checkpointing", c.checkpointing, &checkpointingFromString,
                                     "none, selective, full");
         c.attention = enumField(r, "attention", c.attention, &attentionFromString, "eager, fused");
+        c.loop = enumField(r, "loop", c.loop, &loopFromString, "keep-outputs, drop-outputs");
+        if (r.has("torch")) {
+            const std::string t = r.string("torch", 64);
+            const auto version = torchVersionFromString(t);
+            if (!version)
+                r.fail("torch", "must be a PyTorch release such as \"2.11\", got \"" + t + "\"");
+            c.torch = *version;
+        }
         c.optimizer = enumField(r, "optimizer", c.optimizer, &optimizerFromString,
                                 "adamw, adam, sgd, sgd-momentum, adamw-8bit, adafactor, paged-adamw, paged-adamw-8bit");
         c.adamImpl = enumField(r, "adamw_impl", c.adamImpl, &adamImplFromString, "foreach, for-loop, fused");
@@ -358,6 +366,9 @@ std::string serializeScenario(const ScenarioDocument& d)
     j["offload_optimizer"] = c.offloadOptimizer;
     j["checkpointing"] = std::string(toString(c.checkpointing));
     j["attention"] = std::string(toString(c.attention));
+    j["loop"] = std::string(toString(c.loop));
+    if (c.torch != TorchVersion {})
+        j["torch"] = toString(c.torch);
     j["optimizer"] = std::string(toString(c.optimizer));
     if (c.adamImpl != AdamImpl::Foreach)
         j["adamw_impl"] = std::string(toString(c.adamImpl));

@@ -130,6 +130,8 @@ TrainingConfig scheduleKey(const TrainingConfig& config)
     key.ncclChannels = defaults.ncclChannels;                 // NCCL's buffers are added to the allocator's figures
     key.cluster = defaults.cluster;                           // links set the communication time only
     key.host = defaults.host;                                 // the host sets the time only
+    if (key.attention != AttentionImpl::Fused) // the GPU's compute capability matters to SDPA's kernel choice only
+        key.computeCapability = defaults.computeCapability;
     // The micro-batches per step shape the lowering only through whether gradients persist between micro-batches
     // (more than one) and, with a pipeline, how many each stage holds in flight: 1F1B holds min(m, p - s), the same
     // for every m of at least p. GPipe and the interleaved schedule keep m.
@@ -179,13 +181,17 @@ std::vector<double> sweepBatches(std::int64_t current, std::int64_t best)
     return b;
 }
 
-std::optional<Error> simulate(const Catalog& catalog, const Scenario& scenario, const SimulateOptions& options,
+std::optional<Error> simulate(const Catalog& catalog, const Scenario& requested, const SimulateOptions& options,
                               SimulationCache* cache, SimulationResult& out)
 {
-    const ModelSpec* model = catalog.model(scenario.modelId);
-    const GpuSpec* gpu = catalog.gpu(scenario.gpuId);
+    const ModelSpec* model = catalog.model(requested.modelId);
+    const GpuSpec* gpu = catalog.gpu(requested.gpuId);
     if (!gpu)
-        return Error { "scenario", "gpu", "unknown GPU \"" + scenario.gpuId + "\"; known: " + catalog.gpuIds() };
+        return Error { "scenario", "gpu", "unknown GPU \"" + requested.gpuId + "\"; known: " + catalog.gpuIds() };
+    // SDPA's kernel choice reads the GPU's compute capability (sdpa.h): every graph built from here on, the searches'
+    // included, takes it from the scenario's GPU.
+    Scenario scenario = requested;
+    scenario.config.computeCapability = computeCapabilityCode(gpu->computeCapability);
     if (!model)
         return Error { "scenario", "model",
                        "unknown model \"" + scenario.modelId + "\"; known: " + catalog.modelIds() };

@@ -1,6 +1,7 @@
 #include "trainingconfig.h"
 
 #include <array>
+#include <string>
 #include <utility>
 
 namespace headroom {
@@ -95,6 +96,22 @@ namespace {
         { "cuda-graphs", Execution::CudaGraphs },
     } };
 
+    constexpr std::array<std::pair<std::string_view, TrainingLoop>, 2> kLoop { {
+        { "keep-outputs", TrainingLoop::KeepOutputs },
+        { "drop-outputs", TrainingLoop::DropOutputs },
+    } };
+
+    // Leading decimal digits of s from `at`, or -1 when there are none.
+    int leadingNumber(std::string_view s, std::size_t& at)
+    {
+        int v = -1;
+        while (at < s.size() && s[at] >= '0' && s[at] <= '9' && v < 100000) {
+            v = (v < 0 ? 0 : v * 10) + (s[at] - '0');
+            ++at;
+        }
+        return v;
+    }
+
 } // namespace
 
 bool isMixed(Precision p) { return p == Precision::MixedFP16 || p == Precision::MixedBF16 || p == Precision::MixedFP8; }
@@ -112,6 +129,35 @@ std::string_view toString(FinetuneMethod m) { return reverse(kFinetune, m); }
 std::string_view toString(Task t) { return reverse(kTask, t); }
 std::string_view toString(PipelineSchedule p) { return reverse(kPipeline, p); }
 std::string_view toString(Execution e) { return reverse(kExecution, e); }
+
+std::string_view toString(TrainingLoop l) { return reverse(kLoop, l); }
+std::string toString(TorchVersion v) { return std::to_string(v.major) + "." + std::to_string(v.minor); }
+
+std::optional<TrainingLoop> loopFromString(std::string_view s) { return lookup(kLoop, s); }
+
+std::optional<TorchVersion> torchVersionFromString(std::string_view s)
+{
+    std::size_t at = 0;
+    const int major = leadingNumber(s, at);
+    if (major < 0 || at >= s.size() || s[at] != '.')
+        return std::nullopt;
+    ++at;
+    const int minor = leadingNumber(s, at);
+    if (minor < 0 || (at < s.size() && s[at] != '.' && s[at] != '+' && s[at] != 'a' && s[at] != 'r'))
+        return std::nullopt;
+    return TorchVersion { major, minor };
+}
+
+int computeCapabilityCode(std::string_view s)
+{
+    std::size_t at = 0;
+    const int major = leadingNumber(s, at);
+    if (major <= 0 || at >= s.size() || s[at] != '.')
+        return 0;
+    ++at;
+    const int minor = leadingNumber(s, at);
+    return minor < 0 || minor > 9 || at != s.size() ? 0 : major * 10 + minor;
+}
 
 std::optional<Precision> precisionFromString(std::string_view s) { return lookup(kPrecision, s); }
 std::optional<MixedPrecisionStyle> mixedStyleFromString(std::string_view s) { return lookup(kStyle, s); }

@@ -3,6 +3,7 @@
 // The knobs of one training step. Every field has a default that matches what PyTorch does when nobody
 // changes it, so that an estimate with no options describes the common case.
 
+#include <compare>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -39,6 +40,20 @@ enum class Checkpointing : std::uint8_t {
 enum class AttentionImpl : std::uint8_t {
     Eager, // matmul + softmax + dropout + matmul: the s x s scores are saved
     Fused, // FlashAttention / scaled_dot_product_attention: only Q, K, V, O and the log-sum-exp are saved
+};
+
+// The Python loop around the step. KeepOutputs: `output = model(x); loss = loss_fn(output, y); loss.backward()`, the
+// PyTorch tutorials' and accelerate's loop: the model's output (the logits) lives in `output` until backward has run.
+// DropOutputs: `loss = model(**batch).loss` inside a function (HF Trainer.training_step, Lightning, headroom-probe):
+// the output is freed once the loss is computed (docs/formulas.md, "The training loop").
+enum class TrainingLoop : std::uint8_t { KeepOutputs, DropOutputs };
+
+// A PyTorch release (major.minor): which SDPA kernels exist and what they accept (sdpa.h).
+struct TorchVersion {
+    int major = 2;
+    int minor = 11;
+    auto operator<=>(const TorchVersion&) const = default;
+    bool operator==(const TorchVersion&) const = default;
 };
 
 // PagedAdamW and PagedAdamW8bit are bitsandbytes' paged optimizers: the same states in CUDA unified memory, which
@@ -171,6 +186,11 @@ struct TrainingConfig {
     FinetuneConfig finetune;
     Task task = Task::Model;
     int numLabels = 2; // PretrainedConfig's default num_labels
+    TrainingLoop loop = TrainingLoop::KeepOutputs;
+    TorchVersion torch; // 2.11: the release of the H200 measurements (tests/data/measured)
+    // The GPU's compute capability, major * 10 + minor ("9.0" -> 90), which SDPA's kernel choice reads (sdpa.h).
+    // Not a knob: simulate() and estimate() set it from the GPU file; 0 (unknown) decides as on sm80.
+    int computeCapability = 0;
 
     bool operator==(const TrainingConfig&) const = default;
 };
@@ -199,6 +219,8 @@ std::string_view toString(FinetuneMethod m);
 std::string_view toString(Task t);
 std::string_view toString(PipelineSchedule p);
 std::string_view toString(Execution e);
+std::string_view toString(TrainingLoop l);
+std::string toString(TorchVersion v);
 
 std::optional<Precision> precisionFromString(std::string_view s);
 std::optional<MixedPrecisionStyle> mixedStyleFromString(std::string_view s);
@@ -211,5 +233,10 @@ std::optional<FinetuneMethod> finetuneFromString(std::string_view s);
 std::optional<Task> taskFromString(std::string_view s);
 std::optional<PipelineSchedule> pipelineScheduleFromString(std::string_view s);
 std::optional<Execution> executionFromString(std::string_view s);
+std::optional<TrainingLoop> loopFromString(std::string_view s);
+// "2.11", "2.11.0+cu130" -> 2.11
+std::optional<TorchVersion> torchVersionFromString(std::string_view s);
+// A GPU file's compute_capability ("8.6", "12.0") as major * 10 + minor; 0 when it is not NVIDIA's ("gfx942", "").
+int computeCapabilityCode(std::string_view s);
 
 } // namespace headroom

@@ -5,6 +5,7 @@
 #include "transformerbuilder.h"
 
 #include "pipeline.h"
+#include "sdpa.h"
 
 namespace headroom {
 
@@ -227,7 +228,26 @@ namespace detail {
         const bool selective = cfg.checkpointing == Checkpointing::Selective;
         TensorId ctx = kNoTensor;
         if (cfg.attention == AttentionImpl::Fused) {
-            ctx = b.fusedAttention(q, k, v, s, sequence, a, d, m.causal, m.attentionDropout, "attn.core");
+            // SDPA's own choice of kernel (sdpa.h): flash, memory-efficient and cuDNN save the output and its
+            // log-sum-exp, math the s x s probabilities.
+            const SdpaCall call = sdpaCallFor(m, cfg);
+            const SdpaChoice kernel = chooseSdpaKernel(call);
+            if (call.repeatKv()) {
+                // transformers' repeat_kv before SDPA when it cannot pass enable_gqa (torch < 2.5, or a mask).
+                k = b.repeat(k, a / kv, "attn.repeat_kv");
+                v = b.repeat(v, a / kv, "attn.repeat_kv");
+            }
+            const double kvRun = call.repeatKv() ? a : kv;
+            if (kernel.kernel == SdpaKernel::Math) {
+                if (selective)
+                    b.beginRegion();
+                ctx = b.mathAttention(q, k, v, s, sequence, a, kvRun, d, m.attentionDropout, kernel.upcast);
+                if (selective)
+                    b.endRegion();
+            } else {
+                ctx = b.fusedAttention(q, k, v, s, sequence, a, d, m.causal, m.attentionDropout, "attn.core",
+                                       sdpaLogSumExpRows(kernel.kernel, s));
+            }
             if (cp > 1) {
                 // The ring: this rank's K and V chunk goes round cp - 1 times forward; backward sends them round
                 // again and their gradients back (Megatron's context_parallel.md: all-gather forward,

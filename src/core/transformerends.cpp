@@ -135,6 +135,7 @@ void TransformerBuilder::head(TensorId x)
         shard(firstParam, Split::Column);
         const TensorId logits = b.linear(x, w, bias, s, h, vocab, "lm_head");
         allReduce(g.tensors[logits].producer, x); // the input's gradient, in backward
+        g.modelOutput = logits;
         // transformers ForCausalLMLoss upcasts the logits (logits.float()) before cross_entropy, and pads and
         // shifts the labels into a new int64 tensor that nll_loss saves.
         const TensorId logits32 = b.cast(logits, DType::F32, "loss.upcast");
@@ -157,6 +158,7 @@ void TransformerBuilder::head(TensorId x)
         shard(firstParam, Split::Column);
         const TensorId logits = b.linear(t, w, bias, s, h, vocab, "mlm.decoder");
         allReduce(g.tensors[logits].producer, t); // the input's gradient, in backward
+        g.modelOutput = logits;
         const TensorId lsm = b.logSoftmax(logits, s, vocab, "loss.log_softmax");
         b.nllLoss(lsm, labels, s, "loss.nll");
         break;
@@ -171,6 +173,7 @@ void TransformerBuilder::head(TensorId x)
         s = 1.0;
         const TensorId logits = b.linear(cls, w, bias, 1.0, h, m.classes, "heads.head");
         s = saved;
+        g.modelOutput = logits;
         const TensorId lsm = b.logSoftmax(logits, 1.0, m.classes, "loss.log_softmax");
         b.nllLoss(lsm, labels, 1.0, "loss.nll");
         break;
@@ -190,6 +193,7 @@ void TransformerBuilder::head(TensorId x)
 // upcast the logits (logits.float()).
 TensorId TransformerBuilder::crossEntropy(TensorId logits, double rows, double classes, bool upcast)
 {
+    g.modelOutput = logits;
     if (upcast)
         logits = b.cast(logits, DType::F32, "loss.upcast");
     const TensorId lsm = b.logSoftmax(logits, rows, classes, "loss.log_softmax");

@@ -170,7 +170,7 @@ ControlPanel::ControlPanel(QWidget* parent)
     connect(m_ui->accumSpin, &QSpinBox::valueChanged, this, [this] { edited(QStringLiteral("accumulation")); });
 
     for (QComboBox* c : { m_ui->precisionCombo, m_ui->styleCombo, m_ui->optimizerCombo, m_ui->checkpointingCombo,
-                          m_ui->attentionCombo }) {
+                          m_ui->attentionCombo, m_ui->loopCombo }) {
         connect(c, &QComboBox::currentIndexChanged, this, [this, c] { edited(c->objectName()); });
     }
     // A combo's minimum is a short name, not its longest entry ("B300 (HGX B300 ... Blackwell Ultra)"): the panel's
@@ -225,6 +225,7 @@ void ControlPanel::populateChoices()
     fillCombo(m_ui->checkpointingCombo, { Checkpointing::None, Checkpointing::Selective, Checkpointing::Full },
               &Labels::checkpointing);
     fillCombo(m_ui->attentionCombo, { AttentionImpl::Eager, AttentionImpl::Fused }, &Labels::attention);
+    fillCombo(m_ui->loopCombo, { TrainingLoop::KeepOutputs, TrainingLoop::DropOutputs }, &Labels::loop);
     populateFinetuneChoices();
 }
 
@@ -308,6 +309,7 @@ void ControlPanel::syncFromScenario()
     selectData(m_ui->optimizerCombo, c.optimizer);
     selectData(m_ui->checkpointingCombo, c.checkpointing);
     selectData(m_ui->attentionCombo, c.attention);
+    selectData(m_ui->loopCombo, c.loop);
     m_ui->zeroSlider->setValue(c.zeroStage);
     m_ui->zeroValue->setText(tr("stage %1").arg(c.zeroStage));
     m_ui->dpSpin->setValue(c.dataParallel);
@@ -433,6 +435,7 @@ void ControlPanel::edited(const QString& control, bool dragging)
     c.optimizer = OptimizerKind(m_ui->optimizerCombo->currentData().toInt());
     c.checkpointing = Checkpointing(m_ui->checkpointingCombo->currentData().toInt());
     c.attention = AttentionImpl(m_ui->attentionCombo->currentData().toInt());
+    c.loop = TrainingLoop(m_ui->loopCombo->currentData().toInt());
     c.zeroStage = m_ui->zeroSlider->value();
     c.dataParallel = int(keptUnlessEdited(c.dataParallel, m_ui->dpSpin));
     c.offloadOptimizer = m_ui->offloadCheck->isChecked();
@@ -492,6 +495,8 @@ void ControlPanel::setPresentationMode(bool on)
     m_ui->dpSpin->setVisible(!on);
     m_ui->tpLabel->setVisible(!on);
     m_ui->tpCombo->setVisible(!on);
+    m_ui->loopLabel->setVisible(!on);
+    m_ui->loopCombo->setVisible(!on);
     m_presenting = on;
     syncParallelVisibility();
     setFinetunePresentationMode(on);
@@ -532,5 +537,6 @@ QString ControlPanel::rangeNoteText() const
 QComboBox* ControlPanel::optimizerCombo() const { return m_ui->optimizerCombo; }
 QComboBox* ControlPanel::checkpointingCombo() const { return m_ui->checkpointingCombo; }
 QComboBox* ControlPanel::attentionCombo() const { return m_ui->attentionCombo; }
+QComboBox* ControlPanel::loopCombo() const { return m_ui->loopCombo; }
 
 } // namespace headroom::gui

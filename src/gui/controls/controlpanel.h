@@ -52,6 +52,7 @@ public:
     QComboBox* optimizerCombo() const;
     QComboBox* checkpointingCombo() const;
     QComboBox* attentionCombo() const;
+    QComboBox* loopCombo() const;
     QComboBox* finetuneCombo() const;
     QComboBox* tensorParallelCombo() const;
     QComboBox* expertParallelCombo() const;

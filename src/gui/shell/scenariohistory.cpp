@@ -107,6 +107,7 @@ QString ScenarioHistory::describe(const QString& what)
         { QStringLiteral("optimizerCombo"), QT_TR_NOOP("optimizer") },
         { QStringLiteral("checkpointingCombo"), QT_TR_NOOP("checkpointing") },
         { QStringLiteral("attentionCombo"), QT_TR_NOOP("attention") },
+        { QStringLiteral("loopCombo"), QT_TR_NOOP("training loop") },
         { QStringLiteral("finetuneCombo"), QT_TR_NOOP("fine-tuning method") },
         { QStringLiteral("loraRank"), QT_TR_NOOP("LoRA rank") },
         { QStringLiteral("loraTargets"), QT_TR_NOOP("LoRA target modules") },

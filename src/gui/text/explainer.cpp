@@ -94,6 +94,16 @@ QString Explainer::category(MemoryCategory c, const SimulationResult& r)
                       "activations and 1-byte dropout masks (Korthikanti et al. 2022, Table 2): sbh(34 + 5as/h) × L "
                       "= %1")
                        .arg(formatBytes(x.korthikantiBytes));
+        if (x.hasSdpa) {
+            const QString why = QString::fromStdString(x.sdpaReason).toHtmlEscaped();
+            note += x.sdpaKernel == SdpaKernel::Math
+                ? tr("<br>SDPA runs its %1 kernel in torch %2 (%3): it saves the s × s attention probabilities, as "
+                     "eager attention does")
+                      .arg(Labels::sdpaKernel(x.sdpaKernel), QString::fromStdString(x.torch), why)
+                : tr("<br>SDPA runs its %1 kernel in torch %2 (%3): it saves the output and an FP32 log-sum-exp "
+                     "per row, not the scores")
+                      .arg(Labels::sdpaKernel(x.sdpaKernel), QString::fromStdString(x.torch), why);
+        }
         src = tr(
             "Each operator saves what torch/csrc/autograd/derivatives.yaml says it saves (Linear its input, GELU its "
             "input, softmax its output, dropout a 1-byte mask, LayerNorm its input and FP32 mean and rstd), in the "
@@ -103,6 +113,16 @@ QString Explainer::category(MemoryCategory c, const SimulationResult& r)
         lines.prepend(tr("live at the peak, by the operator that allocated it, summed over layers:"));
         src = tr("Liveness of every tensor in the simulated step: outputs in flight, gradients of activations, the "
                  "optimizer's foreach temporaries (torch.optim._multi_tensor_adam), gathered ZeRO-3 layers.");
+        if (x.outputBytes > 0.0)
+            note += x.loop == TrainingLoop::KeepOutputs
+                ? tr("<br>Training loop <code>output = model(x); loss = loss_fn(output, y); loss.backward()</code>: "
+                     "the model's output (%1) stays alive until backward has run. <code>loss = "
+                     "model(**batch).loss</code> (Hugging Face Trainer) frees it after the loss.")
+                      .arg(formatBytes(x.outputBytes))
+                : tr("<br>Training loop <code>loss = model(**batch).loss</code> (Hugging Face Trainer): the model's "
+                     "output (%1) is freed after the loss; <code>output = model(x); loss = loss_fn(output, y)</code> "
+                     "would keep it through backward.")
+                      .arg(formatBytes(x.outputBytes));
         break;
     case MemoryCategory::Overhead:
         src = tr("Not a hardware figure: Headroom's default per GPU generation, editable under What-if overrides.");

@@ -201,6 +201,26 @@ QString Labels::attention(AttentionImpl a)
     return a == AttentionImpl::Fused ? tr("Fused (FlashAttention / SDPA)") : tr("Eager (scores saved)");
 }
 
+QString Labels::loop(TrainingLoop l)
+{
+    return l == TrainingLoop::KeepOutputs ? tr("Keep outputs (output = model(x))") : tr("Drop outputs (HF Trainer)");
+}
+
+QString Labels::sdpaKernel(SdpaKernel k)
+{
+    switch (k) {
+    case SdpaKernel::Flash:
+        return tr("FlashAttention");
+    case SdpaKernel::MemoryEfficient:
+        return tr("memory-efficient");
+    case SdpaKernel::CuDnn:
+        return tr("cuDNN");
+    case SdpaKernel::Math:
+        return tr("math");
+    }
+    return {};
+}
+
 QString Labels::optimizer(OptimizerKind o)
 {
     switch (o) {

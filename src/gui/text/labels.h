@@ -5,6 +5,7 @@
 
 #include "estimate.h"
 #include "modelspec.h"
+#include "sdpa.h"
 #include "sweep.h"
 #include "trainingconfig.h"
 #include "types.h"
@@ -32,6 +33,8 @@ public:
     static QString mixedStyle(MixedPrecisionStyle s);
     static QString checkpointing(Checkpointing c);
     static QString attention(AttentionImpl a);
+    static QString loop(TrainingLoop l);
+    static QString sdpaKernel(SdpaKernel k);
     static QString optimizer(OptimizerKind o);
     static QString finetune(FinetuneMethod m);
     // The adapted layers: PEFT's default for the model ("q, v"; "qkv" where fused), all linear layers, or the names.
