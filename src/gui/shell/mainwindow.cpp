@@ -145,6 +145,9 @@ MainWindow::~MainWindow()
     // MainWindow any more (UBSan: member access within a QWidget): they go first.
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         disconnect(dock, nullptr, this, nullptr);
+    // Likewise the resizes that re-arrange the charts (mainwindowcharts.cpp).
+    m_ui->results->removeEventFilter(this);
+    m_ui->verdict->removeEventFilter(this);
 }
 
 ControlPanel* MainWindow::controls() const { return m_ui->controls; }
