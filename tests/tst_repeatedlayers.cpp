@@ -180,7 +180,11 @@ void TestRepeatedLayers::sameAnswers()
                                      .arg(a.bytes[k], 0, 'f', 0)
                                      .arg(b.bytes[k], 0, 'f', 0)));
         }
-        QVERIFY(std::abs(a.start - b.start) <= 1e-12 * full.stepSeconds);
+        // Start times: a repeated block's runs are laid out at their mean length (timemodel.h playClocks averages
+        // each step's share of the clock over the runs), the full graph's at each run's own; the first runs, before
+        // the lag between host and GPU settles, can differ by up to a run's host wait. The totals are exact (below).
+        QVERIFY2(std::abs(a.start - b.start) <= 0.02 * full.stepSeconds,
+                 qPrintable(QStringLiteral("step %1: %2 against %3").arg(i).arg(a.start).arg(b.start)));
     }
 
     // Time, work and the roofline.

@@ -404,11 +404,11 @@
         <translation>这一步只捕获一次，之后作为 CUDA Graph 重放（torch.cuda.graphs、torch.compile(mode=&quot;reduce-overhead&quot;)）：主机不再逐个下发算子，受主机限制的一步就能以 GPU 的速度运行。</translation>
     </message>
     <message>
-        <source>&amp;Loop</source>
-        <translation>训练循环(&amp;L)</translation>
+        <source>Loop</source>
+        <translation>训练循环</translation>
     </message>
     <message>
-        <source>The training loop around the step. Keep outputs: output = model(x); loss = loss_fn(output, y); loss.backward(), as PyTorch&apos;s tutorials and accelerate&apos;s examples write it: the output (the logits) lives until backward has run. Drop outputs: loss = model(**batch).loss inside a function, as the Hugging Face Trainer and Lightning run it: the output is freed after the loss.</source>
+        <source>The training loop around the step. Keep outputs: output = model(x); loss = loss_fn(output, y); loss.backward(), as the torch tutorials and accelerate&apos;s examples write it: the output (the logits) lives until backward has run. Drop outputs: loss = model(**batch).loss inside a function, as the Hugging Face Trainer and Lightning run it: the output is freed after the loss.</source>
         <translation>一步训练外面的 Python 循环。保留输出：output = model(x); loss = loss_fn(output, y); loss.backward()，PyTorch 教程和 accelerate 示例都这样写：模型输出（logits）一直存活到反向传播结束。丢弃输出：在函数内 loss = model(**batch).loss，Hugging Face Trainer 和 Lightning 这样运行：计算完损失后输出即被释放。</translation>
     </message>
 </context>

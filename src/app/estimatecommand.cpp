@@ -205,9 +205,10 @@ std::optional<QString> resolveModelOption(const QString& value, Catalog& catalog
 
 void addScenarioOptions(QCommandLineParser& parser)
 {
-    parser.addOptions({ kScenario, kGpu, kModel, kBatch, kSeq, kPrecision, kStyle, kMasterGrads, kZero, kDp, kTp, kSp,
-                        kOffload, kCkpt, kAttention, kOptimizer, kAdamImpl, kGradAccum, kMemory, kBandwidth, kPeak,
-                        kDatasheet, kChannelsLast, kHostSpeed, kExecution, kLoop });
+    parser.addOptions({ kScenario,    kGpu,          kModel,     kBatch,     kSeq,    kPrecision, kStyle,
+                        kMasterGrads, kZero,         kDp,        kTp,        kSp,     kOffload,   kCkpt,
+                        kAttention,   kOptimizer,    kAdamImpl,  kGradAccum, kMemory, kBandwidth, kPeak,
+                        kDatasheet,   kChannelsLast, kHostSpeed, kExecution, kLoop });
     addAllocatorOptions(parser);
     addFinetuneOptions(parser);
     addParallelismOptions(parser);

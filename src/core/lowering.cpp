@@ -14,28 +14,27 @@ namespace headroom {
 
 namespace {
 
-    // How many times an operator's forward matmul FLOPs count in the step's model FLOPs: once forward, and once in
-    // backward for each matrix operand that gets a gradient (Narayanan et al. 2021's 3x for a trained Linear: the
-    // input's and the weight's). A frozen weight gets none (PEFT, layer freezing), an input that requires no grad
-    // (the first layers over frozen embeddings) none either; other operators (attention) count 3x whenever any input
-    // requires grad.
+    // How many times an operator's forward matmul FLOPs count in the step's model FLOPs. The dense convention
+    // (Narayanan et al. 2021): 3x for a matmul whose weight trains, and for one between activations (attention)
+    // whenever anything before it trains. A frozen weight (PEFT, layer freezing) gets no weight gradient: 2x when its
+    // input needs a gradient, 1x when nothing before it trains (the first layers over frozen embeddings).
     double modelPasses(const Graph& g, const GraphOp& op)
     {
-        double grads = 0.0;
-        bool any = false;
+        bool frozenWeight = false, trainedWeight = false, inputGrad = false;
         for (TensorId t : g.inputs(op)) {
             const GraphTensor& x = g.tensors[std::size_t(t)];
             const bool weight = x.role == TensorRole::Parameter || x.role == TensorRole::WeightCopy;
             const Parameter* p = weight && x.param >= 0 ? &g.params[std::size_t(x.param)] : nullptr;
-            // The batch itself counts as in the dense convention (a CNN's first convolution 3x: torchvision's
-            // MACs are held to it, tst_flops).
-            const bool needs = p ? p->trainable : (x.requiresGrad || x.role == TensorRole::Input);
-            any = any || needs;
-            if (needs && (!p || p->matmulWeight))
-                grads += 1.0;
+            if (p && (p->matmulWeight || p->lastDim > 0.0))
+                (p->trainable ? trainedWeight : frozenWeight) = true;
+            else if (!p)
+                inputGrad = inputGrad || x.requiresGrad || x.role == TensorRole::Input;
         }
-        const bool matmul = op.type == OpType::Linear || op.type == OpType::Matmul || op.type == OpType::Conv2d;
-        return 1.0 + (matmul ? std::min(2.0, grads) : (any ? 2.0 : 0.0));
+        if (trainedWeight)
+            return 3.0;
+        if (frozenWeight)
+            return inputGrad ? 2.0 : 1.0;
+        return inputGrad ? 3.0 : 1.0;
     }
 
     constexpr std::int32_t kResident = -2;

@@ -3,7 +3,6 @@
 // The knobs of one training step. Every field has a default that matches what PyTorch does when nobody
 // changes it, so that an estimate with no options describes the common case.
 
-#include <compare>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -52,8 +51,12 @@ enum class TrainingLoop : std::uint8_t { KeepOutputs, DropOutputs };
 struct TorchVersion {
     int major = 2;
     int minor = 11;
-    auto operator<=>(const TorchVersion&) const = default;
+    // No <=>: <compare> pulls in <concepts>, which Qt 6.4's moc cannot parse (every test includes this header).
     bool operator==(const TorchVersion&) const = default;
+    bool operator<(const TorchVersion& o) const { return major != o.major ? major < o.major : minor < o.minor; }
+    bool operator>(const TorchVersion& o) const { return o < *this; }
+    bool operator<=(const TorchVersion& o) const { return !(o < *this); }
+    bool operator>=(const TorchVersion& o) const { return !(*this < o); }
 };
 
 // PagedAdamW and PagedAdamW8bit are bitsandbytes' paged optimizers: the same states in CUDA unified memory, which

@@ -328,6 +328,8 @@ void PlanView::retranslate()
                                          tr("ZeRO"), tr("checkpointing"), tr("micro-batch"), tr("accumulation"),
                                          tr("peak/GPU"), tr("step"), tr("throughput"), tr("MFU"), tr("levers") });
     m_chart->setTitle(tr("Layouts that fit: step time against memory per GPU"));
+    if (m_watcher->isRunning()) // a plan started before the switch says so in the new language
+        m_status->setText(tr("Planning %n GPU(s)…", nullptr, m_gpus->value()));
     m_x->setTitleText(tr("peak per GPU (GiB)"));
     m_y->setTitleText(tr("step (s)"));
     m_layouts->setName(tr("layouts"));
