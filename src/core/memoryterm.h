@@ -87,7 +87,7 @@ struct ModelStateTerms {
     std::vector<MemoryTerm> weightCopies;
     std::vector<MemoryTerm> optimizer; // master weights and states
 };
-ModelStateTerms modelStateTerms(const Graph& graph, const TrainingConfig& config, DType gradientType);
+ModelStateTerms modelStateTerms(const Graph& g, const TrainingConfig& cfg, DType gradientType);
 // optimizer.cpp: what optimizerFootprint's stateBytes + masterBytes are the sum of.
 std::vector<MemoryTerm> optimizerStateTerms(const Graph& graph, const TrainingConfig& config);
 

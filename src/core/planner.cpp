@@ -455,8 +455,9 @@ Expected<PlanResult> plan(const Catalog& catalog, const PlanRequest& request)
         if (!alone || fits(*alone)) {
             if (alone) {
                 alone->assumptions = detail::planAssumptions(request, *catalog.gpu(request.base.gpuId));
-                alone->assumptions.push_back("levers: none pulled, the layouts alone fit (levers are tried only when "
-                                             "none does)");
+                alone->assumptions.emplace_back(
+                    "levers: none pulled, the layouts alone fit (levers are tried only when "
+                    "none does)");
             }
             return alone;
         }

@@ -96,8 +96,8 @@ namespace detail {
             levers += (levers.empty() ? "" : ", ") + std::string(toString(m));
         a.push_back(levers.empty() ? "levers: none allowed (the scenario's precision, optimizer and method)"
                                    : "levers allowed: " + levers + ", one of each kind at a time");
-        a.push_back("Megatron's rank order (t innermost, then cp, dp, p); compute and communication do not overlap "
-                    "beyond what the estimate models");
+        a.emplace_back("Megatron's rank order (t innermost, then cp, dp, p); compute and communication do not overlap "
+                       "beyond what the estimate models");
         return a;
     }
 
