@@ -301,10 +301,12 @@ void TestFinetune::mfuFollowsThroughput_data()
 void TestFinetune::mfuFollowsThroughput()
 {
     // Issue 32: with the model's FLOPs those of the method (a fixed count per token for a model and method), MFU is
-    // throughput x FLOPs per token / peak: it rises with the throughput, whatever the micro-batch and checkpointing.
+    // throughput x FLOPs per token / peak: it rises with the throughput across micro-batches.
     QFETCH(int, method);
     QList<std::pair<double, double>> points; // throughput, MFU
-    for (const Checkpointing ck : { Checkpointing::None, Checkpointing::Full }) {
+    // One checkpointing mode: under checkpointing PEFT makes the embeddings' output require grad
+    // (enable_input_require_grads), so the first block's frozen matmuls get input gradients: other model FLOPs.
+    for (const Checkpointing ck : { Checkpointing::None }) {
         for (const std::int64_t b : { 1, 2, 4, 8, 16 }) {
             TrainingConfig c = lora(16);
             c.finetune.method = FinetuneMethod(method);

@@ -203,7 +203,10 @@ void TestRepeatedLayers::sameAnswers()
         QCOMPARE(a.count, b.count);
         QVERIFY(close(a.flops, b.flops));
         QVERIFY(close(a.bytes, b.bytes));
-        QVERIFY(close(a.seconds, b.seconds));
+        // An operator's share of the clock includes the host waits before it, which the repeated block lays out at
+        // the runs' mean (as the start times above); the step's total is exact.
+        QVERIFY2(std::abs(a.seconds - b.seconds) <= 0.02 * full.stepSeconds,
+                 qPrintable(QStringLiteral("%1: %2 against %3").arg(i).arg(a.seconds).arg(b.seconds)));
     }
     QCOMPARE(rep.kindPoints.size(), full.kindPoints.size());
     for (std::size_t i = 0; i < full.kindPoints.size(); ++i)
