@@ -144,7 +144,7 @@ private:
 
 // Fills `out` (reusing its vectors' memory). Returns an error, and leaves `out` as it was, when the scenario names a
 // GPU or model the catalog lacks or holds a value the simulator cannot take (validateConfig).
-std::optional<Error> simulate(const Catalog& catalog, const Scenario& scenario, const SimulateOptions& options,
+std::optional<Error> simulate(const Catalog& catalog, const Scenario& requested, const SimulateOptions& options,
                               SimulationCache* cache, SimulationResult& out);
 Expected<SimulationResult> simulate(const Catalog& catalog, const Scenario& scenario,
                                     const SimulateOptions& options = {}, SimulationCache* cache = nullptr);
