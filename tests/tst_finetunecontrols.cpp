@@ -66,7 +66,7 @@ private:
         selectId(controls()->gpuCombo(), "rtx-a3000-12gb-laptop");
         selectId(controls()->modelCombo(), "llama-2-7b");
         QCOMPARE(m_controller->scenario().modelId, std::string("llama-2-7b"));
-        controls()->batchSlider()->setValue(ControlPanel::positionFromBatch(1));
+        controls()->batchSlider()->setValue(controls()->positionFromBatch(1));
         controls()->sequenceSlider()->setValue(30); // 64 * 2^3
         QCOMPARE(m_controller->scenario().config.microBatch, 1);
         QCOMPARE(m_controller->scenario().config.sequenceLength, 512);
@@ -226,7 +226,7 @@ void TestFinetuneControls::otherEditsKeepTheFilesValues()
     const FinetuneConfig file = finetune();
     QCOMPARE(file.loraDropout, 0.123); // the spin box shows 0.12
     // Every other control, fine-tuning rows included, leaves the file's other fields alone.
-    controls()->batchSlider()->setValue(ControlPanel::positionFromBatch(2));
+    controls()->batchSlider()->setValue(controls()->positionFromBatch(2));
     selectData(controls()->optimizerCombo(), int(OptimizerKind::AdamW8bit));
     selectData(controls()->finetuneCombo(), int(FinetuneMethod::QLoRA));
     QCOMPARE(m_controller->scenario().config.microBatch, 2);

@@ -36,6 +36,7 @@ private slots:
     void suggestionsMakeItFit();
     void everyChangeEarnsItsPlace();
     void negligibleSavingsAreNotOffered();
+    void awkwardGlobalBatchGetsANearAlternative();
 };
 
 void TestFixes::suggestionsMakeItFit_data()
@@ -175,6 +176,51 @@ void TestFixes::negligibleSavingsAreNotOffered()
             QVERIFY2(f.savedBytes >= floor, describeFix(f).c_str());
         QVERIFY2(!(f.changes.size() == 1 && f.kind == FixKind::OptimizerOffload), describeFix(f).c_str());
     }
+// Issue 29: a global batch of 158 = 2 x 79 (79 prime) keeps its size only at micro-batch 2 when 79 does not fit, so
+// "micro-batch 2 with 79 accumulation steps" was the only batch suggestion where a micro-batch of 16 or more fits.
+// The exact one stays, and right after it comes the largest practical micro-batch with the accumulation steps
+// whose global batch is nearest 158, found here by counting every micro-batch in (largest / 2, largest].
+void TestFixes::awkwardGlobalBatchGetsANearAlternative()
+{
+    const ModelSpec& m = test::preset("bert-base");
+    const GpuSpec& g = test::gpu("rtx-a3000-12gb-laptop");
+    TrainingConfig c;
+    c.microBatch = 158;
+    c.gradientAccumulation = 1;
+    c.sequenceLength = 512;
+    c.precision = Precision::MixedFP16;
+    const Estimate e = estimate(m, g, c, {}, test::fastOptions());
+    QVERIFY(!e.fits);
+    const std::int64_t largest = e.maxMicroBatch;
+    QCOMPARE_GE(largest, std::int64_t(4)); // so that 2 is less than half of it
+    QCOMPARE_LT(largest, std::int64_t(79));
+    const auto fixes = suggestFixes(m, g, c, {}, e);
+    auto kept = std::find_if(fixes.begin(), fixes.end(),
+                             [](const Fix& f) { return f.kind == FixKind::SmallerMicroBatch; });
+    QVERIFY(kept != fixes.end());
+    QCOMPARE(kept->config.microBatch, std::int64_t(2));
+    QCOMPARE(kept->config.gradientAccumulation, 79);
+    QVERIFY(kept + 1 != fixes.end());
+    const Fix& near = *(kept + 1);
+    QCOMPARE(int(near.kind), int(FixKind::NearGlobalBatch));
+    std::int64_t bestDistance = 158;
+    for (std::int64_t micro = largest; 2 * micro > largest; --micro) {
+        const std::int64_t steps = std::max<std::int64_t>(1, std::llround(158.0 / double(micro)));
+        bestDistance = std::min(bestDistance, std::abs(micro * steps - 158));
+    }
+    QCOMPARE_LE(near.config.microBatch, largest);
+    QCOMPARE_GT(2 * near.config.microBatch, largest);
+    QCOMPARE(std::abs(near.config.microBatch * near.config.gradientAccumulation - 158), bestDistance);
+    QVERIFY(near.fits);
+    QVERIFY(estimate(m, g, near.config, {}, test::fastOptions()).fits);
+    // The command line says what it changes: the micro-batch and the accumulation steps.
+    bool batch = false, accumulation = false;
+    for (const auto& [option, value] : fixArguments(c, near)) {
+        batch = batch || (option == "--batch" && value == std::to_string(near.config.microBatch));
+        accumulation = accumulation
+            || (option == "--grad-accum" && value == std::to_string(near.config.gradientAccumulation));
+    }
+    QVERIFY(batch && accumulation);
 }
 
 QTEST_APPLESS_MAIN(TestFixes)

@@ -2,12 +2,14 @@
 // the capacity line follows the GPU, overflow is shown, the roofline's slope is the bandwidth or its override.
 
 #include "appsettings.h"
+#include "batchscale.h"
 #include "batchsweepview.h"
 #include "catalogloader.h"
 #include "controlpanel.h"
 #include "formatting.h"
 #include "mainwindow.h"
 #include "memorychartview.h"
+#include "pickersearch.h"
 #include "rooflineview.h"
 #include "scenariohistory.h"
 #include "simulationcontroller.h"
@@ -34,6 +36,7 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
@@ -73,6 +76,8 @@ private slots:
     void modelListStatesEachCountOnce();
     void everyControlSaysWhatItDoes();
     void wheelOverThePanelScrollsIt();
+    void typedNameResolvesToTheBestMatch();
+    void batchSliderStepsOneByOneNearItsValue();
 
 private:
     static double total(const MemoryChartView* v, Phase p)
@@ -143,7 +148,7 @@ void TestMainWindow::batchSliderMovesEveryChart()
     const double actBefore = m_window->memoryChart()->barValue(Phase::Forward, MemoryCategory::Activations);
     const QList<QPointF> gemmBefore = m_window->rooflineChart()->dots(OpKind::Gemm);
     QVERIFY(!gemmBefore.isEmpty());
-    c->batchSlider()->setValue(ControlPanel::positionFromBatch(32));
+    c->batchSlider()->setValue(c->positionFromBatch(32));
     QCOMPARE(m_controller->scenario().config.microBatch, 32);
     // Activations grow, the sweep's marker moves to the new batch with the new peak, and the GEMM dots move
     // toward the compute roof (more FLOPs per weight byte).
@@ -170,7 +175,7 @@ void TestMainWindow::capacityFollowsTheGpu()
 
 void TestMainWindow::overflowIsShown()
 {
-    m_window->controls()->batchSlider()->setValue(ControlPanel::positionFromBatch(256));
+    m_window->controls()->batchSlider()->setValue(m_window->controls()->positionFromBatch(256));
     QVERIFY(!m_controller->result().estimate.fits);
     QVERIFY(m_window->memoryChart()->overflowShown());
     QVERIFY(m_window->memoryChart()->verdictText().contains(QStringLiteral("over")));
@@ -256,9 +261,9 @@ void TestMainWindow::measurementIsComparedWhileItsScenarioHolds()
     QVERIFY(m_window->timelineChart()->measuredText().isEmpty()); // a CPU run has no allocator figures
     // Predicted with the CPU kernels' saved dtypes while the scenario is the measured one, with CUDA's otherwise.
     QVERIFY(s.config.kernels == KernelBackend::Cpu);
-    m_window->controls()->batchSlider()->setValue(ControlPanel::positionFromBatch(2));
+    m_window->controls()->batchSlider()->setValue(m_window->controls()->positionFromBatch(2));
     QVERIFY(m_controller->scenario().config.kernels == KernelBackend::Cuda);
-    m_window->controls()->batchSlider()->setValue(ControlPanel::positionFromBatch(1));
+    m_window->controls()->batchSlider()->setValue(m_window->controls()->positionFromBatch(1));
     QVERIFY(m_controller->scenario().config.kernels == KernelBackend::Cpu);
 
     // The same run as a GPU would report it: its peak is drawn on the timeline and compared with the replay's.
@@ -382,7 +387,7 @@ void TestMainWindow::explainGivesFormulaAndSource()
 
 void TestMainWindow::scenarioAndGeometryAreRemembered()
 {
-    m_window->controls()->batchSlider()->setValue(ControlPanel::positionFromBatch(4));
+    m_window->controls()->batchSlider()->setValue(m_window->controls()->positionFromBatch(4));
     m_window->resize(1300, 760);
     m_window->close();
     const auto saved = m_settings->lastScenario();
@@ -425,7 +430,7 @@ void TestMainWindow::valuesBeyondAControlAreKept()
     QCOMPARE(m_controller->scenario().config.microBatch, std::int64_t(3000000));
     QCOMPARE(m_controller->scenario().config.gradientAccumulation, 10000);
     // Changing the control itself replaces the value, and the note goes.
-    m_window->controls()->batchSlider()->setValue(ControlPanel::positionFromBatch(8));
+    m_window->controls()->batchSlider()->setValue(m_window->controls()->positionFromBatch(8));
     QCOMPARE(m_controller->scenario().config.microBatch, std::int64_t(8));
     QVERIFY(!m_window->controls()->rangeNoteText().contains(QStringLiteral("3000000")));
 }
@@ -677,6 +682,69 @@ void TestMainWindow::wheelOverThePanelScrollsIt()
     QCOMPARE(combo->currentIndex(), index);
     QVERIFY2(scroll->verticalScrollBar()->value() > scrolled, "the wheel should scroll the panel");
     QCOMPARE(combo->focusPolicy(), Qt::StrongFocus);
+}
+
+// Issue 29: typing "Llama 2 7B" in the Model box and pressing Enter changed nothing and said nothing. Names are
+// matched without case, spaces, dashes or dots, on the id or the name (resources/models/*.json: "Llama 2 7B" is
+// llama-2-7b, "BERT Base (uncased, MLM)" bert-base, "Llama 3 8B" llama-3-8b); an unknown name says so.
+void TestMainWindow::typedNameResolvesToTheBestMatch()
+{
+    QComboBox* combo = m_window->controls()->modelCombo();
+    const struct {
+        const char* typed;
+        const char* id;
+    } cases[] = { { "Llama 2 7B", "llama-2-7b" }, { "gpt2", "gpt2" },          { "LLAMA-2-7b", "llama-2-7b" },
+                  { "bert", "bert-base" },        { "llama 3", "llama-3-8b" }, { "resnet 50", "resnet50" } };
+    for (const auto& c : cases) {
+        combo->lineEdit()->setText(QString::fromLatin1(c.typed));
+        emit combo->lineEdit()->editingFinished();
+        QCOMPARE(QString::fromStdString(m_controller->scenario().modelId), QString::fromLatin1(c.id));
+        QCOMPARE(combo->lineEdit()->text(), combo->itemText(combo->currentIndex()));
+    }
+    combo->lineEdit()->setText(QStringLiteral("no such network"));
+    emit combo->lineEdit()->editingFinished();
+    QCOMPARE(QString::fromStdString(m_controller->scenario().modelId), QStringLiteral("resnet50"));
+    QVERIFY2(m_window->statusBar()->currentMessage().contains(QStringLiteral("no such network")),
+             qPrintable(m_window->statusBar()->currentMessage()));
+    QCOMPARE(combo->lineEdit()->text(), combo->itemText(combo->currentIndex()));
+    QCOMPARE(bestPickerMatch({ { QStringLiteral("a"), QStringLiteral("Alpha") } }, QStringLiteral("zeta")), -1);
+}
+
+// Issue 29: the logarithmic slider jumped from 4 to 891 in a short drag. Held, it now moves one by one within
+// BatchScale::kFineValues of where the drag started, a few pixels apiece, and still reaches 1 and 4096 at its ends.
+void TestMainWindow::batchSliderStepsOneByOneNearItsValue()
+{
+    ControlPanel* c = m_window->controls();
+    QSlider* slider = c->batchSlider();
+    slider->setValue(c->positionFromBatch(30));
+    QCOMPARE(m_controller->scenario().config.microBatch, std::int64_t(30));
+    const int start = slider->value();
+    const int step = slider->singleStep();
+    // At least four pixels per value on this slider.
+    QCOMPARE_GE(double(step) * slider->width() / BatchScale::kPositions, 4.0);
+    slider->setSliderDown(true);
+    for (int k = -BatchScale::kFineValues; k <= BatchScale::kFineValues; ++k) {
+        slider->setValue(start + k * step);
+        QCOMPARE(m_controller->scenario().config.microBatch, std::int64_t(30 + k));
+    }
+    slider->setValue(slider->maximum());
+    QCOMPARE(m_controller->scenario().config.microBatch, BatchScale::kMaxValue);
+    slider->setValue(slider->minimum());
+    QCOMPARE(m_controller->scenario().config.microBatch, std::int64_t(1));
+    slider->setValue(start + 3 * step);
+    slider->setSliderDown(false);
+    emit slider->sliderReleased();
+    QCOMPARE(m_controller->scenario().config.microBatch, std::int64_t(33));
+    // Released, the scale is anchored on the new value: the arrow keys step by one from there.
+    slider->triggerAction(QAbstractSlider::SliderSingleStepAdd);
+    QCOMPARE(m_controller->scenario().config.microBatch, std::int64_t(34));
+    slider->triggerAction(QAbstractSlider::SliderSingleStepSub);
+    slider->triggerAction(QAbstractSlider::SliderSingleStepSub);
+    QCOMPARE(m_controller->scenario().config.microBatch, std::int64_t(32));
+    // Every value maps to a position that maps back to it, or to a neighbour where one position holds several
+    // (4 %: a 960-position slider over 1 to 4096).
+    for (std::int64_t v = 1; v <= BatchScale::kMaxValue; v += (v < 64 ? 1 : v / 16))
+        QCOMPARE_LE(std::abs(c->batchFromPosition(c->positionFromBatch(v)) - v), v / 25);
 }
 
 QTEST_MAIN(TestMainWindow)

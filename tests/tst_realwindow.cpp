@@ -15,6 +15,8 @@
 #include "language.h"
 #include "mainwindow.h"
 #include "simulationcontroller.h"
+#include "tour.h"
+#include "verdictwidget.h"
 
 #include <QAction>
 #include <QApplication>
@@ -25,6 +27,7 @@
 #include <QGraphicsTextItem>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSlider>
@@ -168,6 +171,10 @@ private slots:
     void presentationNeedsNoScrolling();
     void textStaysApartInsideAndWhole_data();
     void textStaysApartInsideAndWhole();
+    void tourInPresentationStaysOnTheScreen_data();
+    void tourInPresentationStaysOnTheScreen();
+    void chartsKeepTheirReadableSizeBesideDocks_data();
+    void chartsKeepTheirReadableSizeBesideDocks();
 };
 
 void TestRealWindow::initTestCase()
@@ -472,6 +479,145 @@ void TestRealWindow::textStaysApartInsideAndWhole()
     // QTest cuts a long failure message; each fault is printed whole.
     for (const QString& f : faults)
         qWarning().noquote() << f;
+    QVERIFY2(faults.isEmpty(), qPrintable(faults.join(QLatin1Char('\n'))));
+}
+
+// Each chart shown is at least the size at which the window calls a chart readable (the charts go to one column or
+// to tabs below it), and the window is the size it was given.
+QStringList readabilityFaults(MainWindow& w, const QSize& size)
+{
+    QStringList faults;
+    if (w.size() != size)
+        faults << QStringLiteral("the window became %1x%2").arg(w.width()).arg(w.height());
+    const QSize minimum = w.minimumSizeHint().expandedTo(w.minimumSize());
+    if (minimum.width() > size.width() || minimum.height() > size.height())
+        faults << QStringLiteral("the window needs at least %1x%2").arg(minimum.width()).arg(minimum.height());
+    const QSize readable = w.readableChartSize();
+    if (w.visibleCharts().isEmpty())
+        faults << QStringLiteral("no chart shows");
+    for (const ChartPanel* c : w.visibleCharts()) {
+        if (c->width() < readable.width() || c->height() < readable.height())
+            faults << QStringLiteral("%1 is %2x%3, under %4x%5")
+                          .arg(c->title())
+                          .arg(c->width())
+                          .arg(c->height())
+                          .arg(readable.width())
+                          .arg(readable.height());
+    }
+    return faults;
+}
+
+void TestRealWindow::tourInPresentationStaysOnTheScreen_data()
+{
+    QTest::addColumn<QString>("language");
+    QTest::newRow("en") << QStringLiteral("en");
+    QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
+}
+
+// Issue 29: F11 then Help > Guided Tour on a 1024 x 768 projector grew the window to 1040x808 (English) and 1089x768
+// (Chinese), with End Tour off the screen, and framed the verdict instead of the chart the step talks about.
+void TestRealWindow::tourInPresentationStaysOnTheScreen()
+{
+    QFETCH(QString, language);
+    Language lang;
+    QVERIFY(lang.apply(language));
+    const QSize size(1024, 768);
+    Window w;
+    QVERIFY(w.window.applyScenario(defaultScenario()));
+    w.window.resize(size);
+    w.window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w.window));
+    w.window.setPresentationMode(true, false);
+    w.window.resize(size);
+    settle();
+    auto* tourAction = w.window.findChild<QAction*>(QStringLiteral("tourAction"));
+    QVERIFY(tourAction);
+    tourAction->trigger();
+    GuidedTour* tour = w.window.tour();
+    QStringList faults;
+    for (int step = 0; tour->running() && step < 20; ++step) {
+        settle();
+        const QString at = QStringLiteral("step %1: ").arg(step + 1);
+        if (const QString dir = qEnvironmentVariable("HEADROOM_TEST_SHOTS"); !dir.isEmpty())
+            w.window.grab().save(QStringLiteral("%1/tour-%2-%3.png").arg(dir, language).arg(step + 1));
+        for (const QString& f : readabilityFaults(w.window, size))
+            faults << at + f;
+        // The End Tour button is inside the window.
+        for (QPushButton* b : tour->findChildren<QPushButton*>()) {
+            const QRect r(b->mapTo(&w.window, QPoint(0, 0)), b->size());
+            if (!b->isVisible() || !w.window.rect().contains(r))
+                faults << at + QStringLiteral("\"%1\" is not on the window").arg(b->text());
+        }
+        // The frame is around a shown chart (or the GPU comparison), never on the verdict.
+        QWidget* framed = tour->highlighted();
+        if (!framed || !framed->isVisible()) {
+            faults << at + QStringLiteral("nothing framed");
+        } else if (auto* chart = qobject_cast<ChartPanel*>(framed)) {
+            const QRect r(chart->mapTo(&w.window, QPoint(0, 0)), chart->size());
+            const QRect verdict(w.window.verdict()->mapTo(&w.window, QPoint(0, 0)), w.window.verdict()->size());
+            if (r.intersects(verdict))
+                faults << at + QStringLiteral("the framed chart overlaps the verdict");
+            if (!w.window.visibleCharts().contains(chart))
+                faults << at + QStringLiteral("the framed chart is hidden");
+        }
+        tour->next();
+    }
+    QVERIFY(!tour->running());
+    settle();
+    faults << readabilityFaults(w.window, size);
+    QVERIFY(lang.apply(QStringLiteral("en")));
+    for (const QString& f : faults)
+        qWarning().noquote() << f;
+    QVERIFY2(faults.isEmpty(), qPrintable(faults.join(QLatin1Char('\n'))));
+}
+
+void TestRealWindow::chartsKeepTheirReadableSizeBesideDocks_data()
+{
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<QString>("language");
+    QTest::addColumn<QStringList>("actions");
+    const QStringList all { QStringLiteral("explainAction"),       QStringLiteral("baselineAction"),
+                            QStringLiteral("gpuComparisonAction"), QStringLiteral("inferenceAction"),
+                            QStringLiteral("scalingAction"),       QStringLiteral("planAction") };
+    for (const QSize size : { QSize(1024, 768), QSize(1280, 720), QSize(1920, 1080) }) {
+        for (const QString& language : { QStringLiteral("en"), QStringLiteral("zh_CN") }) {
+            const QByteArray tag = QByteArray::number(size.width()) + 'x' + QByteArray::number(size.height()) + ' '
+                + language.toLatin1();
+            QTest::newRow(tag + " none") << size << language << QStringList();
+            QTest::newRow(tag + " baseline") << size << language << QStringList { QStringLiteral("baselineAction") };
+            QTest::newRow(tag + " explain") << size << language << QStringList { QStringLiteral("explainAction") };
+            QTest::newRow(tag + " all docks") << size << language << all;
+        }
+    }
+}
+
+// Issue 29: with the Baseline dock at 1280x720 the four charts were thumbnails, and five docks took even 1920 px.
+void TestRealWindow::chartsKeepTheirReadableSizeBesideDocks()
+{
+    QFETCH(QSize, size);
+    QFETCH(QString, language);
+    QFETCH(QStringList, actions);
+    Language lang;
+    QVERIFY(lang.apply(language));
+    Window w;
+    QVERIFY(w.window.applyScenario(defaultScenario()));
+    w.window.resize(size);
+    w.window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w.window));
+    settle();
+    for (const QString& name : actions) {
+        auto* action = w.window.findChild<QAction*>(name);
+        QVERIFY2(action, qPrintable(name));
+        action->trigger();
+        settle();
+    }
+    settle();
+    if (const QString dir = qEnvironmentVariable("HEADROOM_TEST_SHOTS"); !dir.isEmpty())
+        w.window.grab().save(
+            QStringLiteral("%1/docks-%2.png")
+                .arg(dir, QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('_'))));
+    const QStringList faults = readabilityFaults(w.window, size);
+    QVERIFY(lang.apply(QStringLiteral("en")));
     QVERIFY2(faults.isEmpty(), qPrintable(faults.join(QLatin1Char('\n'))));
 }
 

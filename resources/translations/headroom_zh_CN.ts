@@ -204,8 +204,8 @@
         <translation>模型，按其参考实现构建：HF 配置（transformers AutoModel.from_config）或 torchvision 的构造函数。可输入搜索；按模型家族分组。</translation>
     </message>
     <message>
-        <source>Micro-batch per GPU (logarithmic, 1 to 4096): the batch of each forward, DataLoader(batch_size=...) or HF TrainingArguments(per_device_train_batch_size=...).</source>
-        <translation>每张 GPU 的微批次（对数刻度，1 到 4096）：每次前向的批大小，即 DataLoader(batch_size=...) 或 HF TrainingArguments(per_device_train_batch_size=...)。</translation>
+        <source>Micro-batch per GPU, 1 to 4096: one by one near the handle, faster further away, so that a short drag finds the largest batch that fits (the arrow keys step by one). The batch of each forward, DataLoader(batch_size=...) or HF TrainingArguments(per_device_train_batch_size=...).</source>
+        <translation>每张 GPU 的微批次，1 到 4096：滑块附近逐一变化，离得越远变化越快，短短一拖就能找到放得下的最大批次（方向键每次加减一）。每次前向的批大小，即 DataLoader(batch_size=...) 或 HF TrainingArguments(per_device_train_batch_size=...)。</translation>
     </message>
     <message>
         <source>Micro-batch per GPU: DataLoader(batch_size=...) on each rank, HF TrainingArguments(per_device_train_batch_size=...), DeepSpeed train_micro_batch_size_per_gpu.</source>
@@ -4619,6 +4619,96 @@
         <source>Redo</source>
         <comment>Default text for redo action</comment>
         <translation>重做</translation>
+    </message>
+</context>
+<context>
+    <name>ControlPanel</name>
+    <message>
+        <source>No GPU matches “%1”</source>
+        <translation>没有与“%1”匹配的 GPU</translation>
+    </message>
+    <message>
+        <source>No model matches “%1”</source>
+        <translation>没有与“%1”匹配的模型</translation>
+    </message>
+    <message>
+        <source>“%1”: %2</source>
+        <translation>“%1”：%2</translation>
+    </message>
+</context>
+<context>
+    <name>VerdictWidget</name>
+    <message>
+        <source>What would help:</source>
+        <translation>可行的改动：</translation>
+    </message>
+    <message>
+        <source>(hide)</source>
+        <translation>（收起）</translation>
+    </message>
+    <message>
+        <source>(all %1 warnings)</source>
+        <translation>（全部 %1 条警告）</translation>
+    </message>
+    <message>
+        <source>(more)</source>
+        <translation>（展开）</translation>
+    </message>
+</context>
+<context>
+    <name>ScenarioText</name>
+    <message>
+        <source>none, even at batch 1</source>
+        <translation>无，批次为 1 也放不下</translation>
+    </message>
+    <message>
+        <source>saves %1, fits</source>
+        <translation>节省 %1，放得下</translation>
+    </message>
+    <message>
+        <source>saves %1, not enough alone</source>
+        <translation>节省 %1，单独不够</translation>
+    </message>
+    <message>
+        <source>%1 slower (%2)</source>
+        <translation>慢 %1（%2）</translation>
+    </message>
+    <message>
+        <source>%1 faster (%2)</source>
+        <translation>快 %1（%2）</translation>
+    </message>
+    <message>
+        <source>same speed (%1)</source>
+        <translation>速度不变（%1）</translation>
+    </message>
+    <message>
+        <source>global batch %1 instead of %2</source>
+        <translation>全局批次 %1（原为 %2）</translation>
+    </message>
+</context>
+<context>
+    <name>Labels</name>
+    <message>
+        <source>Micro-batch %1 with %2 accumulation steps (global batch %3)</source>
+        <translation>微批次 %1，梯度累积 %2 步（全局批次 %3）</translation>
+    </message>
+</context>
+<context>
+    <name>TimelineView</name>
+    <message>
+        <source>time (%, of %1: one of %2 micro-batches and the optimizer; the step takes %3)</source>
+        <translation>时间（%，占 %1：%2 个微批次中的一个加优化器；整步 %3）</translation>
+    </message>
+    <message>
+        <source>time (%, of %1 without communication; the step takes %2)</source>
+        <translation>时间（%，占 %1，不含通信；整步 %2）</translation>
+    </message>
+</context>
+<context>
+    <name>ExportDialog</name>
+    <message>
+        <source>Copied ✓</source>
+        <translation>已复制 ✓</translation>
     </message>
 </context>
 </TS>

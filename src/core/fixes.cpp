@@ -124,6 +124,30 @@ namespace {
         return c;
     }
 
+    // A micro-batch in (largest / 2, largest] and the accumulation steps that bring the global batch nearest the
+    // current one (the larger micro-batch on a tie), when the one that keeps it exactly, `kept`, is awkwardly small.
+    std::optional<TrainingConfig> nearGlobalBatch(TrainingConfig c, std::int64_t largest, std::int64_t kept)
+    {
+        if (largest < 2 || largest >= c.microBatch || 2 * kept > largest)
+            return std::nullopt;
+        const std::int64_t global = c.microBatch * std::int64_t(c.gradientAccumulation);
+        std::int64_t bestMicro = 0, bestSteps = 0, bestDistance = global + 1;
+        for (std::int64_t m = largest, tries = 0; 2 * m > largest && tries < (1 << 16); --m, ++tries) {
+            const std::int64_t steps = std::max<std::int64_t>(1, (global + m / 2) / m);
+            const std::int64_t distance = std::abs(m * steps - global);
+            if (distance < bestDistance) {
+                bestMicro = m;
+                bestSteps = steps;
+                bestDistance = distance;
+            }
+        }
+        if (bestMicro == 0 || bestDistance == 0 || bestSteps > (1 << 20))
+            return std::nullopt;
+        c.microBatch = bestMicro;
+        c.gradientAccumulation = int(bestSteps);
+        return c;
+    }
+
     struct Trial {
         Fix fix;
         std::int64_t maxMicroBatch = 0;
@@ -261,12 +285,24 @@ std::vector<Fix> suggestFixes(const ModelSpec& model, const GpuSpec& gpu, const 
         if (t.fix.savedBytes >= negligibleSaving(current.peakBytes))
             fixes.push_back(std::move(t.fix));
     }
+    std::optional<Fix> near;
     if (auto c = sameGlobalBatch(config, current.maxMicroBatch)) {
         Trial t = evaluateFix(model, gpu, overrides, current.peakBytes, { FixKind::SmallerMicroBatch }, *c, true);
         if (t.fix.savedBytes >= negligibleSaving(current.peakBytes))
             fixes.push_back(std::move(t.fix));
+        if (auto n = nearGlobalBatch(config, current.maxMicroBatch, c->microBatch)) {
+            Trial nt = evaluateFix(model, gpu, overrides, current.peakBytes, { FixKind::NearGlobalBatch }, *n);
+            if (nt.fix.peakBytes < current.peakBytes)
+                near = std::move(nt.fix);
+        }
     }
     std::stable_sort(fixes.begin(), fixes.end(), better);
+    // The practical alternative right after the change that keeps the global batch exactly.
+    if (near) {
+        auto kept = std::find_if(fixes.begin(), fixes.end(),
+                                 [](const Fix& f) { return f.kind == FixKind::SmallerMicroBatch; });
+        fixes.insert(kept == fixes.end() ? kept : kept + 1, std::move(*near));
+    }
     return fixes;
 }
 
@@ -389,6 +425,11 @@ std::string describeFix(const Fix& fix)
         case FixKind::SmallerMicroBatch:
             s += "micro-batch " + std::to_string(fix.config.microBatch) + " x "
                 + std::to_string(fix.config.gradientAccumulation) + " accumulation steps";
+            break;
+        case FixKind::NearGlobalBatch:
+            s += "micro-batch " + std::to_string(fix.config.microBatch) + " x "
+                + std::to_string(fix.config.gradientAccumulation) + " accumulation steps (global batch "
+                + std::to_string(fix.config.microBatch * fix.config.gradientAccumulation) + ")";
             break;
         case FixKind::PureBf16:
             s += "pure BF16";

@@ -25,6 +25,10 @@ enum class FixKind : std::uint8_t {
     FusedAdamW,        // torch.optim.AdamW(fused=True): no foreach temporaries
     LoRA,              // train PEFT LoRA adapters (r 8 on q and v) instead of every weight: a different training
     QLoRA,             // LoRA over an NF4 base (bitsandbytes 4-bit, prepare_model_for_kbit_training)
+    // The largest micro-batch that fits with the accumulation steps whose global batch is nearest the current one
+    // (158 = 2 x 79 keeps its global batch only at micro-batch 2; 16 x 10 = 160 is the practical alternative):
+    // offered beside SmallerMicroBatch when that is less than half the largest micro-batch that fits.
+    NearGlobalBatch,
 };
 
 // LoRA and QLoRA change what is trained; the others train the same model the same way, with less memory.

@@ -129,12 +129,14 @@ void MemoryChartView::setResult(const std::shared_ptr<const SimulationResult>& r
     m_bars->setBarWidth(compare ? 0.38 : 0.6);
     m_bars->setOffset(compare ? 0.2 : 0.0);
     m_baselineLabel->setVisible(compare);
+    m_baseTotals = {};
     if (compare) {
         const auto& base = m_baseline->estimate.phasePeaks;
         m_ghost->setBarWidth(0.38);
         m_ghost->setOffset(-0.2);
         for (int p = 0; p < 3; ++p) {
             m_ghost->setValues(p, base[p].atPeak, kGiB);
+            m_baseTotals[p] = base[p].totalBytes;
             top = std::max(top, base[p].totalBytes);
         }
         setTextIfChanged(m_baselineLabel, tr("faint: baseline (%1)").arg(formatBytes(m_baseline->estimate.peakBytes)));
@@ -224,13 +226,42 @@ void MemoryChartView::placeVerdict()
     m_verdict->setPos(x, y);
 }
 
+// On the capacity line, off the bars: above or under it, at its right or its left end, the first of these that
+// touches no bar (a bar that reaches the line covered "12.0 GiB capacity" at the right end).
+void MemoryChartView::placeCapacityLabel()
+{
+    QChart* c = chart();
+    const QRectF plot = c->plotArea();
+    const QRectF cr = m_capacityLabel->boundingRect();
+    const QPointF right = c->mapToPosition(QPointF(2.5, m_capacityBytes / kGiB), m_capacity);
+    QList<QRectF> bars;
+    for (int p = 0; p < 3; ++p) {
+        const double total = std::max(m_totals[p], m_baseTotals[p]);
+        bars << QRectF(c->mapToPosition(QPointF(p - 0.42, total / kGiB), m_capacity),
+                       c->mapToPosition(QPointF(p + 0.42, 0.0), m_capacity))
+                    .normalized();
+    }
+    const qreal left = plot.left() + 2.0, end = right.x() - cr.width() - 2.0;
+    const qreal above = right.y() - cr.height() - 2.0, below = right.y() + 2.0;
+    const QPointF candidates[] = { { end, above }, { end, below }, { left, above }, { left, below } };
+    QPointF chosen = candidates[0];
+    for (const QPointF& pos : candidates) {
+        const QRectF r(pos, cr.size());
+        if (r.top() < plot.top() || r.bottom() > plot.bottom())
+            continue;
+        if (std::none_of(bars.begin(), bars.end(), [&](const QRectF& b) { return b.intersects(r); })) {
+            chosen = pos;
+            break;
+        }
+    }
+    m_capacityLabel->setPos(chosen);
+}
+
 void MemoryChartView::placeLabels()
 {
     fitPhaseNames();
     QChart* c = chart();
-    const QPointF end = c->mapToPosition(QPointF(2.5, m_capacityBytes / kGiB), m_capacity);
-    const QRectF cr = m_capacityLabel->boundingRect();
-    m_capacityLabel->setPos(end.x() - cr.width() - 2.0, end.y() - cr.height() - 2.0);
+    placeCapacityLabel();
     placeVerdict();
     const QRectF plot = c->plotArea();
     m_baselineLabel->setPos(plot.left() + 6.0, plot.top() + 4.0);

@@ -54,6 +54,8 @@ private:
     std::array<QString, 3> m_phaseShort; // "Fwd", where a narrow chart has no room for "Forward"
     QGraphicsSimpleTextItem* m_capacityLabel = nullptr;
     std::array<double, 3> m_totals {};
+    std::array<double, 3> m_baseTotals {}; // the baseline's bars, zero without one
+    void placeCapacityLabel();
     int m_tallest = 0;
     double m_capacityBytes = 0.0;
     bool m_overflow = false;

@@ -13,6 +13,7 @@
 #include <QScatterSeries>
 #include <QToolTip>
 #include <QValueAxis>
+#include <cmath>
 
 #include <algorithm>
 #include <vector>
@@ -116,8 +117,19 @@ void TimelineView::retranslate()
 // title then lost "of 314.9 ms".
 QString TimelineView::timeAxisTitle() const
 {
-    return m_stepSeconds > 0 ? tr("time within the step (%, of %1)").arg(formatSeconds(m_stepSeconds))
-                             : tr("time within the step (%)");
+    if (!(m_stepSeconds > 0))
+        return tr("time within the step (%)");
+    // The timeline is one micro-batch's forward and backward and the optimizer: with accumulation, communication or
+    // a pipeline the step is longer, and the title says so rather than calling the part the step.
+    if (std::abs(m_wholeStepSeconds - m_stepSeconds) <= 0.005 * m_wholeStepSeconds)
+        return tr("time within the step (%, of %1)").arg(formatSeconds(m_stepSeconds));
+    if (m_microBatches > 1)
+        return tr("time (%, of %1: one of %2 micro-batches and the optimizer; the step takes %3)")
+            .arg(formatSeconds(m_stepSeconds))
+            .arg(m_microBatches)
+            .arg(formatSeconds(m_wholeStepSeconds));
+    return tr("time (%, of %1 without communication; the step takes %2)")
+        .arg(formatSeconds(m_stepSeconds), formatSeconds(m_wholeStepSeconds));
 }
 
 void TimelineView::setChartStyle(const ChartStyle& style)
@@ -206,6 +218,8 @@ void TimelineView::setResult(const std::shared_ptr<const SimulationResult>& resu
     }
     m_phaseBounds = { 0.0, backwardStart * toPercent, optimizerStart * toPercent, 100.0 };
     m_stepSeconds = stepSeconds;
+    m_wholeStepSeconds = e.stepSeconds;
+    m_microBatches = e.config.gradientAccumulation;
     setAxisTitle(m_axisX, timeAxisTitle());
     double top = std::max(e.capacityBytes, e.peakBytes) * 1.1 / kGiB;
     const QList<QPointF> base = m_baseline && m_baseline->model ? totalOutline(m_baseline->estimate, kMaxPoints)

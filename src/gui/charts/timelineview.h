@@ -64,7 +64,9 @@ private:
     std::array<QGraphicsSimpleTextItem*, 3> m_phaseLabels {};
     std::array<double, 4> m_phaseBounds {}; // ms: forward start, backward start, optimizer start, end
     int m_points = 0;
-    double m_stepSeconds = 0.0; // the shown result's step, for the time axis's title
+    double m_stepSeconds = 0.0;      // what the timeline spans (one micro-batch and the optimizer), for the axis title
+    double m_wholeStepSeconds = 0.0; // the whole step: every micro-batch, exposed communication, the bubble
+    int m_microBatches = 1;          // gradient accumulation steps
 };
 
 } // namespace headroom::gui

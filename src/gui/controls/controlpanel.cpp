@@ -5,14 +5,18 @@
 
 #include "formatting.h"
 #include "labels.h"
+#include "pickersearch.h"
 #include "ui_controlpanel.h"
 
+#include <QAbstractItemView>
 #include <QCompleter>
 #include <QEvent>
 #include <QLineEdit>
 #include <QStandardItemModel>
 #include <QStringListModel>
+#include <QStyle>
 #include <QTimer>
+#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -123,9 +127,6 @@ namespace {
 
 } // namespace
 
-std::int64_t ControlPanel::batchFromPosition(int position) { return fromLog(position, 1.0); }
-int ControlPanel::positionFromBatch(std::int64_t batch) { return toLog(double(batch), 1.0); }
-
 ControlPanel::ControlPanel(QWidget* parent)
     : QWidget(parent)
     , m_ui(std::make_unique<Ui::ControlPanel>())
@@ -155,9 +156,11 @@ ControlPanel::ControlPanel(QWidget* parent)
             edited(name);
         });
     };
+    m_ui->batchSlider->setRange(0, BatchScale::kPositions);
+    m_ui->batchSlider->setPageStep(BatchScale::kPositions / 12); // one doubling on the logarithmic part
     slider(
-        m_ui->batchSlider, m_ui->batchSpin, QStringLiteral("batch"), [](int p) { return batchFromPosition(p); },
-        [](int v) { return positionFromBatch(v); });
+        m_ui->batchSlider, m_ui->batchSpin, QStringLiteral("batch"), [this](int p) { return batchFromPosition(p); },
+        [this](int v) { return positionFromBatch(v); });
     slider(
         m_ui->seqSlider, m_ui->seqSpin, QStringLiteral("sequence"),
         [this](int p) { return fromLog(p, m_vision ? kSeqMinPixels : kSeqMinTokens); },
@@ -185,11 +188,7 @@ ControlPanel::ControlPanel(QWidget* parent)
                 return; // a group header
             edited(c == m_ui->gpuCombo ? QStringLiteral("gpu") : QStringLiteral("model"));
         });
-        connect(c->lineEdit(), &QLineEdit::editingFinished, this, [c] {
-            const int i = c->findText(c->currentText(), Qt::MatchFixedString);
-            if (i >= 0)
-                c->setCurrentIndex(i);
-        });
+        connect(c->lineEdit(), &QLineEdit::editingFinished, this, [this, c] { resolveTypedName(c); });
         // A name longer than the field shows its start ("NVIDIA RTX A3000..."), not its end, while not being typed.
         connect(c->lineEdit(), &QLineEdit::textChanged, this, [c] {
             if (!c->lineEdit()->hasFocus())
@@ -278,6 +277,62 @@ void ControlPanel::populatePickers()
     m_syncing = was;
 }
 
+void ControlPanel::resolveTypedName(QComboBox* combo)
+{
+    // A search entry ("ResNet-50 — Vision") stands for its name.
+    const QString typed = combo->lineEdit()->text().section(QStringLiteral(" — "), 0, 0).trimmed();
+    if (!m_catalog || typed.isEmpty() || typed == combo->itemText(combo->currentIndex()))
+        return;
+    // An entry chosen in the search popup is selected by the completer's handler (setupPicker).
+    const QAbstractItemView* popup = combo->completer() ? combo->completer()->popup() : nullptr;
+    if (popup && popup->isVisible() && popup->currentIndex().isValid())
+        return;
+    QList<PickerCandidate> candidates;
+    const bool gpu = combo == m_ui->gpuCombo;
+    if (gpu) {
+        for (const GpuSpec& g : m_catalog->gpus())
+            candidates.append({ QString::fromStdString(g.id), QString::fromStdString(g.name) });
+    } else {
+        for (const ModelSpec& m : m_catalog->models())
+            candidates.append({ QString::fromStdString(m.id), QString::fromStdString(m.name) });
+    }
+    const int best = bestPickerMatch(candidates, typed);
+    const int row = best < 0 ? -1 : combo->findData(candidates[best].id, kRole);
+    if (row < 0) {
+        const QString note = gpu ? tr("No GPU matches “%1”").arg(typed) : tr("No model matches “%1”").arg(typed);
+        combo->lineEdit()->setText(combo->itemText(combo->currentIndex()));
+        combo->lineEdit()->setCursorPosition(0);
+        QToolTip::showText(combo->mapToGlobal(QPoint(0, combo->height())), note, combo);
+        emit noteRequested(note);
+        return;
+    }
+    const bool changed = row != combo->currentIndex();
+    combo->setCurrentIndex(row);
+    combo->lineEdit()->setText(combo->itemText(row));
+    combo->lineEdit()->setCursorPosition(0);
+    if (changed)
+        emit noteRequested(tr("“%1”: %2").arg(typed, candidates[best].name));
+}
+
+void ControlPanel::syncBatchSlider(std::int64_t batch)
+{
+    QSlider* s = m_ui->batchSlider;
+    if (s->isSliderDown()) {
+        // Held: the scale stays anchored where the drag started; the handle only follows a value set elsewhere.
+        if (batchFromPosition(s->value()) != batch)
+            s->setValue(positionFromBatch(batch));
+        return;
+    }
+    // A few pixels per value in the linear zone, whatever the slider's width (presentation fonts widen it).
+    const int groove = std::max(60, s->width() - s->style()->pixelMetric(QStyle::PM_SliderLength, nullptr, s));
+    const int step = std::max(2, int(std::lround(6.0 * BatchScale::kPositions / groove)));
+    // The handle stays where the keyboard or a drag left it when that still shows this value.
+    m_batchScale.anchor(batch, batchFromPosition(s->value()) == batch ? s->value() : -1, step);
+    s->setSingleStep(m_batchScale.positionsPerValue()); // an arrow key: one more or one fewer
+    if (s->value() != positionFromBatch(batch))
+        s->setValue(positionFromBatch(batch));
+}
+
 void ControlPanel::setScenario(const Scenario& scenario)
 {
     m_scenario = scenario;
@@ -297,7 +352,7 @@ void ControlPanel::syncFromScenario()
         m_ui->modelCombo->setCurrentIndex(i);
     updateSequenceMode();
     m_ui->batchSpin->setValue(int(std::min<std::int64_t>(c.microBatch, m_ui->batchSpin->maximum())));
-    m_ui->batchSlider->setValue(positionFromBatch(c.microBatch));
+    syncBatchSlider(c.microBatch);
     m_ui->seqSpin->setValue(int(std::min<std::int64_t>(c.sequenceLength, m_ui->seqSpin->maximum())));
     m_ui->seqSlider->setValue(toLog(double(c.sequenceLength), m_vision ? kSeqMinPixels : kSeqMinTokens));
     m_ui->accumSpin->setValue(c.gradientAccumulation);

@@ -5,6 +5,7 @@
 // attention, the fine-tuning method (controlpanelfinetune.cpp), and the what-if overrides. The panel translates
 // controls to a Scenario and back; it computes nothing.
 
+#include "batchscale.h"
 #include "catalog.h"
 #include "estimate.h"
 
@@ -37,9 +38,10 @@ public:
     const Scenario& scenario() const { return m_scenario; }
     void setPresentationMode(bool on); // only the essential controls
 
-    // Slider mappings (public for tests and benchmarks): logarithmic positions to values.
-    static std::int64_t batchFromPosition(int position);
-    static int positionFromBatch(std::int64_t batch);
+    // The micro-batch slider's mapping (batchscale.h: linear around the current value, logarithmic beyond), public
+    // for tests and benchmarks. It moves with the value: ask it again after every change.
+    std::int64_t batchFromPosition(int position) const { return m_batchScale.value(position); }
+    int positionFromBatch(std::int64_t batch) const { return m_batchScale.position(batch); }
 
     QSlider* batchSlider() const;
     QSlider* sequenceSlider() const;
@@ -68,6 +70,8 @@ signals:
     // `control` names what changed ("batch", "gpu", ...); `dragging` is true while a slider is held, so that an
     // undo stack can fold one drag into one step.
     void scenarioEdited(const headroom::Scenario& scenario, const QString& control, bool dragging);
+    // A short message for the status bar: what a typed GPU or model name resolved to, or that nothing matches.
+    void noteRequested(const QString& message);
     // The pipeline stage the memory charts should show: -1 for the most loaded. Not part of the scenario.
     void stageShown(int stage);
 
@@ -76,6 +80,9 @@ protected:
 
 private:
     void populatePickers();
+    // Enter in the GPU or model picker: the entry that best matches the typed name (pickersearch.h), or a note.
+    void resolveTypedName(QComboBox* combo);
+    void syncBatchSlider(std::int64_t batch); // re-anchors the slider's scale unless it is held
     void populateChoices();
     void syncFromScenario();
     void updateRangeNote(); // names the scenario values a control cannot show
@@ -113,6 +120,7 @@ private:
     void editAllocator(const QString& control);
 
     std::unique_ptr<Ui::ControlPanel> m_ui;
+    BatchScale m_batchScale;
     const Catalog* m_catalog = nullptr;
     Scenario m_scenario;
     bool m_syncing = false;

@@ -44,6 +44,12 @@ VerdictWidget::VerdictWidget(QWidget* parent)
         if (link.startsWith(QLatin1String("fix:")) && ok && i >= 0 && i < int(m_background.fixes.size()))
             emit fixRequested(m_background.fixes[i].config);
     });
+    connect(m_fixes, &QLabel::linkActivated, this, [this](const QString& link) {
+        if (link != QLatin1String("warnings"))
+            return;
+        m_warningsExpanded = !m_warningsExpanded;
+        showFixesAndWarnings();
+    });
     connect(m_details, &QLabel::linkActivated, this, &VerdictWidget::explainRequested);
     setPresentationMode(false);
 }
@@ -96,7 +102,34 @@ void VerdictWidget::fitHeights()
 void VerdictWidget::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
-    fitHeights();
+    if (!m_warnings.isEmpty() && !m_warningsExpanded)
+        showFixesAndWarnings(); // the collapsed line is elided to the new width
+    else
+        fitHeights();
+}
+
+QString VerdictWidget::warningsHtml() const
+{
+    if (m_warnings.isEmpty())
+        return {};
+    const QString sign = QStringLiteral("⚠ ");
+    if (m_warningsExpanded) {
+        QStringList lines;
+        for (const QString& w : m_warnings)
+            lines << sign + w.toHtmlEscaped();
+        return lines.join(QStringLiteral("<br>")) + QStringLiteral(" <a href=\"warnings\">%1</a>").arg(tr("(hide)"));
+    }
+    // Collapsed: one line, the first warning cut to what is left beside the link, however many there are.
+    const QString link = m_warnings.size() > 1 ? tr("(all %1 warnings)").arg(m_warnings.size()) : tr("(more)");
+    const QFontMetrics fm(m_fixes->font());
+    const QMargins m = layout()->contentsMargins();
+    const int width = contentsRect().width() - m.left() - m.right() - 4;
+    const int room = width - fm.horizontalAdvance(sign + QLatin1Char(' ') + link);
+    const QString first = m_warnings.front();
+    if (m_warnings.size() == 1 && fm.horizontalAdvance(sign + first) <= width)
+        return sign + first.toHtmlEscaped();
+    return sign + fm.elidedText(first, Qt::ElideRight, std::max(room, 40)).toHtmlEscaped()
+        + QStringLiteral(" <a href=\"warnings\">%1</a>").arg(link);
 }
 
 void VerdictWidget::setResult(const std::shared_ptr<const SimulationResult>& result)
@@ -205,6 +238,13 @@ void VerdictWidget::render()
             .arg(sequence, stepText, formatRate(e.throughputPerSecond, unit), formatPercent(e.mfu),
                  Labels::unit(e.mfuUnit), parameters, pytorch)
         + (m_measured ? QStringLiteral("<br>") + measuredLine().toHtmlEscaped() : QString()));
+    renderFixes(e);
+}
+
+void VerdictWidget::renderFixes(const Estimate& e)
+{
+    // The core's one answer (allocator.h fitVerdict): the replay's once the searches ran, else the peak's.
+    const FitVerdict verdict = m_pending ? m_result->verdict : m_background.verdict;
     QString fixes;
     if (!verdict.fits) {
         if (m_pending) {
@@ -213,21 +253,28 @@ void VerdictWidget::render()
             fixes = tr(
                 "No change or combination of changes makes it fit; a GPU with more memory or more data-parallel GPUs with ZeRO would.");
         } else {
+            // One suggestion per line: the change (click to apply), what it saves, what it costs.
             QStringList items;
-            int shown = 0;
-            for (std::size_t i = 0; i < m_background.fixes.size() && shown < 5; ++i, ++shown) {
+            for (std::size_t i = 0; i < m_background.fixes.size() && i < 4; ++i) {
                 const Fix& f = m_background.fixes[i];
-                items << tr("<a href=\"fix:%1\">%2</a>: saves %3%4, %5")
+                items << QStringLiteral("→ <a href=\"fix:%1\">%2</a> — %3")
                              .arg(i)
-                             .arg(Labels::fix(f).toHtmlEscaped(), formatBytes(f.savedBytes),
-                                  f.fits ? tr(", fits") : tr(", not enough alone"),
-                                  formatRate(f.throughputPerSecond, unit));
+                             .arg(Labels::fix(f).toHtmlEscaped(), ScenarioText::fixEffect(f, e).toHtmlEscaped());
             }
-            fixes = tr("What would help: ") + items.join(QStringLiteral(" · "));
+            fixes = tr("What would help:") + QStringLiteral("<br>") + items.join(QStringLiteral("<br>"));
         }
     }
-    for (const QString& w : Labels::warnings(e))
-        fixes += (fixes.isEmpty() ? QString() : QStringLiteral("<br>")) + QStringLiteral("⚠ ") + w.toHtmlEscaped();
+    m_warnings.clear();
+    m_warnings << Labels::warnings(e);
+    m_fixesHtml = fixes;
+    showFixesAndWarnings();
+}
+
+void VerdictWidget::showFixesAndWarnings()
+{
+    QString fixes = m_fixesHtml;
+    if (const QString w = warningsHtml(); !w.isEmpty())
+        fixes += (fixes.isEmpty() ? QString() : QStringLiteral("<br>")) + w;
     if (m_fixes->text() != fixes)
         m_fixes->setText(fixes);
     fitHeights();

@@ -43,6 +43,9 @@ private:
     void render();
     QString measuredLine() const;
     void fitHeights();
+    void renderFixes(const Estimate& e); // the suggestions, one per line, and the warnings
+    void showFixesAndWarnings();
+    QString warningsHtml() const; // collapsed to one line with a link that expands them, unless expanded
 
     QLabel* m_headline = nullptr;
     QLabel* m_details = nullptr;
@@ -51,6 +54,9 @@ private:
     SearchResult m_background;
     std::shared_ptr<const Measured> m_measured;
     bool m_pending = true;
+    QString m_fixesHtml;
+    QStringList m_warnings;
+    bool m_warningsExpanded = false;
 };
 
 } // namespace headroom::gui

@@ -8,8 +8,11 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGuiApplication>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QTextDocument>
+#include <QTimer>
 
 namespace headroom::gui {
 
@@ -43,8 +46,20 @@ ExportDialog::ExportDialog(const Scenario& scenario, QWidget* parent)
     m_ui->paletteCombo->addItem(tr("Light (for print)"), false);
     m_ui->paletteCombo->addItem(tr("Dark"), true);
     connect(m_ui->browseButton, &QPushButton::clicked, this, &ExportDialog::browse);
-    connect(m_ui->copyButton, &QPushButton::clicked, this,
-            [this] { QGuiApplication::clipboard()->setText(commandLine()); });
+    // The whole command, wrapped over three lines, rather than a one-line field that showed its start only.
+    m_ui->commandEdit->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+    m_ui->commandEdit->setFixedHeight(
+        3 * m_ui->commandEdit->fontMetrics().lineSpacing()
+        + 2 * (m_ui->commandEdit->frameWidth() + int(m_ui->commandEdit->document()->documentMargin())) + 4);
+    m_ui->commandLabel->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_ui->copyButton->setMinimumWidth(m_ui->copyButton->sizeHint().width()
+                                      + m_ui->copyButton->fontMetrics().horizontalAdvance(QStringLiteral("✓ ")));
+    connect(m_ui->copyButton, &QPushButton::clicked, this, [this] {
+        QGuiApplication::clipboard()->setText(commandLine());
+        // Said on the button, where the eye is, for two seconds.
+        m_ui->copyButton->setText(tr("Copied ✓"));
+        QTimer::singleShot(2000, this, [this] { m_ui->copyButton->setText(tr("Copy")); });
+    });
     connect(m_ui->buttons, &QDialogButtonBox::accepted, this, [this] {
         if (problem().isEmpty())
             accept();
@@ -156,8 +171,8 @@ void ExportDialog::update()
     m_ui->messageLabel->setText(p);
     m_ui->messageLabel->setVisible(!p.isEmpty() && !path().isEmpty());
     m_ui->buttons->button(QDialogButtonBox::Save)->setEnabled(p.isEmpty());
-    m_ui->commandEdit->setText(commandLine());
-    m_ui->commandEdit->setCursorPosition(0);
+    if (const QString command = commandLine(); m_ui->commandEdit->toPlainText() != command)
+        m_ui->commandEdit->setPlainText(command);
     m_ui->commandEdit->setToolTip(
         m_baseline ? tr("The command that writes the same file, byte for byte; Save also writes the baseline it "
                         "reads to %1")

@@ -55,13 +55,13 @@ namespace {
             html += QStringLiteral("<p style='margin:2px 0'>%1</p>")
                         .arg(esc(ScenarioText::measured(e, *measured, bg.allocator)));
         if (!bg.verdict.fits && !bg.fixes.empty()) {
-            QStringList items;
+            // One suggestion per line: what it changes, what it saves, what it costs (ScenarioText::fixEffect).
+            QString items;
             for (std::size_t i = 0; i < bg.fixes.size() && i < 4; ++i)
-                items << Tr::tr("%1 (saves %2%3)")
-                             .arg(Labels::fix(bg.fixes[i]), formatBytes(bg.fixes[i].savedBytes),
-                                  bg.fixes[i].fits ? Tr::tr(", fits") : Tr::tr(", not enough alone"));
-            html += QStringLiteral("<p style='margin:2px 0'>%1 %2</p>")
-                        .arg(esc(Tr::tr("What would help:")), esc(items.join(QStringLiteral("; "))));
+                items += QStringLiteral("<li>%1 — %2</li>")
+                             .arg(esc(Labels::fix(bg.fixes[i])), esc(ScenarioText::fixEffect(bg.fixes[i], e)));
+            html += QStringLiteral("<p style='margin:2px 0'>%1</p><ul style='margin:0'>%2</ul>")
+                        .arg(esc(Tr::tr("What would help:")), items);
         }
         for (const QString& w : Labels::warnings(e))
             html += QStringLiteral("<p style='margin:2px 0'>⚠ %1</p>").arg(esc(w));

@@ -54,13 +54,17 @@ MainWindow::MainWindow(SimulationController* controller, AppSettings* settings, 
     m_ui->splitter->setStretchFactor(1, 1);
     m_ui->controls->setCatalog(&m_controller->catalog());
     fitControlsWidth();
+    setupChartArea();
     for (ChartPanel* c : charts()) {
         // Small enough that two charts, the controls and a dock fit a 1024 px window: at 320 px a dock opened there
-        // grew the window past the screen. The charts wrap and shrink their texts to fit.
+        // grew the window past the screen. Where there is less room than readableChartSize() for all four, fewer
+        // show (arrangeCharts), so this minimum is only reached in a window too small for one readable chart.
         c->setMinimumSize(220, 160);
         connect(c, &ChartPanel::explainRequested, this, &MainWindow::explain);
     }
     connect(m_ui->controls, &ControlPanel::scenarioEdited, this, &MainWindow::onScenarioEdited);
+    connect(m_ui->controls, &ControlPanel::noteRequested, this,
+            [this](const QString& note) { statusBar()->showMessage(note, 6000); });
     connect(m_ui->verdict, &VerdictWidget::explainRequested, this, [this](const QString& topic) {
         ExplainRequest r;
         if (topic == QLatin1String("time"))
@@ -94,7 +98,7 @@ MainWindow::MainWindow(SimulationController* controller, AppSettings* settings, 
             setPresentationMode(on);
     });
     connect(m_ui->nextChartsAction, &QAction::triggered, this, &MainWindow::showNextChartPair);
-    m_ui->nextChartsAction->setEnabled(false);
+    m_ui->nextChartsAction->setEnabled(false); // until the charts lack room for all four (arrangeCharts)
     // F1 toggles the panel. Opened before anything was clicked, it explains where most of the memory at the peak goes
     // rather than showing an empty page.
     connect(m_ui->explainAction, &QAction::triggered, this, [this] {
@@ -127,8 +131,7 @@ MainWindow::MainWindow(SimulationController* controller, AppSettings* settings, 
         restoreGeometry(m_settings->windowGeometry());
     if (!m_settings->windowState().isEmpty())
         restoreState(m_settings->windowState());
-    // A restored layout keeps where the panels were, not whether a tour or a comparison was running.
-    m_tourDock->hide();
+    // A restored layout keeps where the panels were, not whether a comparison was running.
     m_baselineDock->hide();
 }
 
@@ -138,6 +141,9 @@ MainWindow::~MainWindow()
     // MainWindow any more (UBSan: member access within a QWidget): they go first.
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         disconnect(dock, nullptr, this, nullptr);
+    // Likewise the resizes that re-arrange the charts (mainwindowcharts.cpp).
+    m_ui->results->removeEventFilter(this);
+    m_ui->verdict->removeEventFilter(this);
 }
 
 ControlPanel* MainWindow::controls() const { return m_ui->controls; }
@@ -229,9 +235,10 @@ void MainWindow::restyle()
 {
     m_appliedScale = presentationScale();
     // The controls grow with the charts in presentation mode, less than they do (the panel must fit without
-    // scrolling): 1.5x at 1920x1080, the normal size at 1280x720 and below.
+    // scrolling): 1.6x at 1920x1080, 1.15x at 1024x768 and 1280x720 (at desktop size there, they were the one
+    // part of the projected window nobody at the back could read).
     const QFont controlsFont = m_presentation
-        ? scaledFont(QApplication::font(), std::clamp(m_appliedScale * 0.7, 1.0, 1.6))
+        ? scaledFont(QApplication::font(), std::clamp(m_appliedScale * 0.8, 1.15, 1.6))
         : QApplication::font();
     if (m_ui->controls->font() != controlsFont) {
         m_ui->controls->setFont(controlsFont);
@@ -256,44 +263,6 @@ qreal MainWindow::presentationScale() const
     return std::clamp(std::min(size.width() / 1280.0, size.height() / 720.0) * 1.45, 1.15, 2.6);
 }
 
-QList<ChartPanel*> MainWindow::visibleCharts() const
-{
-    QList<ChartPanel*> out;
-    for (ChartPanel* c : charts()) {
-        if (!c->isHidden())
-            out << c;
-    }
-    return out;
-}
-
-void MainWindow::arrangeCharts()
-{
-    QGridLayout* grid = m_ui->chartGrid;
-    const QList<ChartPanel*> all = charts();
-    for (ChartPanel* c : all)
-        grid->removeWidget(c);
-    if (!m_presentation) {
-        for (int i = 0; i < all.size(); ++i) {
-            grid->addWidget(all[i], i / 2, i % 2);
-            all[i]->show();
-        }
-        return;
-    }
-    // Two charts side by side, large: the explainer's pairs first (where the memory goes, what the roofline says).
-    static const int pairs[][2] = { { 0, 3 }, { 1, 2 }, { 0, 1 }, { 2, 3 } };
-    const int* pair = pairs[m_chartPair % 4];
-    for (int i = 0; i < all.size(); ++i)
-        all[i]->setVisible(i == pair[0] || i == pair[1]);
-    grid->addWidget(all[pair[0]], 0, 0);
-    grid->addWidget(all[pair[1]], 0, 1);
-}
-
-void MainWindow::showNextChartPair()
-{
-    m_chartPair = (m_chartPair + 1) % 4;
-    arrangeCharts();
-}
-
 void MainWindow::setPresentationMode(bool on, bool fullScreen)
 {
     m_presentation = on;
@@ -305,14 +274,14 @@ void MainWindow::setPresentationMode(bool on, bool fullScreen)
     m_ui->verdict->setPresentationMode(on);
     m_legend->setPresentationMode(on);
     setToolFontScale(on ? 1.6 : 1.0);
-    m_ui->nextChartsAction->setEnabled(on);
-    arrangeCharts();
     fitControlsWidth();
     if (on && fullScreen)
         showFullScreen();
     else if (!on && isFullScreen())
         showNormal();
     restyle();
+    m_arrangement.clear(); // the readable size changed with the fonts
+    arrangeCharts();
     if (m_controller->result().model)
         onResultChanged();
 }
@@ -401,6 +370,8 @@ void MainWindow::changeEvent(QEvent* event)
         // widget gets LanguageChange before its children do.
         QTimer::singleShot(0, this, &MainWindow::fitControlsWidth);
         retranslateTools();
+        m_arrangement.clear(); // the tabs name the charts in the new language
+        QTimer::singleShot(0, this, &MainWindow::arrangeCharts);
         populateExamplesMenu();
         populateLanguageMenu();
         populateColoursMenu();

@@ -67,8 +67,14 @@ public:
     // Full screen (unless `fullScreen` is false, for screenshots), large fonts and thick lines sized to the screen,
     // high contrast, the essential controls, and two charts at a time (F10 shows the next pair).
     void setPresentationMode(bool on, bool fullScreen = true);
+    // F10: the next chart or pair of charts where not all four have room (presentation mode, or docks beside them).
     void showNextChartPair();
     QList<ChartPanel*> visibleCharts() const;
+    // The size below which a chart's ticks thin out and its titles wrap: the charts go to fewer columns, then to
+    // tabs, rather than shrink under it (mainwindowcharts.cpp). Grows with presentation mode's fonts.
+    QSize readableChartSize() const;
+    // Brings `chart` into view (the pair or the tab that holds it); `forTour`: the tour's card goes beside it.
+    void showChart(QWidget* chart, bool forTour = false);
     bool presentationMode() const { return m_presentation; }
     QString explainHtml() const;
 
@@ -118,6 +124,7 @@ protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
     void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void addUndoActions();
@@ -169,14 +176,23 @@ private:
     QDockWidget* m_planDock = nullptr;
     std::unique_ptr<TourHost> m_tourHost;
     GuidedTour* m_tour = nullptr;
-    QDockWidget* m_tourDock = nullptr;
+    QWidget* m_tourCard = nullptr;        // the tour, in the chart grid beside the chart it talks about
+    QWidget* m_tourChart = nullptr;       // that chart; null while no tour runs or it talks about a dock
+    class QTabBar* m_chartTabs = nullptr; // which chart shows, where not all four have room
+    int m_chartFocus = 0;                 // the chart the tabs or the tour chose
+    int m_chartCapacity = 4;              // how many charts the last arrangement had room for
+    QString m_arrangement;                // what arrangeCharts() last laid out, to skip a layout that is the same
+    QSize chartArea() const;
     ExplainRequest m_lastExplain;
     bool m_explainShown = false;
     bool m_presentation = false;
-    int m_chartPair = 0; // which two charts presentation mode shows
+    int m_chartPair = 0; // which two charts show where two have room
     qreal m_appliedScale = 1.0;
     qreal presentationScale() const;
+    void setupChartArea(); // mainwindowcharts.cpp: the tabs, and the resizes that re-arrange the charts
     void arrangeCharts();
+    void placeChartWidgets(const QList<QWidget*>& shown, int columns);
+    void shrinkSideDocks();
 };
 
 } // namespace headroom::gui

@@ -25,10 +25,12 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFrame>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QScrollArea>
 #include <QStatusBar>
+#include <QVBoxLayout>
 
 namespace headroom::gui {
 
@@ -50,19 +52,28 @@ namespace {
         }
         QWidget* tourTarget(Target target) override
         {
+            QWidget* shown = nullptr;
             switch (target) {
             case Target::MemoryChart:
-                return m_window->memoryChart();
+                shown = m_window->memoryChart();
+                break;
             case Target::SweepChart:
-                return m_window->sweepChart();
+                shown = m_window->sweepChart();
+                break;
             case Target::TimelineChart:
-                return m_window->timelineChart();
+                shown = m_window->timelineChart();
+                break;
             case Target::RooflineChart:
-                return m_window->rooflineChart();
+                shown = m_window->rooflineChart();
+                break;
             case Target::GpuComparison:
-                return m_window->gpuComparison();
+                shown = m_window->gpuComparison();
+                break;
             }
-            return nullptr;
+            // The chart in view, with the tour's card beside it, before the frame is drawn around it: in
+            // presentation mode a hidden chart's stale place framed the verdict.
+            m_window->showChart(shown, true);
+            return shown;
         }
         bool gpuComparisonShown() const override { return m_window->gpuComparisonShown(); }
         void setGpuComparisonShown(bool shown) override
@@ -131,25 +142,35 @@ void MainWindow::setupTools()
     m_scalingDock = bottomPanel(m_scaling, "scalingDock", m_ui->scalingAction, &MainWindow::showScaling);
     m_plan = new PlanView(m_controller->catalog(), this);
     m_planDock = bottomPanel(m_plan, "planDock", m_ui->planAction, &MainWindow::showPlan);
+    // Bottom panels share one area as tabs, and the baseline shares the Explain panel's: side by side they left the
+    // charts no room (five docks open took even a 1920 px window).
+    for (QDockWidget* dock : { m_inferenceDock, m_scalingDock, m_planDock })
+        tabifyDockWidget(m_comparisonDock, dock);
+    tabifyDockWidget(m_ui->explainDock, m_baselineDock);
     connect(m_plan, &PlanView::layoutRequested, this, [this](const TrainingConfig& config) {
         Scenario s = m_controller->scenario();
         s.config = config;
         applyScenario(s, QStringLiteral("plan"));
     });
 
+    // The tour is a card in the chart grid beside the chart it talks about (arrangeCharts), not a dock: a dock's
+    // minimum width grew a 1024 x 768 presentation window past its screen.
     m_tourHost = std::make_unique<WindowTourHost>(this);
-    m_tour = new GuidedTour(m_tourHost.get(), this);
-    m_tourDock = new QDockWidget(this);
-    m_tourDock->setObjectName(QStringLiteral("tourDock"));
-    m_tourDock->setWidget(m_tour);
-    addDockWidget(Qt::RightDockWidgetArea, m_tourDock);
-    m_tourDock->hide();
-    connect(m_ui->tourAction, &QAction::triggered, this, [this] {
-        m_tourDock->show();
-        m_tourDock->raise();
-        m_tour->start();
+    auto* card = new QFrame(m_ui->results);
+    card->setObjectName(QStringLiteral("tourCard"));
+    card->setFrameShape(QFrame::StyledPanel);
+    card->setAutoFillBackground(true);
+    m_tour = new GuidedTour(m_tourHost.get(), card);
+    auto* cardLayout = new QVBoxLayout(card);
+    cardLayout->setContentsMargins(4, 4, 4, 4);
+    cardLayout->addWidget(m_tour);
+    card->hide();
+    m_tourCard = card;
+    connect(m_ui->tourAction, &QAction::triggered, this, [this] { m_tour->start(); });
+    connect(m_tour, &GuidedTour::finished, this, [this] {
+        m_tourChart = nullptr;
+        arrangeCharts();
     });
-    connect(m_tour, &GuidedTour::finished, m_tourDock, &QDockWidget::hide);
     connect(m_comparison, &GpuComparisonView::gpuRequested, this, [this](const QString& id) {
         Scenario s = m_controller->scenario();
         s.gpuId = id.toStdString();
@@ -194,7 +215,6 @@ bool MainWindow::gpuComparisonShown() const { return m_comparisonDock->isVisible
 
 void MainWindow::retranslateTools()
 {
-    m_tourDock->setWindowTitle(tr("Guided Tour"));
     m_baselineDock->setWindowTitle(tr("Baseline Comparison"));
     m_comparisonDock->setWindowTitle(tr("GPU Comparison"));
     m_inferenceDock->setWindowTitle(tr("Serving (Inference)"));

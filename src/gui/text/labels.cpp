@@ -306,6 +306,11 @@ QString Labels::change(FixKind kind, const TrainingConfig& config)
         return tr("Offload the optimizer to the CPU");
     case FixKind::SmallerMicroBatch:
         return tr("Micro-batch %1 with %2 accumulation steps").arg(c.microBatch).arg(c.gradientAccumulation);
+    case FixKind::NearGlobalBatch:
+        return tr("Micro-batch %1 with %2 accumulation steps (global batch %3)")
+            .arg(c.microBatch)
+            .arg(c.gradientAccumulation)
+            .arg(c.microBatch * c.gradientAccumulation);
     case FixKind::PureBf16:
         return tr("Train in pure BF16 (model.to(torch.bfloat16))");
     case FixKind::FusedAdamW:

@@ -148,10 +148,35 @@ QString verdict(const SimulationResult& r, const SearchResult* searched)
         memory = v.fits
             ? Tr::tr("Fits: peak %1 of %2, %3 free").arg(needed, capacity, formatBytes(v.freeBytes()))
             : Tr::tr("Does not fit: peak %1 of %2, %3 over").arg(needed, capacity, formatBytes(-v.freeBytes()));
+    // As the window says it: a micro-batch of 0 is no batch at all.
+    const std::int64_t largest = searched ? searched->maxMicroBatch : e.maxMicroBatch;
     return Tr::tr("%1 · largest micro-batch %2 · step %3 · %4 · MFU %5")
         .arg(memory)
-        .arg(searched ? searched->maxMicroBatch : e.maxMicroBatch)
+        .arg(largest > 0 ? QString::number(largest) : Tr::tr("none, even at batch 1"))
         .arg(formatSeconds(e.stepSeconds), formatRate(e.throughputPerSecond, unit), formatPercent(e.mfu));
+}
+
+QString fixEffect(const Fix& fix, const Estimate& current)
+{
+    const QString unit = current.vision ? Tr::tr("images") : Tr::tr("tokens");
+    const QString saves
+        = (fix.fits ? Tr::tr("saves %1, fits") : Tr::tr("saves %1, not enough alone")).arg(formatBytes(fix.savedBytes));
+    const QString rate = formatRate(fix.throughputPerSecond, unit);
+    const double ratio = current.throughputPerSecond > 0 ? fix.throughputPerSecond / current.throughputPerSecond : 1.0;
+    QString cost;
+    if (ratio < 0.995)
+        cost = Tr::tr("%1 slower (%2)").arg(formatPercent(1.0 - ratio), rate);
+    else if (ratio > 1.005)
+        cost = Tr::tr("%1 faster (%2)").arg(formatPercent(ratio - 1.0), rate);
+    else
+        cost = Tr::tr("same speed (%1)").arg(rate);
+    QString effect = saves + QStringLiteral(" · ") + cost;
+    // A change of the global batch is a change of the training: said first.
+    const std::int64_t before = current.config.microBatch * current.config.gradientAccumulation;
+    const std::int64_t after = fix.config.microBatch * fix.config.gradientAccumulation;
+    if (before != after)
+        effect = Tr::tr("global batch %1 instead of %2").arg(after).arg(before) + QStringLiteral(" · ") + effect;
+    return effect;
 }
 
 QStringList caption(const SimulationResult& r)

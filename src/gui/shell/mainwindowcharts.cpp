@@ -1,0 +1,226 @@
+// MainWindow's chart area: how many of the four charts have room to be readable, in how many columns, with tabs for
+// the others; docks beside the charts take room from them, so the charts go to one column or to tabs instead of
+// shrinking to thumbnails. A running guided tour puts its card beside the chart it talks about, inside the window.
+
+#include "mainwindow.h"
+
+#include "categorylegend.h"
+#include "tour.h"
+#include "ui_mainwindow.h"
+#include "verdictwidget.h"
+
+#include <QDockWidget>
+#include <QEvent>
+#include <QGridLayout>
+#include <QTabBar>
+#include <QTimer>
+
+namespace headroom::gui {
+
+namespace {
+
+    // Which two charts show together: the explainer's pairs first (where the memory goes, what the roofline says).
+    constexpr int kPairs[4][2] = { { 0, 3 }, { 1, 2 }, { 0, 1 }, { 2, 3 } };
+
+    bool pairHolds(int pair, int chart) { return kPairs[pair][0] == chart || kPairs[pair][1] == chart; }
+
+} // namespace
+
+void MainWindow::setupChartArea()
+{
+    m_chartTabs = new QTabBar(m_ui->results);
+    m_chartTabs->setObjectName(QStringLiteral("chartTabs"));
+    m_chartTabs->setExpanding(false);
+    m_chartTabs->setElideMode(Qt::ElideRight);
+    m_chartTabs->setDocumentMode(true);
+    for (int i = 0; i < 4; ++i)
+        m_chartTabs->addTab(QString());
+    m_chartTabs->hide();
+    m_ui->resultsLayout->insertWidget(m_ui->resultsLayout->indexOf(m_legend) + 1, m_chartTabs);
+    connect(m_chartTabs, &QTabBar::tabBarClicked, this, [this](int index) {
+        if (index >= 0 && index < 4)
+            showChart(charts()[index]);
+    });
+    // The room for the charts changes with the window, the docks beside them and the verdict's height.
+    m_ui->results->installEventFilter(this);
+    m_ui->verdict->installEventFilter(this);
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event)
+{
+    if ((watched == m_ui->results || watched == m_ui->verdict) && event->type() == QEvent::Resize)
+        arrangeCharts();
+    return QMainWindow::eventFilter(watched, event);
+}
+
+QSize MainWindow::readableChartSize() const
+{
+    // At 300 x 190 px a chart keeps three ticks on each axis and its title on two lines at the desktop font;
+    // presentation fonts need proportionally more.
+    const double scale = m_presentation ? std::max(1.0, m_appliedScale * 0.8) : 1.0;
+    return QSize(int(300 * scale), int(190 * scale));
+}
+
+// The room under the verdict, the legend and the tabs (counted whether they show or not, so that showing them
+// cannot change the arrangement that showed them).
+QSize MainWindow::chartArea() const
+{
+    const int spacing = m_ui->resultsLayout->spacing();
+    int height = m_ui->results->height() - m_ui->verdict->height() - m_legend->height()
+        - m_chartTabs->sizeHint().height() - 3 * spacing;
+    if (m_ui->pipelineSchedule->isVisibleTo(m_ui->results))
+        height -= m_ui->pipelineSchedule->height() + spacing;
+    return QSize(m_ui->results->width(), height);
+}
+
+QList<ChartPanel*> MainWindow::visibleCharts() const
+{
+    QList<ChartPanel*> out;
+    for (ChartPanel* c : charts()) {
+        if (!c->isHidden())
+            out << c;
+    }
+    return out;
+}
+
+void MainWindow::arrangeCharts()
+{
+    if (!m_chartTabs)
+        return;
+    const QList<ChartPanel*> all = charts();
+    const QSize need = readableChartSize();
+    const QSize area = chartArea();
+    const int gap = m_ui->chartGrid->spacing();
+    // Not laid out yet (a window never shown): all four, as a fresh window shows them.
+    const bool laidOut = m_ui->results->isVisible() && area.width() > 0 && area.height() > 0;
+    const bool twoColumns = !laidOut || area.width() >= 2 * need.width() + gap;
+    const bool twoRows = !laidOut || area.height() >= 2 * need.height() + gap;
+    const bool touring = m_tour && m_tour->running() && m_tourCard;
+    if (laidOut && area.width() < need.width()) {
+        // After this resize is over: resizing docks inside it would re-enter the window's layout.
+        QTimer::singleShot(0, this, &MainWindow::shrinkSideDocks);
+    }
+    int capacity = twoColumns || twoRows ? 2 : 1;
+    if (!m_presentation && twoColumns && twoRows)
+        capacity = 4;
+    QList<QWidget*> shown;
+    int columns = twoColumns ? 2 : 1;
+    if (touring) {
+        // The chart the tour talks about and the tour's card beside it (under it where the area is narrow).
+        const int focus = m_tourChart ? int(all.indexOf(static_cast<ChartPanel*>(m_tourChart))) : m_chartFocus;
+        shown << all[std::max(0, focus)] << m_tourCard;
+        columns = twoColumns || !twoRows ? 2 : 1;
+    } else if (capacity == 4) {
+        shown = { all[0], all[1], all[2], all[3] };
+    } else if (capacity == 2) {
+        if (!pairHolds(m_chartPair, m_chartFocus)) {
+            for (int p = 0; p < 4; ++p) {
+                if (pairHolds(p, m_chartFocus)) {
+                    m_chartPair = p;
+                    break;
+                }
+            }
+        }
+        shown << all[kPairs[m_chartPair][0]] << all[kPairs[m_chartPair][1]];
+    } else {
+        shown << all[m_chartFocus];
+        columns = 1;
+    }
+    m_chartCapacity = touring ? 4 : capacity;
+    m_ui->nextChartsAction->setEnabled(m_chartCapacity < 4);
+    QString key = QString::number(columns);
+    for (QWidget* w : shown)
+        key += QLatin1Char(' ') + w->objectName();
+    if (key == m_arrangement)
+        return;
+    m_arrangement = key;
+    placeChartWidgets(shown, columns);
+}
+
+// Docks beside the charts give way (down to their own minimum) where one readable chart has no room left.
+void MainWindow::shrinkSideDocks()
+{
+    const int pixels = readableChartSize().width() - chartArea().width();
+    if (pixels <= 0 || !m_ui->results->isVisible())
+        return;
+    QList<QDockWidget*> docks;
+    QList<int> widths;
+    for (QDockWidget* d : findChildren<QDockWidget*>()) {
+        const Qt::DockWidgetArea a = dockWidgetArea(d);
+        if (d->isVisible() && !d->isFloating() && (a == Qt::RightDockWidgetArea || a == Qt::LeftDockWidgetArea)
+            && d->width() > d->minimumSizeHint().width()) {
+            docks << d;
+            widths << std::max(d->minimumSizeHint().width(), d->width() - pixels);
+        }
+    }
+    if (!docks.isEmpty())
+        resizeDocks(docks, widths, Qt::Horizontal);
+}
+
+void MainWindow::placeChartWidgets(const QList<QWidget*>& shown, int columns)
+{
+    QGridLayout* grid = m_ui->chartGrid;
+    const QList<ChartPanel*> all = charts();
+    QList<QWidget*> every(all.begin(), all.end());
+    if (m_tourCard)
+        every << m_tourCard;
+    for (QWidget* w : every) {
+        grid->removeWidget(w);
+        if (!shown.contains(w))
+            w->hide();
+    }
+    for (int i = 0; i < shown.size(); ++i) {
+        grid->addWidget(shown[i], i / columns, i % columns);
+        shown[i]->show();
+    }
+    // Equal rows and columns whatever was laid out before.
+    for (int i = 0; i < 2; ++i) {
+        grid->setColumnStretch(i, i < columns ? 1 : 0);
+        grid->setRowStretch(i, i < (int(shown.size()) + columns - 1) / columns ? 1 : 0);
+    }
+    // The tabs name the charts that have no room beside the ones shown.
+    const bool tabs = m_chartCapacity < 4;
+    for (int i = 0; i < all.size(); ++i) {
+        m_chartTabs->setTabText(i, all[i]->title());
+        m_chartTabs->setTabToolTip(i, all[i]->title());
+    }
+    for (int i = 0; i < all.size(); ++i) {
+        if (shown.contains(all[i])) {
+            m_chartTabs->setCurrentIndex(i);
+            break;
+        }
+    }
+    m_chartTabs->setVisible(tabs);
+}
+
+void MainWindow::showNextChartPair()
+{
+    if (m_chartCapacity == 2) {
+        m_chartPair = (m_chartPair + 1) % 4;
+        m_chartFocus = kPairs[m_chartPair][0];
+    } else if (m_chartCapacity == 1) {
+        m_chartFocus = (m_chartFocus + 1) % 4;
+    }
+    arrangeCharts();
+}
+
+void MainWindow::showChart(QWidget* chart, bool forTour)
+{
+    const int index = int(charts().indexOf(static_cast<ChartPanel*>(chart)));
+    if (forTour)
+        m_tourChart = index >= 0 ? chart : nullptr;
+    if (index >= 0) {
+        m_chartFocus = index;
+        if (!pairHolds(m_chartPair, index)) {
+            for (int p = 0; p < 4; ++p) {
+                if (pairHolds(p, index)) {
+                    m_chartPair = p;
+                    break;
+                }
+            }
+        }
+    }
+    arrangeCharts();
+}
+
+} // namespace headroom::gui
