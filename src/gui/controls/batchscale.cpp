@@ -47,6 +47,19 @@ std::int64_t BatchScale::value(int position) const
 
 int BatchScale::position(std::int64_t value) const
 {
+    // The formula's rounding can land one position off the value on the logarithmic parts: the nearest position
+    // that shows the value, where one does.
+    const int p = formulaPosition(value);
+    for (int d : { 0, 1, -1, 2, -2 }) {
+        const int q = std::clamp(p + d, 0, kPositions);
+        if (this->value(q) == std::clamp<std::int64_t>(value, 1, kMaxValue))
+            return q;
+    }
+    return p;
+}
+
+int BatchScale::formulaPosition(std::int64_t value) const
+{
     const std::int64_t v = std::clamp<std::int64_t>(value, 1, kMaxValue);
     if (v >= m_lowValue && v <= m_highValue)
         return m_position + int(v - m_value) * m_step;

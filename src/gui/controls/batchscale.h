@@ -33,6 +33,7 @@ public:
     int positionsPerValue() const { return m_step; }
 
 private:
+    int formulaPosition(std::int64_t value) const;
     std::int64_t m_value = 1;
     int m_position = 0;
     int m_step = 24;
