@@ -176,6 +176,8 @@ void TestFixes::negligibleSavingsAreNotOffered()
             QVERIFY2(f.savedBytes >= floor, describeFix(f).c_str());
         QVERIFY2(!(f.changes.size() == 1 && f.kind == FixKind::OptimizerOffload), describeFix(f).c_str());
     }
+}
+
 // Issue 29: a global batch of 158 = 2 x 79 (79 prime) keeps its size only at micro-batch 2 when 79 does not fit, so
 // "micro-batch 2 with 79 accumulation steps" was the only batch suggestion where a micro-batch of 16 or more fits.
 // The exact one stays, and right after it comes the largest practical micro-batch with the accumulation steps

@@ -423,108 +423,20 @@
         <translation>&lt;p&gt;&lt;b&gt;放得下吗？&lt;/b&gt;由模拟峰值判定：%1 / %2 已超过 GPU 的容量，而重放所需至少同样多。&lt;/p&gt;</translation>
     </message>
     <message>
-        <source> (gradient)</source>
-        <translation>（梯度）</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;Largest contributors, summed over layers, by the operator that created them:&lt;/p&gt;</source>
-        <translation>&lt;p&gt;按创建它们的算子汇总（各层合计）的最大贡献项：&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>P × %1 B ÷ N = %2 × %1 ÷ %3 = %4</source>
-        <translation>P × %1 B ÷ N = %2 × %1 ÷ %3 = %4</translation>
-    </message>
-    <message>
-        <source>P × %1 B = %2 × %1 = %3</source>
-        <translation>P × %1 B = %2 × %1 = %3</translation>
-    </message>
-    <message>
-        <source>torch.autocast keeps parameters in FP32 (PyTorch AMP documentation); DeepSpeed and Megatron keep 16-bit weights with an FP32 master copy; ZeRO-3 (P_p) shards them over N ranks (Rajbhandari et al. 2020, sec. 5).</source>
-        <translation>torch.autocast 将参数保持为 FP32（PyTorch AMP 文档）；DeepSpeed 和 Megatron 保存 16 位权重外加一份 FP32 主副本；ZeRO-3（P_p）将它们分片到 N 个进程上（Rajbhandari et al. 2020，第 5 节）。</translation>
-    </message>
-    <message>
-        <source>matmul weights × bytes of the copy = %1</source>
-        <translation>矩阵乘权重 × 副本的字节数 = %1</translation>
-    </message>
-    <message>
         <source>aten/src/ATen/autocast_mode.cpp: cached_cast keeps one low-precision copy of each leaf weight until the forward leaves the autocast region, and autograd keeps it until that layer&apos;s backward. Transformer Engine keeps FP8 copies and their transposes.</source>
         <translation>aten/src/ATen/autocast_mode.cpp：cached_cast 为每个叶子权重保留一份低精度副本，直到前向离开 autocast 区域；autograd 则一直保留它，直到该层的反向。Transformer Engine 保留 FP8 副本及其转置。</translation>
-    </message>
-    <message>
-        <source>ZeRO-2 (P_os+g) shards gradients (Rajbhandari et al. 2020); Megatron and DeepSpeed keep FP32 gradient buffers (18 bytes per parameter with Adam), the ZeRO paper counts 16-bit gradients (16 bytes).</source>
-        <translation>ZeRO-2（P_os+g）对梯度分片（Rajbhandari et al. 2020）；Megatron 和 DeepSpeed 保存 FP32 梯度缓冲区（使用 Adam 时每个参数 18 字节），而 ZeRO 论文按 16 位梯度计（16 字节）。</translation>
-    </message>
-    <message>
-        <source>4 (FP32 master) + 4 (m) + 4 (v) = 12 B</source>
-        <translation>4 (FP32 主副本) + 4 (m) + 4 (v) = 12 B</translation>
-    </message>
-    <message>
-        <source>2 moments × %1 B</source>
-        <translation>2 个矩 × %1 B</translation>
-    </message>
-    <message>
-        <source>4 B (FP32 master)</source>
-        <translation>4 B (FP32 主副本)</translation>
-    </message>
-    <message>
-        <source>0 B</source>
-        <translation>0 B</translation>
-    </message>
-    <message>
-        <source>4 (master) + 4 (momentum) B</source>
-        <translation>4 (主副本) + 4 (动量) B</translation>
-    </message>
-    <message>
-        <source>%1 B (momentum)</source>
-        <translation>%1 B (动量)</translation>
-    </message>
-    <message>
-        <source>2 × 1 B + 2 × 4 B per 256 elements (tensors under 4096 elements keep 32-bit states)</source>
-        <translation>2 × 1 B + 每 256 个元素 2 × 4 B（少于 4096 个元素的张量保留 32 位状态）</translation>
-    </message>
-    <message>
-        <source>4 B × (rows + columns) per matrix: factored second moments, no first moment</source>
-        <translation>每个矩阵 4 B × (行数 + 列数)：二阶矩分解存储，无一阶矩</translation>
-    </message>
-    <message>
-        <source>per parameter: %1%2 → %3</source>
-        <translation>每个参数：%1%2 → %3</translation>
-    </message>
-    <message>
-        <source>, ÷ N = %1 (ZeRO-1)</source>
-        <translation>，÷ N = %1 (ZeRO-1)</translation>
-    </message>
-    <message>
-        <source>on the host (optimizer offload): 0 B on the GPU</source>
-        <translation>在主机上（优化器卸载）：GPU 上为 0 B</translation>
     </message>
     <message>
         <source>ZeRO paper sec. 3.1: K = 12 bytes per parameter for mixed-precision Adam; bitsandbytes Optimizer2State (min_8bit_size = 4096, block size 256); transformers Adafactor defaults.</source>
         <translation>ZeRO 论文第 3.1 节：混合精度 Adam 每个参数 K = 12 字节；bitsandbytes Optimizer2State（min_8bit_size = 4096，块大小 256）；transformers 中 Adafactor 的默认设置。</translation>
     </message>
     <message>
-        <source>tensors autograd saves for backward, at the end of the forward pass: %1</source>
-        <translation>前向结束时，autograd 为反向保存的张量：%1</translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;For comparison, the closed form for a standard GPT layer with 16-bit activations and 1-byte dropout masks (Korthikanti et al. 2022, Table 2): sbh(34 + 5as/h) × L = %1</source>
-        <translation>&lt;br&gt;作为对比，标准 GPT 层在 16 位激活值、1 字节 dropout 掩码下的闭式公式（Korthikanti et al. 2022，表 2）：sbh(34 + 5as/h) × L = %1</translation>
-    </message>
-    <message>
         <source>Each operator saves what torch/csrc/autograd/derivatives.yaml says it saves (Linear its input, GELU its input, softmax its output, dropout a 1-byte mask, LayerNorm its input and FP32 mean and rstd), in the dtype autocast gives it.</source>
         <translation>每个算子按 torch/csrc/autograd/derivatives.yaml 的规定保存张量（Linear 保存其输入，GELU 保存其输入，softmax 保存其输出，dropout 保存 1 字节掩码，LayerNorm 保存其输入及 FP32 的 mean 和 rstd），数据类型由 autocast 决定。</translation>
     </message>
     <message>
-        <source>live at the peak: %1</source>
-        <translation>峰值时存活：%1</translation>
-    </message>
-    <message>
         <source>Liveness of every tensor in the simulated step: outputs in flight, gradients of activations, the optimizer&apos;s foreach temporaries (torch.optim._multi_tensor_adam), gathered ZeRO-3 layers.</source>
         <translation>模拟训练步中每个张量的存活情况：传递中的输出、激活值的梯度、优化器 foreach 实现的临时张量（torch.optim._multi_tensor_adam）、ZeRO-3 聚合的层。</translation>
-    </message>
-    <message>
-        <source>CUDA context and workspaces %1 (+ allocator reserve %2)</source>
-        <translation>CUDA 上下文与工作区 %1（+ 分配器预留 %2）</translation>
     </message>
     <message>
         <source>Not a hardware figure: Headroom&apos;s default per GPU generation, editable under What-if overrides.</source>
@@ -563,28 +475,8 @@
         <translation>GPU</translation>
     </message>
     <message>
-        <source>, plus DistributedDataParallel&apos;s gradient buckets: %1 in all</source>
-        <translation>，加上 DistributedDataParallel 的梯度桶：共 %1</translation>
-    </message>
-    <message>
-        <source>; with ZeRO-Offload the gradient partitions go to the host: %1 stays on the GPU</source>
-        <translation>；使用 ZeRO-Offload 时梯度分片移到主机：GPU 上只剩 %1</translation>
-    </message>
-    <message>
         <source>Notes: %1</source>
         <translation>说明：%1</translation>
-    </message>
-    <message>
-        <source>2 moments × 4 B</source>
-        <translation>2 个动量 × 4 B</translation>
-    </message>
-    <message>
-        <source>in unified memory (paged optimizer): %1 outside the GPU&apos;s peak</source>
-        <translation>位于统一内存（分页优化器）：%1 不计入 GPU 峰值</translation>
-    </message>
-    <message>
-        <source>. ZeRO-3 shards the FP32 weights, but each layer is gathered into the same FP32 parameter, and autocast keeps the 16-bit cast of every one until the forward pass ends: the whole 16-bit copy is on every GPU. With 16-bit weights and an FP32 master copy (Weights: master weights; DeepSpeed bf16, FSDP MixedPrecision) nothing is cast</source>
-        <translation>。ZeRO-3 把 FP32 权重切分到各卡，但每层都被收集回同一个 FP32 参数，autocast 会把每个参数的 16 位转换副本一直保留到前向结束：每张 GPU 上都有完整的 16 位副本。使用 16 位权重加 FP32 主副本时（权重：主权重；DeepSpeed bf16、FSDP MixedPrecision）不做转换</translation>
     </message>
     <message>
         <source>large 16-bit and TF32 GEMMs, of tensor peak</source>
@@ -665,10 +557,6 @@
     <message>
         <source>convolutions on tensor cores (fitted to measured ResNet-50 rows)</source>
         <translation>张量核心上的卷积（按实测 ResNet-50 数据拟合）</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;Each operator takes the longest of its FLOPs over the attainable peak of its unit, its bytes over the attainable bandwidth, and its kernel launches (%1 each); then the optimizer step and the communication that does not overlap. FP32 3x3 convolutions on the vector units use Winograd (%2x fewer multiplies); tensor-core convolutions on NCHW tensors add the transposes to NHWC and back unless the model is channels_last.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;每个算子取以下三者中的最大值：FLOPs 除以其运算单元可达峰值、字节数除以可达带宽、内核启动开销（每次 %1）；再加上优化器步骤和未被重叠的通信。向量单元上的 FP32 3x3 卷积使用 Winograd（乘法减少 %2 倍）；NCHW 张量上的张量核心卷积要额外转置为 NHWC 再转回，除非模型使用 channels_last。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>&lt;p&gt;Of the communication, %1 is NCCL&apos;s latency per call (8.4 µs plus 3.4 µs per ring step over NVLink, 5.7 µs over PCIe, 9.6 µs between nodes: NCCL&apos;s tuning model).&lt;/p&gt;</source>
@@ -833,6 +721,186 @@
     <message>
         <source>&lt;br&gt;Training loop &lt;code&gt;loss = model(**batch).loss&lt;/code&gt; (Hugging Face Trainer): the model&apos;s output (%1) is freed after the loss; &lt;code&gt;output = model(x); loss = loss_fn(output, y)&lt;/code&gt; would keep it through backward.</source>
         <translation>&lt;br&gt;训练循环 &lt;code&gt;loss = model(**batch).loss&lt;/code&gt;（Hugging Face Trainer）：模型输出（%1）在计算损失后释放；&lt;code&gt;output = model(x); loss = loss_fn(output, y)&lt;/code&gt; 会让它存活到反向传播结束。</translation>
+    </message>
+    <message>
+        <source>%1 (gradient)</source>
+        <translation>%1（梯度）</translation>
+    </message>
+    <message>
+        <source>%1 on this GPU</source>
+        <translation>此 GPU 上 %1</translation>
+    </message>
+    <message>
+        <source>%1 × %2</source>
+        <translation>%1 × %2</translation>
+    </message>
+    <message>
+        <source>%1 × %2 B</source>
+        <translation>%1 × %2 B</translation>
+    </message>
+    <message>
+        <source>%1 ÷ %2</source>
+        <translation>%1 ÷ %2</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>%1: %2 = %3</source>
+        <translation>%1: %2 = %3</translation>
+    </message>
+    <message>
+        <source>%1, on the bytes allocated at the peak: %2 × %3 = %4</source>
+        <translation>%1，按峰值时已分配的字节计: %2 × %3 = %4</translation>
+    </message>
+    <message>
+        <source>32-bit states of tensors under 4096 elements</source>
+        <translation>不足 4096 个元素的张量保留 32 位状态</translation>
+    </message>
+    <message>
+        <source>8-bit states m and v</source>
+        <translation>8 位状态 m 和 v</translation>
+    </message>
+    <message>
+        <source>Adam moments m and v (%1)</source>
+        <translation>Adam 一阶、二阶矩 m 和 v（%1）</translation>
+    </message>
+    <message>
+        <source>BF16</source>
+        <translation>BF16</translation>
+    </message>
+    <message>
+        <source>FP16</source>
+        <translation>FP16</translation>
+    </message>
+    <message>
+        <source>FP32</source>
+        <translation>FP32</translation>
+    </message>
+    <message>
+        <source>FP8</source>
+        <translation>FP8</translation>
+    </message>
+    <message>
+        <source>INT32</source>
+        <translation>INT32</translation>
+    </message>
+    <message>
+        <source>INT64</source>
+        <translation>INT64</translation>
+    </message>
+    <message>
+        <source>INT8</source>
+        <translation>INT8</translation>
+    </message>
+    <message>
+        <source>CUDA context and workspaces</source>
+        <translation>CUDA 上下文与工作区</translation>
+    </message>
+    <message>
+        <source>DDP gradient buckets (%1)</source>
+        <translation>DDP 梯度桶（%1）</translation>
+    </message>
+    <message>
+        <source>FP32 master weights</source>
+        <translation>FP32 主权重</translation>
+    </message>
+    <message>
+        <source>FP8 weight copies and transposes</source>
+        <translation>FP8 权重副本及其转置</translation>
+    </message>
+    <message>
+        <source>For comparison (not the figure), the closed form for a standard GPT layer with 16-bit activations and 1-byte dropout masks (Korthikanti et al. 2022, Table 2): sbh(34 + 5as/h) × L = %1</source>
+        <translation>仅供对照（不是上面的数值）：标准 GPT 层在 16 位激活和 1 字节 dropout 掩码下的闭式公式（Korthikanti 等 2022，表 2）：sbh(34 + 5as/h) × L = %1</translation>
+    </message>
+    <message>
+        <source>LoRA adapters (%1)</source>
+        <translation>LoRA 适配器（%1）</translation>
+    </message>
+    <message>
+        <source>NF4: 4 bits + 8-bit absmax per 64 weights + FP32 constant per 16,384 = 4.127 bits</source>
+        <translation>NF4：4 位 + 每 64 个权重一个 8 位 absmax + 每 16,384 个权重一个 FP32 常数 = 4.127 位</translation>
+    </message>
+    <message>
+        <source>On the host (optimizer offload): %1 outside the GPU.</source>
+        <translation>在主机内存中（优化器卸载）：%1 不在 GPU 上。</translation>
+    </message>
+    <message>
+        <source>The paged optimizer&apos;s states are in unified memory: %1 outside the GPU&apos;s peak.</source>
+        <translation>分页优化器的状态位于统一内存中：%1 不计入 GPU 峰值。</translation>
+    </message>
+    <message>
+        <source>With ZeRO-Offload the gradient partitions go to the host as they are made.</source>
+        <translation>使用 ZeRO-Offload 时，梯度分片一产生就移到主机内存。</translation>
+    </message>
+    <message>
+        <source>ZeRO-2 (P_os+g) shards gradients (Rajbhandari et al. 2020); Megatron and DeepSpeed keep FP32 gradient buffers (18 bytes per parameter with Adam), the ZeRO paper counts 16-bit gradients (16 bytes); PyTorch DistributedDataParallel keeps a second copy in its buckets.</source>
+        <translation>ZeRO-2（P_os+g）对梯度分片（Rajbhandari 等 2020）；Megatron 和 DeepSpeed 保留 FP32 梯度缓冲区（使用 Adam 时每参数 18 字节），ZeRO 论文按 16 位梯度计算（16 字节）；PyTorch DistributedDataParallel 在其梯度桶中再保留一份副本。</translation>
+    </message>
+    <message>
+        <source>ZeRO-3 shards the FP32 weights, but each layer is gathered into the same FP32 parameter, and autocast keeps the 16-bit cast of every one until the forward pass ends: the whole 16-bit copy is on every GPU. With 16-bit weights and an FP32 master copy (Weights: master weights; DeepSpeed bf16, FSDP MixedPrecision) nothing is cast.</source>
+        <translation>ZeRO-3 对 FP32 权重分片，但每一层都被收集到同一个 FP32 参数中，autocast 会保留每一层的 16 位转换副本直到前向结束：完整的 16 位副本存在于每个 GPU 上。使用 16 位权重加 FP32 主副本（权重：主权重；DeepSpeed bf16、FSDP MixedPrecision）时不做转换。</translation>
+    </message>
+    <message>
+        <source>all other operators</source>
+        <translation>其余所有算子</translation>
+    </message>
+    <message>
+        <source>allocator reserve</source>
+        <translation>分配器预留</translation>
+    </message>
+    <message>
+        <source>autocast&apos;s cached casts (%1)</source>
+        <translation>autocast 缓存的转换副本（%1）</translation>
+    </message>
+    <message>
+        <source>buffers allocated in the step (NCCL, cuDNN)</source>
+        <translation>训练步中分配的缓冲区（NCCL、cuDNN）</translation>
+    </message>
+    <message>
+        <source>factored second moments, rows + columns (FP32)</source>
+        <translation>分解的二阶矩，行 + 列（FP32）</translation>
+    </message>
+    <message>
+        <source>frozen weights (%1)</source>
+        <translation>冻结权重（%1）</translation>
+    </message>
+    <message>
+        <source>gradients (%1)</source>
+        <translation>梯度（%1）</translation>
+    </message>
+    <message>
+        <source>live at the peak, by the operator that allocated it, summed over layers:</source>
+        <translation>峰值时存活的内存，按分配它的算子汇总（各层合计）:</translation>
+    </message>
+    <message>
+        <source>momentum (%1)</source>
+        <translation>动量（%1）</translation>
+    </message>
+    <message>
+        <source>sum: %1</source>
+        <translation>合计: %1</translation>
+    </message>
+    <message>
+        <source>tensors autograd saves for backward, at the end of the forward pass, by the operator that saved them, summed over layers:</source>
+        <translation>前向结束时 autograd 为反向保存的张量，按保存它们的算子汇总（各层合计）:</translation>
+    </message>
+    <message>
+        <source>the micro-batch&apos;s inputs</source>
+        <translation>微批次的输入</translation>
+    </message>
+    <message>
+        <source>their FP32 absmax, one per 256 elements</source>
+        <translation>其 FP32 absmax，每 256 个元素一个</translation>
+    </message>
+    <message>
+        <source>torch.autocast keeps parameters in FP32 (PyTorch AMP documentation); DeepSpeed and Megatron keep 16-bit weights with an FP32 master copy; ZeRO-3 (P_p) shards them over N ranks (Rajbhandari et al. 2020, sec. 5); QLoRA stores the adapted Linear weights as NF4 with double quantization (Dettmers et al. 2023, sec. 3).</source>
+        <translation>torch.autocast 以 FP32 保存参数（PyTorch AMP 文档）；DeepSpeed 和 Megatron 保存 16 位权重和一份 FP32 主副本；ZeRO-3（P_p）把它们分片到 N 个进程上（Rajbhandari 等 2020，第 5 节）；QLoRA 以双重量化的 NF4 存储被适配的 Linear 权重（Dettmers 等 2023，第 3 节）。</translation>
+    </message>
+    <message>
+        <source>trained weights (%1)</source>
+        <translation>训练的权重（%1）</translation>
     </message>
 </context>
 <context>
@@ -1668,6 +1736,10 @@
         <source>math</source>
         <translation>math（数学）</translation>
     </message>
+    <message>
+        <source>Micro-batch %1 with %2 accumulation steps (global batch %3)</source>
+        <translation>微批次 %1，梯度累积 %2 步（全局批次 %3）</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
@@ -2086,14 +2158,6 @@
         <translation>（模型上限）</translation>
     </message>
     <message>
-        <source>%1 (saves %2%3)</source>
-        <translation>%1（节省 %2%3）</translation>
-    </message>
-    <message>
-        <source>, fits</source>
-        <translation>，放得下</translation>
-    </message>
-    <message>
         <source>What would help:</source>
         <translation>可行的改动：</translation>
     </message>
@@ -2182,10 +2246,6 @@
         <translation>显存模型：对 PyTorch eager 训练步的模拟（保存的张量、autocast 类型转换、分配器中张量的生命周期）；其保存的激活值与 BERT、GPT-2、Llama 和 torchvision 模型的 PyTorch 实测逐字节一致（docs/accuracy.md），模型状态与 ZeRO 论文的表格一致（docs/formulas.md）。</translation>
     </message>
     <message>
-        <source>, not enough alone</source>
-        <translation>，单独不够</translation>
-    </message>
-    <message>
         <source>Largest</source>
         <translation>最大值</translation>
     </message>
@@ -2263,89 +2323,6 @@
     <message>
         <source>does not fit: the most loaded rank&apos;s peak is above the GPU&apos;s memory</source>
         <translation>放不下：负载最重的进程的峰值超过 GPU 显存</translation>
-    </message>
-</context>
-<context>
-    <name>QPlatformTheme</name>
-    <message>
-        <source>OK</source>
-        <translation>确定</translation>
-    </message>
-    <message>
-        <source>Save</source>
-        <translation>保存</translation>
-    </message>
-    <message>
-        <source>Save All</source>
-        <translation>全部保存</translation>
-    </message>
-    <message>
-        <source>Open</source>
-        <translation>打开</translation>
-    </message>
-    <message>
-        <source>&amp;Yes</source>
-        <translation>是(&amp;Y)</translation>
-    </message>
-    <message>
-        <source>Yes to &amp;All</source>
-        <translation>全部是(&amp;A)</translation>
-    </message>
-    <message>
-        <source>&amp;No</source>
-        <translation>否(&amp;N)</translation>
-    </message>
-    <message>
-        <source>N&amp;o to All</source>
-        <translation>全部否(&amp;O)</translation>
-    </message>
-    <message>
-        <source>Abort</source>
-        <translation>中止</translation>
-    </message>
-    <message>
-        <source>Retry</source>
-        <translation>重试</translation>
-    </message>
-    <message>
-        <source>Ignore</source>
-        <translation>忽略</translation>
-    </message>
-    <message>
-        <source>Close</source>
-        <translation>关闭</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <source>Discard</source>
-        <translation>放弃</translation>
-    </message>
-    <message>
-        <source>Help</source>
-        <translation>帮助</translation>
-    </message>
-    <message>
-        <source>Apply</source>
-        <translation>应用</translation>
-    </message>
-    <message>
-        <source>Reset</source>
-        <translation>重置</translation>
-    </message>
-    <message>
-        <source>Restore Defaults</source>
-        <translation>恢复默认值</translation>
-    </message>
-    <message>
-        <source>Don&apos;t Save</source>
-        <translation>不保存</translation>
-    </message>
-    <message>
-        <source>Close without Saving</source>
-        <translation>关闭且不保存</translation>
     </message>
 </context>
 <context>
@@ -2564,6 +2541,34 @@
     <message>
         <source>Measured on %1 (torch %2): %3</source>
         <translation>在 %1 上实测（torch %2）：%3</translation>
+    </message>
+    <message>
+        <source>none, even at batch 1</source>
+        <translation>无，批次为 1 也放不下</translation>
+    </message>
+    <message>
+        <source>saves %1, fits</source>
+        <translation>节省 %1，放得下</translation>
+    </message>
+    <message>
+        <source>saves %1, not enough alone</source>
+        <translation>节省 %1，单独不够</translation>
+    </message>
+    <message>
+        <source>%1 slower (%2)</source>
+        <translation>慢 %1（%2）</translation>
+    </message>
+    <message>
+        <source>%1 faster (%2)</source>
+        <translation>快 %1（%2）</translation>
+    </message>
+    <message>
+        <source>same speed (%1)</source>
+        <translation>速度不变（%1）</translation>
+    </message>
+    <message>
+        <source>global batch %1 instead of %2</source>
+        <translation>全局批次 %1（原为 %2）</translation>
     </message>
 </context>
 <context>
@@ -2869,6 +2874,18 @@
         <source>In a node: auto (%1, %2 GB/s)</source>
         <translation>节点内：自动（%1，%2 GB/s）</translation>
     </message>
+    <message>
+        <source>No GPU matches “%1”</source>
+        <translation>没有与“%1”匹配的 GPU</translation>
+    </message>
+    <message>
+        <source>No model matches “%1”</source>
+        <translation>没有与“%1”匹配的模型</translation>
+    </message>
+    <message>
+        <source>“%1”: %2</source>
+        <translation>“%1”：%2</translation>
+    </message>
 </context>
 <context>
     <name>headroom::gui::ExportDialog</name>
@@ -2927,6 +2944,14 @@
     <message>
         <source>The command that writes the same file, byte for byte</source>
         <translation>逐字节写出同一文件的命令</translation>
+    </message>
+    <message>
+        <source>Copied ✓</source>
+        <translation>已复制 ✓</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
     </message>
 </context>
 <context>
@@ -3430,6 +3455,46 @@
         <source>Tokens/s</source>
         <translation>词元/秒</translation>
     </message>
+    <message>
+        <source>%1 (%2 bits/weight)</source>
+        <translation>%1（每权重 %2 位）</translation>
+    </message>
+    <message>
+        <source>AWQ 4-bit</source>
+        <translation>AWQ 4 位</translation>
+    </message>
+    <message>
+        <source>GGUF %1</source>
+        <translation>GGUF %1</translation>
+    </message>
+    <message>
+        <source>GPTQ 4-bit</source>
+        <translation>GPTQ 4 位</translation>
+    </message>
+    <message>
+        <source>INT8 (LLM.int8)</source>
+        <translation>INT8（LLM.int8）</translation>
+    </message>
+    <message>
+        <source>NF4 (bitsandbytes)</source>
+        <translation>NF4（bitsandbytes）</translation>
+    </message>
+    <message>
+        <source>Serving a mixture-of-experts model such as %1 is not modelled yet (every expert resident, the active experts per token); the training estimate covers it.</source>
+        <translation>尚未对 %1 这类混合专家模型的推理建模（所有专家常驻、每个词元激活部分专家）；训练估算涵盖它。</translation>
+    </message>
+    <message>
+        <source>The %1 attention heads of %2 do not split evenly over %3 GPUs: pick a tensor-parallel size that divides %1.</source>
+        <translation>%2 的 %1 个注意力头不能均分到 %3 个 GPU 上：请选择能整除 %1 的张量并行规模。</translation>
+    </message>
+    <message>
+        <source>The prompt and the generated tokens (%1) exceed the %2 positions %3 learned: make them shorter.</source>
+        <translation>提示词与生成的词元（%1）超过了 %3 学到的 %2 个位置：请缩短。</translation>
+    </message>
+    <message>
+        <source>These serving settings cannot be simulated (%1).</source>
+        <translation>无法模拟这些推理设置（%1）。</translation>
+    </message>
 </context>
 <context>
     <name>headroom::gui::MainWindow</name>
@@ -3552,10 +3617,6 @@
     <message>
         <source>System Default</source>
         <translation>跟随系统</translation>
-    </message>
-    <message>
-        <source>Guided Tour</source>
-        <translation>导览</translation>
     </message>
     <message>
         <source>Serving (Inference)</source>
@@ -4250,6 +4311,14 @@
         <source>peak %1</source>
         <translation>峰值 %1</translation>
     </message>
+    <message>
+        <source>time (%, of %1: one of %2 micro-batches and the optimizer; the step takes %3)</source>
+        <translation>时间（%，占 %1：%2 个微批次中的一个加优化器；整步 %3）</translation>
+    </message>
+    <message>
+        <source>time (%, of %1 without communication; the step takes %2)</source>
+        <translation>时间（%，占 %1，不含通信；整步 %2）</translation>
+    </message>
 </context>
 <context>
     <name>headroom::gui::VerdictWidget</name>
@@ -4310,22 +4379,6 @@
         <translation>正在寻找能让它放得下的改动…</translation>
     </message>
     <message>
-        <source>&lt;a href=&quot;fix:%1&quot;&gt;%2&lt;/a&gt;: saves %3%4, %5</source>
-        <translation>&lt;a href=&quot;fix:%1&quot;&gt;%2&lt;/a&gt;：节省 %3%4，%5</translation>
-    </message>
-    <message>
-        <source>, fits</source>
-        <translation>，放得下</translation>
-    </message>
-    <message>
-        <source>, not enough alone</source>
-        <translation>，单独不够</translation>
-    </message>
-    <message>
-        <source>What would help: </source>
-        <translation>可行的改动：</translation>
-    </message>
-    <message>
         <source>none, even at batch 1</source>
         <translation>没有，批次为 1 也放不下</translation>
     </message>
@@ -4373,275 +4426,6 @@
         <source>%1, &lt;a href=&quot;time&quot;&gt;GPU-bound&lt;/a&gt;</source>
         <translation>%1，&lt;a href=&quot;time&quot;&gt;受 GPU 限制&lt;/a&gt;</translation>
     </message>
-</context>
-<context>
-    <name>Explainer</name>
-    <message>
-        <source>%1 (gradient)</source>
-        <translation>%1（梯度）</translation>
-    </message>
-    <message>
-        <source>%1 on this GPU</source>
-        <translation>此 GPU 上 %1</translation>
-    </message>
-    <message>
-        <source>%1 × %2</source>
-        <translation>%1 × %2</translation>
-    </message>
-    <message>
-        <source>%1 × %2 B</source>
-        <translation>%1 × %2 B</translation>
-    </message>
-    <message>
-        <source>%1 ÷ %2</source>
-        <translation>%1 ÷ %2</translation>
-    </message>
-    <message>
-        <source>%1: %2</source>
-        <translation>%1: %2</translation>
-    </message>
-    <message>
-        <source>%1: %2 = %3</source>
-        <translation>%1: %2 = %3</translation>
-    </message>
-    <message>
-        <source>%1, on the bytes allocated at the peak: %2 × %3 = %4</source>
-        <translation>%1，按峰值时已分配的字节计: %2 × %3 = %4</translation>
-    </message>
-    <message>
-        <source>32-bit states of tensors under 4096 elements</source>
-        <translation>不足 4096 个元素的张量保留 32 位状态</translation>
-    </message>
-    <message>
-        <source>8-bit states m and v</source>
-        <translation>8 位状态 m 和 v</translation>
-    </message>
-    <message>
-        <source>Adam moments m and v (%1)</source>
-        <translation>Adam 一阶、二阶矩 m 和 v（%1）</translation>
-    </message>
-    <message>
-        <source>BF16</source>
-        <translation>BF16</translation>
-    </message>
-    <message>
-        <source>FP16</source>
-        <translation>FP16</translation>
-    </message>
-    <message>
-        <source>FP32</source>
-        <translation>FP32</translation>
-    </message>
-    <message>
-        <source>FP8</source>
-        <translation>FP8</translation>
-    </message>
-    <message>
-        <source>INT32</source>
-        <translation>INT32</translation>
-    </message>
-    <message>
-        <source>INT64</source>
-        <translation>INT64</translation>
-    </message>
-    <message>
-        <source>INT8</source>
-        <translation>INT8</translation>
-    </message>
-    <message>
-        <source>CUDA context and workspaces</source>
-        <translation>CUDA 上下文与工作区</translation>
-    </message>
-    <message>
-        <source>DDP gradient buckets (%1)</source>
-        <translation>DDP 梯度桶（%1）</translation>
-    </message>
-    <message>
-        <source>FP32 master weights</source>
-        <translation>FP32 主权重</translation>
-    </message>
-    <message>
-        <source>FP8 weight copies and transposes</source>
-        <translation>FP8 权重副本及其转置</translation>
-    </message>
-    <message>
-        <source>For comparison (not the figure), the closed form for a standard GPT layer with 16-bit activations and 1-byte dropout masks (Korthikanti et al. 2022, Table 2): sbh(34 + 5as/h) × L = %1</source>
-        <translation>仅供对照（不是上面的数值）：标准 GPT 层在 16 位激活和 1 字节 dropout 掩码下的闭式公式（Korthikanti 等 2022，表 2）：sbh(34 + 5as/h) × L = %1</translation>
-    </message>
-    <message>
-        <source>LoRA adapters (%1)</source>
-        <translation>LoRA 适配器（%1）</translation>
-    </message>
-    <message>
-        <source>NF4: 4 bits + 8-bit absmax per 64 weights + FP32 constant per 16,384 = 4.127 bits</source>
-        <translation>NF4：4 位 + 每 64 个权重一个 8 位 absmax + 每 16,384 个权重一个 FP32 常数 = 4.127 位</translation>
-    </message>
-    <message>
-        <source>On the host (optimizer offload): %1 outside the GPU.</source>
-        <translation>在主机内存中（优化器卸载）：%1 不在 GPU 上。</translation>
-    </message>
-    <message>
-        <source>The paged optimizer&apos;s states are in unified memory: %1 outside the GPU&apos;s peak.</source>
-        <translation>分页优化器的状态位于统一内存中：%1 不计入 GPU 峰值。</translation>
-    </message>
-    <message>
-        <source>With ZeRO-Offload the gradient partitions go to the host as they are made.</source>
-        <translation>使用 ZeRO-Offload 时，梯度分片一产生就移到主机内存。</translation>
-    </message>
-    <message>
-        <source>ZeRO-2 (P_os+g) shards gradients (Rajbhandari et al. 2020); Megatron and DeepSpeed keep FP32 gradient buffers (18 bytes per parameter with Adam), the ZeRO paper counts 16-bit gradients (16 bytes); PyTorch DistributedDataParallel keeps a second copy in its buckets.</source>
-        <translation>ZeRO-2（P_os+g）对梯度分片（Rajbhandari 等 2020）；Megatron 和 DeepSpeed 保留 FP32 梯度缓冲区（使用 Adam 时每参数 18 字节），ZeRO 论文按 16 位梯度计算（16 字节）；PyTorch DistributedDataParallel 在其梯度桶中再保留一份副本。</translation>
-    </message>
-    <message>
-        <source>ZeRO-3 shards the FP32 weights, but each layer is gathered into the same FP32 parameter, and autocast keeps the 16-bit cast of every one until the forward pass ends: the whole 16-bit copy is on every GPU. With 16-bit weights and an FP32 master copy (Weights: master weights; DeepSpeed bf16, FSDP MixedPrecision) nothing is cast.</source>
-        <translation>ZeRO-3 对 FP32 权重分片，但每一层都被收集到同一个 FP32 参数中，autocast 会保留每一层的 16 位转换副本直到前向结束：完整的 16 位副本存在于每个 GPU 上。使用 16 位权重加 FP32 主副本（权重：主权重；DeepSpeed bf16、FSDP MixedPrecision）时不做转换。</translation>
-    </message>
-    <message>
-        <source>all other operators</source>
-        <translation>其余所有算子</translation>
-    </message>
-    <message>
-        <source>allocator reserve</source>
-        <translation>分配器预留</translation>
-    </message>
-    <message>
-        <source>autocast&apos;s cached casts (%1)</source>
-        <translation>autocast 缓存的转换副本（%1）</translation>
-    </message>
-    <message>
-        <source>buffers allocated in the step (NCCL, cuDNN)</source>
-        <translation>训练步中分配的缓冲区（NCCL、cuDNN）</translation>
-    </message>
-    <message>
-        <source>factored second moments, rows + columns (FP32)</source>
-        <translation>分解的二阶矩，行 + 列（FP32）</translation>
-    </message>
-    <message>
-        <source>frozen weights (%1)</source>
-        <translation>冻结权重（%1）</translation>
-    </message>
-    <message>
-        <source>gradients (%1)</source>
-        <translation>梯度（%1）</translation>
-    </message>
-    <message>
-        <source>live at the peak, by the operator that allocated it, summed over layers:</source>
-        <translation>峰值时存活的内存，按分配它的算子汇总（各层合计）:</translation>
-    </message>
-    <message>
-        <source>momentum (%1)</source>
-        <translation>动量（%1）</translation>
-    </message>
-    <message>
-        <source>sum: %1</source>
-        <translation>合计: %1</translation>
-    </message>
-    <message>
-        <source>tensors autograd saves for backward, at the end of the forward pass, by the operator that saved them, summed over layers:</source>
-        <translation>前向结束时 autograd 为反向保存的张量，按保存它们的算子汇总（各层合计）:</translation>
-    </message>
-    <message>
-        <source>the micro-batch&apos;s inputs</source>
-        <translation>微批次的输入</translation>
-    </message>
-    <message>
-        <source>their FP32 absmax, one per 256 elements</source>
-        <translation>其 FP32 absmax，每 256 个元素一个</translation>
-    </message>
-    <message>
-        <source>torch.autocast keeps parameters in FP32 (PyTorch AMP documentation); DeepSpeed and Megatron keep 16-bit weights with an FP32 master copy; ZeRO-3 (P_p) shards them over N ranks (Rajbhandari et al. 2020, sec. 5); QLoRA stores the adapted Linear weights as NF4 with double quantization (Dettmers et al. 2023, sec. 3).</source>
-        <translation>torch.autocast 以 FP32 保存参数（PyTorch AMP 文档）；DeepSpeed 和 Megatron 保存 16 位权重和一份 FP32 主副本；ZeRO-3（P_p）把它们分片到 N 个进程上（Rajbhandari 等 2020，第 5 节）；QLoRA 以双重量化的 NF4 存储被适配的 Linear 权重（Dettmers 等 2023，第 3 节）。</translation>
-    </message>
-    <message>
-        <source>trained weights (%1)</source>
-        <translation>训练的权重（%1）</translation>
-    </message>
-</context>
-<context>
-    <name>headroom::gui::InferenceView</name>
-    <message>
-        <source>%1 (%2 bits/weight)</source>
-        <translation>%1（每权重 %2 位）</translation>
-    </message>
-    <message>
-        <source>AWQ 4-bit</source>
-        <translation>AWQ 4 位</translation>
-    </message>
-    <message>
-        <source>GGUF %1</source>
-        <translation>GGUF %1</translation>
-    </message>
-    <message>
-        <source>GPTQ 4-bit</source>
-        <translation>GPTQ 4 位</translation>
-    </message>
-    <message>
-        <source>INT8 (LLM.int8)</source>
-        <translation>INT8（LLM.int8）</translation>
-    </message>
-    <message>
-        <source>NF4 (bitsandbytes)</source>
-        <translation>NF4（bitsandbytes）</translation>
-    </message>
-    <message>
-        <source>Serving a mixture-of-experts model such as %1 is not modelled yet (every expert resident, the active experts per token); the training estimate covers it.</source>
-        <translation>尚未对 %1 这类混合专家模型的推理建模（所有专家常驻、每个词元激活部分专家）；训练估算涵盖它。</translation>
-    </message>
-    <message>
-        <source>The %1 attention heads of %2 do not split evenly over %3 GPUs: pick a tensor-parallel size that divides %1.</source>
-        <translation>%2 的 %1 个注意力头不能均分到 %3 个 GPU 上：请选择能整除 %1 的张量并行规模。</translation>
-    </message>
-    <message>
-        <source>The prompt and the generated tokens (%1) exceed the %2 positions %3 learned: make them shorter.</source>
-        <translation>提示词与生成的词元（%1）超过了 %3 学到的 %2 个位置：请缩短。</translation>
-    </message>
-    <message>
-        <source>These serving settings cannot be simulated (%1).</source>
-        <translation>无法模拟这些推理设置（%1）。</translation>
-    </message>
-</context>
-<context>
-    <name>QUndoStack</name>
-    <message>
-        <source>Undo %1</source>
-        <translation>撤销 %1</translation>
-    </message>
-    <message>
-        <source>Undo</source>
-        <comment>Default text for undo action</comment>
-        <translation>撤销</translation>
-    </message>
-    <message>
-        <source>Redo %1</source>
-        <translation>重做 %1</translation>
-    </message>
-    <message>
-        <source>Redo</source>
-        <comment>Default text for redo action</comment>
-        <translation>重做</translation>
-    </message>
-</context>
-<context>
-    <name>ControlPanel</name>
-    <message>
-        <source>No GPU matches “%1”</source>
-        <translation>没有与“%1”匹配的 GPU</translation>
-    </message>
-    <message>
-        <source>No model matches “%1”</source>
-        <translation>没有与“%1”匹配的模型</translation>
-    </message>
-    <message>
-        <source>“%1”: %2</source>
-        <translation>“%1”：%2</translation>
-    </message>
-</context>
-<context>
-    <name>VerdictWidget</name>
-    <message>
-        <source>What would help:</source>
-        <translation>可行的改动：</translation>
-    </message>
     <message>
         <source>(hide)</source>
         <translation>（收起）</translation>
@@ -4654,61 +4438,9 @@
         <source>(more)</source>
         <translation>（展开）</translation>
     </message>
-</context>
-<context>
-    <name>ScenarioText</name>
     <message>
-        <source>none, even at batch 1</source>
-        <translation>无，批次为 1 也放不下</translation>
-    </message>
-    <message>
-        <source>saves %1, fits</source>
-        <translation>节省 %1，放得下</translation>
-    </message>
-    <message>
-        <source>saves %1, not enough alone</source>
-        <translation>节省 %1，单独不够</translation>
-    </message>
-    <message>
-        <source>%1 slower (%2)</source>
-        <translation>慢 %1（%2）</translation>
-    </message>
-    <message>
-        <source>%1 faster (%2)</source>
-        <translation>快 %1（%2）</translation>
-    </message>
-    <message>
-        <source>same speed (%1)</source>
-        <translation>速度不变（%1）</translation>
-    </message>
-    <message>
-        <source>global batch %1 instead of %2</source>
-        <translation>全局批次 %1（原为 %2）</translation>
-    </message>
-</context>
-<context>
-    <name>Labels</name>
-    <message>
-        <source>Micro-batch %1 with %2 accumulation steps (global batch %3)</source>
-        <translation>微批次 %1，梯度累积 %2 步（全局批次 %3）</translation>
-    </message>
-</context>
-<context>
-    <name>TimelineView</name>
-    <message>
-        <source>time (%, of %1: one of %2 micro-batches and the optimizer; the step takes %3)</source>
-        <translation>时间（%，占 %1：%2 个微批次中的一个加优化器；整步 %3）</translation>
-    </message>
-    <message>
-        <source>time (%, of %1 without communication; the step takes %2)</source>
-        <translation>时间（%，占 %1，不含通信；整步 %2）</translation>
-    </message>
-</context>
-<context>
-    <name>ExportDialog</name>
-    <message>
-        <source>Copied ✓</source>
-        <translation>已复制 ✓</translation>
+        <source>What would help:</source>
+        <translation>可行的改动：</translation>
     </message>
 </context>
 </TS>

@@ -291,7 +291,7 @@ std::vector<Fix> suggestFixes(const ModelSpec& model, const GpuSpec& gpu, const 
         if (t.fix.savedBytes >= negligibleSaving(current.peakBytes))
             fixes.push_back(std::move(t.fix));
         if (auto n = nearGlobalBatch(config, current.maxMicroBatch, c->microBatch)) {
-            Trial nt = evaluateFix(model, gpu, overrides, current.peakBytes, { FixKind::NearGlobalBatch }, *n);
+            Trial nt = evaluateFix(model, gpu, overrides, current.peakBytes, { FixKind::NearGlobalBatch }, *n, true);
             if (nt.fix.peakBytes < current.peakBytes)
                 near = std::move(nt.fix);
         }

@@ -18,10 +18,12 @@ void BatchScale::anchor(std::int64_t value, int position, int positionsPerValue)
     const int logPlace = logPosition(m_value);
     m_position = position < 0 || std::abs(position - logPlace) > kMaxDrift ? logPlace
                                                                            : std::clamp(position, 0, kPositions);
-    // The linear zone ends where it runs out of values or of slider.
-    const std::int64_t below = std::min<std::int64_t>({ kFineValues, m_value - 1, m_position / m_step });
+    // The linear zone ends where it runs out of values or of slider, a position short of the slider's ends so that
+    // those always show 1 and 4096.
+    const std::int64_t below = std::min<std::int64_t>(
+        { kFineValues, m_value - 1, std::max(0, m_position - 1) / m_step });
     const std::int64_t above = std::min<std::int64_t>(
-        { kFineValues, kMaxValue - m_value, (kPositions - m_position) / m_step });
+        { kFineValues, kMaxValue - m_value, std::max(0, kPositions - m_position - 1) / m_step });
     m_lowValue = m_value - below;
     m_lowPosition = m_position - int(below) * m_step;
     m_highValue = m_value + above;
