@@ -902,6 +902,14 @@
         <source>trained weights (%1)</source>
         <translation>训练的权重（%1）</translation>
     </message>
+    <message>
+        <source>16-bit GEMMs with an odd dimension, Hopper and later (align1 kernels), of tensor peak</source>
+        <translation>维度为奇数的 16 位 GEMM，Hopper 及更新架构（align1 内核），占张量核心峰值</translation>
+    </message>
+    <message>
+        <source>BF16 batch norm (PyTorch&apos;s native NCHW kernels), of bandwidth</source>
+        <translation>BF16 批归一化（PyTorch 原生 NCHW 内核），占带宽</translation>
+    </message>
 </context>
 <context>
     <name>ExportDialog</name>

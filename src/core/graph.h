@@ -93,6 +93,14 @@ struct GraphOp {
     bool inplace = false;
     bool convolution = false; // a cuDNN convolution (TimeModel: its own efficiency on tensor cores)
     bool winograd = false;    // a 3x3, stride-1, ungrouped convolution: cuDNN's Winograd algorithms apply (TimeModel)
+    // A GEMM's alignment: the largest power of two, up to 16, that divides the byte size of every leading dimension
+    // of its operands (in and out features). cuBLAS and CUTLASS load operands in vectors of that many bytes and pick
+    // "align1"/"align2" kernels for an odd or twice-odd dimension (GPT-2's 50,257-word head); TimeModel.
+    std::uint8_t alignBytes = 16;
+    // A batch norm PyTorch runs with its native CUDA kernels on NCHW tensors, not cuDNN's: BF16 input
+    // (aten/src/ATen/native/Normalization.cpp, _select_batch_norm_backend). TimeModel prices their traffic at
+    // Efficiency::nativeBatchNormBandwidth.
+    bool nativeBatchNorm = false;
     // Traffic a tensor-core convolution adds on NCHW (PyTorch's default contiguous) tensors, forward and backward:
     // cuDNN's tensor-core kernels work in NHWC, so each operand is transposed in and the result back out (NVIDIA's
     // convolution guide; MosaicML's channels-last card). Counted only where the GPU runs it on tensor cores.

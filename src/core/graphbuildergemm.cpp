@@ -3,7 +3,26 @@
 
 #include "graphbuilder.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace headroom {
+
+namespace {
+
+    // The largest power of two, up to 16, dividing a row's byte size (GraphOp::alignBytes).
+    std::uint8_t alignmentBytes(double rowBytes)
+    {
+        const auto n = static_cast<long long>(std::llround(rowBytes));
+        if (n <= 0 || double(n) != rowBytes)
+            return 1;
+        std::uint8_t a = 1;
+        while (a < 16 && n % (2LL * a) == 0)
+            a = std::uint8_t(2 * a);
+        return a;
+    }
+
+} // namespace
 
 // ---- matmul-like operators ----------------------------------------------------------------------------------
 
@@ -101,6 +120,7 @@ TensorId GraphBuilder::linearOp(TensorId x, TensorId weight, TensorId bias, doub
         bwd.bytes += byRows(rows * out * py);
     }
     finishOp(op, fwd, bwd, byRows(2.0 * mac));
+    m_g.ops[op].alignBytes = std::min({ alignmentBytes(in * px), alignmentBytes(in * pw), alignmentBytes(out * py) });
     return y;
 }
 

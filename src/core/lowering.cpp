@@ -103,6 +103,8 @@ namespace {
                 st.label = o.label;
                 st.convolution = o.convolution;
                 st.winograd = o.winograd;
+                st.alignBytes = o.alignBytes;
+                st.nativeBatchNorm = o.nativeBatchNorm;
                 st.layoutBytes = phase == Phase::Backward && !isRecompute ? o.backwardLayoutBytes
                                                                           : o.forwardLayoutBytes;
                 st.kernels = (phase == Phase::Backward && !isRecompute

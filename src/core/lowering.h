@@ -28,8 +28,10 @@ struct MemoryBlock {
 struct Step {
     Phase phase = Phase::Forward;
     bool recompute = false;
-    bool convolution = false; // GraphOp::convolution
-    bool winograd = false;    // GraphOp::winograd
+    bool convolution = false;     // GraphOp::convolution
+    bool winograd = false;        // GraphOp::winograd
+    std::uint8_t alignBytes = 16; // GraphOp::alignBytes
+    bool nativeBatchNorm = false; // GraphOp::nativeBatchNorm
     OpKind kind = OpKind::Elementwise;
     MathUnit unit = MathUnit::Fp32Vector;
     std::int16_t layer = -1;

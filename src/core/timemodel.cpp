@@ -1,6 +1,7 @@
 #include "timemodel.h"
 
 #include <cmath>
+#include <cstdlib>
 
 namespace headroom {
 
@@ -96,9 +97,19 @@ TimeModel::TimeModel(const EffectiveGpu& g, const Efficiency& e)
     winogradSpeedup = e.winogradSpeedup;
     secondsPerByte = g.bandwidthBytesPerSecond > 0 ? 1.0 / (memoryEfficiency * g.bandwidthBytesPerSecond) : 0.0;
     launchSeconds = e.launchSeconds;
+    // The alignN fallback was measured on Hopper (compute capability 9.0: tests/data/measured-heldout/*-kernels.*),
+    // where aligned GEMMs run TMA and wgmma kernels (nvjet) and an unaligned one falls back to CUTLASS's sm75 and
+    // sm80 mma.sync kernels. On Ampere and Ada the aligned kernels are mma.sync kernels too, so the penalty is
+    // smaller there and unmeasured: none is applied before compute capability 9.
+    const int major = g.spec ? std::atoi(g.spec->computeCapability.c_str()) : 0;
+    alignedGemmBytes = major >= 9 ? e.alignedGemmBytes : 1.0;
+    nativeBatchNormSecondsPerByte = g.bandwidthBytesPerSecond > 0 && e.nativeBatchNormBandwidth > 0
+        ? 1.0 / (e.nativeBatchNormBandwidth * g.bandwidthBytesPerSecond)
+        : secondsPerByte;
     for (int u = 0; u < kMathUnitCount; ++u) {
         resolved[u] = resolveUnit(g, MathUnit(u));
         const double peak = g.peakFlopsPerSecond[int(resolved[u])];
+        peakFlopsPerSecond[u] = peak;
         convolutionSecondsPerFlop[u] = peak > 0 ? 1.0 / (e.convTensor * peak) : 0.0;
         for (int k = 0; k < kOpKindCount; ++k) {
             const double eff = computeEfficiency(e, OpKind(k), resolved[u]);

