@@ -8,9 +8,11 @@
 #include "testsupport.h"
 
 #include "allocator.h"
+#include "comparison.h"
 #include "lowering.h"
 #include "ncclmemory.h"
 #include "report.h"
+#include "scaling.h"
 #include "scenario.h"
 #include "simulate.h"
 
@@ -131,6 +133,7 @@ private slots:
     void oneAnswerAtTheBoundary_data();
     void oneAnswerAtTheBoundary();
     void qloraExampleNoLongerFitsAtSixteen();
+    void comparisonAndScalingAnswerAsTheVerdict();
     void fitsNeverBesideAnOutOfMemory();
 };
 
@@ -455,6 +458,28 @@ void TestAllocator::qloraExampleNoLongerFitsAtSixteen()
     QCOMPARE(e.fitDecidedBy, FitRule::Allocator);
     QCOMPARE_LT(e.maxMicroBatch, std::int64_t(16));
     QCOMPARE_LT(e.headroomBytes, 0.0);
+}
+
+// The GPU comparison's row and the scaling view's first point say what the verdict says, at the QLoRA example's
+// boundary (issue 28: nowhere "fits" beside a predicted out-of-memory): at 16 the peak fits and the replay does not.
+void TestAllocator::comparisonAndScalingAnswerAsTheVerdict()
+{
+    for (std::int64_t b : { 8, 16 }) {
+        const Scenario s = qloraExample(b);
+        const auto r = simulate(test::catalog(), s, SimulateOptions {});
+        QVERIFY(r);
+        const GpuSpec* gpu = test::catalog().gpu(s.gpuId);
+        QVERIFY(gpu);
+        const auto rows = compareGpus(test::catalog(), s, { gpu }, 1e6);
+        QCOMPARE(rows.size(), std::size_t(1));
+        QCOMPARE(rows[0].fits, r->verdict.fits);
+        const auto sc = scaling(test::catalog(), s, 8);
+        QVERIFY(sc);
+        QVERIFY(!sc->series.empty() && !sc->series[0].points.empty());
+        QCOMPARE(sc->series[0].points[0].fits, r->verdict.fits);
+    }
+    QVERIFY(simulate(test::catalog(), qloraExample(8), SimulateOptions {})->verdict.fits);
+    QVERIFY(!simulate(test::catalog(), qloraExample(16), SimulateOptions {})->verdict.fits);
 }
 
 // What `headroom estimate` prints and writes (resultToTable, resultToJson): "fits" never beside a predicted

@@ -47,7 +47,7 @@ std::vector<GpuComparisonRow> compareGpus(const Catalog& catalog, const Scenario
         r.capacityBytes = e.capacityBytes;
         r.peakBytes = e.peakBytes;
         r.headroomBytes = e.headroomBytes;
-        r.fits = e.fits;
+        r.fits = fitsOnDevice(result); // the one rule: the peak, then the caching allocator replayed
         r.maxMicroBatch = e.maxMicroBatch;
         r.stepSeconds = e.stepSeconds;
         r.samplesPerStep = samplesPerStep;

@@ -48,7 +48,7 @@ Expected<Scaling> scaling(const Catalog& catalog, const Scenario& scenario, int 
                 return *e;
             ScalingPoint p;
             p.gpus = n;
-            p.fits = std::all_of(r.ranks.begin(), r.ranks.end(), [](const RankSummary& k) { return k.fits; });
+            p.fits = fitsOnDevice(r); // every rank's peak, then the caching allocator replayed (fitVerdict)
             p.peakBytes = r.estimate.peakBytes;
             p.stepSeconds = r.estimate.stepSeconds;
             p.throughputPerGpu = r.estimate.throughputPerSecond / n;
