@@ -485,10 +485,10 @@ void TestExport::undoRedoTreatsADragAsOneStep()
     auto* spin = m_window->controls()->findChild<QSpinBox*>(QStringLiteral("batchSpin"));
     QVERIFY(slider && spin);
     const std::int64_t before = m_controller->scenario().config.microBatch;
-    // One drag through several values.
+    // One drag through several values (a value per singleStep positions near the anchor: BatchScale).
     slider->setSliderDown(true);
     for (int step = 1; step <= 5; ++step)
-        slider->setValue(slider->value() + 3);
+        slider->setValue(slider->value() + slider->singleStep());
     QCOMPARE(stack->count(), 0); // nothing recorded while the slider is held
     slider->setSliderDown(false);
     emit slider->sliderReleased();

@@ -325,7 +325,10 @@ void ControlPanel::syncBatchSlider(std::int64_t batch)
     }
     // A few pixels per value in the linear zone, whatever the slider's width (presentation fonts widen it).
     const int groove = std::max(60, s->width() - s->style()->pixelMetric(QStyle::PM_SliderLength, nullptr, s));
-    const int step = std::max(2, int(std::lround(6.0 * BatchScale::kPositions / groove)));
+    // At most a quarter of the slider per side for the linear zone (a narrow or hidden slider): the logarithmic
+    // ends keep room to reach every value near the anchor and 1 and 4096.
+    const int step = std::clamp(int(std::lround(6.0 * BatchScale::kPositions / groove)), 2,
+                                BatchScale::kPositions / (4 * BatchScale::kFineValues));
     // The handle stays where the keyboard or a drag left it when that still shows this value.
     m_batchScale.anchor(batch, batchFromPosition(s->value()) == batch ? s->value() : -1, step);
     s->setSingleStep(m_batchScale.positionsPerValue()); // an arrow key: one more or one fewer

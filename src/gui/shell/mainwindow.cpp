@@ -59,7 +59,7 @@ MainWindow::MainWindow(SimulationController* controller, AppSettings* settings, 
         // Small enough that two charts, the controls and a dock fit a 1024 px window: at 320 px a dock opened there
         // grew the window past the screen. Where there is less room than readableChartSize() for all four, fewer
         // show (arrangeCharts), so this minimum is only reached in a window too small for one readable chart.
-        c->setMinimumSize(220, 160);
+        c->setMinimumSize(220, 150);
         connect(c, &ChartPanel::explainRequested, this, &MainWindow::explain);
     }
     connect(m_ui->controls, &ControlPanel::scenarioEdited, this, &MainWindow::onScenarioEdited);
@@ -235,10 +235,10 @@ void MainWindow::restyle()
 {
     m_appliedScale = presentationScale();
     // The controls grow with the charts in presentation mode, less than they do (the panel must fit without
-    // scrolling): 1.6x at 1920x1080, 1.15x at 1024x768 and 1280x720 (at desktop size there, they were the one
-    // part of the projected window nobody at the back could read).
+    // scrolling): 1.6x at 1920x1080, about 1.16x at 1280x720; at 1024x768 the panel's rows fill the height at the
+    // desktop size already (tst_realwindow presentationNeedsNoScrolling), so they stay at it there.
     const QFont controlsFont = m_presentation
-        ? scaledFont(QApplication::font(), std::clamp(m_appliedScale * 0.8, 1.15, 1.6))
+        ? scaledFont(QApplication::font(), std::clamp(m_appliedScale * 0.8, 1.0, 1.6))
         : QApplication::font();
     if (m_ui->controls->font() != controlsFont) {
         m_ui->controls->setFont(controlsFont);

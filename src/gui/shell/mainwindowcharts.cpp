@@ -96,7 +96,7 @@ void MainWindow::arrangeCharts()
     const bool twoColumns = !laidOut || area.width() >= 2 * need.width() + gap;
     const bool twoRows = !laidOut || area.height() >= 2 * need.height() + gap;
     const bool touring = m_tour && m_tour->running() && m_tourCard;
-    if (laidOut && area.width() < need.width()) {
+    if (laidOut && (area.width() < need.width() || area.height() < need.height())) {
         // After this resize is over: resizing docks inside it would re-enter the window's layout.
         QTimer::singleShot(0, this, &MainWindow::shrinkSideDocks);
     }
@@ -137,24 +137,33 @@ void MainWindow::arrangeCharts()
     placeChartWidgets(shown, columns);
 }
 
-// Docks beside the charts give way (down to their own minimum) where one readable chart has no room left.
+// Docks beside and under the charts give way (down to their own minimum) where one readable chart has no room left.
 void MainWindow::shrinkSideDocks()
 {
-    const int pixels = readableChartSize().width() - chartArea().width();
-    if (pixels <= 0 || !m_ui->results->isVisible())
+    if (!m_ui->results->isVisible())
         return;
-    QList<QDockWidget*> docks;
-    QList<int> widths;
-    for (QDockWidget* d : findChildren<QDockWidget*>()) {
-        const Qt::DockWidgetArea a = dockWidgetArea(d);
-        if (d->isVisible() && !d->isFloating() && (a == Qt::RightDockWidgetArea || a == Qt::LeftDockWidgetArea)
-            && d->width() > d->minimumSizeHint().width()) {
-            docks << d;
-            widths << std::max(d->minimumSizeHint().width(), d->width() - pixels);
+    const QSize need = readableChartSize(), area = chartArea();
+    auto shrink = [this](int pixels, Qt::Orientation o) {
+        if (pixels <= 0)
+            return;
+        QList<QDockWidget*> docks;
+        QList<int> sizes;
+        for (QDockWidget* d : findChildren<QDockWidget*>()) {
+            const Qt::DockWidgetArea a = dockWidgetArea(d);
+            const bool beside = o == Qt::Horizontal ? (a == Qt::RightDockWidgetArea || a == Qt::LeftDockWidgetArea)
+                                                    : (a == Qt::BottomDockWidgetArea || a == Qt::TopDockWidgetArea);
+            const int size = o == Qt::Horizontal ? d->width() : d->height();
+            const int least = o == Qt::Horizontal ? d->minimumSizeHint().width() : d->minimumSizeHint().height();
+            if (d->isVisible() && !d->isFloating() && beside && size > least) {
+                docks << d;
+                sizes << std::max(least, size - pixels);
+            }
         }
-    }
-    if (!docks.isEmpty())
-        resizeDocks(docks, widths, Qt::Horizontal);
+        if (!docks.isEmpty())
+            resizeDocks(docks, sizes, o);
+    };
+    shrink(need.width() - area.width(), Qt::Horizontal);
+    shrink(need.height() - area.height(), Qt::Vertical);
 }
 
 void MainWindow::placeChartWidgets(const QList<QWidget*>& shown, int columns)
