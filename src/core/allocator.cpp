@@ -280,7 +280,14 @@ namespace {
         int m_segmentsAtPeak = 0;
     };
 
-    std::int64_t bytesOf(double v) { return std::max<std::int64_t>(0, std::int64_t(std::llround(v))); }
+    // A size or limit in whole bytes. Past 2^44 (16 TiB, far beyond any GPU's memory) it is held there: a request
+    // that large fails under any capacity, and sums of such requests stay inside 64 bits (fuzz_gpu and
+    // fuzz_hfconfig found a replay of absurd sizes overflowing m_reserved; tests/fuzz/regressions).
+    std::int64_t bytesOf(double v)
+    {
+        constexpr double kMaxBytes = 17592186044416.0; // 2^44
+        return !(v > 0.0) ? 0 : std::int64_t(std::llround(std::min(v, kMaxBytes)));
+    }
 
 } // namespace
 

@@ -125,9 +125,13 @@ void BatchSweepView::setResult(const std::shared_ptr<const SimulationResult>& re
     const double b = double(e.config.microBatch);
     replaceIfChanged(m_cursor, { QPointF(b, 0.0), QPointF(b, m_axisY->max()) });
     replaceIfChanged(m_marker, { QPointF(b, e.peakBytes / kGiB) });
-    m_maxBatch = double(e.maxMicroBatch);
-    setTextIfChanged(m_label,
-                     e.maxMicroBatch > 0 ? tr("largest that fits: %1").arg(e.maxMicroBatch) : tr("nothing fits"));
+    setLargestFitting(e.maxMicroBatch);
+}
+
+void BatchSweepView::setLargestFitting(std::int64_t microBatch)
+{
+    m_maxBatch = double(microBatch);
+    setTextIfChanged(m_label, microBatch > 0 ? tr("largest that fits: %1").arg(microBatch) : tr("nothing fits"));
     placeLabels();
 }
 

@@ -6,6 +6,7 @@
 
 #include "chartpanel.h"
 
+#include <cstdint>
 #include <memory>
 
 QT_BEGIN_NAMESPACE
@@ -30,11 +31,15 @@ public:
 
     void setResult(const std::shared_ptr<const SimulationResult>& result) override;
     void setChartStyle(const ChartStyle& style) override;
+    // The largest micro-batch whose allocator replay completes, once the background search has it (the verdict's);
+    // until then the one whose peak fits.
+    void setLargestFitting(std::int64_t microBatch);
 
     // For tests: the stacked peak at the i-th batch, the batches, the marker and the capacity line.
     double peakAt(int i) const;
     QList<double> batches() const { return m_batches; }
     QPointF marker() const;
+    double largestFitting() const { return m_maxBatch; } // where "largest that fits" points
     double capacityLine() const;
     QList<QPointF> baselineCurve() const; // GiB against micro-batch; empty without a baseline
 

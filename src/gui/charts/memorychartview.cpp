@@ -145,18 +145,29 @@ void MemoryChartView::setResult(const std::shared_ptr<const SimulationResult>& r
     replaceIfChanged(m_capacity, { QPointF(-0.5, e.capacityBytes / kGiB), QPointF(2.5, e.capacityBytes / kGiB) });
     setStableTop(m_axisY, top * 1.12 / kGiB);
 
-    const bool overflowChanged = m_overflow != !e.fits;
-    m_overflow = !e.fits;
-    m_verdictText = e.fits ? tr("fits: %1 free").arg(formatBytes(e.headroomBytes))
-                           : tr("does not fit: %1 over").arg(formatBytes(-e.headroomBytes));
+    showFit(e.fits, e.headroomBytes);
     QString capacity = tr("%1 capacity").arg(formatGiB(e.capacityBytes, 1));
     if (e.gpu.memoryOverridden)
         capacity += tr(" (what-if)");
     setTextIfChanged(m_capacityLabel, capacity);
+    placeLabels();
+}
+
+void MemoryChartView::setFitVerdict(const FitVerdict& verdict)
+{
+    showFit(verdict.fits, verdict.freeBytes());
+    placeLabels();
+}
+
+void MemoryChartView::showFit(bool fits, double freeBytes)
+{
+    const bool overflowChanged = m_overflow != !fits;
+    m_overflow = !fits;
+    m_verdictText = fits ? tr("fits: %1 free").arg(formatBytes(freeBytes))
+                         : tr("does not fit: %1 over").arg(formatBytes(-freeBytes));
     // Restyling the whole chart invalidates every cached item: only the overflow colours depend on the result.
     if (overflowChanged)
         applyOverflowStyle();
-    placeLabels();
 }
 
 void MemoryChartView::applyOverflowStyle()

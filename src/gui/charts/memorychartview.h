@@ -27,6 +27,9 @@ public:
 
     void setResult(const std::shared_ptr<const SimulationResult>& result) override;
     void setChartStyle(const ChartStyle& style) override;
+    // The one answer to "does it fit?" (fitVerdict: the caching allocator replayed under the capacity), once the
+    // background search has it; until then the label says what the peak says.
+    void setFitVerdict(const FitVerdict& verdict);
 
     // Read back for tests: bytes of a category in a phase's bar, the capacity line's height, the verdict label.
     double barValue(Phase phase, MemoryCategory category) const;
@@ -41,6 +44,7 @@ private:
     void placeVerdict();
     void retranslate() override;
     void applyOverflowStyle();
+    void showFit(bool fits, double freeBytes);
 
     StackedBarsItem* m_bars = nullptr;
     StackedBarsItem* m_ghost = nullptr; // the baseline's bars

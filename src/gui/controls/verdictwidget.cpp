@@ -56,6 +56,8 @@ VerdictWidget::VerdictWidget(QWidget* parent)
 
 void VerdictWidget::setPresentationMode(bool on)
 {
+    const bool changed = m_presentation != on;
+    m_presentation = on;
     QFont f = font();
     f.setPointSizeF(f.pointSizeF() * (on ? 2.0 : 1.35));
     f.setBold(true);
@@ -64,6 +66,8 @@ void VerdictWidget::setPresentationMode(bool on)
     d.setPointSizeF(d.pointSizeF() * (on ? 1.5 : 1.0));
     m_details->setFont(d);
     m_fixes->setFont(d);
+    if (changed && m_result)
+        render(); // the number of suggestions shown
     fitHeights();
 }
 
@@ -87,7 +91,9 @@ void VerdictWidget::fitHeights()
             doc.setDefaultFont(l->font());
             doc.setDocumentMargin(0);
             doc.setHtml(l->text());
-            doc.setTextWidth(width);
+            // One character's slack: QLabel can break a line a glyph earlier than this document does (Chinese
+            // text breaks between any two characters), and a line short here would overlap the label below.
+            doc.setTextWidth(width - QFontMetrics(l->font()).horizontalAdvance(QChar(0x4E2D)));
             need = int(std::ceil(doc.size().height())) + 2;
         }
         const int h = std::max(minimum, need);
@@ -255,7 +261,8 @@ void VerdictWidget::renderFixes(const Estimate& e)
         } else {
             // One suggestion per line: the change (click to apply), what it saves, what it costs.
             QStringList items;
-            for (std::size_t i = 0; i < m_background.fixes.size() && i < 4; ++i) {
+            const std::size_t most = m_presentation ? 2 : 4;
+            for (std::size_t i = 0; i < m_background.fixes.size() && i < most; ++i) {
                 const Fix& f = m_background.fixes[i];
                 items << QStringLiteral("→ <a href=\"fix:%1\">%2</a> — %3")
                              .arg(i)

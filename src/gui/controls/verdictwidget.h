@@ -56,6 +56,7 @@ private:
     bool m_pending = true;
     QString m_fixesHtml;
     QStringList m_warnings;
+    bool m_presentation = false; // at most two suggestions: the projected verdict must leave room for a chart
     bool m_warningsExpanded = false;
 };
 

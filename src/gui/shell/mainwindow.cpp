@@ -19,6 +19,7 @@
 #include "scenariohistory.h"
 #include "simulationcontroller.h"
 #include "timelineview.h"
+#include "tour.h"
 #include "ui_mainwindow.h"
 #include "verdictwidget.h"
 
@@ -194,7 +195,7 @@ void MainWindow::onResultChanged()
     refreshTools(shared);
     m_ui->pipelineSchedule->setTimeline(r.pipeline, r.estimate.config.pipelineStage, r.estimate.stepSeconds);
     m_ui->verdict->setResult(shared);
-    m_ui->verdict->setBackground(m_controller->background(), m_controller->backgroundPending());
+    showBackgroundFit();
     setWindowTitle(
         tr("%1 on %2 — Headroom").arg(QString::fromStdString(r.model->name), QString::fromStdString(r.gpu->name)));
     if (m_explainShown)
@@ -202,9 +203,24 @@ void MainWindow::onResultChanged()
     showMeasured(r);
 }
 
+// The verdict, the memory chart's label and the sweep's "largest that fits" give the background's one answer (the
+// allocator replayed under the capacity) as soon as it is there, the peak's until then.
+void MainWindow::showBackgroundFit()
+{
+    const bool pending = m_controller->backgroundPending();
+    const BackgroundResult& background = m_controller->background();
+    m_ui->verdict->setBackground(background, pending);
+    if (pending || !background.allocator.computed)
+        return;
+    memoryChart()->setFitVerdict(background.verdict);
+    sweepChart()->setLargestFitting(background.maxMicroBatch);
+}
+
 void MainWindow::onBackgroundChanged()
 {
-    m_ui->verdict->setBackground(m_controller->background(), m_controller->backgroundPending());
+    showBackgroundFit();
+    if (m_tour)
+        m_tour->refreshText(); // it quotes the verdict's answer
     if (m_explainShown
         && (m_lastExplain.topic == ExplainRequest::Topic::StepTime
             || m_lastExplain.topic == ExplainRequest::Topic::Allocator))

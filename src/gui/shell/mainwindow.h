@@ -127,6 +127,7 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    void showBackgroundFit();
     void addUndoActions();
     void connectMeasured(); // mainwindowmeasured.cpp
     void showMeasured(const SimulationResult& r);

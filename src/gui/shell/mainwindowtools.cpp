@@ -45,7 +45,22 @@ namespace {
         }
         QWidget* tourParent() override { return m_window; }
         const Scenario& tourScenario() const override { return m_window->controller()->scenario(); }
-        const SimulationResult& tourResult() const override { return m_window->controller()->result(); }
+        // The result on screen with the one answer to "does it fit?" once the background search has it (the
+        // allocator replayed under the capacity), so that the tour's sentences say what the verdict says.
+        const SimulationResult& tourResult() const override
+        {
+            const SimulationController* c = m_window->controller();
+            if (c->backgroundPending() || !c->background().allocator.computed)
+                return c->result();
+            m_withFit = c->result();
+            Estimate& e = m_withFit.estimate;
+            const SearchResult& fit = c->background();
+            e.fits = fit.verdict.fits;
+            e.fitDecidedBy = fit.verdict.decidedBy;
+            e.headroomBytes = fit.verdict.freeBytes();
+            e.maxMicroBatch = fit.maxMicroBatch;
+            return m_withFit;
+        }
         void applyTourScenario(const Scenario& scenario) override
         {
             m_window->applyScenario(scenario, QStringLiteral("tour"));
@@ -86,6 +101,7 @@ namespace {
 
     private:
         MainWindow* m_window;
+        mutable SimulationResult m_withFit;
     };
 
     // A dock's widget in a scroll area: the panel keeps its natural size and scrolls, instead of forcing its
