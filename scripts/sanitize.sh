@@ -12,6 +12,9 @@ export QT_QPA_PLATFORM=offscreen
 export ASAN_OPTIONS="detect_leaks=1:strict_string_checks=1:check_initialization_order=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export LSAN_OPTIONS="suppressions=$(pwd)/tests/lsan.supp:print_suppressions=0"
+# Unoptimised and instrumented, a test function takes many times its release time (tst_schemas' mutations: over
+# QtTest's default 5 minutes on a 2-core machine).
+export QTEST_FUNCTION_TIMEOUT=900000
 
 cmake --preset dev-asan
 cmake --build --preset dev-asan --parallel "$jobs"
