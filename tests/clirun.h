@@ -6,15 +6,7 @@
 #include <QProcess>
 #include <QStringList>
 
-// The planner simulates thousands of layouts: unoptimised under AddressSanitizer (scripts/sanitize.sh, GCC defines
-// __SANITIZE_ADDRESS__) one `headroom plan` outlasts runHeadroom's minute. Its checks run in the release pass, as
-// tst_planner's do; the sanitizer pass skips them.
-#if defined(__SANITIZE_ADDRESS__)
-#define HEADROOM_SKIP_PLANNER_UNDER_SANITIZER()                                                                        \
-    QSKIP("headroom plan under AddressSanitizer outlasts the minute a command may take: the release pass runs this")
-#else
-#define HEADROOM_SKIP_PLANNER_UNDER_SANITIZER() (void)0
-#endif
+#include "sanitizer.h"
 
 namespace test {
 

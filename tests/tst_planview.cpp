@@ -2,6 +2,7 @@
 // for the same request, fastest first; double-clicking one applies it to the window's scenario.
 
 #include "planview.h"
+#include "sanitizer.h"
 #include "testsupport.h"
 #include "windowfixture.h"
 
@@ -21,6 +22,7 @@ private slots:
 
 void TestPlanView::listsThePlannersLayouts()
 {
+    HEADROOM_SKIP_PLANNER_UNDER_SANITIZER();
     headroom::test::WindowFixture fixture;
     QVERIFY(fixture.open());
     gui::PlanView* view = fixture.window->planView();

@@ -215,7 +215,11 @@ void MainWindow::showNextChartPair()
 
 void MainWindow::showChart(QWidget* chart, bool forTour)
 {
-    const int index = int(charts().indexOf(static_cast<ChartPanel*>(chart)));
+    // Not every target is a chart (the tour's GPU comparison is a dock): find it among the charts as a widget.
+    int index = -1;
+    const QList<ChartPanel*> all = charts();
+    for (int i = 0; i < int(all.size()); ++i)
+        index = static_cast<QWidget*>(all[i]) == chart ? i : index;
     if (forTour)
         m_tourChart = index >= 0 ? chart : nullptr;
     if (index >= 0) {
