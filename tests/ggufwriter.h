@@ -2,7 +2,7 @@
 
 // Writes small .gguf files for the tests (ggml docs/gguf.md, version 3): the header, metadata, tensor table and a
 // zero-filled, 32-byte aligned data section of the sizes ggml's block layouts give. Independent of the reader in
-// src/core/gguf.cpp: the block sizes are written out here from ggml-common.h.
+// src/core/import/gguf.cpp: the block sizes are written out here from ggml-common.h.
 
 #include <QByteArray>
 #include <QString>

@@ -1,5 +1,5 @@
-// The caching allocator replay (src/core/allocator.h) against the rules of PyTorch's CUDA caching allocator, each
-// stated in c10/cuda/CUDACachingAllocator.cpp and c10/core/AllocatorConfig.h (docs/formulas.md section 3.2a):
+// The caching allocator replay (src/core/estimate/allocator.h) against the rules of PyTorch's CUDA caching allocator,
+// each stated in c10/cuda/CUDACachingAllocator.cpp and c10/core/AllocatorConfig.h (docs/formulas.md section 3.2a):
 // 512-byte rounding, 2 MiB segments for requests up to 1 MiB, 20 MiB segments below 10 MiB, the request rounded to
 // 2 MiB from there, best fit, splitting only when more than 1 MiB (large pool) or 512 bytes (small pool) is left,
 // merging of freed neighbours, expandable segments mapped in 20 MiB pages. The expected figures are worked out

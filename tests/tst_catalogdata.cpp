@@ -3,6 +3,7 @@
 // number of parameters.
 
 #include "modelgraph.h"
+#include "scenario.h"
 #include "testsupport.h"
 
 #include <QDir>

@@ -1,7 +1,7 @@
 // Decode speed as llama.cpp and transformers run it (issue 27 item 5): the kernel floors, the bandwidth of the
-// mat-vec kernels and the host time of src/core/inferenceengine.cpp against published token rates. The llama.cpp
-// constants were fitted to the LLaMA-2 7B rows of tests/data/decode/llamacpp.json (fit: true) only; the Llama 3 8B
-// rows, another model, another llama.cpp build (CUDA graphs) and four GPUs the fit never saw, are held out.
+// mat-vec kernels and the host time of src/core/inference/inferenceengine.cpp against published token rates. The
+// llama.cpp constants were fitted to the LLaMA-2 7B rows of tests/data/decode/llamacpp.json (fit: true) only; the Llama
+// 3 8B rows, another model, another llama.cpp build (CUDA graphs) and four GPUs the fit never saw, are held out.
 // Sources: docs/references/decode-speed.md.
 
 #include "inference.h"

@@ -1,11 +1,11 @@
 // The JSON Schemas of the four file formats (docs/schema/*.schema.json, described in docs/formats.md) against the
-// loaders, which are the source of truth: parseGpuSpec (src/core/gpuspec.cpp), parseModelSpec
-// (src/core/modelspec.cpp), parseScenario (src/core/scenario.cpp) and parseMeasured (src/core/measured.cpp). A small
-// validator for the subset of JSON Schema 2020-12 the schemas use checks that every bundled file validates, that each
-// bad file (tests/data/bad/) the loaders refuse for a reason a schema can state is refused by the schema at the same
-// field, and that schema and loader agree on thousands of mutations of real files. Set HEADROOM_SCHEMA_DUMP=dir to
-// write every checked document and the validator's verdict there, to compare with another validator (python-jsonschema)
-// by hand.
+// loaders, which are the source of truth: parseGpuSpec (src/core/spec/gpuspec.cpp), parseModelSpec
+// (src/core/spec/modelspec.cpp), parseScenario (src/core/simulate/scenario.cpp) and parseMeasured
+// (src/core/report/measured.cpp). A small validator for the subset of JSON Schema 2020-12 the schemas use checks that
+// every bundled file validates, that each bad file (tests/data/bad/) the loaders refuse for a reason a schema can state
+// is refused by the schema at the same field, and that schema and loader agree on thousands of mutations of real files.
+// Set HEADROOM_SCHEMA_DUMP=dir to write every checked document and the validator's verdict there, to compare with
+// another validator (python-jsonschema) by hand.
 
 #include "gpuspec.h"
 #include "measured.h"

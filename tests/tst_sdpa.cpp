@@ -1,5 +1,5 @@
-// SDPA's kernel choice as PyTorch makes it (src/core/sdpa.h), one row per rule with the PyTorch source that states
-// it, what the chosen kernel saves, and the training loop's kept output. Expected values come from the PyTorch
+// SDPA's kernel choice as PyTorch makes it (src/core/graph/sdpa.h), one row per rule with the PyTorch source that
+// states it, what the chosen kernel saves, and the training loop's kept output. Expected values come from the PyTorch
 // source (aten/src/ATen/native/transformers/cuda/sdp_utils.cpp, sdp_utils_cpp.h, sdp_utils_cpp.cpp, Context.h,
 // attention.cpp), exact element counts, and the H200 measurement named where it is used.
 

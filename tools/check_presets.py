@@ -3,8 +3,8 @@
 
 For every resources/models/*.json with family "transformer" this script
 
-  * validates the keys and enumerated values the way src/core/modelspec.cpp (readTransformer) reads them,
-  * counts the parameters in closed form, creating exactly the parameters src/core/transformerbuilder.cpp
+  * validates the keys and enumerated values the way src/core/spec/modelspec.cpp (readTransformer) reads them,
+  * counts the parameters in closed form, creating exactly the parameters src/core/graph/transformerbuilder.cpp
     creates (embeddings, per-layer projections and norms, final norm, heads), and
   * compares the count with reference.parameters and with the published figures listed in PUBLISHED below.
 
@@ -95,7 +95,7 @@ def _choice(t: dict, key: str, allowed: set[str], default: str | None = None) ->
 
 
 def read_transformer(t: dict) -> dict:
-    """Mirror of readTransformer() in src/core/modelspec.cpp, including its defaults."""
+    """Mirror of readTransformer() in src/core/spec/modelspec.cpp, including its defaults."""
     unknown = set(t) - T_KEYS
     if unknown:
         raise Invalid(f"transformer has keys the loader does not read: {sorted(unknown)}")

@@ -4,7 +4,7 @@
 Builds torchvision.models.resnet50(), mobilenet_v2() and efficientnet_b0() with their default constructor
 arguments (dropout 0.2 in the MobileNetV2 / EfficientNet-B0 classifiers, stochastic depth 0.2 in EfficientNet-B0
 scaled per block as torchvision does), traces each with torch.fx and writes the real layer list to
-resources/models/<id>.json in the format src/core/modelspec.cpp (readCnn) reads and src/core/cnnbuilder.cpp builds.
+resources/models/<id>.json in the format src/core/spec/modelspec.cpp (readCnn) reads and src/core/graph/cnnbuilder.cpp builds.
 
 Checks, all fatal on failure:
   1. the parameter count summed over the exported layer list equals sum(p.numel()) of the model and the count
@@ -325,7 +325,7 @@ def export_layers(gm):
 
 
 def propagate(layers, channels, size):
-    """Shapes the way src/core/cnnbuilder.cpp computes them: (C, H, W) per layer; also the parameter count."""
+    """Shapes the way src/core/graph/cnnbuilder.cpp computes them: (C, H, W) per layer; also the parameter count."""
     def conv_out(x, k, s, p):
         return max(1, (x + 2 * p - k) // s + 1)
 

@@ -7,7 +7,7 @@ Inputs:  gpu-specs.csv (one row per GPU, the numbers) and gpu-specs.md (its "Sou
          confidence and note columns (src_*, conf_*, note_*), the laptop TGP range and what is not published, so
          its rows need no entries in the tables below. All four default to docs/references/ in the repository.
 Output:  one pretty-printed JSON file per CSV row, named <id>.json, in gpus/ (the loader is parseGpuSpec in
-         src/core/gpuspec.cpp).
+         src/core/spec/gpuspec.cpp).
 
 Every number comes from a CSV cell; this script only decides which of a row's sources back which figure, writes
 the explanatory notes, and adds Headroom's framework-overhead allowance (not a hardware figure). Deterministic

@@ -6,6 +6,7 @@
 #include "catalog.h"
 #include "estimate.h"
 #include "measured.h"
+#include "scenario.h"
 
 #include <QCommandLineParser>
 #include <QString>

@@ -1,6 +1,7 @@
 // Prints predicted and measured step times of measured files for given host costs (the calibration of
 // timemodel.h's host constants, docs/accuracy.md 3.2). Usage:
-//   g++ -std=c++20 -O2 -Isrc/core tools/calibration/fit_host.cpp build/release/src/core/libheadroom_core.a -o fit_host
+//   g++ -std=c++20 -O2 $(for d in src/core/*/; do printf ' -I%s' "$d"; done) tools/calibration/fit_host.cpp \
+//       build/release/src/core/libheadroom_core.a -o fit_host
 //   ./fit_host . 60 15 15 2 200 3 100 1 tests/data/measured/*-cuda-*.json
 // (fwd bwd optimizer param step kernel-latency recompute: microseconds; the ninth argument is unused: the GPU side is
 // TimeModel::seconds itself;

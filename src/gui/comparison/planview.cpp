@@ -169,8 +169,8 @@ void PlanView::changeEvent(QEvent* event)
         setChartStyle(chartStyle(palette(), false));
 }
 
-// The planner's reasons (src/core/planner.cpp), word for word, for the translation; tst_planview holds every reason a
-// plan gives to this list.
+// The planner's reasons (src/core/explore/planner.cpp), word for word, for the translation; tst_planview holds every
+// reason a plan gives to this list.
 std::optional<QString> PlanView::reasonText(const std::string& reason)
 {
     static const char* const kReasons[] = {

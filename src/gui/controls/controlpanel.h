@@ -8,6 +8,7 @@
 #include "batchscale.h"
 #include "catalog.h"
 #include "estimate.h"
+#include "scenario.h"
 
 #include <QWidget>
 

@@ -1,6 +1,7 @@
 // The control panel's allocator rows: PyTorch's caching allocator with expandable segments, and the workspace each
-// cuDNN convolution call takes (src/core/allocator.h). They change what torch.cuda would report, not the tensors.
-// And the host rows: the CPU that issues the kernels and whether the step is replayed as a CUDA graph (time only).
+// cuDNN convolution call takes (src/core/estimate/allocator.h). They change what torch.cuda would report, not the
+// tensors. And the host rows: the CPU that issues the kernels and whether the step is replayed as a CUDA graph (time
+// only).
 
 #include "controlpanel.h"
 

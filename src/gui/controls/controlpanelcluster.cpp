@@ -1,5 +1,5 @@
 // The control panel's cluster rows: sequence parallelism beside tensor parallelism, and where the job's GPUs sit
-// (GPUs per node, the link inside a node and the one between nodes; src/core/links.h). The links set the
+// (GPUs per node, the link inside a node and the one between nodes; src/core/spec/links.h). The links set the
 // communication time only; they show once the job has more than one GPU.
 
 #include "controlpanel.h"

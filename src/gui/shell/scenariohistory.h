@@ -5,6 +5,7 @@
 // window to apply the earlier scenario through applyRequested().
 
 #include "estimate.h"
+#include "scenario.h"
 
 #include <QObject>
 #include <QUndoStack>

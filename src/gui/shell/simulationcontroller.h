@@ -1,6 +1,6 @@
 #pragma once
 
-// A thin, threaded wrapper of simulate() (src/core/simulate.h): owns the catalog and the current scenario, and
+// A thin, threaded wrapper of simulate() (src/core/simulate/simulate.h): owns the catalog and the current scenario, and
 // turns each change into a result for the views. simulate()'s cache keeps the lowered schedule, so that dragging the
 // batch slider only walks it again. The searches that need many rebuilds (the longest sequence that fits, the
 // suggestions) run on a worker thread and arrive a moment later.

@@ -1,5 +1,5 @@
-// Explain > What PyTorch would report: the caching allocator replayed over three steps (src/core/allocator.h), term
-// by term with the rule or the file each comes from and where it is set.
+// Explain > What PyTorch would report: the caching allocator replayed over three steps (src/core/estimate/allocator.h),
+// term by term with the rule or the file each comes from and where it is set.
 
 #include "explainer.h"
 

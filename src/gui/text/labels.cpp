@@ -1,6 +1,7 @@
 #include "labels.h"
 
 #include "formatting.h"
+#include "scenario.h"
 #include "units.h"
 
 #include <algorithm>

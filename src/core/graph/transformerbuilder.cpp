@@ -9,15 +9,6 @@
 
 namespace headroom {
 
-double transformerTokens(const TransformerSpec& t, std::int64_t sequenceSetting)
-{
-    if (t.input == InputKind::Patches) {
-        const double side = std::floor(double(sequenceSetting) / t.patchSize);
-        return side * side + (t.classToken ? 1.0 : 0.0);
-    }
-    return double(sequenceSetting);
-}
-
 namespace detail {
 
     TensorId TransformerBuilder::linearParam(TensorId x, double in, double out, bool bias, std::string_view name,

@@ -580,20 +580,4 @@ Estimate estimate(const ModelSpec& model, const GpuSpec& gpu, const TrainingConf
     return e;
 }
 
-Scenario defaultScenario()
-{
-    Scenario s;
-    s.gpuId = "rtx-a3000-12gb-laptop";
-    s.modelId = "bert-base";
-    s.config.microBatch = 16;
-    s.config.sequenceLength = 512;
-    s.config.precision = Precision::MixedFP16;
-    s.config.optimizer = OptimizerKind::AdamW;
-    s.config.attention = AttentionImpl::Fused;
-    s.overrides.bandwidthBytesPerSecond = 392e9;
-    s.overrides.note
-        = "What-if from the explainer: 392 GB/s. The datasheet figure is 336 GB/s (192-bit x 14 Gbps / 8).";
-    return s;
-}
-
 } // namespace headroom

@@ -240,15 +240,4 @@ std::int64_t maxSequence(const ModelSpec& model, const TrainingConfig& config, d
 
 double peakBytes(const Schedule& schedule, double microBatch, double overheadBytes, double reserveFraction);
 
-// The default scenario the project was asked for: RTX A3000 12 GB with a what-if 392 GB/s bandwidth roof.
-struct Scenario {
-    std::string gpuId;
-    std::string modelId;
-    TrainingConfig config;
-    GpuOverrides overrides;
-
-    bool operator==(const Scenario&) const = default;
-};
-Scenario defaultScenario();
-
 } // namespace headroom

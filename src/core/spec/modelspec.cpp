@@ -4,6 +4,7 @@
 #include "moespec.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace headroom {
@@ -436,6 +437,15 @@ std::string serializeModelSpec(const ModelSpec& m)
         j["transformer"] = transformerJson(m.transformer);
     }
     return j.dump(2) + "\n";
+}
+
+double transformerTokens(const TransformerSpec& t, std::int64_t sequenceSetting)
+{
+    if (t.input == InputKind::Patches) {
+        const double side = std::floor(double(sequenceSetting) / t.patchSize);
+        return side * side + (t.classToken ? 1.0 : 0.0);
+    }
+    return double(sequenceSetting);
 }
 
 } // namespace headroom

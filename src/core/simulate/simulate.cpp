@@ -181,6 +181,88 @@ std::vector<double> sweepBatches(std::int64_t current, std::int64_t best)
     return b;
 }
 
+namespace {
+
+    // The result from the lowered stages: the shown stage's estimate, the pipeline's totals and, when asked, the
+    // sweep, the searches, the allocator replay, the fixes and the time range.
+    void fillResult(const std::vector<std::shared_ptr<const Schedule>>& schedules, const ModelSpec* model,
+                    const GpuSpec* gpu, const Scenario& scenario, const SimulateOptions& options, SimulationResult& out)
+    {
+        const TrainingConfig& config = scenario.config;
+        const int stages = int(schedules.size());
+        out.model = model;
+        out.gpu = gpu;
+        out.scenario = scenario;
+        EstimateOptions eo;
+        eo.efficiency = options.efficiency;
+        eo.searchMaxSequence = options.searches;
+        eo.keepTimeline = options.timeline;
+        StageTotals totals;
+        // Without a timeline or searches the stages' own estimates are what the result needs: the shown one is kept.
+        const bool reuse = !eo.keepTimeline && !eo.searchMaxSequence;
+        const int wanted = options.stage >= 0 && options.stage < stages ? options.stage : -1;
+        const int worst = stages > 1 ? mostLoadedStage(schedules, *model, *gpu, scenario, eo, out.ranks, totals,
+                                                       reuse ? &out.estimate : nullptr, wanted)
+                                     : 0;
+        TrainingConfig shown = config;
+        shown.pipelineStage = options.stage >= 0 && options.stage < stages ? options.stage : worst;
+        const std::shared_ptr<const Schedule>& schedule = schedules[std::size_t(shown.pipelineStage)];
+        if (stages == 1 || !reuse) {
+            // The longest sequence is the most loaded stage's (below when another is shown).
+            EstimateOptions shownOptions = eo;
+            shownOptions.searchMaxSequence = eo.searchMaxSequence && shown.pipelineStage == worst;
+            evaluate(schedule, *model, *gpu, shown, scenario.overrides, shownOptions, out.estimate);
+        }
+        out.pipeline = {};
+        if (stages > 1) {
+            combineStages(out.estimate, out.ranks, totals, *model);
+            if (options.timeline) { // what the window draws; the planner and the scaling view need only the totals
+                std::vector<double> forward, backward;
+                for (const RankSummary& r : out.ranks) {
+                    forward.push_back(r.forwardSeconds);
+                    backward.push_back(r.microBatchSeconds - r.forwardSeconds);
+                }
+                out.pipeline = pipelineTimeline(config, forward, backward);
+            }
+        } else
+            out.ranks.assign(1,
+                             summarize(out.estimate, shown,
+                                       model->family == ModelFamily::Transformer ? model->transformer.layers : 0));
+        const Estimate& e = out.estimate;
+        Scenario stageScenario = scenario;
+        stageScenario.config = shown;
+        // The longest sequence is the whole pipeline's: the most loaded stage's, whichever stage is shown.
+        TrainingConfig limiting = config;
+        limiting.pipelineStage = worst;
+        if (options.searches && shown.pipelineStage != worst)
+            out.estimate.maxSequence = maxSequence(*model, limiting, e.capacityBytes, e.overheadBytes,
+                                                   &out.estimate.maxSequenceLimitedByModel);
+        out.allocator = options.searches ? judge(*model, *gpu, shown, limiting, true, out.estimate)
+                                         : AllocatorEstimate {};
+        out.verdict = fitVerdict(e.peakBytes, e.capacityBytes, out.allocator);
+        for (RankSummary& rank : out.ranks) {
+            if (options.searches && rank.stage == shown.pipelineStage) {
+                rank.fits = e.fits;
+                rank.maxMicroBatch = e.maxMicroBatch;
+            }
+        }
+        if (options.sweep) {
+            const auto batches = sweepBatches(config.microBatch, e.maxMicroBatch);
+            out.sweep = batchSweep(*schedule, batches, e.overheadBytes, config.allocatorReserveFraction);
+        } else {
+            out.sweep.clear();
+        }
+        out.searched = options.searches;
+        out.fixes.clear();
+        if (options.searches && !e.fits)
+            out.fixes = fixesFor(*model, *gpu, stageScenario, e);
+        out.timeRange = options.searches
+            ? timeRangeFor(schedule, *model, *gpu, stageScenario, e.stepSeconds, options.efficiency)
+            : StepTimeRange {};
+    }
+
+} // namespace
+
 std::optional<Error> simulate(const Catalog& catalog, const Scenario& requested, const SimulateOptions& options,
                               SimulationCache* cache, SimulationResult& out)
 {
@@ -236,74 +318,7 @@ std::optional<Error> simulate(const Catalog& catalog, const Scenario& requested,
         }
     }
 
-    out.model = model;
-    out.gpu = gpu;
-    out.scenario = scenario;
-    EstimateOptions eo;
-    eo.efficiency = options.efficiency;
-    eo.searchMaxSequence = options.searches;
-    eo.keepTimeline = options.timeline;
-    StageTotals totals;
-    // Without a timeline or searches the stages' own estimates are what the result needs: the shown one is kept.
-    const bool reuse = !eo.keepTimeline && !eo.searchMaxSequence;
-    const int wanted = options.stage >= 0 && options.stage < stages ? options.stage : -1;
-    const int worst = stages > 1 ? mostLoadedStage(schedules, *model, *gpu, scenario, eo, out.ranks, totals,
-                                                   reuse ? &out.estimate : nullptr, wanted)
-                                 : 0;
-    TrainingConfig shown = config;
-    shown.pipelineStage = options.stage >= 0 && options.stage < stages ? options.stage : worst;
-    const std::shared_ptr<const Schedule>& schedule = schedules[std::size_t(shown.pipelineStage)];
-    if (stages == 1 || !reuse) {
-        // The longest sequence is the most loaded stage's (below when another is shown).
-        EstimateOptions shownOptions = eo;
-        shownOptions.searchMaxSequence = eo.searchMaxSequence && shown.pipelineStage == worst;
-        evaluate(schedule, *model, *gpu, shown, scenario.overrides, shownOptions, out.estimate);
-    }
-    out.pipeline = {};
-    if (stages > 1) {
-        combineStages(out.estimate, out.ranks, totals, *model);
-        if (options.timeline) { // what the window draws; the planner and the scaling view need only the totals
-            std::vector<double> forward, backward;
-            for (const RankSummary& r : out.ranks) {
-                forward.push_back(r.forwardSeconds);
-                backward.push_back(r.microBatchSeconds - r.forwardSeconds);
-            }
-            out.pipeline = pipelineTimeline(config, forward, backward);
-        }
-    } else
-        out.ranks.assign(1,
-                         summarize(out.estimate, shown,
-                                   model->family == ModelFamily::Transformer ? model->transformer.layers : 0));
-    const Estimate& e = out.estimate;
-    Scenario stageScenario = scenario;
-    stageScenario.config = shown;
-    // The longest sequence is the whole pipeline's: the most loaded stage's, whichever stage is shown.
-    TrainingConfig limiting = config;
-    limiting.pipelineStage = worst;
-    if (options.searches && shown.pipelineStage != worst)
-        out.estimate.maxSequence = maxSequence(*model, limiting, e.capacityBytes, e.overheadBytes,
-                                               &out.estimate.maxSequenceLimitedByModel);
-    out.allocator = options.searches ? judge(*model, *gpu, shown, limiting, true, out.estimate) : AllocatorEstimate {};
-    out.verdict = fitVerdict(e.peakBytes, e.capacityBytes, out.allocator);
-    for (RankSummary& rank : out.ranks) {
-        if (options.searches && rank.stage == shown.pipelineStage) {
-            rank.fits = e.fits;
-            rank.maxMicroBatch = e.maxMicroBatch;
-        }
-    }
-    if (options.sweep) {
-        const auto batches = sweepBatches(config.microBatch, e.maxMicroBatch);
-        out.sweep = batchSweep(*schedule, batches, e.overheadBytes, config.allocatorReserveFraction);
-    } else {
-        out.sweep.clear();
-    }
-    out.searched = options.searches;
-    out.fixes.clear();
-    if (options.searches && !e.fits)
-        out.fixes = fixesFor(*model, *gpu, stageScenario, e);
-    out.timeRange = options.searches
-        ? timeRangeFor(schedule, *model, *gpu, stageScenario, e.stepSeconds, options.efficiency)
-        : StepTimeRange {};
+    fillResult(schedules, model, gpu, scenario, options, out);
     return std::nullopt;
 }
 

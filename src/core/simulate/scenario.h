@@ -4,14 +4,26 @@
 // saved scenario reproduces the same estimate. A custom model can be embedded in the file.
 
 #include "error.h"
-#include "estimate.h"
+#include "gpuspec.h"
 #include "modelspec.h"
+#include "trainingconfig.h"
 
 #include <optional>
 #include <string>
 #include <string_view>
 
 namespace headroom {
+
+// The default scenario the project was asked for: RTX A3000 12 GB with a what-if 392 GB/s bandwidth roof.
+struct Scenario {
+    std::string gpuId;
+    std::string modelId;
+    TrainingConfig config;
+    GpuOverrides overrides;
+
+    bool operator==(const Scenario&) const = default;
+};
+Scenario defaultScenario();
 
 struct ScenarioDocument {
     Scenario scenario;

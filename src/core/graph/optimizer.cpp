@@ -108,6 +108,52 @@ std::vector<MemoryTerm> optimizerStateTerms(const Graph& graph, const TrainingCo
     return terms;
 }
 
+namespace {
+
+    // bitsandbytes AdamW8bit and PagedAdamW8bit: two 8-bit states per element with an FP32 absmax per block, 32-bit
+    // states for small tensors.
+    void bnb8bitStep(OptimizerFootprint& f, const Graph& graph, const TrainingConfig& config, double params, double pw,
+                     double gradBytes, double masterIo, int kernelsPerTensor) // masterIo: 0 without master weights
+    {
+        const bool paged = config.optimizer == OptimizerKind::PagedAdamW8bit;
+        f.implementation = paged ? "bitsandbytes PagedAdamW8bit" : "bitsandbytes AdamW8bit";
+        f.paged = paged;
+        double state = 0.0;
+        for (const auto& p : graph.params) {
+            if (!p.trainable)
+                continue;
+            if (p.numel >= kBnbMin8bitSize)
+                state += 2.0 * p.numel + 2.0 * 4.0 * std::ceil(p.numel / kBnbBlock);
+            else
+                state += 2.0 * 4.0 * p.numel;
+        }
+        f.stateBytes = state;
+        f.flops = 20.0 * params;
+        f.trafficBytes = params * (gradBytes + 2.0 * pw + 2.0 * 2.0) + params * masterIo;
+        f.kernels = kernelsPerTensor;
+        f.hostOps = 3 * kernelsPerTensor; // bitsandbytes steps tensor by tensor from Python (optimizer.py update_step)
+    }
+
+    // transformers Adafactor: factored FP32 statistics and the per-parameter loop's FP32 temporaries.
+    void adafactorStep(OptimizerFootprint& f, const Graph& graph, double params, double largest, double pw,
+                       double gradBytes, int kernelsPerTensor)
+    {
+        f.implementation = "transformers Adafactor";
+        double state = 0.0;
+        for (const auto& p : graph.params)
+            state += p.trainable ? adafactorState(p) : 0.0;
+        f.stateBytes = 4.0 * state; // statistics are kept in FP32
+        // The per-parameter loop allocates grad**2 and the reconstructed second moment in FP32, plus FP32 copies of
+        // 16-bit gradients and parameters.
+        f.tempBytes = largest * (2.0 * 4.0 + (pw < 4.0 ? 8.0 : 0.0));
+        f.flops = 20.0 * params;
+        f.trafficBytes = params * (gradBytes + 10.0 * 4.0 + 2.0 * pw);
+        f.kernels = 12 * kernelsPerTensor;
+        f.hostOps = 12 * kernelsPerTensor;
+    }
+
+} // namespace
+
 OptimizerFootprint optimizerFootprint(const Graph& graph, const TrainingConfig& config, DType paramType,
                                       double gradBytes)
 {
@@ -181,41 +227,12 @@ OptimizerFootprint optimizerFootprint(const Graph& graph, const TrainingConfig& 
         f.hostOps = 3 * kernelsPerTensor;
         break;
     case OptimizerKind::AdamW8bit:
-    case OptimizerKind::PagedAdamW8bit: {
-        const bool paged = config.optimizer == OptimizerKind::PagedAdamW8bit;
-        f.implementation = paged ? "bitsandbytes PagedAdamW8bit" : "bitsandbytes AdamW8bit";
-        f.paged = paged;
-        double state = 0.0;
-        for (const auto& p : graph.params) {
-            if (!p.trainable)
-                continue;
-            if (p.numel >= kBnbMin8bitSize)
-                state += 2.0 * p.numel + 2.0 * 4.0 * std::ceil(p.numel / kBnbBlock);
-            else
-                state += 2.0 * 4.0 * p.numel;
-        }
-        f.stateBytes = state;
-        f.flops = 20.0 * params;
-        f.trafficBytes = params * (gradBytes + 2.0 * pw + 2.0 * 2.0) + (master ? params * masterIo : 0.0);
-        f.kernels = kernelsPerTensor;
-        f.hostOps = 3 * kernelsPerTensor; // bitsandbytes steps tensor by tensor from Python (optimizer.py update_step)
+    case OptimizerKind::PagedAdamW8bit:
+        bnb8bitStep(f, graph, config, params, pw, gradBytes, masterIo, kernelsPerTensor);
         break;
-    }
-    case OptimizerKind::Adafactor: {
-        f.implementation = "transformers Adafactor";
-        double state = 0.0;
-        for (const auto& p : graph.params)
-            state += p.trainable ? adafactorState(p) : 0.0;
-        f.stateBytes = 4.0 * state; // statistics are kept in FP32
-        // The per-parameter loop allocates grad**2 and the reconstructed second moment in FP32, plus FP32 copies of
-        // 16-bit gradients and parameters.
-        f.tempBytes = largest * (2.0 * 4.0 + (pw < 4.0 ? 8.0 : 0.0));
-        f.flops = 20.0 * params;
-        f.trafficBytes = params * (gradBytes + 10.0 * 4.0 + 2.0 * pw);
-        f.kernels = 12 * kernelsPerTensor;
-        f.hostOps = 12 * kernelsPerTensor;
+    case OptimizerKind::Adafactor:
+        adafactorStep(f, graph, params, largest, pw, gradBytes, kernelsPerTensor);
         break;
-    }
     }
     // GradScaler.unscale_ (FP16 autocast) reads and writes every gradient once more.
     if (config.precision == Precision::MixedFP16 && !master)

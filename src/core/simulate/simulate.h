@@ -18,6 +18,7 @@
 #include "inference.h"
 #include "pipeline.h"
 #include "pipelineschedule.h"
+#include "scenario.h"
 #include "sweep.h"
 
 #include <cstdint>

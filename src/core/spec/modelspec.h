@@ -187,4 +187,7 @@ struct ModelSpec {
 Expected<ModelSpec> parseModelSpec(std::string_view jsonText, std::string_view origin);
 std::string serializeModelSpec(const ModelSpec& model);
 
+// Tokens per sample for a transformer at this sequence setting (patches plus class token for ViT).
+double transformerTokens(const TransformerSpec& t, std::int64_t sequenceSetting);
+
 } // namespace headroom

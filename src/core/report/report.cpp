@@ -422,134 +422,165 @@ std::string resultToJson(const SimulationResult& r, const ReportOptions& options
     return j.dump(2) + "\n";
 }
 
+namespace {
+
+    // The table's head: the model, how it is split, the GPU and every setting.
+    std::string tableSetting(const Estimate& e, const ModelSpec& model)
+    {
+        std::string out;
+        char line[512];
+        const GpuSpec& g = *e.gpu.spec;
+        std::snprintf(line, sizeof line, "Model      %s (%s parameters)\n", model.name.c_str(),
+                      formatCount(e.parameters).c_str());
+        out += line;
+        if (e.config.tensorParallel > 1) {
+            std::snprintf(line, sizeof line,
+                          "Split      tensor parallelism %d%s: %s parameters per GPU, %.0f GPUs in all\n",
+                          e.config.tensorParallel, e.config.sequenceParallel ? " with sequence parallelism" : "",
+                          formatCount(e.parametersPerGpu).c_str(), double(jobGpus(e.config)));
+            out += line;
+        }
+        if (model.transformer.moe.any()) {
+            const MoeSpec& moe = model.transformer.moe;
+            std::string split;
+            if (const int ep = e.config.expertParallel; ep > 1) {
+                const int perGpu = moe.experts / ep;
+                split = ", " + std::to_string(perGpu) + (perGpu == 1 ? " expert" : " experts") + " per GPU (ep "
+                    + std::to_string(ep) + ")";
+            }
+            std::snprintf(line, sizeof line,
+                          "Experts    %d per MoE layer, %d per token: %s active parameters per token%s\n", moe.experts,
+                          moe.topK, formatCount(e.activeParameters).c_str(), split.c_str());
+            out += line;
+        }
+        if (e.config.pipelineParallel > 1) {
+            std::string uneven;
+            if (e.config.firstStageLayers > 0)
+                uneven += ", " + std::to_string(e.config.firstStageLayers) + " blocks on the first";
+            if (e.config.lastStageLayers > 0)
+                uneven += ", " + std::to_string(e.config.lastStageLayers) + " blocks on the last";
+            std::snprintf(
+                line, sizeof line,
+                "Pipeline   %d stages (%s%s), %d micro-batches per step; the figures below are stage %d's, the "
+                "most loaded (%s parameters per GPU)\n",
+                e.config.pipelineParallel, std::string(toString(e.config.pipelineSchedule)).c_str(), uneven.c_str(),
+                e.config.gradientAccumulation, e.config.pipelineStage, formatCount(e.parametersPerGpu).c_str());
+            out += line;
+        }
+        if (e.config.finetune.method != FinetuneMethod::Full) {
+            std::snprintf(line, sizeof line, "Trains     %s parameters (%s)\n",
+                          formatCount(e.trainableParameters).c_str(),
+                          std::string(toString(e.config.finetune.method)).c_str());
+            out += line;
+        }
+        std::snprintf(line, sizeof line, "GPU        %s, %s, %.0f GB/s%s\n", g.name.c_str(),
+                      formatBytes(e.gpu.memoryBytes).c_str(), e.gpu.bandwidthBytesPerSecond / 1e9,
+                      e.gpu.bandwidthOverridden ? " (what-if override)" : "");
+        out += line;
+        if (!e.gpu.overrideNote.empty()
+            && (e.gpu.bandwidthOverridden || e.gpu.memoryOverridden || e.gpu.peakOverridden))
+            out += "           " + e.gpu.overrideNote + "\n";
+        std::snprintf(line, sizeof line,
+                      "Setting    micro-batch %lld, %s %lld, %s, ZeRO-%d x %d, checkpointing %s, %s attention, %s\n",
+                      (long long)e.config.microBatch, model.isVision() ? "image" : "sequence",
+                      (long long)e.config.sequenceLength, std::string(toString(e.config.precision)).c_str(),
+                      e.config.zeroStage, e.config.dataParallel, std::string(toString(e.config.checkpointing)).c_str(),
+                      std::string(toString(e.config.attention)).c_str(),
+                      std::string(toString(e.config.optimizer)).c_str());
+        out += line;
+        std::snprintf(
+            line, sizeof line, "Loop       %s\n",
+            e.config.loop == TrainingLoop::KeepOutputs
+                ? "keep-outputs (output = model(x); loss = loss_fn(output, y): the output lives through backward)"
+                : "drop-outputs (loss = model(**batch).loss: the output is freed after the loss)");
+        out += line;
+        if (model.family == ModelFamily::Transformer && e.config.attention == AttentionImpl::Fused) {
+            const SdpaCall call = sdpaCallFor(model.transformer, e.config);
+            const SdpaChoice k = chooseSdpaKernel(call);
+            std::snprintf(line, sizeof line, "SDPA       %s kernel (torch %s): %s%s\n",
+                          std::string(toString(k.kernel)).c_str(), toString(e.config.torch).c_str(),
+                          sdpaReason(k, call).c_str(),
+                          k.kernel == SdpaKernel::Math ? "; the s x s probabilities are saved" : "");
+            out += line;
+        }
+        return out;
+    }
+
+    // Memory by category, the peak and the verdict.
+    std::string tableMemory(const Estimate& e, const ModelSpec& model)
+    {
+        std::string out;
+        char line[512];
+        out += "\nMemory (per GPU)                 size        at peak\n";
+        static const char* names[] = { "weights",     "weight copies", "gradients", "optimizer states",
+                                       "activations", "transient",     "overhead" };
+        for (int c = 0; c < kMemoryCategoryCount; ++c) {
+            std::snprintf(line, sizeof line, "  %-28s %12s %12s\n", names[c], formatBytes(e.components[c]).c_str(),
+                          formatBytes(e.atPeak[c]).c_str());
+            out += line;
+        }
+        std::snprintf(line, sizeof line, "  %-28s %12s   (%s, %s%s, layer %d)\n", "peak",
+                      formatBytes(e.peakBytes).c_str(), std::string(toString(e.peakPhase)).c_str(),
+                      e.peakOperator.c_str(), e.peakInRecompute ? " recompute" : "", e.peakLayer);
+        out += line;
+        std::snprintf(line, sizeof line, "  %-28s %12s\n", "capacity", formatBytes(e.capacityBytes).c_str());
+        out += line;
+        std::snprintf(line, sizeof line, "\nVerdict    %s: %s %s (%s)\n", e.fits ? "fits" : "does not fit",
+                      formatBytes(std::fabs(e.headroomBytes)).c_str(), e.fits ? "free" : "over",
+                      e.fitDecidedBy == FitRule::Allocator ? "caching allocator replayed under the capacity"
+                                                           : "simulated peak");
+        out += line;
+        const std::string largest = e.maxMicroBatch > 0 ? std::to_string(e.maxMicroBatch) : "none, even at batch 1";
+        std::snprintf(line, sizeof line, "           largest micro-batch that fits: %s; longest %s: %lld%s\n",
+                      largest.c_str(), model.isVision() ? "image side" : "sequence", (long long)e.maxSequence,
+                      e.maxSequenceLimitedByModel ? " (model limit)" : "");
+        out += line;
+        return out;
+    }
+
+    // Step time, the two clocks, communication, the pipeline and the warnings.
+    std::string tableTime(const Estimate& e)
+    {
+        std::string out;
+        char line[512];
+        std::snprintf(line, sizeof line, "Time       step %s, %.0f %s/s, MFU %.1f%%\n",
+                      formatSeconds(e.stepSeconds).c_str(), e.throughputPerSecond, e.vision ? "images" : "tokens",
+                      e.mfu * 100.0);
+        out += line;
+        std::snprintf(line, sizeof line,
+                      "           %s: GPU busy %s, host issuing %s, GPU waiting for the host %s (%s)\n",
+                      e.hostBound() ? "host-bound" : "GPU-bound", formatSeconds(e.gpuBusySeconds).c_str(),
+                      formatSeconds(e.hostSeconds).c_str(), formatSeconds(e.gpuIdleSeconds()).c_str(),
+                      e.config.host.execution == Execution::CudaGraphs ? "CUDA graphs" : "eager");
+        out += line;
+        std::string comm;
+        auto kind = [&](const char* what, double seconds, double bytes) {
+            if (seconds > 0.0)
+                comm += std::string(comm.empty() ? "" : ", ") + what + " " + formatSeconds(seconds) + " ("
+                    + formatBytes(bytes) + ")";
+        };
+        kind("data-parallel", e.dataParallelSeconds, e.dataParallelBytes);
+        kind("tensor-parallel", e.tensorParallelSeconds, e.tensorParallelBytes);
+        kind("expert all-to-all", e.expertParallelSeconds, e.expertParallelBytes);
+        kind("context ring", e.contextParallelSeconds, e.contextParallelBytes);
+        if (!comm.empty())
+            out += "           communication " + comm + "; " + formatSeconds(e.exposedCommunicationSeconds)
+                + " not hidden\n";
+        if (e.pipelineBubbleSeconds > 0.0 || e.pipelineSeconds > 0.0) {
+            std::snprintf(line, sizeof line, "           pipeline bubble %s, stage sends %s\n",
+                          formatSeconds(e.pipelineBubbleSeconds).c_str(), formatSeconds(e.pipelineSeconds).c_str());
+            out += line;
+        }
+        for (const EstimateWarning& w : e.warnings)
+            out += "Warning    " + w.message + "\n";
+        return out;
+    }
+
+} // namespace
+
 std::string estimateToTable(const Estimate& e, const ModelSpec& model)
 {
-    std::string out;
-    char line[512];
-    const GpuSpec& g = *e.gpu.spec;
-    std::snprintf(line, sizeof line, "Model      %s (%s parameters)\n", model.name.c_str(),
-                  formatCount(e.parameters).c_str());
-    out += line;
-    if (e.config.tensorParallel > 1) {
-        std::snprintf(line, sizeof line,
-                      "Split      tensor parallelism %d%s: %s parameters per GPU, %.0f GPUs in all\n",
-                      e.config.tensorParallel, e.config.sequenceParallel ? " with sequence parallelism" : "",
-                      formatCount(e.parametersPerGpu).c_str(), double(jobGpus(e.config)));
-        out += line;
-    }
-    if (model.transformer.moe.any()) {
-        const MoeSpec& moe = model.transformer.moe;
-        std::string split;
-        if (const int ep = e.config.expertParallel; ep > 1) {
-            const int perGpu = moe.experts / ep;
-            split = ", " + std::to_string(perGpu) + (perGpu == 1 ? " expert" : " experts") + " per GPU (ep "
-                + std::to_string(ep) + ")";
-        }
-        std::snprintf(line, sizeof line,
-                      "Experts    %d per MoE layer, %d per token: %s active parameters per token%s\n", moe.experts,
-                      moe.topK, formatCount(e.activeParameters).c_str(), split.c_str());
-        out += line;
-    }
-    if (e.config.pipelineParallel > 1) {
-        std::string uneven;
-        if (e.config.firstStageLayers > 0)
-            uneven += ", " + std::to_string(e.config.firstStageLayers) + " blocks on the first";
-        if (e.config.lastStageLayers > 0)
-            uneven += ", " + std::to_string(e.config.lastStageLayers) + " blocks on the last";
-        std::snprintf(line, sizeof line,
-                      "Pipeline   %d stages (%s%s), %d micro-batches per step; the figures below are stage %d's, the "
-                      "most loaded (%s parameters per GPU)\n",
-                      e.config.pipelineParallel, std::string(toString(e.config.pipelineSchedule)).c_str(),
-                      uneven.c_str(), e.config.gradientAccumulation, e.config.pipelineStage,
-                      formatCount(e.parametersPerGpu).c_str());
-        out += line;
-    }
-    if (e.config.finetune.method != FinetuneMethod::Full) {
-        std::snprintf(line, sizeof line, "Trains     %s parameters (%s)\n", formatCount(e.trainableParameters).c_str(),
-                      std::string(toString(e.config.finetune.method)).c_str());
-        out += line;
-    }
-    std::snprintf(line, sizeof line, "GPU        %s, %s, %.0f GB/s%s\n", g.name.c_str(),
-                  formatBytes(e.gpu.memoryBytes).c_str(), e.gpu.bandwidthBytesPerSecond / 1e9,
-                  e.gpu.bandwidthOverridden ? " (what-if override)" : "");
-    out += line;
-    if (!e.gpu.overrideNote.empty() && (e.gpu.bandwidthOverridden || e.gpu.memoryOverridden || e.gpu.peakOverridden))
-        out += "           " + e.gpu.overrideNote + "\n";
-    std::snprintf(line, sizeof line,
-                  "Setting    micro-batch %lld, %s %lld, %s, ZeRO-%d x %d, checkpointing %s, %s attention, %s\n",
-                  (long long)e.config.microBatch, model.isVision() ? "image" : "sequence",
-                  (long long)e.config.sequenceLength, std::string(toString(e.config.precision)).c_str(),
-                  e.config.zeroStage, e.config.dataParallel, std::string(toString(e.config.checkpointing)).c_str(),
-                  std::string(toString(e.config.attention)).c_str(), std::string(toString(e.config.optimizer)).c_str());
-    out += line;
-    std::snprintf(line, sizeof line, "Loop       %s\n",
-                  e.config.loop == TrainingLoop::KeepOutputs
-                      ? "keep-outputs (output = model(x); loss = loss_fn(output, y): the output lives through backward)"
-                      : "drop-outputs (loss = model(**batch).loss: the output is freed after the loss)");
-    out += line;
-    if (model.family == ModelFamily::Transformer && e.config.attention == AttentionImpl::Fused) {
-        const SdpaCall call = sdpaCallFor(model.transformer, e.config);
-        const SdpaChoice k = chooseSdpaKernel(call);
-        std::snprintf(line, sizeof line, "SDPA       %s kernel (torch %s): %s%s\n",
-                      std::string(toString(k.kernel)).c_str(), toString(e.config.torch).c_str(),
-                      sdpaReason(k, call).c_str(),
-                      k.kernel == SdpaKernel::Math ? "; the s x s probabilities are saved" : "");
-        out += line;
-    }
-    out += "\nMemory (per GPU)                 size        at peak\n";
-    static const char* names[] = { "weights",     "weight copies", "gradients", "optimizer states",
-                                   "activations", "transient",     "overhead" };
-    for (int c = 0; c < kMemoryCategoryCount; ++c) {
-        std::snprintf(line, sizeof line, "  %-28s %12s %12s\n", names[c], formatBytes(e.components[c]).c_str(),
-                      formatBytes(e.atPeak[c]).c_str());
-        out += line;
-    }
-    std::snprintf(line, sizeof line, "  %-28s %12s   (%s, %s%s, layer %d)\n", "peak", formatBytes(e.peakBytes).c_str(),
-                  std::string(toString(e.peakPhase)).c_str(), e.peakOperator.c_str(),
-                  e.peakInRecompute ? " recompute" : "", e.peakLayer);
-    out += line;
-    std::snprintf(line, sizeof line, "  %-28s %12s\n", "capacity", formatBytes(e.capacityBytes).c_str());
-    out += line;
-    std::snprintf(line, sizeof line, "\nVerdict    %s: %s %s (%s)\n", e.fits ? "fits" : "does not fit",
-                  formatBytes(std::fabs(e.headroomBytes)).c_str(), e.fits ? "free" : "over",
-                  e.fitDecidedBy == FitRule::Allocator ? "caching allocator replayed under the capacity"
-                                                       : "simulated peak");
-    out += line;
-    const std::string largest = e.maxMicroBatch > 0 ? std::to_string(e.maxMicroBatch) : "none, even at batch 1";
-    std::snprintf(line, sizeof line, "           largest micro-batch that fits: %s; longest %s: %lld%s\n",
-                  largest.c_str(), model.isVision() ? "image side" : "sequence", (long long)e.maxSequence,
-                  e.maxSequenceLimitedByModel ? " (model limit)" : "");
-    out += line;
-    std::snprintf(line, sizeof line, "Time       step %s, %.0f %s/s, MFU %.1f%%\n",
-                  formatSeconds(e.stepSeconds).c_str(), e.throughputPerSecond, e.vision ? "images" : "tokens",
-                  e.mfu * 100.0);
-    out += line;
-    std::snprintf(line, sizeof line, "           %s: GPU busy %s, host issuing %s, GPU waiting for the host %s (%s)\n",
-                  e.hostBound() ? "host-bound" : "GPU-bound", formatSeconds(e.gpuBusySeconds).c_str(),
-                  formatSeconds(e.hostSeconds).c_str(), formatSeconds(e.gpuIdleSeconds()).c_str(),
-                  e.config.host.execution == Execution::CudaGraphs ? "CUDA graphs" : "eager");
-    out += line;
-    std::string comm;
-    auto kind = [&](const char* what, double seconds, double bytes) {
-        if (seconds > 0.0)
-            comm += std::string(comm.empty() ? "" : ", ") + what + " " + formatSeconds(seconds) + " ("
-                + formatBytes(bytes) + ")";
-    };
-    kind("data-parallel", e.dataParallelSeconds, e.dataParallelBytes);
-    kind("tensor-parallel", e.tensorParallelSeconds, e.tensorParallelBytes);
-    kind("expert all-to-all", e.expertParallelSeconds, e.expertParallelBytes);
-    kind("context ring", e.contextParallelSeconds, e.contextParallelBytes);
-    if (!comm.empty())
-        out += "           communication " + comm + "; " + formatSeconds(e.exposedCommunicationSeconds)
-            + " not hidden\n";
-    if (e.pipelineBubbleSeconds > 0.0 || e.pipelineSeconds > 0.0) {
-        std::snprintf(line, sizeof line, "           pipeline bubble %s, stage sends %s\n",
-                      formatSeconds(e.pipelineBubbleSeconds).c_str(), formatSeconds(e.pipelineSeconds).c_str());
-        out += line;
-    }
-    for (const EstimateWarning& w : e.warnings)
-        out += "Warning    " + w.message + "\n";
-    return out;
+    return tableSetting(e, model) + tableMemory(e, model) + tableTime(e);
 }
 
 std::string_view timeLeverKey(TimeLever::Kind k)

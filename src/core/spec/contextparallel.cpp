@@ -1,7 +1,5 @@
 #include "contextparallel.h"
 
-#include "modelgraph.h"
-
 #include <cmath>
 #include <string>
 

@@ -23,45 +23,13 @@ namespace {
         return std::max(1.0, std::floor((in + 2.0 * padding - kernel) / stride) + 1.0);
     }
 
-} // namespace
-
-void buildCnnGraph(const ModelSpec& model, const TrainingConfig& config, Graph& g)
-{
-    const CnnSpec& spec = model.cnn;
-    g.clear();
-    g.ops.reserve(spec.layers.size() * 2 + 8);
-    g.tensors.reserve(spec.layers.size() * 4 + 8);
-    g.storages.reserve(spec.layers.size() * 4 + 8);
-    g.refs.reserve(spec.layers.size() * 10);
-    GraphBuilder b(g, planPrecision(config));
-    b.setLayer(-1);
-    const double side = double(std::max<std::int64_t>(1, config.sequenceLength));
-    // The images are cast to the model's own dtype (FP32 under autocast, BF16 for a model.to(torch.bfloat16)).
-    const TensorId image = b.input("images", b.plan().paramType, spec.channels * side * side);
-    const TensorId labels = b.input("labels", DType::I64, 1.0);
-
-    std::vector<TensorId> out(spec.layers.size(), kNoTensor);
-    std::vector<Shape> shape(spec.layers.size());
-    const Shape imageShape { double(spec.channels), side, side };
-    int group = 0;
-    TensorId last = image;
-    Shape lastShape = imageShape;
-    double classes = 0.0;
-
-    for (std::size_t i = 0; i < spec.layers.size(); ++i) {
-        const CnnLayer& L = spec.layers[i];
-        auto inputAt = [&](std::size_t k) -> std::pair<TensorId, Shape> {
-            if (k >= L.inputs.size())
-                return { last, lastShape };
-            const int ref = L.inputs[k];
-            if (ref < 0 || ref >= int(i))
-                return { image, imageShape };
-            return { out[ref], shape[ref] };
-        };
-        const auto [x, xs] = inputAt(0);
-        const std::string_view name = b.intern(L.name);
+    // One layer as torchvision's module runs it on x (shape xs; second: the other operand of Add and Mul). Returns
+    // its output and sets ys to the output's shape; convolutions and Linear layers open a new layer group.
+    TensorId cnnLayer(GraphBuilder& b, const CnnLayer& L, std::string_view name, TensorId x, const Shape& xs,
+                      const std::pair<TensorId, Shape>& second, Shape& ys, int& group, double& classes)
+    {
         TensorId y = x;
-        Shape ys = xs;
+        ys = xs;
         switch (L.op) {
         case CnnOp::Conv2d: {
             b.setLayer(group++);
@@ -104,13 +72,11 @@ void buildCnnGraph(const ModelSpec& model, const TrainingConfig& config, Graph& 
             y = b.pool(x, ys.c, xs.h * xs.w, false, name);
             break;
         case CnnOp::Add: {
-            const auto [x2, xs2] = inputAt(1);
-            (void)xs2;
-            y = b.add(x, x2, name, L.inplace);
+            y = b.add(x, second.first, name, L.inplace);
             break;
         }
         case CnnOp::Mul: {
-            const auto [x2, xs2] = inputAt(1);
+            const auto& [x2, xs2] = second;
             y = b.mul(x, x2, name);
             ys = xs.numel() >= xs2.numel() ? xs : xs2;
             break;
@@ -141,6 +107,48 @@ void buildCnnGraph(const ModelSpec& model, const TrainingConfig& config, Graph& 
             }
             break;
         }
+        return y;
+    }
+
+} // namespace
+
+void buildCnnGraph(const ModelSpec& model, const TrainingConfig& config, Graph& g)
+{
+    const CnnSpec& spec = model.cnn;
+    g.clear();
+    g.ops.reserve(spec.layers.size() * 2 + 8);
+    g.tensors.reserve(spec.layers.size() * 4 + 8);
+    g.storages.reserve(spec.layers.size() * 4 + 8);
+    g.refs.reserve(spec.layers.size() * 10);
+    GraphBuilder b(g, planPrecision(config));
+    b.setLayer(-1);
+    const double side = double(std::max<std::int64_t>(1, config.sequenceLength));
+    // The images are cast to the model's own dtype (FP32 under autocast, BF16 for a model.to(torch.bfloat16)).
+    const TensorId image = b.input("images", b.plan().paramType, spec.channels * side * side);
+    const TensorId labels = b.input("labels", DType::I64, 1.0);
+
+    std::vector<TensorId> out(spec.layers.size(), kNoTensor);
+    std::vector<Shape> shape(spec.layers.size());
+    const Shape imageShape { double(spec.channels), side, side };
+    int group = 0;
+    TensorId last = image;
+    Shape lastShape = imageShape;
+    double classes = 0.0;
+
+    for (std::size_t i = 0; i < spec.layers.size(); ++i) {
+        const CnnLayer& L = spec.layers[i];
+        auto inputAt = [&](std::size_t k) -> std::pair<TensorId, Shape> {
+            if (k >= L.inputs.size())
+                return { last, lastShape };
+            const int ref = L.inputs[k];
+            if (ref < 0 || ref >= int(i))
+                return { image, imageShape };
+            return { out[ref], shape[ref] };
+        };
+        const auto [x, xs] = inputAt(0);
+        const std::string_view name = b.intern(L.name);
+        Shape ys;
+        const TensorId y = cnnLayer(b, L, name, x, xs, inputAt(1), ys, group, classes);
         out[i] = y;
         shape[i] = ys;
         last = y;

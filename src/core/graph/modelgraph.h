@@ -20,7 +20,4 @@ void buildCnnGraph(const ModelSpec& model, const TrainingConfig& config, Graph& 
 // The head a configuration trains: the model's own unless TrainingConfig::task names another.
 HeadKind effectiveHead(const TransformerSpec& t, const TrainingConfig& config);
 
-// Tokens per sample for a transformer at this sequence setting (patches plus class token for ViT).
-double transformerTokens(const TransformerSpec& t, std::int64_t sequenceSetting);
-
 } // namespace headroom

@@ -9,8 +9,6 @@
 
 #include "finetune.h"
 #include "jsonreader.h"
-#include "modelgraph.h"
-#include "reportjson.h"
 
 #include <cmath>
 
@@ -218,32 +216,11 @@ std::optional<Error> validateForModel(const ModelSpec& model, const TrainingConf
     return validateFinetune(model, c, origin);
 }
 
-Expected<ScenarioDocument> parseScenario(std::string_view jsonText, std::string_view origin)
-{
-    try {
-        const json doc = detail::parseDocument(jsonText);
-        const ObjectReader r(doc, "");
-        const std::string format = r.string("format", 64);
-        if (format != "headroom-scenario")
-            r.fail("format", "must be \"headroom-scenario\", got \"" + format + "\"");
-        const std::int64_t version = r.integer("version", 1, 1000);
-        if (version != 1)
-            r.fail("version", "version " + std::to_string(version) + " is newer than this Headroom reads (1)");
-        ScenarioDocument d;
-        d.title = r.stringOr("title", "", 500);
-        Scenario& s = d.scenario;
-        s.gpuId = r.string("gpu", 64);
-        if (r.has("model") && r.find("model")->is_object()) {
-            const auto& text = r.find("model")->dump();
-            auto m = parseModelSpec(text, std::string(origin) + " (model)");
-            if (!m)
-                throw ParseFailure { "model." + m.error().field, m.error().message };
-            d.embeddedModel = std::move(m.value());
-            s.modelId = d.embeddedModel->id;
-        } else {
-            s.modelId = r.string("model", 64);
-        }
-        TrainingConfig& c = s.config;
+namespace {
+
+    // Every training setting of a scenario file, in the file's order of fields.
+    void parseConfig(const ObjectReader& r, TrainingConfig& c)
+    {
         c.microBatch = r.integer("micro_batch", 1, kMaxBatch);
         c.sequenceLength = r.integer("sequence_length", 1, kMaxSequence);
         c.precision = enumField(r, "precision", c.precision, &precisionFromString,
@@ -303,6 +280,36 @@ Expected<ScenarioDocument> parseScenario(std::string_view jsonText, std::string_
         c.ncclChannels = int(r.integerOr("nccl_channels", 0, 0, 64));
         c.host.speed = r.numberOr("host_speed", 1.0, 0.01, 100.0);
         c.host.execution = enumField(r, "execution", c.host.execution, &executionFromString, "eager, cuda-graphs");
+    }
+
+} // namespace
+
+Expected<ScenarioDocument> parseScenario(std::string_view jsonText, std::string_view origin)
+{
+    try {
+        const json doc = detail::parseDocument(jsonText);
+        const ObjectReader r(doc, "");
+        const std::string format = r.string("format", 64);
+        if (format != "headroom-scenario")
+            r.fail("format", "must be \"headroom-scenario\", got \"" + format + "\"");
+        const std::int64_t version = r.integer("version", 1, 1000);
+        if (version != 1)
+            r.fail("version", "version " + std::to_string(version) + " is newer than this Headroom reads (1)");
+        ScenarioDocument d;
+        d.title = r.stringOr("title", "", 500);
+        Scenario& s = d.scenario;
+        s.gpuId = r.string("gpu", 64);
+        if (r.has("model") && r.find("model")->is_object()) {
+            const auto& text = r.find("model")->dump();
+            auto m = parseModelSpec(text, std::string(origin) + " (model)");
+            if (!m)
+                throw ParseFailure { "model." + m.error().field, m.error().message };
+            d.embeddedModel = std::move(m.value());
+            s.modelId = d.embeddedModel->id;
+        } else {
+            s.modelId = r.string("model", 64);
+        }
+        parseConfig(r, s.config);
         if (auto o = r.objectOr("overrides")) {
             if (o->has("memory_gib"))
                 s.overrides.memoryBytes = o->number("memory_gib", 0.001, 1 << 20) * units::kGiB;
@@ -417,6 +424,22 @@ std::string serializeScenario(const ScenarioDocument& d)
     if (!o.empty())
         j["overrides"] = o;
     return j.dump(2) + "\n";
+}
+
+Scenario defaultScenario()
+{
+    Scenario s;
+    s.gpuId = "rtx-a3000-12gb-laptop";
+    s.modelId = "bert-base";
+    s.config.microBatch = 16;
+    s.config.sequenceLength = 512;
+    s.config.precision = Precision::MixedFP16;
+    s.config.optimizer = OptimizerKind::AdamW;
+    s.config.attention = AttentionImpl::Fused;
+    s.overrides.bandwidthBytesPerSecond = 392e9;
+    s.overrides.note
+        = "What-if from the explainer: 392 GB/s. The datasheet figure is 336 GB/s (192-bit x 14 Gbps / 8).";
+    return s;
 }
 
 } // namespace headroom
