@@ -243,6 +243,64 @@ std::optional<QString> applyGpuAndModel(const QString& gpu, const QString& model
     return std::nullopt;
 }
 
+namespace {
+
+    // The training settings of `headroom estimate` (batch, precision, ZeRO, checkpointing, optimizer, host,
+    // allocator), each checked as it is read.
+    std::optional<QString> readTrainingOptions(const QCommandLineParser& p, TrainingConfig& c)
+    {
+        double d = 0.0;
+        std::optional<QString> e;
+        if ((e = integer(p, kBatch, 1, qint64(1) << 40, &c.microBatch)))
+            return e;
+        if ((e = integer(p, kSeq, 1, qint64(1) << 30, &c.sequenceLength)))
+            return e;
+        if ((e = choice(p, kPrecision, &precisionFromString, "fp32, tf32, fp16, bf16, bf16-pure, fp8", &c.precision)))
+            return e;
+        if ((e = choice(p, kStyle, &mixedStyleFromString, "autocast, master-weights", &c.mixedStyle)))
+            return e;
+        if ((e = choice(p, kMasterGrads, &gradientStorageFromString, "fp32, low", &c.masterGradients)))
+            return e;
+        if ((e = integer(p, kZero, 0, 3, &c.zeroStage)))
+            return e;
+        if ((e = integer(p, kDp, 1, 1 << 20, &c.dataParallel)))
+            return e;
+        if ((e = integer(p, kTp, 1, 1024, &c.tensorParallel)))
+            return e;
+        if (p.isSet(kSp))
+            c.sequenceParallel = true;
+        if (p.isSet(kOffload))
+            c.offloadOptimizer = true;
+        if (p.isSet(kChannelsLast))
+            c.channelsLast = true;
+        if ((e = choice(p, kCkpt, &checkpointingFromString, "none, selective, full", &c.checkpointing)))
+            return e;
+        if ((e = choice(p, kAttention, &attentionFromString, "eager, fused", &c.attention)))
+            return e;
+        if ((e = choice(p, kLoop, &loopFromString, "keep-outputs, drop-outputs", &c.loop)))
+            return e;
+        if ((e = choice(p, kOptimizer, &optimizerFromString,
+                        "adamw, adam, sgd, sgd-momentum, adamw-8bit, adafactor, paged-adamw, paged-adamw-8bit",
+                        &c.optimizer)))
+            return e;
+        if ((e = choice(p, kAdamImpl, &adamImplFromString, "foreach, for-loop, fused", &c.adamImpl)))
+            return e;
+        if ((e = integer(p, kGradAccum, 1, 1 << 20, &c.gradientAccumulation)))
+            return e;
+        if (p.isSet(kHostSpeed)) {
+            if ((e = number(p, kHostSpeed, 0.01, 100.0, &d)))
+                return e;
+            c.host.speed = d;
+        }
+        if ((e = choice(p, kExecution, &executionFromString, "eager, cuda-graphs", &c.host.execution)))
+            return e;
+        if ((e = readAllocatorOptions(p, &c)))
+            return e;
+        return std::nullopt;
+    }
+
+} // namespace
+
 std::optional<QString> resolveScenario(const QCommandLineParser& p, Catalog& catalog, ResolvedScenario* out)
 {
     Scenario s = defaultScenario();
@@ -271,50 +329,7 @@ std::optional<QString> resolveScenario(const QCommandLineParser& p, Catalog& cat
     TrainingConfig& c = s.config;
     double d = 0.0;
     std::optional<QString> e;
-    if ((e = integer(p, kBatch, 1, qint64(1) << 40, &c.microBatch)))
-        return e;
-    if ((e = integer(p, kSeq, 1, qint64(1) << 30, &c.sequenceLength)))
-        return e;
-    if ((e = choice(p, kPrecision, &precisionFromString, "fp32, tf32, fp16, bf16, bf16-pure, fp8", &c.precision)))
-        return e;
-    if ((e = choice(p, kStyle, &mixedStyleFromString, "autocast, master-weights", &c.mixedStyle)))
-        return e;
-    if ((e = choice(p, kMasterGrads, &gradientStorageFromString, "fp32, low", &c.masterGradients)))
-        return e;
-    if ((e = integer(p, kZero, 0, 3, &c.zeroStage)))
-        return e;
-    if ((e = integer(p, kDp, 1, 1 << 20, &c.dataParallel)))
-        return e;
-    if ((e = integer(p, kTp, 1, 1024, &c.tensorParallel)))
-        return e;
-    if (p.isSet(kSp))
-        c.sequenceParallel = true;
-    if (p.isSet(kOffload))
-        c.offloadOptimizer = true;
-    if (p.isSet(kChannelsLast))
-        c.channelsLast = true;
-    if ((e = choice(p, kCkpt, &checkpointingFromString, "none, selective, full", &c.checkpointing)))
-        return e;
-    if ((e = choice(p, kAttention, &attentionFromString, "eager, fused", &c.attention)))
-        return e;
-    if ((e = choice(p, kLoop, &loopFromString, "keep-outputs, drop-outputs", &c.loop)))
-        return e;
-    if ((e = choice(p, kOptimizer, &optimizerFromString,
-                    "adamw, adam, sgd, sgd-momentum, adamw-8bit, adafactor, paged-adamw, paged-adamw-8bit",
-                    &c.optimizer)))
-        return e;
-    if ((e = choice(p, kAdamImpl, &adamImplFromString, "foreach, for-loop, fused", &c.adamImpl)))
-        return e;
-    if ((e = integer(p, kGradAccum, 1, 1 << 20, &c.gradientAccumulation)))
-        return e;
-    if (p.isSet(kHostSpeed)) {
-        if ((e = number(p, kHostSpeed, 0.01, 100.0, &d)))
-            return e;
-        c.host.speed = d;
-    }
-    if ((e = choice(p, kExecution, &executionFromString, "eager, cuda-graphs", &c.host.execution)))
-        return e;
-    if ((e = readAllocatorOptions(p, &c)))
+    if ((e = readTrainingOptions(p, c)))
         return e;
     if (p.isSet(kMemory)) {
         if ((e = number(p, kMemory, 0.001, 1 << 20, &d)))

@@ -387,6 +387,64 @@ namespace {
 
 } // namespace
 
+namespace {
+
+    struct PlanOptions {
+        QCommandLineOption gpu, gpus, model, global, seq, precision, levers, finetune, tokens, price, top, json;
+    };
+
+    // The options of `headroom plan`, in the order --help lists them.
+    PlanOptions planOptions()
+    {
+        const QCommandLineOption gpu({ QStringLiteral("gpu") },
+                                     QStringLiteral(
+                                         "GPU id (see `headroom list gpus`), or several comma-separated: the "
+                                         "fastest layout on each type, ranked by time to train --tokens."),
+                                     QStringLiteral("id[,id...]"));
+        const QCommandLineOption tokens({ QStringLiteral("tokens") },
+                                        QStringLiteral("Tokens to train (images for vision models): time and GPU-hours "
+                                                       "per GPU type (default 1e9 with several --gpu)."),
+                                        QStringLiteral("N"));
+        const QCommandLineOption price({ QStringLiteral("price") },
+                                       QStringLiteral("Price of a GPU-hour of one --gpu type, in USD (repeatable): the "
+                                                      "cost of --tokens."),
+                                       QStringLiteral("id=USD"));
+        const QCommandLineOption gpus({ QStringLiteral("gpus") }, QStringLiteral("GPUs in the job (default 8)."),
+                                      QStringLiteral("N"));
+        const QCommandLineOption model({ QStringLiteral("model") },
+                                       QStringLiteral("Model preset id, a Headroom model JSON file, a Hugging Face "
+                                                      "config.json, or a checkpoint directory holding one."),
+                                       QStringLiteral("id|path"));
+        const QCommandLineOption global({ QStringLiteral("global-batch") },
+                                        QStringLiteral("Samples per optimizer step over the whole job (default 64)."),
+                                        QStringLiteral("N"));
+        const QCommandLineOption seq({ QStringLiteral("seq") },
+                                     QStringLiteral("Sequence length in tokens (default: the model's)."),
+                                     QStringLiteral("N"));
+        const QCommandLineOption precision({ QStringLiteral("precision") },
+                                           QStringLiteral("fp32, tf32, fp16, bf16, bf16-pure or fp8 (default bf16)."),
+                                           QStringLiteral("p"));
+        const QCommandLineOption levers(
+            { QStringLiteral("levers") },
+            QStringLiteral(
+                "What the planner may change besides the layout, comma-separated: precision (pure BF16; FP8 "
+                "on GPUs with FP8 tensor cores), optimizer (fused AdamW, 8-bit, paged, Adafactor), offload "
+                "(ZeRO-Offload of the optimizer states), none, or auto (the default: all three, pulled only when no "
+                "layout fits without them)."),
+            QStringLiteral("list"));
+        const QCommandLineOption finetune({ QStringLiteral("allow-finetune") },
+                                          QStringLiteral("Also try fine-tuning instead of full training: lora, qlora "
+                                                         "(comma-separated; PEFT's defaults, rank 8 on q and v)."),
+                                          QStringLiteral("list"));
+        const QCommandLineOption top({ QStringLiteral("top") },
+                                     QStringLiteral("Layouts the table shows (default 15; JSON lists every one)."),
+                                     QStringLiteral("N"));
+        const QCommandLineOption json({ QStringLiteral("json") }, QStringLiteral("Print the result as JSON."));
+        return { gpu, gpus, model, global, seq, precision, levers, finetune, tokens, price, top, json };
+    }
+
+} // namespace
+
 int runPlan(const QStringList& arguments)
 {
     QTextStream out(stdout);
@@ -399,49 +457,7 @@ int runPlan(const QStringList& arguments)
         "throughput among those that fit.\n"
         "Each layout's options, added to `headroom estimate --gpu ID --model ... --seq N`, reproduce its result."));
     p.addHelpOption();
-    const QCommandLineOption gpu({ QStringLiteral("gpu") },
-                                 QStringLiteral("GPU id (see `headroom list gpus`), or several comma-separated: the "
-                                                "fastest layout on each type, ranked by time to train --tokens."),
-                                 QStringLiteral("id[,id...]"));
-    const QCommandLineOption tokens({ QStringLiteral("tokens") },
-                                    QStringLiteral("Tokens to train (images for vision models): time and GPU-hours "
-                                                   "per GPU type (default 1e9 with several --gpu)."),
-                                    QStringLiteral("N"));
-    const QCommandLineOption price({ QStringLiteral("price") },
-                                   QStringLiteral("Price of a GPU-hour of one --gpu type, in USD (repeatable): the "
-                                                  "cost of --tokens."),
-                                   QStringLiteral("id=USD"));
-    const QCommandLineOption gpus({ QStringLiteral("gpus") }, QStringLiteral("GPUs in the job (default 8)."),
-                                  QStringLiteral("N"));
-    const QCommandLineOption model({ QStringLiteral("model") },
-                                   QStringLiteral("Model preset id, a Headroom model JSON file, a Hugging Face "
-                                                  "config.json, or a checkpoint directory holding one."),
-                                   QStringLiteral("id|path"));
-    const QCommandLineOption global({ QStringLiteral("global-batch") },
-                                    QStringLiteral("Samples per optimizer step over the whole job (default 64)."),
-                                    QStringLiteral("N"));
-    const QCommandLineOption seq({ QStringLiteral("seq") },
-                                 QStringLiteral("Sequence length in tokens (default: the model's)."),
-                                 QStringLiteral("N"));
-    const QCommandLineOption precision({ QStringLiteral("precision") },
-                                       QStringLiteral("fp32, tf32, fp16, bf16, bf16-pure or fp8 (default bf16)."),
-                                       QStringLiteral("p"));
-    const QCommandLineOption levers(
-        { QStringLiteral("levers") },
-        QStringLiteral(
-            "What the planner may change besides the layout, comma-separated: precision (pure BF16; FP8 "
-            "on GPUs with FP8 tensor cores), optimizer (fused AdamW, 8-bit, paged, Adafactor), offload "
-            "(ZeRO-Offload of the optimizer states), none, or auto (the default: all three, pulled only when no "
-            "layout fits without them)."),
-        QStringLiteral("list"));
-    const QCommandLineOption finetune({ QStringLiteral("allow-finetune") },
-                                      QStringLiteral("Also try fine-tuning instead of full training: lora, qlora "
-                                                     "(comma-separated; PEFT's defaults, rank 8 on q and v)."),
-                                      QStringLiteral("list"));
-    const QCommandLineOption top({ QStringLiteral("top") },
-                                 QStringLiteral("Layouts the table shows (default 15; JSON lists every one)."),
-                                 QStringLiteral("N"));
-    const QCommandLineOption json({ QStringLiteral("json") }, QStringLiteral("Print the result as JSON."));
+    const auto [gpu, gpus, model, global, seq, precision, levers, finetune, tokens, price, top, json] = planOptions();
     p.addOptions({ gpu, gpus, model, global, seq, precision, levers, finetune, tokens, price, top, json });
     addClusterOptions(p);
     p.addPositionalArgument(QStringLiteral("plan"), QStringLiteral("The command."));

@@ -10,6 +10,7 @@
 #include <QGraphicsEllipseItem>
 #include <QGraphicsRectItem>
 #include <QGraphicsSimpleTextItem>
+
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -17,6 +18,7 @@
 #include <QLogValueAxis>
 #include <QScatterSeries>
 #include <QToolTip>
+#include <optional>
 
 #include <cmath>
 
@@ -25,6 +27,25 @@ namespace headroom::gui {
 namespace {
     double floorDecade(double v) { return std::pow(10.0, std::floor(std::log10(v))); }
     double ceilDecade(double v) { return std::pow(10.0, std::ceil(std::log10(v))); }
+    // The operators of a step as dots of their kind's colour, each with its area proportional to its share of the
+    // step time; with a floor, those below or left of it are drawn on it (the baseline's, whose operators may lie
+    // outside the axes chosen for the current result).
+    std::vector<DotsItem::Dot> operatorDots(const Estimate& e, double markerScale, std::optional<QPointF> floor)
+    {
+        std::vector<DotsItem::Dot> dots;
+        dots.reserve(e.operatorPoints.size());
+        for (std::size_t i = 0; i < e.operatorPoints.size(); ++i) {
+            const auto& p = e.operatorPoints[i];
+            if (p.flops <= 0 || p.bytes <= 0 || p.seconds <= 0)
+                continue;
+            const double share = e.stepSeconds > 0 ? std::clamp(p.seconds / e.stepSeconds, 0.0, 1.0) : 0.0;
+            QPointF at(p.intensity(), p.achievedFlopsPerSecond());
+            if (floor)
+                at = QPointF(std::max(at.x(), floor->x()), std::max(at.y(), floor->y()));
+            dots.push_back({ at, (5.0 + 40.0 * std::sqrt(share)) * markerScale, kindColor(p.kind), int(i) });
+        }
+        return dots;
+    }
 } // namespace
 
 RooflineView::RooflineView(QWidget* parent)
@@ -159,6 +180,41 @@ void RooflineView::setChartStyle(const ChartStyle& style)
     placeLabels();
 }
 
+// One roof per distinct peak: FP16 and BF16 usually share theirs and are drawn (and named) once; the roof of the
+// precision in use is the one kept. Each runs from its own ridge to the right edge (xmax).
+void RooflineView::updateRoofs(const Estimate& e, double xmax)
+{
+    const double bw = e.gpu.bandwidthBytesPerSecond;
+    std::array<bool, kMathUnitCount> drawn {};
+    for (int u = 0; u < kMathUnitCount; ++u) {
+        const double p = e.gpu.peakFlopsPerSecond[u];
+        bool duplicate = false;
+        for (int v = 0; v < kMathUnitCount; ++v) {
+            if (v != u && e.gpu.peakFlopsPerSecond[v] == p
+                && (MathUnit(v) == m_activeUnit || (v < u && MathUnit(u) != m_activeUnit)))
+                duplicate = true;
+        }
+        drawn[u] = p > 0 && !duplicate;
+        m_roofs[u]->setVisible(drawn[u]);
+        m_roofDrawn[u] = drawn[u];
+        if (!drawn[u])
+            continue;
+        replaceIfChanged(m_roofs[u], { QPointF(p / bw, p), QPointF(xmax, p) });
+        QStringList names;
+        for (int v = 0; v < kMathUnitCount; ++v) {
+            if (e.gpu.peakFlopsPerSecond[v] == p)
+                names << Labels::unitShort(MathUnit(v));
+        }
+        QString label = tr("%1 %2").arg(names.join(QStringLiteral("/")), formatFlopsPerSecond(p));
+        m_roofShort[u] = formatFlopsPerSecond(p);
+        if (e.gpu.peakOverridden && e.gpu.overriddenUnit == MathUnit(u)) {
+            label += tr(" (what-if)");
+            m_roofShort[u] += tr(" (what-if)");
+        }
+        m_roofText[u] = label;
+    }
+}
+
 void RooflineView::setResult(const std::shared_ptr<const SimulationResult>& result)
 {
     m_result = result;
@@ -202,36 +258,7 @@ void RooflineView::setResult(const std::shared_ptr<const SimulationResult>& resu
     const double x0 = std::max(xmin, ymin / bw);
     replaceIfChanged(m_bandwidth, { QPointF(x0, x0 * bw), QPointF(ridgeMax, peakMax) });
     updateLinkRoof(e, e.gpu.peakFlopsPerSecond[int(e.mfuUnit)], xmin, ymin);
-    // One roof per distinct peak: FP16 and BF16 usually share theirs and are drawn (and named) once; the roof of
-    // the precision in use is the one kept.
-    std::array<bool, kMathUnitCount> drawn {};
-    for (int u = 0; u < kMathUnitCount; ++u) {
-        const double p = e.gpu.peakFlopsPerSecond[u];
-        bool duplicate = false;
-        for (int v = 0; v < kMathUnitCount; ++v) {
-            if (v != u && e.gpu.peakFlopsPerSecond[v] == p
-                && (MathUnit(v) == m_activeUnit || (v < u && MathUnit(u) != m_activeUnit)))
-                duplicate = true;
-        }
-        drawn[u] = p > 0 && !duplicate;
-        m_roofs[u]->setVisible(drawn[u]);
-        m_roofDrawn[u] = drawn[u];
-        if (!drawn[u])
-            continue;
-        replaceIfChanged(m_roofs[u], { QPointF(p / bw, p), QPointF(xmax, p) });
-        QStringList names;
-        for (int v = 0; v < kMathUnitCount; ++v) {
-            if (e.gpu.peakFlopsPerSecond[v] == p)
-                names << Labels::unitShort(MathUnit(v));
-        }
-        QString label = tr("%1 %2").arg(names.join(QStringLiteral("/")), formatFlopsPerSecond(p));
-        m_roofShort[u] = formatFlopsPerSecond(p);
-        if (e.gpu.peakOverridden && e.gpu.overriddenUnit == MathUnit(u)) {
-            label += tr(" (what-if)");
-            m_roofShort[u] += tr(" (what-if)");
-        }
-        m_roofText[u] = label;
-    }
+    updateRoofs(e, xmax);
     const double active = e.gpu.peakFlopsPerSecond[int(m_activeUnit)];
     const double ridge = active / bw;
     replaceIfChanged(m_ridge, { QPointF(ridge, ymin), QPointF(ridge, active) });
@@ -240,18 +267,10 @@ void RooflineView::setResult(const std::shared_ptr<const SimulationResult>& resu
     m_bandwidthText = e.gpu.bandwidthOverridden ? tr("%1 (what-if)").arg(m_bandwidthShort) : m_bandwidthShort;
 
     // Dots: operators by kind, area proportional to their share of the step time (Intel Advisor's convention).
-    std::vector<DotsItem::Dot> dots;
-    dots.reserve(e.operatorPoints.size());
     m_kindShown.fill(false);
-    for (std::size_t i = 0; i < e.operatorPoints.size(); ++i) {
-        const auto& p = e.operatorPoints[i];
-        if (p.flops <= 0 || p.bytes <= 0 || p.seconds <= 0)
-            continue;
-        const double share = e.stepSeconds > 0 ? std::clamp(p.seconds / e.stepSeconds, 0.0, 1.0) : 0.0;
-        dots.push_back({ QPointF(p.intensity(), p.achievedFlopsPerSecond()),
-                         (5.0 + 40.0 * std::sqrt(share)) * m_style.markerScale, kindColor(p.kind), int(i) });
-        m_kindShown[int(p.kind)] = true;
-    }
+    std::vector<DotsItem::Dot> dots = operatorDots(e, m_style.markerScale, std::nullopt);
+    for (const DotsItem::Dot& d : dots)
+        m_kindShown[int(e.operatorPoints[std::size_t(d.id)].kind)] = true;
     m_dots->setDots(std::move(dots));
     const auto& w = e.wholeStep;
     replaceIfChanged(m_step, { QPointF(std::max(w.intensity(), xmin), std::max(w.achievedFlopsPerSecond(), ymin)) });
@@ -261,15 +280,7 @@ void RooflineView::setResult(const std::shared_ptr<const SimulationResult>& resu
     m_baselineStep->setVisible(compare);
     if (compare) {
         const Estimate& b = m_baseline->estimate;
-        std::vector<DotsItem::Dot> ghost;
-        for (std::size_t i = 0; i < b.operatorPoints.size(); ++i) {
-            const auto& p = b.operatorPoints[i];
-            if (p.flops <= 0 || p.bytes <= 0 || p.seconds <= 0)
-                continue;
-            const double share = b.stepSeconds > 0 ? std::clamp(p.seconds / b.stepSeconds, 0.0, 1.0) : 0.0;
-            ghost.push_back({ QPointF(std::max(p.intensity(), xmin), std::max(p.achievedFlopsPerSecond(), ymin)),
-                              (5.0 + 40.0 * std::sqrt(share)) * m_style.markerScale, kindColor(p.kind), int(i) });
-        }
+        std::vector<DotsItem::Dot> ghost = operatorDots(b, m_style.markerScale, QPointF(xmin, ymin));
         m_baselineDots->setDots(std::move(ghost));
         const auto& bw0 = b.wholeStep;
         replaceIfChanged(m_baselineStep,

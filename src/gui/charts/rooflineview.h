@@ -59,6 +59,7 @@ private:
     bool placeLegend(const QRectF& plot, std::vector<QPolygonF>& texts);
     std::vector<QRectF> dotRects() const;
     void applyRoofStyle();
+    void updateRoofs(const Estimate& e, double xmax);
     void showDotTooltip(int operatorIndex);
 
     QLogValueAxis* m_axisX = nullptr;

@@ -34,17 +34,9 @@ namespace {
     constexpr int kDebounceMs = 60;
 }
 
-GpuComparisonView::GpuComparisonView(const Catalog& catalog, QWidget* parent)
-    : QWidget(parent)
-    , m_catalog(catalog)
+// The left side: which GPUs (a filter, the list, the default selection).
+QWidget* GpuComparisonView::buildGpuList()
 {
-    setObjectName(QStringLiteral("gpuComparisonView"));
-    m_debounce = new QTimer(this);
-    m_debounce->setSingleShot(true);
-    m_debounce->setInterval(kDebounceMs);
-    connect(m_debounce, &QTimer::timeout, this, &GpuComparisonView::compute);
-
-    // Left: which GPUs.
     auto* left = new QWidget(this);
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
@@ -57,14 +49,19 @@ GpuComparisonView::GpuComparisonView(const Catalog& catalog, QWidget* parent)
     m_gpuList->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_gpuList->setTextElideMode(Qt::ElideMiddle);
     listLabel->setBuddy(m_gpuList);
-    auto* resetButton = m_resetButton = new QPushButton(left);
-    resetButton->setObjectName(QStringLiteral("resetSelectionButton"));
+    m_resetButton = new QPushButton(left);
+    m_resetButton->setObjectName(QStringLiteral("resetSelectionButton"));
     leftLayout->addWidget(listLabel);
     leftLayout->addWidget(m_filter);
     leftLayout->addWidget(m_gpuList, 1);
-    leftLayout->addWidget(resetButton);
+    leftLayout->addWidget(m_resetButton);
 
-    // Right: the data set, the table and the charts.
+    return left;
+}
+
+// The right side: the data set, the table and the charts.
+QWidget* GpuComparisonView::buildResults()
+{
     auto* right = new QWidget(this);
     auto* rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
@@ -82,12 +79,12 @@ GpuComparisonView::GpuComparisonView(const Catalog& catalog, QWidget* parent)
     m_dataset->setGroupSeparatorShown(true);
     m_dataset->setValue(1'000'000.0);
     datasetLabel->setBuddy(m_dataset);
-    auto* copyButton = m_copyButton = new QPushButton(right);
-    copyButton->setObjectName(QStringLiteral("copyCsvButton"));
+    m_copyButton = new QPushButton(right);
+    m_copyButton->setObjectName(QStringLiteral("copyCsvButton"));
     datasetRow->addWidget(datasetLabel);
     datasetRow->addWidget(m_dataset);
     datasetRow->addStretch(1);
-    datasetRow->addWidget(copyButton);
+    datasetRow->addWidget(m_copyButton);
 
     m_model = new GpuComparisonModel(this);
     m_proxy = new QSortFilterProxyModel(this);
@@ -113,6 +110,22 @@ GpuComparisonView::GpuComparisonView(const Catalog& catalog, QWidget* parent)
     rightLayout->addLayout(datasetRow);
     rightLayout->addWidget(m_table);
     rightLayout->addWidget(m_chart, 1);
+
+    return right;
+}
+
+GpuComparisonView::GpuComparisonView(const Catalog& catalog, QWidget* parent)
+    : QWidget(parent)
+    , m_catalog(catalog)
+{
+    setObjectName(QStringLiteral("gpuComparisonView"));
+    m_debounce = new QTimer(this);
+    m_debounce->setSingleShot(true);
+    m_debounce->setInterval(kDebounceMs);
+    connect(m_debounce, &QTimer::timeout, this, &GpuComparisonView::compute);
+
+    QWidget* left = buildGpuList();
+    QWidget* right = buildResults();
 
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(left);
@@ -143,8 +156,8 @@ GpuComparisonView::GpuComparisonView(const Catalog& catalog, QWidget* parent)
         m_dirty = true;
         scheduleRefresh();
     });
-    connect(resetButton, &QPushButton::clicked, this, &GpuComparisonView::resetSelection);
-    connect(copyButton, &QPushButton::clicked, this, &GpuComparisonView::copyAsCsv);
+    connect(m_resetButton, &QPushButton::clicked, this, &GpuComparisonView::resetSelection);
+    connect(m_copyButton, &QPushButton::clicked, this, &GpuComparisonView::copyAsCsv);
     connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
         const QString id = index.data(GpuComparisonModel::GpuIdRole).toString();
         if (!id.isEmpty())

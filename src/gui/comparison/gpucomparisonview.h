@@ -81,6 +81,8 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    QWidget* buildGpuList();
+    QWidget* buildResults();
     void retranslate();
     void scheduleRefresh();
     void compute();

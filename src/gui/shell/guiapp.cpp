@@ -18,6 +18,42 @@
 
 namespace headroom {
 
+namespace {
+
+    struct GuiOptions {
+        QCommandLineOption scenarioOption, paletteOption, presentationOption, screenshotOption, sizeOption,
+            languageOption, tourOption;
+    };
+
+    // The window's own options, in the order --help lists them.
+    GuiOptions guiOptions()
+    {
+        const QCommandLineOption scenarioOption({ QStringLiteral("scenario") }, QObject::tr("Open a scenario file."),
+                                                QObject::tr("file"));
+        const QCommandLineOption paletteOption(
+            { QStringLiteral("palette") },
+            QObject::tr("Colour scheme: system, light or dark (default: the one chosen in View > Colours)."),
+            QObject::tr("scheme"));
+        const QCommandLineOption presentationOption({ QStringLiteral("presentation") },
+                                                    QObject::tr("Start in presentation mode."));
+        const QCommandLineOption screenshotOption({ QStringLiteral("screenshot") },
+                                                  QObject::tr("Render the window to a PNG file and quit."),
+                                                  QObject::tr("file"));
+        const QCommandLineOption sizeOption({ QStringLiteral("size") }, QObject::tr("Window size, e.g. 1280x720."),
+                                            QObject::tr("WxH"));
+        const QCommandLineOption languageOption({ QStringLiteral("language") },
+                                                QObject::tr(
+                                                    "User interface language: en or zh_CN (default: the system's)."),
+                                                QObject::tr("code"));
+        const QCommandLineOption tourOption({ QStringLiteral("tour") },
+                                            QObject::tr("Start the guided tour at this step (1 is the first)."),
+                                            QObject::tr("step"));
+        return { scenarioOption, paletteOption,  presentationOption, screenshotOption,
+                 sizeOption,     languageOption, tourOption };
+    }
+
+} // namespace
+
 int runGui(int argc, char** argv)
 {
     QApplication app(argc, argv);
@@ -32,26 +68,9 @@ int runGui(int argc, char** argv)
     QCommandLineParser parser;
     parser.setApplicationDescription(QObject::tr("Headroom: GPU memory and bandwidth of a training step. "
                                                  "Run `headroom --help` for the headless commands."));
-    const QCommandLineOption scenarioOption({ QStringLiteral("scenario") }, QObject::tr("Open a scenario file."),
-                                            QObject::tr("file"));
-    const QCommandLineOption paletteOption(
-        { QStringLiteral("palette") },
-        QObject::tr("Colour scheme: system, light or dark (default: the one chosen in View > Colours)."),
-        QObject::tr("scheme"));
-    const QCommandLineOption presentationOption({ QStringLiteral("presentation") },
-                                                QObject::tr("Start in presentation mode."));
-    const QCommandLineOption screenshotOption({ QStringLiteral("screenshot") },
-                                              QObject::tr("Render the window to a PNG file and quit."),
-                                              QObject::tr("file"));
-    const QCommandLineOption sizeOption({ QStringLiteral("size") }, QObject::tr("Window size, e.g. 1280x720."),
-                                        QObject::tr("WxH"));
-    const QCommandLineOption languageOption({ QStringLiteral("language") },
-                                            QObject::tr(
-                                                "User interface language: en or zh_CN (default: the system's)."),
-                                            QObject::tr("code"));
-    const QCommandLineOption tourOption({ QStringLiteral("tour") },
-                                        QObject::tr("Start the guided tour at this step (1 is the first)."),
-                                        QObject::tr("step"));
+    const auto [scenarioOption, paletteOption, presentationOption, screenshotOption, sizeOption, languageOption,
+                tourOption]
+        = guiOptions();
     parser.addOptions({ scenarioOption, paletteOption, presentationOption, screenshotOption, sizeOption, languageOption,
                         tourOption });
     parser.process(app);
