@@ -1,6 +1,7 @@
 #include "modelimport.h"
 
 #include "catalogloader.h"
+#include "errortext.h"
 #include "hfconfig.h"
 
 #include <QDir>
@@ -13,8 +14,6 @@
 namespace headroom {
 
 namespace {
-
-    QString message(const Error& e) { return QString::fromStdString(e.toString()); }
 
     std::string_view view(const QByteArray& bytes) { return { bytes.constData(), std::size_t(bytes.size()) }; }
 
@@ -48,7 +47,7 @@ std::optional<QString> readGgufHeader(const QString& path, GgufFile* out)
             return std::nullopt;
         }
         if (!truncated || quint64(bytes.size()) >= size)
-            return message(parsed.error());
+            return errorText(parsed.error());
         f.seek(0);
     }
     return QStringLiteral("%1: the GGUF header is larger than %2 MiB").arg(path).arg(kMaxGgufHeaderBytes >> 20);
@@ -80,7 +79,7 @@ std::optional<QString> readSafetensorsHeader(const QString& path, SafetensorsSum
         return QStringLiteral("%1: cannot read the header (%2)").arg(path, f.errorString());
     auto parsed = parseSafetensorsHeader(view(header), path.toStdString());
     if (!parsed)
-        return message(parsed.error());
+        return errorText(parsed.error());
     // The safetensors crate refuses a file whose data is longer or shorter than its header says
     // (MetadataIncompleteBuffer): a truncated download, or not the file the header was written for.
     const quint64 data = quint64(size) - 8 - length;
@@ -115,7 +114,7 @@ std::optional<QString> importModelFile(const QString& path, ModelSpec* out)
         return e;
     auto parsed = importModelJson(view(text), file.toStdString(), idHint.toStdString());
     if (!parsed)
-        return message(parsed.error());
+        return errorText(parsed.error());
     *out = std::move(parsed.value());
     return std::nullopt;
 }

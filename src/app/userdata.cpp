@@ -2,6 +2,7 @@
 
 #include "catalog.h"
 #include "catalogloader.h"
+#include "errortext.h"
 
 #include <QDir>
 #include <QFile>
@@ -21,8 +22,6 @@ namespace {
     {
         return kind == Kind::Gpu ? CatalogLoader::userGpuDirectory() : CatalogLoader::userModelDirectory();
     }
-
-    QString message(const Error& e) { return QString::fromStdString(e.toString()); }
 
     // The id a file claims, read without validating the rest: enough to find the user's file for an id.
     QString idInFile(const QString& path)
@@ -127,7 +126,7 @@ std::optional<QString> UserData::validateGpu(const GpuSpec& gpu)
     const std::string origin = gpu.id.empty() ? std::string("GPU") : gpu.id;
     auto parsed = parseGpuSpec(serializeGpuSpec(gpu), origin);
     if (!parsed)
-        return message(parsed.error());
+        return errorText(parsed.error());
     return std::nullopt;
 }
 
@@ -136,7 +135,7 @@ std::optional<QString> UserData::validateModel(const ModelSpec& model)
     const std::string origin = model.id.empty() ? std::string("model") : model.id;
     auto parsed = parseModelSpec(serializeModelSpec(model), origin);
     if (!parsed)
-        return message(parsed.error());
+        return errorText(parsed.error());
     return std::nullopt;
 }
 
@@ -225,7 +224,7 @@ std::optional<QString> UserData::readGpuFile(const QString& path, GpuSpec* out)
         return error;
     Catalog scratch;
     if (auto error = scratch.addGpuJson({ text.constData(), std::size_t(text.size()) }, path.toStdString()))
-        return message(*error);
+        return errorText(*error);
     *out = scratch.gpus().front();
     return std::nullopt;
 }
@@ -237,7 +236,7 @@ std::optional<QString> UserData::readModelFile(const QString& path, ModelSpec* o
         return error;
     Catalog scratch;
     if (auto error = scratch.addModelJson({ text.constData(), std::size_t(text.size()) }, path.toStdString()))
-        return message(*error);
+        return errorText(*error);
     *out = scratch.models().front();
     return std::nullopt;
 }

@@ -16,7 +16,7 @@ namespace {
 
     constexpr const char* kUnitKeys[kMathUnitCount] = { "fp32", "tf32", "fp16", "bf16", "fp8" };
 
-    bool validId(const std::string& id)
+    bool validGpuId(const std::string& id)
     {
         if (id.empty() || id.size() > 64)
             return false;
@@ -179,7 +179,7 @@ Expected<GpuSpec> parseGpuSpec(std::string_view jsonText, std::string_view origi
         }
 
         g.id = r.string("id", 64);
-        if (!validId(g.id))
+        if (!validGpuId(g.id))
             r.fail("id", "must be lowercase letters, digits, '-' or '.', at most 64 characters, got \"" + g.id + "\"");
         g.name = r.string("name", 200);
         if (g.name.empty())

@@ -78,7 +78,7 @@ namespace {
         return table.begin()->first;
     }
 
-    bool validId(const std::string& id)
+    bool validModelId(const std::string& id)
     {
         if (id.empty() || id.size() > 64)
             return false;
@@ -366,7 +366,7 @@ Expected<ModelSpec> parseModelSpec(std::string_view jsonText, std::string_view o
             r.fail("version", "version " + std::to_string(version) + " is newer than this Headroom reads (1)");
         ModelSpec m;
         m.id = r.string("id", 64);
-        if (!validId(m.id))
+        if (!validModelId(m.id))
             r.fail("id",
                    "must be lowercase letters, digits, '-', '_' or '.', at most 64 characters, got \"" + m.id + "\"");
         m.name = r.string("name", 200);

@@ -25,8 +25,6 @@ namespace headroom::gui {
 
 namespace {
 
-    constexpr int kResolution = 96; // logical pixels per inch of the vector formats
-
     struct Names {
         FigureChart chart;
         const char* name;
@@ -298,7 +296,7 @@ QImage Figure::toImage()
     const QSize pixels = (QSizeF(m_options.size) * m_options.scale).toSize();
     QImage image(pixels, QImage::Format_ARGB32_Premultiplied);
     image.setDevicePixelRatio(m_options.scale);
-    const int dpm = qRound(kResolution * m_options.scale / 0.0254);
+    const int dpm = qRound(kVectorResolution * m_options.scale / 0.0254);
     image.setDotsPerMeterX(dpm);
     image.setDotsPerMeterY(dpm);
     image.fill(Qt::transparent);
@@ -320,7 +318,7 @@ QByteArray Figure::toSvg()
     svg.setOutputDevice(&buffer);
     svg.setSize(m_options.size);
     svg.setViewBox(QRect(QPoint(0, 0), m_options.size));
-    svg.setResolution(kResolution);
+    svg.setResolution(kVectorResolution);
     const QStringList caption = captionLines();
     svg.setTitle(caption.value(0));
     svg.setDescription(caption.join(QLatin1Char('\n')));
@@ -336,15 +334,15 @@ QByteArray Figure::toPdf()
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
     QPdfWriter pdf(&buffer);
-    pdf.setResolution(kResolution);
-    const QSizeF points = QSizeF(m_options.size) * 72.0 / kResolution;
+    pdf.setResolution(kVectorResolution);
+    const QSizeF points = QSizeF(m_options.size) * 72.0 / kVectorResolution;
     const bool landscape = points.width() > points.height();
     const QPageSize page(landscape ? points.transposed() : points, QPageSize::Point, QString(), QPageSize::ExactMatch);
     pdf.setPageLayout(QPageLayout(page, landscape ? QPageLayout::Landscape : QPageLayout::Portrait, QMarginsF()));
     pdf.setTitle(captionLines().value(0));
     pdf.setCreator(QStringLiteral("Headroom " HEADROOM_VERSION));
     QPainter p(&pdf);
-    // The painter's window is the page in device pixels at kResolution; map the figure onto it exactly.
+    // The painter's window is the page in device pixels at kVectorResolution; map the figure onto it exactly.
     const QRect device = p.viewport();
     p.scale(device.width() / double(m_options.size.width()), device.height() / double(m_options.size.height()));
     paint(&p);

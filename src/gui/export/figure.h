@@ -24,6 +24,9 @@ QT_END_NAMESPACE
 
 namespace headroom::gui {
 
+// Logical pixels per inch of the vector formats (SVG, the PDF figure and the PDF report).
+inline constexpr int kVectorResolution = 96;
+
 class BatchSweepView;
 class ChartPanel;
 class MemoryChartView;

@@ -27,7 +27,6 @@ namespace {
     QString esc(const QString& s) { return s.toHtmlEscaped(); }
     QString esc(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
 
-    constexpr int kResolution = 96;
     constexpr double kMargin = 40.0;
 
     QString headerHtml(const SimulationResult& r, const SearchResult& bg, const Measured* measured)
@@ -206,7 +205,7 @@ QByteArray pdfReport(const ReportInputs& in)
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
     QPdfWriter pdf(&buffer);
-    pdf.setResolution(kResolution);
+    pdf.setResolution(kVectorResolution);
     pdf.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait, QMarginsF()));
     pdf.setTitle(ScenarioText::title(r));
     pdf.setCreator(QStringLiteral("Headroom " HEADROOM_VERSION));
