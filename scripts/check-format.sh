@@ -7,8 +7,14 @@
 #      include, with the checks in .clang-tidy; any warning is an error. It reads the compile commands of its own
 #      configure-only build directory, build/tidy (src/core has no generated files, so nothing is built).
 #
+#   3. clang-tidy over src/app and src/gui (only when HEADROOM_TIDY_APP names a built build directory, as
+#      scripts/run-tests.sh does after its release build: their translation units need the generated moc and uic
+#      headers). A unity build's batches are checked as they are compiled; findings are reported in the original
+#      files, with the same checks as the core's.
+#
 #   HEADROOM_SKIP_FORMAT=1   skip step 1
 #   HEADROOM_SKIP_TIDY=1     skip step 2
+#   HEADROOM_TIDY_APP=DIR    run step 3 with DIR's compile commands
 #   CLANG_FORMAT, CLANG_TIDY the binaries (default clang-format, clang-tidy; the style is written for version 14,
 #                            Debian 12's, and other versions may format some constructs differently)
 #
@@ -96,6 +102,36 @@ if [ "${HEADROOM_SKIP_TIDY:-0}" != 1 ]; then
         echo "clang-tidy: $(printf '%s\n' "$findings" | grep -c .) findings (full output in $log/tidy.log):" >&2
         printf '%s\n' "$findings" | sed "s|^$(pwd)/||" >&2
         [ -n "$findings" ] || tail -n 20 "$log/tidy.log" >&2
+    fi
+fi
+
+if [ -n "${HEADROOM_TIDY_APP:-}" ]; then
+    db="$HEADROOM_TIDY_APP/compile_commands.json"
+    [ -f "$db" ] || { echo "check-format.sh: $db is missing; build $HEADROOM_TIDY_APP first" >&2; exit 1; }
+    # The app's and the window's sources, or a unity build's batches of them; not moc, uic or rcc output.
+    sed -n 's|^ *"file": "\(.*\)",*$|\1|p' "$db" \
+        | grep -E '/src/(app|gui)/(.*\.cpp|CMakeFiles/headroom_(app|gui)\.dir/Unity/unity_[0-9]+_cxx\.cxx)$' \
+        | grep -v -e '_autogen/' -e '/\.rcc/' | LC_ALL=C sort -u >"$log/tidy-app-files.txt"
+    count="$(wc -l <"$log/tidy-app-files.txt")"
+    [ "$count" -gt 0 ] || { echo "check-format.sh: no src/app or src/gui sources in $db" >&2; exit 1; }
+    echo "== clang-tidy: $count src/app and src/gui translation units, $jobs at a time"
+    start="$(date +%s)"
+    rm -rf "$log/tidy-app" && mkdir -p "$log/tidy-app"
+    rc=0
+    # A unity batch #includes its .cpp files (bugprone-suspicious-include); they are checked as headers would be.
+    # shellcheck disable=SC2016
+    xargs -P "$jobs" -n 1 sh -c '"$0" -p "$2" --quiet --warnings-as-errors="*" --checks=-bugprone-suspicious-include \
+        --header-filter="/src/(app|gui)/" "$3" >"$1/$(echo "$3" | tr / _).log" 2>&1' \
+        "$clang_tidy" "$log/tidy-app" "$HEADROOM_TIDY_APP" <"$log/tidy-app-files.txt" || rc=$?
+    cat "$log"/tidy-app/*.log >"$log/tidy-app.log"
+    echo "   $(($(date +%s) - start)) s"
+    if [ "$rc" -ne 0 ]; then
+        failed=1
+        findings="$(grep -E '^[^ ].*:[0-9]+:[0-9]+: (warning|error):' "$log/tidy-app.log" | LC_ALL=C sort -u)"
+        echo "clang-tidy: $(printf '%s\n' "$findings" | grep -c .) findings in src/app and src/gui (full output in" \
+            "$log/tidy-app.log):" >&2
+        printf '%s\n' "$findings" | sed "s|^$(pwd)/||" >&2
+        [ -n "$findings" ] || tail -n 20 "$log/tidy-app.log" >&2
     fi
 fi
 

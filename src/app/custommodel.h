@@ -20,8 +20,8 @@ bool sameStructure(const ModelSpec& a, const ModelSpec& b);
 // valid (parseModelSpec accepts its serialisation).
 std::int64_t configParameterCount(const ModelSpec& model);
 
-// `edited` as a user model made from `base`: if its structure differs, the base's checkpoint, URL and published
+// `m`, edited, as a user model made from `base`: if its structure differs, the base's checkpoint, URL and published
 // count are replaced by the config-based count and a description saying where it came from.
-ModelSpec withCustomProvenance(ModelSpec edited, const ModelSpec& base);
+ModelSpec withCustomProvenance(ModelSpec m, const ModelSpec& base);
 
 } // namespace headroom

@@ -93,7 +93,7 @@ namespace {
             { "framework_overhead_mib.value", g.frameworkOverheadMiB.value },
         };
         for (int u = 0; u < kMathUnitCount; ++u)
-            figures.push_back({ std::string("compute_tflops.") + kUnitKeys[u] + ".value", g.peakTflops[u].value });
+            figures.emplace_back(std::string("compute_tflops.") + kUnitKeys[u] + ".value", g.peakTflops[u].value);
         for (const auto& [field, value] : figures) {
             if (!std::isfinite(value))
                 return UserData::tr("%1: %2: must be a finite number, got %3")

@@ -197,7 +197,7 @@ void StackedAreasItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidg
     std::vector<double> lower(n, map(m_x[0], 0.0).y());
     std::vector<double> upper(n);
     QPolygonF poly;
-    poly.reserve(qsizetype(2 * n));
+    poly.reserve(2 * qsizetype(n));
     for (int c = 0; c < kMemoryCategoryCount; ++c) {
         for (std::size_t i = 0; i < n; ++i)
             upper[i] = map(m_x[i], m_top[c][i]).y();

@@ -199,11 +199,13 @@ bool RooflineView::placeLegend(const QRectF& plot, std::vector<QPolygonF>& texts
         if (kinds.empty())
             break;
         for (std::size_t i = 0; i < kinds.size(); ++i) {
-            const double x = 4.0 + double(i % columns) * itemWidth, y = 2.0 + double(i / columns) * row;
+            const std::size_t line = i / columns; // the legend fills its rows left to right
+            const double x = 4.0 + double(i % columns) * itemWidth, y = 2.0 + double(line) * row;
             m_legendDots[kinds[i]]->setRect(x, y + (row - dot) / 2.0, dot, dot);
             m_legendTexts[kinds[i]]->setPos(x + 4.0 + dot, y);
         }
-        const QRectF box(0, 0, columns * itemWidth, double((kinds.size() + columns - 1) / columns) * row + 4.0);
+        const std::size_t lines = (kinds.size() + columns - 1) / columns;
+        const QRectF box(0, 0, columns * itemWidth, double(lines) * row + 4.0);
         const double left = plot.left() + m, right = plot.right() - box.width() - m;
         const double top = plot.top() + m, bottom = plot.bottom() - box.height() - ridge - m;
         // The corners first (top left, bottom right, top right, bottom left), then along the edges.
@@ -235,7 +237,7 @@ bool RooflineView::placeLegend(const QRectF& plot, std::vector<QPolygonF>& texts
             m_legendBox->setRect(box);
             m_legendBox->setPos(best);
             m_legendBox->setVisible(true);
-            texts.push_back(QPolygonF(box.translated(best)));
+            texts.emplace_back(box.translated(best));
             return true;
         }
     }

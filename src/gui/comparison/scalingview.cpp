@@ -51,9 +51,9 @@ ScalingView::ScalingView(const Catalog& catalog, QWidget* parent)
     m_throughputChart = makeChart(throughputView, m_tx, m_ty);
     m_memoryChart = makeChart(memoryView, m_mx, m_my);
 
-    for (int f = 0; f < 2; ++f) {
-        for (auto [chart, series, x, y] : { std::tuple { m_throughputChart, &m_lines[f].throughput, m_tx, m_ty },
-                                            std::tuple { m_memoryChart, &m_lines[f].memory, m_mx, m_my } }) {
+    for (Lines& lines : m_lines) {
+        for (auto [chart, series, x, y] : { std::tuple { m_throughputChart, &lines.throughput, m_tx, m_ty },
+                                            std::tuple { m_memoryChart, &lines.memory, m_mx, m_my } }) {
             *series = new QLineSeries(chart);
             (*series)->setPointsVisible(true);
             chart->addSeries(*series);

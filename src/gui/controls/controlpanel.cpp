@@ -80,7 +80,7 @@ namespace {
         auto* searchModel = new QStandardItemModel(combo);
         for (const auto& [group, keywords, items] : groups) {
             QStringList extra = keywords;
-            extra.removeIf([&](const QString& k) { return group.contains(k, Qt::CaseInsensitive); });
+            extra.removeIf([&name = group](const QString& k) { return name.contains(k, Qt::CaseInsensitive); });
             const QString searchSuffix = extra.isEmpty() ? QString()
                                                          : QStringLiteral(" · ") + extra.join(QStringLiteral(" · "));
             auto* header = new QStandardItem(group);

@@ -202,8 +202,10 @@ void Figure::layout()
     m_cells.clear();
     if (m_options.chart == FigureChart::All) {
         const double cw = (area.width() - gap) / 2, ch = (area.height() - gap) / 2;
-        for (int i = 0; i < 4; ++i)
-            m_cells << QRectF(area.left() + (i % 2) * (cw + gap), area.top() + (i / 2) * (ch + gap), cw, ch);
+        for (int i = 0; i < 4; ++i) {
+            const int column = i % 2, row = i / 2;
+            m_cells << QRectF(area.left() + column * (cw + gap), area.top() + row * (ch + gap), cw, ch);
+        }
     } else {
         m_cells << area;
     }

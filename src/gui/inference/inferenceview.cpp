@@ -291,7 +291,7 @@ QString InferenceView::errorText(const Error& e, const ModelSpec* model)
             .arg(c.tensorParallel);
     if (e.field == "prompt" && model)
         return tr("The prompt and the generated tokens (%1) exceed the %2 positions %3 learned: make them shorter.")
-            .arg(QLocale().toString(qlonglong(c.prompt + c.generate)))
+            .arg(QLocale().toString(qlonglong(c.prompt) + qlonglong(c.generate)))
             .arg(QLocale().toString(qlonglong(model->transformer.maxPositions)))
             .arg(name);
     return tr("These serving settings cannot be simulated (%1).").arg(QString::fromStdString(e.field));

@@ -30,9 +30,9 @@ public:
     // The language for a setting: "" follows the system locale.
     static QString resolve(const QString& setting);
 
-    // Installs the translators for `code` ("" = system); returns false (and keeps the current language) when the
-    // translation cannot be loaded.
-    bool apply(const QString& code);
+    // Installs the translators for `setting`, a language code ("" = system); returns false (and keeps the current
+    // language) when the translation cannot be loaded.
+    bool apply(const QString& setting);
     QString current() const { return m_current; }
     // The setting the last apply() anywhere in the application installed ("" = the system's): what
     // `headroom export --language` needs to draw the same text and numbers.

@@ -41,7 +41,7 @@ namespace {
             const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
             // Language::apply sets the default locale to the window's language (or the system's).
             const QString zh = o.value(QStringLiteral("title_zh")).toString();
-            const QString title = QLocale().language() == QLocale::Chinese && !zh.isEmpty()
+            QString title = QLocale().language() == QLocale::Chinese && !zh.isEmpty()
                 ? zh
                 : o.value(QStringLiteral("title")).toString();
             if (!title.isEmpty())
