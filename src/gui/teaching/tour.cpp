@@ -129,9 +129,10 @@ GuidedTour::GuidedTour(TourHost* host, QWidget* parent)
 
 GuidedTour::~GuidedTour() = default;
 
-void GuidedTour::buildSteps()
+// The first lessons: what fills the memory of one GPU and the changes that make a step fit on it.
+std::vector<GuidedTour::Step> GuidedTour::memorySteps()
 {
-    m_steps = {
+    return {
         { [] { return tr("What fills 12 GB?"); },
           [](const Scenario&) { return explainerScenario("bert-base", 16, 512, Precision::FP32); },
           [](const SimulationResult& r) {
@@ -189,6 +190,13 @@ void GuidedTour::buildSteps()
                   .arg(formatSeconds(e.stepSeconds));
           },
           [] { return TourHost::Target::TimelineChart; } },
+    };
+}
+
+// Then beyond one GPU: a model too big for it, ZeRO, a bigger GPU, and what limits the speed.
+std::vector<GuidedTour::Step> GuidedTour::scaleSteps()
+{
+    return {
         { [] { return tr("A model too big for one GPU"); },
           [](const Scenario&) { return explainerScenario("gpt2-xl", 1, 1024, Precision::MixedFP16); },
           [](const SimulationResult& r) {
@@ -263,6 +271,13 @@ void GuidedTour::buildSteps()
           },
           [] { return TourHost::Target::RooflineChart; } },
     };
+}
+
+void GuidedTour::buildSteps()
+{
+    m_steps = memorySteps();
+    for (Step& step : scaleSteps())
+        m_steps.push_back(std::move(step));
 }
 
 int GuidedTour::stepCount() const { return int(m_steps.size()); }

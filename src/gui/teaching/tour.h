@@ -74,6 +74,8 @@ private:
         std::function<TourHost::Target()> target;
     };
     void buildSteps();
+    static std::vector<Step> memorySteps();
+    static std::vector<Step> scaleSteps();
     void show(int index);
 
     TourHost* m_host;
