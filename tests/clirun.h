@@ -6,8 +6,6 @@
 #include <QProcess>
 #include <QStringList>
 
-#include "sanitizer.h"
-
 namespace test {
 
 struct CliRun {

@@ -306,7 +306,6 @@ void TestMoe::cliRefusesEpOnADenseModel()
 
 void TestMoe::plannerSplitsTheExperts()
 {
-    HEADROOM_SKIP_PLANNER_UNDER_SANITIZER();
     // `headroom plan` tries every ep that divides dp and the experts; a layout with --ep, its options added to
     // `estimate`, reproduces its figures exactly (issue 11's contract), and ep never exceeds dp.
     const QString base = QStringLiteral("--gpu h100-sxm5-80gb --model mixtral-8x7b --seq 4096");

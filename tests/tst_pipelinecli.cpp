@@ -142,7 +142,6 @@ void TestPipelineCli::badLayouts()
 
 void TestPipelineCli::planReproducesOnTheCommandLine()
 {
-    HEADROOM_SKIP_PLANNER_UNDER_SANITIZER();
     // `headroom plan`: best first, and each layout's options added to `estimate --gpu --model --seq` give exactly
     // its peak, step time, throughput and MFU (issue 11's contract).
     const QStringList base { QStringLiteral("--gpu"),      QStringLiteral("a100-sxm4-80gb"), QStringLiteral("--model"),
@@ -192,7 +191,6 @@ void TestPipelineCli::planReproducesOnTheCommandLine()
 
 void TestPipelineCli::planRejectsWithReasons()
 {
-    HEADROOM_SKIP_PLANNER_UNDER_SANITIZER();
     // Four GPUs per node: t = 8 and 16 would cross nodes. Llama-2-7B on one 12 GB card fits no layout: the planner
     // says so and lists the lowest peaks.
     const test::CliRun r = test::runHeadroom(
