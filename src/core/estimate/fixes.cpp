@@ -218,6 +218,8 @@ namespace {
             break;
         case FixKind::SmallerMicroBatch:
             break; // added only when the changes do not fit without it
+        case FixKind::NearGlobalBatch:
+            break; // a fix of its own, never one dimension of a combination
         }
         return c;
     }
