@@ -216,10 +216,9 @@ namespace {
         case FixKind::QLoRA:
             c.finetune.method = base.finetune.method;
             break;
-        case FixKind::SmallerMicroBatch:
-            break; // added only when the changes do not fit without it
-        case FixKind::NearGlobalBatch:
-            break; // a fix of its own, never one dimension of a combination
+        case FixKind::SmallerMicroBatch: // added only when the changes do not fit without it
+        case FixKind::NearGlobalBatch:   // a fix of its own, never one dimension of a combination
+            break;
         }
         return c;
     }
