@@ -545,7 +545,7 @@ void TestExport::examplesOpenAndTheirTitlesHoldTrue()
     const QStringList examples = MainWindow::examplePaths();
     QVERIFY(examples.size() >= 7);
     for (const QString& p : examples) {
-        const auto error = m_window->openScenarioFile(p, QStringLiteral("example"));
+        const auto error = m_window->openScenarioFile(p, Action::Example);
         QVERIFY2(!error, qPrintable(error.value_or(QString())));
         QFile f(p);
         QVERIFY(f.open(QIODevice::ReadOnly));

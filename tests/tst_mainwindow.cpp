@@ -42,6 +42,8 @@
 #include <QUndoStack>
 #include <QWheelEvent>
 
+#include <functional>
+
 using namespace headroom;
 using namespace headroom::gui;
 
@@ -79,6 +81,8 @@ private slots:
     void typedNameResolvesToTheBestMatch();
     void batchSliderStepsOneByOneNearItsValue();
     void chartsGiveTheVerdictsAnswer();
+    void everyControlHasItsUndoWords();
+    void overheadStepIsOneMiB();
 
 private:
     static double total(const MemoryChartView* v, Phase p)
@@ -226,7 +230,7 @@ void TestMainWindow::allocatorControlsChangeWhatPyTorchWouldReport()
     Scenario s = m_controller->scenario();
     s.modelId = "resnet50";
     s.config.sequenceLength = 224;
-    m_window->applyScenario(s, QStringLiteral("test"));
+    m_window->applyScenario(s, Control::Model);
     QVERIFY(cudnn->isVisibleTo(m_window->controls()));
     cudnn->setValue(128);
     QCOMPARE(m_controller->scenario().config.cudnnWorkspaceBytes, 128.0 * 1024 * 1024);
@@ -294,7 +298,7 @@ void TestMainWindow::measurementIsComparedWhileItsScenarioHolds()
 
     Scenario changed = s;
     changed.config.microBatch = 2;
-    QVERIFY(m_window->applyScenario(changed, QStringLiteral("edit")));
+    QVERIFY(m_window->applyScenario(changed, Control::MicroBatch));
     QVERIFY2(m_window->verdict()->details().contains(QStringLiteral("another scenario (scenario.micro_batch)")),
              qPrintable(m_window->verdict()->details()));
     QVERIFY(m_window->timelineChart()->measuredText().isEmpty());
@@ -766,4 +770,60 @@ void TestMainWindow::chartsGiveTheVerdictsAnswer()
 }
 
 QTEST_MAIN(TestMainWindow)
+// Issue 30: every control's change is one undo step in its own words. Nine controls had none and read "Undo change"
+// (channels last, the links, the allocator rows, ...); the words now come from a switch over the controls that
+// -Wswitch keeps complete, and this checks that each widget sends the control it stands for.
+void TestMainWindow::everyControlHasItsUndoWords()
+{
+    QUndoStack* stack = m_window->history()->stack();
+    ControlPanel* panel = m_window->controls();
+    auto expectUndo = [&](const char* widget, const QString& words, const std::function<void(QWidget*)>& change) {
+        auto* w = panel->findChild<QWidget*>(QString::fromLatin1(widget));
+        QVERIFY2(w, widget);
+        const int before = stack->count();
+        change(w);
+        QCOMPARE(stack->count(), before + 1);
+        QCOMPARE(stack->undoText(), words);
+    };
+    expectUndo("channelsLastCheck", QStringLiteral("channels last"),
+               [](QWidget* w) { static_cast<QCheckBox*>(w)->toggle(); });
+    expectUndo("expandableCheck", QStringLiteral("expandable segments"),
+               [](QWidget* w) { static_cast<QCheckBox*>(w)->toggle(); });
+    expectUndo("perNodeSpin", QStringLiteral("GPUs per node"),
+               [](QWidget* w) { static_cast<QSpinBox*>(w)->setValue(8); });
+    expectUndo("intraLinkCombo", QStringLiteral("link in a node"),
+               [](QWidget* w) { static_cast<QComboBox*>(w)->setCurrentIndex(1); });
+    expectUndo("cudnnSpin", QStringLiteral("cuDNN workspace"),
+               [](QWidget* w) { static_cast<QSpinBox*>(w)->setValue(64); });
+    expectUndo("capacityCheck", QStringLiteral("what-if figures"),
+               [](QWidget* w) { static_cast<QCheckBox*>(w)->toggle(); });
+    // Undo returns the control and the scenario to what they were before the what-if.
+    stack->undo();
+    QVERIFY(!m_controller->scenario().overrides.memoryBytes.has_value());
+    QVERIFY(!panel->findChild<QCheckBox*>(QStringLiteral("capacityCheck"))->isChecked());
+}
+
+// Issue 30's seam: the overhead box shows the overhead with the cuBLAS workspace a scenario sets
+// (CUBLAS_WORKSPACE_CONFIG=:4096:16 on an H100 is 32 MiB more than PyTorch's default :4096:8, CublasHandlePool.cpp).
+// One arrow click added that difference again each time; now it adds the click's 1 MiB.
+void TestMainWindow::overheadStepIsOneMiB()
+{
+    Scenario s = defaultScenario();
+    s.gpuId = "h100-sxm5-80gb";
+    s.overrides = {};
+    s.config.cublasWorkspaceBytes = 64.0 * 1024 * 1024;
+    QVERIFY(m_window->applyScenario(s));
+    auto* spin = m_window->controls()->findChild<QSpinBox*>(QStringLiteral("overheadSpin"));
+    QVERIFY(spin);
+    const GpuSpec* gpu = m_controller->catalog().gpu(s.gpuId);
+    const double shown = frameworkOverheadBytes(*gpu, m_controller->scenario().config) / (1024.0 * 1024);
+    QCOMPARE(spin->value(), int(std::lround(shown)));
+    for (int click = 1; click <= 3; ++click) {
+        spin->stepUp();
+        const double now = frameworkOverheadBytes(*gpu, m_controller->scenario().config) / (1024.0 * 1024);
+        QCOMPARE(std::lround(now), std::lround(shown) + click);
+        QCOMPARE(spin->value(), int(std::lround(now)));
+    }
+}
+
 #include "tst_mainwindow.moc"

@@ -290,7 +290,7 @@ void TestRealWindow::baselineTableFitsAt1280()
     Scenario changed = w.controller.scenario();
     changed.config.microBatch = 4;
     changed.config.checkpointing = Checkpointing::Full;
-    QVERIFY(w.window.applyScenario(changed, QStringLiteral("edit")));
+    QVERIFY(w.window.applyScenario(changed, Control::MicroBatch));
     settle();
     QTableWidget* table = w.window.baselineTable()->table();
     QVERIFY(table->isVisible());

@@ -1,12 +1,16 @@
 // simulate(), the core's one entry point: a cached schedule gives exactly the result a fresh simulation gives, for a
 // change of every field of TrainingConfig; the cache rebuilds only when a field that shapes the schedule changes;
 // the phase peaks and explanations it returns agree with its own timeline; bad scenarios are refused by name.
+// applyEdit (scenarioedit.h), the rules of one edit in the window: the overhead shown is stored without the cuBLAS
+// workspace difference, a new model or GPU resets what belongs to the old one, a wrong value is refused.
 
 #include "explain.h"
 #include "links.h"
 #include "report.h"
+#include "scenarioedit.h"
 #include "simulate.h"
 #include "testsupport.h"
+#include "units.h"
 
 #include <functional>
 
@@ -25,6 +29,10 @@ private slots:
     void explanationsSumToTheCategory();
     void refusesBadScenarios();
     void smallerMicroBatchKeepsTheGlobalBatch();
+    void overheadEditIsNotCountedTwice();
+    void newModelKeepsOnlyWhatItAccepts();
+    void newGpuDropsTheOverrides();
+    void badEditsAreRefused();
 };
 
 namespace {
@@ -374,6 +382,96 @@ void TestSimulate::smallerMicroBatchKeepsTheGlobalBatch()
         }
         QVERIFY2(found, qPrintable(QString::number(batch)));
     }
+}
+
+void TestSimulate::overheadEditIsNotCountedTwice()
+{
+    // CUBLAS_WORKSPACE_CONFIG=:4096:16 is 64 MiB; PyTorch's default on sm90 is :4096:8, 32 MiB
+    // (aten/src/ATen/cuda/CublasHandlePool.cpp, getChosenWorkspaceSize). The overhead shown holds the 32 MiB more.
+    Scenario s;
+    s.gpuId = "h100-sxm5-80gb";
+    s.modelId = "gpt2";
+    s.config.cublasWorkspaceBytes = units::fromMiB(64.0);
+    const GpuSpec& gpu = test::gpu("h100-sxm5-80gb");
+    const double shown = frameworkOverheadBytes(gpu, s.config);
+    QCOMPARE(units::toMiB(shown - gpu.overheadBytes()), 32.0);
+    // Each arrow click on the spin box adds 1 MiB to what is shown, not 1 MiB plus the workspace again.
+    for (int click = 1; click <= 3; ++click) {
+        const auto edited = applyEdit(s, { Control::Overhead, shown + units::fromMiB(click) }, test::catalog());
+        QVERIFY(edited.ok());
+        QCOMPARE(units::toMiB(frameworkOverheadBytes(gpu, edited->config) - shown), double(click));
+        s = *edited;
+    }
+    // Back to the figure shown for the GPU's own overhead: the scenario keeps none of its own.
+    const auto back = applyEdit(s, { Control::Overhead, shown }, test::catalog());
+    QVERIFY(back.ok());
+    QVERIFY(!back->config.overheadBytes.has_value());
+}
+
+void TestSimulate::newModelKeepsOnlyWhatItAccepts()
+{
+    // Llama 2 7B has 32 blocks (config.json num_hidden_layers), BERT-base 12: eight stages split the first evenly,
+    // not the second; four split both. A new model starts at its own sequence (BERT's 512 positions).
+    Scenario s;
+    s.gpuId = "h100-sxm5-80gb";
+    s.modelId = "llama-2-7b";
+    s.config.sequenceLength = 4096;
+    s.config.pipelineParallel = 8;
+    s.config.finetune.frozenLayers = 20;
+    auto bert = applyEdit(s, { Control::Model, std::string("bert-base") }, test::catalog());
+    QVERIFY(bert.ok());
+    QCOMPARE(bert->config.sequenceLength, 512);
+    QCOMPARE(bert->config.pipelineParallel, 1);
+    QCOMPARE(bert->config.finetune.frozenLayers, -1); // 20 frozen blocks of 12: all of them
+    s.config.pipelineParallel = 4;
+    bert = applyEdit(s, { Control::Model, std::string("bert-base") }, test::catalog());
+    QVERIFY(bert.ok());
+    QCOMPARE(bert->config.pipelineParallel, 4);
+    // Adapters are not modelled with pipeline stages: choosing LoRA ends them.
+    const auto lora = applyEdit(*bert, { Control::FinetuneMethod, std::int64_t(FinetuneMethod::LoRA) },
+                                test::catalog());
+    QVERIFY(lora.ok());
+    QCOMPARE(lora->config.pipelineParallel, 1);
+    // ResNet-50 is a CNN: only full training.
+    const auto cnn = applyEdit(*lora, { Control::Model, std::string("resnet50") }, test::catalog());
+    QVERIFY(cnn.ok());
+    QVERIFY(cnn->config.finetune.method == FinetuneMethod::Full);
+}
+
+void TestSimulate::newGpuDropsTheOverrides()
+{
+    // The default scenario is the explainer's A3000 with its 392 GB/s what-if; on another GPU it does not apply.
+    const Scenario s = defaultScenario();
+    QVERIFY(s.overrides.bandwidthBytesPerSecond.has_value());
+    const auto same = applyEdit(s, { Control::Gpu, s.gpuId }, test::catalog());
+    QVERIFY(same.ok());
+    QCOMPARE(same->overrides, s.overrides);
+    const auto h100 = applyEdit(s, { Control::Gpu, std::string("h100-sxm5-80gb") }, test::catalog());
+    QVERIFY(h100.ok());
+    QVERIFY(!h100->overrides.bandwidthBytesPerSecond.has_value());
+    QVERIFY(h100->overrides.note.empty());
+    // A what-if set in the window carries its note, and loses it with the last figure.
+    const auto what = applyEdit(*h100, { Control::MemoryOverride, std::optional(units::fromGiB(40.0)) },
+                                test::catalog());
+    QVERIFY(what.ok());
+    QCOMPARE(what->overrides.note, std::string(kWindowOverrideNote));
+    const auto off = applyEdit(*what, { Control::MemoryOverride, std::optional<double>() }, test::catalog());
+    QVERIFY(off.ok());
+    QVERIFY(off->overrides.note.empty());
+}
+
+void TestSimulate::badEditsAreRefused()
+{
+    const Scenario s = defaultScenario();
+    const auto wrongKind = applyEdit(s, { Control::MicroBatch, std::string("eight") }, test::catalog());
+    QVERIFY(!wrongKind.ok());
+    QCOMPARE(wrongKind.error().field, std::string("micro-batch"));
+    const auto noGpu = applyEdit(s, { Control::Gpu, std::string("rtx-9090") }, test::catalog());
+    QVERIFY(!noGpu.ok());
+    QVERIFY(noGpu.error().message.find("rtx-9090") != std::string::npos);
+    const auto flag = applyEdit(s, { Control::Precision, true }, test::catalog());
+    QVERIFY(!flag.ok());
+    QCOMPARE(flag.error().field, std::string("precision"));
 }
 
 QTEST_APPLESS_MAIN(TestSimulate)

@@ -504,7 +504,7 @@ void TestTranslations::messagesHaveNoRawMarkup()
     // positions) read as text in both languages: no &quot; or &amp; on screen, and Chinese in a Chinese window.
     const Catalog catalog = CatalogLoader::bundled();
     Language language;
-    for (const QString code : { QStringLiteral("en"), QStringLiteral("zh_CN") }) {
+    for (const QString& code : { QStringLiteral("en"), QStringLiteral("zh_CN") }) {
         QVERIFY(language.apply(code));
         InferenceView view(catalog);
         view.resize(900, 700);

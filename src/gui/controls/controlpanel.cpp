@@ -137,56 +137,81 @@ ControlPanel::ControlPanel(QWidget* parent)
     setupAllocator();
     populateChoices();
 
-    auto slider = [this](QSlider* s, QSpinBox* spin, const QString& name, auto toValue, auto toPosition) {
+    auto slider = [this](QSlider* s, QSpinBox* spin, Control control, auto toValue, auto toPosition) {
         connect(s, &QSlider::valueChanged, this, [=, this](int pos) {
             if (m_syncing)
                 return;
             m_syncing = true;
             spin->setValue(int(toValue(pos)));
             m_syncing = false;
-            edited(name, s->isSliderDown());
+            edit(control, std::int64_t(spin->value()), s->isSliderDown());
         });
-        connect(s, &QSlider::sliderReleased, this, [=, this] { edited(name, false); });
+        connect(s, &QSlider::sliderReleased, this, [=, this] { edit(control, std::int64_t(spin->value())); });
         connect(spin, &QSpinBox::valueChanged, this, [=, this](int v) {
             if (m_syncing)
                 return;
             m_syncing = true;
             s->setValue(toPosition(v));
             m_syncing = false;
-            edited(name);
+            edit(control, std::int64_t(v));
         });
     };
     m_ui->batchSlider->setRange(0, BatchScale::kPositions);
     m_ui->batchSlider->setPageStep(BatchScale::kPositions / 12); // one doubling on the logarithmic part
     slider(
-        m_ui->batchSlider, m_ui->batchSpin, QStringLiteral("batch"), [this](int p) { return batchFromPosition(p); },
+        m_ui->batchSlider, m_ui->batchSpin, Control::MicroBatch, [this](int p) { return batchFromPosition(p); },
         [this](int v) { return positionFromBatch(v); });
     slider(
-        m_ui->seqSlider, m_ui->seqSpin, QStringLiteral("sequence"),
+        m_ui->seqSlider, m_ui->seqSpin, Control::SequenceLength,
         [this](int p) { return fromLog(p, m_vision ? kSeqMinPixels : kSeqMinTokens); },
         [this](int v) { return toLog(v, m_vision ? kSeqMinPixels : kSeqMinTokens); });
     slider(
-        m_ui->dpSlider, m_ui->dpSpin, QStringLiteral("data-parallel"), [](int p) { return fromLog(p, 1.0); },
+        m_ui->dpSlider, m_ui->dpSpin, Control::DataParallel, [](int p) { return fromLog(p, 1.0); },
         [](int v) { return toLog(v, 1.0); });
     connect(m_ui->zeroSlider, &QSlider::valueChanged, this,
-            [this] { edited(QStringLiteral("zero"), m_ui->zeroSlider->isSliderDown()); });
-    connect(m_ui->accumSpin, &QSpinBox::valueChanged, this, [this] { edited(QStringLiteral("accumulation")); });
-
-    for (QComboBox* c : { m_ui->precisionCombo, m_ui->styleCombo, m_ui->optimizerCombo, m_ui->checkpointingCombo,
-                          m_ui->attentionCombo, m_ui->loopCombo }) {
-        connect(c, &QComboBox::currentIndexChanged, this, [this, c] { edited(c->objectName()); });
-    }
+            [this](int stage) { edit(Control::ZeroStage, std::int64_t(stage), m_ui->zeroSlider->isSliderDown()); });
+    connect(m_ui->zeroSlider, &QSlider::sliderReleased, this,
+            [this] { edit(Control::ZeroStage, std::int64_t(m_ui->zeroSlider->value())); });
+    connect(m_ui->accumSpin, &QSpinBox::valueChanged, this,
+            [this](int steps) { edit(Control::Accumulation, std::int64_t(steps)); });
+    connectChoices();
     // A combo's minimum is a short name, not its longest entry ("B300 (HGX B300 ... Blackwell Ultra)"): the panel's
     // minimum width (which the window keeps it from going below) then leaves a 1024-pixel window room for the charts.
     for (QComboBox* c : findChildren<QComboBox*>()) {
         c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         c->setMinimumContentsLength(12);
     }
+    connectPickers();
+    connectOverrides();
+    WheelGuard::install(this);
+    retranslate();
+}
+
+ControlPanel::~ControlPanel() = default;
+
+void ControlPanel::connectChoices()
+{
+    const std::pair<QComboBox*, Control> combos[] = {
+        { m_ui->precisionCombo, Control::Precision }, { m_ui->styleCombo, Control::MixedStyle },
+        { m_ui->optimizerCombo, Control::Optimizer }, { m_ui->checkpointingCombo, Control::Checkpointing },
+        { m_ui->attentionCombo, Control::Attention }, { m_ui->loopCombo, Control::Loop },
+    };
+    for (const auto& [combo, control] : combos) {
+        connect(combo, &QComboBox::currentIndexChanged, this,
+                [this, c = combo, what = control] { edit(what, std::int64_t(c->currentData().toInt())); });
+    }
+    connect(m_ui->offloadCheck, &QCheckBox::toggled, this, [this](bool on) { edit(Control::OptimizerOffload, on); });
+    connect(m_ui->channelsLastCheck, &QCheckBox::toggled, this, [this](bool on) { edit(Control::ChannelsLast, on); });
+}
+
+void ControlPanel::connectPickers()
+{
     for (QComboBox* c : { m_ui->gpuCombo, m_ui->modelCombo }) {
         connect(c, &QComboBox::currentIndexChanged, this, [this, c] {
-            if (!c->currentData(kRole).isValid())
+            const QVariant id = c->currentData(kRole);
+            if (!id.isValid())
                 return; // a group header
-            edited(c == m_ui->gpuCombo ? QStringLiteral("gpu") : QStringLiteral("model"));
+            edit(c == m_ui->gpuCombo ? Control::Gpu : Control::Model, id.toString().toStdString());
         });
         connect(c->lineEdit(), &QLineEdit::editingFinished, this, [this, c] { resolveTypedName(c); });
         // A name longer than the field shows its start ("NVIDIA RTX A3000..."), not its end, while not being typed.
@@ -195,18 +220,33 @@ ControlPanel::ControlPanel(QWidget* parent)
                 c->lineEdit()->setCursorPosition(0);
         });
     }
-    connect(m_ui->offloadCheck, &QCheckBox::toggled, this, [this] { edited(QStringLiteral("offload")); });
-    connect(m_ui->channelsLastCheck, &QCheckBox::toggled, this, [this] { edited(QStringLiteral("channelsLast")); });
-    for (QCheckBox* c : { m_ui->capacityCheck, m_ui->bandwidthCheck, m_ui->peakCheck })
-        connect(c, &QCheckBox::toggled, this, [this] { edited(QStringLiteral("override")); });
-    for (QDoubleSpinBox* s : { m_ui->capacitySpin, m_ui->bandwidthSpin, m_ui->peakSpin })
-        connect(s, &QDoubleSpinBox::valueChanged, this, [this] { edited(QStringLiteral("override")); });
-    connect(m_ui->overheadSpin, &QSpinBox::valueChanged, this, [this] { edited(QStringLiteral("overhead")); });
-    WheelGuard::install(this);
-    retranslate();
 }
 
-ControlPanel::~ControlPanel() = default;
+// Each what-if is its own edit: on with the spin box's figure, or off.
+void ControlPanel::connectOverrides()
+{
+    const std::tuple<QCheckBox*, QDoubleSpinBox*, Control, double> overrides[] = {
+        { m_ui->capacityCheck, m_ui->capacitySpin, Control::MemoryOverride, units::kGiB },
+        { m_ui->bandwidthCheck, m_ui->bandwidthSpin, Control::BandwidthOverride, 1e9 },
+        { m_ui->peakCheck, m_ui->peakSpin, Control::PeakOverride, 1e12 },
+    };
+    for (const auto& [check, spin, control, unit] : overrides) {
+        auto send = [this, c = check, s = spin, what = control, u = unit] {
+            edit(what, c->isChecked() ? std::optional(s->value() * u) : std::nullopt);
+        };
+        connect(check, &QCheckBox::toggled, this, send);
+        connect(spin, &QDoubleSpinBox::valueChanged, this, send);
+    }
+    connect(m_ui->overheadSpin, &QSpinBox::valueChanged, this,
+            [this](int mib) { edit(Control::Overhead, units::fromMiB(mib)); });
+}
+
+void ControlPanel::edit(Control control, EditValue value, bool dragging)
+{
+    if (m_syncing || !m_catalog)
+        return;
+    emit edited(ScenarioEdit { control, std::move(value) }, dragging);
+}
 
 void ControlPanel::populateChoices()
 {
@@ -443,12 +483,6 @@ void ControlPanel::updateOverrideMarks()
     }
 }
 
-std::int64_t ControlPanel::keptUnlessEdited(std::int64_t value, const QSpinBox* spin)
-{
-    const std::int64_t shown = std::clamp<std::int64_t>(value, spin->minimum(), spin->maximum());
-    return spin->value() == shown ? value : spin->value();
-}
-
 void ControlPanel::updateRangeNote()
 {
     const TrainingConfig& c = m_scenario.config;
@@ -470,71 +504,6 @@ void ControlPanel::updateRangeNote()
     if (m_ui->rangeNote->text() != note)
         m_ui->rangeNote->setText(note);
     m_ui->rangeNote->setVisible(!note.isEmpty());
-}
-
-void ControlPanel::edited(const QString& control, bool dragging)
-{
-    if (m_syncing || !m_catalog)
-        return;
-    Scenario& s = m_scenario;
-    const std::string oldGpu = s.gpuId;
-    const std::string oldModel = s.modelId;
-    if (auto id = m_ui->gpuCombo->currentData(kRole); id.isValid())
-        s.gpuId = id.toString().toStdString();
-    if (auto id = m_ui->modelCombo->currentData(kRole); id.isValid())
-        s.modelId = id.toString().toStdString();
-    TrainingConfig& c = s.config;
-    // A scenario file may hold values beyond a control's range: they stay until that control is changed.
-    c.microBatch = keptUnlessEdited(c.microBatch, m_ui->batchSpin);
-    c.sequenceLength = keptUnlessEdited(c.sequenceLength, m_ui->seqSpin);
-    c.gradientAccumulation = int(keptUnlessEdited(c.gradientAccumulation, m_ui->accumSpin));
-    c.precision = Precision(m_ui->precisionCombo->currentData().toInt());
-    c.mixedStyle = MixedPrecisionStyle(m_ui->styleCombo->currentData().toInt());
-    c.optimizer = OptimizerKind(m_ui->optimizerCombo->currentData().toInt());
-    c.checkpointing = Checkpointing(m_ui->checkpointingCombo->currentData().toInt());
-    c.attention = AttentionImpl(m_ui->attentionCombo->currentData().toInt());
-    c.loop = TrainingLoop(m_ui->loopCombo->currentData().toInt());
-    c.zeroStage = m_ui->zeroSlider->value();
-    c.dataParallel = int(keptUnlessEdited(c.dataParallel, m_ui->dpSpin));
-    c.offloadOptimizer = m_ui->offloadCheck->isChecked();
-    c.channelsLast = m_ui->channelsLastCheck->isChecked();
-    const GpuSpec* gpu = m_catalog->gpu(s.gpuId);
-
-    const bool modelChanged = control == QLatin1String("model") && s.modelId != oldModel;
-    if (modelChanged) {
-        // A new model starts at its usual sequence length (or image size).
-        if (const ModelSpec* m = m_catalog->model(s.modelId))
-            c.sequenceLength = m->defaultSequence;
-    }
-    editFinetune(control, m_catalog->model(s.modelId), modelChanged);
-    editParallel(control, m_catalog->model(s.modelId), modelChanged);
-    editAllocator(control);
-    if (control == QLatin1String("gpu") && s.gpuId != oldGpu) {
-        // Overrides belong to the GPU they were made for; a new GPU starts from its datasheet.
-        s.overrides = {};
-        c.overheadBytes.reset();
-    } else if (control == QLatin1String("override")) {
-        s.overrides.memoryBytes = m_ui->capacityCheck->isChecked()
-            ? std::optional(units::fromGiB(m_ui->capacitySpin->value()))
-            : std::nullopt;
-        s.overrides.bandwidthBytesPerSecond = m_ui->bandwidthCheck->isChecked()
-            ? std::optional(m_ui->bandwidthSpin->value() * 1e9)
-            : std::nullopt;
-        s.overrides.peakFlopsPerSecond = m_ui->peakCheck->isChecked() ? std::optional(m_ui->peakSpin->value() * 1e12)
-                                                                      : std::nullopt;
-        if (!s.overrides.memoryBytes && !s.overrides.bandwidthBytesPerSecond && !s.overrides.peakFlopsPerSecond)
-            s.overrides.note.clear();
-        else if (s.overrides.note.empty())
-            s.overrides.note = tr("What-if set in the window").toStdString();
-    } else if (control == QLatin1String("overhead")) {
-        const double mib = m_ui->overheadSpin->value();
-        if (gpu && std::abs(mib - units::toMiB(gpu->overheadBytes())) < 0.5)
-            c.overheadBytes.reset();
-        else
-            c.overheadBytes = units::fromMiB(mib);
-    }
-    syncFromScenario(); // derived labels and ranges (sequence mode, datasheet values in disabled overrides)
-    emit scenarioEdited(s, control, dragging);
 }
 
 void ControlPanel::setPresentationMode(bool on)

@@ -2,13 +2,15 @@
 
 // The controls: GPU and model pickers (grouped, type to search), logarithmic sliders with typed entry for
 // micro-batch, sequence length and data-parallel GPUs, the ZeRO stage, precision, optimizer, checkpointing,
-// attention, the fine-tuning method (controlpanelfinetune.cpp), and the what-if overrides. The panel translates
-// controls to a Scenario and back; it computes nothing.
+// attention, the fine-tuning method (controlpanelfinetune.cpp), and the what-if overrides. The panel shows the
+// scenario it is given and turns each change of a control into a typed edit (scenarioedit.h); it holds no rule and
+// never changes the scenario itself: the window applies the edit and gives the panel the result.
 
 #include "batchscale.h"
 #include "catalog.h"
 #include "estimate.h"
 #include "scenario.h"
+#include "scenarioedit.h"
 
 #include <QWidget>
 
@@ -36,8 +38,7 @@ public:
 
     void setCatalog(const Catalog* catalog);
     void setScenario(const Scenario& scenario); // updates the controls without emitting
-    const Scenario& scenario() const { return m_scenario; }
-    void setPresentationMode(bool on); // only the essential controls
+    void setPresentationMode(bool on);          // only the essential controls
 
     // The micro-batch slider's mapping (batchscale.h: linear around the current value, logarithmic beyond), public
     // for tests and benchmarks. It moves with the value: ask it again after every change.
@@ -68,9 +69,9 @@ public:
     QSpinBox* frozenLayersSpin() const;
 
 signals:
-    // `control` names what changed ("batch", "gpu", ...); `dragging` is true while a slider is held, so that an
-    // undo stack can fold one drag into one step.
-    void scenarioEdited(const headroom::Scenario& scenario, const QString& control, bool dragging);
+    // A control changed: the edit to apply (applyEdit). `dragging` is true while a slider is held, so that an undo
+    // stack can fold one drag into one step.
+    void edited(const headroom::ScenarioEdit& edit, bool dragging);
     // A short message for the status bar: what a typed GPU or model name resolved to, or that nothing matches.
     void noteRequested(const QString& message);
     // The pipeline stage the memory charts should show: -1 for the most loaded. Not part of the scenario.
@@ -80,6 +81,9 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    void connectChoices();   // the precision, optimizer, ... combos and the two check boxes beside them
+    void connectPickers();   // the GPU and model pickers
+    void connectOverrides(); // the what-if figures and the overhead
     void populatePickers();
     // Enter in the GPU or model picker: the entry that best matches the typed name (pickersearch.h), or a note.
     void resolveTypedName(QComboBox* combo);
@@ -87,9 +91,8 @@ private:
     void populateChoices();
     void syncFromScenario();
     void updateRangeNote(); // names the scenario values a control cannot show
-    // The scenario's value, unless the control now shows something else than it showed for it (the user edited it).
-    static std::int64_t keptUnlessEdited(std::int64_t value, const QSpinBox* spin);
-    void edited(const QString& control, bool dragging = false);
+    // Emits edited() unless the controls are being set from the scenario.
+    void edit(Control control, EditValue value, bool dragging = false);
     void updateSequenceMode();
     void updateOverrideMarks();
     void retranslate();
@@ -97,13 +100,10 @@ private:
     void setupFinetune();
     void populateFinetuneChoices();
     void syncFinetune(const ModelSpec* model);
-    // Reads the edited fine-tuning control into the scenario; on a new model, keeps only what that model accepts.
-    void editFinetune(const QString& control, const ModelSpec* model, bool modelChanged);
     void setFinetunePresentationMode(bool on);
     // The tensor-, pipeline- and expert-parallel rows (controlpanelparallel.cpp).
     void setupParallel();
     void syncParallel(const ModelSpec* model);
-    void editParallel(const QString& control, const ModelSpec* model, bool modelChanged);
     void retranslateParallel(); // the entries with words in them; the window's language can change
     // Hidden in presentation; the stage row only with stages, the expert row only for a mixture of experts, the
     // context row only for token sequences.
@@ -112,18 +112,16 @@ private:
     void setupCluster();
     void syncCluster(const ModelSpec* model);
     void syncClusterVisibility();
-    void editCluster(const QString& control);
     void retranslateCluster();
     QString autoIntraLinkText() const;
     // Expandable segments and the cuDNN workspace (controlpanelallocator.cpp); hidden in presentation.
     void setupAllocator();
     void syncAllocator();
-    void editAllocator(const QString& control);
 
     std::unique_ptr<Ui::ControlPanel> m_ui;
     BatchScale m_batchScale;
     const Catalog* m_catalog = nullptr;
-    Scenario m_scenario;
+    Scenario m_scenario; // the one shown: a copy of what the window last gave, never edited here
     bool m_syncing = false;
     int m_shownStage = -1;     // the stage combo's choice (stageShown)
     bool m_presenting = false; // presentation mode: the pipeline and expert rows are hidden

@@ -12,10 +12,13 @@ namespace headroom::gui {
 
 void ControlPanel::setupAllocator()
 {
-    connect(m_ui->expandableCheck, &QCheckBox::toggled, this, [this] { edited(QStringLiteral("expandableSegments")); });
-    connect(m_ui->cudnnSpin, &QSpinBox::valueChanged, this, [this] { edited(QStringLiteral("cudnnWorkspace")); });
-    connect(m_ui->hostSpeedSpin, &QDoubleSpinBox::valueChanged, this, [this] { edited(QStringLiteral("hostSpeed")); });
-    connect(m_ui->cudaGraphsCheck, &QCheckBox::toggled, this, [this] { edited(QStringLiteral("cudaGraphs")); });
+    connect(m_ui->expandableCheck, &QCheckBox::toggled, this,
+            [this](bool on) { edit(Control::ExpandableSegments, on); });
+    connect(m_ui->cudnnSpin, &QSpinBox::valueChanged, this,
+            [this](int mib) { edit(Control::CudnnWorkspace, units::fromMiB(mib)); });
+    connect(m_ui->hostSpeedSpin, &QDoubleSpinBox::valueChanged, this,
+            [this](double speed) { edit(Control::HostSpeed, speed); });
+    connect(m_ui->cudaGraphsCheck, &QCheckBox::toggled, this, [this](bool on) { edit(Control::CudaGraphs, on); });
 }
 
 void ControlPanel::syncAllocator()
@@ -31,19 +34,6 @@ void ControlPanel::syncAllocator()
     m_ui->hostSpeedSpin->setValue(c.host.speed);
     m_ui->cudaGraphsCheck->setChecked(c.host.execution == Execution::CudaGraphs);
     m_ui->hostGroup->setVisible(!m_presenting);
-}
-
-void ControlPanel::editAllocator(const QString& control)
-{
-    TrainingConfig& c = m_scenario.config;
-    if (control == QLatin1String("expandableSegments"))
-        c.expandableSegments = m_ui->expandableCheck->isChecked();
-    if (control == QLatin1String("cudnnWorkspace"))
-        c.cudnnWorkspaceBytes = units::fromMiB(m_ui->cudnnSpin->value());
-    if (control == QLatin1String("hostSpeed"))
-        c.host.speed = m_ui->hostSpeedSpin->value();
-    if (control == QLatin1String("cudaGraphs"))
-        c.host.execution = m_ui->cudaGraphsCheck->isChecked() ? Execution::CudaGraphs : Execution::Eager;
 }
 
 } // namespace headroom::gui

@@ -29,12 +29,13 @@ void ControlPanel::setupCluster()
     for (LinkKind k : kInterLinks)
         m_ui->interLinkCombo->addItem(QString(), int(k));
     m_ui->perNodeSpin->setSpecialValueText(tr("one node"));
-    connect(m_ui->spCheck, &QCheckBox::toggled, this, [this] { edited(QStringLiteral("sequenceParallel")); });
-    connect(m_ui->perNodeSpin, &QSpinBox::valueChanged, this, [this] { edited(QStringLiteral("gpusPerNode")); });
+    connect(m_ui->spCheck, &QCheckBox::toggled, this, [this](bool on) { edit(Control::SequenceParallel, on); });
+    connect(m_ui->perNodeSpin, &QSpinBox::valueChanged, this,
+            [this](int n) { edit(Control::GpusPerNode, std::int64_t(n)); });
     connect(m_ui->intraLinkCombo, &QComboBox::currentIndexChanged, this,
-            [this] { edited(QStringLiteral("intraLink")); });
+            [this] { edit(Control::IntraLink, std::int64_t(m_ui->intraLinkCombo->currentData().toInt())); });
     connect(m_ui->interLinkCombo, &QComboBox::currentIndexChanged, this,
-            [this] { edited(QStringLiteral("interLink")); });
+            [this] { edit(Control::InterLink, std::int64_t(m_ui->interLinkCombo->currentData().toInt())); });
 }
 
 void ControlPanel::syncCluster(const ModelSpec* model)
@@ -80,21 +81,6 @@ void ControlPanel::syncClusterVisibility()
     for (QWidget* w : { static_cast<QWidget*>(m_ui->perNodeLabel), static_cast<QWidget*>(m_ui->perNodeSpin),
                         static_cast<QWidget*>(m_ui->intraLinkCombo), static_cast<QWidget*>(m_ui->interLinkCombo) })
         w->setVisible(several && !m_presenting);
-}
-
-void ControlPanel::editCluster(const QString& control)
-{
-    TrainingConfig& c = m_scenario.config;
-    if (control == QLatin1String("sequenceParallel"))
-        c.sequenceParallel = m_ui->spCheck->isChecked();
-    if (c.tensorParallel < 2)
-        c.sequenceParallel = false; // SP splits the tensor-parallel ranks' work
-    if (control == QLatin1String("gpusPerNode"))
-        c.cluster.gpusPerNode = m_ui->perNodeSpin->value();
-    if (control == QLatin1String("intraLink"))
-        c.cluster.intraLink = LinkKind(m_ui->intraLinkCombo->currentData().toInt());
-    if (control == QLatin1String("interLink"))
-        c.cluster.interLink = LinkKind(m_ui->interLinkCombo->currentData().toInt());
 }
 
 void ControlPanel::retranslateCluster()

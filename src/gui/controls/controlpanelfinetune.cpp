@@ -59,13 +59,18 @@ void ControlPanel::setupFinetune()
 {
     m_finetuneToolTip = m_ui->finetuneCombo->toolTip(); // the .ui's text; changeEvent takes it again in a new language
     connect(m_ui->finetuneCombo, &QComboBox::currentIndexChanged, this,
-            [this] { edited(QStringLiteral("finetuneCombo")); });
-    connect(m_ui->loraRankSpin, &QSpinBox::valueChanged, this, [this] { edited(QStringLiteral("loraRank")); });
-    connect(m_ui->loraTargetsCombo, &QComboBox::currentIndexChanged, this,
-            [this] { edited(QStringLiteral("loraTargets")); });
+            [this] { edit(Control::FinetuneMethod, std::int64_t(m_ui->finetuneCombo->currentData().toInt())); });
+    connect(m_ui->loraRankSpin, &QSpinBox::valueChanged, this,
+            [this](int r) { edit(Control::LoraRank, std::int64_t(r)); });
+    connect(m_ui->loraTargetsCombo, &QComboBox::currentIndexChanged, this, [this] {
+        const QString key = m_ui->loraTargetsCombo->currentData().toString();
+        if (key == kDefaultTargets || key == kAllLinear) // the scenario's own list is not chosen, only kept
+            edit(Control::LoraTargets, key == kAllLinear ? std::string("all-linear") : std::string());
+    });
     connect(m_ui->loraDropoutSpin, &QDoubleSpinBox::valueChanged, this,
-            [this] { edited(QStringLiteral("loraDropout")); });
-    connect(m_ui->frozenLayersSpin, &QSpinBox::valueChanged, this, [this] { edited(QStringLiteral("frozenLayers")); });
+            [this](double p) { edit(Control::LoraDropout, p); });
+    connect(m_ui->frozenLayersSpin, &QSpinBox::valueChanged, this,
+            [this](int n) { edit(Control::FrozenLayers, std::int64_t(n)); });
 }
 
 void ControlPanel::populateFinetuneChoices()
@@ -138,42 +143,6 @@ void ControlPanel::syncFinetune(const ModelSpec* model)
         w->setEnabled(adapters);
     m_ui->frozenLayersLabel->setEnabled(freeze);
     m_ui->frozenLayersSpin->setEnabled(freeze);
-}
-
-void ControlPanel::editFinetune(const QString& control, const ModelSpec* model, bool modelChanged)
-{
-    FinetuneConfig& f = m_scenario.config.finetune;
-    if (control == QLatin1String("finetuneCombo")) {
-        f.method = FinetuneMethod(m_ui->finetuneCombo->currentData().toInt());
-    } else if (control == QLatin1String("loraRank")) {
-        f.loraRank = m_ui->loraRankSpin->value();
-    } else if (control == QLatin1String("loraTargets")) {
-        const QString key = m_ui->loraTargetsCombo->currentData().toString();
-        if (key == kDefaultTargets)
-            f.loraTargets.clear();
-        else if (key == kAllLinear)
-            f.loraTargets = { "all-linear" };
-    } else if (control == QLatin1String("loraDropout")) {
-        f.loraDropout = m_ui->loraDropoutSpin->value();
-    } else if (control == QLatin1String("frozenLayers")) {
-        f.frozenLayers = m_ui->frozenLayersSpin->value();
-    }
-    if (!model || (!modelChanged && control != QLatin1String("finetuneCombo")))
-        return;
-    // A new model or method keeps what validateFinetune accepts there: a CNN trains in full, frozen layers stop at the
-    // model's depth, and module names the model does not have give way to PEFT's default for it.
-    if (model->family == ModelFamily::Cnn) {
-        f.method = FinetuneMethod::Full;
-        return;
-    }
-    if (f.frozenLayers > model->transformer.layers)
-        f.frozenLayers = -1;
-    // Only the module names are in question here: the same names with an adapter method and the model's own head.
-    TrainingConfig adapted;
-    adapted.finetune = f;
-    adapted.finetune.method = FinetuneMethod::LoRA;
-    if (validateFinetune(*model, adapted, "window"))
-        f.loraTargets.clear();
 }
 
 void ControlPanel::setFinetunePresentationMode(bool on)

@@ -1,10 +1,7 @@
-// The control panel's tensor-, pipeline-, context- and expert-parallel rows: the ways a model's blocks can be split
-// (every t up to 64 that divides its attention heads, key/value heads and FFN width; every p up to 64 that divides
-// its blocks; the schedules the core accepts at the current micro-batches per step, as validateForModel asks;
-// context splits of a token sequence under fused attention; for a mixture of experts every ep that divides the
-// data-parallel GPUs and the experts), the choice kept while another control changes, and which stage the memory
-// charts show. Tensor and pipeline splits are not modelled with adapters, so those rows are off for LoRA, DoRA and
-// QLoRA.
+// The control panel's tensor-, pipeline-, context- and expert-parallel rows, and which stage the memory charts show.
+// The values each row offers, and which choice stays while another control changes, are the core's
+// (scenarioedit.h: tensorParallelChoices, ..., applyEdit); the rows show them. Tensor and pipeline splits are not
+// modelled with adapters, so those rows are off for LoRA, DoRA and QLoRA.
 
 #include "controlpanel.h"
 
@@ -12,103 +9,14 @@
 #include "moespec.h"
 #include "pipeline.h"
 #include "scenario.h"
+#include "scenarioedit.h"
 #include "ui_controlpanel.h"
 
 namespace headroom::gui {
 
 namespace {
 
-    // The tensor-parallel sizes a model accepts, 1 first.
-    QList<int> tensorParallelChoices(const ModelSpec* model, const TrainingConfig& config)
-    {
-        QList<int> out { 1 };
-        if (!model || model->family != ModelFamily::Transformer)
-            return out;
-        TrainingConfig c = config;
-        c.finetune = {};
-        for (int t = 2; t <= 64; t *= 2) {
-            c.tensorParallel = t;
-            if (!validateForModel(*model, c, "window"))
-                out << t;
-        }
-        return out;
-    }
-
-    // Pipeline stages that split the blocks evenly, 1 first.
-    QList<int> pipelineChoices(const ModelSpec* model, const TrainingConfig& config)
-    {
-        QList<int> out { 1 };
-        if (!model || model->family != ModelFamily::Transformer)
-            return out;
-        TrainingConfig c = config;
-        c.finetune = {};
-        c.pipelineSchedule = PipelineSchedule::OneFOneB;
-        c.virtualStages = 1;
-        c.pipelineStage = 0;
-        c.firstStageLayers = c.lastStageLayers = 0; // an even split: uneven stages end when p changes
-        for (int p = 2; p <= std::min(64, model->transformer.layers); ++p) {
-            c.pipelineParallel = p;
-            if (model->transformer.layers % p == 0 && !validateForModel(*model, c, "window"))
-                out << p;
-        }
-        return out;
-    }
-
-    // The schedules the core takes here: 1F1B and GPipe always, interleaving two chunks when they split the blocks
-    // and p divides the micro-batches per step. The combo's data: the schedule, and v in the high bits.
-    QList<int> scheduleChoices(const ModelSpec* model, const TrainingConfig& config)
-    {
-        QList<int> out { int(PipelineSchedule::OneFOneB), int(PipelineSchedule::GPipe) };
-        if (!model || config.pipelineParallel < 2)
-            return out;
-        TrainingConfig c = config;
-        c.finetune = {};
-        c.pipelineSchedule = PipelineSchedule::Interleaved;
-        c.virtualStages = 2;
-        c.pipelineStage = 0;
-        c.firstStageLayers = c.lastStageLayers = 0; // choosing interleaving ends uneven stages
-        if (!validateForModel(*model, c, "window"))
-            out << (int(PipelineSchedule::Interleaved) | (2 << 8));
-        return out;
-    }
-
-    // Expert-parallel sizes for a mixture of experts: every ep up to 64 that divides the data-parallel GPUs and the
-    // experts (validateExperts), 1 first.
-    QList<int> expertChoices(const ModelSpec* model, const TrainingConfig& config)
-    {
-        QList<int> out { 1 };
-        if (!model || model->family != ModelFamily::Transformer || !model->transformer.moe.any())
-            return out;
-        TrainingConfig c = config;
-        for (int ep = 2; ep <= std::min(64, config.dataParallel); ++ep) {
-            c.expertParallel = ep;
-            if (!validateExperts(*model, c, "window"))
-                out << ep;
-        }
-        return out;
-    }
-
-    // Context-parallel sizes, powers of two up to 16 that validateContext takes (fused attention, 2 cp dividing the
-    // tokens), 1 first.
-    QList<int> contextChoices(const ModelSpec* model, const TrainingConfig& config)
-    {
-        QList<int> out { 1 };
-        if (!model)
-            return out;
-        TrainingConfig c = config;
-        for (int cp = 2; cp <= 16; cp *= 2) {
-            c.contextParallel = cp;
-            if (!validateContext(*model, c, "window"))
-                out << cp;
-        }
-        return out;
-    }
-
-    int scheduleData(const TrainingConfig& c)
-    {
-        return c.pipelineSchedule == PipelineSchedule::Interleaved ? int(c.pipelineSchedule) | (c.virtualStages << 8)
-                                                                   : int(c.pipelineSchedule);
-    }
+    QList<int> toList(const std::vector<int>& v) { return QList<int>(v.begin(), v.end()); }
 
     // Fills a combo with `values` unless it already holds them (a slider tick leaves the list as it is).
     bool refill(QComboBox* combo, const QList<int>& values)
@@ -129,14 +37,15 @@ namespace {
 
 void ControlPanel::setupParallel()
 {
-    connect(m_ui->tpCombo, &QComboBox::currentIndexChanged, this, [this] { edited(QStringLiteral("tensorParallel")); });
-    connect(m_ui->ppCombo, &QComboBox::currentIndexChanged, this,
-            [this] { edited(QStringLiteral("pipelineParallel")); });
-    connect(m_ui->scheduleCombo, &QComboBox::currentIndexChanged, this,
-            [this] { edited(QStringLiteral("pipelineSchedule")); });
-    connect(m_ui->epCombo, &QComboBox::currentIndexChanged, this, [this] { edited(QStringLiteral("expertParallel")); });
-    connect(m_ui->cpCombo, &QComboBox::currentIndexChanged, this,
-            [this] { edited(QStringLiteral("contextParallel")); });
+    const std::pair<QComboBox*, Control> combos[] = {
+        { m_ui->tpCombo, Control::TensorParallel },         { m_ui->ppCombo, Control::PipelineParallel },
+        { m_ui->scheduleCombo, Control::PipelineSchedule }, { m_ui->epCombo, Control::ExpertParallel },
+        { m_ui->cpCombo, Control::ContextParallel },
+    };
+    for (const auto& [combo, control] : combos) {
+        connect(combo, &QComboBox::currentIndexChanged, this,
+                [this, c = combo, what = control] { edit(what, std::int64_t(c->currentData().toLongLong())); });
+    }
     connect(m_ui->stageCombo, &QComboBox::currentIndexChanged, this, [this] {
         if (m_syncing)
             return;
@@ -149,7 +58,7 @@ void ControlPanel::setupParallel()
 void ControlPanel::syncParallel(const ModelSpec* model)
 {
     const TrainingConfig& c = m_scenario.config;
-    QList<int> choices = tensorParallelChoices(model, c);
+    QList<int> choices = toList(tensorParallelChoices(model, c));
     if (!choices.contains(c.tensorParallel))
         choices << c.tensorParallel; // a scenario's own value stays visible, and the core says what is wrong with it
     bool same = m_ui->tpCombo->count() == choices.size();
@@ -166,12 +75,14 @@ void ControlPanel::syncParallel(const ModelSpec* model)
     m_ui->tpCombo->setEnabled(!adapters && choices.size() > 1);
     m_ui->tpLabel->setEnabled(m_ui->tpCombo->isEnabled());
 
-    QList<int> stages = pipelineChoices(model, c);
+    QList<int> stages = toList(pipelineChoices(model, c));
     if (!stages.contains(c.pipelineParallel))
         stages << c.pipelineParallel;
-    QList<int> schedules = scheduleChoices(model, c);
-    if (!schedules.contains(scheduleData(c)))
-        schedules << scheduleData(c);
+    QList<int> schedules;
+    for (std::int64_t v : scheduleChoices(model, c))
+        schedules << int(v);
+    if (!schedules.contains(int(scheduleValue(c))))
+        schedules << int(scheduleValue(c));
     QList<int> shown { -1 };
     for (int k = 0; k < c.pipelineParallel && c.pipelineParallel > 1; ++k)
         shown << k;
@@ -180,7 +91,7 @@ void ControlPanel::syncParallel(const ModelSpec* model)
     if (changed || c.pipelineParallel > 1) // the stages' blocks follow the schedule too
         retranslateParallel();
     m_ui->ppCombo->setCurrentIndex(std::max(0, m_ui->ppCombo->findData(c.pipelineParallel)));
-    m_ui->scheduleCombo->setCurrentIndex(std::max(0, m_ui->scheduleCombo->findData(scheduleData(c))));
+    m_ui->scheduleCombo->setCurrentIndex(std::max(0, m_ui->scheduleCombo->findData(int(scheduleValue(c)))));
     if (m_ui->stageCombo->findData(m_shownStage) < 0) {
         m_shownStage = -1;
         emit stageShown(m_shownStage);
@@ -190,7 +101,7 @@ void ControlPanel::syncParallel(const ModelSpec* model)
     m_ui->ppLabel->setEnabled(m_ui->ppCombo->isEnabled());
     m_ui->scheduleCombo->setEnabled(c.pipelineParallel > 1);
 
-    QList<int> experts = expertChoices(model, c);
+    QList<int> experts = toList(expertChoices(model, c));
     if (!experts.contains(c.expertParallel))
         experts << c.expertParallel;
     if (refill(m_ui->epCombo, experts))
@@ -199,7 +110,7 @@ void ControlPanel::syncParallel(const ModelSpec* model)
     m_ui->epCombo->setEnabled(experts.size() > 1);
     m_moe = model && model->family == ModelFamily::Transformer && model->transformer.moe.any();
 
-    QList<int> contexts = contextChoices(model, c);
+    QList<int> contexts = toList(contextChoices(model, c));
     if (!contexts.contains(c.contextParallel))
         contexts << c.contextParallel;
     if (refill(m_ui->cpCombo, contexts))
@@ -225,58 +136,6 @@ void ControlPanel::syncParallelVisibility()
     m_ui->stageCombo->setVisible(pipeline && !m_presenting);
     m_ui->stageLabel->setVisible(pipeline && !m_presenting);
     syncClusterVisibility();
-}
-
-void ControlPanel::editParallel(const QString& control, const ModelSpec* model, bool modelChanged)
-{
-    TrainingConfig& c = m_scenario.config;
-    if (control == QLatin1String("tensorParallel"))
-        c.tensorParallel = m_ui->tpCombo->currentData().toInt();
-    if (control == QLatin1String("pipelineParallel"))
-        c.pipelineParallel = m_ui->ppCombo->currentData().toInt();
-    if (control == QLatin1String("pipelineSchedule")) {
-        const int data = m_ui->scheduleCombo->currentData().toInt();
-        c.pipelineSchedule = PipelineSchedule(data & 0xff);
-        c.virtualStages = std::max(1, data >> 8);
-    }
-    // A schedule the new layout does not take falls back to 1F1B; without a pipeline there is none to choose.
-    if (c.pipelineSchedule == PipelineSchedule::Interleaved
-        && (c.pipelineParallel < 2 || !scheduleChoices(model, c).contains(scheduleData(c)))) {
-        c.pipelineSchedule = PipelineSchedule::OneFOneB;
-        c.virtualStages = 1;
-    }
-    c.pipelineStage = 0;
-    // Expert parallelism splits the data-parallel GPUs: when they (or the model) change, the largest split that
-    // still divides them and the experts stays.
-    if (control == QLatin1String("expertParallel"))
-        c.expertParallel = m_ui->epCombo->currentData().toInt();
-    else if (const QList<int> experts = expertChoices(model, c); !experts.contains(c.expertParallel)) {
-        int kept = 1;
-        for (int ep : experts)
-            kept = ep <= c.expertParallel ? ep : kept;
-        c.expertParallel = kept;
-    }
-    editCluster(control);
-    // Context parallelism needs fused attention and a sequence it splits: another attention or sequence ends it.
-    if (control == QLatin1String("contextParallel"))
-        c.contextParallel = m_ui->cpCombo->currentData().toInt();
-    else if (c.contextParallel != 1 && !contextChoices(model, c).contains(c.contextParallel))
-        c.contextParallel = 1;
-    // A new model, or adapters, keep only a split that the core accepts there.
-    if ((modelChanged || control == QLatin1String("finetuneCombo")) && c.tensorParallel != 1
-        && (c.finetune.adapters() || !tensorParallelChoices(model, c).contains(c.tensorParallel)))
-        c.tensorParallel = 1;
-    if ((modelChanged || control == QLatin1String("finetuneCombo")) && c.pipelineParallel != 1
-        && (c.finetune.adapters() || !pipelineChoices(model, c).contains(c.pipelineParallel))) {
-        c.pipelineParallel = 1;
-        c.pipelineSchedule = PipelineSchedule::OneFOneB;
-        c.virtualStages = 1;
-    }
-    // Uneven stages (a scenario file's first_stage_layers and last_stage_layers) stay while the layout takes them;
-    // another p, model or schedule returns to an even split.
-    if ((c.firstStageLayers > 0 || c.lastStageLayers > 0)
-        && (!model || c.pipelineParallel < 2 || !unevenStagesProblem(model->transformer.layers, c).empty()))
-        c.firstStageLayers = c.lastStageLayers = 0;
 }
 
 void ControlPanel::retranslateParallel()

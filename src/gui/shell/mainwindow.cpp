@@ -63,7 +63,7 @@ MainWindow::MainWindow(SimulationController* controller, AppSettings* settings, 
         c->setMinimumSize(220, 150);
         connect(c, &ChartPanel::explainRequested, this, &MainWindow::explain);
     }
-    connect(m_ui->controls, &ControlPanel::scenarioEdited, this, &MainWindow::onScenarioEdited);
+    connect(m_ui->controls, &ControlPanel::edited, this, &MainWindow::onScenarioEdited);
     connect(m_ui->controls, &ControlPanel::noteRequested, this,
             [this](const QString& note) { statusBar()->showMessage(note, 6000); });
     connect(m_ui->verdict, &VerdictWidget::explainRequested, this, [this](const QString& topic) {
@@ -86,7 +86,7 @@ MainWindow::MainWindow(SimulationController* controller, AppSettings* settings, 
     connect(m_ui->verdict, &VerdictWidget::fixRequested, this, [this](const TrainingConfig& config) {
         Scenario s = m_controller->scenario();
         s.config = config;
-        applyScenario(s, QStringLiteral("fix"));
+        applyScenario(s, Action::Fix);
     });
     connect(m_history, &ScenarioHistory::applyRequested, this, [this](const Scenario& s) {
         if (m_controller->setScenario(s))
@@ -117,8 +117,7 @@ MainWindow::MainWindow(SimulationController* controller, AppSettings* settings, 
     connect(m_ui->quitAction, &QAction::triggered, this, &QWidget::close);
     setupFileMenu();
     setupTools();
-    connect(m_ui->resetAction, &QAction::triggered, this,
-            [this] { applyScenario(defaultScenario(), QStringLiteral("reset")); });
+    connect(m_ui->resetAction, &QAction::triggered, this, [this] { applyScenario(defaultScenario(), Action::Reset); });
     connect(m_ui->aboutAction, &QAction::triggered, this, [this] {
         QMessageBox::about(this, tr("About Headroom"),
                            tr("<h3>Headroom %1</h3><p>Explores the GPU memory and bandwidth of one neural-network "
@@ -159,7 +158,7 @@ QList<ChartPanel*> MainWindow::charts() const
     return { m_ui->memoryChart, m_ui->sweepChart, m_ui->timelineChart, m_ui->rooflineChart };
 }
 
-bool MainWindow::applyScenario(const Scenario& scenario, const QString& what)
+bool MainWindow::applyScenario(const Scenario& scenario, Change what)
 {
     if (!m_controller->setScenario(scenario))
         return false;
@@ -168,20 +167,25 @@ bool MainWindow::applyScenario(const Scenario& scenario, const QString& what)
     return true;
 }
 
-void MainWindow::onScenarioEdited(const Scenario& edited, const QString& control, bool dragging)
+void MainWindow::onScenarioEdited(const ScenarioEdit& edit, bool dragging)
 {
+    auto edited = applyEdit(m_controller->scenario(), edit, m_controller->catalog());
+    if (!edited) {
+        statusBar()->showMessage(QString::fromStdString(edited.error().toString()), 6000);
+        m_ui->controls->setScenario(m_controller->scenario()); // the control shows what is simulated
+        return;
+    }
     // A CPU measurement's scenario is predicted with the CPU kernels' saved dtypes while it is the one shown; any
     // other with CUDA's (measured.h applyMeasuredScenario).
-    Scenario scenario = edited;
+    Scenario& scenario = *edited;
     if (m_measured && measuredOnCpu(*m_measured))
         scenario.config.kernels = checkMeasuredScenario(*m_measured, scenario.modelId, scenario.config, "measurement")
             ? KernelBackend::Cuda
             : KernelBackend::Cpu;
-    if (!m_controller->setScenario(scenario)) {
-        statusBar()->showMessage(tr("Unknown GPU or model"), 4000);
-        return;
-    }
-    m_history->record(m_controller->scenario(), control, dragging);
+    if (!m_controller->setScenario(scenario))
+        statusBar()->showMessage(tr("The simulator refuses this value: the last one that it took stays"), 6000);
+    m_ui->controls->setScenario(m_controller->scenario());
+    m_history->record(m_controller->scenario(), edit.control, dragging);
 }
 
 void MainWindow::onResultChanged()

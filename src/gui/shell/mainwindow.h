@@ -6,6 +6,7 @@
 #include "chartpanel.h"
 #include "figure.h"
 #include "scenario.h"
+#include "scenariohistory.h"
 
 #include <QMainWindow>
 
@@ -62,7 +63,7 @@ public:
 
     // Shows a scenario in every view and makes it one undo step (`what` names the step); returns false when it
     // names an unknown GPU or model.
-    bool applyScenario(const Scenario& scenario, const QString& what = QStringLiteral("open"));
+    bool applyScenario(const Scenario& scenario, Change what = Action::Open);
     ScenarioHistory* history() const { return m_history; }
     // Full screen (unless `fullScreen` is false, for screenshots), large fonts and thick lines sized to the screen,
     // high contrast, the essential controls, and two charts at a time (F10 shows the next pair).
@@ -80,7 +81,7 @@ public:
 
     // File actions return the error, if any, naming the file and the field (the window's one error style, as the
     // exports below and the core's Expected<T>).
-    std::optional<QString> openScenarioFile(const QString& path, const QString& what = QStringLiteral("open"));
+    std::optional<QString> openScenarioFile(const QString& path, Change what = Action::Open);
     std::optional<QString> saveScenarioFile(const QString& path);
     // A scenario file for `scenario` (with the user's own model embedded), written atomically.
     std::optional<QString> writeScenarioDocument(const QString& path, const Scenario& scenario) const;
@@ -132,7 +133,7 @@ private:
     void connectMeasured(); // mainwindowmeasured.cpp
     void showMeasured(const SimulationResult& r);
     QString explainHtmlFor(const ExplainRequest& request) const;
-    void onScenarioEdited(const Scenario& edited, const QString& control, bool dragging);
+    void onScenarioEdited(const ScenarioEdit& edit, bool dragging);
     void onResultChanged();
     void onBackgroundChanged();
     void explain(const ExplainRequest& request);

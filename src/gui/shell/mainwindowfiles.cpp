@@ -85,7 +85,7 @@ void MainWindow::populateExamplesMenu()
     m_ui->examplesMenu->clear();
     for (const QString& path : examplePaths()) {
         m_ui->examplesMenu->addAction(exampleName(path), this, [this, path] {
-            if (auto error = openScenarioFile(path, QStringLiteral("example")))
+            if (auto error = openScenarioFile(path, Action::Example))
                 QMessageBox::warning(this, tr("Cannot open the example"), *error);
         });
     }
@@ -140,7 +140,7 @@ void MainWindow::populateRecentMenu()
     m_ui->recentMenu->setEnabled(!files.isEmpty());
 }
 
-std::optional<QString> MainWindow::openScenarioFile(const QString& path, const QString& what)
+std::optional<QString> MainWindow::openScenarioFile(const QString& path, Change what)
 {
     QByteArray text;
     if (auto e = CatalogLoader::readFile(path, &text, 4 << 20))

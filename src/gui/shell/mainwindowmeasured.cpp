@@ -44,7 +44,7 @@ std::optional<QString> MainWindow::openMeasuredFile(const QString& path)
         return QString::fromStdString(e->toString());
     m_measured = std::make_shared<const Measured>(*m);
     m_ui->verdict->setMeasured(m_measured);
-    applyScenario(s, QStringLiteral("measured"));
+    applyScenario(s, Action::Measured);
     return std::nullopt;
 }
 

@@ -61,10 +61,7 @@ namespace {
             e.maxMicroBatch = fit.maxMicroBatch;
             return m_withFit;
         }
-        void applyTourScenario(const Scenario& scenario) override
-        {
-            m_window->applyScenario(scenario, QStringLiteral("tour"));
-        }
+        void applyTourScenario(const Scenario& scenario) override { m_window->applyScenario(scenario, Action::Tour); }
         QWidget* tourTarget(Target target) override
         {
             QWidget* shown = nullptr;
@@ -166,7 +163,7 @@ void MainWindow::setupTools()
     connect(m_plan, &PlanView::layoutRequested, this, [this](const TrainingConfig& config) {
         Scenario s = m_controller->scenario();
         s.config = config;
-        applyScenario(s, QStringLiteral("plan"));
+        applyScenario(s, Action::Plan);
     });
 
     // The tour is a card in the chart grid beside the chart it talks about (arrangeCharts), not a dock: a dock's
@@ -191,7 +188,7 @@ void MainWindow::setupTools()
         Scenario s = m_controller->scenario();
         s.gpuId = id.toStdString();
         s.overrides = {}; // what-if figures belong to the GPU they were set for
-        applyScenario(s, QStringLiteral("gpu"));
+        applyScenario(s, Control::Gpu);
     });
 
     retranslateTools();
@@ -312,7 +309,7 @@ void MainWindow::editModel(const QStringList& checkpoint)
         if (!m_controller->catalog().model(m_controller->scenario().modelId)) {
             Scenario s = m_controller->scenario();
             s.modelId = defaultScenario().modelId;
-            applyScenario(s, QStringLiteral("model"));
+            applyScenario(s, Control::Model);
         }
         catalogChanged();
     });
@@ -323,7 +320,7 @@ void MainWindow::editModel(const QStringList& checkpoint)
     catalogChanged();
     Scenario s = m_controller->scenario();
     s.modelId = model.id;
-    applyScenario(s, QStringLiteral("model"));
+    applyScenario(s, Control::Model);
 }
 
 void MainWindow::editGpu()
@@ -335,7 +332,7 @@ void MainWindow::editGpu()
             Scenario s = m_controller->scenario();
             s.gpuId = defaultScenario().gpuId;
             s.overrides = {};
-            applyScenario(s, QStringLiteral("gpu"));
+            applyScenario(s, Control::Gpu);
         }
         catalogChanged();
     });
@@ -347,7 +344,7 @@ void MainWindow::editGpu()
     Scenario s = m_controller->scenario();
     s.gpuId = gpu.id;
     s.overrides = {};
-    applyScenario(s, QStringLiteral("gpu"));
+    applyScenario(s, Control::Gpu);
 }
 
 std::optional<QString> MainWindow::importModel(const QString& path)
@@ -368,7 +365,7 @@ std::optional<QString> MainWindow::importModel(const QString& path)
     Scenario s = m_controller->scenario();
     s.modelId = model.id;
     s.config.sequenceLength = std::min<std::int64_t>(s.config.sequenceLength, model.defaultSequence);
-    applyScenario(s, QStringLiteral("model"));
+    applyScenario(s, Control::Model);
     statusBar()->showMessage(
         tr("Imported %1 from %2").arg(QString::fromStdString(model.name), QDir::toNativeSeparators(path)), 6000);
     return std::nullopt;

@@ -1,13 +1,12 @@
 #include "scenariohistory.h"
 
 #include <QDateTime>
-#include <QHash>
 
 namespace headroom::gui {
 
 class ScenarioCommand : public QUndoCommand {
 public:
-    ScenarioCommand(ScenarioHistory* history, Scenario before, Scenario after, const QString& what, bool mergeable)
+    ScenarioCommand(ScenarioHistory* history, Scenario before, Scenario after, Change what, bool mergeable)
         : m_history(history)
         , m_before(std::move(before))
         , m_after(std::move(after))
@@ -46,7 +45,7 @@ private:
     ScenarioHistory* m_history;
     Scenario m_before;
     Scenario m_after;
-    QString m_what;
+    Change m_what;
     bool m_mergeable;
     qint64 m_time;
     bool m_pushed = false;
@@ -64,7 +63,7 @@ void ScenarioHistory::reset(const Scenario& current)
     m_hasCommitted = true;
 }
 
-void ScenarioHistory::record(const Scenario& now, const QString& what, bool dragging)
+void ScenarioHistory::record(const Scenario& now, Change what, bool dragging)
 {
     if (m_applying || dragging)
         return; // the drag becomes one step when the slider is released
@@ -75,9 +74,8 @@ void ScenarioHistory::record(const Scenario& now, const QString& what, bool drag
     if (now == m_committed)
         return;
     // Slider releases and menu actions stand alone; typed values and arrow keys merge per control.
-    const bool mergeable = what != QLatin1String("open") && what != QLatin1String("example")
-        && what != QLatin1String("fix") && what != QLatin1String("reset") && what != QLatin1String("tour")
-        && what != QLatin1String("model") && what != QLatin1String("gpu");
+    const auto* control = std::get_if<Control>(&what);
+    const bool mergeable = control && *control != Control::Model && *control != Control::Gpu;
     Scenario before = m_committed;
     m_committed = now;
     m_stack.push(new ScenarioCommand(this, std::move(before), now, what, mergeable));
@@ -91,43 +89,115 @@ void ScenarioHistory::apply(const Scenario& s)
     m_applying = false;
 }
 
-QString ScenarioHistory::describe(const QString& what)
+namespace {
+
+    QString describeControl(Control c)
+    {
+        switch (c) {
+        case Control::Gpu:
+            return ScenarioHistory::tr("GPU");
+        case Control::Model:
+            return ScenarioHistory::tr("model");
+        case Control::MicroBatch:
+            return ScenarioHistory::tr("micro-batch");
+        case Control::SequenceLength:
+            return ScenarioHistory::tr("sequence length");
+        case Control::Accumulation:
+            return ScenarioHistory::tr("gradient accumulation");
+        case Control::Precision:
+            return ScenarioHistory::tr("precision");
+        case Control::MixedStyle:
+            return ScenarioHistory::tr("mixed-precision style");
+        case Control::Optimizer:
+            return ScenarioHistory::tr("optimizer");
+        case Control::Checkpointing:
+            return ScenarioHistory::tr("checkpointing");
+        case Control::Attention:
+            return ScenarioHistory::tr("attention");
+        case Control::Loop:
+            return ScenarioHistory::tr("training loop");
+        case Control::ZeroStage:
+            return ScenarioHistory::tr("ZeRO stage");
+        case Control::DataParallel:
+            return ScenarioHistory::tr("data-parallel GPUs");
+        case Control::OptimizerOffload:
+            return ScenarioHistory::tr("optimizer offload");
+        case Control::ChannelsLast:
+            return ScenarioHistory::tr("channels last");
+        case Control::MemoryOverride:
+        case Control::BandwidthOverride:
+        case Control::PeakOverride:
+            return ScenarioHistory::tr("what-if figures");
+        case Control::Overhead:
+            return ScenarioHistory::tr("framework overhead");
+        case Control::FinetuneMethod:
+            return ScenarioHistory::tr("fine-tuning method");
+        case Control::LoraRank:
+            return ScenarioHistory::tr("LoRA rank");
+        case Control::LoraTargets:
+            return ScenarioHistory::tr("LoRA target modules");
+        case Control::LoraDropout:
+            return ScenarioHistory::tr("LoRA dropout");
+        case Control::FrozenLayers:
+            return ScenarioHistory::tr("frozen layers");
+        case Control::TensorParallel:
+            return ScenarioHistory::tr("tensor-parallel GPUs");
+        case Control::PipelineParallel:
+            return ScenarioHistory::tr("pipeline stages");
+        case Control::PipelineSchedule:
+            return ScenarioHistory::tr("pipeline schedule");
+        case Control::ExpertParallel:
+            return ScenarioHistory::tr("expert-parallel GPUs");
+        case Control::ContextParallel:
+            return ScenarioHistory::tr("context-parallel GPUs");
+        case Control::SequenceParallel:
+            return ScenarioHistory::tr("sequence parallelism");
+        case Control::GpusPerNode:
+            return ScenarioHistory::tr("GPUs per node");
+        case Control::IntraLink:
+            return ScenarioHistory::tr("link in a node");
+        case Control::InterLink:
+            return ScenarioHistory::tr("link between nodes");
+        case Control::ExpandableSegments:
+            return ScenarioHistory::tr("expandable segments");
+        case Control::CudnnWorkspace:
+            return ScenarioHistory::tr("cuDNN workspace");
+        case Control::HostSpeed:
+            return ScenarioHistory::tr("host CPU speed");
+        case Control::CudaGraphs:
+            return ScenarioHistory::tr("CUDA graphs");
+        }
+        return ScenarioHistory::tr("change");
+    }
+
+    QString describeAction(Action a)
+    {
+        switch (a) {
+        case Action::Open:
+            return ScenarioHistory::tr("open scenario");
+        case Action::Example:
+            return ScenarioHistory::tr("example scenario");
+        case Action::Fix:
+            return ScenarioHistory::tr("suggested change");
+        case Action::Reset:
+            return ScenarioHistory::tr("reset");
+        case Action::Tour:
+            return ScenarioHistory::tr("tour step");
+        case Action::Plan:
+            return ScenarioHistory::tr("plan layout");
+        case Action::Measured:
+            return ScenarioHistory::tr("measured run");
+        }
+        return ScenarioHistory::tr("change");
+    }
+
+} // namespace
+
+QString ScenarioHistory::describe(Change what)
 {
-    static const QHash<QString, const char*> names {
-        { QStringLiteral("batch"), QT_TR_NOOP("micro-batch") },
-        { QStringLiteral("sequence"), QT_TR_NOOP("sequence length") },
-        { QStringLiteral("data-parallel"), QT_TR_NOOP("data-parallel GPUs") },
-        { QStringLiteral("zero"), QT_TR_NOOP("ZeRO stage") },
-        { QStringLiteral("tensorParallel"), QT_TR_NOOP("tensor-parallel GPUs") },
-        { QStringLiteral("pipelineParallel"), QT_TR_NOOP("pipeline stages") },
-        { QStringLiteral("pipelineSchedule"), QT_TR_NOOP("pipeline schedule") },
-        { QStringLiteral("accumulation"), QT_TR_NOOP("gradient accumulation") },
-        { QStringLiteral("precisionCombo"), QT_TR_NOOP("precision") },
-        { QStringLiteral("styleCombo"), QT_TR_NOOP("mixed-precision style") },
-        { QStringLiteral("optimizerCombo"), QT_TR_NOOP("optimizer") },
-        { QStringLiteral("checkpointingCombo"), QT_TR_NOOP("checkpointing") },
-        { QStringLiteral("attentionCombo"), QT_TR_NOOP("attention") },
-        { QStringLiteral("loopCombo"), QT_TR_NOOP("training loop") },
-        { QStringLiteral("finetuneCombo"), QT_TR_NOOP("fine-tuning method") },
-        { QStringLiteral("loraRank"), QT_TR_NOOP("LoRA rank") },
-        { QStringLiteral("loraTargets"), QT_TR_NOOP("LoRA target modules") },
-        { QStringLiteral("loraDropout"), QT_TR_NOOP("LoRA dropout") },
-        { QStringLiteral("frozenLayers"), QT_TR_NOOP("frozen layers") },
-        { QStringLiteral("gpu"), QT_TR_NOOP("GPU") },
-        { QStringLiteral("model"), QT_TR_NOOP("model") },
-        { QStringLiteral("offload"), QT_TR_NOOP("optimizer offload") },
-        { QStringLiteral("override"), QT_TR_NOOP("what-if figures") },
-        { QStringLiteral("overhead"), QT_TR_NOOP("framework overhead") },
-        { QStringLiteral("hostSpeed"), QT_TR_NOOP("host CPU speed") },
-        { QStringLiteral("cudaGraphs"), QT_TR_NOOP("CUDA graphs") },
-        { QStringLiteral("open"), QT_TR_NOOP("open scenario") },
-        { QStringLiteral("example"), QT_TR_NOOP("example scenario") },
-        { QStringLiteral("fix"), QT_TR_NOOP("suggested change") },
-        { QStringLiteral("reset"), QT_TR_NOOP("reset") },
-        { QStringLiteral("tour"), QT_TR_NOOP("tour step") },
-    };
-    const auto it = names.find(what);
-    return it == names.end() ? tr("change") : tr(it.value());
+    if (const auto* control = std::get_if<Control>(&what))
+        return describeControl(*control);
+    return describeAction(std::get<Action>(what));
 }
 
 } // namespace headroom::gui

@@ -6,11 +6,18 @@
 
 #include "estimate.h"
 #include "scenario.h"
+#include "scenarioedit.h"
 
 #include <QObject>
 #include <QUndoStack>
 
+#include <variant>
+
 namespace headroom::gui {
+
+// What made a change: a control's edit (scenarioedit.h), or one of the window's actions.
+enum class Action : std::uint8_t { Open, Example, Fix, Reset, Tour, Plan, Measured };
+using Change = std::variant<Control, Action>;
 
 class ScenarioHistory : public QObject {
     Q_OBJECT
@@ -21,12 +28,13 @@ public:
     QUndoStack* stack() { return &m_stack; }
     // Forgets the history; `current` becomes the state undo returns to.
     void reset(const Scenario& current);
-    // Records a change that is already shown. `what` names the control ("batch", "gpu", "open", ...).
-    void record(const Scenario& now, const QString& what, bool dragging);
+    // Records a change that is already shown.
+    void record(const Scenario& now, Change what, bool dragging);
     const Scenario& committed() const { return m_committed; }
     bool applying() const { return m_applying; }
 
-    static QString describe(const QString& what);
+    // The undo action's words ("Undo micro-batch"): every control and action has its own.
+    static QString describe(Change what);
 
 signals:
     void applyRequested(const headroom::Scenario& scenario);

@@ -1,5 +1,7 @@
 #include "labels.h"
 
+#include "scenarioedit.h"
+
 #include "formatting.h"
 #include "scenario.h"
 #include "units.h"
@@ -400,6 +402,8 @@ QString Labels::overrideNote(const std::string& note)
     static const std::string defaultNote = defaultScenario().overrides.note;
     if (note == defaultNote)
         return tr("What-if from the explainer: 392 GB/s. The datasheet figure is 336 GB/s (192-bit × 14 Gbps / 8).");
+    if (note == kWindowOverrideNote)
+        return tr("What-if set in the window");
     return QString::fromStdString(note);
 }
 
