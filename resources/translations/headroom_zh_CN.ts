@@ -1748,6 +1748,10 @@
         <source>Micro-batch %1 with %2 accumulation steps (global batch %3)</source>
         <translation>微批次 %1，梯度累积 %2 步（全局批次 %3）</translation>
     </message>
+    <message>
+        <source>What-if set in the window</source>
+        <translation>在窗口中设置的假设值</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
@@ -2275,65 +2279,6 @@
     </message>
 </context>
 <context>
-    <name>PlanView</name>
-    <message>
-        <source>t beyond a node: tensor parallelism keeps its ranks on one node</source>
-        <translation>t 超出一个节点：张量并行的各个进程须在同一节点内</translation>
-    </message>
-    <message>
-        <source>heads not divisible: t must divide the attention heads, key/value heads and FFN width</source>
-        <translation>头数不能整除：t 必须整除注意力头数、键/值头数和 FFN 宽度</translation>
-    </message>
-    <message>
-        <source>p above the blocks: each stage needs at least one block</source>
-        <translation>p 大于层数：每个阶段至少需要一层</translation>
-    </message>
-    <message>
-        <source>p does not divide the blocks evenly</source>
-        <translation>p 不能均分各层</translation>
-    </message>
-    <message>
-        <source>adapters (LoRA, QLoRA) under tensor parallelism are not modelled</source>
-        <translation>张量并行下的适配器（LoRA、QLoRA）尚未建模</translation>
-    </message>
-    <message>
-        <source>context parallelism needs a token sequence and fused attention</source>
-        <translation>上下文并行需要词元序列和融合注意力</translation>
-    </message>
-    <message>
-        <source>context parallelism needs 2 cp to divide the tokens</source>
-        <translation>上下文并行要求 2 cp 整除词元数</translation>
-    </message>
-    <message>
-        <source>global batch not divisible by micro-batch x dp</source>
-        <translation>全局批次不能被 微批次 × dp 整除</translation>
-    </message>
-    <message>
-        <source>more than 1048576 micro-batches per step</source>
-        <translation>每步超过 1048576 个微批次</translation>
-    </message>
-    <message>
-        <source>interleaving needs 2p to divide the blocks and p the micro-batches per step</source>
-        <translation>交错调度要求 2p 整除层数、p 整除每步的微批次数</translation>
-    </message>
-    <message>
-        <source>sequence parallelism needs t to divide the tokens</source>
-        <translation>序列并行要求 t 整除词元数</translation>
-    </message>
-    <message>
-        <source>ZeRO-2/3 with pipeline parallelism: DeepSpeed refuses the pair</source>
-        <translation>ZeRO-2/3 与流水线并行：DeepSpeed 不允许这种组合</translation>
-    </message>
-    <message>
-        <source>selective recomputation: fused attention saves nothing it would recompute (the same as none)</source>
-        <translation>选择性重计算：融合注意力不保存任何需要重计算的内容（与不重计算相同）</translation>
-    </message>
-    <message>
-        <source>does not fit: the most loaded rank&apos;s peak is above the GPU&apos;s memory</source>
-        <translation>放不下：负载最重的进程的峰值超过 GPU 显存</translation>
-    </message>
-</context>
-<context>
     <name>QObject</name>
     <message>
         <source>Headroom: GPU memory and bandwidth of a training step. Run `headroom --help` for the headless commands.</source>
@@ -2741,10 +2686,6 @@
     <message>
         <source>What-if overrides</source>
         <translation>假设覆盖值</translation>
-    </message>
-    <message>
-        <source>What-if set in the window</source>
-        <translation>在窗口中设置的假设值</translation>
     </message>
     <message>
         <source>%1 %2 (the control shows %3)</source>
@@ -3515,10 +3456,6 @@
         <translation>&lt;h3&gt;Headroom %1&lt;/h3&gt;&lt;p&gt;探究神经网络一个训练步的 GPU 显存与带宽：显存用在了哪里、是否放得下，以及每个算子在屋顶线上的位置。&lt;/p&gt;&lt;p&gt;所有数字都来自对 PyTorch 训练步的模拟；点击任意图表元素即可查看其公式与来源。&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>Unknown GPU or model</source>
-        <translation>未知的 GPU 或模型</translation>
-    </message>
-    <message>
         <source>%1 on %2 — Headroom</source>
         <translation>在 %2 上训练 %1 — Headroom</translation>
     </message>
@@ -3661,6 +3598,10 @@
     <message>
         <source>Plan a Multi-GPU Layout</source>
         <translation>规划多 GPU 布局</translation>
+    </message>
+    <message>
+        <source>The simulator refuses this value: the last one that it took stays</source>
+        <translation>模拟器不接受这个值：保留它上次接受的值</translation>
     </message>
 </context>
 <context>
@@ -4013,6 +3954,62 @@
         <source>GPUs with room for the nearest layout: %1.</source>
         <translation>能放下最接近布局的 GPU：%1。</translation>
     </message>
+    <message>
+        <source>t beyond a node: tensor parallelism keeps its ranks on one node</source>
+        <translation>t 超出一个节点：张量并行的各个进程须在同一节点内</translation>
+    </message>
+    <message>
+        <source>heads not divisible: t must divide the attention heads, key/value heads and FFN width</source>
+        <translation>头数不能整除：t 必须整除注意力头数、键/值头数和 FFN 宽度</translation>
+    </message>
+    <message>
+        <source>adapters (LoRA, QLoRA) under tensor parallelism are not modelled</source>
+        <translation>张量并行下的适配器（LoRA、QLoRA）尚未建模</translation>
+    </message>
+    <message>
+        <source>p above the blocks: each stage needs at least one block</source>
+        <translation>p 大于层数：每个阶段至少需要一层</translation>
+    </message>
+    <message>
+        <source>p does not divide the blocks evenly</source>
+        <translation>p 不能均分各层</translation>
+    </message>
+    <message>
+        <source>context parallelism needs a token sequence and fused attention</source>
+        <translation>上下文并行需要词元序列和融合注意力</translation>
+    </message>
+    <message>
+        <source>context parallelism needs 2 cp to divide the tokens</source>
+        <translation>上下文并行要求 2 cp 整除词元数</translation>
+    </message>
+    <message>
+        <source>global batch not divisible by micro-batch x dp</source>
+        <translation>全局批次不能被 微批次 × dp 整除</translation>
+    </message>
+    <message>
+        <source>more than 1048576 micro-batches per step</source>
+        <translation>每步超过 1048576 个微批次</translation>
+    </message>
+    <message>
+        <source>interleaving needs 2p to divide the blocks and p the micro-batches per step</source>
+        <translation>交错调度要求 2p 整除层数、p 整除每步的微批次数</translation>
+    </message>
+    <message>
+        <source>sequence parallelism needs t to divide the tokens</source>
+        <translation>序列并行要求 t 整除词元数</translation>
+    </message>
+    <message>
+        <source>ZeRO-2/3 with pipeline parallelism: DeepSpeed refuses the pair</source>
+        <translation>ZeRO-2/3 与流水线并行：DeepSpeed 不允许这种组合</translation>
+    </message>
+    <message>
+        <source>selective recomputation: fused attention saves nothing it would recompute (the same as none)</source>
+        <translation>选择性重计算：融合注意力不保存任何需要重计算的内容（与不重计算相同）</translation>
+    </message>
+    <message>
+        <source>does not fit: the most loaded rank&apos;s peak is above the GPU&apos;s memory</source>
+        <translation>放不下：负载最重的进程的峰值超过 GPU 显存</translation>
+    </message>
 </context>
 <context>
     <name>headroom::gui::RooflineView</name>
@@ -4283,6 +4280,50 @@
     <message>
         <source>training loop</source>
         <translation>训练循环</translation>
+    </message>
+    <message>
+        <source>channels last</source>
+        <translation>通道在后（channels last）</translation>
+    </message>
+    <message>
+        <source>expert-parallel GPUs</source>
+        <translation>专家并行 GPU 数</translation>
+    </message>
+    <message>
+        <source>context-parallel GPUs</source>
+        <translation>上下文并行 GPU 数</translation>
+    </message>
+    <message>
+        <source>sequence parallelism</source>
+        <translation>序列并行</translation>
+    </message>
+    <message>
+        <source>GPUs per node</source>
+        <translation>每节点 GPU 数</translation>
+    </message>
+    <message>
+        <source>link in a node</source>
+        <translation>节点内互连</translation>
+    </message>
+    <message>
+        <source>link between nodes</source>
+        <translation>节点间互连</translation>
+    </message>
+    <message>
+        <source>expandable segments</source>
+        <translation>可扩展段（expandable segments）</translation>
+    </message>
+    <message>
+        <source>cuDNN workspace</source>
+        <translation>cuDNN 工作区</translation>
+    </message>
+    <message>
+        <source>plan layout</source>
+        <translation>规划方案</translation>
+    </message>
+    <message>
+        <source>measured run</source>
+        <translation>实测运行</translation>
     </message>
 </context>
 <context>

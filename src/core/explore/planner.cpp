@@ -21,43 +21,9 @@ namespace {
 
     using detail::LeverVariant;
 
-    // Why a layout is not among those that fit; each layout counts once, under the first reason that applies, in
-    // this order (the enumeration's, outermost first).
-    enum Reason : int {
-        TpBeyondNode,
-        HeadsNotDivisible,
-        AdaptersUnderTp,
-        PpAboveBlocks,
-        PpUneven,
-        CpNeedsTokens,
-        CpTokens,
-        GlobalBatch,
-        TooManyMicroBatches,
-        Interleaving,
-        SpTokens,
-        ZeroWithPipeline,
-        SelectiveFused,
-        DoesNotFit,
-        kReasonCount,
-        None = kReasonCount,
-    };
-    // Word for word in PlanView::reasonText, for the translation.
-    constexpr const char* kReasonText[kReasonCount] = {
-        "t beyond a node: tensor parallelism keeps its ranks on one node",
-        "heads not divisible: t must divide the attention heads, key/value heads and FFN width",
-        "adapters (LoRA, QLoRA) under tensor parallelism are not modelled",
-        "p above the blocks: each stage needs at least one block",
-        "p does not divide the blocks evenly",
-        "context parallelism needs a token sequence and fused attention",
-        "context parallelism needs 2 cp to divide the tokens",
-        "global batch not divisible by micro-batch x dp",
-        "more than 1048576 micro-batches per step",
-        "interleaving needs 2p to divide the blocks and p the micro-batches per step",
-        "sequence parallelism needs t to divide the tokens",
-        "ZeRO-2/3 with pipeline parallelism: DeepSpeed refuses the pair",
-        "selective recomputation: fused attention saves nothing it would recompute (the same as none)",
-        "does not fit: the most loaded rank's peak is above the GPU's memory",
-    };
+    using enum PlanReason;
+    constexpr int kReasonCount = int(Refused); // the reasons the enumeration and the ranking count
+    using Reason = std::optional<PlanReason>;  // none: the layout can run
 
     // Divisors of n, smallest first.
     std::vector<int> divisors(int n)
@@ -134,7 +100,7 @@ namespace {
             return CpNeedsTokens;
         if (cp > 1 && std::fmod(tokens, 2.0 * cp) != 0.0)
             return CpTokens;
-        return None;
+        return std::nullopt;
     }
 
     // Every layout of the job with every lever variant: those that can run as candidates, the others counted under
@@ -150,7 +116,9 @@ namespace {
         for (std::int64_t b = 1; b <= std::max(1, request.maxMicroBatch); b *= 2)
             micros.push_back(b);
         constexpr Checkpointing modes[] = { Checkpointing::None, Checkpointing::Selective, Checkpointing::Full };
-        auto first = [](Reason outer, bool here, Reason r) { return outer != None ? outer : (here ? r : None); };
+        auto first = [](Reason outer, bool here, PlanReason r) {
+            return outer ? outer : (here ? Reason(r) : Reason());
+        };
 
         Enumeration out;
         for (std::size_t v = 0; v < variants.size(); ++v)
@@ -187,8 +155,8 @@ namespace {
                                                                     SelectiveFused);
                                             for (int ep : eps) {
                                                 ++out.considered;
-                                                if (r5 != None)
-                                                    ++out.rejected[r5];
+                                                if (r5)
+                                                    ++out.rejected[std::size_t(*r5)];
                                                 else
                                                     out.candidates.push_back(
                                                         { tp, pp, cp, dp, ep, interleaved, sp, zero, ckpt, b, v });
@@ -209,7 +177,7 @@ namespace {
         {
             auto [it, inserted] = m_index.try_emplace(reason, m_list.size());
             if (inserted)
-                m_list.push_back({ reason, 0 });
+                m_list.push_back({ PlanReason::Refused, reason, 0 });
             m_list[it->second].count += n;
         }
         std::vector<PlanRejection>& list() { return m_list; }
@@ -371,12 +339,12 @@ namespace {
         std::vector<PlanLayout> all;
         for (std::size_t i = 0; i < e.candidates.size(); ++i) {
             if (outcome[i] == Outcome::Pruned)
-                ++e.rejected[DoesNotFit];
+                ++e.rejected[std::size_t(DoesNotFit)];
             if (outcome[i] != Outcome::Simulated)
                 continue;
             ++result.evaluated;
             if (!found[i].fits)
-                ++e.rejected[DoesNotFit];
+                ++e.rejected[std::size_t(DoesNotFit)];
             found[i].levers = variants[e.candidates[i].variant].levers;
             all.push_back(std::move(found[i]));
         }
@@ -387,7 +355,7 @@ namespace {
         }
         for (int r = 0; r < kReasonCount; ++r) {
             if (e.rejected[r] > 0)
-                result.rejected.push_back({ kReasonText[r], e.rejected[r] });
+                result.rejected.push_back({ PlanReason(r), std::string(toString(PlanReason(r))), e.rejected[r] });
         }
         for (PlanRejection& x : refused.list())
             result.rejected.push_back(std::move(x));
@@ -497,6 +465,43 @@ Expected<std::vector<GpuTypePlan>> planGpuTypes(const Catalog& catalog, const Pl
         return a.fits != b.fits ? a.fits : a.seconds < b.seconds;
     });
     return out;
+}
+
+std::string_view toString(PlanReason r)
+{
+    switch (r) {
+    case TpBeyondNode:
+        return "t beyond a node: tensor parallelism keeps its ranks on one node";
+    case HeadsNotDivisible:
+        return "heads not divisible: t must divide the attention heads, key/value heads and FFN width";
+    case AdaptersUnderTp:
+        return "adapters (LoRA, QLoRA) under tensor parallelism are not modelled";
+    case PpAboveBlocks:
+        return "p above the blocks: each stage needs at least one block";
+    case PpUneven:
+        return "p does not divide the blocks evenly";
+    case CpNeedsTokens:
+        return "context parallelism needs a token sequence and fused attention";
+    case CpTokens:
+        return "context parallelism needs 2 cp to divide the tokens";
+    case GlobalBatch:
+        return "global batch not divisible by micro-batch x dp";
+    case TooManyMicroBatches:
+        return "more than 1048576 micro-batches per step";
+    case Interleaving:
+        return "interleaving needs 2p to divide the blocks and p the micro-batches per step";
+    case SpTokens:
+        return "sequence parallelism needs t to divide the tokens";
+    case ZeroWithPipeline:
+        return "ZeRO-2/3 with pipeline parallelism: DeepSpeed refuses the pair";
+    case SelectiveFused:
+        return "selective recomputation: fused attention saves nothing it would recompute (the same as none)";
+    case DoesNotFit:
+        return "does not fit: the most loaded rank's peak is above the GPU's memory";
+    case Refused:
+        return "refused by the simulator";
+    }
+    return "rejected";
 }
 
 } // namespace headroom

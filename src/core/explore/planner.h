@@ -70,8 +70,33 @@ struct PlanLayout {
     std::vector<PlanLink> links; // every group with more than one rank
 };
 
+// Why a layout is not among those that fit; each layout counts once, under the first reason that applies, in this
+// order (the enumeration's, outermost first). Refused: simulate() refused the layout, for the reason its message
+// gives.
+enum class PlanReason : std::uint8_t {
+    TpBeyondNode,
+    HeadsNotDivisible,
+    AdaptersUnderTp,
+    PpAboveBlocks,
+    PpUneven,
+    CpNeedsTokens,
+    CpTokens,
+    GlobalBatch,
+    TooManyMicroBatches,
+    Interleaving,
+    SpTokens,
+    ZeroWithPipeline,
+    SelectiveFused,
+    DoesNotFit,
+    Refused,
+};
+// The reason in English, as `headroom plan` prints it ("p does not divide the blocks evenly"); the window translates
+// the kind instead.
+std::string_view toString(PlanReason r);
+
 struct PlanRejection {
-    std::string reason;
+    PlanReason kind = PlanReason::Refused;
+    std::string reason; // toString(kind), or simulate()'s message for Refused
     std::int64_t count = 0;
 };
 

@@ -169,37 +169,42 @@ void PlanView::changeEvent(QEvent* event)
         setChartStyle(chartStyle(palette(), false));
 }
 
-// The planner's reasons (src/core/explore/planner.cpp), word for word, for the translation; tst_planview holds every
-// reason a plan gives to this list.
-std::optional<QString> PlanView::reasonText(const std::string& reason)
+// The planner's reason in the window's language; a layout simulate() refused keeps the simulator's own message.
+QString PlanView::reasonText(const PlanRejection& rejection)
 {
-    // One reason is a literal split over two lines, which the check takes for a missing comma.
-    // NOLINTBEGIN(bugprone-suspicious-missing-comma)
-    static const char* const kReasons[] = {
-        QT_TRANSLATE_NOOP("PlanView", "t beyond a node: tensor parallelism keeps its ranks on one node"),
-        QT_TRANSLATE_NOOP("PlanView",
-                          "heads not divisible: t must divide the attention heads, key/value heads and FFN width"),
-        QT_TRANSLATE_NOOP("PlanView", "adapters (LoRA, QLoRA) under tensor parallelism are not modelled"),
-        QT_TRANSLATE_NOOP("PlanView", "p above the blocks: each stage needs at least one block"),
-        QT_TRANSLATE_NOOP("PlanView", "p does not divide the blocks evenly"),
-        QT_TRANSLATE_NOOP("PlanView", "context parallelism needs a token sequence and fused attention"),
-        QT_TRANSLATE_NOOP("PlanView", "context parallelism needs 2 cp to divide the tokens"),
-        QT_TRANSLATE_NOOP("PlanView", "global batch not divisible by micro-batch x dp"),
-        QT_TRANSLATE_NOOP("PlanView", "more than 1048576 micro-batches per step"),
-        QT_TRANSLATE_NOOP("PlanView", "interleaving needs 2p to divide the blocks and p the micro-batches per step"),
-        QT_TRANSLATE_NOOP("PlanView", "sequence parallelism needs t to divide the tokens"),
-        QT_TRANSLATE_NOOP("PlanView", "ZeRO-2/3 with pipeline parallelism: DeepSpeed refuses the pair"),
-        QT_TRANSLATE_NOOP("PlanView",
-                          "selective recomputation: fused attention saves nothing it would recompute (the same as "
-                          "none)"),
-        QT_TRANSLATE_NOOP("PlanView", "does not fit: the most loaded rank's peak is above the GPU's memory"),
-    };
-    // NOLINTEND(bugprone-suspicious-missing-comma)
-    for (const char* r : kReasons) {
-        if (reason == r)
-            return QCoreApplication::translate("PlanView", r);
+    switch (rejection.kind) {
+    case PlanReason::TpBeyondNode:
+        return tr("t beyond a node: tensor parallelism keeps its ranks on one node");
+    case PlanReason::HeadsNotDivisible:
+        return tr("heads not divisible: t must divide the attention heads, key/value heads and FFN width");
+    case PlanReason::AdaptersUnderTp:
+        return tr("adapters (LoRA, QLoRA) under tensor parallelism are not modelled");
+    case PlanReason::PpAboveBlocks:
+        return tr("p above the blocks: each stage needs at least one block");
+    case PlanReason::PpUneven:
+        return tr("p does not divide the blocks evenly");
+    case PlanReason::CpNeedsTokens:
+        return tr("context parallelism needs a token sequence and fused attention");
+    case PlanReason::CpTokens:
+        return tr("context parallelism needs 2 cp to divide the tokens");
+    case PlanReason::GlobalBatch:
+        return tr("global batch not divisible by micro-batch x dp");
+    case PlanReason::TooManyMicroBatches:
+        return tr("more than 1048576 micro-batches per step");
+    case PlanReason::Interleaving:
+        return tr("interleaving needs 2p to divide the blocks and p the micro-batches per step");
+    case PlanReason::SpTokens:
+        return tr("sequence parallelism needs t to divide the tokens");
+    case PlanReason::ZeroWithPipeline:
+        return tr("ZeRO-2/3 with pipeline parallelism: DeepSpeed refuses the pair");
+    case PlanReason::SelectiveFused:
+        return tr("selective recomputation: fused attention saves nothing it would recompute (the same as none)");
+    case PlanReason::DoesNotFit:
+        return tr("does not fit: the most loaded rank's peak is above the GPU's memory");
+    case PlanReason::Refused:
+        break;
     }
-    return std::nullopt;
+    return QString::fromStdString(rejection.reason);
 }
 
 void PlanView::start()
@@ -291,7 +296,7 @@ void PlanView::show(const Outcome& o)
     setStableTop(m_y, maxStep * 1.05);
     QStringList reasons;
     for (const PlanRejection& x : m_result.rejected)
-        reasons << tr("%1 × %2").arg(x.count).arg(reasonText(x.reason).value_or(QString::fromStdString(x.reason)));
+        reasons << tr("%1 × %2").arg(x.count).arg(reasonText(x));
     m_rejected->setText(reasons.isEmpty() ? QString() : tr("Rejected: %1").arg(reasons.join(QStringLiteral("; "))));
     m_status->setText(status());
     emit planShown();

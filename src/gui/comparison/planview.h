@@ -47,9 +47,9 @@ public:
     QSpinBox* gpusSpin() const { return m_gpus; }
     QString status() const;
     void setChartStyle(const ChartStyle& style);
-    // A rejection reason of the planner (English, as `headroom plan` prints it) in the window's language; nullopt
-    // when it is not one of the planner's fixed reasons (a scenario error, shown as it is).
-    static std::optional<QString> reasonText(const std::string& reason);
+    // A rejection of the planner in the window's language, by its kind (a switch that -Wswitch keeps complete); a
+    // layout the simulator refused keeps the simulator's message.
+    static QString reasonText(const PlanRejection& rejection);
     // The levers the view allows: `headroom plan`'s default (precision, optimizer and offload, pulled only when no
     // layout fits without them).
     static PlanLevers windowLevers();
