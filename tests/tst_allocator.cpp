@@ -135,6 +135,7 @@ private slots:
     void qloraExampleNoLongerFitsAtSixteen();
     void comparisonAndScalingAnswerAsTheVerdict();
     void fitsNeverBesideAnOutOfMemory();
+    void cachedReplayEqualsFresh();
 };
 
 // round_size and get_allocation_size.
@@ -509,6 +510,39 @@ void TestAllocator::fitsNeverBesideAnOutOfMemory()
                      std::string(r->estimate.peakBytes <= r->estimate.capacityBytes ? "allocator" : "peak"));
         }
     }
+}
+
+// The planner's replays keep the full graph and its lowering between layouts (ReplayCache) and stop a replay once a
+// step leaves the allocator as the step before did. Every figure must be what a fresh replay of three whole steps
+// gives, whatever order the layouts come in: ZeRO stages and micro-batches of one layout, then another split.
+void TestAllocator::cachedReplayEqualsFresh()
+{
+    const ModelSpec& model = test::preset("llama-3.2-1b");
+    const GpuSpec& gpu = test::gpu("rtx-4090");
+    ReplayCache cache;
+    int compared = 0;
+    for (int pp : { 1, 2 })
+        for (int zero : { 0, 1, 3, 0 })
+            for (std::int64_t b : { 4, 1, 2, 8 }) {
+                TrainingConfig c;
+                c.sequenceLength = 1024;
+                c.dataParallel = 4;
+                c.zeroStage = pp > 1 && zero >= 2 ? 1 : zero;
+                c.pipelineParallel = pp;
+                c.microBatch = b;
+                c.gradientAccumulation = int(16 / b);
+                const double capacity = gpu.memoryBytes();
+                const AllocatorEstimate fresh = replayStep(model, gpu, c, gpu.overheadBytes(), capacity);
+                const AllocatorEstimate cached = replayStep(model, gpu, c, gpu.overheadBytes(), capacity, &cache);
+                QVERIFY(fresh.computed && cached.computed);
+                QCOMPARE(cached.peakReservedBytes, fresh.peakReservedBytes);
+                QCOMPARE(cached.peakAllocatedBytes, fresh.peakAllocatedBytes);
+                QCOMPARE(cached.requestedPeakBytes, fresh.requestedPeakBytes);
+                QCOMPARE(cached.segments, fresh.segments);
+                QCOMPARE(cached.outOfMemory, fresh.outOfMemory);
+                ++compared;
+            }
+    QCOMPARE(compared, 32);
 }
 
 QTEST_APPLESS_MAIN(TestAllocator)

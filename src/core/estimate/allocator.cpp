@@ -115,6 +115,28 @@ namespace {
             insertFree(at);
         }
 
+        // The state as what decides every later request: each segment's blocks in address order with their size,
+        // whether they are free (and their unmapped pages) or whose they are (`owner`, by block id). Two states alike
+        // here replay the same requests alike: the free sets' order is by size, segment and offset, never by id.
+        void snapshot(const std::vector<int>& owner, std::vector<std::int64_t>& out) const
+        {
+            out.clear();
+            out.push_back(m_outOfMemory);
+            for (const Segment& seg : m_segments) {
+                out.push_back(seg.size);
+                int first = seg.last;
+                while (first >= 0 && m_blocks[std::size_t(first)].prev >= 0)
+                    first = m_blocks[std::size_t(first)].prev;
+                for (int b = first; b >= 0; b = m_blocks[std::size_t(b)].next) {
+                    const Block& k = m_blocks[std::size_t(b)];
+                    out.push_back(k.size);
+                    out.push_back(k.free ? -1 - k.unmapped : owner[std::size_t(b)]);
+                }
+                out.push_back(-1); // the segment's end
+            }
+        }
+        std::size_t blockCount() const { return m_blocks.size(); }
+
         std::int64_t peakAllocated() const { return m_peakAllocated; }
         std::int64_t peakReserved() const { return m_peakReserved; }
         int segmentsAtPeak() const { return m_segmentsAtPeak; }
@@ -405,6 +427,9 @@ AllocatorEstimate replayCachingAllocator(const Schedule& s, const ResidentTensor
     }
     requestedPeak = requested;
     std::vector<int> live(s.blocks.size(), -1);
+    std::vector<int> owner(a.blockCount(), -2); // a resident tensor or a workspace
+    std::vector<std::int64_t> before, after;
+    a.snapshot(owner, before);
     for (int iteration = 0; iteration < 3; ++iteration) {
         for (const Step& st : s.steps) {
             const std::int32_t* ev = s.events.data() + st.eventsBegin;
@@ -423,6 +448,17 @@ AllocatorEstimate replayCachingAllocator(const Schedule& s, const ResidentTensor
                 id = -1;
             }
         }
+        // A step that leaves the allocator as the one before it did is followed by the same step again: the figures
+        // are those already reached (the planner replays thousands of layouts, most of them steady after one step).
+        owner.assign(a.blockCount(), -2); // a resident tensor or a workspace
+        for (std::size_t b = 0; b < live.size(); ++b) {
+            if (live[b] >= 0)
+                owner[std::size_t(live[b])] = int(b);
+        }
+        a.snapshot(owner, after);
+        if (after == before)
+            break;
+        std::swap(before, after);
     }
     out.computed = true;
     out.requestedPeakBytes = requestedPeak;

@@ -16,11 +16,14 @@
 //     cudaMalloc fails, and then only those wholly free (release_cached_blocks), before trying again;
 //   * with expandable_segments, each pool is one segment that grows by its segment size, so that reserved memory
 //     is the pool's high-water mark rounded up, not a sum of segments that fragments.
-// The state carries over from one step to the next, as in a training loop: the figures are the highest of three.
+// The state carries over from one step to the next, as in a training loop: the figures are the highest of three (a
+// step that leaves the allocator in the state the step before left it is followed by the same step, so the replay
+// stops there with the same figures).
 
 #include "types.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -92,10 +95,28 @@ FitVerdict fitVerdict(double peakBytes, double capacityBytes, const AllocatorEst
 AllocatorEstimate replayCachingAllocator(const Schedule& schedule, const ResidentTensors& residents, double microBatch,
                                          const AllocatorSettings& settings, double overheadBytes);
 
+// The full graph and its lowering of the last replayStep, kept for the next one that shares them: the planner replays
+// every ZeRO stage and micro-batch of a layout, which share the graph and mostly the lowering (scheduleKey). One
+// cache serves one catalog and one thread at a time.
+class ReplayCache {
+public:
+    ReplayCache();
+    ~ReplayCache();
+    ReplayCache(const ReplayCache&) = delete;
+    ReplayCache& operator=(const ReplayCache&) = delete;
+    void clear();
+
+private:
+    friend AllocatorEstimate replayStep(const ModelSpec&, const GpuSpec&, const TrainingConfig&, double, double,
+                                        ReplayCache*);
+    struct Entry;
+    std::unique_ptr<Entry> m_entry;
+};
+
 // The step lowered in full (GraphLayers::All) and replayed under the GPU's memory `capacityBytes`, with the
 // configuration's allocator settings (expandable segments, cuBLAS workspace) and NCCL's buffers (fitsearch.cpp).
 AllocatorEstimate replayStep(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config,
-                             double overheadBytes, double capacityBytes);
+                             double overheadBytes, double capacityBytes, ReplayCache* cache = nullptr);
 // The largest micro-batch whose replay completes, at most `linearBest` (maxMicroBatch, the peak's answer: the replay
 // needs at least the peak): from it, down only while the replay fails (down by 1, 2, 4, ..., then bisected).
 std::int64_t replayMaxMicroBatch(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config,

@@ -158,12 +158,45 @@ namespace {
 
 } // namespace
 
+struct ReplayCache::Entry {
+    const ModelSpec* model = nullptr;
+    std::string modelId;
+    TrainingConfig graphKey;
+    TrainingConfig scheduleKey;
+    Graph graph;
+    Schedule schedule;
+};
+
+ReplayCache::ReplayCache() = default;
+ReplayCache::~ReplayCache() = default;
+void ReplayCache::clear() { m_entry.reset(); }
+
 AllocatorEstimate replayStep(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config,
-                             double overheadBytes, double capacityBytes)
+                             double overheadBytes, double capacityBytes, ReplayCache* cache)
 {
-    const Graph g = buildGraph(model, config, GraphLayers::All);
-    const Schedule s = lowerTrainingStep(g, config);
-    return replayOn(g, s, gpu, config, overheadBytes, capacityBytes);
+    if (!cache) {
+        const Graph g = buildGraph(model, config, GraphLayers::All);
+        const Schedule s = lowerTrainingStep(g, config);
+        return replayOn(g, s, gpu, config, overheadBytes, capacityBytes);
+    }
+    if (!cache->m_entry)
+        cache->m_entry = std::make_unique<ReplayCache::Entry>();
+    ReplayCache::Entry& e = *cache->m_entry;
+    const TrainingConfig lowering = scheduleKey(config);
+    const TrainingConfig shape = graphShapingKey(lowering);
+    const bool sameModel = e.model == &model && e.modelId == model.id;
+    if (!sameModel || !(e.graphKey == shape)) {
+        e.graph = buildGraph(model, config, GraphLayers::All);
+        e.graphKey = shape;
+        e.model = &model;
+        e.modelId = model.id;
+        e.schedule = lowerTrainingStep(e.graph, config);
+        e.scheduleKey = lowering;
+    } else if (!(e.scheduleKey == lowering)) {
+        lowerTrainingStep(e.graph, config, e.schedule);
+        e.scheduleKey = lowering;
+    }
+    return replayOn(e.graph, e.schedule, gpu, config, overheadBytes, capacityBytes);
 }
 
 std::int64_t replayMaxMicroBatch(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config,

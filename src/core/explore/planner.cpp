@@ -258,7 +258,7 @@ namespace {
                     }
                     PlanLayout& l = found[i];
                     l.config = s.config;
-                    l.fits = fitsOnDevice(sim); // every stage's peak, then the allocator replay (simulate.h)
+                    l.fits = fitsOnDevice(sim, &cache); // every stage's peak, then the allocator replay (simulate.h)
                     l.peakBytes = sim.estimate.peakBytes;
                     l.capacityBytes = sim.estimate.capacityBytes;
                     l.stepSeconds = sim.estimate.stepSeconds;

@@ -826,4 +826,37 @@ Schedule lowerTrainingStep(const Graph& graph, const TrainingConfig& config)
     return s;
 }
 
+TrainingConfig scheduleKey(const TrainingConfig& config)
+{
+    // Memory is linear in the micro-batch (the schedule holds lines, evaluate() picks the point); the framework
+    // overhead and the allocator reserve are added after the walk. Everything else shapes the graph or its lowering.
+    TrainingConfig key = config;
+    const TrainingConfig defaults;
+    key.microBatch = defaults.microBatch;
+    key.overheadBytes = defaults.overheadBytes;
+    key.allocatorReserveFraction = defaults.allocatorReserveFraction;
+    key.expandableSegments = defaults.expandableSegments;
+    key.cublasWorkspaceBytes = defaults.cublasWorkspaceBytes; // in the overhead: the cuDNN workspace is a block
+    key.ncclChannels = defaults.ncclChannels;                 // NCCL's buffers are added to the allocator's figures
+    key.cluster = defaults.cluster;                           // links set the communication time only
+    key.host = defaults.host;                                 // the host sets the time only
+    if (key.attention != AttentionImpl::Fused) // the GPU's compute capability matters to SDPA's kernel choice only
+        key.computeCapability = defaults.computeCapability;
+    // The micro-batches per step shape the lowering only through whether gradients persist between micro-batches
+    // (more than one) and, with a pipeline, how many each stage holds in flight: 1F1B holds min(m, p - s), the same
+    // for every m of at least p. GPipe and the interleaved schedule keep m.
+    if (key.pipelineSchedule == PipelineSchedule::OneFOneB && key.gradientAccumulation > 1)
+        key.gradientAccumulation = std::max(2, std::min(key.gradientAccumulation, std::max(1, key.pipelineParallel)));
+    return key;
+}
+
+TrainingConfig graphShapingKey(TrainingConfig key)
+{
+    const TrainingConfig defaults;
+    key.zeroStage = defaults.zeroStage;
+    key.dataParallel = defaults.dataParallel;
+    key.gradientAccumulation = defaults.gradientAccumulation;
+    return key;
+}
+
 } // namespace headroom

@@ -128,6 +128,14 @@ struct Schedule {
 };
 
 Schedule lowerTrainingStep(const Graph& graph, const TrainingConfig& config);
+
+// The fields of a configuration that shape its lowered step: everything but the micro-batch (memory is linear in it,
+// the schedule holds lines), the overheads and allocator settings added after the walk, and what sets the time only
+// (links, host). Two configurations with equal keys lower to the same schedule.
+TrainingConfig scheduleKey(const TrainingConfig& config);
+// What the graph builders read of a configuration: a schedule key without the fields only the lowering takes (ZeRO
+// partitions, the ranks it runs over, the micro-batches per step).
+TrainingConfig graphShapingKey(TrainingConfig scheduleKey);
 // Lowers into an existing schedule, reusing its memory.
 void lowerTrainingStep(const Graph& graph, const TrainingConfig& config, Schedule& out);
 

@@ -116,51 +116,13 @@ namespace {
 
 } // namespace
 
-TrainingConfig scheduleKey(const TrainingConfig& config)
-{
-    // Memory is linear in the micro-batch (the schedule holds lines, evaluate() picks the point); the framework
-    // overhead and the allocator reserve are added after the walk. Everything else shapes the graph or its lowering.
-    TrainingConfig key = config;
-    const TrainingConfig defaults;
-    key.microBatch = defaults.microBatch;
-    key.overheadBytes = defaults.overheadBytes;
-    key.allocatorReserveFraction = defaults.allocatorReserveFraction;
-    key.expandableSegments = defaults.expandableSegments;
-    key.cublasWorkspaceBytes = defaults.cublasWorkspaceBytes; // in the overhead: the cuDNN workspace is a block
-    key.ncclChannels = defaults.ncclChannels;                 // NCCL's buffers are added to the allocator's figures
-    key.cluster = defaults.cluster;                           // links set the communication time only
-    key.host = defaults.host;                                 // the host sets the time only
-    if (key.attention != AttentionImpl::Fused) // the GPU's compute capability matters to SDPA's kernel choice only
-        key.computeCapability = defaults.computeCapability;
-    // The micro-batches per step shape the lowering only through whether gradients persist between micro-batches
-    // (more than one) and, with a pipeline, how many each stage holds in flight: 1F1B holds min(m, p - s), the same
-    // for every m of at least p. GPipe and the interleaved schedule keep m.
-    if (key.pipelineSchedule == PipelineSchedule::OneFOneB && key.gradientAccumulation > 1)
-        key.gradientAccumulation = std::max(2, std::min(key.gradientAccumulation, std::max(1, key.pipelineParallel)));
-    return key;
-}
-
-namespace {
-
-    // What the graph builders read of a configuration: the schedule's key without the fields only the lowering
-    // takes (ZeRO partitions, the ranks it runs over, the micro-batches per step).
-    TrainingConfig graphShapingKey(TrainingConfig key)
-    {
-        const TrainingConfig defaults;
-        key.zeroStage = defaults.zeroStage;
-        key.dataParallel = defaults.dataParallel;
-        key.gradientAccumulation = defaults.gradientAccumulation;
-        return key;
-    }
-
-} // namespace
-
 void SimulationCache::clear()
 {
     m_model = nullptr;
     m_modelId.clear();
     m_stages.clear();
     m_graphs.clear();
+    m_replay.clear();
 }
 
 std::vector<double> sweepBatches(std::int64_t current, std::int64_t best)
@@ -357,7 +319,7 @@ SearchResult searchFits(const SimulationResult& r)
     return s;
 }
 
-bool fitsOnDevice(const SimulationResult& r)
+bool fitsOnDevice(const SimulationResult& r, SimulationCache* cache)
 {
     if (!r.model || !r.gpu)
         return false;
@@ -368,7 +330,8 @@ bool fitsOnDevice(const SimulationResult& r)
     const Estimate& e = r.estimate;
     TrainingConfig limiting = r.scenario.config;
     limiting.pipelineStage = mostLoaded(r.ranks);
-    const AllocatorEstimate a = replayStep(*r.model, *r.gpu, limiting, e.overheadBytes, e.capacityBytes);
+    const AllocatorEstimate a = replayStep(*r.model, *r.gpu, limiting, e.overheadBytes, e.capacityBytes,
+                                           cache ? cache->replay() : nullptr);
     return fitVerdict(e.peakBytes, e.capacityBytes, a).fits;
 }
 

@@ -117,16 +117,13 @@ struct SimulateOptions {
     }
 };
 
-// The configuration with every field that does not shape the lowered schedule set to its default: two
-// configurations with the same key lower to the same schedule. New fields shape it unless they are reset here.
-TrainingConfig scheduleKey(const TrainingConfig& config);
-
 // The last lowered schedule and what it was lowered for. One cache serves one catalog (its entries' addresses
 // identify models) and one thread at a time.
 class SimulationCache {
 public:
     void clear();
     std::uint64_t lowerings() const { return m_lowerings; } // how many times a schedule was built (for tests)
+    ReplayCache* replay() { return &m_replay; }             // fitsOnDevice's full graph and lowering
 
 private:
     friend std::optional<Error> simulate(const Catalog&, const Scenario&, const SimulateOptions&, SimulationCache*,
@@ -141,6 +138,7 @@ private:
     TrainingConfig m_graphKey;
     std::vector<Graph> m_graphs;
     std::uint64_t m_lowerings = 0;
+    ReplayCache m_replay;
 };
 
 // Fills `out` (reusing its vectors' memory). Returns an error, and leaves `out` as it was, when the scenario names a
@@ -155,8 +153,8 @@ SearchResult searchFits(const SimulationResult& result);
 
 // "Does it fit?" for any result by the one rule (fitVerdict): every stage's peak within the GPU's memory, then the
 // caching allocator replayed for the most loaded stage (here, when the result was computed without the searches).
-// The planner's test.
-bool fitsOnDevice(const SimulationResult& result);
+// The planner's test; `cache` keeps the replay's graph and lowering for the next layout that shares them.
+bool fitsOnDevice(const SimulationResult& result, SimulationCache* cache = nullptr);
 
 // Serving a decoder-only language model: prefill and decode on a GPU, or on one of `tensorParallel` of them.
 struct InferenceScenario {
