@@ -8,7 +8,10 @@
 #include "catalogloader.h"
 #include "explainer.h"
 #include "formatting.h"
+#include "labels.h"
+#include "language.h"
 #include "scenario.h"
+#include "sdpa.h"
 #include "simulate.h"
 
 #include <QFile>
@@ -170,6 +173,7 @@ private slots:
     void initTestCase() { QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates)); }
     void qloraExample();
     void everyCombination();
+    void sdpaReasonInTheWindowsLanguage();
 };
 
 int TestExplainFormulas::check(const QString& name, const SimulationResult& r)
@@ -271,6 +275,51 @@ void TestExplainFormulas::everyCombination()
     qInfo("%d of %d combinations simulated", checked, int(cases.size()));
     QCOMPARE_GE(checked, 1000);
     QCOMPARE(failures, 0);
+}
+
+// Issue 29: Explain said why SDPA runs its kernel in English in a Chinese window ("FP32 with grouped-query
+// attention"). The window words the refusals itself: in English exactly as the CLI's sdpaReason (sdpa.cpp) says
+// them, in Chinese in Chinese (all but a bare "FP32"), over every combination of the calls sdp_utils decides on.
+void TestExplainFormulas::sdpaReasonInTheWindowsLanguage()
+{
+    std::vector<std::pair<SdpaChoice, SdpaCall>> cases;
+    for (const KernelBackend device : { KernelBackend::Cuda, KernelBackend::Cpu })
+        for (const DType dtype : { DType::F32, DType::BF16, DType::F16 })
+            for (const int headDim : { 64, 80, 256 })
+                for (const int kvHeads : { 32, 8 })
+                    for (const double dropout : { 0.0, 0.1 })
+                        for (const int cc : { 75, 86, 90 })
+                            for (const int minor : { 4, 11 }) {
+                                SdpaCall call;
+                                call.device = device;
+                                call.dtype = dtype;
+                                call.headDim = headDim;
+                                call.heads = 32;
+                                call.kvHeads = kvHeads;
+                                call.dropout = dropout;
+                                call.computeCapability = cc;
+                                call.torch = TorchVersion { 2, minor };
+                                cases.emplace_back(chooseSdpaKernel(call), call);
+                            }
+    QCOMPARE(cases.size(), std::size_t(2 * 3 * 3 * 2 * 2 * 3 * 2));
+    QStringList english;
+    for (const auto& [choice, call] : cases) {
+        english << QString::fromStdString(sdpaReason(choice, call));
+        QCOMPARE(gui::Labels::sdpaReason(choice, call), english.back());
+    }
+    gui::Language language;
+    QVERIFY(language.apply(QStringLiteral("zh_CN")));
+    int chinese = 0;
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        if (english[qsizetype(i)] == QLatin1String("FP32"))
+            continue;
+        const QString zh = gui::Labels::sdpaReason(cases[i].first, cases[i].second);
+        QVERIFY2(zh.contains(QRegularExpression(QStringLiteral("[\\x{4e00}-\\x{9fff}]"))),
+                 qPrintable(english[qsizetype(i)] + QStringLiteral(" -> ") + zh));
+        ++chinese;
+    }
+    QVERIFY(language.apply(QStringLiteral("en")));
+    QCOMPARE_GT(chinese, int(cases.size()) / 2);
 }
 
 QTEST_MAIN(TestExplainFormulas)

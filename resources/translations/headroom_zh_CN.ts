@@ -1752,6 +1752,66 @@
         <source>What-if set in the window</source>
         <translation>在窗口中设置的假设值</translation>
     </message>
+    <message>
+        <source>no SDPA before torch 2.0</source>
+        <translation>torch 2.0 之前没有 SDPA</translation>
+    </message>
+    <message>
+        <source>BF16 before sm80</source>
+        <translation>sm80 之前的 BF16</translation>
+    </message>
+    <message>
+        <source>this dtype</source>
+        <translation>此数据类型</translation>
+    </message>
+    <message>
+        <source>an attention mask</source>
+        <translation>注意力掩码</translation>
+    </message>
+    <message>
+        <source>head dim %1</source>
+        <translation>头维度 %1</translation>
+    </message>
+    <message>
+        <source>compute capability %1.%2</source>
+        <translation>计算能力 %1.%2</translation>
+    </message>
+    <message>
+        <source>training with head dim %1 on sm86-sm89</source>
+        <translation>在 sm86–sm89 上以头维度 %1 训练</translation>
+    </message>
+    <message>
+        <source>grouped-query attention</source>
+        <translation>分组查询注意力</translation>
+    </message>
+    <message>
+        <source>dropout %1 (cuDNN takes multiples of 1/16)</source>
+        <translation>dropout %1（cuDNN 只接受 1/16 的倍数）</translation>
+    </message>
+    <message>
+        <source>dropout on the CPU</source>
+        <translation>CPU 上的 dropout</translation>
+    </message>
+    <message>
+        <source>%1 with %2</source>
+        <translation>%1，且 %2</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>cuDNN first on sm90/sm100 from torch 2.9</source>
+        <translation>自 torch 2.9 起在 sm90/sm100 上优先 cuDNN</translation>
+    </message>
+    <message>
+        <source>the CPU&apos;s first choice</source>
+        <translation>CPU 的首选</translation>
+    </message>
+    <message>
+        <source>first in PyTorch&apos;s order</source>
+        <translation>PyTorch 顺序中的第一个</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>

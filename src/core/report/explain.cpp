@@ -214,7 +214,8 @@ CategoryExplanation explainCategory(const SimulationResult& r, MemoryCategory c)
             const SdpaChoice k = chooseSdpaKernel(call);
             x.hasSdpa = true;
             x.sdpaKernel = k.kernel;
-            x.sdpaReason = sdpaReason(k, call);
+            x.sdpaChoice = k;
+            x.sdpaCall = call;
             x.torch = toString(cfg.torch);
         }
         operatorTerms(x, s, std::int32_t(s.realIndex({ s.forwardEnd, 0, -1 })), batch);

@@ -55,7 +55,8 @@ struct CategoryExplanation {
     // Activations of a transformer under fused attention: the kernel SDPA runs and why (sdpa.h).
     bool hasSdpa = false;
     SdpaKernel sdpaKernel = SdpaKernel::Flash;
-    std::string sdpaReason;
+    SdpaChoice sdpaChoice; // the kernels refused before it, each by its rule: the window words them (sdpaReason)
+    SdpaCall sdpaCall;
     std::string torch; // the release the choice is PyTorch's in ("2.11")
 
     // Transient: the training loop, and the model's output it keeps through backward under KeepOutputs.

@@ -95,7 +95,7 @@ QString Explainer::category(MemoryCategory c, const SimulationResult& r)
                       "= %1")
                        .arg(formatBytes(x.korthikantiBytes));
         if (x.hasSdpa) {
-            const QString why = QString::fromStdString(x.sdpaReason).toHtmlEscaped();
+            const QString why = Labels::sdpaReason(x.sdpaChoice, x.sdpaCall).toHtmlEscaped();
             note += x.sdpaKernel == SdpaKernel::Math
                 ? tr("<br>SDPA runs its %1 kernel in torch %2 (%3): it saves the s × s attention probabilities, as "
                      "eager attention does")

@@ -224,6 +224,60 @@ QString Labels::sdpaKernel(SdpaKernel k)
     return {};
 }
 
+namespace {
+
+    // One refusal of sdpa.h's rules in words (sdpa.cpp's phrase, translated).
+    QString sdpaPhrase(SdpaRule r, const SdpaCall& c)
+    {
+        switch (r) {
+        case SdpaRule::NoSdpa:
+            return Labels::tr("no SDPA before torch 2.0");
+        case SdpaRule::FlashDtype:
+        case SdpaRule::CudnnDtype:
+        case SdpaRule::MemEffDtype:
+            if (c.dtype == DType::F32)
+                return QStringLiteral("FP32");
+            return c.dtype == DType::BF16 ? Labels::tr("BF16 before sm80") : Labels::tr("this dtype");
+        case SdpaRule::FlashMask:
+            return Labels::tr("an attention mask");
+        case SdpaRule::FlashHeadDim:
+        case SdpaRule::CudnnHeadDim:
+        case SdpaRule::MemEffHeadDim:
+            return Labels::tr("head dim %1").arg(c.headDim);
+        case SdpaRule::FlashArch:
+        case SdpaRule::MemEffArch:
+            return Labels::tr("compute capability %1.%2").arg(c.computeCapability / 10).arg(c.computeCapability % 10);
+        case SdpaRule::FlashBackward:
+            return Labels::tr("training with head dim %1 on sm86-sm89").arg(c.headDim);
+        case SdpaRule::MemEffGqa:
+            return Labels::tr("grouped-query attention");
+        case SdpaRule::CudnnDropout:
+            return Labels::tr("dropout %1 (cuDNN takes multiples of 1/16)").arg(c.dropout);
+        case SdpaRule::CpuFlashDropout:
+            return Labels::tr("dropout on the CPU");
+        }
+        return {};
+    }
+
+} // namespace
+
+QString Labels::sdpaReason(const SdpaChoice& choice, const SdpaCall& call)
+{
+    QStringList phrases;
+    for (int i = 0; i < choice.refusedCount; ++i) {
+        const QString p = sdpaPhrase(choice.refused[std::size_t(i)].rule, call);
+        if (!p.isEmpty() && !phrases.contains(p))
+            phrases << p;
+    }
+    if (phrases.size() == 1)
+        return phrases.front();
+    if (phrases.size() > 1) // "FP32 with grouped-query attention, head dim 256"
+        return tr("%1 with %2").arg(phrases.front(), phrases.mid(1).join(tr(", ")));
+    if (choice.kernel == SdpaKernel::CuDnn)
+        return tr("cuDNN first on sm90/sm100 from torch 2.9");
+    return call.device == KernelBackend::Cpu ? tr("the CPU's first choice") : tr("first in PyTorch's order");
+}
+
 QString Labels::optimizer(OptimizerKind o)
 {
     switch (o) {

@@ -35,6 +35,9 @@ public:
     static QString attention(AttentionImpl a);
     static QString loop(TrainingLoop l);
     static QString sdpaKernel(SdpaKernel k);
+    // Why SDPA runs that kernel, in the window's language: what the kernels before it refused ("FP32 with
+    // grouped-query attention"), as the core's sdpaReason says it in English for the CLI.
+    static QString sdpaReason(const SdpaChoice& choice, const SdpaCall& call);
     static QString optimizer(OptimizerKind o);
     static QString finetune(FinetuneMethod m);
     // The adapted layers: PEFT's default for the model ("q, v"; "qkv" where fused), all linear layers, or the names.
