@@ -2,8 +2,8 @@
 // xvfb-run): shown, resized several times, sliders moved, the model, language and palette switched, each dock opened
 // and closed. Afterwards every chart must draw as a fresh window in the same state and size draws it, and at
 // 1024x768, 1280x720 and 1920x1080, in English and Chinese, normal and presentation mode, and at the two smaller
-// sizes with the Explain dock open (charts about 200 px wide), no text item of a chart overlaps another, leaves its
-// chart or is cut short.
+// sizes with the Explain dock open (charts about 200 px wide), no text item of a chart overlaps another or the
+// chart's data (the roofline's dots and stars), leaves its chart or is cut short.
 
 #include "appsettings.h"
 #include "baselinetable.h"
@@ -124,6 +124,17 @@ QStringList layoutFaults(const ChartPanel* chart)
             const QRectF overlap = a.shape.intersected(boxes[j].shape).boundingRect();
             if (overlap.width() > 1.0 && overlap.height() > 1.0)
                 faults << QStringLiteral("%1 overlaps %2").arg(describe(a), describe(boxes[j]));
+        }
+        // Nor on the data: the roofline's dots and stars.
+        for (const QRectF& d : chart->dataRects()) {
+            const QRectF overlap = a.shape.intersected(QPolygonF(d)).boundingRect();
+            if (overlap.width() > 1.0 && overlap.height() > 1.0)
+                faults << QStringLiteral("%1 covers data at (%2, %3, %4 x %5)")
+                              .arg(describe(a))
+                              .arg(d.x(), 0, 'f', 0)
+                              .arg(d.y(), 0, 'f', 0)
+                              .arg(d.width(), 0, 'f', 0)
+                              .arg(d.height(), 0, 'f', 0);
         }
     }
     return faults;

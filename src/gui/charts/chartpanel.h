@@ -42,6 +42,9 @@ public:
     virtual void setChartStyle(const ChartStyle& style);
     const ChartStyle& chartStyle() const { return m_style; }
     QString title() const;
+    // Where the chart draws its data (dots, markers), in scene coordinates: the places its own labels must leave
+    // free. tst_realwindow checks every text item against them.
+    virtual QList<QRectF> dataRects() const { return {}; }
 
 signals:
     void explainRequested(const headroom::gui::ExplainRequest& request);

@@ -79,13 +79,15 @@ void RooflineView::updateLinkRoof(const Estimate& e, double peak, double xmin, d
     m_linkText = tr("links %1").arg(formatBandwidth(link));
 }
 
-void RooflineView::placeLinkLabel(const QRectF& plot)
+void RooflineView::placeLinkLabel(Obstacles& free)
 {
     if (!m_link->isVisible())
         return;
     // Along the slope, a third of the way up the part inside the plot, on its lower right side (the step's marker
-    // and the compute roofs' labels are at its upper end).
+    // and the compute roofs' labels are at its upper end), or the nearest place along it, either side, that covers
+    // no text and no dot; nowhere where there is none.
     QChart* c = chart();
+    const QRectF plot = c->plotArea();
     const QPointF a = c->mapToPosition(m_link->at(0), m_link);
     const QPointF b = c->mapToPosition(m_link->at(1), m_link);
     double t0 = 1.0, t1 = 0.0;
@@ -95,16 +97,27 @@ void RooflineView::placeLinkLabel(const QRectF& plot)
             t1 = std::max(t1, i / 200.0);
         }
     }
-    m_linkLabel->setVisible(t1 > t0);
+    m_linkLabel->setVisible(false);
     if (t1 <= t0)
         return;
     setTextIfChanged(m_linkLabel, m_linkText);
     const double angle = std::atan2(b.y() - a.y(), b.x() - a.x());
     m_linkLabel->setRotation(angle * 180.0 / M_PI);
-    const QPointF at = a + (b - a) * (t0 + (t1 - t0) / 3.0);
-    // The label's top-left corner, moved off the line towards the lower right by a little more than nothing.
+    // The label's top-left corner, moved off the line towards the lower right by a little more than nothing, or
+    // lifted above it by its height.
     const QPointF normal(-std::sin(angle), std::cos(angle));
-    m_linkLabel->setPos(at + normal * 3.0);
+    const double height = m_linkLabel->boundingRect().height();
+    for (const double side : { 3.0, -height - 3.0 }) {
+        for (const double f : { 1.0 / 3.0, 0.25, 0.45, 0.15, 0.55, 0.05 }) {
+            m_linkLabel->setPos(a + (b - a) * (t0 + (t1 - t0) * f) + normal * side);
+            const QPolygonF shape = m_linkLabel->mapToScene(m_linkLabel->boundingRect());
+            if (free.clear(shape)) {
+                m_linkLabel->setVisible(true);
+                free.texts.push_back(shape);
+                return;
+            }
+        }
+    }
 }
 
 double RooflineView::linkSlope() const

@@ -134,6 +134,7 @@ RooflineView::RooflineView(QWidget* parent)
     // The operator-kind legend sits inside the plot, top left, where no dot can be (above the bandwidth roof), so
     // that a narrow chart keeps its width for data.
     chart->legend()->setVisible(false);
+    m_baseMargins = chart->margins();
     m_legendBox = new QGraphicsRectItem(chart);
     m_legendBox->setZValue(15);
     for (int k = 0; k < kOpKindCount; ++k) {
@@ -165,6 +166,10 @@ void RooflineView::setChartStyle(const ChartStyle& style)
     m_bandwidthLabel->setBrush(style.bandwidth);
     m_ridgeLabel->setFont(style.annotationFont);
     m_ridgeLabel->setBrush(style.foreground);
+    for (QGraphicsSimpleTextItem* t : m_legendTexts) {
+        t->setFont(style.annotationFont);
+        t->setBrush(style.foreground);
+    }
     QColor plate = style.plotBackground;
     plate.setAlpha(215);
     m_ridgePlate->setBrush(plate);
@@ -252,6 +257,8 @@ void RooflineView::setResult(const std::shared_ptr<const SimulationResult>& resu
     ymin = floorDecade(std::max(ymin, peakMax / 1e6));
     m_axisX->setRange(xmin, xmax);
     m_axisY->setRange(ymin, ymax);
+    m_ymin = ymin;
+    m_ymax = ymax;
 
     // Bandwidth slope up to the highest ridge; each compute roof from its own ridge to the right edge.
     const double ridgeMax = peakMax / bw;

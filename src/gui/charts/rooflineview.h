@@ -6,6 +6,7 @@
 
 #include "chartpanel.h"
 
+#include <QMargins>
 #include <QPolygonF>
 
 #include <array>
@@ -43,6 +44,7 @@ public:
     QString bandwidthLabel() const;
     double linkSlope() const;   // the communication roof's bytes/s; 0 on one GPU (rooflinelink.cpp)
     QPointF linkMarker() const; // the step at its FLOPs per byte sent
+    QList<QRectF> dataRects() const override;
 
 protected:
     void retranslate() override;
@@ -52,12 +54,28 @@ private:
     void setupLinkRoof(QChart* chart); // rooflinelink.cpp
     void styleLinkRoof();
     void updateLinkRoof(const Estimate& e, double peak, double xmin, double ymin);
-    void placeLinkLabel(const QRectF& plot);
-    void placeRoofLabels(const QRectF& plot, std::vector<QPolygonF>& texts);
-    void placeRidgeLabel(const QRectF& plot, std::vector<QPolygonF>& texts);
-    bool placeBandwidthLabel(const QRectF& plot, std::vector<QPolygonF>& texts);
-    bool placeLegend(const QRectF& plot, std::vector<QPolygonF>& texts);
-    std::vector<QRectF> dotRects() const;
+    // The places a label may take, with what it must not cover: the texts placed before it and the data.
+    struct Obstacles {
+        QRectF inside; // the plot, a pixel larger
+        std::vector<QPolygonF> texts;
+        std::vector<QRectF> data;
+        bool clear(const QPolygonF& shape) const;
+    };
+    struct Placed {
+        bool roof = false;   // the roof in use is named where it covers nothing
+        bool legend = false; // the legend is inside the plot
+    };
+    Placed placeAllLabels(bool legendInside);
+    void placeLegendBelow(bool below);
+    QRectF arrangeLegend(int columns, double width = 0.0);
+    double legendRow() const;
+    double legendItemWidth() const;
+    void placeLinkLabel(Obstacles& free);
+    bool placeRoofLabels(const QRectF& plot, Obstacles& free);
+    void placeRidgeLabel(const QRectF& plot, Obstacles& free);
+    bool placeBandwidthLabel(Obstacles& free);
+    bool placeLegend(const QRectF& plot, Obstacles& free);
+    std::vector<QRectF> dataInChart() const; // the dots and stars, in the chart's coordinates
     void applyRoofStyle();
     void updateRoofs(const Estimate& e, double xmax);
     void showDotTooltip(int operatorIndex);
@@ -93,6 +111,10 @@ private:
     std::array<bool, kOpKindCount> m_kindShown {};
     std::shared_ptr<const SimulationResult> m_result;
     double m_bandwidthBytes = 0.0;
+    double m_ymin = 1.0, m_ymax = 10.0; // the y axis before any headroom for the legend
+    bool m_placing = false;
+    QMargins m_baseMargins; // the chart's own, before the legend below it takes its height
+    QSizeF m_minimumWithoutLegend;
     MathUnit m_activeUnit = MathUnit::Fp32Vector;
 };
 
