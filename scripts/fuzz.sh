@@ -1,7 +1,8 @@
 #!/bin/sh
 # Builds the libFuzzer targets (the "fuzz" preset: clang, AddressSanitizer and UndefinedBehaviorSanitizer, the core
-# only, no Qt) and runs each one for a bounded time or number of executions, offline. Reports executions and crashes
-# per target and exits non-zero if any target crashed, leaked, hung, ran out of memory or stopped short of
+# only, no Qt) and runs each one for a bounded time or number of executions, offline, as many at once as there are
+# cores (a fuzzer is one process on one core: on two cores six targets of 30 s take 90 s). Reports executions and
+# crashes per target and exits non-zero if any target crashed, leaked, hung, ran out of memory or stopped short of
 # HEADROOM_FUZZ_RUNS.
 #
 #   HEADROOM_FUZZ_SECONDS   seconds per target (default 60)
@@ -52,9 +53,9 @@ cmake --build --preset fuzz --parallel "$jobs"
 
 out=build/fuzz
 mkdir -p "$out/logs"
-summary=""
-failed=0
-for t in $targets; do
+# One target: runs it and writes "<exit code> <seconds>" to $out/logs/<target>.result.
+fuzz_one() {
+    t="$1"
     case "$t" in
     gpu) seeds="gpus tests/data/bad/gpu" ;;
     model) seeds="resources/models tests/data/bad/model" ;;
@@ -62,13 +63,11 @@ for t in $targets; do
     hfconfig) seeds="tests/data/hf tests/data/bad/hfconfig" ;;
     safetensors) seeds="tests/fuzz/seeds/safetensors tests/data/bad/safetensors" ;;
     gguf) seeds="tests/fuzz/seeds/gguf" ;;
-    *) echo "fuzz.sh: unknown target \"$t\"" >&2; exit 2 ;;
     esac
     # Inputs that once crashed a target (tests/fuzz/regressions/<target>) run first, every time.
     [ -d "tests/fuzz/regressions/$t" ] && seeds="tests/fuzz/regressions/$t $seeds"
     corpus="$out/corpus/$t"
     crashes="$out/crashes/$t"
-    log="$out/logs/$t.log"
     mkdir -p "$corpus" "$crashes"
     if [ -n "$runs" ]; then
         echo "== fuzz_$t: $runs executions"
@@ -85,8 +84,37 @@ for t in $targets; do
     "$out/tests/fuzz/fuzz_$t" "$corpus" $seeds $limit \
         -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
         -dict="tests/fuzz/$t.dict" -artifact_prefix="$crashes/" -print_final_stats=1 \
-        >"$log" 2>&1 || rc=$?
-    elapsed=$(($(date +%s) - start))
+        >"$out/logs/$t.log" 2>&1 || rc=$?
+    echo "$rc $(($(date +%s) - start))" >"$out/logs/$t.result"
+}
+
+for t in $targets; do
+    case "$t" in
+    gpu | model | scenario | hfconfig | safetensors | gguf) ;;
+    *) echo "fuzz.sh: unknown target \"$t\"" >&2; exit 2 ;;
+    esac
+done
+# As many targets at once as there are cores (each fuzzer is one process on one core), each for its full time.
+running=0
+for t in $targets; do
+    rm -f "$out/logs/$t.result"
+    fuzz_one "$t" &
+    running=$((running + 1))
+    if [ "$running" -ge "$jobs" ]; then
+        wait
+        running=0
+    fi
+done
+wait
+
+summary=""
+failed=0
+for t in $targets; do
+    log="$out/logs/$t.log"
+    rc=1
+    elapsed=0
+    [ -f "$out/logs/$t.result" ] && read -r rc elapsed <"$out/logs/$t.result"
+    corpus="$out/corpus/$t"
     execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)"
     units="$(find "$corpus" -type f | wc -l)"
     found="$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log")"

@@ -7,15 +7,19 @@ sh scripts/deps.sh test
 # skip them with HEADROOM_SKIP_FORMAT=1 / HEADROOM_SKIP_TIDY=1 (scripts/check-format.sh). The release, sanitizer
 # and fuzz presets are unity builds (CMakePresets.json); the dev preset compiles file by file.
 sh scripts/check-format.sh
-cmake --preset release
+# HEADROOM_SANITIZER_TWINS: the same build also makes the sanitized core, loaders and Qt Core suites that
+# scripts/sanitize.sh runs below.
+cmake --preset release -DHEADROOM_SANITIZER_TWINS=ON
 cmake --build --preset release --parallel
 # clang-tidy over the app and the window: their translation units need the moc and uic headers the build made.
 if [ "${HEADROOM_SKIP_TIDY:-0}" != 1 ]; then
     HEADROOM_SKIP_FORMAT=1 HEADROOM_SKIP_TIDY=1 HEADROOM_TIDY_APP=build/release sh scripts/check-format.sh
 fi
-QT_QPA_PLATFORM=offscreen ctest --preset release --parallel 2
+QT_QPA_PLATFORM=offscreen ctest --preset release --parallel 2 -LE sanitized
 
-# Bad input (tests/data/bad, tests/fuzz): the whole suite under ASan and UBSan, then every fuzzer for a short while.
+# Bad input (tests/data/bad, tests/fuzz): the Qt Core suites on the core and the loaders built with ASan and UBSan
+# (scripts/sanitize.sh; HEADROOM_SANITIZE_FULL=1 builds and sanitizes the window too), then every fuzzer for a short
+# while.
 # Skip either with HEADROOM_SKIP_SANITIZE=1 or HEADROOM_SKIP_FUZZ=1; HEADROOM_FUZZ_SECONDS sets the time per fuzzer.
 if [ "${HEADROOM_SKIP_SANITIZE:-0}" != 1 ]; then
     sh scripts/sanitize.sh

@@ -4,7 +4,9 @@
 
 #include <QByteArray>
 #include <QProcess>
+#include <QString>
 #include <QStringList>
+#include <QtGlobal>
 
 namespace test {
 
@@ -14,10 +16,17 @@ struct CliRun {
     QByteArray err;
 };
 
+// The binary the build made, or where a sanitized twin runs (tests/CMakeLists.txt), the command line built with
+// the sanitizers.
+inline QString headroomBinary()
+{
+    return qEnvironmentVariable("HEADROOM_TEST_BINARY", QStringLiteral(HEADROOM_BINARY));
+}
+
 inline CliRun runHeadroom(const QStringList& args)
 {
     QProcess p;
-    p.start(QStringLiteral(HEADROOM_BINARY), args);
+    p.start(headroomBinary(), args);
     p.waitForFinished(60000);
     return { p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError() };
 }

@@ -311,7 +311,7 @@ void TestCli::unknownCommandListsTheCommands()
     env.remove(QStringLiteral("WAYLAND_DISPLAY"));
     p.setProcessEnvironment(env);
     for (const char* word : { "frobnicate", "simulate" }) {
-        p.start(QStringLiteral(HEADROOM_BINARY), { QString::fromLatin1(word) });
+        p.start(test::headroomBinary(), { QString::fromLatin1(word) });
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 2);
         const QByteArray err = p.readAllStandardError();
