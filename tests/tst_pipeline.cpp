@@ -372,6 +372,10 @@ void TestPipeline::shownStageKeepsTheJobsAnswers()
     QCOMPARE(last->estimate.maxMicroBatch, worst->estimate.maxMicroBatch);
     QCOMPARE(last->estimate.maxSequence, worst->estimate.maxSequence);
     QCOMPARE(searchFits(*last).maxSequence, worst->estimate.maxSequence);
+    // The verdict's "the most loaded" (SimulationResult::showsMostLoaded): stage 0 of Llama's four carries the
+    // embedding, stage 3 the head; stage 0's peak is the highest of the four.
+    QVERIFY(worst->showsMostLoaded());
+    QVERIFY(!last->showsMostLoaded());
 }
 
 void TestPipeline::linksSetTheAllReduceTime()

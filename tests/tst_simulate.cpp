@@ -281,6 +281,19 @@ void TestSimulate::phasePeaksAreTheTimelineMaxima()
         QVERIFY(e.phasePeaks[p].step >= 0);
         QCOMPARE(int(timelineStep(e, e.phasePeaks[p].step).step->phase), p);
     }
+    // The timeline's phase boundaries (phaseStarts) are where the real steps, every run of every block, change phase.
+    double backward = -1.0, optimizer = -1.0;
+    for (std::int64_t i = 0; i < timelineSize(e); ++i) {
+        const TimelineStep t = timelineStep(e, i);
+        if (t.step->phase == Phase::Backward && backward < 0.0)
+            backward = t.start;
+        if (t.step->phase == Phase::Optimizer && optimizer < 0.0)
+            optimizer = t.start;
+    }
+    const PhaseStarts starts = phaseStarts(e);
+    QCOMPARE(starts.backward, backward);
+    QCOMPARE(starts.optimizer, optimizer);
+    QVERIFY(0.0 < starts.backward && starts.backward < starts.optimizer);
     // The step's peak is the highest of the three.
     QCOMPARE(std::max({ maxima[0], maxima[1], maxima[2] }), e.phasePeaks[int(e.peakPhase)].totalBytes);
     QVERIFY(std::abs(e.phasePeaks[int(e.peakPhase)].totalBytes - e.peakBytes) <= 1e-6 * e.peakBytes);

@@ -473,6 +473,25 @@ TimelineStep timelineStep(const Estimate& e, std::int64_t real)
     return t;
 }
 
+PhaseStarts phaseStarts(const Estimate& e)
+{
+    PhaseStarts p;
+    if (!e.schedule || e.stepStart.size() != e.schedule->steps.size())
+        return p;
+    // The steps as the schedule holds them: a repeated block's first run, whose start is the phase's where the
+    // block opens it (the loss's backward opens the backward pass, the optimizer step is never repeated).
+    for (std::size_t i = 0; i < e.schedule->steps.size(); ++i) {
+        const Phase phase = e.schedule->steps[i].phase;
+        if (phase == Phase::Backward && p.backward == 0.0)
+            p.backward = e.stepStart[i];
+        if (phase == Phase::Optimizer) {
+            p.optimizer = e.stepStart[i];
+            break;
+        }
+    }
+    return p;
+}
+
 Estimate evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, const GpuSpec& gpu,
                   const TrainingConfig& config, const GpuOverrides& overrides, const EstimateOptions& options)
 {

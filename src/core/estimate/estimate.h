@@ -187,6 +187,14 @@ struct TimelineStep {
 std::int64_t timelineSize(const Estimate& e);
 TimelineStep timelineStep(const Estimate& e, std::int64_t real);
 
+// The timeline's phase boundaries: seconds from the start of the micro-batch to its first backward step and to the
+// optimizer step (0 where the estimate kept no timeline, or the step has no such phase).
+struct PhaseStarts {
+    double backward = 0.0;
+    double optimizer = 0.0;
+};
+PhaseStarts phaseStarts(const Estimate& e);
+
 struct EstimateOptions {
     Efficiency efficiency;
     bool searchMaxSequence = true;

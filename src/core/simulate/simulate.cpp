@@ -319,6 +319,12 @@ SearchResult searchFits(const SimulationResult& r)
     return s;
 }
 
+bool SimulationResult::showsMostLoaded() const
+{
+    return std::none_of(ranks.begin(), ranks.end(),
+                        [this](const RankSummary& r) { return r.peakBytes > estimate.peakBytes; });
+}
+
 bool fitsOnDevice(const SimulationResult& r, SimulationCache* cache)
 {
     if (!r.model || !r.gpu)

@@ -85,6 +85,10 @@ struct SimulationResult {
     // With the searches, estimate.fits, headroomBytes, maxMicroBatch and maxSequence follow it.
     FitVerdict verdict;
     StepTimeRange timeRange; // the step time at the ends of the efficiency ranges (the same)
+
+    // With pipeline stages: whether the stage shown (estimate.config.pipelineStage) has the highest peak of all
+    // (ties included), the one "does it fit?" is about. True with one stage.
+    bool showsMostLoaded() const;
 };
 
 // The answers of the searches alone: what the window computes on a worker a moment after each change.

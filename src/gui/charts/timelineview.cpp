@@ -205,18 +205,8 @@ void TimelineView::setResult(const std::shared_ptr<const SimulationResult>& resu
             d /= kGiB;
     m_areas->setData(x, values);
 
-    // Phase boundaries.
-    double backwardStart = 0.0, optimizerStart = 0.0;
-    for (std::size_t i = 0; i < e.schedule->steps.size(); ++i) { // a repeated block's first run marks no phase
-        const Phase phase = e.schedule->steps[i].phase;
-        if (phase == Phase::Backward && backwardStart == 0.0)
-            backwardStart = e.stepStart[i];
-        if (phase == Phase::Optimizer) {
-            optimizerStart = e.stepStart[i];
-            break;
-        }
-    }
-    m_phaseBounds = { 0.0, backwardStart * toPercent, optimizerStart * toPercent, 100.0 };
+    const PhaseStarts starts = phaseStarts(e);
+    m_phaseBounds = { 0.0, starts.backward * toPercent, starts.optimizer * toPercent, 100.0 };
     m_stepSeconds = stepSeconds;
     m_wholeStepSeconds = e.stepSeconds;
     m_microBatches = e.config.gradientAccumulation;

@@ -191,10 +191,7 @@ void VerdictWidget::render()
     // With a pipeline the memory is one stage's (the most loaded unless another was chosen), the time the pipeline's.
     const int stages = e.config.pipelineParallel;
     if (stages > 1) {
-        bool mostLoaded = true;
-        for (const RankSummary& r : m_result->ranks)
-            mostLoaded = mostLoaded && r.peakBytes <= e.peakBytes;
-        where = (mostLoaded ? tr("Stage %1 of %2, the most loaded: %3") : tr("Stage %1 of %2: %3"))
+        where = (m_result->showsMostLoaded() ? tr("Stage %1 of %2, the most loaded: %3") : tr("Stage %1 of %2: %3"))
                     .arg(e.config.pipelineStage + 1)
                     .arg(stages)
                     .arg(where);
