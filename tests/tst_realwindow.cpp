@@ -391,10 +391,6 @@ void TestRealWindow::presentationNeedsNoScrolling()
     settle();
     auto* scroll = w.window.findChild<QScrollArea*>(QStringLiteral("controlsScroll"));
     QVERIFY(scroll);
-    QEXPECT_FAIL("1280x720",
-                 "known regression of this stop: the panel's new rows need a scroll in presentation mode at "
-                 "1280x720 (issue 29 item 2)",
-                 Continue);
     QCOMPARE(scroll->verticalScrollBar()->maximum(), 0);
     QCOMPARE(scroll->horizontalScrollBar()->maximum(), 0);
     for (const char* name : { "verdictHeadline", "verdictDetails", "verdictFixes" }) {

@@ -517,6 +517,7 @@ void ControlPanel::setPresentationMode(bool on)
     m_ui->channelsLastCheck->setVisible(!on && m_vision);
     m_ui->overrideGroup->setVisible(!on);
     m_ui->allocatorGroup->setVisible(!on);
+    m_ui->hostGroup->setVisible(!on);
     m_ui->dpLabel->setVisible(!on);
     m_ui->dpSlider->setVisible(!on);
     m_ui->dpSpin->setVisible(!on);
