@@ -355,7 +355,8 @@ bool RooflineView::placeLegend(const QRectF& plot, Obstacles& free)
         }
         for (const QPointF& at : places) {
             const QPolygonF shape = chart()->mapToScene(box.translated(at));
-            if (free.clear(shape)) {
+            // Two pixels clear of the dots and lines too: a box edge touching a dot reads as covering it.
+            if (free.clear(chart()->mapToScene(box.translated(at).adjusted(-2, -2, 2, 2)))) {
                 m_legendBox->setRect(box);
                 m_legendBox->setPos(at);
                 free.texts.push_back(shape);
