@@ -323,10 +323,11 @@ double RooflineView::legendRow() const
 
 double RooflineView::legendItemWidth() const
 {
+    const double dot = 0.6 * legendRow();
     double width = 0.0;
     for (int k = 0; k < kOpKindCount; ++k)
         if (m_kindShown[k])
-            width = std::max(width, 12.0 + 0.6 * legendRow() + m_legendTexts[k]->boundingRect().width());
+            width = std::max(width, 12.0 + dot + m_legendTexts[k]->boundingRect().width());
     return width;
 }
 
