@@ -122,6 +122,7 @@ private slots:
     void smallRequestsShareTwoMiBSegments();
     void largePoolSplitsOnlyPastOneMiB();
     void bestFitAndMerging();
+    void bestFitAmongHundredsOfCachedSegments();
     void expandableSegmentsGrowOnePool();
     void modelsAgreeWithTheSimulator_data();
     void modelsAgreeWithTheSimulator();
@@ -189,6 +190,31 @@ void TestAllocator::bestFitAndMerging()
     // Best fit: after freeing the 4 MiB tensor (between two others), a 4 MiB request takes that hole rather than
     // the larger free end of the segment, and a 9 MiB one still fits at the end (worst fit would need a second).
     QCOMPARE(replay({ 2 * MiB, 4 * MiB, 2 * MiB, -2, 4 * MiB, 9 * MiB }).peakReservedBytes, 20 * MiB);
+}
+
+// A pool of a hundred cached segments, 10, 12, ..., 208 MiB, allocated, freed and requested again each in another
+// order: best fit gives every request its own size back, so nothing more is reserved than the first pass took
+// (10,900 MiB). Any other choice splits a larger segment (the remainder is over 1 MiB), and the size that segment
+// had then needs a new one. A hundred free blocks span several of the free list's sorted runs.
+void TestAllocator::bestFitAmongHundredsOfCachedSegments()
+{
+    constexpr int n = 100;
+    auto size = [](int k) { return (10.0 + 2.0 * k) * MiB; };
+    std::vector<double> ops;
+    for (int i = 0; i < n; ++i)
+        ops.push_back(size(i * 37 % n)); // tensor i + 1
+    for (int i = 0; i < n; ++i)
+        ops.push_back(-double(i * 53 % n + 1));
+    for (int i = 0; i < n; ++i)
+        ops.push_back(size(i * 71 % n));
+    const AllocatorEstimate a = replay(ops);
+    QCOMPARE(a.peakReservedBytes, 10900 * MiB);
+    QCOMPARE(a.segments, n);
+    // Requests 1 MiB above each size take the next size up (its remainder, 1 MiB, is not split off); the largest
+    // then needs a segment of its own, 210 MiB.
+    for (int i = n; i < 2 * n; ++i)
+        ops[std::size_t(i) + n] = size(i * 71 % n) + 1 * MiB;
+    QCOMPARE(replay(ops).peakReservedBytes, (10900 + 210) * MiB);
 }
 
 // With expandable segments the large pool is one segment mapped in 20 MiB pages: the case that needed a second

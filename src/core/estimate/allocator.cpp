@@ -9,7 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
-#include <set>
+#include <optional>
 #include <tuple>
 
 namespace headroom {
@@ -55,8 +55,99 @@ namespace {
         int last = -1; // the block at its end
     };
 
-    // The allocator's state: blocks, segments and each pool's free blocks ordered by (size, segment, offset), the
-    // order best fit searches (BlockComparatorSize).
+    // One pool's free blocks ordered by (size, segment, offset), the order best fit searches (BlockComparatorSize).
+    // A step's replay inserts and erases free blocks tens of thousands of times among hundreds (each cached segment
+    // is one): sorted runs of at most kRun entries, in order, move a few hundred bytes per change and allocate
+    // nothing once warm, where a std::set allocated and rebalanced a node each time (the planner's replays spent
+    // half their time there).
+    class FreePool {
+    public:
+        // (size, segment, offset) as two words compared in turn: sizes and offsets stay below 2^45 (bytesOf),
+        // segments below 2^32 (the segment's top 19 bits end the first word). No two free blocks share a segment and
+        // an offset, so the block's id never decides the order.
+        struct Entry {
+            std::uint64_t high = 0, low = 0;
+            int id = 0;
+            Entry() = default;
+            Entry(std::int64_t size, int segment, std::int64_t offset, int block)
+                : high((std::uint64_t(size) << 19) | (std::uint32_t(segment) >> 13))
+                , low((std::uint64_t(std::uint32_t(segment) & 0x1fffU) << 51) | std::uint64_t(offset))
+                , id(block)
+            {
+            }
+            bool operator<(const Entry& o) const { return high != o.high ? high < o.high : low < o.low; }
+            bool operator==(const Entry& o) const { return high == o.high && low == o.low; }
+        };
+        struct Position {
+            std::size_t run = 0, at = 0;
+        };
+
+        // The first entry not below `e`, or nullopt.
+        std::optional<Position> lowerBound(const Entry& e) const
+        {
+            const auto run = std::partition_point(m_runs.begin(), m_runs.end(),
+                                                  [&](const std::vector<Entry>& r) { return r.back() < e; });
+            if (run == m_runs.end())
+                return std::nullopt;
+            return Position { std::size_t(run - m_runs.begin()),
+                              std::size_t(std::lower_bound(run->begin(), run->end(), e) - run->begin()) };
+        }
+        const Entry& at(Position p) const { return m_runs[p.run][p.at]; }
+        void eraseAt(Position p)
+        {
+            auto& run = m_runs[p.run];
+            run.erase(run.begin() + std::ptrdiff_t(p.at));
+            if (run.empty()) {
+                m_spare.push_back(std::move(run));
+                m_runs.erase(m_runs.begin() + std::ptrdiff_t(p.run));
+            }
+        }
+        void erase(const Entry& e)
+        {
+            if (const auto p = lowerBound(e); p && at(*p) == e)
+                eraseAt(*p);
+        }
+        void insert(const Entry& e)
+        {
+            auto run = std::partition_point(m_runs.begin(), m_runs.end(),
+                                            [&](const std::vector<Entry>& r) { return r.back() < e; });
+            if (run == m_runs.end()) {
+                if (m_runs.empty())
+                    m_runs.push_back(spare());
+                run = m_runs.end() - 1;
+            }
+            run->insert(std::upper_bound(run->begin(), run->end(), e), e);
+            if (run->size() > kRun) { // the upper half becomes a run of its own
+                std::vector<Entry> upper = spare();
+                upper.assign(run->begin() + kRun / 2, run->end());
+                run->resize(kRun / 2);
+                m_runs.insert(run + 1, std::move(upper));
+            }
+        }
+        template <typename F>
+        void forEach(F&& f) const
+        {
+            for (const auto& run : m_runs)
+                for (const Entry& e : run)
+                    f(e);
+        }
+
+    private:
+        static constexpr std::size_t kRun = 32;
+        std::vector<Entry> spare()
+        {
+            if (m_spare.empty())
+                return {};
+            std::vector<Entry> v = std::move(m_spare.back());
+            m_spare.pop_back();
+            v.clear();
+            return v;
+        }
+        std::vector<std::vector<Entry>> m_runs; // non-empty, each sorted, every entry of one below the next's
+        std::vector<std::vector<Entry>> m_spare;
+    };
+
+    // The allocator's state: blocks, segments and each pool's free blocks.
     class CachingAllocator {
     public:
         // `limit`: the bytes cudaMalloc can give (the capacity less the context); 0 for no limit.
@@ -71,13 +162,14 @@ namespace {
             const std::int64_t size = roundSize(requested);
             const bool small = size <= kSmallSize;
             auto& pool = m_free[small];
-            auto it = pool.lower_bound({ size, -1, -1, -1 });
-            if (it == pool.end()) {
+            const FreePool::Entry fit { size, 0, 0, -1 };
+            auto at = pool.lowerBound(fit);
+            if (!at) {
                 grow(small, size);
-                it = pool.lower_bound({ size, -1, -1, -1 });
+                at = pool.lowerBound(fit);
             }
-            const int id = std::get<3>(*it);
-            pool.erase(it);
+            const int id = pool.at(*at).id;
+            pool.eraseAt(*at);
             Block& b = m_blocks[std::size_t(id)];
             b.free = false;
             const std::int64_t unmapped = b.unmapped;
@@ -208,8 +300,7 @@ namespace {
         void unmapFreePages()
         {
             for (const auto& pool : m_free)
-                for (const auto& entry : pool)
-                    unmapPages(m_blocks[std::size_t(std::get<3>(entry))]);
+                pool.forEach([&](const FreePool::Entry& e) { unmapPages(m_blocks[std::size_t(e.id)]); });
         }
 
         // The whole pages inside a free block (ExpandableSegment::unmap keeps a page a neighbour still uses).
@@ -295,7 +386,7 @@ namespace {
         bool m_outOfMemory = false;
         std::vector<Block> m_blocks;
         std::vector<Segment> m_segments;
-        std::set<std::tuple<std::int64_t, int, std::int64_t, int>> m_free[2]; // [large, small]
+        FreePool m_free[2]; // [large, small]
         int m_expandableSegment[2] = { -1, -1 };
         std::int64_t m_allocated = 0, m_peakAllocated = 0;
         std::int64_t m_reserved = 0, m_peakReserved = 0;
