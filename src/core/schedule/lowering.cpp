@@ -660,14 +660,17 @@ namespace {
     // them), a repeated block's counted once per block.
     void Lowerer::inFlightMicroBatches()
     {
-        const double others = headroom::inFlightMicroBatches(cfg, cfg.pipelineStage) - 1.0;
-        if (others <= 0.0 || s.forwardEnd < 0)
+        s.inFlightKept = {};
+        s.inFlightOthers = headroom::inFlightMicroBatches(cfg, cfg.pipelineStage) - 1.0;
+        if (s.forwardEnd < 0)
             return;
         std::int32_t lastBackward = -1;
         for (std::int32_t i = 0; i < std::int32_t(s.steps.size()); ++i) {
             if (s.steps[std::size_t(i)].phase == Phase::Backward)
                 lastBackward = i;
         }
+        if (lastBackward < 0)
+            return;
         Linear kept;
         for (const MemoryBlock& b : s.blocks) {
             const bool activation = b.category == MemoryCategory::Activations
@@ -677,9 +680,10 @@ namespace {
             const std::int32_t op = s.steps[std::size_t(b.alloc)].op;
             kept += b.bytes * double(op >= 0 ? g.copies(op) : 1);
         }
-        if (lastBackward < 0 || (kept.fixed == 0.0 && kept.perSample == 0.0))
+        s.inFlightKept = kept;
+        if (s.inFlightOthers <= 0.0 || (kept.fixed == 0.0 && kept.perSample == 0.0))
             return;
-        s.inFlightBlock = newBlock(kept * others, MemoryCategory::Activations, 0);
+        s.inFlightBlock = newBlock(kept * s.inFlightOthers, MemoryCategory::Activations, 0);
         use(s.inFlightBlock, lastBackward);
     }
 
@@ -824,6 +828,30 @@ Schedule lowerTrainingStep(const Graph& graph, const TrainingConfig& config)
     Schedule s;
     lowerTrainingStep(graph, config, s);
     return s;
+}
+
+bool retargetInFlight(Schedule& s, const TrainingConfig& config)
+{
+    const double others = inFlightMicroBatches(config, config.pipelineStage) - 1.0;
+    const bool nothingKept = s.inFlightKept.fixed == 0.0 && s.inFlightKept.perSample == 0.0;
+    if (others == s.inFlightOthers || (nothingKept && s.inFlightBlock < 0)) {
+        s.inFlightOthers = others;
+        return true;
+    }
+    if (s.inFlightBlock < 0 || others <= 0.0)
+        return false; // the block is missing, or would be: lowered anew
+    s.blocks[std::size_t(s.inFlightBlock)].bytes = s.inFlightKept * others;
+    s.inFlightOthers = others;
+    detail::repeatDeltas(s); // in case the block starts or ends inside a repeated block
+    return true;
+}
+
+TrainingConfig inFlightFreeKey(TrainingConfig key)
+{
+    // The micro-batches per step shape the lowering through whether gradients persist between them (more than one)
+    // and the in-flight block, which retargetInFlight sets.
+    key.gradientAccumulation = std::min(key.gradientAccumulation, 2);
+    return key;
 }
 
 TrainingConfig scheduleKey(const TrainingConfig& config)

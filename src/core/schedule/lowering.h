@@ -110,6 +110,8 @@ struct Schedule {
     double dpCallsPerMicroBatch = 0.0;       // ZeRO-2/3 buckets of 25 MiB (DDP's bucket_cap_mb)
     double dpCallsPerStep = 0.0;
     std::int32_t inFlightBlock = -1;  // the block of the other micro-batches a pipeline stage holds, -1 if none
+    Linear inFlightKept;              // what one other micro-batch in flight holds (the block is this x others)
+    double inFlightOthers = 0.0;      // the other micro-batches in flight the schedule was lowered for
     Linear modelOutputBytes;          // the model's output (Graph::modelOutput), which TrainingLoop::KeepOutputs keeps
     double offloadBytesPerStep = 0.0; // host <-> device traffic of optimizer offload
     double hostBytes = 0.0;           // per rank, optimizer state kept in host memory (offloaded or paged)
@@ -136,6 +138,12 @@ TrainingConfig scheduleKey(const TrainingConfig& config);
 // What the graph builders read of a configuration: a schedule key without the fields only the lowering takes (ZeRO
 // partitions, the ranks it runs over, the micro-batches per step).
 TrainingConfig graphShapingKey(TrainingConfig scheduleKey);
+// A schedule key without the micro-batches a pipeline stage holds in flight (which only size one block): equal keys
+// lower to schedules that retargetInFlight turns into one another.
+TrainingConfig inFlightFreeKey(TrainingConfig scheduleKey);
+// Makes `s` the lowering of `config` (the same stage, an equal inFlightFreeKey) by resizing its in-flight block;
+// false when a block would have to appear or vanish, which needs lowering anew.
+bool retargetInFlight(Schedule& s, const TrainingConfig& config);
 // Lowers into an existing schedule, reusing its memory.
 void lowerTrainingStep(const Graph& graph, const TrainingConfig& config, Schedule& out);
 

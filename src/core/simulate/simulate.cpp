@@ -247,12 +247,27 @@ std::optional<Error> simulate(const Catalog& catalog, const Scenario& requested,
 
     // One lowered step per pipeline stage (one without pipeline parallelism).
     const int stages = pipelineStages(config);
-    TrainingConfig key = scheduleKey(config);
+    TrainingConfig key = inFlightFreeKey(scheduleKey(config));
     key.pipelineStage = 0;
     std::vector<std::shared_ptr<const Schedule>> schedules;
-    if (cache && !cache->m_stages.empty() && cache->m_model == model && cache->m_modelId == model->id
+    if (cache && int(cache->m_stages.size()) == stages && cache->m_model == model && cache->m_modelId == model->id
         && cache->m_key == key) {
+        // The same lowering but for the micro-batches each stage holds in flight: that block resized, or (when it
+        // appears or vanishes) the stage lowered again from its cached graph.
         schedules = cache->m_stages;
+        TrainingConfig c = config;
+        for (int stage = 0; stage < stages; ++stage) {
+            c.pipelineStage = stage;
+            auto& kept = cache->m_stages[std::size_t(stage)];
+            if (kept->inFlightOthers == inFlightMicroBatches(c, stage) - 1.0)
+                continue;
+            auto retargeted = std::make_shared<Schedule>(*kept);
+            if (!retargetInFlight(*retargeted, c)) {
+                lowerTrainingStep(cache->m_graphs[std::size_t(stage)], c, *retargeted);
+                ++cache->m_lowerings;
+            }
+            kept = schedules[std::size_t(stage)] = std::move(retargeted);
+        }
     } else {
         TrainingConfig c = config;
         const TrainingConfig graphKey = graphShapingKey(key);
@@ -325,20 +340,37 @@ bool SimulationResult::showsMostLoaded() const
                         [this](const RankSummary& r) { return r.peakBytes > estimate.peakBytes; });
 }
 
+DeviceFitCheck deviceFitCheck(const SimulationResult& r)
+{
+    DeviceFitCheck c;
+    if (!r.model || !r.gpu)
+        return c;
+    c.model = r.model;
+    c.gpu = r.gpu;
+    c.peaksFit = std::all_of(r.ranks.begin(), r.ranks.end(), [](const RankSummary& k) { return k.fits; });
+    c.limiting = r.scenario.config;
+    c.limiting.pipelineStage = mostLoaded(r.ranks);
+    c.peakBytes = r.estimate.peakBytes;
+    c.capacityBytes = r.estimate.capacityBytes;
+    c.overheadBytes = r.estimate.overheadBytes;
+    return c;
+}
+
+bool fitsOnDevice(const DeviceFitCheck& c, SimulationCache* cache)
+{
+    if (!c.model || !c.gpu || !c.peaksFit)
+        return false;
+    const AllocatorEstimate a = replayStep(*c.model, *c.gpu, c.limiting, c.overheadBytes, c.capacityBytes,
+                                           cache ? cache->replay() : nullptr);
+    return fitVerdict(c.peakBytes, c.capacityBytes, a).fits;
+}
+
 bool fitsOnDevice(const SimulationResult& r, SimulationCache* cache)
 {
-    if (!r.model || !r.gpu)
-        return false;
-    if (!std::all_of(r.ranks.begin(), r.ranks.end(), [](const RankSummary& k) { return k.fits; }))
-        return false;
-    if (r.allocator.computed)
-        return r.verdict.fits;
-    const Estimate& e = r.estimate;
-    TrainingConfig limiting = r.scenario.config;
-    limiting.pipelineStage = mostLoaded(r.ranks);
-    const AllocatorEstimate a = replayStep(*r.model, *r.gpu, limiting, e.overheadBytes, e.capacityBytes,
-                                           cache ? cache->replay() : nullptr);
-    return fitVerdict(e.peakBytes, e.capacityBytes, a).fits;
+    if (r.model && r.gpu && r.allocator.computed)
+        return std::all_of(r.ranks.begin(), r.ranks.end(), [](const RankSummary& k) { return k.fits; })
+            && r.verdict.fits;
+    return fitsOnDevice(deviceFitCheck(r), cache);
 }
 
 Expected<SimulationResult> simulate(const Catalog& catalog, const Scenario& scenario, const SimulateOptions& options,

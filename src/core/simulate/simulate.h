@@ -160,6 +160,18 @@ SearchResult searchFits(const SimulationResult& result);
 // The planner's test; `cache` keeps the replay's graph and lowering for the next layout that shares them.
 bool fitsOnDevice(const SimulationResult& result, SimulationCache* cache = nullptr);
 
+// fitsOnDevice in two halves, for a caller that decides which replays it needs after simulating several layouts
+// (the planner): what the replay needs of a result, kept after the result is reused, and the replay itself.
+struct DeviceFitCheck {
+    const ModelSpec* model = nullptr;
+    const GpuSpec* gpu = nullptr;
+    bool peaksFit = false;   // every stage's peak within the GPU's memory: only then is a replay needed
+    TrainingConfig limiting; // the scenario's, at its most loaded stage
+    double peakBytes = 0.0, capacityBytes = 0.0, overheadBytes = 0.0;
+};
+DeviceFitCheck deviceFitCheck(const SimulationResult& result);
+bool fitsOnDevice(const DeviceFitCheck& check, SimulationCache* cache = nullptr);
+
 // Serving a decoder-only language model: prefill and decode on a GPU, or on one of `tensorParallel` of them.
 struct InferenceScenario {
     std::string gpuId;
