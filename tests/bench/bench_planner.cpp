@@ -7,6 +7,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+
 using namespace headroom;
 
 namespace {
@@ -54,16 +56,20 @@ void plan(benchmark::State& state, const char* model, int gpus, std::int64_t glo
     r.base.config.precision = Precision::MixedBF16;
     r.gpus = gpus;
     r.globalBatch = global;
-    std::int64_t evaluated = 0, considered = 0;
+    std::int64_t evaluated = 0, considered = 0, fit = 0;
     for (auto _ : state) {
         const auto p = headroom::plan(cat(), r);
         evaluated += p ? p->evaluated : 0;
         considered += p ? p->considered : 0;
+        fit += p ? std::int64_t(
+                   std::count_if(p->layouts.begin(), p->layouts.end(), [](const PlanLayout& l) { return l.fits; }))
+                 : 0;
         benchmark::DoNotOptimize(p);
     }
     state.counters["layouts"] = benchmark::Counter(double(evaluated), benchmark::Counter::kIsRate);
     state.counters["per_plan"] = double(evaluated) / double(state.iterations());
     state.counters["considered"] = double(considered) / double(state.iterations());
+    state.counters["fit"] = double(fit) / double(state.iterations());
 }
 
 } // namespace

@@ -12,6 +12,7 @@
 #include <iterator>
 #include <limits>
 #include <map>
+#include <memory>
 #include <thread>
 #include <tuple>
 
@@ -210,15 +211,112 @@ namespace {
         return c;
     }
 
+    // One worker's pass over runs of candidates that share a graph (Knobs::graphKey): each ZeRO stage's
+    // micro-batches in turn, smallest first. Once one's peak does not fit, the larger ones are not simulated while
+    // they still accumulate (m > 1): the peak never falls as the micro-batch grows (memory is linear in it with
+    // non-negative slopes, and a pipeline stage holds min(in flight, m) micro-batches of b samples, with b x m fixed
+    // by the global batch). The caching allocator is then replayed for the largest whose peak fits, and only when
+    // that fails, by bisection, for the smaller ones: the replay is taken as monotone in the micro-batch too (a
+    // larger one fitting means a smaller one does; the same rule as skipping the larger ones after a failure).
+    // One micro-batch per step (m = 1) is always simulated and replayed: without accumulation the gradients need not
+    // outlive the step's reduction, so its peak can be lower. tst_planner holds this plan to the full one.
+    class RunWorker {
+    public:
+        RunWorker(const Catalog& catalog, const PlanRequest& request, const std::vector<LeverVariant>& variants,
+                  const std::vector<Knobs>& candidates, std::vector<PlanLayout>& found, std::vector<Outcome>& outcome)
+            : m_catalog(catalog)
+            , m_request(request)
+            , m_variants(variants)
+            , m_candidates(candidates)
+            , m_found(found)
+            , m_outcome(outcome)
+            , m_scenario(request.base)
+        {
+            m_quick.timeline = false;
+            m_quick.sweep = false;
+            m_quick.searches = false;
+        }
+
+        // Candidates [begin, end): one ZeRO stage of one run, the micro-batches ascending.
+        void zeroStage(std::size_t begin, std::size_t end)
+        {
+            std::vector<std::pair<std::size_t, DeviceFitCheck>> pending; // peaks fit, m > 1: replay decides
+            bool peakFailed = false;
+            for (std::size_t i = begin; i < end; ++i) {
+                const Knobs& k = m_candidates[i];
+                const bool accumulates = m_request.globalBatch > k.micro * k.dp;
+                if (m_request.prune && accumulates && peakFailed) {
+                    m_outcome[i] = Outcome::Pruned;
+                    continue;
+                }
+                m_scenario.config = layoutConfig(m_request, m_variants[k.variant], k);
+                if (auto e = simulate(m_catalog, m_scenario, m_quick, &m_cache, m_sim)) {
+                    m_refused.add(e->field + ": " + e->message);
+                    continue;
+                }
+                record(i);
+                DeviceFitCheck check = deviceFitCheck(m_sim);
+                if (!check.peaksFit)
+                    peakFailed = peakFailed || accumulates;
+                else if (m_request.prune && accumulates)
+                    pending.emplace_back(i, std::move(check));
+                else
+                    m_found[i].fits = fitsOnDevice(check, &m_cache);
+            }
+            replayPending(pending);
+        }
+
+        Refusals& refused() { return m_refused; }
+
+    private:
+        void record(std::size_t i)
+        {
+            PlanLayout& l = m_found[i];
+            l.config = m_scenario.config;
+            l.fits = false;
+            l.peakBytes = m_sim.estimate.peakBytes;
+            l.capacityBytes = m_sim.estimate.capacityBytes;
+            l.stepSeconds = m_sim.estimate.stepSeconds;
+            l.throughputPerSecond = m_sim.estimate.throughputPerSecond;
+            l.mfu = m_sim.estimate.mfu;
+            m_outcome[i] = Outcome::Simulated;
+        }
+
+        // The largest of `pending` (ascending) that the allocator replay passes, and every smaller one, fit.
+        void replayPending(const std::vector<std::pair<std::size_t, DeviceFitCheck>>& pending)
+        {
+            std::size_t fit = 0, fail = pending.size(); // [0, fit) fit, [fail, n) do not
+            if (fail > 0 && fitsOnDevice(pending[fail - 1].second, &m_cache))
+                fit = fail;
+            else if (fail > 0)
+                --fail;
+            while (fit < fail) {
+                const std::size_t mid = fit + (fail - fit) / 2;
+                if (fitsOnDevice(pending[mid].second, &m_cache))
+                    fit = mid + 1;
+                else
+                    fail = mid;
+            }
+            for (std::size_t k = 0; k < fit; ++k)
+                m_found[pending[k].first].fits = true;
+        }
+
+        const Catalog& m_catalog;
+        const PlanRequest& m_request;
+        const std::vector<LeverVariant>& m_variants;
+        const std::vector<Knobs>& m_candidates;
+        std::vector<PlanLayout>& m_found;
+        std::vector<Outcome>& m_outcome;
+        Scenario m_scenario;
+        SimulateOptions m_quick;
+        SimulationCache m_cache;
+        SimulationResult m_sim;
+        Refusals m_refused;
+    };
+
     // Simulates the candidates (sorted by Knobs::order) on every core. Runs of candidates that share everything but
     // the ZeRO stage and the micro-batch build one operator graph per stage (the ZeRO stage shapes only its lowering,
-    // the micro-batch neither); each run goes to whichever worker is free next, whose cache keeps the graph. Inside a
-    // run the micro-batches of one ZeRO stage come smallest first, and once one does not fit the larger ones are not
-    // simulated while they still accumulate (m > 1): the peak never falls as the micro-batch grows (memory is linear
-    // in it with non-negative slopes, and a pipeline stage holds min(in flight, m) micro-batches of b samples, with
-    // b x m fixed by the global batch). One micro-batch per step (m = 1) is always simulated: without accumulation
-    // the gradients need not outlive the step's reduction, so its peak can be lower (tst_planner holds the pruned
-    // plan to the full one).
+    // the micro-batch neither); each run goes to whichever worker is free next, whose cache keeps the graph.
     void simulateAll(const Catalog& catalog, const PlanRequest& request, const std::vector<LeverVariant>& variants,
                      const std::vector<Knobs>& candidates, std::vector<PlanLayout>& found,
                      std::vector<Outcome>& outcome, Refusals& refused)
@@ -233,39 +331,18 @@ namespace {
         outcome.assign(candidates.size(), Outcome::Refused);
         std::atomic<std::size_t> nextRun { 0 };
         const std::size_t workers = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
-        std::vector<Refusals> failures(workers);
+        std::vector<std::unique_ptr<RunWorker>> pool; // each keeps its cache
+        for (std::size_t w = 0; w < workers; ++w)
+            pool.push_back(std::make_unique<RunWorker>(catalog, request, variants, candidates, found, outcome));
         auto work = [&](std::size_t w) {
-            SimulationCache cache;
-            SimulationResult sim;
-            SimulateOptions quick;
-            quick.timeline = false;
-            quick.sweep = false;
-            quick.searches = false;
-            Scenario s = request.base;
-            for (std::size_t run = nextRun++; run + 1 < runs.size(); run = nextRun++)
-                for (std::size_t i = runs[run]; i < runs[run + 1]; ++i) {
-                    const Knobs& k = candidates[i];
-                    if (request.prune && request.globalBatch > k.micro * k.dp && i > runs[run]
-                        && candidates[i - 1].zero == k.zero && outcome[i - 1] != Outcome::Refused
-                        && !found[i - 1].fits) {
-                        outcome[i] = Outcome::Pruned;
-                        continue;
+            for (std::size_t run = nextRun++; run + 1 < runs.size(); run = nextRun++) {
+                for (std::size_t begin = runs[run], i = begin + 1; begin < runs[run + 1]; ++i) {
+                    if (i == runs[run + 1] || candidates[i].zero != candidates[begin].zero) {
+                        pool[w]->zeroStage(begin, i);
+                        begin = i;
                     }
-                    s.config = layoutConfig(request, variants[k.variant], k);
-                    if (auto e = simulate(catalog, s, quick, &cache, sim)) {
-                        failures[w].add(e->field + ": " + e->message);
-                        continue;
-                    }
-                    PlanLayout& l = found[i];
-                    l.config = s.config;
-                    l.fits = fitsOnDevice(sim, &cache); // every stage's peak, then the allocator replay (simulate.h)
-                    l.peakBytes = sim.estimate.peakBytes;
-                    l.capacityBytes = sim.estimate.capacityBytes;
-                    l.stepSeconds = sim.estimate.stepSeconds;
-                    l.throughputPerSecond = sim.estimate.throughputPerSecond;
-                    l.mfu = sim.estimate.mfu;
-                    outcome[i] = Outcome::Simulated;
                 }
+            }
         };
         std::vector<std::thread> threads;
         for (std::size_t w = 1; w < workers; ++w)
@@ -273,8 +350,8 @@ namespace {
         work(0);
         for (std::thread& th : threads)
             th.join();
-        for (Refusals& f : failures) {
-            for (const PlanRejection& x : f.list())
+        for (const auto& r : pool) {
+            for (const PlanRejection& x : r->refused().list())
                 refused.add(x.reason, x.count);
         }
     }
