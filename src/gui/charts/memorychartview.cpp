@@ -205,8 +205,40 @@ void MemoryChartView::fitPhaseNames()
     }
 }
 
-// Above the tallest bar, inside the plot: in a smaller font, then on two lines, where the plot is too narrow for
-// it, and off the capacity label.
+// The three bars (each as tall as the taller of it and the baseline's) in chart coordinates.
+QList<QRectF> MemoryChartView::barRects() const
+{
+    QList<QRectF> bars;
+    for (int p = 0; p < 3; ++p) {
+        const double total = std::max(m_totals[p], m_baseTotals[p]);
+        bars << QRectF(chart()->mapToPosition(QPointF(p - 0.42, total / kGiB), m_capacity),
+                       chart()->mapToPosition(QPointF(p + 0.42, 0.0), m_capacity))
+                    .normalized();
+    }
+    return bars;
+}
+
+// The capacity line across the plot, as a band 3 px tall that no text may cross.
+QRectF MemoryChartView::capacityBand() const
+{
+    const QRectF plot = chart()->plotArea();
+    const qreal y = chart()->mapToPosition(QPointF(0.0, m_capacityBytes / kGiB), m_capacity).y();
+    return QRectF(plot.left(), y - 1.5, plot.width(), 3.0);
+}
+
+QList<QRectF> MemoryChartView::dataRects() const
+{
+    QList<QRectF> rects;
+    for (const QRectF& r : barRects())
+        rects << chart()->mapRectToScene(r);
+    if (capacityBand().intersects(chart()->plotArea()))
+        rects << chart()->mapRectToScene(capacityBand());
+    return rects;
+}
+
+// Inside the plot, off the bars, the capacity line and its label: above the tallest bar where that is clear, else
+// above the capacity line over it, else above another bar, else at the top of the plot. In a smaller font, then on
+// two lines, where the plot is too narrow for it.
 void MemoryChartView::placeVerdict()
 {
     QChart* c = chart();
@@ -222,19 +254,32 @@ void MemoryChartView::placeVerdict()
     QString text = m_verdictText;
     text.replace(QRegularExpression(QStringLiteral("(\\d) ")), QStringLiteral("\\1") + QChar(QChar::Nbsp));
     setTextIfChanged(m_verdict, wrappedText(text, font, room));
-    const QPointF top = c->mapToPosition(QPointF(m_tallest, m_totals[m_tallest] / kGiB), m_capacity);
-    const QRectF vr = m_verdict->boundingRect();
-    const qreal x = std::clamp(top.x() - vr.width() / 2.0, plot.left() + 2.0,
-                               std::max(plot.left() + 2.0, plot.right() - vr.width() - 2.0));
-    qreal y = std::max(plot.top() + 2.0, top.y() - vr.height() - 4.0);
-    const QRectF capacity = m_capacityLabel->mapRectToParent(m_capacityLabel->boundingRect());
-    if (QRectF(x, y, vr.width(), vr.height()).intersects(capacity)) {
-        // Above the capacity label where the plot has room, else under the capacity line.
-        y = capacity.top() - vr.height() - 2.0;
-        if (y < plot.top() + 2.0)
-            y = capacity.bottom() + 4.0;
+    const QSizeF size = m_verdict->boundingRect().size();
+    QList<QRectF> obstacles = barRects();
+    obstacles << capacityBand() << m_capacityLabel->mapRectToParent(m_capacityLabel->boundingRect());
+    const QList<QRectF> bars = barRects();
+    auto over = [&](int bar, qreal bottom) {
+        const qreal x = std::clamp(bars[bar].center().x() - size.width() / 2.0, plot.left() + 2.0,
+                                   std::max(plot.left() + 2.0, plot.right() - size.width() - 2.0));
+        return QRectF(QPointF(x, bottom - size.height()), size);
+    };
+    QList<QRectF> candidates { over(m_tallest, bars[m_tallest].top() - 4.0),
+                               over(m_tallest, capacityBand().top() - 2.0) };
+    for (int p = 0; p < 3; ++p) {
+        if (p != m_tallest)
+            candidates << over(p, bars[p].top() - 4.0);
     }
-    m_verdict->setPos(x, y);
+    candidates << over(m_tallest, plot.top() + 2.0 + size.height());
+    QRectF chosen = candidates.front();
+    for (const QRectF& r : candidates) {
+        const bool inside = r.top() >= plot.top() + 2.0 && r.bottom() <= plot.bottom();
+        if (inside
+            && std::none_of(obstacles.begin(), obstacles.end(), [&](const QRectF& o) { return o.intersects(r); })) {
+            chosen = r;
+            break;
+        }
+    }
+    m_verdict->setPos(chosen.topLeft());
 }
 
 // On the capacity line, off the bars: above or under it, at its right or its left end, the first of these that
@@ -245,13 +290,7 @@ void MemoryChartView::placeCapacityLabel()
     const QRectF plot = c->plotArea();
     const QRectF cr = m_capacityLabel->boundingRect();
     const QPointF right = c->mapToPosition(QPointF(2.5, m_capacityBytes / kGiB), m_capacity);
-    QList<QRectF> bars;
-    for (int p = 0; p < 3; ++p) {
-        const double total = std::max(m_totals[p], m_baseTotals[p]);
-        bars << QRectF(c->mapToPosition(QPointF(p - 0.42, total / kGiB), m_capacity),
-                       c->mapToPosition(QPointF(p + 0.42, 0.0), m_capacity))
-                    .normalized();
-    }
+    const QList<QRectF> bars = barRects();
     const qreal left = plot.left() + 2.0, end = right.x() - cr.width() - 2.0;
     const qreal above = right.y() - cr.height() - 2.0, below = right.y() + 2.0;
     const QPointF candidates[] = { { end, above }, { end, below }, { left, above }, { left, below } };

@@ -37,6 +37,7 @@ public:
     double capacityLine() const;
     QString verdictText() const;
     bool overflowShown() const;
+    QList<QRectF> dataRects() const override; // the bars and the capacity line, in scene coordinates
 
 private:
     void placeLabels() override;
@@ -60,6 +61,8 @@ private:
     std::array<double, 3> m_totals {};
     std::array<double, 3> m_baseTotals {}; // the baseline's bars, zero without one
     void placeCapacityLabel();
+    QList<QRectF> barRects() const;
+    QRectF capacityBand() const;
     int m_tallest = 0;
     double m_capacityBytes = 0.0;
     bool m_overflow = false;
