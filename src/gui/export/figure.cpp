@@ -108,9 +108,11 @@ Figure::~Figure() = default;
 
 QList<ChartPanel*> Figure::charts() const { return { m_memory, m_sweep, m_timeline, m_roofline }; }
 
-void Figure::setResult(const std::shared_ptr<const SimulationResult>& result)
+void Figure::setResult(const std::shared_ptr<const SimulationResult>& result, const SearchResult* search)
 {
     m_result = result;
+    m_search = search ? *search : (result ? searchFits(*result) : SearchResult {});
+    m_baselineSearch = m_baseline && m_baseline->model ? searchFits(*m_baseline) : SearchResult {};
     layout();
 }
 
@@ -118,11 +120,11 @@ QStringList Figure::captionLines() const
 {
     if (!m_result)
         return {};
-    QStringList lines = ScenarioText::caption(*m_result);
+    QStringList lines = ScenarioText::caption(*m_result, &m_search);
     if (m_baseline && m_baseline->model)
         lines << QApplication::translate("Figure",
                                          "Faint bars, dash-dotted lines and hollow markers: the baseline, %1; %2")
-                     .arg(ScenarioText::settings(*m_baseline), ScenarioText::verdict(*m_baseline));
+                     .arg(ScenarioText::settings(*m_baseline), ScenarioText::verdict(*m_baseline, &m_baselineSearch));
     return lines;
 }
 
@@ -230,6 +232,10 @@ void Figure::layout()
             c->setResult(m_result); // labels placed against the final plot area
             c->chart()->layout()->activate();
         }
+    }
+    if (m_result && m_search.allocator.computed) { // the window's verdict label and largest micro-batch
+        m_memory->setFitVerdict(m_search.verdict);
+        m_sweep->setLargestFitting(m_search.maxMicroBatch);
     }
     // Series shown for the first time (the baseline's) compute their geometry on a posted event.
     QCoreApplication::sendPostedEvents();

@@ -61,7 +61,10 @@ public:
 
     // Call setBaseline() first when comparing: the charts then show it beside the result.
     void setBaseline(const std::shared_ptr<const SimulationResult>& baseline) { m_baseline = baseline; }
-    void setResult(const std::shared_ptr<const SimulationResult>& result);
+    // With the one answer to "does it fit?" (the caching allocator replayed under the capacity, searchFits) that the
+    // window and `headroom estimate` give: `search` where the caller has it (the window's background search), else
+    // computed here.
+    void setResult(const std::shared_ptr<const SimulationResult>& result, const SearchResult* search = nullptr);
     const FigureOptions& options() const { return m_options; }
 
     // Paints the figure into `painter` at logical size options().size.
@@ -87,6 +90,8 @@ private:
     ChartStyle m_style; // exportChartStyle() of the options
     std::shared_ptr<const SimulationResult> m_result;
     std::shared_ptr<const SimulationResult> m_baseline;
+    SearchResult m_search;           // the result's verdict, largest micro-batch and allocator replay
+    SearchResult m_baselineSearch;   // the baseline's
     std::unique_ptr<QWidget> m_host; // invisible parent of the chart views: they lay out without a display
     MemoryChartView* m_memory = nullptr;
     BatchSweepView* m_sweep = nullptr;

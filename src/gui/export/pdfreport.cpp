@@ -242,7 +242,7 @@ QByteArray pdfReport(const ReportInputs& in)
     fo.dark = in.dark;
     fo.size = QSize(int(width / zoom), int(figureHeight / zoom));
     Figure figure(fo);
-    figure.setResult(in.result);
+    figure.setResult(in.result, &bg);
     p.save();
     p.translate(kMargin, y);
     p.scale(zoom, zoom);

@@ -149,6 +149,7 @@ private:
     void exportFigureDialog();
     void exportDataDialog(const QString& suffix);
     std::shared_ptr<const SimulationResult> currentResult() const;
+    const SearchResult* currentSearch() const;
     void setupTools();
     void retranslateTools();
     void setToolFontScale(double scale); // the tour and comparison panels, readable on a projector

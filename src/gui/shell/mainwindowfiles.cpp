@@ -211,13 +211,19 @@ void MainWindow::saveScenario()
 
 std::shared_ptr<const SimulationResult> MainWindow::currentResult() const { return m_controller->sharedResult(); }
 
+// The background search's answer once it has come (else an export computes it).
+const SearchResult* MainWindow::currentSearch() const
+{
+    return m_controller->backgroundPending() ? nullptr : &m_controller->background();
+}
+
 std::optional<QString> MainWindow::exportFigure(const QString& path, const FigureOptions& options) const
 {
     if (auto e = options.validate())
         return QStringLiteral("%1: %2").arg(path, *e);
     Figure figure(options);
     figure.setBaseline(m_baseline);
-    figure.setResult(currentResult());
+    figure.setResult(currentResult(), currentSearch());
     return figure.write(path);
 }
 
@@ -252,7 +258,7 @@ void MainWindow::copyFigure(const FigureOptions& options)
 {
     Figure figure(options);
     figure.setBaseline(m_baseline);
-    figure.setResult(currentResult());
+    figure.setResult(currentResult(), currentSearch());
     auto* mime = new QMimeData;
     mime->setImageData(figure.toImage());
     mime->setData(QStringLiteral("image/svg+xml"), figure.toSvg());

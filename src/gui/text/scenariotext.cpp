@@ -179,12 +179,12 @@ QString fixEffect(const Fix& fix, const Estimate& current)
     return effect;
 }
 
-QStringList caption(const SimulationResult& r)
+QStringList caption(const SimulationResult& r, const SearchResult* searched)
 {
     QStringList lines { title(r), settings(r) };
     if (const QString o = overrides(r); !o.isEmpty())
         lines << o;
-    lines << verdict(r);
+    lines << verdict(r, searched);
     return lines;
 }
 

@@ -24,7 +24,7 @@ namespace ScenarioText {
     // With the worker's searches (`searched`), their verdict and largest micro-batch: the allocator replay's.
     QString verdict(const SimulationResult& r, const SearchResult* searched = nullptr);
     // All of the above, one item per line.
-    QStringList caption(const SimulationResult& r);
+    QStringList caption(const SimulationResult& r, const SearchResult* searched = nullptr);
 
     // What torch.cuda would report, from the caching allocator replay: "PyTorch: max_memory_allocated 6.86 GiB ·
     // max_memory_reserved 7.44 GiB · with the CUDA context 7.82 GiB of 12.00 GiB". Empty until it is computed.
