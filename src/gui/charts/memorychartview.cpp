@@ -269,14 +269,31 @@ void MemoryChartView::placeVerdict()
         if (p != m_tallest)
             candidates << over(p, bars[p].top() - 4.0);
     }
-    candidates << over(m_tallest, plot.top() + 2.0 + size.height());
+    // Then anywhere along the band above the capacity line and along the top: at the left, in the middle, at the
+    // right.
+    for (const qreal bottom : { capacityBand().top() - 2.0, plot.top() + 2.0 + size.height() })
+        for (const qreal x :
+             { plot.left() + 2.0, plot.center().x() - size.width() / 2.0, plot.right() - size.width() - 2.0 })
+            candidates << QRectF(QPointF(x, bottom - size.height()), size);
+    // The first clear place; where none is, the one that covers least.
+    auto covered = [&](const QRectF& r) {
+        const bool inside = r.top() >= plot.top() + 2.0 && r.bottom() <= plot.bottom() && r.left() >= plot.left()
+            && r.right() <= plot.right();
+        qreal area = inside ? 0.0 : 1e9;
+        for (const QRectF& o : obstacles) {
+            const QRectF x = o.intersected(r);
+            area += x.isEmpty() ? 0.0 : x.width() * x.height();
+        }
+        return area;
+    };
     QRectF chosen = candidates.front();
+    qreal least = covered(chosen);
     for (const QRectF& r : candidates) {
-        const bool inside = r.top() >= plot.top() + 2.0 && r.bottom() <= plot.bottom();
-        if (inside
-            && std::none_of(obstacles.begin(), obstacles.end(), [&](const QRectF& o) { return o.intersects(r); })) {
-            chosen = r;
+        if (least == 0.0)
             break;
+        if (const qreal a = covered(r); a < least) {
+            chosen = r;
+            least = a;
         }
     }
     m_verdict->setPos(chosen.topLeft());
