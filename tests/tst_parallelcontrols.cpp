@@ -30,6 +30,7 @@ private slots:
     void stageComboShowsOneStage();
     void interleavingNeedsTheMicroBatches();
     void unevenStagesFromAFile();
+    void splitRowRelievesTheEnds();
     void expertRowSplitsTheDataParallelGpus();
     void contextRowNeedsFusedAttention();
     void clusterRowsSetTheLinks();
@@ -170,6 +171,37 @@ void TestParallelControls::unevenStagesFromAFile()
     QCOMPARE(controls()->stageCombo()->itemText(1), QStringLiteral("stage 1 (blocks 1–16)"));
     selectData(controls()->pipelineCombo(), 1);
     QVERIFY(!strip->isVisible()); // one stage: no schedule to draw
+}
+
+void TestParallelControls::splitRowRelievesTheEnds()
+{
+    // Issue 31: uneven stages settable in the window. Llama 2 7B's 32 blocks on 4 stages: even, or Megatron's
+    // first/last stage blocks that leave the ends fewer (tst_pipeline works them out by hand).
+    selectModel("llama-2-7b");
+    QComboBox* split = controls()->stageSplitCombo();
+    QVERIFY(split->isHidden());
+    selectData(controls()->pipelineCombo(), 4);
+    QVERIFY(!split->isHidden() && split->isEnabled());
+    QCOMPARE(offered(split), (QList<int> { 0, 5, 5 << 16, 7 | 7 << 16 }));
+    QCOMPARE(split->itemText(0), QStringLiteral("even (8 + 8 + 8 + 8)"));
+    QCOMPARE(split->itemText(1), QStringLiteral("5 + 9 + 9 + 9"));
+    QCOMPARE(split->itemText(3), QStringLiteral("7 + 9 + 9 + 7"));
+    selectData(split, 5);
+    QCOMPARE(m_controller->scenario().config.firstStageLayers, 5);
+    QCOMPARE(m_controller->scenario().config.lastStageLayers, 0);
+    QCOMPARE(controls()->stageCombo()->itemText(1), QStringLiteral("stage 1 (blocks 1–5)"));
+    QCOMPARE(result().ranks[0].layers, (std::vector<LayerRange> { { 0, 5 } }));
+    // The window shows simulate()'s answer for the split it set.
+    Scenario s = m_controller->scenario();
+    auto cli = simulate(m_controller->catalog(), s, SimulateOptions::interactive());
+    QVERIFY(cli.ok());
+    QCOMPARE(result().estimate.peakBytes, cli->estimate.peakBytes);
+    QCOMPARE(result().estimate.stepSeconds, cli->estimate.stepSeconds);
+    // Eight stages: the runs of equal stages are counted.
+    selectData(controls()->pipelineCombo(), 8);
+    QCOMPARE(split->itemText(0), QStringLiteral("even (4 × 8)"));
+    selectData(controls()->pipelineCombo(), 1); // one stage: nothing to split
+    QVERIFY(split->isHidden());
 }
 
 void TestParallelControls::expertRowSplitsTheDataParallelGpus()

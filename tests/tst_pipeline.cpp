@@ -20,6 +20,7 @@ private slots:
     void bubble_data();
     void bubble();
     void stageLayers();
+    void unevenSplitsRelieveTheEnds();
     void megatronGpt3WeightsAndOptimizer();
     void megatronGpt3Activations();
     void firstStageHoldsEveryLayer();
@@ -153,6 +154,38 @@ void TestPipeline::stageLayers()
     const TrainingConfig i = pipeline(4, 8, PipelineSchedule::Interleaved, 2);
     QCOMPARE(headroom::stageLayers(16, i, 1), (std::vector<LayerRange> { { 2, 4 }, { 10, 12 } }));
     QCOMPARE(headroom::stageLayers(16, i, 3), (std::vector<LayerRange> { { 6, 8 }, { 14, 16 } }));
+}
+
+void TestPipeline::unevenSplitsRelieveTheEnds()
+{
+    // Worked by hand from Megatron-LM's get_num_layers_to_build (--decoder-first/last-pipeline-num-layers): middle
+    // stages of floor(L / p) or one more blocks, the first, the last or both holding fewer.
+    using Splits = std::vector<std::pair<int, int>>;
+    QCOMPARE(headroom::unevenStageSplits(32, 4), (Splits { { 5, 0 }, { 0, 5 }, { 7, 7 } })); // 5+9+9+9, 7+9+9+7
+    QCOMPARE(headroom::unevenStageSplits(32, 3), (Splits { { 10, 0 }, { 0, 10 } }));         // 10+11+11
+    QCOMPARE(headroom::unevenStageSplits(32, 6), (Splits { { 2, 0 }, { 0, 2 }, { 4, 4 } })); // 2+6x5, 4+6x4+4
+    QCOMPARE(headroom::unevenStageSplits(12, 2), (Splits { { 5, 0 }, { 0, 5 } }));           // 5+7
+    QCOMPARE(headroom::unevenStageSplits(96, 64), Splits {}); // no middle share leaves the ends fewer blocks
+    QCOMPARE(headroom::unevenStageSplits(8, 1), Splits {});
+    // Each is a split Megatron accepts: the blocks add up, the ends hold fewer than any middle stage.
+    for (const auto& [layers, p] :
+         { std::pair { 32, 4 }, std::pair { 32, 3 }, std::pair { 32, 6 }, std::pair { 96, 7 } })
+        for (const auto& [first, last] : headroom::unevenStageSplits(layers, p)) {
+            TrainingConfig c = pipeline(p, 8);
+            c.firstStageLayers = first;
+            c.lastStageLayers = last;
+            QVERIFY2(headroom::unevenStagesProblem(layers, c).empty(),
+                     headroom::unevenStagesProblem(layers, c).c_str());
+            int total = 0, middle = 0;
+            for (int s = 0; s < p; ++s) {
+                const std::vector<LayerRange> r = headroom::stageLayers(layers, c, s);
+                total += r.front().last - r.front().first;
+                if (s == 1)
+                    middle = r.front().last - r.front().first;
+            }
+            QCOMPARE(total, layers);
+            QVERIFY(std::max(first, last) < middle);
+        }
 }
 
 void TestPipeline::megatronGpt3WeightsAndOptimizer()

@@ -26,6 +26,7 @@ private slots:
     void leversMakeLlamaFitOnLaptops();
     void qloraOnOneLaptop();
     void leverRowsReproduce();
+    void unevenStagesWhereTheBlocksDoNotDivide();
     void acrossGpuTypes();
 };
 
@@ -41,6 +42,30 @@ QJsonObject planJson(const QStringList& args)
 }
 
 QStringList words(const char* s) { return QString::fromLatin1(s).split(QLatin1Char(' '), Qt::SkipEmptyParts); }
+
+// A plan row's options added to `estimate --json` and `base` give exactly the row's peak, step time, throughput and
+// MFU, and a fit (issue 11's contract).
+void reproduces(const QStringList& base, const QJsonObject& layout)
+{
+    QStringList args = QStringList { QStringLiteral("estimate"), QStringLiteral("--json") } + base;
+    const QJsonObject options = layout.value(QStringLiteral("options")).toObject();
+    for (auto it = options.begin(); it != options.end(); ++it) {
+        args << it.key();
+        if (!it.value().toString().isEmpty())
+            args << it.value().toString();
+    }
+    const ::test::CliRun e = ::test::runHeadroom(args);
+    QCOMPARE(e.code, 0);
+    const QJsonObject est = QJsonDocument::fromJson(e.out).object();
+    QCOMPARE(est.value(QStringLiteral("memory")).toObject().value(QStringLiteral("peak")).toInteger(),
+             layout.value(QStringLiteral("peak_bytes")).toInteger());
+    QCOMPARE(est.value(QStringLiteral("step_time_seconds")).toDouble(),
+             layout.value(QStringLiteral("step_time_seconds")).toDouble());
+    QCOMPARE(est.value(QStringLiteral("throughput_per_second")).toDouble(),
+             layout.value(QStringLiteral("throughput_per_second")).toDouble());
+    QCOMPARE(est.value(QStringLiteral("mfu")).toDouble(), layout.value(QStringLiteral("mfu")).toDouble());
+    QVERIFY(est.value(QStringLiteral("fits")).toBool());
+}
 
 std::int64_t fitting(const PlanResult& p)
 {
@@ -275,26 +300,45 @@ void TestPlanner::leverRowsReproduce()
         if (seen.contains(lever))
             continue;
         seen.insert(lever);
-        QStringList args = QStringList { QStringLiteral("estimate"), QStringLiteral("--json") } + base;
-        const QJsonObject options = l.value(QStringLiteral("options")).toObject();
-        for (auto it = options.begin(); it != options.end(); ++it) {
-            args << it.key();
-            if (!it.value().toString().isEmpty())
-                args << it.value().toString();
-        }
-        const ::test::CliRun e = ::test::runHeadroom(args);
-        QCOMPARE(e.code, 0);
-        const QJsonObject est = QJsonDocument::fromJson(e.out).object();
-        QCOMPARE(est.value(QStringLiteral("memory")).toObject().value(QStringLiteral("peak")).toInteger(),
-                 l.value(QStringLiteral("peak_bytes")).toInteger());
-        QCOMPARE(est.value(QStringLiteral("step_time_seconds")).toDouble(),
-                 l.value(QStringLiteral("step_time_seconds")).toDouble());
-        QCOMPARE(est.value(QStringLiteral("throughput_per_second")).toDouble(),
-                 l.value(QStringLiteral("throughput_per_second")).toDouble());
-        QCOMPARE(est.value(QStringLiteral("mfu")).toDouble(), l.value(QStringLiteral("mfu")).toDouble());
-        QVERIFY(est.value(QStringLiteral("fits")).toBool());
+        reproduces(base, l);
+        if (QTest::currentTestFailed())
+            return;
     }
     QVERIFY2(seen.size() >= 3, qPrintable(QStringList(seen.values()).join(QLatin1Char(','))));
+}
+
+void TestPlanner::unevenStagesWhereTheBlocksDoNotDivide()
+{
+    // Llama 2 7B's 32 blocks on 6 GPUs: 3 or 6 pipeline stages cannot share them evenly. Megatron-LM's
+    // get_num_layers_to_build with --decoder-first/last-pipeline-num-layers, worked by hand, with the middle stages
+    // at floor or ceil of 32 / p and the first or last stage (or both) holding fewer:
+    //   p = 3: 10 + 11 + 11 and 11 + 11 + 10 (10, 10 + 12 or 11 + 10.5 + ... do not divide);
+    //   p = 6: 2 + 6 x 5, 6 x 5 + 2 and 4 + 6 x 4 + 4.
+    const QStringList base = words("--gpu a100-sxm4-80gb --model llama-2-7b --seq 1024");
+    const QJsonObject p = planJson(base + words("--gpus 6 --global-batch 60 --top 1000"));
+    QSet<QString> splits;
+    QHash<QString, QJsonObject> example;
+    for (const QJsonValue& v : p.value(QStringLiteral("layouts")).toArray()) {
+        const QJsonObject o = v.toObject().value(QStringLiteral("options")).toObject();
+        const QString pp = o.value(QStringLiteral("--pp")).toString();
+        if (pp == QLatin1String("1") || pp == QLatin1String("2"))
+            continue;
+        const QString split = QStringLiteral("%1:%2/%3")
+                                  .arg(pp, o.value(QStringLiteral("--pp-first-layers")).toString(),
+                                       o.value(QStringLiteral("--pp-last-layers")).toString());
+        splits.insert(split);
+        example.insert(split, v.toObject());
+    }
+    const QSet<QString> expected { QStringLiteral("3:10/"), QStringLiteral("3:/10"), QStringLiteral("6:2/"),
+                                   QStringLiteral("6:/2"), QStringLiteral("6:4/4") };
+    QCOMPARE(splits, expected);
+    for (const QJsonValue& x : p.value(QStringLiteral("rejected")).toArray())
+        QVERIFY(!x.toObject().value(QStringLiteral("reason")).toString().contains(QLatin1String("evenly")));
+    for (const QJsonObject& row : example) {
+        reproduces(base, row);
+        if (QTest::currentTestFailed())
+            return;
+    }
 }
 
 void TestPlanner::acrossGpuTypes()

@@ -304,6 +304,10 @@
         <translation>流水线如何排列微批次：1F1B（PipeDream-Flush，Megatron 的默认）在阶段 s 上最多同时保留 p − s 个微批次；GPipe 先做完所有前向，要保留全部微批次；交错调度（每个阶段两个模型块）把气泡减半，但要多保留一些。</translation>
     </message>
     <message>
+        <source>Blocks per stage. Even: each stage an equal share. Uneven (Megatron-LM --decoder-first-pipeline-num-layers, --decoder-last-pipeline-num-layers): fewer blocks on the first stage, which also holds the embeddings and under 1F1B the most micro-batches in flight, or on the last, which holds the head; the stages between share the rest equally.</source>
+        <translation>每个阶段的块数。均分：每个阶段一样多。不均分（Megatron-LM --decoder-first-pipeline-num-layers、--decoder-last-pipeline-num-layers）：第一阶段少放几块（它还持有嵌入层，在 1F1B 下同时持有最多的在途微批次），或最后阶段少放几块（它持有输出头）；中间各阶段平分其余的块。</translation>
+    </message>
+    <message>
         <source>Memory of</source>
         <translation>显存显示</translation>
     </message>
@@ -2836,6 +2840,18 @@
         <translation>阶段 %1（块 %2）</translation>
     </message>
     <message>
+        <source>%1 × %2</source>
+        <translation>%1 × %2</translation>
+    </message>
+    <message>
+        <source>even (%1)</source>
+        <translation>均分（%1）</translation>
+    </message>
+    <message>
+        <source>default (%1)</source>
+        <translation>默认（%1）</translation>
+    </message>
+    <message>
         <source>1 (all %1 experts on every GPU)</source>
         <translation>1（每个 GPU 上都有全部 %1 个专家）</translation>
     </message>
@@ -3887,6 +3903,18 @@
         <translation>交错 ×%1</translation>
     </message>
     <message>
+        <source>%1 · first and last stage %2 blocks each</source>
+        <translation>%1 · 首末阶段各 %2 块</translation>
+    </message>
+    <message>
+        <source>%1 · first stage %2 blocks</source>
+        <translation>%1 · 第一阶段 %2 块</translation>
+    </message>
+    <message>
+        <source>%1 · last stage %2 blocks</source>
+        <translation>%1 · 最后阶段 %2 块</translation>
+    </message>
+    <message>
         <source>on</source>
         <translation>开</translation>
     </message>
@@ -4332,6 +4360,10 @@
     <message>
         <source>host CPU speed</source>
         <translation>主机 CPU 速度</translation>
+    </message>
+    <message>
+        <source>blocks per stage</source>
+        <translation>每阶段块数</translation>
     </message>
     <message>
         <source>CUDA graphs</source>

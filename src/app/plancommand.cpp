@@ -60,6 +60,10 @@ namespace {
             o.emplace_back("--pipeline-schedule", str(toString(c.pipelineSchedule)));
         if (c.pipelineSchedule == PipelineSchedule::Interleaved)
             o.emplace_back("--vpp", std::to_string(c.virtualStages));
+        if (c.firstStageLayers > 0)
+            o.emplace_back("--pp-first-layers", std::to_string(c.firstStageLayers));
+        if (c.lastStageLayers > 0)
+            o.emplace_back("--pp-last-layers", std::to_string(c.lastStageLayers));
         return o;
     }
 
@@ -140,9 +144,13 @@ namespace {
     std::string layoutLine(const PlanLayout& l)
     {
         const TrainingConfig& c = l.config;
-        const std::string sched = c.pipelineParallel == 1         ? "-"
+        std::string sched = c.pipelineParallel == 1               ? "-"
             : c.pipelineSchedule == PipelineSchedule::Interleaved ? "interleaved" + std::to_string(c.virtualStages)
                                                                   : str(toString(c.pipelineSchedule));
+        if (c.pipelineParallel > 1 && c.firstStageLayers > 0) // uneven stages: "1f1b f10 l10"
+            sched += " f" + std::to_string(c.firstStageLayers);
+        if (c.pipelineParallel > 1 && c.lastStageLayers > 0)
+            sched += " l" + std::to_string(c.lastStageLayers);
         std::string levers;
         for (const std::string& x : l.levers)
             levers += (levers.empty() ? "" : "+") + x;
@@ -196,8 +204,9 @@ namespace {
                 break;
             out += layoutLine(l);
         }
-        out += "\n(* on the front of memory per GPU against step time; links: t tensor, cp context, e expert, d data, "
-               "p pipeline parallel; > between nodes)\n";
+        out += "\n(* on the front of memory per GPU against step time; sched f/l: blocks on the first/last stage where "
+               "p does not divide them (Megatron's uneven stages); links: t tensor, cp context, e expert, d data, p "
+               "pipeline parallel; > between nodes)\n";
         if (!fits)
             out += nearestText(r);
         std::int64_t total = 0;

@@ -39,6 +39,7 @@ namespace {
 
     struct Knobs {
         int tp = 1, pp = 1, cp = 1, dp = 1, ep = 1;
+        int first = 0, last = 0; // blocks on the first and last stage where p cannot share them evenly (Megatron)
         bool interleaved = false, sp = false;
         int zero = 0;
         Checkpointing checkpointing = Checkpointing::None;
@@ -46,8 +47,11 @@ namespace {
         std::size_t variant = 0; // into the lever variants
 
         // Everything but the ZeRO stage and the micro-batch: one operator graph per stage serves the run.
-        auto graphKey() const { return std::tie(variant, tp, pp, cp, ep, interleaved, sp, checkpointing); }
-        auto order() const { return std::tie(variant, tp, pp, cp, ep, interleaved, sp, checkpointing, zero, micro); }
+        auto graphKey() const { return std::tie(variant, tp, pp, cp, ep, first, last, interleaved, sp, checkpointing); }
+        auto order() const
+        {
+            return std::tie(variant, tp, pp, cp, ep, first, last, interleaved, sp, checkpointing, zero, micro);
+        }
     };
 
     struct Enumeration {
@@ -75,6 +79,13 @@ namespace {
         return validateForModel(*model, request.base.config, "plan"); // the layout-free rules (sequence length)
     }
 
+    // Where p cannot share the blocks evenly, Megatron-LM's uneven stages (pipeline.h); none where it can (each
+    // would be another graph for every layout of that p).
+    std::vector<std::pair<int, int>> unevenSplits(int layers, int p)
+    {
+        return layers % p == 0 ? std::vector<std::pair<int, int>> {} : unevenStageSplits(layers, p);
+    }
+
     // The reason a (t, p, cp) split of the job cannot run, whatever the rest of the layout.
     Reason splitReason(const PlanRequest& request, const ModelSpec& model, const LeverVariant& v, int tp, int pp,
                        int cp)
@@ -94,7 +105,7 @@ namespace {
             return AdaptersUnderTp;
         if (pp > 1 && (!transformer || pp > layers))
             return PpAboveBlocks;
-        if (pp > 1 && layers % pp != 0)
+        if (pp > 1 && layers % pp != 0 && unevenSplits(layers, pp).empty())
             return PpUneven;
         if (cp > 1
             && (!transformer || t.input != InputKind::Tokens || request.base.config.attention != AttentionImpl::Fused))
@@ -135,38 +146,43 @@ namespace {
                                 eps.push_back(ep);
                         }
                         const Reason split = splitReason(request, model, variants[v], tp, pp, cp);
-                        for (std::int64_t b : micros) {
-                            const std::int64_t m = request.globalBatch / (b * dp);
-                            Reason r1 = first(split, request.globalBatch % (b * dp) != 0, GlobalBatch);
-                            r1 = first(r1, m > (1 << 20), TooManyMicroBatches);
-                            for (const bool interleaved : { false, true }) {
-                                if (interleaved && pp == 1)
-                                    continue;
-                                const Reason r2 = first(r1, interleaved && (layers % (2 * pp) != 0 || m % pp != 0),
-                                                        Interleaving);
-                                for (const bool sp : { false, true }) {
-                                    if (sp && tp == 1)
+                        std::vector<std::pair<int, int>> stageSplits { { 0, 0 } };
+                        if (transformer && pp > 1 && layers % pp != 0 && !split)
+                            stageSplits = unevenSplits(layers, pp);
+                        for (const auto& [firstLayers, lastLayers] : stageSplits)
+                            for (std::int64_t b : micros) {
+                                const std::int64_t m = request.globalBatch / (b * dp);
+                                Reason r1 = first(split, request.globalBatch % (b * dp) != 0, GlobalBatch);
+                                r1 = first(r1, m > (1 << 20), TooManyMicroBatches);
+                                for (const bool interleaved : { false, true }) {
+                                    if (interleaved && pp == 1)
                                         continue;
-                                    const Reason r3 = first(r2, sp && std::fmod(tokens / cp, double(tp)) != 0.0,
-                                                            SpTokens);
-                                    for (int zero = 0; zero <= (dp > 1 ? 3 : 0); ++zero) {
-                                        const Reason r4 = first(r3, pp > 1 && zero >= 2, ZeroWithPipeline);
-                                        for (Checkpointing ckpt : modes) {
-                                            const Reason r5 = first(r4, fused && ckpt == Checkpointing::Selective,
-                                                                    SelectiveFused);
-                                            for (int ep : eps) {
-                                                ++out.considered;
-                                                if (r5)
-                                                    ++out.rejected[std::size_t(*r5)];
-                                                else
-                                                    out.candidates.push_back(
-                                                        { tp, pp, cp, dp, ep, interleaved, sp, zero, ckpt, b, v });
+                                    const Reason r2 = first(r1, interleaved && (layers % (2 * pp) != 0 || m % pp != 0),
+                                                            Interleaving);
+                                    for (const bool sp : { false, true }) {
+                                        if (sp && tp == 1)
+                                            continue;
+                                        const Reason r3 = first(r2, sp && std::fmod(tokens / cp, double(tp)) != 0.0,
+                                                                SpTokens);
+                                        for (int zero = 0; zero <= (dp > 1 ? 3 : 0); ++zero) {
+                                            const Reason r4 = first(r3, pp > 1 && zero >= 2, ZeroWithPipeline);
+                                            for (Checkpointing ckpt : modes) {
+                                                const Reason r5 = first(r4, fused && ckpt == Checkpointing::Selective,
+                                                                        SelectiveFused);
+                                                for (int ep : eps) {
+                                                    ++out.considered;
+                                                    if (r5)
+                                                        ++out.rejected[std::size_t(*r5)];
+                                                    else
+                                                        out.candidates.push_back({ tp, pp, cp, dp, ep, firstLayers,
+                                                                                   lastLayers, interleaved, sp, zero,
+                                                                                   ckpt, b, v });
+                                                }
                                             }
                                         }
                                     }
                                 }
                             }
-                        }
                     }
         return out;
     }
@@ -201,6 +217,8 @@ namespace {
         c.pipelineSchedule = k.interleaved ? PipelineSchedule::Interleaved : PipelineSchedule::OneFOneB;
         c.virtualStages = k.interleaved ? 2 : 1;
         c.pipelineStage = 0;
+        c.firstStageLayers = k.first;
+        c.lastStageLayers = k.last;
         c.dataParallel = k.dp;
         c.expertParallel = k.ep;
         c.contextParallel = k.cp;

@@ -74,6 +74,10 @@ namespace {
             c.pipelineSchedule = PipelineSchedule(v & 0xff);
             c.virtualStages = std::max(1, int(v >> 8));
             return true;
+        case Control::StageSplit:
+            c.firstStageLayers = int(v & 0xffff);
+            c.lastStageLayers = int((v >> 16) & 0xffff);
+            return true;
         case Control::ExpertParallel:
             c.expertParallel = int(v);
             return true;
@@ -318,6 +322,29 @@ std::int64_t scheduleValue(const TrainingConfig& c)
                                                                : schedule;
 }
 
+std::int64_t stageSplitValue(const TrainingConfig& c)
+{
+    return std::int64_t(c.firstStageLayers) | (std::int64_t(c.lastStageLayers) << 16);
+}
+
+std::vector<std::int64_t> stageSplitChoices(const ModelSpec* model, const TrainingConfig& config)
+{
+    std::vector<std::int64_t> out { 0 };
+    if (!isTransformer(model) || config.pipelineParallel < 2
+        || config.pipelineSchedule == PipelineSchedule::Interleaved)
+        return out;
+    TrainingConfig c = config;
+    c.finetune = {};
+    c.pipelineStage = 0;
+    for (const auto& [first, last] : unevenStageSplits(model->transformer.layers, config.pipelineParallel)) {
+        c.firstStageLayers = first;
+        c.lastStageLayers = last;
+        if (!validateForModel(*model, c, "window"))
+            out.push_back(stageSplitValue(c));
+    }
+    return out;
+}
+
 std::vector<int> tensorParallelChoices(const ModelSpec* model, const TrainingConfig& config)
 {
     std::vector<int> out { 1 };
@@ -476,6 +503,8 @@ std::string_view toString(Control c)
         return "host CPU speed";
     case Control::CudaGraphs:
         return "CUDA graphs";
+    case Control::StageSplit:
+        return "blocks per pipeline stage";
     }
     return "control";
 }

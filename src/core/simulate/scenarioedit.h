@@ -55,8 +55,9 @@ enum class Control : std::uint8_t {
     CudnnWorkspace, // bytes
     HostSpeed,      // relative CPU speed
     CudaGraphs,     // the step replayed as a CUDA graph
+    StageSplit,     // blocks on the first and last pipeline stage (stageSplitValue), 0 for an even split
 };
-inline constexpr int kControlCount = int(Control::CudaGraphs) + 1;
+inline constexpr int kControlCount = int(Control::StageSplit) + 1;
 
 // The new value: an integer for counts, sizes and enums; a number for bytes and fractions; a flag; an id; or an
 // optional number (a what-if that may be off).
@@ -76,6 +77,8 @@ Expected<Scenario> applyEdit(const Scenario& scenario, const ScenarioEdit& edit,
 
 // The pipeline schedule and its virtual stages as one integer (the PipelineSchedule control's value).
 std::int64_t scheduleValue(const TrainingConfig& config);
+// The blocks of the first and last pipeline stage as one integer (the StageSplit control's value): first | last << 16.
+std::int64_t stageSplitValue(const TrainingConfig& config);
 
 // What the parallel controls offer for this model and configuration, 1 (or 1F1B and GPipe) first; the rules above
 // keep a value only while it is among them.
@@ -84,6 +87,9 @@ std::vector<int> pipelineChoices(const ModelSpec* model, const TrainingConfig& c
 std::vector<std::int64_t> scheduleChoices(const ModelSpec* model, const TrainingConfig& config);
 std::vector<int> expertChoices(const ModelSpec* model, const TrainingConfig& config);
 std::vector<int> contextChoices(const ModelSpec* model, const TrainingConfig& config);
+// The even split (0) first, then Megatron's uneven stages that relieve the first and last (unevenStageSplits), for
+// a pipeline that is not interleaved.
+std::vector<std::int64_t> stageSplitChoices(const ModelSpec* model, const TrainingConfig& config);
 
 std::string_view toString(Control c); // "micro-batch", ...: for messages
 

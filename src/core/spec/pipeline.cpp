@@ -61,6 +61,24 @@ std::vector<LayerRange> stageLayers(int layers, const TrainingConfig& config, in
     return ranges;
 }
 
+std::vector<std::pair<int, int>> unevenStageSplits(int layers, int p)
+{
+    std::vector<std::pair<int, int>> splits;
+    if (p < 2 || p > layers)
+        return splits;
+    for (const int per : { layers / p, layers / p + 1 }) {
+        const int alone = layers - (p - 1) * per; // the first (or the last) beside p - 1 stages of `per`
+        const int pair = layers - (p - 2) * per;  // the first and the last beside p - 2
+        if (alone >= 1 && alone < per) {
+            splits.emplace_back(alone, 0);
+            splits.emplace_back(0, alone);
+        }
+        if (p > 2 && pair >= 2 && pair % 2 == 0 && pair / 2 < per)
+            splits.emplace_back(pair / 2, pair / 2);
+    }
+    return splits;
+}
+
 std::string unevenStagesProblem(int layers, const TrainingConfig& config)
 {
     const int p = pipelineStages(config);

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace headroom {
@@ -44,6 +45,13 @@ std::vector<LayerRange> stageLayers(int layers, const TrainingConfig& config, in
 // Megatron's rule for uneven stages as a message, or empty when `layers` blocks split as `config` asks: the blocks
 // left after the first and last stages' must divide equally, at least one each, over the stages between.
 std::string unevenStagesProblem(int layers, const TrainingConfig& config);
+
+// Megatron-LM's uneven stages that relieve the ends of a pipeline of p stages (--decoder-first-pipeline-num-layers,
+// --decoder-last-pipeline-num-layers), as (first, last) block counts, 0 for "as a middle stage": the middle stages
+// hold floor(L / p) or that plus one blocks each, and the first stage, the last or both hold the rest, fewer than a
+// middle stage (the first also holds the embeddings and, under 1F1B, the most micro-batches in flight; the last the
+// head). Each passes unevenStagesProblem.
+std::vector<std::pair<int, int>> unevenStageSplits(int layers, int p);
 
 // Micro-batches whose activations `stage` holds at once, in units of the whole stage's activations of one
 // micro-batch: GPipe m; 1F1B min(m, p - s); interleaved (Megatron's warm-up (p - s - 1) 2 + (v - 1) p chunks,

@@ -250,9 +250,16 @@ void PlanView::show(const Outcome& o)
     for (int i = 0; i < rows; ++i) {
         const PlanLayout& l = m_result.layouts[std::size_t(i)];
         const TrainingConfig& c = l.config;
-        const QString schedule = c.pipelineParallel == 1          ? QStringLiteral("–")
+        QString schedule = c.pipelineParallel == 1                ? QStringLiteral("–")
             : c.pipelineSchedule == PipelineSchedule::Interleaved ? tr("interleaved ×%1").arg(c.virtualStages)
                                                                   : text(toString(c.pipelineSchedule));
+        // Megatron's uneven stages, where p does not divide the blocks.
+        if (c.pipelineParallel > 1 && c.firstStageLayers > 0 && c.lastStageLayers > 0)
+            schedule = tr("%1 · first and last stage %2 blocks each").arg(schedule).arg(c.firstStageLayers);
+        else if (c.pipelineParallel > 1 && c.firstStageLayers > 0)
+            schedule = tr("%1 · first stage %2 blocks").arg(schedule).arg(c.firstStageLayers);
+        else if (c.pipelineParallel > 1 && c.lastStageLayers > 0)
+            schedule = tr("%1 · last stage %2 blocks").arg(schedule).arg(c.lastStageLayers);
         const QStringList cells { QString::number(c.tensorParallel),
                                   QString::number(c.pipelineParallel),
                                   QString::number(c.contextParallel),

@@ -61,6 +61,7 @@ public:
     QComboBox* tensorParallelCombo() const;
     QComboBox* expertParallelCombo() const;
     QComboBox* contextParallelCombo() const;
+    QComboBox* stageSplitCombo() const; // blocks per pipeline stage
     QComboBox* pipelineCombo() const;
     QComboBox* stageCombo() const;
     QSpinBox* loraRankSpin() const;
@@ -105,6 +106,7 @@ private:
     void setupParallel();
     void syncParallel(const ModelSpec* model);
     void retranslateParallel(); // the entries with words in them; the window's language can change
+    void retranslateSplits(int layers);
     // Hidden in presentation; the stage row only with stages, the expert row only for a mixture of experts, the
     // context row only for token sequences.
     void syncParallelVisibility();

@@ -40,7 +40,7 @@ void ControlPanel::setupParallel()
     const std::pair<QComboBox*, Control> combos[] = {
         { m_ui->tpCombo, Control::TensorParallel },         { m_ui->ppCombo, Control::PipelineParallel },
         { m_ui->scheduleCombo, Control::PipelineSchedule }, { m_ui->epCombo, Control::ExpertParallel },
-        { m_ui->cpCombo, Control::ContextParallel },
+        { m_ui->cpCombo, Control::ContextParallel },        { m_ui->splitCombo, Control::StageSplit },
     };
     for (const auto& [combo, control] : combos) {
         connect(combo, &QComboBox::currentIndexChanged, this,
@@ -86,8 +86,13 @@ void ControlPanel::syncParallel(const ModelSpec* model)
     QList<int> shown { -1 };
     for (int k = 0; k < c.pipelineParallel && c.pipelineParallel > 1; ++k)
         shown << k;
+    QList<int> splits;
+    for (std::int64_t v : stageSplitChoices(model, c))
+        splits << int(v);
+    if (!splits.contains(int(stageSplitValue(c))))
+        splits << int(stageSplitValue(c));
     const bool changed = refill(m_ui->ppCombo, stages) | refill(m_ui->scheduleCombo, schedules)
-        | refill(m_ui->stageCombo, shown);
+        | refill(m_ui->stageCombo, shown) | refill(m_ui->splitCombo, splits);
     if (changed || c.pipelineParallel > 1) // the stages' blocks follow the schedule too
         retranslateParallel();
     m_ui->ppCombo->setCurrentIndex(std::max(0, m_ui->ppCombo->findData(c.pipelineParallel)));
@@ -100,6 +105,8 @@ void ControlPanel::syncParallel(const ModelSpec* model)
     m_ui->ppCombo->setEnabled(!adapters && stages.size() > 1);
     m_ui->ppLabel->setEnabled(m_ui->ppCombo->isEnabled());
     m_ui->scheduleCombo->setEnabled(c.pipelineParallel > 1);
+    m_ui->splitCombo->setCurrentIndex(std::max(0, m_ui->splitCombo->findData(int(stageSplitValue(c)))));
+    m_ui->splitCombo->setEnabled(c.pipelineParallel > 1 && splits.size() > 1);
 
     QList<int> experts = toList(expertChoices(model, c));
     if (!experts.contains(c.expertParallel))
@@ -129,6 +136,7 @@ void ControlPanel::syncParallelVisibility()
     for (QWidget* w : { static_cast<QWidget*>(m_ui->ppLabel), static_cast<QWidget*>(m_ui->ppCombo),
                         static_cast<QWidget*>(m_ui->scheduleCombo) })
         w->setVisible(!m_presenting);
+    m_ui->splitCombo->setVisible(pipeline && !m_presenting);
     m_ui->cpLabel->setVisible(m_tokens && !m_presenting);
     m_ui->cpCombo->setVisible(m_tokens && !m_presenting);
     m_ui->epLabel->setVisible(m_moe && !m_presenting);
@@ -178,6 +186,7 @@ void ControlPanel::retranslateParallel()
                                            : tr("%1 (experts per GPU: %2)").arg(ep).arg(experts / ep));
     }
     const int layers = model ? model->transformer.layers : 0;
+    retranslateSplits(layers);
     for (int i = 0; i < m_ui->stageCombo->count(); ++i) {
         const int k = m_ui->stageCombo->itemData(i).toInt();
         if (k < 0) {
@@ -191,10 +200,47 @@ void ControlPanel::retranslateParallel()
     }
 }
 
+// Each split as the blocks of its stages, "8 + 8 + 8 + 8", or with more than four stages the runs of equal ones
+// counted, "5 + 9 × 3"; the even split says so.
+void ControlPanel::retranslateSplits(int layers)
+{
+    TrainingConfig c = m_scenario.config;
+    for (int i = 0; i < m_ui->splitCombo->count(); ++i) {
+        const int value = m_ui->splitCombo->itemData(i).toInt();
+        c.firstStageLayers = value & 0xffff;
+        c.lastStageLayers = (value >> 16) & 0xffff;
+        const int p = std::max(1, c.pipelineParallel);
+        QList<int> counts;
+        for (int k = 0; k < p; ++k) {
+            int n = 0;
+            for (const LayerRange& r : stageLayers(layers, c, k))
+                n += r.last - r.first;
+            counts << n;
+        }
+        QStringList parts;
+        for (int k = 0; k < counts.size();) {
+            int run = 1;
+            while (k + run < counts.size() && counts[k + run] == counts[k])
+                ++run;
+            const bool spell = counts.size() <= 4 || run == 1;
+            for (int r = 0; r < (spell ? run : 1); ++r)
+                parts << (spell ? QString::number(counts[k]) : tr("%1 × %2").arg(counts[k]).arg(run));
+            k += run;
+        }
+        const QString blocks = parts.join(QStringLiteral(" + "));
+        const bool equal = std::all_of(counts.begin(), counts.end(), [&](int n) { return n == counts.front(); });
+        m_ui->splitCombo->setItemText(i,
+                                      value != 0  ? blocks
+                                          : equal ? tr("even (%1)").arg(blocks)
+                                                  : tr("default (%1)").arg(blocks));
+    }
+}
+
 QComboBox* ControlPanel::tensorParallelCombo() const { return m_ui->tpCombo; }
 QComboBox* ControlPanel::pipelineCombo() const { return m_ui->ppCombo; }
 QComboBox* ControlPanel::stageCombo() const { return m_ui->stageCombo; }
 QComboBox* ControlPanel::expertParallelCombo() const { return m_ui->epCombo; }
 QComboBox* ControlPanel::contextParallelCombo() const { return m_ui->cpCombo; }
+QComboBox* ControlPanel::stageSplitCombo() const { return m_ui->splitCombo; }
 
 } // namespace headroom::gui

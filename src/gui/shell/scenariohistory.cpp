@@ -166,6 +166,8 @@ namespace {
             return ScenarioHistory::tr("host CPU speed");
         case Control::CudaGraphs:
             return ScenarioHistory::tr("CUDA graphs");
+        case Control::StageSplit:
+            return ScenarioHistory::tr("blocks per stage");
         }
         return ScenarioHistory::tr("change");
     }
