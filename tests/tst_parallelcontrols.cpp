@@ -6,6 +6,7 @@
 #include "links.h"
 #include "pipelinescheduleview.h"
 #include "rooflineview.h"
+#include "scenariohistory.h"
 #include "verdictwidget.h"
 #include "windowfixture.h"
 
@@ -16,6 +17,7 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QTest>
+#include <QUndoStack>
 
 using namespace headroom;
 using namespace headroom::gui;
@@ -187,6 +189,7 @@ void TestParallelControls::splitRowRelievesTheEnds()
     QCOMPARE(split->itemText(1), QStringLiteral("5 + 9 + 9 + 9"));
     QCOMPARE(split->itemText(3), QStringLiteral("7 + 9 + 9 + 7"));
     selectData(split, 5);
+    QCOMPARE(m_window->history()->stack()->undoText(), QStringLiteral("blocks per stage"));
     QCOMPARE(m_controller->scenario().config.firstStageLayers, 5);
     QCOMPARE(m_controller->scenario().config.lastStageLayers, 0);
     QCOMPARE(controls()->stageCombo()->itemText(1), QStringLiteral("stage 1 (blocks 1–5)"));
