@@ -2,6 +2,7 @@
 // the parameter counts their publishers state, the configs of modelled presets give those presets exactly, and bad
 // configs are refused with the field named. Also `headroom estimate --model` on a config and on a directory.
 
+#include "clirun.h"
 #include "hfconfig.h"
 #include "modelgraph.h"
 #include "modelimport.h"
@@ -11,7 +12,6 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -161,7 +161,7 @@ void TestHfImport::vitPositionsAtAnotherImageSize()
     const ModelSpec hf = imported(QStringLiteral("vit-base-patch16-224"));
     QVERIFY(!hf.transformer.positionsFollowImage);
     QCOMPARE(graphAt(hf, 384).parameterCount(), 86567656.0);
-    const ModelSpec& tv = test::preset("vit-b-16");
+    const ModelSpec& tv = headroom::test::preset("vit-b-16");
     QVERIFY(tv.transformer.positionsFollowImage);
     QCOMPARE(graphAt(tv, 384).parameterCount(), 86567656.0 + (577.0 - 197.0) * 768.0);
     // The flag survives a save and a read.
@@ -189,7 +189,7 @@ void TestHfImport::reproducesPresets()
 {
     QFETCH(QString, checkpoint);
     QFETCH(QString, preset);
-    const ModelSpec& p = test::preset(qPrintable(preset));
+    const ModelSpec& p = headroom::test::preset(qPrintable(preset));
     ModelSpec m = p;
     m.transformer = imported(checkpoint).transformer;
     QCOMPARE(QString::fromStdString(serializeModelSpec(m)), QString::fromStdString(serializeModelSpec(p)));
@@ -242,7 +242,7 @@ void TestHfImport::gptNeoXParallelResidual()
     const GraphOp* ln2 = firstOp(g, "mlp.norm", 3);
     QVERIFY(ln1 && ln2);
     QCOMPARE(g.inputs(*ln2)[0], g.inputs(*ln1)[0]);
-    const Graph gpt2 = graphAt(test::preset("gpt2"), 512);
+    const Graph gpt2 = graphAt(headroom::test::preset("gpt2"), 512);
     QVERIFY(gpt2.inputs(*firstOp(gpt2, "mlp.norm", 3))[0] != gpt2.inputs(*firstOp(gpt2, "attn.norm", 3))[0]);
 }
 
@@ -364,7 +364,7 @@ void TestHfImport::modelFiles()
     QCOMPARE(serializeModelSpec(file), serializeModelSpec(dir));
     // A Headroom model file goes to the model reader.
     QCOMPARE(importModelFile(QStringLiteral(HEADROOM_SOURCE_DIR "/resources/models/gpt2.json"), &preset), std::nullopt);
-    QCOMPARE(serializeModelSpec(preset), serializeModelSpec(test::preset("gpt2")));
+    QCOMPARE(serializeModelSpec(preset), serializeModelSpec(headroom::test::preset("gpt2")));
 
     QTemporaryDir tmp;
     QVERIFY(tmp.isValid());
@@ -384,12 +384,8 @@ void TestHfImport::modelFiles()
 void TestHfImport::estimateCommand()
 {
     const auto run = [](const QStringList& args) {
-        QProcess p;
-        // The command line the build made, or its sanitized build for the sanitized twin (clirun.h).
-        p.start(qEnvironmentVariable("HEADROOM_TEST_BINARY", QStringLiteral(HEADROOM_BINARY)),
-                QStringList { QStringLiteral("estimate") } + args);
-        p.waitForFinished(60000);
-        return std::tuple { p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError() };
+        const ::test::CliRun r = ::test::runHeadroom(QStringList { QStringLiteral("estimate") } + args);
+        return std::tuple { r.code, r.out, r.err };
     };
     const auto parameters = [](const QByteArray& out) {
         return QJsonDocument::fromJson(out).object().value(QStringLiteral("parameters")).toDouble();
