@@ -85,12 +85,11 @@ namespace {
         // The first entry not below `e`, or nullopt.
         std::optional<Position> lowerBound(const Entry& e) const
         {
-            const auto run = std::partition_point(m_runs.begin(), m_runs.end(),
-                                                  [&](const std::vector<Entry>& r) { return r.back() < e; });
-            if (run == m_runs.end())
+            const std::size_t run = runFor(e);
+            if (run == m_runs.size())
                 return std::nullopt;
-            return Position { std::size_t(run - m_runs.begin()),
-                              std::size_t(std::lower_bound(run->begin(), run->end(), e) - run->begin()) };
+            const std::vector<Entry>& r = m_runs[run];
+            return Position { run, std::size_t(std::lower_bound(r.begin(), r.end(), e) - r.begin()) };
         }
         const Entry& at(Position p) const { return m_runs[p.run][p.at]; }
         void eraseAt(Position p)
@@ -109,13 +108,10 @@ namespace {
         }
         void insert(const Entry& e)
         {
-            auto run = std::partition_point(m_runs.begin(), m_runs.end(),
-                                            [&](const std::vector<Entry>& r) { return r.back() < e; });
-            if (run == m_runs.end()) {
-                if (m_runs.empty())
-                    m_runs.push_back(spare());
-                run = m_runs.end() - 1;
-            }
+            const std::size_t at = runFor(e); // past the last run: into the last
+            if (m_runs.empty())
+                m_runs.push_back(spare());
+            const auto run = m_runs.begin() + std::ptrdiff_t(std::min(at, m_runs.size() - 1));
             run->insert(std::upper_bound(run->begin(), run->end(), e), e);
             if (run->size() > kRun) { // the upper half becomes a run of its own
                 std::vector<Entry> upper = spare();
@@ -134,6 +130,13 @@ namespace {
 
     private:
         static constexpr std::size_t kRun = 32;
+        // The first run whose last entry is not below `e` (the one that holds or would hold it), or size().
+        std::size_t runFor(const Entry& e) const
+        {
+            return std::size_t(std::partition_point(m_runs.begin(), m_runs.end(),
+                                                    [&](const std::vector<Entry>& r) { return r.back() < e; })
+                               - m_runs.begin());
+        }
         std::vector<Entry> spare()
         {
             if (m_spare.empty())
