@@ -367,10 +367,10 @@ bool fitsOnDevice(const DeviceFitCheck& c, SimulationCache* cache)
 
 bool fitsOnDevice(const SimulationResult& r, SimulationCache* cache)
 {
-    if (r.model && r.gpu && r.allocator.computed)
-        return std::all_of(r.ranks.begin(), r.ranks.end(), [](const RankSummary& k) { return k.fits; })
-            && r.verdict.fits;
-    return fitsOnDevice(deviceFitCheck(r), cache);
+    const DeviceFitCheck check = deviceFitCheck(r);
+    if (r.allocator.computed) // the searches replayed it already
+        return check.model && check.peaksFit && r.verdict.fits;
+    return fitsOnDevice(check, cache);
 }
 
 Expected<SimulationResult> simulate(const Catalog& catalog, const Scenario& scenario, const SimulateOptions& options,
