@@ -79,13 +79,6 @@ namespace {
         return validateForModel(*model, request.base.config, "plan"); // the layout-free rules (sequence length)
     }
 
-    // Where p cannot share the blocks evenly, Megatron-LM's uneven stages (pipeline.h); none where it can (each
-    // would be another graph for every layout of that p).
-    std::vector<std::pair<int, int>> unevenSplits(int layers, int p)
-    {
-        return layers % p == 0 ? std::vector<std::pair<int, int>> {} : unevenStageSplits(layers, p);
-    }
-
     // The reason a (t, p, cp) split of the job cannot run, whatever the rest of the layout.
     Reason splitReason(const PlanRequest& request, const ModelSpec& model, const LeverVariant& v, int tp, int pp,
                        int cp)
@@ -105,7 +98,7 @@ namespace {
             return AdaptersUnderTp;
         if (pp > 1 && (!transformer || pp > layers))
             return PpAboveBlocks;
-        if (pp > 1 && layers % pp != 0 && unevenSplits(layers, pp).empty())
+        if (pp > 1 && layers % pp != 0 && unevenStageSplits(layers, pp).empty())
             return PpUneven;
         if (cp > 1
             && (!transformer || t.input != InputKind::Tokens || request.base.config.attention != AttentionImpl::Fused))
@@ -146,9 +139,11 @@ namespace {
                                 eps.push_back(ep);
                         }
                         const Reason split = splitReason(request, model, variants[v], tp, pp, cp);
+                        // Where p cannot share the blocks evenly, Megatron's uneven stages (pipeline.h); none
+                        // where it can (each would be another graph for every layout of that p).
                         std::vector<std::pair<int, int>> stageSplits { { 0, 0 } };
                         if (transformer && pp > 1 && layers % pp != 0 && !split)
-                            stageSplits = unevenSplits(layers, pp);
+                            stageSplits = unevenStageSplits(layers, pp);
                         for (const auto& [firstLayers, lastLayers] : stageSplits)
                             for (std::int64_t b : micros) {
                                 const std::int64_t m = request.globalBatch / (b * dp);
