@@ -75,8 +75,7 @@ namespace {
             c.virtualStages = std::max(1, int(v >> 8));
             return true;
         case Control::StageSplit:
-            c.firstStageLayers = int(v & 0xffff);
-            c.lastStageLayers = int((v >> 16) & 0xffff);
+            setStageSplit(c, v);
             return true;
         case Control::ExpertParallel:
             c.expertParallel = int(v);
@@ -325,6 +324,12 @@ std::int64_t scheduleValue(const TrainingConfig& c)
 std::int64_t stageSplitValue(const TrainingConfig& c)
 {
     return std::int64_t(c.firstStageLayers) | (std::int64_t(c.lastStageLayers) << 16);
+}
+
+void setStageSplit(TrainingConfig& c, std::int64_t value)
+{
+    c.firstStageLayers = int(value & 0xffff);
+    c.lastStageLayers = int((value >> 16) & 0xffff);
 }
 
 std::vector<std::int64_t> stageSplitChoices(const ModelSpec* model, const TrainingConfig& config)

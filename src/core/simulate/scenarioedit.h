@@ -77,8 +77,10 @@ Expected<Scenario> applyEdit(const Scenario& scenario, const ScenarioEdit& edit,
 
 // The pipeline schedule and its virtual stages as one integer (the PipelineSchedule control's value).
 std::int64_t scheduleValue(const TrainingConfig& config);
-// The blocks of the first and last pipeline stage as one integer (the StageSplit control's value): first | last << 16.
+// The blocks of the first and last pipeline stage as one integer (the StageSplit control's value): first | last << 16;
+// setStageSplit reads it back.
 std::int64_t stageSplitValue(const TrainingConfig& config);
+void setStageSplit(TrainingConfig& config, std::int64_t value);
 
 // What the parallel controls offer for this model and configuration, 1 (or 1F1B and GPipe) first; the rules above
 // keep a value only while it is among them.

@@ -207,8 +207,7 @@ void ControlPanel::retranslateSplits(int layers)
     TrainingConfig c = m_scenario.config;
     for (int i = 0; i < m_ui->splitCombo->count(); ++i) {
         const int value = m_ui->splitCombo->itemData(i).toInt();
-        c.firstStageLayers = value & 0xffff;
-        c.lastStageLayers = (value >> 16) & 0xffff;
+        setStageSplit(c, value);
         const int p = std::max(1, c.pipelineParallel);
         QList<int> counts;
         for (int k = 0; k < p; ++k) {
