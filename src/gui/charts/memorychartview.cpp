@@ -231,8 +231,8 @@ QList<QRectF> MemoryChartView::dataRects() const
     QList<QRectF> rects;
     for (const QRectF& r : barRects())
         rects << chart()->mapRectToScene(r);
-    if (capacityBand().intersects(chart()->plotArea()))
-        rects << chart()->mapRectToScene(capacityBand());
+    if (const QRectF band = capacityBand(); band.intersects(chart()->plotArea()))
+        rects << chart()->mapRectToScene(band);
     return rects;
 }
 
@@ -255,23 +255,23 @@ void MemoryChartView::placeVerdict()
     text.replace(QRegularExpression(QStringLiteral("(\\d) ")), QStringLiteral("\\1") + QChar(QChar::Nbsp));
     setTextIfChanged(m_verdict, wrappedText(text, font, room));
     const QSizeF size = m_verdict->boundingRect().size();
-    QList<QRectF> obstacles = barRects();
-    obstacles << capacityBand() << m_capacityLabel->mapRectToParent(m_capacityLabel->boundingRect());
     const QList<QRectF> bars = barRects();
+    const QRectF band = capacityBand();
+    QList<QRectF> obstacles = bars;
+    obstacles << band << m_capacityLabel->mapRectToParent(m_capacityLabel->boundingRect());
     auto over = [&](int bar, qreal bottom) {
         const qreal x = std::clamp(bars[bar].center().x() - size.width() / 2.0, plot.left() + 2.0,
                                    std::max(plot.left() + 2.0, plot.right() - size.width() - 2.0));
         return QRectF(QPointF(x, bottom - size.height()), size);
     };
-    QList<QRectF> candidates { over(m_tallest, bars[m_tallest].top() - 4.0),
-                               over(m_tallest, capacityBand().top() - 2.0) };
+    QList<QRectF> candidates { over(m_tallest, bars[m_tallest].top() - 4.0), over(m_tallest, band.top() - 2.0) };
     for (int p = 0; p < 3; ++p) {
         if (p != m_tallest)
             candidates << over(p, bars[p].top() - 4.0);
     }
     // Then anywhere along the band above the capacity line and along the top: at the left, in the middle, at the
     // right.
-    for (const qreal bottom : { capacityBand().top() - 2.0, plot.top() + 2.0 + size.height() })
+    for (const qreal bottom : { band.top() - 2.0, plot.top() + 2.0 + size.height() })
         for (const qreal x :
              { plot.left() + 2.0, plot.center().x() - size.width() / 2.0, plot.right() - size.width() - 2.0 })
             candidates << QRectF(QPointF(x, bottom - size.height()), size);

@@ -108,11 +108,16 @@ Figure::~Figure() = default;
 
 QList<ChartPanel*> Figure::charts() const { return { m_memory, m_sweep, m_timeline, m_roofline }; }
 
+void Figure::setBaseline(const std::shared_ptr<const SimulationResult>& baseline)
+{
+    m_baseline = baseline;
+    m_baselineSearch = baseline && baseline->model ? searchFits(*baseline) : SearchResult {};
+}
+
 void Figure::setResult(const std::shared_ptr<const SimulationResult>& result, const SearchResult* search)
 {
     m_result = result;
     m_search = search ? *search : (result ? searchFits(*result) : SearchResult {});
-    m_baselineSearch = m_baseline && m_baseline->model ? searchFits(*m_baseline) : SearchResult {};
     layout();
 }
 

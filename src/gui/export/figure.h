@@ -60,7 +60,7 @@ public:
     Figure& operator=(const Figure&) = delete;
 
     // Call setBaseline() first when comparing: the charts then show it beside the result.
-    void setBaseline(const std::shared_ptr<const SimulationResult>& baseline) { m_baseline = baseline; }
+    void setBaseline(const std::shared_ptr<const SimulationResult>& baseline);
     // With the one answer to "does it fit?" (the caching allocator replayed under the capacity, searchFits) that the
     // window and `headroom estimate` give: `search` where the caller has it (the window's background search), else
     // computed here.
