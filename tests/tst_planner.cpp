@@ -3,8 +3,8 @@
 // (precision, optimizer, ZeRO-Offload, LoRA/QLoRA) and names them; every row, lever rows included, reproduces on
 // `headroom estimate` with the options it prints.
 
-#include "clirun.h"
 #include "planner.h"
+#include "planrow.h"
 #include "testsupport.h"
 
 #include <QJsonArray>
@@ -42,30 +42,6 @@ QJsonObject planJson(const QStringList& args)
 }
 
 QStringList words(const char* s) { return QString::fromLatin1(s).split(QLatin1Char(' '), Qt::SkipEmptyParts); }
-
-// A plan row's options added to `estimate --json` and `base` give exactly the row's peak, step time, throughput and
-// MFU, and a fit (issue 11's contract).
-void reproduces(const QStringList& base, const QJsonObject& layout)
-{
-    QStringList args = QStringList { QStringLiteral("estimate"), QStringLiteral("--json") } + base;
-    const QJsonObject options = layout.value(QStringLiteral("options")).toObject();
-    for (auto it = options.begin(); it != options.end(); ++it) {
-        args << it.key();
-        if (!it.value().toString().isEmpty())
-            args << it.value().toString();
-    }
-    const ::test::CliRun e = ::test::runHeadroom(args);
-    QCOMPARE(e.code, 0);
-    const QJsonObject est = QJsonDocument::fromJson(e.out).object();
-    QCOMPARE(est.value(QStringLiteral("memory")).toObject().value(QStringLiteral("peak")).toInteger(),
-             layout.value(QStringLiteral("peak_bytes")).toInteger());
-    QCOMPARE(est.value(QStringLiteral("step_time_seconds")).toDouble(),
-             layout.value(QStringLiteral("step_time_seconds")).toDouble());
-    QCOMPARE(est.value(QStringLiteral("throughput_per_second")).toDouble(),
-             layout.value(QStringLiteral("throughput_per_second")).toDouble());
-    QCOMPARE(est.value(QStringLiteral("mfu")).toDouble(), layout.value(QStringLiteral("mfu")).toDouble());
-    QVERIFY(est.value(QStringLiteral("fits")).toBool());
-}
 
 std::int64_t fitting(const PlanResult& p)
 {
@@ -300,7 +276,7 @@ void TestPlanner::leverRowsReproduce()
         if (seen.contains(lever))
             continue;
         seen.insert(lever);
-        reproduces(base, l);
+        ::test::reproducePlanRow(base, l);
         if (QTest::currentTestFailed())
             return;
     }
@@ -335,7 +311,7 @@ void TestPlanner::unevenStagesWhereTheBlocksDoNotDivide()
     for (const QJsonValue& x : p.value(QStringLiteral("rejected")).toArray())
         QVERIFY(!x.toObject().value(QStringLiteral("reason")).toString().contains(QLatin1String("evenly")));
     for (const QJsonObject& row : example) {
-        reproduces(base, row);
+        ::test::reproducePlanRow(base, row);
         if (QTest::currentTestFailed())
             return;
     }
