@@ -9,6 +9,7 @@
 #include "report.h"
 #include "scenarioedit.h"
 #include "simulate.h"
+#include "simulatestages.h"
 #include "testsupport.h"
 #include "units.h"
 
@@ -25,6 +26,8 @@ private slots:
     void cacheRebuildsOnlyForStructure();
     void inFlightMicroBatchesReuseTheLowering_data();
     void inFlightMicroBatchesReuseTheLowering();
+    void everyStageIsItsOwnLowering_data();
+    void everyStageIsItsOwnLowering();
     void phasePeaksAreTheTimelineMaxima_data();
     void phasePeaksAreTheTimelineMaxima();
     void searchesMatchTheFullSimulation();
@@ -284,6 +287,119 @@ void TestSimulate::inFlightMicroBatchesReuseTheLowering()
             QCOMPARE(cached, fingerprint(run(s, nullptr)));
         }
         QCOMPARE(cache.lowerings(), lowerings);
+    }
+}
+
+void TestSimulate::everyStageIsItsOwnLowering_data()
+{
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<int>("checkpointing");
+    QTest::addColumn<Change>("change");
+    const auto stages = [](int p, PipelineSchedule schedule, int v, int first, int last) {
+        return Change([=](TrainingConfig& c) {
+            c.pipelineParallel = p;
+            c.pipelineSchedule = schedule;
+            c.virtualStages = v;
+            c.gradientAccumulation = 2 * p; // Megatron's interleaving needs p to divide it
+            c.firstStageLayers = first;
+            c.lastStageLayers = last;
+        });
+    };
+    const auto oneF = PipelineSchedule::OneFOneB;
+    QTest::newRow("gpt2 6 stages of 2 blocks")
+        << QStringLiteral("gpt2") << int(Checkpointing::None) << stages(6, oneF, 1, 0, 0);
+    QTest::newRow("gpt2 interleaved 3 x 2 chunks")
+        << QStringLiteral("gpt2") << int(Checkpointing::Selective) << stages(3, PipelineSchedule::Interleaved, 2, 0, 0);
+    QTest::newRow("gpt2 GPipe") << QStringLiteral("gpt2") << int(Checkpointing::None)
+                                << stages(4, PipelineSchedule::GPipe, 1, 0, 0);
+    QTest::newRow("llama 7B 4 stages of 8, repeated blocks")
+        << QStringLiteral("llama-2-7b") << int(Checkpointing::Full) << stages(4, oneF, 1, 0, 0);
+    QTest::newRow("llama 7B uneven 5 | 11 | 11 | 5")
+        << QStringLiteral("llama-2-7b") << int(Checkpointing::None) << stages(4, oneF, 1, 5, 5);
+    QTest::newRow("llama 7B ZeRO-3, t 2 with SP, dp 2")
+        << QStringLiteral("llama-2-7b") << int(Checkpointing::Full) << Change([=](TrainingConfig& c) {
+               stages(8, oneF, 1, 0, 0)(c);
+               c.zeroStage = 3;
+               c.tensorParallel = 2;
+               c.sequenceParallel = true;
+               c.dataParallel = 2;
+           });
+    QTest::newRow("mixtral 8x7B, ep 2") << QStringLiteral("mixtral-8x7b") << int(Checkpointing::Selective)
+                                        << Change([=](TrainingConfig& c) {
+                                               stages(4, oneF, 1, 0, 0)(c);
+                                               c.dataParallel = 2;
+                                               c.expertParallel = 2;
+                                           });
+    // Freeze trains blocks 14..31: of the stages between, stage 1 (blocks 4..11) is frozen, stage 2 (12..19) holds the
+    // change and stage 3 (20..27) trains, each built unlike the one before.
+    QTest::newRow("llama 7B frozen to block 14")
+        << QStringLiteral("llama-2-7b") << int(Checkpointing::None) << Change([=](TrainingConfig& c) {
+               stages(5, oneF, 1, 4, 4)(c);
+               c.finetune.method = FinetuneMethod::Freeze;
+               c.finetune.frozenLayers = 14;
+           });
+}
+
+// simulate() lowers a pipeline stage that is built like the one before it (the stages between the first and the
+// last) by moving that one's step to its own blocks, and times it as that one. Each stage's memory timeline, block by
+// block, its peak (bytes, step, block) and its summary (peak, fit, micro-batch time) must be what that stage alone
+// gives (estimate(), which builds, lowers and walks its own graph).
+void TestSimulate::everyStageIsItsOwnLowering()
+{
+    QFETCH(QString, model);
+    QFETCH(int, checkpointing);
+    QFETCH(Change, change);
+    Scenario s = baseScenario();
+    s.modelId = model.toStdString();
+    s.config.attention = AttentionImpl::Fused;
+    s.config.dataParallel = 1;
+    s.config.microBatch = 1;
+    s.config.checkpointing = Checkpointing(checkpointing);
+    change(s.config);
+    const ModelSpec& m = test::preset(s.modelId.c_str());
+    const GpuSpec& g = test::gpu(s.gpuId.c_str());
+    for (int stage = 0; stage < s.config.pipelineParallel; ++stage) {
+        s.config.pipelineStage = stage;
+        SimulateOptions o = SimulateOptions::interactive();
+        o.stage = stage; // else the result shows the most loaded stage
+        auto r = simulate(test::catalog(), s, o);
+        QVERIFY(r);
+        const Estimate& shared = r->estimate;
+        QCOMPARE(shared.config.pipelineStage, stage);
+        const Estimate alone = estimate(m, g, s.config, {}, test::fastOptionsWithTimeline());
+        QCOMPARE(shared.peakBytes, alone.peakBytes);
+        QCOMPARE(shared.peakStep, alone.peakStep);
+        QCOMPARE(shared.peakLayer, alone.peakLayer);
+        QCOMPARE(timelineSize(shared), timelineSize(alone));
+        for (std::int64_t i = 0; i < timelineSize(alone); ++i) {
+            const TimelineStep a = timelineStep(alone, i), b = timelineStep(shared, i);
+            QCOMPARE(b.layer, a.layer);
+            QVERIFY(b.step->label == a.step->label);
+            QVERIFY2(b.bytes == a.bytes, qPrintable(QStringLiteral("stage %1, step %2").arg(stage).arg(i)));
+            QCOMPARE(b.start, a.start);
+        }
+    }
+    // The planner's walk: every stage's summary without a timeline, a stage built like the one before it timed as
+    // that one (simulatestages.cpp), against the stage's own estimate.
+    SimulateOptions quick;
+    quick.timeline = quick.sweep = quick.searches = false;
+    auto r = simulate(test::catalog(), s, quick);
+    QVERIFY(r);
+    QCOMPARE(int(r->ranks.size()), s.config.pipelineParallel);
+    for (int stage = 0; stage < s.config.pipelineParallel; ++stage) {
+        s.config.pipelineStage = stage;
+        const RankSummary want = summarize(estimate(m, g, s.config, {}, test::fastOptions()), s.config,
+                                           m.transformer.layers);
+        const RankSummary& got = r->ranks[std::size_t(stage)];
+        QVERIFY(got.layers == want.layers);
+        QCOMPARE(got.inFlightMicroBatches, want.inFlightMicroBatches);
+        QVERIFY(got.atPeak == want.atPeak);
+        QCOMPARE(got.peakBytes, want.peakBytes);
+        QCOMPARE(got.peakOperator, want.peakOperator);
+        QCOMPARE(got.fits, want.fits);
+        QCOMPARE(got.maxMicroBatch, want.maxMicroBatch);
+        QCOMPARE(got.microBatchSeconds, want.microBatchSeconds);
+        QCOMPARE(got.forwardSeconds, want.forwardSeconds);
     }
 }
 

@@ -40,6 +40,7 @@ namespace {
         double batch, overhead, reserve;
         int ga;
         bool keepTimeline;
+        bool timed; // EstimateOptions::time
         LargestBatch largest;
         WorkTotals work {};
         CategoryBytes maxima {};
@@ -53,7 +54,7 @@ namespace {
             if (at.step == kResidentOnly)
                 return;
             memory(at, live);
-            if (at.run == 0)
+            if (timed && at.run == 0)
                 time(at);
         }
 
@@ -526,7 +527,8 @@ void evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, 
     }
 
     const TimeModel tm(e.gpu, options.efficiency);
-    const StepClocks clocks = stepClocks(e, s, tm, HostModel(config, options.efficiency), batch);
+    const StepClocks clocks = options.time ? stepClocks(e, s, tm, HostModel(config, options.efficiency), batch)
+                                           : StepClocks {};
     thread_local std::vector<RooflinePoint> groups;
     groups.assign(s.groups.size(), RooflinePoint {});
     EvaluationWalk walk { s,
@@ -539,6 +541,7 @@ void evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, 
                           reserve,
                           std::max(1, config.gradientAccumulation),
                           options.keepTimeline,
+                          options.time,
                           LargestBatch { (e.gpu.memoryBytes - e.overheadBytes) / (1.0 + reserve) } };
     walkSchedule<WalkDetail::ByCategory>(s, walk);
     if (options.keepTimeline) {
@@ -555,6 +558,11 @@ void evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, 
     summarizeMemory(e, s, walk, batch);
     if (options.searchMaxSequence)
         e.maxSequence = maxSequence(model, config, e.capacityBytes, e.overheadBytes, &e.maxSequenceLimitedByModel);
+    e.hostBytes = s.hostBytes;
+    if (!options.time) {
+        e.schedule = std::move(schedule);
+        return;
+    }
     // The micro-batches' time is the clocks' over all of them (the first may differ from the others).
     walk.work.micro = clocks.microSeconds / double(std::max(1, config.gradientAccumulation));
     e.microBatchSeconds = walk.work.micro;
@@ -565,7 +573,6 @@ void evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, 
         optimizer += e.offloadSeconds;
     }
     e.optimizerSeconds = optimizer;
-    e.hostBytes = s.hostBytes;
     throughputAndMfu(e, s, tm, walk.work, batch);
     rooflinePoints(e, s, tm, walk.work, groups);
     e.schedule = std::move(schedule);

@@ -201,6 +201,9 @@ struct EstimateOptions {
     bool keepTimeline = true;
     // Build one block of each run of identical blocks (GraphLayers::RepeatIdentical): the same answers, faster.
     GraphLayers layers = GraphLayers::RepeatIdentical;
+    // false: the memory walk only; the time, work, throughput and roofline fields stay empty (simulate() gives a
+    // pipeline stage built like the one before it that one's time: simulatestages.cpp).
+    bool time = true;
 };
 
 // The CUDA context, library workspaces and framework buffers that no tensor accounts for: the configuration's own

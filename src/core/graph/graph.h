@@ -35,11 +35,13 @@ struct GraphTensor {
     std::int32_t storage = -1;
     std::int32_t param = -1;    // parameter index for Parameter and WeightCopy tensors
     std::int32_t producer = -1; // forward operator index, -1 for leaves
+    bool operator==(const GraphTensor&) const = default;
 };
 
 struct GraphStorage {
     Linear bytes;
     bool autocastCached = false; // autocast keeps the cast until the forward pass leaves the autocast region
+    bool operator==(const GraphStorage&) const = default;
 };
 
 // Operator types the builder knows. Each has a forward cost, a backward cost and a rule for what it saves.
@@ -70,6 +72,7 @@ enum class OpType : std::uint8_t {
 struct OpCost {
     Linear flops;
     Linear bytes;
+    bool operator==(const OpCost&) const = default;
 };
 
 struct GraphOp {
@@ -106,6 +109,7 @@ struct GraphOp {
     // convolution guide; MosaicML's channels-last card). Counted only where the GPU runs it on tensor cores.
     Linear forwardLayoutBytes;
     Linear backwardLayoutBytes;
+    bool operator==(const GraphOp&) const = default;
 };
 
 struct Parameter {
@@ -121,11 +125,13 @@ struct Parameter {
     double shards = 1.0;       // ranks that each hold numel of it, tensor- and expert-parallel (1: replicated)
     double expertShards = 1.0; // of those, the expert-parallel ranks: ZeRO shards it over dp / expertShards ranks
     double activeShare = 1.0;  // the share a token computes with: topK / experts for routed experts
+    bool operator==(const Parameter&) const = default;
 };
 
 struct CheckpointRegion {
     std::int32_t firstOp = 0;
     std::int32_t lastOp = 0; // inclusive
+    bool operator==(const CheckpointRegion&) const = default;
 };
 
 // A run of identical transformer blocks built once: the operators firstOp..lastOp are one block (real layer
@@ -139,6 +145,7 @@ struct LayerRepeat {
     int count = 1;            // blocks the built one stands for; 1 when nothing repeats
     int layer = -1;           // real index of the first of them
     int forwardCarry = -1;    // real index of the block built after them
+    bool operator==(const LayerRepeat&) const = default;
     bool active() const { return count > 1; }
 };
 
@@ -188,5 +195,10 @@ struct Graph {
         return { refs.data() + op.savedBegin, size_t(op.savedCount) };
     }
 };
+
+// Whether `b` is `a` with every operator's and parameter's block index moved by `shift`: two pipeline stages whose
+// blocks are built alike (the stages between the first and the last, of one length). Their lowered steps are then
+// one another's with the same shift (shiftLayers in lowering.h), but for the micro-batches each holds in flight.
+bool sameUpToLayerShift(const Graph& a, const Graph& b, int shift);
 
 } // namespace headroom

@@ -846,6 +846,18 @@ bool retargetInFlight(Schedule& s, const TrainingConfig& config)
     return true;
 }
 
+void shiftLayers(Schedule& s, int shift)
+{
+    for (Step& step : s.steps) {
+        if (step.op >= 0)
+            step.layer = static_cast<std::int16_t>(step.layer + shift);
+    }
+    for (StepRepeat& r : s.repeats) {
+        r.layer += shift;
+        r.carry += shift;
+    }
+}
+
 TrainingConfig inFlightFreeKey(TrainingConfig key)
 {
     // The micro-batches per step shape the lowering through whether gradients persist between them (more than one)

@@ -144,6 +144,9 @@ TrainingConfig inFlightFreeKey(TrainingConfig scheduleKey);
 // Makes `s` the lowering of `config` (the same stage, an equal inFlightFreeKey) by resizing its in-flight block;
 // false when a block would have to appear or vanish, which needs lowering anew.
 bool retargetInFlight(Schedule& s, const TrainingConfig& config);
+// Moves the operators' steps and the repeated blocks of `s` by `shift` block indices (the optimizer's step stays): the
+// lowering of a graph that sameUpToLayerShift (graph.h) finds to be the lowered one's with that shift.
+void shiftLayers(Schedule& s, int shift);
 // Lowers into an existing schedule, reusing its memory.
 void lowerTrainingStep(const Graph& graph, const TrainingConfig& config, Schedule& out);
 

@@ -4,10 +4,12 @@
 #include "graphbuilder.h"
 #include "modelgraph.h"
 #include "ncclmemory.h"
+#include "pipeline.h"
 #include "scenario.h"
 #include "simulatestages.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace headroom {
@@ -121,6 +123,7 @@ void SimulationCache::clear()
     m_model = nullptr;
     m_modelId.clear();
     m_stages.clear();
+    m_likeBefore.clear();
     m_graphs.clear();
     m_replay.clear();
 }
@@ -147,10 +150,11 @@ namespace {
 
     // The result from the lowered stages: the shown stage's estimate, the pipeline's totals and, when asked, the
     // sweep, the searches, the allocator replay, the fixes and the time range.
-    void fillResult(const std::vector<std::shared_ptr<const Schedule>>& schedules, const ModelSpec* model,
-                    const GpuSpec* gpu, const Scenario& scenario, const SimulateOptions& options, SimulationResult& out)
+    void fillResult(const LoweredStages& lowered, const ModelSpec* model, const GpuSpec* gpu, const Scenario& scenario,
+                    const SimulateOptions& options, SimulationResult& out)
     {
         const TrainingConfig& config = scenario.config;
+        const auto& schedules = lowered.schedules;
         const int stages = int(schedules.size());
         out.model = model;
         out.gpu = gpu;
@@ -163,7 +167,7 @@ namespace {
         // Without a timeline or searches the stages' own estimates are what the result needs: the shown one is kept.
         const bool reuse = !eo.keepTimeline && !eo.searchMaxSequence;
         const int wanted = options.stage >= 0 && options.stage < stages ? options.stage : -1;
-        const int worst = stages > 1 ? mostLoadedStage(schedules, *model, *gpu, scenario, eo, out.ranks, totals,
+        const int worst = stages > 1 ? mostLoadedStage(lowered, *model, *gpu, scenario, eo, out.ranks, totals,
                                                        reuse ? &out.estimate : nullptr, wanted)
                                      : 0;
         TrainingConfig shown = config;
@@ -223,6 +227,28 @@ namespace {
             : StepTimeRange {};
     }
 
+    // How many blocks further on a pipeline stage's first block is than the stage before it's.
+    int layerShift(int layers, const TrainingConfig& config)
+    {
+        return stageLayers(layers, config, config.pipelineStage).front().first
+            - stageLayers(layers, config, config.pipelineStage - 1).front().first;
+    }
+
+    // A stage's lowered step. The stages between the first and the last are often built alike but for their block
+    // indices (LoweredStages::likeBefore): such a stage's step is the one before's (`before`), moved to its blocks,
+    // with its own micro-batches in flight.
+    std::shared_ptr<const Schedule> lowerStage(const Graph& graph, const TrainingConfig& config,
+                                               const std::shared_ptr<const Schedule>& before)
+    {
+        if (before) {
+            auto moved = std::make_shared<Schedule>(*before);
+            shiftLayers(*moved, layerShift(graph.layers, config));
+            if (retargetInFlight(*moved, config))
+                return moved;
+        }
+        return std::make_shared<const Schedule>(lowerTrainingStep(graph, config));
+    }
+
 } // namespace
 
 std::optional<Error> simulate(const Catalog& catalog, const Scenario& requested, const SimulateOptions& options,
@@ -249,12 +275,14 @@ std::optional<Error> simulate(const Catalog& catalog, const Scenario& requested,
     const int stages = pipelineStages(config);
     TrainingConfig key = inFlightFreeKey(scheduleKey(config));
     key.pipelineStage = 0;
-    std::vector<std::shared_ptr<const Schedule>> schedules;
+    LoweredStages lowered;
+    auto& schedules = lowered.schedules;
     if (cache && int(cache->m_stages.size()) == stages && cache->m_model == model && cache->m_modelId == model->id
         && cache->m_key == key) {
         // The same lowering but for the micro-batches each stage holds in flight: that block resized, or (when it
         // appears or vanishes) the stage lowered again from its cached graph.
         schedules = cache->m_stages;
+        lowered.likeBefore = cache->m_likeBefore;
         TrainingConfig c = config;
         for (int stage = 0; stage < stages; ++stage) {
             c.pipelineStage = stage;
@@ -273,16 +301,22 @@ std::optional<Error> simulate(const Catalog& catalog, const Scenario& requested,
         const TrainingConfig graphKey = graphShapingKey(key);
         const bool reuse = cache && cache->m_model == model && cache->m_modelId == model->id
             && cache->m_graphKey == graphKey && int(cache->m_graphs.size()) == stages;
-        thread_local Graph scratch; // rebuilt in place: its vectors keep their capacity
+        if (cache && !reuse)
+            cache->m_graphs.resize(std::size_t(stages));
+        thread_local std::array<Graph, 2> scratch; // rebuilt in place: their vectors keep their capacity
+        const Graph* previous = nullptr;
         for (int stage = 0; stage < stages; ++stage) {
             c.pipelineStage = stage;
-            Graph& graph = cache ? (reuse ? cache->m_graphs[std::size_t(stage)] : scratch) : scratch;
+            Graph& graph = reuse ? cache->m_graphs[std::size_t(stage)] : scratch[std::size_t(stage % 2)];
             if (!reuse)
                 buildGraph(*model, c, graph, GraphLayers::RepeatIdentical);
-            schedules.push_back(std::make_shared<const Schedule>(lowerTrainingStep(graph, c)));
+            const bool like = previous && sameUpToLayerShift(*previous, graph, layerShift(graph.layers, c));
+            schedules.push_back(lowerStage(graph, c, like ? schedules.back() : nullptr));
+            lowered.likeBefore.push_back(like);
+            previous = &graph;
             if (cache && !reuse) {
-                cache->m_graphs.resize(std::size_t(stages));
-                std::swap(cache->m_graphs[std::size_t(stage)], scratch);
+                std::swap(cache->m_graphs[std::size_t(stage)], graph);
+                previous = &cache->m_graphs[std::size_t(stage)];
             }
         }
         if (cache) {
@@ -291,11 +325,12 @@ std::optional<Error> simulate(const Catalog& catalog, const Scenario& requested,
             cache->m_modelId = model->id;
             cache->m_key = key;
             cache->m_stages = schedules;
+            cache->m_likeBefore = lowered.likeBefore;
             ++cache->m_lowerings;
         }
     }
 
-    fillResult(schedules, model, gpu, scenario, options, out);
+    fillResult(lowered, model, gpu, scenario, options, out);
     return std::nullopt;
 }
 

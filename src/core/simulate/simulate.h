@@ -136,6 +136,7 @@ private:
     std::string m_modelId;
     TrainingConfig m_key;                                  // pipelineStage left at 0: one entry per stage
     std::vector<std::shared_ptr<const Schedule>> m_stages; // the lowered step of each pipeline stage
+    std::vector<bool> m_likeBefore;                        // stage built like the one before it (sameUpToLayerShift)
     // The operator graph of each stage: the ZeRO stage, the data-parallel ranks and the micro-batches per step shape
     // only the lowering, so a change of those lowers these again without building them (the planner walks ZeRO 0-3
     // and every micro-batch on each graph).

@@ -51,13 +51,14 @@ RankSummary summarize(const Estimate& e, const TrainingConfig& config, int layer
     return r;
 }
 
-int mostLoadedStage(const std::vector<std::shared_ptr<const Schedule>>& schedules, const ModelSpec& model,
-                    const GpuSpec& gpu, const Scenario& scenario, const EstimateOptions& options,
-                    std::vector<RankSummary>& ranks, StageTotals& totals, Estimate* keep, int wanted)
+int mostLoadedStage(const LoweredStages& stages, const ModelSpec& model, const GpuSpec& gpu, const Scenario& scenario,
+                    const EstimateOptions& options, std::vector<RankSummary>& ranks, StageTotals& totals,
+                    Estimate* keep, int wanted)
 {
     EstimateOptions quick = options;
     quick.keepTimeline = false;
     quick.searchMaxSequence = false;
+    const auto& schedules = stages.schedules;
     thread_local std::vector<Estimate> estimates;
     if (estimates.size() < schedules.size())
         estimates.resize(schedules.size());
@@ -66,23 +67,42 @@ int mostLoadedStage(const std::vector<std::shared_ptr<const Schedule>>& schedule
     ranks.clear();
     totals = {};
     int worst = 0;
+    double tail = 0.0, modelFlops = 0.0, hardwareFlops = 0.0; // the last stage timed
     for (int stage = 0; stage < int(schedules.size()); ++stage) {
         c.pipelineStage = stage;
         Estimate& scratch = estimates[std::size_t(stage)];
+        // A stage built like the one before it runs the same steps in the same time: only its memory is walked.
+        const bool timeBefore = stage > 0 && stages.likeBefore[std::size_t(stage)];
+        quick.time = options.time && !timeBefore;
         evaluate(schedules[std::size_t(stage)], model, gpu, c, scenario.overrides, quick, scratch);
         ranks.push_back(summarize(scratch, c, layers));
+        if (timeBefore) {
+            ranks.back().microBatchSeconds = ranks[std::size_t(stage) - 1].microBatchSeconds;
+            ranks.back().forwardSeconds = ranks[std::size_t(stage) - 1].forwardSeconds;
+        } else {
+            tail = stageTailSeconds(scratch);
+            modelFlops = scratch.modelFlopsPerStep;
+            hardwareFlops = scratch.hardwareFlopsPerStep;
+        }
         if (scratch.peakBytes > ranks[std::size_t(worst)].peakBytes)
             worst = stage;
         totals.micro = std::max(totals.micro, ranks.back().microBatchSeconds);
-        totals.tail = std::max(totals.tail, stageTailSeconds(scratch));
-        totals.modelFlops += scratch.modelFlopsPerStep;
-        totals.hardwareFlops += scratch.hardwareFlopsPerStep;
+        totals.tail = std::max(totals.tail, tail);
+        totals.modelFlops += modelFlops;
+        totals.hardwareFlops += hardwareFlops;
         totals.parameters += scratch.parameters;
         totals.active += scratch.activeParameters;
         totals.trainable += scratch.trainableParameters;
     }
-    if (keep)
-        std::swap(*keep, estimates[std::size_t(wanted >= 0 ? wanted : worst)]);
+    if (keep) {
+        const int kept = wanted >= 0 ? wanted : worst;
+        if (kept > 0 && stages.likeBefore[std::size_t(kept)]) { // its time was not walked: walk the whole of it
+            c.pipelineStage = kept;
+            quick.time = options.time;
+            evaluate(schedules[std::size_t(kept)], model, gpu, c, scenario.overrides, quick, *keep);
+        } else
+            std::swap(*keep, estimates[std::size_t(kept)]);
+    }
     return worst;
 }
 

@@ -19,11 +19,18 @@ struct StageTotals {
 // This stage's summary, from its estimate.
 RankSummary summarize(const Estimate& e, const TrainingConfig& config, int layers);
 
+// Each pipeline stage's lowered step, and whether the stage is built like the one before it (sameUpToLayerShift in
+// graph.h): then it runs the same steps in the same time, its memory differing only by the micro-batches in flight.
+struct LoweredStages {
+    std::vector<std::shared_ptr<const Schedule>> schedules;
+    std::vector<bool> likeBefore;
+};
+
 // Walks each stage's schedule (no timeline, no searches) into `ranks`; returns the stage with the highest peak
 // (the first of equals). With `keep`, the estimate of stage `wanted` (the most loaded when -1) is left there.
-int mostLoadedStage(const std::vector<std::shared_ptr<const Schedule>>& schedules, const ModelSpec& model,
-                    const GpuSpec& gpu, const Scenario& scenario, const EstimateOptions& options,
-                    std::vector<RankSummary>& ranks, StageTotals& totals, Estimate* keep = nullptr, int wanted = -1);
+int mostLoadedStage(const LoweredStages& stages, const ModelSpec& model, const GpuSpec& gpu, const Scenario& scenario,
+                    const EstimateOptions& options, std::vector<RankSummary>& ranks, StageTotals& totals,
+                    Estimate* keep = nullptr, int wanted = -1);
 
 // The stage with the highest peak (the first of equals); 0 without ranks.
 int mostLoaded(const std::vector<RankSummary>& ranks);

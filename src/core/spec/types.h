@@ -74,6 +74,7 @@ struct Linear {
     double perSample = 0.0;
 
     constexpr double at(double batch) const { return fixed + perSample * batch; }
+    constexpr bool operator==(const Linear&) const = default;
     constexpr Linear& operator+=(const Linear& o)
     {
         fixed += o.fixed;
