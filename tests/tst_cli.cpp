@@ -1,8 +1,11 @@
 // The headless command line: `headroom estimate`, `headroom list`, `--version`, and its error messages.
 
+#include "baseline.h"
 #include "clirun.h"
 #include <QJsonArray>
 
+#include <QFile>
+#include <QHash>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -27,6 +30,8 @@ private slots:
     void warningsAreObjectsWithAKind();
     void hostAndGpuClocks();
     void loopOption();
+    void baselineComparison();
+    void baselineRules();
 
 private:
     using Run = test::CliRun;
@@ -452,6 +457,108 @@ void TestCli::hostAndGpuClocks()
     QCOMPARE(graphs.value(QStringLiteral("gpu_busy_seconds")).toDouble(), busy);
     QCOMPARE_LT(graphsJson.value(QStringLiteral("step_time_seconds")).toDouble(),
                 eagerJson.value(QStringLiteral("step_time_seconds")).toDouble());
+}
+
+// `headroom estimate --baseline FILE`: the explainer's two BERT-base examples, FP32 at batch 32 (its title: does
+// not fit on the A3000's 12 GB) as the baseline and mixed precision now. Each row's sides are the two estimates' own
+// figures (each run alone), the byte change their difference, and mixed precision fits where FP32 did not. A bad
+// baseline file is refused with exit status 2, naming the option and the file.
+void TestCli::baselineComparison()
+{
+    const QString fp32 = QStringLiteral(HEADROOM_SOURCE_DIR "/resources/scenarios/01-bert-base-fp32.headroom.json");
+    const QString mixed = QStringLiteral(HEADROOM_SOURCE_DIR "/resources/scenarios/02-bert-base-mixed.headroom.json");
+    auto estimate = [&](const QString& scenario, const QStringList& more = {}) {
+        const Run r = run(
+            QStringList { QStringLiteral("estimate"), QStringLiteral("--json"), QStringLiteral("--scenario"), scenario }
+            + more);
+        return std::make_pair(r.code, QJsonDocument::fromJson(r.out).object());
+    };
+    const auto [baseCode, base] = estimate(fp32);
+    const auto [nowCode, now] = estimate(mixed, { QStringLiteral("--baseline"), fp32 });
+    QCOMPARE(baseCode, 0);
+    QCOMPARE(nowCode, 0);
+    QVERIFY(!base.value(QStringLiteral("fits")).toBool());
+    QVERIFY(now.value(QStringLiteral("fits")).toBool());
+    const QJsonObject against = now.value(QStringLiteral("against_baseline")).toObject();
+    QCOMPARE(against.value(QStringLiteral("scenario")).toString(), fp32);
+    QVERIFY(against.value(QStringLiteral("title")).toString().contains(QStringLiteral("FP32")));
+    QHash<QString, QJsonObject> rows;
+    for (const QJsonValue& v : against.value(QStringLiteral("rows")).toArray())
+        rows.insert(v.toObject().value(QStringLiteral("quantity")).toString(), v.toObject());
+    QCOMPARE(rows.size(), 14);
+    const QJsonObject peak = rows.value(QStringLiteral("peak"));
+    const double basePeak = base.value(QStringLiteral("memory")).toObject().value(QStringLiteral("peak")).toDouble();
+    const double nowPeak = now.value(QStringLiteral("memory")).toObject().value(QStringLiteral("peak")).toDouble();
+    QCOMPARE(peak.value(QStringLiteral("baseline")).toDouble(), basePeak);
+    QCOMPARE(peak.value(QStringLiteral("current")).toDouble(), nowPeak);
+    QCOMPARE(peak.value(QStringLiteral("change")).toDouble(), nowPeak - basePeak);
+    QCOMPARE(peak.value(QStringLiteral("change_kind")).toString(), QStringLiteral("bytes"));
+    QCOMPARE(peak.value(QStringLiteral("better")).toInt(), 1);
+    const QJsonObject step = rows.value(QStringLiteral("step_seconds"));
+    QCOMPARE(step.value(QStringLiteral("change")).toDouble(),
+             now.value(QStringLiteral("step_time_seconds")).toDouble()
+                 / base.value(QStringLiteral("step_time_seconds")).toDouble());
+    QCOMPARE(rows.value(QStringLiteral("fits")).value(QStringLiteral("better")).toInt(), 1);
+
+    // The table: one line per row, judged.
+    const Run table = run(
+        { QStringLiteral("estimate"), QStringLiteral("--scenario"), mixed, QStringLiteral("--baseline"), fp32 });
+    QCOMPARE(table.code, 0);
+    QVERIFY2(table.out.contains("Against the baseline") && table.out.contains("better"), table.out.constData());
+
+    QTemporaryDir dir;
+    const QString bad = dir.filePath(QStringLiteral("bad.headroom.json"));
+    QFile f(bad);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"format": "headroom-scenario", "version": 1, "gpu": "rtx-3090", "model": "gpt2"})");
+    f.close();
+    for (const QString& file : { bad, dir.filePath(QStringLiteral("missing.json")) }) {
+        const Run r = run({ QStringLiteral("estimate"), QStringLiteral("--baseline"), file });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--baseline") && r.err.contains(file.toUtf8()), r.err.constData());
+    }
+}
+
+// The judgement of each row, on figures set by hand: bytes better when they fall (free memory when it rises), by
+// more than a byte; ratios better by more than 0.1 %, none where a side is 0; the verdict better when it now fits.
+void TestCli::baselineRules()
+{
+    using namespace headroom;
+    SimulationResult b, c;
+    b.estimate.atPeak[std::size_t(MemoryCategory::Activations)] = 8.0 * (1 << 30);
+    c.estimate.atPeak[std::size_t(MemoryCategory::Activations)] = 6.0 * (1 << 30);
+    b.estimate.atPeak[std::size_t(MemoryCategory::Weights)] = 1000.0;
+    c.estimate.atPeak[std::size_t(MemoryCategory::Weights)] = 1000.5; // within a byte: the same
+    b.estimate.peakBytes = 12.0 * (1 << 30);
+    c.estimate.peakBytes = 10.0 * (1 << 30);
+    b.estimate.headroomBytes = -1.0 * (1 << 30);
+    c.estimate.headroomBytes = 1.0 * (1 << 30);
+    b.estimate.maxMicroBatch = 0; // none fitted: no ratio
+    c.estimate.maxMicroBatch = 4;
+    b.estimate.stepSeconds = 2.0;
+    c.estimate.stepSeconds = 1.5;
+    b.estimate.throughputPerSecond = 1000.0;
+    c.estimate.throughputPerSecond = 1000.5; // within 0.1 %
+    b.estimate.mfu = 0.5;
+    c.estimate.mfu = 0.4;
+    c.verdict.fits = true;
+    QHash<QString, BaselineRow> rows;
+    for (const BaselineRow& r : compareToBaseline(b, c))
+        rows.insert(QString::fromStdString(baselineKey(r)), r);
+    QCOMPARE(rows.value(QStringLiteral("activations")).change, -2.0 * (1 << 30));
+    QCOMPARE(rows.value(QStringLiteral("activations")).better, 1);
+    QCOMPARE(rows.value(QStringLiteral("weights")).better, 0);
+    QCOMPARE(rows.value(QStringLiteral("peak")).better, 1);
+    QCOMPARE(rows.value(QStringLiteral("free")).change, 2.0 * (1 << 30));
+    QCOMPARE(rows.value(QStringLiteral("free")).better, 1);
+    QCOMPARE(rows.value(QStringLiteral("max_micro_batch")).change, 0.0);
+    QCOMPARE(rows.value(QStringLiteral("max_micro_batch")).better, 0);
+    QCOMPARE(rows.value(QStringLiteral("step_seconds")).change, 0.75);
+    QCOMPARE(rows.value(QStringLiteral("step_seconds")).better, 1);
+    QCOMPARE(rows.value(QStringLiteral("throughput_per_second")).better, 0);
+    QCOMPARE(rows.value(QStringLiteral("mfu")).better, -1);
+    QCOMPARE(rows.value(QStringLiteral("fits")).better, 1);
+    QCOMPARE(rows.value(QStringLiteral("fits")).kind, BaselineChange::Verdict);
 }
 
 QTEST_APPLESS_MAIN(TestCli)

@@ -1,6 +1,7 @@
 #include "estimatecommand.h"
 
 #include "allocatoroptions.h"
+#include "baseline.h"
 #include "catalogloader.h"
 #include "finetuneoptions.h"
 #include "measured.h"
@@ -15,6 +16,8 @@
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QTextStream>
+
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 
@@ -301,21 +304,28 @@ namespace {
 
 } // namespace
 
+std::optional<QString> readScenarioFile(const QString& option, const QString& path, Catalog& catalog, Scenario* s,
+                                        QString* title)
+{
+    QByteArray text;
+    if (auto e = CatalogLoader::readFile(path, &text, 4 << 20))
+        return QStringLiteral("--%1: %2").arg(option, *e);
+    auto doc = parseScenario(std::string_view(text.constData(), std::size_t(text.size())), path.toStdString());
+    if (!doc)
+        return QStringLiteral("--%1: %2").arg(option, QString::fromStdString(doc.error().toString()));
+    if (doc->embeddedModel)
+        catalog.addModel(*doc->embeddedModel);
+    *s = doc->scenario;
+    *title = QString::fromStdString(doc->title);
+    return std::nullopt;
+}
+
 std::optional<QString> resolveScenario(const QCommandLineParser& p, Catalog& catalog, ResolvedScenario* out)
 {
     Scenario s = defaultScenario();
     if (p.isSet(kScenario)) {
-        const QString path = p.value(kScenario);
-        QByteArray text;
-        if (auto e = CatalogLoader::readFile(path, &text, 4 << 20))
-            return QStringLiteral("--scenario: %1").arg(*e);
-        auto doc = parseScenario(std::string_view(text.constData(), std::size_t(text.size())), path.toStdString());
-        if (!doc)
-            return QStringLiteral("--scenario: %1").arg(QString::fromStdString(doc.error().toString()));
-        if (doc->embeddedModel)
-            catalog.addModel(*doc->embeddedModel);
-        s = doc->scenario;
-        out->title = QString::fromStdString(doc->title);
+        if (auto e = readScenarioFile(QStringLiteral("scenario"), p.value(kScenario), catalog, &s, &out->title))
+            return e;
     }
     const QString gpu = p.isSet(kGpu) ? p.value(kGpu) : QString();
     const QString model = p.isSet(kModel) ? p.value(kModel) : QString();
@@ -426,6 +436,41 @@ std::optional<QString> readMeasuredOption(const QCommandLineParser& p, const QSt
     return readMeasured(path, given.isEmpty(), gpuChosen, whatIfGiven, p.isSet(kLoop), catalog, r, out);
 }
 
+namespace {
+
+    // --baseline FILE: its scenario simulated as the estimate is.
+    std::optional<QString> simulateBaseline(const QString& path, Catalog& catalog, const SimulateOptions& options,
+                                            std::optional<SimulationResult>* out, QString* title)
+    {
+        Scenario b;
+        if (auto e = readScenarioFile(QStringLiteral("baseline"), path, catalog, &b, title))
+            return e;
+        auto simulated = simulate(catalog, b, options);
+        if (!simulated)
+            return QStringLiteral("--baseline: %1: %2").arg(path, QString::fromStdString(simulated.error().toString()));
+        *out = std::move(*simulated);
+        return std::nullopt;
+    }
+
+    // The estimate's table or JSON with the comparison against the baseline: a table after it, or the JSON's
+    // "against_baseline" object (the file, its title and the rows).
+    std::string withBaseline(const std::string& text, bool json, const std::vector<BaselineRow>& rows,
+                             const QString& path, const QString& title)
+    {
+        if (!json)
+            return text
+                + baselineToTable(
+                       rows,
+                       (title.isEmpty() ? path : title + QStringLiteral(" (") + path + QLatin1Char(')')).toStdString());
+        nlohmann::json j = nlohmann::json::parse(text);
+        j["against_baseline"] = { { "scenario", path.toStdString() },
+                                  { "title", title.toStdString() },
+                                  { "rows", baselineRowsJson(rows) } };
+        return j.dump(2) + "\n";
+    }
+
+} // namespace
+
 int runEstimate(const QStringList& arguments)
 {
     QCommandLineParser p;
@@ -444,7 +489,12 @@ int runEstimate(const QStringList& arguments)
                                       QStringLiteral("Compare with what headroom-probe measured (.headroom-measured."
                                                      "json); with no scenario option, estimate its scenario."),
                                       QStringLiteral("file"));
-    p.addOptions({ json, timeline, failIfOom, measured });
+    const QCommandLineOption baseline({ QStringLiteral("baseline") },
+                                      QStringLiteral("Compare with a baseline scenario (.headroom.json), as the "
+                                                     "window's Baseline dock: each figure before and now, the "
+                                                     "change and whether it is better."),
+                                      QStringLiteral("file"));
+    p.addOptions({ json, timeline, failIfOom, measured, baseline });
     p.addPositionalArgument(QStringLiteral("estimate"), QStringLiteral("The command."));
     if (!p.parse(arguments)) {
         err() << "headroom estimate: " << p.errorText() << "\n";
@@ -485,17 +535,29 @@ int runEstimate(const QStringList& arguments)
         err() << "headroom estimate: " << QString::fromStdString(result.error().toString()) << "\n";
         return 2;
     }
+    std::optional<SimulationResult> base;
+    QString baseTitle;
+    if (p.isSet(baseline)) {
+        if (auto e = simulateBaseline(p.value(baseline), catalog, so, &base, &baseTitle)) {
+            err() << "headroom estimate: " << *e << "\n";
+            return 2;
+        }
+    }
+    std::string text;
     if (p.isSet(json) && m) {
-        out() << QString::fromStdString(resultWithMeasuredToJson(*result, *m, p.isSet(timeline)));
+        text = resultWithMeasuredToJson(*result, *m, p.isSet(timeline));
     } else if (p.isSet(json)) {
         ReportOptions ro;
         ro.timeline = p.isSet(timeline);
-        out() << QString::fromStdString(resultToJson(*result, ro));
+        text = resultToJson(*result, ro);
     } else {
-        out() << QString::fromStdString(resultToTable(*result));
+        text = resultToTable(*result);
         if (m)
-            out() << QString::fromStdString(measuredToTable(result->estimate, *m, result->allocator));
+            text += measuredToTable(result->estimate, *m, result->allocator);
     }
+    if (base)
+        text = withBaseline(text, p.isSet(json), compareToBaseline(*base, *result), p.value(baseline), baseTitle);
+    out() << QString::fromStdString(text);
     out().flush();
     return (p.isSet(failIfOom) && !result->estimate.fits) ? 3 : 0;
 }

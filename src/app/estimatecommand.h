@@ -32,6 +32,11 @@ std::optional<QString> applyGpuAndModel(const QString& gpu, const QString& model
 // A --model value: a preset id, or a model file or checkpoint directory, which is imported into `catalog`.
 std::optional<QString> resolveModelOption(const QString& value, Catalog& catalog, ModelSpec* out);
 
+// A scenario file (.headroom.json) given to --`option`: its scenario and title; a model it embeds is added to
+// `catalog`. The message names the option, the file and the field.
+std::optional<QString> readScenarioFile(const QString& option, const QString& path, Catalog& catalog, Scenario* s,
+                                        QString* title);
+
 // Reads the options; on a bad value returns a message that names the option and lists the valid choices.
 // A scenario file given with --scenario may carry its own model, which is added to `catalog`.
 std::optional<QString> resolveScenario(const QCommandLineParser& parser, Catalog& catalog, ResolvedScenario* out);

@@ -1,5 +1,6 @@
 #include "baselinetable.h"
 
+#include "baseline.h"
 #include "chartstyle.h"
 #include "formatting.h"
 #include "labels.h"
@@ -13,6 +14,55 @@
 #include <QVBoxLayout>
 
 namespace headroom::gui {
+
+namespace {
+
+    QString quantityName(const BaselineRow& x)
+    {
+        switch (x.quantity) {
+        case BaselineQuantity::Category:
+            return Labels::category(x.category);
+        case BaselineQuantity::Peak:
+            return BaselineTable::tr("Peak");
+        case BaselineQuantity::Free:
+            return BaselineTable::tr("Free (negative: over)");
+        case BaselineQuantity::MaxMicroBatch:
+            return BaselineTable::tr("Largest micro-batch");
+        case BaselineQuantity::StepTime:
+            return BaselineTable::tr("Step time");
+        case BaselineQuantity::Throughput:
+            return BaselineTable::tr("Throughput");
+        case BaselineQuantity::Mfu:
+            return BaselineTable::tr("MFU");
+        case BaselineQuantity::Fits:
+            return BaselineTable::tr("Fits");
+        }
+        return {};
+    }
+
+    // A value of either side, in the unit of its row (the throughput in the images or tokens of that side's model).
+    QString valueText(const BaselineRow& x, double v, const Estimate& side)
+    {
+        switch (x.quantity) {
+        case BaselineQuantity::Category:
+        case BaselineQuantity::Peak:
+        case BaselineQuantity::Free:
+            return formatBytes(v);
+        case BaselineQuantity::MaxMicroBatch:
+            return QString::number(qlonglong(v));
+        case BaselineQuantity::StepTime:
+            return formatSeconds(v);
+        case BaselineQuantity::Throughput:
+            return formatRate(v, side.vision ? BaselineTable::tr("images") : BaselineTable::tr("tokens"));
+        case BaselineQuantity::Mfu:
+            return formatPercent(v);
+        case BaselineQuantity::Fits:
+            return v > 0 ? BaselineTable::tr("yes") : BaselineTable::tr("no");
+        }
+        return {};
+    }
+
+} // namespace
 
 BaselineTable::BaselineTable(QWidget* parent)
     : QWidget(parent)
@@ -61,46 +111,21 @@ void BaselineTable::fill()
         QColor swatch;
     };
     std::vector<Row> rows;
-    auto bytesRow = [&](const QString& name, double vb, double vc, bool lowerIsBetter, QColor swatch = {}) {
-        const double d = vc - vb;
-        QString change = (d >= 0 ? QStringLiteral("+") : QStringLiteral("−")) + formatBytes(std::abs(d));
-        if (vb > 0)
-            change += QStringLiteral(" (%1%2)").arg(d >= 0 ? QStringLiteral("+") : QStringLiteral("−"),
-                                                    formatPercent(std::abs(d) / vb, 0));
-        const int sign = std::abs(d) < 1.0 ? 0 : ((d < 0) == lowerIsBetter ? 1 : -1);
-        rows.push_back({ name, formatBytes(vb), formatBytes(vc), change, sign, swatch });
-    };
-    for (int i = 0; i < kMemoryCategoryCount; ++i) {
-        const auto cat = MemoryCategory(i);
-        bytesRow(Labels::category(cat), b.atPeak[std::size_t(i)], c.atPeak[std::size_t(i)], true, categoryColor(cat));
-    }
-    bytesRow(tr("Peak"), b.peakBytes, c.peakBytes, true);
-    bytesRow(tr("Free (negative: over)"), b.headroomBytes, c.headroomBytes, false);
-    auto ratioRow = [&](const QString& name, double vb, double vc, const QString& tb, const QString& tc,
-                        bool lowerIsBetter) {
-        QString change;
-        int sign = 0;
-        if (vb > 0 && vc > 0) {
-            const double r = vc / vb;
-            change = QStringLiteral("×%1").arg(QLocale().toString(r, 'f', r < 10 ? 2 : 1));
-            sign = std::abs(r - 1.0) < 1e-3 ? 0 : ((r < 1.0) == lowerIsBetter ? 1 : -1);
+    // The core's comparison (baseline.h), the same `headroom estimate --baseline` prints, in the window's words.
+    for (const BaselineRow& x : compareToBaseline(*m_baseline, *m_current)) {
+        Row row { quantityName(x), valueText(x, x.baseline, b), valueText(x, x.current, c), {}, x.better, {} };
+        if (x.quantity == BaselineQuantity::Category)
+            row.swatch = categoryColor(x.category);
+        if (x.kind == BaselineChange::Bytes) {
+            row.change = (x.change >= 0 ? QStringLiteral("+") : QStringLiteral("−")) + formatBytes(std::abs(x.change));
+            if (x.baseline > 0)
+                row.change += QStringLiteral(" (%1%2)").arg(x.change >= 0 ? QStringLiteral("+") : QStringLiteral("−"),
+                                                            formatPercent(std::abs(x.change) / x.baseline, 0));
+        } else if (x.kind == BaselineChange::Ratio && x.change > 0) {
+            row.change = QStringLiteral("×%1").arg(QLocale().toString(x.change, 'f', x.change < 10 ? 2 : 1));
         }
-        rows.push_back({ name, tb, tc, change, sign, {} });
-    };
-    ratioRow(tr("Largest micro-batch"), double(b.maxMicroBatch), double(c.maxMicroBatch),
-             QString::number(b.maxMicroBatch), QString::number(c.maxMicroBatch), false);
-    ratioRow(tr("Step time"), b.stepSeconds, c.stepSeconds, formatSeconds(b.stepSeconds), formatSeconds(c.stepSeconds),
-             true);
-    const QString ub = b.vision ? tr("images") : tr("tokens"), uc = c.vision ? tr("images") : tr("tokens");
-    ratioRow(tr("Throughput"), b.throughputPerSecond, c.throughputPerSecond, formatRate(b.throughputPerSecond, ub),
-             formatRate(c.throughputPerSecond, uc), false);
-    ratioRow(tr("MFU"), b.mfu, c.mfu, formatPercent(b.mfu), formatPercent(c.mfu), false);
-    rows.push_back({ tr("Fits"),
-                     b.fits ? tr("yes") : tr("no"),
-                     c.fits ? tr("yes") : tr("no"),
-                     QString(),
-                     b.fits == c.fits ? 0 : (c.fits ? 1 : -1),
-                     {} });
+        rows.push_back(row);
+    }
 
     m_table->setRowCount(int(rows.size()));
     QStringList names;
