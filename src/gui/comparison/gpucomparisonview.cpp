@@ -20,7 +20,6 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
-#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -115,14 +114,10 @@ QWidget* GpuComparisonView::buildResults()
 }
 
 GpuComparisonView::GpuComparisonView(const Catalog& catalog, QWidget* parent)
-    : QWidget(parent)
+    : LazyToolView(kDebounceMs, parent)
     , m_catalog(catalog)
 {
     setObjectName(QStringLiteral("gpuComparisonView"));
-    m_debounce = new QTimer(this);
-    m_debounce->setSingleShot(true);
-    m_debounce->setInterval(kDebounceMs);
-    connect(m_debounce, &QTimer::timeout, this, &GpuComparisonView::compute);
 
     QWidget* left = buildGpuList();
     QWidget* right = buildResults();
@@ -152,10 +147,7 @@ GpuComparisonView::GpuComparisonView(const Catalog& catalog, QWidget* parent)
                             && !item->data(kSearchRole).toString().contains(text, Qt::CaseInsensitive));
         }
     });
-    connect(m_dataset, &QDoubleSpinBox::valueChanged, this, [this] {
-        m_dirty = true;
-        scheduleRefresh();
-    });
+    connect(m_dataset, &QDoubleSpinBox::valueChanged, this, [this] { markStale(); });
     connect(m_resetButton, &QPushButton::clicked, this, &GpuComparisonView::resetSelection);
     connect(m_copyButton, &QPushButton::clicked, this, &GpuComparisonView::copyAsCsv);
     connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
@@ -192,8 +184,7 @@ void GpuComparisonView::reloadGpus()
         item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsUserCheckable);
         item->setCheckState(selected.contains(QString::fromStdString(g->id)) ? Qt::Checked : Qt::Unchecked);
     }
-    m_dirty = true;
-    scheduleRefresh();
+    markStale();
 }
 
 QStringList GpuComparisonView::selectedGpuIds() const
@@ -216,8 +207,7 @@ void GpuComparisonView::setSelectedGpuIds(const QStringList& ids)
         }
     }
     m_autoAddedGpu.clear();
-    m_dirty = true;
-    scheduleRefresh();
+    markStale();
 }
 
 void GpuComparisonView::resetSelection()
@@ -268,35 +258,14 @@ void GpuComparisonView::setScenario(const Scenario& scenario)
             m_autoAddedGpu = id;
         }
     }
-    m_dirty = true;
-    scheduleRefresh();
+    markStale();
 }
 
 void GpuComparisonView::onItemChanged(QListWidgetItem* item)
 {
     if (item->data(kIdRole).toString() == m_autoAddedGpu)
         m_autoAddedGpu.clear(); // the user's choice now
-    m_dirty = true;
-    scheduleRefresh();
-}
-
-void GpuComparisonView::scheduleRefresh()
-{
-    if (isVisible())
-        m_debounce->start();
-}
-
-void GpuComparisonView::refresh()
-{
-    if (m_dirty)
-        compute();
-}
-
-void GpuComparisonView::showEvent(QShowEvent* event)
-{
-    QWidget::showEvent(event);
-    if (m_dirty)
-        compute();
+    markStale();
 }
 
 void GpuComparisonView::changeEvent(QEvent* event)
@@ -308,9 +277,7 @@ void GpuComparisonView::changeEvent(QEvent* event)
         // Labels, the list's segment names, the table's headers and cells, the charts and the summary: everything
         // this view wrote with tr() is written again (a fresh view in the new language would read the same).
         retranslate();
-        m_dirty = true;
-        if (isVisible())
-            compute(); // a hidden view computes when it is shown (showEvent)
+        markStale(); // a hidden view computes when it is shown
     }
 }
 
@@ -327,21 +294,33 @@ void GpuComparisonView::retranslate()
     m_table->setToolTip(tr("Double-click a GPU to make it the current one"));
 }
 
-void GpuComparisonView::compute()
+LazyToolView::Work GpuComparisonView::job()
 {
-    m_debounce->stop();
-    m_dirty = false;
+    std::vector<std::string> ids;
+    for (const QString& id : selectedGpuIds())
+        ids.push_back(id.toStdString());
+    const bool known = m_haveScenario && m_catalog.model(m_scenario.modelId);
+    auto catalog = snapshot(m_catalog, m_scenario.modelId, ids);
+    return [catalog, ids, known, scenario = m_scenario, samples = datasetSamples(), self = this]() -> Show {
+        std::vector<GpuComparisonRow> rows;
+        if (known) {
+            std::vector<const GpuSpec*> gpus;
+            gpus.reserve(ids.size());
+            for (const std::string& id : ids)
+                gpus.push_back(catalog->gpu(id));
+            rows = compareGpus(*catalog, scenario, gpus, samples);
+        }
+        return [self, catalog, rows = std::move(rows)] { self->showRows(rows, catalog); }; // on the GUI thread
+    };
+}
+
+void GpuComparisonView::showRows(const std::vector<GpuComparisonRow>& rows, std::shared_ptr<const Catalog> catalog)
+{
     const ModelSpec* model = m_haveScenario ? m_catalog.model(m_scenario.modelId) : nullptr;
-    std::vector<GpuComparisonRow> rows;
-    if (model) {
-        std::vector<const GpuSpec*> gpus;
-        for (const QString& id : selectedGpuIds())
-            gpus.push_back(m_catalog.gpu(id.toStdString()));
-        rows = compareGpus(m_catalog, m_scenario, gpus, datasetSamples());
-    }
     m_model->setRows(rows, QString::fromStdString(m_scenario.gpuId), m_scenario.config.microBatch,
                      model && model->isVision());
     m_chart->setRows(rows);
+    m_rowsCatalog = std::move(catalog);
     fitTableHeight();
     updateSummary(model);
     emit comparisonChanged();

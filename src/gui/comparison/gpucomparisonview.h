@@ -5,13 +5,12 @@
 // RTX A3000 laptop, RTX 3090, A100 and H100, plus the scenario's GPU), a field sets the data set size, and a
 // table and two bar charts show memory, the verdict, the largest micro-batch and the times.
 //
-// The main window calls setScenario() on every scenario change. The comparison is computed only while the view
-// is visible, a short moment after the last change (a slider drag folds into one computation), or at once when
-// the view is shown again.
+// The main window calls setScenario() on every scenario change. The comparison is computed on a worker only while
+// the view is visible, a short moment after the last change (a slider drag folds into one computation), or at once
+// when the view is shown again (LazyToolView).
 
 #include "comparison.h"
-
-#include <QWidget>
+#include "lazytoolview.h"
 
 #include <memory>
 #include <optional>
@@ -25,7 +24,6 @@ class QListWidgetItem;
 class QPushButton;
 class QSortFilterProxyModel;
 class QTableView;
-class QTimer;
 QT_END_NAMESPACE
 
 namespace headroom::gui {
@@ -34,7 +32,7 @@ struct ChartStyle;
 class GpuComparisonChart;
 class GpuComparisonModel;
 
-class GpuComparisonView : public QWidget {
+class GpuComparisonView : public LazyToolView {
     Q_OBJECT
 
 public:
@@ -63,8 +61,6 @@ public:
 
 public slots:
     void setScenario(const headroom::Scenario& scenario);
-    // Computes now if anything changed since the last computation, visible or not.
-    void refresh();
     void copyAsCsv();
     // Back to the default selection for the current scenario's GPU.
     void resetSelection();
@@ -77,15 +73,14 @@ signals:
     void comparisonChanged();
 
 protected:
-    void showEvent(QShowEvent* event) override;
     void changeEvent(QEvent* event) override;
+    Work job() override;
 
 private:
     QWidget* buildGpuList();
     QWidget* buildResults();
     void retranslate();
-    void scheduleRefresh();
-    void compute();
+    void showRows(const std::vector<GpuComparisonRow>& rows, std::shared_ptr<const Catalog> catalog);
     void onItemChanged(QListWidgetItem* item);
     void updateSummary(const ModelSpec* model);
     void fitTableHeight();
@@ -93,7 +88,6 @@ private:
     const Catalog& m_catalog;
     Scenario m_scenario;
     bool m_haveScenario = false;
-    bool m_dirty = false;
     QString m_autoAddedGpu; // the scenario's GPU, checked for it rather than by the user
 
     QLabel* m_listLabel = nullptr;
@@ -108,7 +102,7 @@ private:
     GpuComparisonModel* m_model = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;
     GpuComparisonChart* m_chart = nullptr;
-    QTimer* m_debounce = nullptr;
+    std::shared_ptr<const Catalog> m_rowsCatalog; // the worker's copy, which the rows' GPU pointers point into
 };
 
 } // namespace headroom::gui

@@ -12,7 +12,6 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
-#include <QTimer>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
@@ -29,10 +28,9 @@ namespace {
 } // namespace
 
 ScalingView::ScalingView(const Catalog& catalog, QWidget* parent)
-    : QWidget(parent)
+    : LazyToolView(150, parent)
     , m_catalog(catalog)
     , m_style(chartStyle(palette(), false))
-    , m_debounce(new QTimer(this))
 {
     setObjectName(QStringLiteral("scalingView"));
     auto* layout = new QVBoxLayout(this);
@@ -74,12 +72,6 @@ ScalingView::ScalingView(const Catalog& catalog, QWidget* parent)
         series->attachAxis(y);
     }
 
-    m_debounce->setSingleShot(true);
-    m_debounce->setInterval(150);
-    connect(m_debounce, &QTimer::timeout, this, [this] {
-        if (isVisible())
-            compute();
-    });
     setChartStyle(m_style);
     retranslate();
 }
@@ -106,22 +98,7 @@ QChart* ScalingView::makeChart(QChartView* view, QLogValueAxis*& x, QValueAxis*&
 void ScalingView::setScenario(const Scenario& scenario)
 {
     m_scenario = scenario;
-    m_dirty = true;
-    if (isVisible())
-        m_debounce->start();
-}
-
-void ScalingView::refresh()
-{
-    if (m_dirty)
-        compute();
-}
-
-void ScalingView::showEvent(QShowEvent* event)
-{
-    QWidget::showEvent(event);
-    if (m_dirty)
-        compute();
+    markStale();
 }
 
 void ScalingView::changeEvent(QEvent* event)
@@ -133,14 +110,17 @@ void ScalingView::changeEvent(QEvent* event)
         setChartStyle(chartStyle(palette(), m_style.presentation));
 }
 
-void ScalingView::compute()
+LazyToolView::Work ScalingView::job()
 {
-    m_dirty = false;
-    m_debounce->stop();
-    auto r = headroom::scaling(m_catalog, m_scenario);
-    m_error = r ? QString() : QString::fromStdString(r.error().message);
-    m_scaling = r ? std::move(*r) : Scaling {};
-    showCurves();
+    auto catalog = snapshot(m_catalog, m_scenario.modelId, { m_scenario.gpuId });
+    return [catalog, scenario = m_scenario, self = this]() -> Show {
+        auto r = std::make_shared<Expected<Scaling>>(headroom::scaling(*catalog, scenario));
+        return [self, r] { // on the GUI thread
+            self->m_error = *r ? QString() : QString::fromStdString(r->error().message);
+            self->m_scaling = *r ? std::move(**r) : Scaling {};
+            self->showCurves();
+        };
+    };
 }
 
 void ScalingView::showCurves()

@@ -5,13 +5,12 @@
 // GbE or InfiniBand between nodes), against the one-replica throughput that perfect scaling would keep. Where the
 // lines fall below it, communication and the pipeline bubble eat the gain (core: scaling.h).
 //
-// The main window calls setScenario() on every change; the curves are computed only while the view is visible, a
-// moment after the last change, and the charts' series are updated in place.
+// The main window calls setScenario() on every change; the curves are computed on a worker only while the view is
+// visible, a moment after the last change (LazyToolView), and the charts' series are updated in place.
 
 #include "chartstyle.h"
+#include "lazytoolview.h"
 #include "scaling.h"
-
-#include <QWidget>
 
 QT_BEGIN_NAMESPACE
 class QChart;
@@ -20,13 +19,12 @@ class QLabel;
 class QLineSeries;
 class QLogValueAxis;
 class QScatterSeries;
-class QTimer;
 class QValueAxis;
 QT_END_NAMESPACE
 
 namespace headroom::gui {
 
-class ScalingView : public QWidget {
+class ScalingView : public LazyToolView {
     Q_OBJECT
 
 public:
@@ -42,11 +40,10 @@ public:
 
 public slots:
     void setScenario(const headroom::Scenario& scenario);
-    void refresh(); // computes now if anything changed, visible or not
 
 protected:
-    void showEvent(QShowEvent* event) override;
     void changeEvent(QEvent* event) override;
+    Work job() override;
 
 private:
     struct Lines {
@@ -54,17 +51,14 @@ private:
         QLineSeries* memory = nullptr;
     };
     QChart* makeChart(QChartView* view, QLogValueAxis*& x, QValueAxis*& y);
-    void compute();
     void showCurves();
     void retranslate();
 
     const Catalog& m_catalog;
     Scenario m_scenario;
-    bool m_dirty = false;
     Scaling m_scaling;
     QString m_error;
     ChartStyle m_style;
-    QTimer* m_debounce = nullptr;
     QLabel* m_summary = nullptr;
     QChart* m_throughputChart = nullptr;
     QChart* m_memoryChart = nullptr;
