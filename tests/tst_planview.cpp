@@ -1,5 +1,6 @@
 // View › Plan a Multi-GPU Layout: `headroom plan` in the window, on a worker. The layouts it lists are plan()'s
-// for the same request, fastest first; double-clicking one applies it to the window's scenario.
+// for the same request, fastest first; double-clicking one applies it to the window's scenario. Its GPU-types tab
+// is planGpuTypes (`headroom plan --gpu a,b,c --tokens N`) for the GPUs ticked.
 
 #include "language.h"
 #include "planview.h"
@@ -11,6 +12,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
+#include <QToolButton>
 
 using namespace headroom;
 
@@ -20,6 +22,7 @@ class TestPlanView : public QObject {
 private slots:
     void listsThePlannersLayouts();
     void rejectionReasonsAreTranslated();
+    void comparesGpuTypes();
 };
 
 void TestPlanView::listsThePlannersLayouts()
@@ -98,6 +101,83 @@ void TestPlanView::rejectionReasonsAreTranslated()
         }
     }
     QVERIFY(seen >= 6);
+}
+
+// Issue 31: what an RTX 4090, A100 or H100 buys over the explainer's A3000 for a 7B model on 2B tokens, 8 GPUs of
+// each. The tab lists planGpuTypes's answer for the same request; the time is the tokens over the fastest layout's
+// throughput; the H100 SXM's dense BF16 peak (989 TFLOP/s, NVIDIA's datasheet) puts it first and the laptop A3000
+// last. A price per GPU-hour gives the cost. Double-clicking a type applies its GPU and its layout.
+void TestPlanView::comparesGpuTypes()
+{
+    HEADROOM_SKIP_PLANNER_UNDER_SANITIZER();
+    headroom::test::WindowFixture fixture;
+    QVERIFY(fixture.open());
+    gui::PlanView* view = fixture.window->planView();
+    Scenario s = fixture.controller->scenario();
+    s.gpuId = "rtx-a3000-12gb-laptop";
+    s.overrides = {};
+    s.modelId = "llama-2-7b";
+    s.config.sequenceLength = 2048;
+    QVERIFY(fixture.window->applyScenario(s));
+    view->setScenario(fixture.controller->scenario());
+    view->setTypeIds({ "rtx-4090", "a100-sxm4-80gb", "h100-sxm5-80gb" });
+    view->gpusSpin()->setValue(8);
+    QSignalSpy shown(view, &gui::PlanView::typePlansShown);
+    view->tabs()->setCurrentIndex(1);
+    view->refresh();
+    QVERIFY(shown.wait(60000));
+    QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1 && !view->typesTable()->item(0, 0)->text().isEmpty(), 60000);
+
+    PlanRequest r;
+    r.base = fixture.controller->scenario();
+    r.gpus = 8;
+    r.gpusPerNode = 8;
+    r.globalBatch = 64;
+    r.levers = gui::PlanView::windowLevers();
+    const std::vector<std::string> ids { "rtx-a3000-12gb-laptop", "rtx-4090", "a100-sxm4-80gb", "h100-sxm5-80gb" };
+    QVERIFY(view->typeIds() == ids);
+    QCOMPARE(view->tokens(), 2e9);
+    const auto want = planGpuTypes(headroom::test::catalog(), r, ids, 2e9);
+    QVERIFY(want.ok());
+    const std::vector<GpuTypePlan>& got = view->typePlans();
+    QCOMPARE(got.size(), want->size());
+    QCOMPARE(view->typesTable()->rowCount(), 4);
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        QCOMPARE(got[i].gpuId, (*want)[i].gpuId);
+        QVERIFY2(got[i].fits, got[i].gpuId.c_str());
+        QCOMPARE(got[i].seconds, 2e9 / got[i].plan.layouts.front().throughputPerSecond);
+        QCOMPARE(got[i].seconds, (*want)[i].seconds);
+        QCOMPARE(got[i].gpuHours, got[i].seconds * 8 / 3600);
+        const QString name = QString::fromStdString(headroom::test::gpu(got[i].gpuId.c_str()).name);
+        QCOMPARE(view->typesTable()->item(int(i), 0)->text(), name);
+    }
+    QCOMPARE(got.front().gpuId, std::string("h100-sxm5-80gb"));
+    QCOMPARE(got.back().gpuId, std::string("rtx-a3000-12gb-laptop"));
+
+    // A price typed for the H100 (as `--price h100-sxm5-80gb=2.5`): its cost is the GPU-hours times it; a price that
+    // is not a number clears it.
+    view->typesTable()->item(0, 3)->setText(QStringLiteral("2.5"));
+    QCOMPARE(view->price("h100-sxm5-80gb").value_or(-1.0), 2.5);
+    QCOMPARE(view->typesTable()->item(0, 4)->text(),
+             QStringLiteral("$") + QLocale().toString(2.5 * got.front().gpuHours, 'f', 0));
+    QCOMPARE(view->typesTable()->item(1, 4)->text(), QStringLiteral("–"));
+    view->typesTable()->item(0, 3)->setText(QStringLiteral("cheap"));
+    QVERIFY(!view->price("h100-sxm5-80gb"));
+    QCOMPARE(view->typesTable()->item(0, 4)->text(), QStringLiteral("–"));
+
+    auto* types = view->findChild<QToolButton*>(QStringLiteral("planGpuTypes"));
+    QVERIFY(types);
+    QVERIFY2(types->text().contains(QStringLiteral("(4)")), qPrintable(types->text()));
+    const TrainingConfig best = got.front().plan.layouts.front().config;
+    emit view->typesTable()->cellDoubleClicked(0, 0);
+    // The H100 is the scenario's GPU now, and one of the three ticked: three types.
+    QTRY_VERIFY2(types->text().contains(QStringLiteral("(3)")), qPrintable(types->text()));
+    const Scenario& applied = fixture.controller->scenario();
+    QCOMPARE(applied.gpuId, std::string("h100-sxm5-80gb"));
+    QCOMPARE(applied.config.dataParallel, best.dataParallel);
+    QCOMPARE(applied.config.tensorParallel, best.tensorParallel);
+    QCOMPARE(applied.config.microBatch, best.microBatch);
+    fixture.close();
 }
 
 QTEST_MAIN(TestPlanView)

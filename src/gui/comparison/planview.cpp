@@ -1,25 +1,34 @@
 #include "planview.h"
 
 #include "formatting.h"
+#include "labels.h"
+#include "lazytoolview.h"
 #include "units.h"
 
 #include <QChart>
 #include <QChartView>
 #include <QCoreApplication>
+#include <QDoubleSpinBox>
 #include <QEvent>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineSeries>
+#include <QLocale>
+#include <QMenu>
 #include <QScatterSeries>
+#include <QSignalBlocker>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTimer>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <memory>
 
 namespace headroom::gui {
@@ -27,6 +36,8 @@ namespace headroom::gui {
 namespace {
 
     constexpr int kShownLayouts = 50;
+    constexpr int kPriceColumn = 3; // of the GPU types' table
+    constexpr int kCostColumn = 4;
 
     QString text(std::string_view s) { return QString::fromLatin1(s.data(), qsizetype(s.size())); }
 
@@ -39,6 +50,49 @@ namespace {
         return l.isEmpty() ? QStringLiteral("–") : l.join(QLatin1Char('+'));
     }
 
+    // A table row's cells, reusing the items already there.
+    void setRow(QTableWidget* table, int row, const QStringList& cells)
+    {
+        for (int k = 0; k < cells.size(); ++k) {
+            auto* item = table->item(row, k);
+            if (!item) {
+                item = new QTableWidgetItem;
+                table->setItem(row, k, item);
+            }
+            item->setText(cells[k]);
+        }
+    }
+
+    QTableWidget* newTable(QWidget* parent, const char* name, int columns)
+    {
+        auto* t = new QTableWidget(parent);
+        t->setObjectName(QLatin1String(name));
+        t->setColumnCount(columns);
+        t->setEditTriggers(QAbstractItemView::NoEditTriggers);
+        t->setSelectionBehavior(QAbstractItemView::SelectRows);
+        t->verticalHeader()->hide();
+        t->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+        return t;
+    }
+
+    // The layout a GPU type's plan found fastest, as its knobs: "t 2 · p 1 · dp 4 · ZeRO 1 · checkpointing: Full (every
+    // block) · micro-batch 4 × 2".
+    QString layoutText(const TrainingConfig& c)
+    {
+        QStringList parts { PlanView::tr("t %1").arg(c.tensorParallel), PlanView::tr("p %1").arg(c.pipelineParallel) };
+        if (c.contextParallel > 1)
+            parts << PlanView::tr("cp %1").arg(c.contextParallel);
+        parts << PlanView::tr("dp %1").arg(c.dataParallel);
+        if (c.expertParallel > 1)
+            parts << PlanView::tr("ep %1").arg(c.expertParallel);
+        if (c.sequenceParallel)
+            parts << PlanView::tr("SP");
+        parts << PlanView::tr("ZeRO %1").arg(c.zeroStage)
+              << PlanView::tr("checkpointing: %1").arg(Labels::checkpointing(c.checkpointing))
+              << PlanView::tr("micro-batch %1 × %2").arg(c.microBatch).arg(c.gradientAccumulation);
+        return parts.join(QStringLiteral(" · "));
+    }
+
 } // namespace
 
 PlanView::PlanView(const Catalog& catalog, QWidget* parent)
@@ -46,6 +100,8 @@ PlanView::PlanView(const Catalog& catalog, QWidget* parent)
     , m_catalog(catalog)
     , m_debounce(new QTimer(this))
     , m_watcher(new QFutureWatcher<Outcome>(this))
+    , m_typesWatcher(new QFutureWatcher<TypesOutcome>(this))
+    , m_typeIds(defaultTypeIds())
 {
     setObjectName(QStringLiteral("planView"));
     auto* layout = new QVBoxLayout(this);
@@ -59,31 +115,26 @@ PlanView::PlanView(const Catalog& catalog, QWidget* parent)
         label->setBuddy(box);
         controls->addWidget(label);
         controls->addWidget(box);
-        connect(box, &QSpinBox::valueChanged, this, [this] {
-            m_dirty = true;
-            if (isVisible())
-                m_debounce->start();
-        });
+        connect(box, &QSpinBox::valueChanged, this, &PlanView::changed);
     };
     spin(m_gpusLabel, m_gpus, "planGpus", 1, 4096, 8);
     spin(m_perNodeLabel, m_perNode, "planGpusPerNode", 1, 64, 8);
     spin(m_batchLabel, m_globalBatch, "planGlobalBatch", 1, 1 << 20, 64);
     controls->addStretch(1);
     layout->addLayout(controls);
-    m_status = new QLabel(this);
+    m_tabs = new QTabWidget(this);
+    m_tabs->setObjectName(QStringLiteral("planTabs"));
+    layout->addWidget(m_tabs, 1);
+    auto* page = new QWidget(m_tabs);
+    auto* pageLayout = new QVBoxLayout(page);
+    m_status = new QLabel(page);
     m_status->setWordWrap(true);
-    layout->addWidget(m_status);
+    pageLayout->addWidget(m_status);
 
     auto* body = new QHBoxLayout;
-    m_table = new QTableWidget(this);
-    m_table->setObjectName(QStringLiteral("planTable"));
-    m_table->setColumnCount(16);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table = newTable(page, "planTable", 16);
     body->addWidget(m_table, 3);
-    auto* chartView = new QChartView(this);
+    auto* chartView = new QChartView(page);
     chartView->setRenderHint(QPainter::Antialiasing);
     chartView->setMinimumSize(280, 260);
     m_chart = chartView->chart(); // the view's own: setChart() would hand it back to us, to leak
@@ -102,23 +153,28 @@ PlanView::PlanView(const Catalog& catalog, QWidget* parent)
         s->attachAxis(m_y);
     }
     body->addWidget(chartView, 2);
-    layout->addLayout(body, 1);
-    m_rejected = new QLabel(this);
+    pageLayout->addLayout(body, 1);
+    m_rejected = new QLabel(page);
     m_rejected->setObjectName(QStringLiteral("planRejected"));
     m_rejected->setWordWrap(true);
-    layout->addWidget(m_rejected);
+    pageLayout->addWidget(m_rejected);
+    m_tabs->addTab(page, QString());
+    buildTypesTab();
 
     m_debounce->setSingleShot(true);
     m_debounce->setInterval(200);
-    connect(m_debounce, &QTimer::timeout, this, [this] {
-        if (isVisible())
-            start();
-    });
+    connect(m_debounce, &QTimer::timeout, this, &PlanView::refresh);
     connect(m_watcher, &QFutureWatcher<Outcome>::finished, this, [this] {
         show(m_watcher->result());
-        if (m_dirty && isVisible())
+        if (m_dirty && isVisible() && !typesVisible())
             start(); // a change came in while this plan ran
     });
+    connect(m_typesWatcher, &QFutureWatcher<TypesOutcome>::finished, this, [this] {
+        showTypes(m_typesWatcher->result());
+        if (m_typesDirty && typesVisible())
+            startTypes();
+    });
+    connect(m_tabs, &QTabWidget::currentChanged, this, &PlanView::refresh);
     connect(m_table, &QTableWidget::cellDoubleClicked, this, [this](int row, int) {
         if (row >= 0 && row < int(m_result.layouts.size()))
             emit layoutRequested(m_result.layouts[std::size_t(row)].config);
@@ -127,7 +183,11 @@ PlanView::PlanView(const Catalog& catalog, QWidget* parent)
     retranslate();
 }
 
-PlanView::~PlanView() { m_watcher->waitForFinished(); }
+PlanView::~PlanView()
+{
+    m_watcher->waitForFinished();
+    m_typesWatcher->waitForFinished();
+}
 
 PlanLevers PlanView::windowLevers()
 {
@@ -142,22 +202,45 @@ bool PlanView::busy() const { return m_watcher->isRunning() || m_dirty; }
 void PlanView::setScenario(const Scenario& scenario)
 {
     m_scenario = scenario;
-    m_dirty = true;
+    showTypeCount(); // the scenario's GPU is always one of them
+    changed();
+}
+
+void PlanView::showTypeCount() { m_typeButton->setText(tr("GPU t&ypes (%1)").arg(typeIds().size())); }
+
+void PlanView::changed()
+{
+    m_dirty = m_typesDirty = true;
     if (isVisible())
         m_debounce->start();
 }
 
+bool PlanView::typesVisible() const { return m_tabs->currentIndex() == 1; }
+
 void PlanView::refresh()
 {
-    if (m_dirty)
+    m_debounce->stop();
+    if (typesVisible() && m_typesDirty)
+        startTypes();
+    else if (!typesVisible() && m_dirty)
         start();
 }
 
 void PlanView::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);
-    if (m_dirty)
-        start();
+    refresh();
+}
+
+PlanRequest PlanView::request() const
+{
+    PlanRequest r;
+    r.base = m_scenario;
+    r.gpus = m_gpus->value();
+    r.gpusPerNode = m_perNode->value();
+    r.globalBatch = m_globalBatch->value();
+    r.levers = windowLevers();
+    return r;
 }
 
 void PlanView::changeEvent(QEvent* event)
@@ -213,21 +296,10 @@ void PlanView::start()
     if (m_watcher->isRunning())
         return; // finished() starts the newest request
     m_dirty = false;
-    PlanRequest r;
-    r.base = m_scenario;
-    r.gpus = m_gpus->value();
-    r.gpusPerNode = m_perNode->value();
-    r.globalBatch = m_globalBatch->value();
-    r.levers = windowLevers();
+    const PlanRequest r = request();
     const unsigned generation = ++m_generation;
     m_status->setText(tr("Planning %n GPU(s)…", nullptr, r.gpus));
-    // The worker gets its own copy of the model and the GPU: importing a model or editing a GPU while it plans
-    // changes the window's catalog, which the worker must not be reading.
-    auto catalog = std::make_shared<Catalog>();
-    if (const ModelSpec* m = m_catalog.model(r.base.modelId))
-        catalog->addModel(*m);
-    if (const GpuSpec* g = m_catalog.gpu(r.base.gpuId))
-        catalog->addGpu(*g);
+    auto catalog = LazyToolView::snapshot(m_catalog, r.base.modelId, { r.base.gpuId });
     m_watcher->setFuture(QtConcurrent::run([catalog, r, generation] {
         Outcome o;
         o.generation = generation;
@@ -268,7 +340,7 @@ void PlanView::show(const Outcome& o)
                                   schedule,
                                   c.sequenceParallel ? tr("on") : QStringLiteral("–"),
                                   QString::number(c.zeroStage),
-                                  text(toString(c.checkpointing)),
+                                  Labels::checkpointing(c.checkpointing),
                                   QString::number(c.microBatch),
                                   QString::number(c.gradientAccumulation),
                                   formatGiB(l.peakBytes),
@@ -276,14 +348,7 @@ void PlanView::show(const Outcome& o)
                                   formatCount(l.throughputPerSecond),
                                   formatPercent(l.mfu) + (l.pareto ? QStringLiteral(" ★") : QString()),
                                   leversText(l.levers) };
-        for (int k = 0; k < cells.size(); ++k) {
-            auto* item = m_table->item(i, k);
-            if (!item) {
-                item = new QTableWidgetItem;
-                m_table->setItem(i, k, item);
-            }
-            item->setText(cells[k]);
-        }
+        setRow(m_table, i, cells);
     }
     double maxPeak = 0.0, maxStep = 0.0;
     for (const PlanLayout& l : m_result.layouts) {
@@ -343,6 +408,17 @@ void PlanView::retranslate()
                                          tr("ZeRO"), tr("checkpointing"), tr("micro-batch"), tr("accumulation"),
                                          tr("peak/GPU"), tr("step"), tr("throughput"), tr("MFU"), tr("levers") });
     m_chart->setTitle(tr("Layouts that fit: step time against memory per GPU"));
+    m_tabs->setTabText(0, tr("Layouts"));
+    m_tabs->setTabText(1, tr("GPU types"));
+    m_tokensLabel->setText(tr("&tokens to train (billions)"));
+    showTypeCount();
+    m_typesTable->setHorizontalHeaderLabels({ tr("GPU"), tr("time to train"), tr("GPU-hours"), tr("USD per GPU-hour"),
+                                              tr("cost"), tr("throughput"), tr("peak/GPU"), tr("levers"),
+                                              tr("fastest layout") });
+    m_typesTable->horizontalHeaderItem(kPriceColumn)
+        ->setToolTip(tr("Type what a GPU-hour of this type costs you: the cost is the GPU-hours times it"));
+    m_typesStatus->setText(m_typesWatcher->isRunning() ? tr("Planning %n GPU type(s)…", nullptr, int(typeIds().size()))
+                                                       : typesStatus());
     if (m_watcher->isRunning()) // a plan started before the switch says so in the new language
         m_status->setText(tr("Planning %n GPU(s)…", nullptr, m_gpus->value()));
     m_x->setTitleText(tr("peak per GPU (GiB)"));
@@ -361,6 +437,207 @@ void PlanView::setChartStyle(const ChartStyle& style)
     m_layouts->setColor(QColor(0x56, 0xB4, 0xE9));
     m_layouts->setBorderColor(QColor(0x56, 0xB4, 0xE9));
     m_front->setPen(QPen(QColor(0xD5, 0x5E, 0x00), style.lineWidth));
+}
+
+std::vector<std::string> PlanView::defaultTypeIds() { return { "rtx-3090", "a100-sxm4-80gb", "h100-sxm5-80gb" }; }
+
+void PlanView::buildTypesTab()
+{
+    auto* page = new QWidget(m_tabs);
+    auto* layout = new QVBoxLayout(page);
+    auto* controls = new QHBoxLayout;
+    m_tokensLabel = new QLabel(page);
+    m_tokens = new QDoubleSpinBox(page);
+    m_tokens->setObjectName(QStringLiteral("planTokens"));
+    m_tokens->setRange(0.001, 1e6);
+    m_tokens->setDecimals(3);
+    m_tokens->setValue(2.0); // issue 31's question: a 7B model on 2B tokens
+    m_tokensLabel->setBuddy(m_tokens);
+    connect(m_tokens, &QDoubleSpinBox::valueChanged, this, &PlanView::changed);
+    m_typeButton = new QToolButton(page);
+    m_typeButton->setObjectName(QStringLiteral("planGpuTypes"));
+    m_typeButton->setPopupMode(QToolButton::InstantPopup);
+    m_typeMenu = new QMenu(m_typeButton);
+    m_typeButton->setMenu(m_typeMenu);
+    connect(m_typeMenu, &QMenu::aboutToShow, this, &PlanView::fillTypeMenu);
+    controls->addWidget(m_tokensLabel);
+    controls->addWidget(m_tokens);
+    controls->addWidget(m_typeButton);
+    controls->addStretch(1);
+    layout->addLayout(controls);
+    m_typesStatus = new QLabel(page);
+    m_typesStatus->setObjectName(QStringLiteral("planTypesStatus"));
+    m_typesStatus->setWordWrap(true);
+    layout->addWidget(m_typesStatus);
+    m_typesTable = newTable(page, "planTypesTable", 9);
+    // Only the price is typed in (its items alone are editable); a double-click elsewhere applies the row.
+    m_typesTable->setEditTriggers(QAbstractItemView::SelectedClicked | QAbstractItemView::EditKeyPressed
+                                  | QAbstractItemView::AnyKeyPressed);
+    layout->addWidget(m_typesTable, 1);
+    connect(m_typesTable, &QTableWidget::itemChanged, this, [this](QTableWidgetItem* item) {
+        if (item->column() == kPriceColumn && item->row() < int(m_types.size()))
+            setPrice(m_types[std::size_t(item->row())].gpuId, item->text());
+    });
+    connect(m_typesTable, &QTableWidget::cellDoubleClicked, this, [this](int row, int column) {
+        if (column == kPriceColumn || row < 0 || row >= int(m_types.size()) || !m_types[std::size_t(row)].fits)
+            return;
+        const GpuTypePlan& t = m_types[std::size_t(row)];
+        emit gpuLayoutRequested(QString::fromStdString(t.gpuId), t.plan.layouts.front().config);
+    });
+    m_tabs->addTab(page, QString());
+}
+
+// Every GPU of the catalog, ticked where the tab compares it; the scenario's own GPU is always compared.
+void PlanView::fillTypeMenu()
+{
+    m_typeMenu->clear();
+    for (const GpuSpec& g : m_catalog.gpus()) {
+        QAction* a = m_typeMenu->addAction(QString::fromStdString(g.name));
+        a->setCheckable(true);
+        const bool own = g.id == m_scenario.gpuId;
+        a->setChecked(own || std::find(m_typeIds.begin(), m_typeIds.end(), g.id) != m_typeIds.end());
+        a->setEnabled(!own);
+        connect(a, &QAction::toggled, this, [this, id = g.id](bool on) {
+            std::vector<std::string> ids = m_typeIds;
+            std::erase(ids, id);
+            if (on)
+                ids.push_back(id);
+            setTypeIds(ids);
+        });
+    }
+}
+
+std::vector<std::string> PlanView::typeIds() const
+{
+    std::vector<std::string> ids { m_scenario.gpuId };
+    for (const std::string& id : m_typeIds) {
+        if (m_catalog.gpu(id) && std::find(ids.begin(), ids.end(), id) == ids.end())
+            ids.push_back(id);
+    }
+    return ids;
+}
+
+void PlanView::setTypeIds(const std::vector<std::string>& ids)
+{
+    m_typeIds = ids;
+    showTypeCount();
+    changed();
+}
+
+double PlanView::tokens() const { return m_tokens->value() * 1e9; }
+
+void PlanView::startTypes()
+{
+    m_debounce->stop();
+    if (m_typesWatcher->isRunning())
+        return; // finished() starts the newest request
+    m_typesDirty = false;
+    const PlanRequest r = request();
+    const std::vector<std::string> ids = typeIds();
+    const double tokens = this->tokens();
+    m_typesStatus->setText(tr("Planning %n GPU type(s)…", nullptr, int(ids.size())));
+    auto catalog = LazyToolView::snapshot(m_catalog, r.base.modelId, ids);
+    m_typesWatcher->setFuture(QtConcurrent::run([catalog, r, ids, tokens] {
+        TypesOutcome o;
+        auto t = planGpuTypes(*catalog, r, ids, tokens);
+        if (t)
+            o.types = std::move(*t);
+        else
+            o.error = QString::fromStdString(t.error().field + ": " + t.error().message);
+        return o;
+    }));
+}
+
+QString PlanView::priceText(const std::string& gpuId) const
+{
+    const auto p = m_prices.find(gpuId);
+    return p == m_prices.end() ? QString() : QLocale().toString(p->second, 'f', 2);
+}
+
+QString PlanView::costText(const GpuTypePlan& t) const
+{
+    const auto p = m_prices.find(t.gpuId);
+    if (p == m_prices.end() || !t.fits)
+        return QStringLiteral("–");
+    return tr("$%1").arg(QLocale().toString(p->second * t.gpuHours, 'f', 0));
+}
+
+std::optional<double> PlanView::price(const std::string& gpuId) const
+{
+    const auto p = m_prices.find(gpuId);
+    return p == m_prices.end() ? std::nullopt : std::optional<double>(p->second);
+}
+
+// A price typed into the table, in the window's locale or with a dot ("2,5" and "2.5" in German, "$2.5"): the
+// row's cost follows; anything else clears the price.
+void PlanView::setPrice(const std::string& gpuId, const QString& typed)
+{
+    QString v = typed.trimmed();
+    v.remove(QLatin1Char('$'));
+    bool ok = false;
+    double usd = QLocale().toDouble(v, &ok);
+    if (!ok)
+        usd = QLocale::c().toDouble(v, &ok);
+    if (ok && usd >= 0.0 && usd <= 1e6)
+        m_prices[gpuId] = usd;
+    else
+        m_prices.erase(gpuId);
+    const QSignalBlocker blocker(m_typesTable);
+    for (int i = 0; i < int(m_types.size()); ++i) {
+        if (m_types[std::size_t(i)].gpuId != gpuId)
+            continue;
+        m_typesTable->item(i, kPriceColumn)->setText(priceText(gpuId));
+        m_typesTable->item(i, kCostColumn)->setText(costText(m_types[std::size_t(i)]));
+    }
+}
+
+void PlanView::showTypes(const TypesOutcome& o)
+{
+    const QSignalBlocker blocker(m_typesTable);
+    m_types = o.types;
+    m_typesError = o.error;
+    m_typesTable->setRowCount(int(m_types.size()));
+    const ModelSpec* model = m_catalog.model(m_scenario.modelId);
+    const bool vision = model && model->isVision();
+    for (int i = 0; i < int(m_types.size()); ++i) {
+        const GpuTypePlan& t = m_types[std::size_t(i)];
+        const GpuSpec* g = m_catalog.gpu(t.gpuId);
+        const QString name = g ? QString::fromStdString(g->name) : QString::fromStdString(t.gpuId);
+        const PlanLayout* best = t.plan.layouts.empty() ? nullptr : &t.plan.layouts.front();
+        const QString none = QStringLiteral("–");
+        if (!t.fits || !best) {
+            const QString lowest = best ? tr("lowest peak %1").arg(formatGiB(best->peakBytes)) : none;
+            setRow(m_typesTable, i,
+                   { name, tr("does not fit"), none, priceText(t.gpuId), none, none, lowest, none, none });
+            continue;
+        }
+        setRow(m_typesTable, i,
+               { name, formatSeconds(t.seconds), QLocale().toString(t.gpuHours, 'f', 0), priceText(t.gpuId),
+                 costText(t), formatRate(best->throughputPerSecond, vision ? tr("images") : tr("tokens")),
+                 formatGiB(best->peakBytes), leversText(best->levers), layoutText(best->config) });
+    }
+    for (int i = 0; i < m_typesTable->rowCount(); ++i) {
+        for (int k = 0; k < m_typesTable->columnCount(); ++k) {
+            QTableWidgetItem* item = m_typesTable->item(i, k);
+            item->setFlags(k == kPriceColumn ? item->flags() | Qt::ItemIsEditable
+                                             : item->flags() & ~Qt::ItemIsEditable);
+        }
+    }
+    m_typesStatus->setText(typesStatus());
+    emit typePlansShown();
+}
+
+QString PlanView::typesStatus() const
+{
+    if (!m_typesError.isEmpty())
+        return m_typesError;
+    if (m_types.empty())
+        return QString();
+    return tr("The same job on %n GPU(s) of each type: the time to train %1 and the GPU-hours, by the fastest layout "
+              "that fits (as `headroom plan --gpu … --tokens`), fastest first. Type a price per GPU-hour for the cost; "
+              "double-click a type to apply its GPU and layout.",
+              nullptr, m_gpus->value())
+        .arg(tr("%1 billion tokens").arg(QLocale().toString(m_tokens->value(), 'g', 6)));
 }
 
 } // namespace headroom::gui

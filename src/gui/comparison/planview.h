@@ -7,7 +7,12 @@
 // Pareto front of memory per GPU against step time, and why the others were rejected. Double-clicking a layout
 // asks the window to apply it (layoutRequested).
 //
-// The plan is recomputed a moment after the last change while the view is visible; a result that arrives after a
+// Its second tab answers "what should I rent?" (issue 31): the same job on each GPU type the user ticks, with the
+// time to train a number of tokens, the GPU-hours and the fastest layout of each (planGpuTypes, `headroom plan
+// --gpu a,b,c --tokens N`), and the cost where the user types a price per GPU-hour (`--price id=USD`).
+// Double-clicking a type applies that GPU with its layout (gpuLayoutRequested).
+//
+// A plan is recomputed a moment after the last change while its tab is visible; a result that arrives after a
 // newer change is dropped.
 
 #include "chartstyle.h"
@@ -20,14 +25,19 @@ class QChart;
 class QLabel;
 class QLineSeries;
 class QScatterSeries;
+class QDoubleSpinBox;
+class QMenu;
 class QSpinBox;
+class QTabWidget;
 class QTableWidget;
+class QToolButton;
 class QTimer;
 class QValueAxis;
 template <typename T>
 class QFutureWatcher;
 QT_END_NAMESPACE
 
+#include <map>
 #include <optional>
 #include <string>
 
@@ -46,6 +56,19 @@ public:
     QTableWidget* table() const { return m_table; }
     QSpinBox* gpusSpin() const { return m_gpus; }
     QString status() const;
+    // The GPU-types tab: the plans shown (fastest first), the GPU ids ticked, the tokens to train.
+    const std::vector<GpuTypePlan>& typePlans() const { return m_types; }
+    std::vector<std::string> typeIds() const;
+    void setTypeIds(const std::vector<std::string>& ids);
+    double tokens() const;
+    QTableWidget* typesTable() const { return m_typesTable; }
+    QTabWidget* tabs() const { return m_tabs; }
+    // The GPUs the tab compares at first: the explainer's question, what an RTX 3090, A100 or H100 buys over the
+    // scenario's own GPU.
+    static std::vector<std::string> defaultTypeIds();
+    // What a GPU-hour of a type costs, as typed into the table (USD); the cost column is the GPU-hours times it.
+    void setPrice(const std::string& gpuId, const QString& typed);
+    std::optional<double> price(const std::string& gpuId) const;
     void setChartStyle(const ChartStyle& style);
     // A rejection of the planner in the window's language, by its kind (a switch that -Wswitch keeps complete); a
     // layout the simulator refused keeps the simulator's message.
@@ -60,7 +83,9 @@ public slots:
 
 signals:
     void layoutRequested(const headroom::TrainingConfig& config);
-    void planShown(); // after a result is on screen
+    void gpuLayoutRequested(const QString& gpuId, const headroom::TrainingConfig& config);
+    void planShown();      // after a result is on screen
+    void typePlansShown(); // after the GPU types' plans are on screen
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -72,9 +97,24 @@ private:
         QString error;
         unsigned generation = 0;
     };
+    struct TypesOutcome {
+        std::vector<GpuTypePlan> types;
+        QString error;
+    };
     void start();
     void show(const Outcome& outcome);
     void retranslate();
+    PlanRequest request() const;
+    void changed();
+    bool typesVisible() const;
+    void startTypes();
+    void showTypes(const TypesOutcome& outcome);
+    QString typesStatus() const;
+    QString priceText(const std::string& gpuId) const;
+    QString costText(const GpuTypePlan& type) const;
+    void buildTypesTab();
+    void fillTypeMenu();
+    void showTypeCount();
 
     const Catalog& m_catalog;
     Scenario m_scenario;
@@ -98,6 +138,20 @@ private:
     QValueAxis* m_y = nullptr;
     QScatterSeries* m_layouts = nullptr;
     QLineSeries* m_front = nullptr;
+
+    QTabWidget* m_tabs = nullptr;
+    bool m_typesDirty = true;
+    std::vector<GpuTypePlan> m_types;
+    QString m_typesError;
+    QFutureWatcher<TypesOutcome>* m_typesWatcher = nullptr;
+    QDoubleSpinBox* m_tokens = nullptr;
+    QLabel* m_tokensLabel = nullptr;
+    QToolButton* m_typeButton = nullptr;
+    QMenu* m_typeMenu = nullptr;
+    std::vector<std::string> m_typeIds;
+    std::map<std::string, double> m_prices; // USD per GPU-hour, by GPU id
+    QLabel* m_typesStatus = nullptr;
+    QTableWidget* m_typesTable = nullptr;
 };
 
 } // namespace headroom::gui

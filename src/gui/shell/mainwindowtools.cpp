@@ -165,6 +165,14 @@ void MainWindow::setupTools()
         s.config = config;
         applyScenario(s, Action::Plan);
     });
+    connect(m_plan, &PlanView::gpuLayoutRequested, this, [this](const QString& id, const TrainingConfig& config) {
+        Scenario s = m_controller->scenario();
+        if (s.gpuId != id.toStdString())
+            s.overrides = {}; // what-if figures belong to the GPU they were set for (planGpuTypes drops them too)
+        s.gpuId = id.toStdString();
+        s.config = config;
+        applyScenario(s, Action::Plan);
+    });
 
     // The tour is a card in the chart grid beside the chart it talks about (arrangeCharts), not a dock: a dock's
     // minimum width grew a 1024 x 768 presentation window past its screen.
