@@ -3743,6 +3743,10 @@
         <source>Optim</source>
         <translation>优化</translation>
     </message>
+    <message>
+        <source>- - %1</source>
+        <translation>- - %1</translation>
+    </message>
 </context>
 <context>
     <name>headroom::gui::ModelEditorDialog</name>
@@ -4097,6 +4101,118 @@
     <message>
         <source>does not fit: the most loaded rank&apos;s peak is above the GPU&apos;s memory</source>
         <translation>放不下：负载最重的进程的峰值超过 GPU 显存</translation>
+    </message>
+    <message>
+        <source>t %1</source>
+        <translation>t %1</translation>
+    </message>
+    <message>
+        <source>p %1</source>
+        <translation>p %1</translation>
+    </message>
+    <message>
+        <source>cp %1</source>
+        <translation>cp %1</translation>
+    </message>
+    <message>
+        <source>dp %1</source>
+        <translation>dp %1</translation>
+    </message>
+    <message>
+        <source>ep %1</source>
+        <translation>ep %1</translation>
+    </message>
+    <message>
+        <source>ZeRO %1</source>
+        <translation>ZeRO %1</translation>
+    </message>
+    <message>
+        <source>checkpointing: %1</source>
+        <translation>激活检查点：%1</translation>
+    </message>
+    <message>
+        <source>micro-batch %1 × %2</source>
+        <translation>微批次 %1 × %2</translation>
+    </message>
+    <message>
+        <source>Layouts</source>
+        <translation>布局</translation>
+    </message>
+    <message>
+        <source>GPU types</source>
+        <translation>GPU 型号</translation>
+    </message>
+    <message>
+        <source>&amp;tokens to train (billions)</source>
+        <translation>训练词元数，十亿(&amp;T)</translation>
+    </message>
+    <message>
+        <source>GPU t&amp;ypes (%1)</source>
+        <translation>GPU 型号 (%1)(&amp;Y)</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>time to train</source>
+        <translation>训练时间</translation>
+    </message>
+    <message>
+        <source>GPU-hours</source>
+        <translation>GPU 时</translation>
+    </message>
+    <message>
+        <source>fastest layout</source>
+        <translation>最快布局</translation>
+    </message>
+    <message numerus="yes">
+        <source>Planning %n GPU type(s)…</source>
+        <translation>
+            <numerusform>正在为 %n 种 GPU 型号规划…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>lowest peak %1</source>
+        <translation>最低峰值 %1</translation>
+    </message>
+    <message>
+        <source>does not fit</source>
+        <translation>放不下</translation>
+    </message>
+    <message>
+        <source>images</source>
+        <translation>张图像</translation>
+    </message>
+    <message>
+        <source>tokens</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <source>%1 billion tokens</source>
+        <translation>%1 十亿词元</translation>
+    </message>
+    <message>
+        <source>USD per GPU-hour</source>
+        <translation>美元/GPU 时</translation>
+    </message>
+    <message>
+        <source>cost</source>
+        <translation>费用</translation>
+    </message>
+    <message>
+        <source>Type what a GPU-hour of this type costs you: the cost is the GPU-hours times it</source>
+        <translation>输入该型号每 GPU 时的价格：费用即 GPU 时乘以它</translation>
+    </message>
+    <message>
+        <source>$%1</source>
+        <translation>$%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>The same job on %n GPU(s) of each type: the time to train %1 and the GPU-hours, by the fastest layout that fits (as `headroom plan --gpu … --tokens`), fastest first. Type a price per GPU-hour for the cost; double-click a type to apply its GPU and layout.</source>
+        <translation>
+            <numerusform>同一任务在每种型号的 %n 个 GPU 上：按放得下的最快布局计算训练 %1 的时间和 GPU 时（同 `headroom plan --gpu … --tokens`），最快的在前。输入每 GPU 时的价格即得费用；双击一种型号即可应用它的 GPU 和布局。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -4582,6 +4698,16 @@
     <message>
         <source>What would help:</source>
         <translation>可行的改动：</translation>
+    </message>
+    <message numerus="yes">
+        <source>(%n more)</source>
+        <translation>
+            <numerusform>（还有 %n 项）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(fewer)</source>
+        <translation>（收起）</translation>
     </message>
 </context>
 </TS>

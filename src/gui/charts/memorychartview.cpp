@@ -146,10 +146,9 @@ void MemoryChartView::setResult(const std::shared_ptr<const SimulationResult>& r
     setStableTop(m_axisY, top * 1.12 / kGiB);
 
     showFit(e.fits, e.headroomBytes);
-    QString capacity = tr("%1 capacity").arg(formatGiB(e.capacityBytes, 1));
+    m_capacityText = tr("%1 capacity").arg(formatGiB(e.capacityBytes, 1));
     if (e.gpu.memoryOverridden)
-        capacity += tr(" (what-if)");
-    setTextIfChanged(m_capacityLabel, capacity);
+        m_capacityText += tr(" (what-if)");
     placeLabels();
 }
 
@@ -299,28 +298,54 @@ void MemoryChartView::placeVerdict()
     m_verdict->setPos(chosen.topLeft());
 }
 
-// On the capacity line, off the bars: above or under it, at its right or its left end, the first of these that
-// touches no bar (a bar that reaches the line covered "12.0 GiB capacity" at the right end).
+// On the capacity line, off the bars: above or under it, at its right or its left end, then in a gap between bars,
+// the first of these that touches no bar (a bar that reaches the line covered "12.0 GiB capacity" at the right end).
+// Where bars leave no room on the line (Llama 2 7B on the 12 GB A3000: the line under every bar), the label becomes
+// a key, "- - 12.0 GiB capacity", in the clear space above the bars.
 void MemoryChartView::placeCapacityLabel()
 {
     QChart* c = chart();
     const QRectF plot = c->plotArea();
-    const QRectF cr = m_capacityLabel->boundingRect();
-    const QPointF right = c->mapToPosition(QPointF(2.5, m_capacityBytes / kGiB), m_capacity);
     const QList<QRectF> bars = barRects();
-    const qreal left = plot.left() + 2.0, end = right.x() - cr.width() - 2.0;
-    const qreal above = right.y() - cr.height() - 2.0, below = right.y() + 2.0;
-    const QPointF candidates[] = { { end, above }, { end, below }, { left, above }, { left, below } };
-    QPointF chosen = candidates[0];
-    for (const QPointF& pos : candidates) {
-        const QRectF r(pos, cr.size());
-        if (r.top() < plot.top() || r.bottom() > plot.bottom())
-            continue;
-        if (std::none_of(bars.begin(), bars.end(), [&](const QRectF& b) { return b.intersects(r); })) {
-            chosen = pos;
+    auto clear = [&](const QRectF& r) {
+        return r.top() >= plot.top() && r.bottom() <= plot.bottom() && r.left() >= plot.left() - 0.5
+            && r.right() <= plot.right() + 0.5
+            && std::none_of(bars.begin(), bars.end(), [&](const QRectF& b) { return b.intersects(r); });
+    };
+    // Measured, not set, until its place is known: setting the text twice on every tick re-lays out the item twice.
+    const QFontMetricsF fm(m_capacityLabel->font());
+    const QString key = tr("- - %1").arg(m_capacityText);
+    const QSizeF size(fm.horizontalAdvance(m_capacityText), fm.height());
+    const QPointF right = c->mapToPosition(QPointF(2.5, m_capacityBytes / kGiB), m_capacity);
+    const qreal above = right.y() - size.height() - 2.0, below = right.y() + 2.0;
+    QList<qreal> xs { right.x() - size.width() - 2.0, plot.left() + 2.0 };
+    // The gaps between the bars (and beside the outer ones), in order from the right.
+    QList<qreal> edges { plot.left() };
+    for (const QRectF& b : bars)
+        edges << b.left() << b.right();
+    edges << plot.right();
+    for (qsizetype i = edges.size() - 2; i >= 0; i -= 2) {
+        if (edges[i + 1] - edges[i] >= size.width() + 4.0)
+            xs << (edges[i] + edges[i + 1] - size.width()) / 2.0;
+    }
+    for (const qreal x : xs) {
+        for (const qreal y : { above, below }) {
+            if (clear(QRectF(QPointF(x, y), size))) {
+                setTextIfChanged(m_capacityLabel, m_capacityText);
+                m_capacityLabel->setPos(x, y);
+                return;
+            }
+        }
+    }
+    const QSizeF keySize(fm.horizontalAdvance(key), fm.height());
+    QPointF chosen(plot.right() - keySize.width() - 2.0, plot.top() + 2.0);
+    for (const qreal x : { plot.right() - keySize.width() - 2.0, plot.left() + 2.0 }) {
+        if (clear(QRectF(QPointF(x, plot.top() + 2.0), keySize))) {
+            chosen = QPointF(x, plot.top() + 2.0);
             break;
         }
     }
+    setTextIfChanged(m_capacityLabel, key);
     m_capacityLabel->setPos(chosen);
 }
 

@@ -54,7 +54,8 @@ private:
     QCategoryAxis* m_axisX = nullptr;
     QValueAxis* m_axisY = nullptr;
     QGraphicsSimpleTextItem* m_verdict = nullptr;
-    QString m_verdictText; // on one line; the item's text may be wrapped
+    QString m_verdictText;  // on one line; the item's text may be wrapped
+    QString m_capacityText; // "12.0 GiB capacity"
     std::array<QString, 3> m_phaseNames;
     std::array<QString, 3> m_phaseShort; // "Fwd", where a narrow chart has no room for "Forward"
     QGraphicsSimpleTextItem* m_capacityLabel = nullptr;

@@ -406,12 +406,16 @@ std::vector<QRectF> RooflineView::dataInChart() const
 {
     std::vector<QRectF> rects;
     QChart* c = chart();
+    const QRectF plot = c->plotArea();
     for (const DotsItem* item : { m_dots, m_baselineDots }) {
         if (!item->isVisible())
             continue;
         for (const auto& d : item->dots()) {
+            // As DotsItem paints them: a dot outside the axes' ranges not at all, the others clipped to the plot.
             const QPointF at = c->mapToPosition(d.at, m_bandwidth);
-            rects.emplace_back(at.x() - d.diameter / 2, at.y() - d.diameter / 2, d.diameter, d.diameter);
+            if (plot.contains(at))
+                rects.push_back(
+                    QRectF(at.x() - d.diameter / 2, at.y() - d.diameter / 2, d.diameter, d.diameter).intersected(plot));
         }
     }
     for (const QScatterSeries* star : { m_step, m_baselineStep, m_linkStep }) {

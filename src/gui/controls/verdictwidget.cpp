@@ -45,10 +45,16 @@ VerdictWidget::VerdictWidget(QWidget* parent)
             emit fixRequested(m_background.fixes[i].config);
     });
     connect(m_fixes, &QLabel::linkActivated, this, [this](const QString& link) {
-        if (link != QLatin1String("warnings"))
+        if (link == QLatin1String("warnings"))
+            m_warningsExpanded = !m_warningsExpanded;
+        else if (link == QLatin1String("fixes"))
+            m_fixesExpanded = !m_fixesExpanded;
+        else
             return;
-        m_warningsExpanded = !m_warningsExpanded;
-        showFixesAndWarnings();
+        if (link == QLatin1String("fixes") && m_result)
+            render();
+        else
+            showFixesAndWarnings();
     });
     connect(m_details, &QLabel::linkActivated, this, &VerdictWidget::explainRequested);
     setPresentationMode(false);
@@ -69,6 +75,15 @@ void VerdictWidget::setPresentationMode(bool on)
     if (changed && m_result)
         render(); // the number of suggestions shown
     fitHeights();
+}
+
+void VerdictWidget::setCompact(bool on)
+{
+    if (m_compact == on)
+        return;
+    m_compact = on;
+    if (m_result)
+        render();
 }
 
 void VerdictWidget::fitHeights()
@@ -258,13 +273,18 @@ void VerdictWidget::renderFixes(const Estimate& e)
         } else {
             // One suggestion per line: the change (click to apply), what it saves, what it costs.
             QStringList items;
-            const std::size_t most = m_presentation ? 2 : 4;
-            for (std::size_t i = 0; i < m_background.fixes.size() && i < most; ++i) {
+            const std::size_t all = std::min<std::size_t>(m_background.fixes.size(), m_presentation ? 2 : 4);
+            const bool folded = m_compact && !m_fixesExpanded && all > 1;
+            for (std::size_t i = 0; i < (folded ? 1 : all); ++i) {
                 const Fix& f = m_background.fixes[i];
                 items << QStringLiteral("→ <a href=\"fix:%1\">%2</a> — %3")
                              .arg(i)
                              .arg(Labels::fix(f).toHtmlEscaped(), ScenarioText::fixEffect(f, e).toHtmlEscaped());
             }
+            if (folded)
+                items.back() += QStringLiteral(" <a href=\"fixes\">%1</a>").arg(tr("(%n more)", nullptr, int(all - 1)));
+            else if (m_compact && all > 1)
+                items.back() += QStringLiteral(" <a href=\"fixes\">%1</a>").arg(tr("(fewer)"));
             fixes = tr("What would help:") + QStringLiteral("<br>") + items.join(QStringLiteral("<br>"));
         }
     }

@@ -24,6 +24,10 @@ public:
     void setResult(const std::shared_ptr<const SimulationResult>& result);
     void setBackground(const SearchResult& background, bool pending);
     void setPresentationMode(bool on);
+    // Short of room (a small window with a dock open): one suggestion, and a link to the others, so that the charts
+    // under the verdict keep their height. The link expands them (and folds them again).
+    void setCompact(bool on);
+    bool compact() const { return m_compact; }
     // A measurement to state beside the prediction while the scenario is the one it ran; null for none.
     void setMeasured(std::shared_ptr<const Measured> measured);
 
@@ -58,6 +62,8 @@ private:
     QStringList m_warnings;
     bool m_presentation = false; // at most two suggestions: the projected verdict must leave room for a chart
     bool m_warningsExpanded = false;
+    bool m_compact = false;
+    bool m_fixesExpanded = false;
 };
 
 } // namespace headroom::gui

@@ -11,6 +11,7 @@
 
 #include <QDockWidget>
 #include <QEvent>
+#include <QFontMetrics>
 #include <QGridLayout>
 #include <QTabBar>
 #include <QTimer>
@@ -58,7 +59,7 @@ QSize MainWindow::readableChartSize() const
     // At 300 x 190 px a chart keeps three ticks on each axis and its title on two lines at the desktop font;
     // presentation fonts need proportionally more.
     const double scale = m_presentation ? std::max(1.0, m_appliedScale * 0.8) : 1.0;
-    return QSize(int(300 * scale), int(190 * scale));
+    return QSize(int(300 * scale), int(220 * scale));
 }
 
 // The room under the verdict, the legend and the tabs (counted whether they show or not, so that showing them
@@ -96,6 +97,11 @@ void MainWindow::arrangeCharts()
     const bool twoColumns = !laidOut || area.width() >= 2 * need.width() + gap;
     const bool twoRows = !laidOut || area.height() >= 2 * need.height() + gap;
     const bool touring = m_tour && m_tour->running() && m_tourCard;
+    // Short of room, the verdict folds its suggestions to one: where the results area could not hold the verdict with
+    // four of them and two readable charts (a 1024x768 window with a dock open). Decided by the area's height alone,
+    // never by the verdict's, so that folding cannot unfold it again.
+    const int line = QFontMetrics(m_ui->verdict->font()).lineSpacing();
+    m_ui->verdict->setCompact(laidOut && m_ui->results->height() < 2 * need.height() + 18 * line);
     if (laidOut && (area.width() < need.width() || area.height() < need.height())) {
         // After this resize is over: resizing docks inside it would re-enter the window's layout.
         QTimer::singleShot(0, this, &MainWindow::shrinkSideDocks);
