@@ -238,6 +238,7 @@ private slots:
     void everyPanelIsChineseAfterRuntimeSwitch();
     void messagesHaveNoRawMarkup();
     void standardButtonsFollowTheLanguage();
+    void languageMenuFollowsTheLanguageInForce();
 };
 
 void TestTranslations::everyEntryIsFinished()
@@ -560,6 +561,38 @@ void TestTranslations::standardButtonsFollowTheLanguage()
     QVERIFY(language.apply(QStringLiteral("en")));
     QCoreApplication::processEvents();
     QCOMPARE(box.button(QDialogButtonBox::Cancel)->text(), QStringLiteral("Cancel"));
+}
+
+// `headroom --language en` with Chinese stored: View > Language marks English, the language in force, and choosing
+// 简体中文 switches the window (it was marked already and did nothing).
+void TestTranslations::languageMenuFollowsTheLanguageInForce()
+{
+    QTemporaryDir dir;
+    AppSettings settings(dir.filePath(QStringLiteral("s.ini")), nullptr);
+    settings.setLanguage(QStringLiteral("zh_CN"));
+    SimulationController controller(CatalogLoader::bundled());
+    Language language;
+    QVERIFY(language.apply(QStringLiteral("en"))); // as --language en does, over the stored choice
+    QObject::connect(&settings, &AppSettings::languageChanged, &language,
+                     [&language](const QString& code) { language.apply(code); });
+    MainWindow window(&controller, &settings);
+    window.applyScenario(defaultScenario());
+    auto* menu = window.findChild<QMenu*>(QStringLiteral("languageMenu"));
+    QVERIFY(menu);
+    QAction* chinese = nullptr;
+    QString marked;
+    for (QAction* a : menu->actions()) {
+        if (a->isChecked())
+            marked = a->data().toString();
+        if (a->data().toString() == QLatin1String("zh_CN"))
+            chinese = a;
+    }
+    QCOMPARE(marked, QStringLiteral("en"));
+    QVERIFY(chinese);
+    chinese->trigger();
+    QCoreApplication::processEvents();
+    QCOMPARE(window.menuBar()->actions().first()->text(), QStringLiteral("文件(&F)"));
+    QVERIFY(language.apply(QStringLiteral("en")));
 }
 
 QTEST_MAIN(TestTranslations)

@@ -61,8 +61,7 @@ QString AppSettings::language() const
 
 void AppSettings::setLanguage(const QString& code)
 {
-    if (code == language())
-        return;
+    // Announced even when it is the stored one: `--language` may have put another in force for this run.
     m_settings.setValue(kLanguage, code);
     emit languageChanged(code);
 }

@@ -95,7 +95,8 @@ void MainWindow::populateLanguageMenu()
 {
     m_ui->languageMenu->clear();
     auto* group = new QActionGroup(m_ui->languageMenu);
-    const QString chosen = m_settings->language();
+    // The language in force, which `headroom --language` may have chosen for this run over the stored one.
+    const QString chosen = Language::activeSetting();
     auto add = [&](const QString& code, const QString& text) {
         QAction* a = m_ui->languageMenu->addAction(text);
         a->setCheckable(true);
