@@ -38,12 +38,21 @@
 #include <QTest>
 #include <QTextDocument>
 
+#include <algorithm>
 #include <cstring>
+#include <vector>
 
 using namespace headroom;
 using namespace headroom::gui;
 
 namespace {
+
+// The windows alive now, whose background work settle() waits for.
+std::vector<const SimulationController*>& liveControllers()
+{
+    static std::vector<const SimulationController*> controllers;
+    return controllers;
+}
 
 // One live window with its own settings, as `headroom` builds it.
 struct Window {
@@ -51,6 +60,10 @@ struct Window {
     AppSettings settings { dir.filePath(QStringLiteral("settings.ini")), nullptr };
     SimulationController controller { CatalogLoader::bundled() };
     MainWindow window { &controller, &settings };
+    Window() { liveControllers().push_back(&controller); }
+    ~Window() { std::erase(liveControllers(), &controller); }
+    Window(const Window&) = delete;
+    Window& operator=(const Window&) = delete;
 };
 
 struct TextBox {
@@ -171,8 +184,14 @@ double differingFraction(const QImage& a, const QImage& b)
     return double(differing) / double(x.width() * x.height());
 }
 
+// Every window's background work (the allocator replay and the searches, whose answer can change the verdict's
+// height and so every chart's size) delivered, then the layouts that follow it run. On a loaded machine (ctest runs
+// two suites at once) the replay of Llama 2 7B outlasted a fixed wait, and a chart was read mid-layout.
 void settle()
 {
+    QTRY_VERIFY_WITH_TIMEOUT(std::none_of(liveControllers().begin(), liveControllers().end(),
+                                          [](const SimulationController* c) { return c->backgroundPending(); }),
+                             60000);
     for (int i = 0; i < 5; ++i) {
         QCoreApplication::processEvents();
         QTest::qWait(20);
