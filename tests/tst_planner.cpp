@@ -12,6 +12,9 @@
 #include <QJsonObject>
 #include <QTest>
 
+#include <tuple>
+#include <vector>
+
 using namespace headroom;
 
 class TestPlanner : public QObject {
@@ -28,6 +31,7 @@ private slots:
     void leverRowsReproduce();
     void unevenStagesWhereTheBlocksDoNotDivide();
     void acrossGpuTypes();
+    void gpuTypeFrontByHand();
 };
 
 namespace {
@@ -347,6 +351,11 @@ void TestPlanner::acrossGpuTypes()
     const QJsonObject h100 = types.first().toObject();
     QCOMPARE(h100.value(QStringLiteral("cost")).toDouble(), 2.5 * h100.value(QStringLiteral("gpu_hours")).toDouble());
     QVERIFY(!types.last().toObject().contains(QStringLiteral("cost")));
+    // Two of the four types priced: the front is taken against the GPU-hours, which on 8 GPUs of each type follow
+    // the time, so the fastest alone is on it.
+    QCOMPARE(j.value(QStringLiteral("front_against")).toString(), QStringLiteral("gpu_hours"));
+    for (const QJsonValue& v : types)
+        QCOMPARE(v.toObject().value(QStringLiteral("pareto_front")).toBool(), v == types.first());
 
     // The table: one line per type with its time, GPU-hours and layout.
     const ::test::CliRun table = ::test::runHeadroom(QStringList { QStringLiteral("plan") } + args);
@@ -360,6 +369,36 @@ void TestPlanner::acrossGpuTypes()
         words("plan --gpu rtx-4090,rtx-3090 --price h100-sxm5-80gb=2"));
     QCOMPARE(notListed.code, 2);
     QVERIFY2(notListed.err.contains("--price"), notListed.err.constData());
+}
+
+// The front of time to train against cost, counted by hand on five made-up types (8 GPUs each; GPU-hours = hours
+// x 8): A 10 h at $1 ($80), B 5 h at $3 ($120), C 6 h at $4 ($192: B is faster and cheaper), D does not fit, E as A
+// (a tie: neither is better in one). With E's price gone the front is against the GPU-hours: B alone (40 GPU-hours
+// against A's and E's 80 and C's 48).
+void TestPlanner::gpuTypeFrontByHand()
+{
+    std::vector<GpuTypePlan> types;
+    for (auto [id, hours, fits] :
+         { std::tuple { "A", 10.0, true }, std::tuple { "B", 5.0, true }, std::tuple { "C", 6.0, true },
+           std::tuple { "D", 0.0, false }, std::tuple { "E", 10.0, true } }) {
+        GpuTypePlan t;
+        t.gpuId = id;
+        t.fits = fits;
+        t.seconds = hours * 3600.0;
+        t.gpuHours = hours * 8.0;
+        types.push_back(t);
+    }
+    GpuPrices prices { { "A", 1.0 }, { "B", 3.0 }, { "C", 4.0 }, { "E", 1.0 } };
+    QCOMPARE(gpuTypeCost(types[1], prices).value_or(-1.0), 120.0);
+    QCOMPARE(gpuTypeCost(types[2], prices).value_or(-1.0), 192.0);
+    QVERIFY(!gpuTypeCost(types[3], { { "D", 1.0 } }));
+    GpuTypeFront front = gpuTypeFront(types, prices);
+    QVERIFY(front.byCost);
+    QCOMPARE(front.onFront, (std::vector<bool> { true, true, false, false, true }));
+    prices.erase("E");
+    front = gpuTypeFront(types, prices);
+    QVERIFY(!front.byCost);
+    QCOMPARE(front.onFront, (std::vector<bool> { false, true, false, false, false }));
 }
 
 QTEST_GUILESS_MAIN(TestPlanner)

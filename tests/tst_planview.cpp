@@ -2,17 +2,21 @@
 // for the same request, fastest first; double-clicking one applies it to the window's scenario. Its GPU-types tab
 // is planGpuTypes (`headroom plan --gpu a,b,c --tokens N`) for the GPUs ticked.
 
+#include "gpucomparisonmodel.h"
 #include "language.h"
 #include "planview.h"
 #include "sanitizer.h"
 #include "testsupport.h"
 #include "windowfixture.h"
 
+#include <QLineSeries>
 #include <QRegularExpression>
+#include <QScatterSeries>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QToolButton>
+#include <QValueAxis>
 
 using namespace headroom;
 
@@ -164,6 +168,28 @@ void TestPlanView::comparesGpuTypes()
     view->typesTable()->item(0, 3)->setText(QStringLiteral("cheap"));
     QVERIFY(!view->price("h100-sxm5-80gb"));
     QCOMPARE(view->typesTable()->item(0, 4)->text(), QStringLiteral("–"));
+
+    // The chart: a dot per type, named. Unpriced, against the GPU-hours, which on 8 GPUs of each type follow the
+    // time: the fastest alone is on the front. Priced, against the cost: the fastest (nothing is faster) and the
+    // cheapest (nothing is cheaper) are on it, whatever lies between.
+    QCOMPARE(view->typeDots()->count(), 4);
+    QVERIFY(view->typeAxisX()->titleText().contains(QStringLiteral("GPU-hours")));
+    QCOMPARE(view->typeFrontLine()->count(), 1);
+    QCOMPARE(view->typeFrontLine()->at(0).y(), got.front().seconds / 3600.0);
+    QVERIFY(view->typeNamesShown().contains(gui::GpuComparisonModel::shortName(headroom::test::gpu("h100-sxm5-80gb"))));
+    QCOMPARE(view->typeNamesShown().size(), 4);
+    const QStringList prices { QStringLiteral("4"), QStringLiteral("2"), QStringLiteral("1"),
+                               QStringLiteral("0.01") }; // H100, A100, RTX 4090, laptop A3000 (fastest first)
+    for (int i = 0; i < 4; ++i)
+        view->typesTable()->item(i, 3)->setText(prices[i]);
+    QVERIFY(view->typeAxisX()->titleText().contains(QStringLiteral("USD")));
+    const QList<QPointF> front = view->typeFrontLine()->points();
+    QVERIFY(front.size() >= 2);
+    QCOMPARE(front.first().x(), 0.01 * got.back().gpuHours);  // the cheapest, left
+    QCOMPARE(front.last().y(), got.front().seconds / 3600.0); // the fastest, lowest
+    for (const QPointF& p : view->typeDots()->points())
+        for (const QPointF& f : front)
+            QVERIFY(!(p.x() < f.x() && p.y() < f.y())); // no dot beats one on the front in both
 
     auto* types = view->findChild<QToolButton*>(QStringLiteral("planGpuTypes"));
     QVERIFY(types);

@@ -4214,6 +4214,26 @@
             <numerusform>同一任务在每种型号的 %n 个 GPU 上：按放得下的最快布局计算训练 %1 的时间和 GPU 时（同 `headroom plan --gpu … --tokens`），最快的在前。输入每 GPU 时的价格即得费用；双击一种型号即可应用它的 GPU 和布局。</numerusform>
         </translation>
     </message>
+    <message>
+        <source>GPU types that fit: time to train against what it costs</source>
+        <translation>放得下的 GPU 型号：训练时间与花费</translation>
+    </message>
+    <message>
+        <source>time (h)</source>
+        <translation>时间（小时）</translation>
+    </message>
+    <message>
+        <source>none both faster and cheaper</source>
+        <translation>没有既更快又更便宜的</translation>
+    </message>
+    <message>
+        <source>cost (USD)</source>
+        <translation>花费（美元）</translation>
+    </message>
+    <message>
+        <source>GPU-hours (type prices for the cost)</source>
+        <translation>GPU 时（填入单价即得花费）</translation>
+    </message>
 </context>
 <context>
     <name>headroom::gui::RooflineView</name>

@@ -235,12 +235,14 @@ namespace {
         return buf;
     }
 
-    using Prices = std::map<std::string, double>;
+    using Prices = GpuPrices;
 
     json acrossJson(const std::vector<GpuTypePlan>& types, double tokens, int gpus, const Prices& prices)
     {
         json list = json::array();
-        for (const GpuTypePlan& g : types) {
+        const GpuTypeFront front = gpuTypeFront(types, prices);
+        for (std::size_t i = 0; i < types.size(); ++i) {
+            const GpuTypePlan& g = types[i];
             json j = { { "gpu", g.gpuId },
                        { "fits", g.fits },
                        { "considered", g.plan.considered },
@@ -248,17 +250,21 @@ namespace {
             if (g.fits) {
                 j["time_seconds"] = g.seconds;
                 j["gpu_hours"] = g.gpuHours;
+                j["pareto_front"] = bool(front.onFront[i]);
                 j["best"] = layoutJson(g.plan.layouts.front());
-                if (auto it = prices.find(g.gpuId); it != prices.end()) {
-                    j["price_per_gpu_hour"] = it->second;
-                    j["cost"] = it->second * g.gpuHours;
+                if (const auto cost = gpuTypeCost(g, prices)) {
+                    j["price_per_gpu_hour"] = prices.at(g.gpuId);
+                    j["cost"] = *cost;
                 }
             } else {
                 j["nearest"] = planJson(g.plan).value("nearest", json::object());
             }
             list.push_back(std::move(j));
         }
-        return { { "tokens", tokens }, { "gpus", gpus }, { "gpu_types", list } };
+        return { { "tokens", tokens },
+                 { "gpus", gpus },
+                 { "front_against", front.byCost ? "cost" : "gpu_hours" },
+                 { "gpu_types", list } };
     }
 
     std::string acrossTable(const std::vector<GpuTypePlan>& types, double tokens, int gpus, const Prices& prices)
@@ -284,10 +290,9 @@ namespace {
                 levers += (levers.empty() ? "" : "+") + x;
             for (const auto& [k, v] : layoutOptions(l.config))
                 layout += (layout.empty() ? "" : " ") + k + (v.empty() ? "" : " " + v);
-            const auto price = prices.find(g.gpuId);
             std::string cost = "-";
-            if (price != prices.end()) {
-                std::snprintf(line, sizeof line, "$%.0f", price->second * g.gpuHours);
+            if (const auto usd = gpuTypeCost(g, prices)) {
+                std::snprintf(line, sizeof line, "$%.0f", *usd);
                 cost = line;
             }
             std::snprintf(line, sizeof line, "  %-26s %-11s %9.0f %10s %11.0f %10s  %-16s  %s\n", g.gpuId.c_str(),
@@ -295,6 +300,14 @@ namespace {
                           formatBytes(l.peakBytes).c_str(), levers.empty() ? "-" : levers.c_str(), layout.c_str());
             out += line;
         }
+        const GpuTypeFront front = gpuTypeFront(types, prices);
+        std::string names;
+        for (std::size_t i = 0; i < types.size(); ++i)
+            names += front.onFront[i] ? (names.empty() ? "" : ", ") + types[i].gpuId : std::string();
+        if (!names.empty())
+            out += "\nOn the front of time against "
+                + std::string(front.byCost ? "cost" : "GPU-hours (--price for cost)")
+                + " (none both faster and cheaper): " + names + "\n";
         return out;
     }
 

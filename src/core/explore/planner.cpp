@@ -557,6 +557,33 @@ Expected<std::vector<GpuTypePlan>> planGpuTypes(const Catalog& catalog, const Pl
     return out;
 }
 
+std::optional<double> gpuTypeCost(const GpuTypePlan& type, const GpuPrices& prices)
+{
+    const auto price = prices.find(type.gpuId);
+    if (!type.fits || price == prices.end())
+        return std::nullopt;
+    return price->second * type.gpuHours;
+}
+
+GpuTypeFront gpuTypeFront(const std::vector<GpuTypePlan>& types, const GpuPrices& prices)
+{
+    GpuTypeFront front;
+    front.byCost = std::any_of(types.begin(), types.end(), [](const GpuTypePlan& t) { return t.fits; })
+        && std::all_of(types.begin(), types.end(),
+                       [&](const GpuTypePlan& t) { return !t.fits || prices.count(t.gpuId) > 0; });
+    front.onFront.assign(types.size(), false);
+    for (std::size_t i = 0; i < types.size(); ++i) {
+        if (!types[i].fits)
+            continue;
+        const double time = types[i].seconds, x = front.against(types[i], prices);
+        front.onFront[i] = std::none_of(types.begin(), types.end(), [&](const GpuTypePlan& o) {
+            const double ot = o.seconds, ox = front.against(o, prices);
+            return o.fits && ot <= time && ox <= x && (ot < time || ox < x);
+        });
+    }
+    return front;
+}
+
 std::string_view toString(PlanReason r)
 {
     switch (r) {

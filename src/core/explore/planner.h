@@ -11,6 +11,8 @@
 #include "simulate.h"
 
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -139,6 +141,27 @@ struct GpuTypePlan {
 // another GPU as `headroom estimate --gpu` drops them), those that fit first, fastest first.
 Expected<std::vector<GpuTypePlan>> planGpuTypes(const Catalog& catalog, const PlanRequest& request,
                                                 const std::vector<std::string>& gpuIds, double tokens);
+
+// USD per GPU-hour, by GPU id (`headroom plan --price id=USD`, the Plan dock's price column).
+using GpuPrices = std::map<std::string, double>;
+
+// What a GPU type's plan costs: its GPU-hours times its price; nothing where none fits or it has no price.
+std::optional<double> gpuTypeCost(const GpuTypePlan& type, const GpuPrices& prices);
+
+// The GPU types that fit on the front of time to train against cost: no other type that fits is as fast and as
+// cheap and better in one of the two ("what should I rent?"). Against the cost where every type that fits has a
+// price, else against the GPU-hours (byCost false; on N GPUs of each type they follow the time, so the fastest alone
+// is on that front). `onFront` in `types`' order.
+struct GpuTypeFront {
+    std::vector<bool> onFront;
+    bool byCost = false;
+    // The figure the front is taken against: the cost, or the GPU-hours.
+    double against(const GpuTypePlan& type, const GpuPrices& prices) const
+    {
+        return byCost ? gpuTypeCost(type, prices).value_or(0.0) : type.gpuHours;
+    }
+};
+GpuTypeFront gpuTypeFront(const std::vector<GpuTypePlan>& types, const GpuPrices& prices);
 
 // The links and nodes of a layout's collectives, as the estimate's time model takes them.
 std::vector<PlanLink> planLinks(const GpuSpec& gpu, const TrainingConfig& config);

@@ -1,6 +1,7 @@
 #include "planview.h"
 
 #include "formatting.h"
+#include "gpucomparisonmodel.h"
 #include "labels.h"
 #include "lazytoolview.h"
 #include "units.h"
@@ -11,11 +12,14 @@
 #include <QDoubleSpinBox>
 #include <QEvent>
 #include <QFutureWatcher>
+#include <QGraphicsLineItem>
+#include <QGraphicsSimpleTextItem>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineSeries>
 #include <QLocale>
+#include <QLogValueAxis>
 #include <QMenu>
 #include <QScatterSeries>
 #include <QSignalBlocker>
@@ -40,6 +44,33 @@ namespace {
     constexpr int kCostColumn = 4;
 
     QString text(std::string_view s) { return QString::fromLatin1(s.data(), qsizetype(s.size())); }
+
+    // Where a dot's name of `size` goes: right of the dot at `at`, else left, else a line or up to three above or
+    // below, held inside the plot, where it covers no dot and no name placed before it (`taken`, its first `dots`
+    // the dots); where every place covers something, the one that covers least, each dot counting twice.
+    QRectF namePlace(const QPointF& at, const QSizeF& size, const QRectF& plot, const std::vector<QRectF>& taken,
+                     std::size_t dots)
+    {
+        auto inPlot = [&](double x, double y) {
+            return QRectF(QPointF(std::clamp(x, plot.left(), std::max(plot.left(), plot.right() - size.width())),
+                                  std::clamp(y, plot.top(), std::max(plot.top(), plot.bottom() - size.height()))),
+                          size);
+        };
+        std::vector<QRectF> places;
+        for (const double line : { 0.0, -1.0, 1.0, -2.0, 2.0, -3.0, 3.0 }) {
+            const double y = at.y() - size.height() / 2.0 + line * size.height();
+            places.push_back(inPlot(at.x() + 7.0, y));
+            places.push_back(inPlot(at.x() - 7.0 - size.width(), y));
+        }
+        auto covered = [&](const QRectF& p) {
+            int n = 0;
+            for (std::size_t k = 0; k < taken.size(); ++k)
+                n += taken[k].intersects(p) ? (k < dots ? 2 : 1) : 0;
+            return n;
+        };
+        return *std::min_element(places.begin(), places.end(),
+                                 [&](const QRectF& a, const QRectF& b) { return covered(a) < covered(b); });
+    }
 
     // The planner's names (bf16-pure, adamw-8bit, offload, qlora), as `headroom plan` prints them.
     QString leversText(const std::vector<std::string>& levers)
@@ -134,25 +165,7 @@ PlanView::PlanView(const Catalog& catalog, QWidget* parent)
     auto* body = new QHBoxLayout;
     m_table = newTable(page, "planTable", 16);
     body->addWidget(m_table, 3);
-    auto* chartView = new QChartView(page);
-    chartView->setRenderHint(QPainter::Antialiasing);
-    chartView->setMinimumSize(280, 260);
-    m_chart = chartView->chart(); // the view's own: setChart() would hand it back to us, to leak
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
-    m_x = new QValueAxis(m_chart);
-    m_y = new QValueAxis(m_chart);
-    m_chart->addAxis(m_x, Qt::AlignBottom);
-    m_chart->addAxis(m_y, Qt::AlignLeft);
-    m_layouts = new QScatterSeries(m_chart);
-    m_layouts->setMarkerSize(7);
-    m_front = new QLineSeries(m_chart);
-    m_front->setPointsVisible(true);
-    for (QXYSeries* s : std::initializer_list<QXYSeries*> { m_layouts, m_front }) {
-        m_chart->addSeries(s);
-        s->attachAxis(m_x);
-        s->attachAxis(m_y);
-    }
-    body->addWidget(chartView, 2);
+    m_layoutChart = buildFrontChart(page, "planChart", body, false);
     pageLayout->addLayout(body, 1);
     m_rejected = new QLabel(page);
     m_rejected->setObjectName(QStringLiteral("planRejected"));
@@ -362,10 +375,10 @@ void PlanView::show(const Outcome& o)
         maxStep = std::max(maxStep, p.y());
     }
     std::sort(front.begin(), front.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
-    replaceIfChanged(m_layouts, all);
-    replaceIfChanged(m_front, front);
-    setStableTop(m_x, maxPeak * 1.05);
-    setStableTop(m_y, maxStep * 1.05);
+    replaceIfChanged(m_layoutChart.points, all);
+    replaceIfChanged(m_layoutChart.front, front);
+    setStableTop(static_cast<QValueAxis*>(m_layoutChart.x), maxPeak * 1.05);
+    setStableTop(static_cast<QValueAxis*>(m_layoutChart.y), maxStep * 1.05);
     QStringList reasons;
     for (const PlanRejection& x : m_result.rejected)
         reasons << tr("%1 × %2").arg(x.count).arg(reasonText(x));
@@ -407,7 +420,7 @@ void PlanView::retranslate()
     m_table->setHorizontalHeaderLabels({ tr("t"), tr("p"), tr("cp"), tr("dp"), tr("ep"), tr("schedule"), tr("SP"),
                                          tr("ZeRO"), tr("checkpointing"), tr("micro-batch"), tr("accumulation"),
                                          tr("peak/GPU"), tr("step"), tr("throughput"), tr("MFU"), tr("levers") });
-    m_chart->setTitle(tr("Layouts that fit: step time against memory per GPU"));
+    m_layoutChart.chart->setTitle(tr("Layouts that fit: step time against memory per GPU"));
     m_tabs->setTabText(0, tr("Layouts"));
     m_tabs->setTabText(1, tr("GPU types"));
     m_tokensLabel->setText(tr("&tokens to train (billions)"));
@@ -421,22 +434,65 @@ void PlanView::retranslate()
                                                        : typesStatus());
     if (m_watcher->isRunning()) // a plan started before the switch says so in the new language
         m_status->setText(tr("Planning %n GPU(s)…", nullptr, m_gpus->value()));
-    m_x->setTitleText(tr("peak per GPU (GiB)"));
-    m_y->setTitleText(tr("step (s)"));
-    m_layouts->setName(tr("layouts"));
-    m_front->setName(tr("Pareto front"));
+    m_layoutChart.x->setTitleText(tr("peak per GPU (GiB)"));
+    m_layoutChart.y->setTitleText(tr("step (s)"));
+    m_layoutChart.points->setName(tr("layouts"));
+    m_layoutChart.front->setName(tr("Pareto front"));
+    m_typeChart.chart->setTitle(tr("GPU types that fit: time to train against what it costs"));
+    m_typeChart.y->setTitleText(tr("time (h)"));
+    m_typeChart.points->setName(tr("GPU types"));
+    m_typeChart.front->setName(tr("none both faster and cheaper"));
+    showTypeChart();
     if (m_generation > 0 && !m_watcher->isRunning())
         m_status->setText(status());
 }
 
 void PlanView::setChartStyle(const ChartStyle& style)
 {
-    applyStyle(m_chart, style);
-    for (QAbstractAxis* a : std::initializer_list<QAbstractAxis*> { m_x, m_y })
-        applyAxisStyle(a, style);
-    m_layouts->setColor(QColor(0x56, 0xB4, 0xE9));
-    m_layouts->setBorderColor(QColor(0x56, 0xB4, 0xE9));
-    m_front->setPen(QPen(QColor(0xD5, 0x5E, 0x00), style.lineWidth));
+    for (const FrontChart* c : { &m_layoutChart, &m_typeChart }) {
+        applyStyle(c->chart, style);
+        for (QAbstractAxis* a : std::initializer_list<QAbstractAxis*> { c->x, c->y })
+            applyAxisStyle(a, style);
+        c->points->setColor(QColor(0x56, 0xB4, 0xE9));
+        c->points->setBorderColor(QColor(0x56, 0xB4, 0xE9));
+        c->front->setPen(QPen(QColor(0xD5, 0x5E, 0x00), style.lineWidth));
+    }
+    placeTypeNames(); // the names take the axis labels' font and colour
+}
+
+PlanView::FrontChart PlanView::buildFrontChart(QWidget* page, const char* objectName, QHBoxLayout* into,
+                                               bool logarithmic)
+{
+    auto* view = new QChartView(page);
+    view->setObjectName(QLatin1String(objectName));
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumSize(280, 260);
+    FrontChart c;
+    c.chart = view->chart(); // the view's own: setChart() would hand it back to us, to leak
+    c.chart->legend()->setAlignment(Qt::AlignBottom);
+    for (QAbstractAxis** axis : { &c.x, &c.y }) {
+        if (logarithmic) {
+            auto* log = new QLogValueAxis(c.chart);
+            log->setLabelFormat(QStringLiteral("%g"));
+            log->setMinorTickCount(8);
+            *axis = log;
+        } else {
+            *axis = new QValueAxis(c.chart);
+        }
+    }
+    c.chart->addAxis(c.x, Qt::AlignBottom);
+    c.chart->addAxis(c.y, Qt::AlignLeft);
+    c.points = new QScatterSeries(c.chart);
+    c.points->setMarkerSize(7);
+    c.front = new QLineSeries(c.chart);
+    c.front->setPointsVisible(true);
+    for (QXYSeries* s : std::initializer_list<QXYSeries*> { c.points, c.front }) {
+        c.chart->addSeries(s);
+        s->attachAxis(c.x);
+        s->attachAxis(c.y);
+    }
+    into->addWidget(view, 2);
+    return c;
 }
 
 std::vector<std::string> PlanView::defaultTypeIds() { return { "rtx-3090", "a100-sxm4-80gb", "h100-sxm5-80gb" }; }
@@ -473,7 +529,11 @@ void PlanView::buildTypesTab()
     // Only the price is typed in (its items alone are editable); a double-click elsewhere applies the row.
     m_typesTable->setEditTriggers(QAbstractItemView::SelectedClicked | QAbstractItemView::EditKeyPressed
                                   | QAbstractItemView::AnyKeyPressed);
-    layout->addWidget(m_typesTable, 1);
+    auto* body = new QHBoxLayout;
+    body->addWidget(m_typesTable, 3);
+    m_typeChart = buildFrontChart(page, "planTypesChart", body, true);
+    layout->addLayout(body, 1);
+    connect(m_typeChart.chart, &QChart::plotAreaChanged, this, &PlanView::placeTypeNames);
     connect(m_typesTable, &QTableWidget::itemChanged, this, [this](QTableWidgetItem* item) {
         if (item->column() == kPriceColumn && item->row() < int(m_types.size()))
             setPrice(m_types[std::size_t(item->row())].gpuId, item->text());
@@ -556,10 +616,8 @@ QString PlanView::priceText(const std::string& gpuId) const
 
 QString PlanView::costText(const GpuTypePlan& t) const
 {
-    const auto p = m_prices.find(t.gpuId);
-    if (p == m_prices.end() || !t.fits)
-        return QStringLiteral("–");
-    return tr("$%1").arg(QLocale().toString(p->second * t.gpuHours, 'f', 0));
+    const auto cost = gpuTypeCost(t, m_prices);
+    return cost ? tr("$%1").arg(QLocale().toString(*cost, 'f', 0)) : QStringLiteral("–");
 }
 
 std::optional<double> PlanView::price(const std::string& gpuId) const
@@ -589,6 +647,7 @@ void PlanView::setPrice(const std::string& gpuId, const QString& typed)
         m_typesTable->item(i, kPriceColumn)->setText(priceText(gpuId));
         m_typesTable->item(i, kCostColumn)->setText(costText(m_types[std::size_t(i)]));
     }
+    showTypeChart();
 }
 
 void PlanView::showTypes(const TypesOutcome& o)
@@ -624,7 +683,92 @@ void PlanView::showTypes(const TypesOutcome& o)
         }
     }
     m_typesStatus->setText(typesStatus());
+    showTypeChart();
     emit typePlansShown();
+}
+
+// A dot per GPU type that fits at (its cost, or its GPU-hours while a type that fits has no price; the hours to
+// train), and the front through those that no other type beats in both (gpuTypeFront).
+void PlanView::showTypeChart()
+{
+    m_typeFront = gpuTypeFront(m_types, m_prices);
+    QList<QPointF> dots, front;
+    double minX = 1e300, maxX = 0.0, minY = 1e300, maxY = 0.0;
+    for (std::size_t i = 0; i < m_types.size(); ++i) {
+        if (!m_types[i].fits)
+            continue;
+        const QPointF p(m_typeFront.against(m_types[i], m_prices), m_types[i].seconds / 3600.0);
+        dots << p;
+        if (m_typeFront.onFront[i])
+            front << p;
+        minX = std::min(minX, p.x());
+        maxX = std::max(maxX, p.x());
+        minY = std::min(minY, p.y());
+        maxY = std::max(maxY, p.y());
+    }
+    std::sort(front.begin(), front.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
+    replaceIfChanged(m_typeChart.points, dots);
+    replaceIfChanged(m_typeChart.front, front);
+    if (!dots.isEmpty() && minX > 0.0 && minY > 0.0) { // half a decade of room around the dots for their names
+        m_typeChart.x->setRange(minX / 3.0, maxX * 3.0);
+        m_typeChart.y->setRange(minY / 3.0, maxY * 3.0);
+    }
+    m_typeChart.x->setTitleText(m_typeFront.byCost ? tr("cost (USD)") : tr("GPU-hours (type prices for the cost)"));
+    placeTypeNames();
+}
+
+// Each dot's GPU name (short, as the GPU comparison's) beside it (namePlace), joined to its dot by a thin line
+// where it had to move away from it.
+void PlanView::placeTypeNames()
+{
+    QChart* c = m_typeChart.chart;
+    std::vector<QRectF> taken; // the dots, then each name placed
+    for (const QPointF& p : m_typeChart.points->points()) {
+        const QPointF at = c->mapToPosition(p, m_typeChart.points);
+        taken.emplace_back(at.x() - 4.0, at.y() - 4.0, 8.0, 8.0);
+    }
+    const std::size_t dots = taken.size();
+    std::size_t shown = 0;
+    for (const GpuTypePlan& t : m_types) {
+        if (!t.fits)
+            continue;
+        if (shown == m_typeNames.size()) {
+            m_typeNames.push_back(new QGraphicsSimpleTextItem(c));
+            m_typeNames.back()->setZValue(10);
+            m_typeLeaders.push_back(new QGraphicsLineItem(c));
+            m_typeLeaders.back()->setZValue(9);
+        }
+        QGraphicsSimpleTextItem* name = m_typeNames[shown];
+        QGraphicsLineItem* leader = m_typeLeaders[shown++];
+        const GpuSpec* g = m_catalog.gpu(t.gpuId);
+        name->setText(g ? GpuComparisonModel::shortName(*g) : QString::fromStdString(t.gpuId));
+        name->setFont(m_typeChart.x->labelsFont());
+        name->setBrush(m_typeChart.x->labelsBrush());
+        const QPointF at = c->mapToPosition(QPointF(m_typeFront.against(t, m_prices), t.seconds / 3600.0),
+                                            m_typeChart.points);
+        const QRectF place = namePlace(at, name->boundingRect().size(), c->plotArea(), taken, dots);
+        taken.push_back(place);
+        name->setPos(place.topLeft());
+        name->setVisible(true);
+        const QPointF near(std::clamp(at.x(), place.left(), place.right()),
+                           std::clamp(at.y(), place.top(), place.bottom()));
+        leader->setLine(QLineF(at, near));
+        leader->setPen(QPen(m_typeChart.x->labelsBrush().color(), 0.8));
+        leader->setVisible(QLineF(at, near).length() > 10.0);
+    }
+    for (std::size_t k = shown; k < m_typeNames.size(); ++k) {
+        m_typeNames[k]->setVisible(false);
+        m_typeLeaders[k]->setVisible(false);
+    }
+}
+
+QStringList PlanView::typeNamesShown() const
+{
+    QStringList names;
+    for (const QGraphicsSimpleTextItem* n : m_typeNames)
+        if (n->isVisible())
+            names << n->text();
+    return names;
 }
 
 QString PlanView::typesStatus() const

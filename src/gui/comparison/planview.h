@@ -27,11 +27,15 @@ class QLineSeries;
 class QScatterSeries;
 class QDoubleSpinBox;
 class QMenu;
+class QGraphicsLineItem;
+class QGraphicsSimpleTextItem;
+class QHBoxLayout;
 class QSpinBox;
 class QTabWidget;
 class QTableWidget;
 class QToolButton;
 class QTimer;
+class QAbstractAxis;
 class QValueAxis;
 template <typename T>
 class QFutureWatcher;
@@ -63,6 +67,11 @@ public:
     double tokens() const;
     QTableWidget* typesTable() const { return m_typesTable; }
     QTabWidget* tabs() const { return m_tabs; }
+    // The GPU types' chart: a dot per type that fits, the front through those on it, the x axis (cost or GPU-hours).
+    QScatterSeries* typeDots() const { return m_typeChart.points; }
+    QLineSeries* typeFrontLine() const { return m_typeChart.front; }
+    QAbstractAxis* typeAxisX() const { return m_typeChart.x; }
+    QStringList typeNamesShown() const;
     // The GPUs the tab compares at first: the explainer's question, what an RTX 3090, A100 or H100 buys over the
     // scenario's own GPU.
     static std::vector<std::string> defaultTypeIds();
@@ -133,11 +142,20 @@ private:
     QLabel* m_status = nullptr;
     QLabel* m_rejected = nullptr;
     QTableWidget* m_table = nullptr;
-    QChart* m_chart = nullptr;
-    QValueAxis* m_x = nullptr;
-    QValueAxis* m_y = nullptr;
-    QScatterSeries* m_layouts = nullptr;
-    QLineSeries* m_front = nullptr;
+    // A chart of points and their Pareto front: the layouts' (memory per GPU against step time), the GPU types'
+    // (cost or GPU-hours against the time to train, each dot named, on logarithmic axes: the types lie decades
+    // apart).
+    struct FrontChart {
+        QChart* chart = nullptr;
+        QAbstractAxis* x = nullptr; // a QValueAxis, or a QLogValueAxis (logarithmic)
+        QAbstractAxis* y = nullptr;
+        QScatterSeries* points = nullptr;
+        QLineSeries* front = nullptr;
+    };
+    static FrontChart buildFrontChart(QWidget* page, const char* objectName, QHBoxLayout* into, bool logarithmic);
+    void showTypeChart();
+    void placeTypeNames();
+    FrontChart m_layoutChart;
 
     QTabWidget* m_tabs = nullptr;
     bool m_typesDirty = true;
@@ -149,9 +167,13 @@ private:
     QToolButton* m_typeButton = nullptr;
     QMenu* m_typeMenu = nullptr;
     std::vector<std::string> m_typeIds;
-    std::map<std::string, double> m_prices; // USD per GPU-hour, by GPU id
+    GpuPrices m_prices; // USD per GPU-hour, by GPU id
     QLabel* m_typesStatus = nullptr;
     QTableWidget* m_typesTable = nullptr;
+    FrontChart m_typeChart;
+    GpuTypeFront m_typeFront;
+    std::vector<QGraphicsSimpleTextItem*> m_typeNames; // beside each dot, the GPU's name
+    std::vector<QGraphicsLineItem*> m_typeLeaders;     // from a name placed away from its dot to the dot
 };
 
 } // namespace headroom::gui
