@@ -5,6 +5,7 @@
 #include "batchscale.h"
 #include "batchsweepview.h"
 #include "catalogloader.h"
+#include "clirun.h"
 #include "controlpanel.h"
 #include "formatting.h"
 #include "mainwindow.h"
@@ -81,6 +82,7 @@ private slots:
     void typedNameResolvesToTheBestMatch();
     void batchSliderStepsOneByOneNearItsValue();
     void chartsGiveTheVerdictsAnswer();
+    void nothingFitsSaysNone();
     void everyControlHasItsUndoWords();
     void overheadStepIsOneMiB();
 
@@ -767,6 +769,28 @@ void TestMainWindow::chartsGiveTheVerdictsAnswer()
     QVERIFY2(m_window->memoryChart()->verdictText().contains(formatBytes(bg.verdict.freeBytes())),
              qPrintable(m_window->memoryChart()->verdictText()));
     QCOMPARE(m_window->sweepChart()->largestFitting(), double(bg.maxMicroBatch));
+}
+
+// Llama 2 7B on the 12 GB RTX A3000 under BF16 autocast: its FP32 weights alone are 6.74e9 x 4 B = 25.1 GiB, so
+// no sequence fits. The verdict said "longest sequence that fits: 0", a figure; the PDF and the CLI's report too.
+void TestMainWindow::nothingFitsSaysNone()
+{
+    Scenario s = defaultScenario();
+    s.gpuId = "rtx-a3000-12gb-laptop";
+    s.modelId = "llama-2-7b";
+    s.config.sequenceLength = 2048;
+    s.config.microBatch = 1;
+    QVERIFY(m_window->applyScenario(s));
+    QTRY_VERIFY_WITH_TIMEOUT(!m_controller->backgroundPending(), 60000);
+    QCOMPARE(m_controller->background().maxSequence, std::int64_t(0));
+    const QString details = m_window->verdict()->details();
+    QVERIFY2(details.contains(QStringLiteral("longest sequence that fits: none, not even the shortest")),
+             qPrintable(details));
+    QVERIFY2(!details.contains(QStringLiteral("fits: 0")), qPrintable(details));
+    const ::test::CliRun cli = ::test::runHeadroom(
+        { QStringLiteral("estimate"), QStringLiteral("--gpu"), QStringLiteral("rtx-a3000-12gb-laptop"),
+          QStringLiteral("--model"), QStringLiteral("llama-2-7b"), QStringLiteral("--seq"), QStringLiteral("2048") });
+    QVERIFY2(cli.out.contains("longest sequence: none, not even the shortest"), cli.out.constData());
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -2214,10 +2214,6 @@
 <context>
     <name>PdfReport</name>
     <message>
-        <source>Peak in the %1 of %2 (%3). Longest %4 that fits at this micro-batch: %5%6.</source>
-        <translation>峰值位于%2的%1（%3）。在此微批次下放得下的%4上限：%5%6。</translation>
-    </message>
-    <message>
         <source>recomputation</source>
         <translation>重计算</translation>
     </message>
@@ -2228,10 +2224,6 @@
     <message>
         <source>sequence</source>
         <translation>序列长度</translation>
-    </message>
-    <message>
-        <source> (the model&apos;s limit)</source>
-        <translation>（模型上限）</translation>
     </message>
     <message>
         <source>What would help:</source>
@@ -2340,6 +2332,10 @@
     <message>
         <source>Host issuing the operators</source>
         <translation>主机下发算子</translation>
+    </message>
+    <message>
+        <source>Peak in the %1 of %2 (%3). Longest %4 that fits at this micro-batch: %5.</source>
+        <translation>峰值位于%2的%1（%3）。在此微批次下放得下的%4上限：%5。</translation>
     </message>
 </context>
 <context>
@@ -2586,6 +2582,14 @@
     <message>
         <source>global batch %1 instead of %2</source>
         <translation>全局批次 %1（原为 %2）</translation>
+    </message>
+    <message>
+        <source>none, not even the shortest</source>
+        <translation>无，最短的也放不下</translation>
+    </message>
+    <message>
+        <source> (the model&apos;s limit)</source>
+        <translation>（模型上限）</translation>
     </message>
 </context>
 <context>
@@ -4636,14 +4640,6 @@
         <translation>序列长度</translation>
     </message>
     <message>
-        <source>longest %1 that fits: %2%3</source>
-        <translation>放得下的%1上限：%2%3</translation>
-    </message>
-    <message>
-        <source> (model limit)</source>
-        <translation>（模型上限）</translation>
-    </message>
-    <message>
         <source>images</source>
         <translation>张图像</translation>
     </message>
@@ -4728,6 +4724,10 @@
     <message>
         <source>(fewer)</source>
         <translation>（收起）</translation>
+    </message>
+    <message>
+        <source>longest %1 that fits: %2</source>
+        <translation>放得下的%1上限：%2</translation>
     </message>
 </context>
 </TS>

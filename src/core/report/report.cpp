@@ -531,9 +531,11 @@ namespace {
                                                            : "simulated peak");
         out += line;
         const std::string largest = e.maxMicroBatch > 0 ? std::to_string(e.maxMicroBatch) : "none, even at batch 1";
-        std::snprintf(line, sizeof line, "           largest micro-batch that fits: %s; longest %s: %lld%s\n",
-                      largest.c_str(), model.isVision() ? "image side" : "sequence", (long long)e.maxSequence,
-                      e.maxSequenceLimitedByModel ? " (model limit)" : "");
+        const std::string longest = e.maxSequence > 0
+            ? std::to_string(e.maxSequence) + (e.maxSequenceLimitedByModel ? " (model limit)" : "")
+            : "none, not even the shortest";
+        std::snprintf(line, sizeof line, "           largest micro-batch that fits: %s; longest %s: %s\n",
+                      largest.c_str(), model.isVision() ? "image side" : "sequence", longest.c_str());
         out += line;
         return out;
     }

@@ -216,10 +216,8 @@ void VerdictWidget::render()
     if (m_pending)
         sequence = tr("longest %1: …").arg(vision ? tr("image side") : tr("sequence"));
     else
-        sequence = tr("longest %1 that fits: %2%3")
-                       .arg(vision ? tr("image side") : tr("sequence"))
-                       .arg(m_background.maxSequence)
-                       .arg(m_background.maxSequenceLimitedByModel ? tr(" (model limit)") : QString());
+        sequence = tr("longest %1 that fits: %2")
+                       .arg(vision ? tr("image side") : tr("sequence"), ScenarioText::longest(m_background));
     const QString unit = vision ? tr("images") : tr("tokens");
     // What a fine-tuning method trains, as PEFT's print_trainable_parameters() counts it.
     const FinetuneMethod method = e.config.finetune.method;

@@ -41,12 +41,11 @@ namespace {
                     .arg(color, esc(ScenarioText::verdict(r, &bg)));
         const int layers = e.schedule ? e.schedule->layers : 0;
         html += QStringLiteral("<p style='margin:2px 0'>%1</p>")
-                    .arg(esc(Tr::tr("Peak in the %1 of %2 (%3). Longest %4 that fits at this micro-batch: %5%6.")
-                                 .arg(e.peakInRecompute ? Tr::tr("recomputation") : Labels::phase(e.peakPhase),
-                                      Labels::layer(e.peakLayer, layers), QString::fromStdString(e.peakOperator),
-                                      e.vision ? Tr::tr("image side") : Tr::tr("sequence"))
-                                 .arg(bg.maxSequence)
-                                 .arg(bg.maxSequenceLimitedByModel ? Tr::tr(" (the model's limit)") : QString())));
+                    .arg(
+                        esc(Tr::tr("Peak in the %1 of %2 (%3). Longest %4 that fits at this micro-batch: %5.")
+                                .arg(e.peakInRecompute ? Tr::tr("recomputation") : Labels::phase(e.peakPhase),
+                                     Labels::layer(e.peakLayer, layers), QString::fromStdString(e.peakOperator),
+                                     e.vision ? Tr::tr("image side") : Tr::tr("sequence"), ScenarioText::longest(bg))));
         // What torch.cuda would report, and what a probe measured, as the verdict says them.
         if (const QString pytorch = ScenarioText::pytorch(bg.allocator, e.capacityBytes); !pytorch.isEmpty())
             html += QStringLiteral("<p style='margin:2px 0'>%1</p>").arg(esc(pytorch));

@@ -156,6 +156,14 @@ QString verdict(const SimulationResult& r, const SearchResult* searched)
         .arg(formatSeconds(e.stepSeconds), formatRate(e.throughputPerSecond, unit), formatPercent(e.mfu));
 }
 
+QString longest(const SearchResult& searched)
+{
+    if (searched.maxSequence <= 0)
+        return Tr::tr("none, not even the shortest");
+    return QString::number(searched.maxSequence)
+        + (searched.maxSequenceLimitedByModel ? Tr::tr(" (the model's limit)") : QString());
+}
+
 QString fixEffect(const Fix& fix, const Estimate& current)
 {
     const QString unit = current.vision ? Tr::tr("images") : Tr::tr("tokens");

@@ -23,6 +23,10 @@ namespace ScenarioText {
     // "Fits: peak 7.19 GiB of 12.0 GiB · largest micro-batch 30 · step 259 ms · 31.6K tokens/s · MFU 47.6 %"
     // With the worker's searches (`searched`), their verdict and largest micro-batch: the allocator replay's.
     QString verdict(const SimulationResult& r, const SearchResult* searched = nullptr);
+    // The longest sequence (or image side) that fits at this micro-batch, as the verdict and the report say it: the
+    // figure, "(the model's limit)" where the model's own context stops it first, or "none, not even the shortest"
+    // where nothing does (the search's 0; "longest sequence that fits: 0" read as a figure).
+    QString longest(const SearchResult& searched);
     // All of the above, one item per line.
     QStringList caption(const SimulationResult& r, const SearchResult* searched = nullptr);
 
