@@ -1,5 +1,6 @@
 #include "checkpointcomparison.h"
 
+#include "formatting.h"
 #include "modelimport.h"
 
 #include <QFileInfo>
@@ -8,8 +9,6 @@
 namespace headroom::gui {
 
 namespace {
-
-    QString count(std::int64_t n) { return QLocale().toString(qint64(n)); }
 
 } // namespace
 
@@ -43,15 +42,15 @@ QString CheckpointComparison::describe(std::int64_t configCount) const
         return {};
     QStringList dtypes;
     for (const auto& [dtype, totals] : m_summary.byDtype)
-        dtypes << tr("%1: %2").arg(QString::fromStdString(dtype), count(std::int64_t(totals.elements)));
+        dtypes << tr("%1: %2").arg(QString::fromStdString(dtype), formatWhole(std::int64_t(totals.elements)));
     const QString files = m_files.size() == 1 ? m_files.front().toHtmlEscaped()
                                               : tr("%n files", nullptr, int(m_files.size()));
     QString text = tr("Checkpoint %1: <b>%2</b> parameters (tensors: %3; %4)")
-                       .arg(files, count(std::int64_t(m_summary.parameters)), count(m_summary.tensors),
+                       .arg(files, formatWhole(std::int64_t(m_summary.parameters)), formatWhole(m_summary.tensors),
                             dtypes.join(QStringLiteral(", ")));
     if (configCount > 0) {
         const std::int64_t difference = std::int64_t(m_summary.parameters) - configCount;
-        const QString signedDifference = (difference > 0 ? QStringLiteral("+") : QString()) + count(difference);
+        const QString signedDifference = (difference > 0 ? QStringLiteral("+") : QString()) + formatWhole(difference);
         text += QStringLiteral("<br>")
             + tr("Checkpoint minus config: %1 (%2%)")
                   .arg(signedDifference, QLocale().toString(100.0 * double(difference) / double(configCount), 'f', 2));

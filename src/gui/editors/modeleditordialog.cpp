@@ -24,7 +24,6 @@ namespace {
     constexpr int kExtraRole = Qt::UserRole + 1;
 
     QString plain(const QLabel* label) { return label->text().remove(QLatin1Char('&')); }
-    QString count(std::int64_t n) { return QLocale().toString(qint64(n)); }
 
     template <typename E>
     void fillCombo(QComboBox* combo, std::initializer_list<E> values, QString (*label)(E))
@@ -241,7 +240,7 @@ QString ModelEditorDialog::validationMessage() const
     auto problem = [&](const QLabel* label, const QString& text) { problems << tr("%1: %2").arg(plain(label), text); };
     auto range = [&](const QLabel* label, std::int64_t value, std::int64_t max) {
         if (value < 1 || value > max)
-            problem(label, tr("must be between 1 and %1").arg(count(max)));
+            problem(label, tr("must be between 1 and %1").arg(formatWhole(max)));
     };
     static const QRegularExpression idPattern(QStringLiteral("^[a-z0-9._-]{1,64}$"));
     if (!idPattern.match(m_ui->idEdit->text().trimmed()).hasMatch())
@@ -253,10 +252,11 @@ QString ModelEditorDialog::validationMessage() const
     range(m_ui->hiddenLabel, hidden, kMaxModelWidth);
     range(m_ui->headsLabel, heads, 65536);
     if (heads > 0 && hidden > 0 && m_ui->headDimSpin->value() == 0 && hidden % heads != 0)
-        problem(m_ui->headsLabel, tr("must divide the hidden size (%1) unless a head dim is set").arg(count(hidden)));
+        problem(m_ui->headsLabel,
+                tr("must divide the hidden size (%1) unless a head dim is set").arg(formatWhole(hidden)));
     range(m_ui->kvHeadsLabel, kv, 65536);
     if (kv > 0 && heads > 0 && heads % kv != 0)
-        problem(m_ui->kvHeadsLabel, tr("must divide the attention heads (%1)").arg(count(heads)));
+        problem(m_ui->kvHeadsLabel, tr("must divide the attention heads (%1)").arg(formatWhole(heads)));
     range(m_ui->ffnLabel, m_ui->ffnSpin->value(), kMaxModelWidth * 16);
     range(m_ui->vocabLabel, m_ui->vocabSpin->value(), kMaxModelVocab);
     const bool learned = selected<PositionKind>(m_ui->positionCombo) == PositionKind::Learned;
@@ -265,7 +265,7 @@ QString ModelEditorDialog::validationMessage() const
         problem(m_ui->maxPositionsLabel, tr("learned positions need at least one"));
     range(m_ui->sequenceLabel, m_ui->sequenceSpin->value(), std::int64_t(1) << 24);
     if (learned && positions >= 1 && m_ui->sequenceSpin->value() > positions)
-        problem(m_ui->sequenceLabel, tr("is longer than the %1 learned positions").arg(count(positions)));
+        problem(m_ui->sequenceLabel, tr("is longer than the %1 learned positions").arg(formatWhole(positions)));
     if (selected<HeadKind>(m_ui->headCombo) == HeadKind::Classifier && m_ui->classesSpin->value() < 1)
         problem(m_ui->classesLabel, tr("a classifier head needs at least one class"));
     // The same parser as the bundled files: what is saved always loads again.
@@ -307,7 +307,7 @@ void ModelEditorDialog::updateCounts()
     if (n < 0) {
         m_ui->countLabel->setText(tr("Config-based count: correct the fields listed below first."));
     } else {
-        QString text = tr("Config-based count: <b>%1</b> parameters (%2)").arg(count(n), formatCount(double(n)));
+        QString text = tr("Config-based count: <b>%1</b> parameters (%2)").arg(formatWhole(n), formatCount(double(n)));
         const ModelSpec m = fields();
         if (m_base.reference.parameters > 0 && sameStructure(m, m_base))
             text += QStringLiteral("<br>")
@@ -315,7 +315,7 @@ void ModelEditorDialog::updateCounts()
                       .arg(QString::fromStdString(m_base.reference.checkpoint.empty() ? m_base.name
                                                                                       : m_base.reference.checkpoint)
                                .toHtmlEscaped(),
-                           count(m_base.reference.parameters));
+                           formatWhole(m_base.reference.parameters));
         m_ui->countLabel->setText(text);
     }
     m_ui->checkpointLabel->setText(m_checkpoint.describe(n));

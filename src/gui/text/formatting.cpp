@@ -72,6 +72,8 @@ QString formatBandwidth(double b)
     return QCoreApplication::translate("Format", "%1 GB/s").arg(number(b / 1e9, 0));
 }
 
+QString formatWhole(std::int64_t n) { return QLocale().toString(qint64(n)); }
+
 QString formatCount(double n)
 {
     if (n >= 1e12)

@@ -5,6 +5,8 @@
 
 #include <QString>
 
+#include <cstdint>
+
 namespace headroom::gui {
 
 QString formatBytes(double bytes, int decimals = 2);
@@ -15,6 +17,7 @@ QString formatDuration(double seconds);
 QString formatFlopsPerSecond(double flops);
 QString formatBandwidth(double bytesPerSecond);
 QString formatCount(double n);
+QString formatWhole(std::int64_t n); // every digit, grouped in the window's locale: "6,738,415,616"
 QString formatRate(double perSecond, const QString& unit);
 QString formatPercent(double fraction, int decimals = 1);
 
