@@ -2,6 +2,33 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AllocatorGroup</name>
+    <message>
+        <source>PyTorch allocator</source>
+        <translation>PyTorch 分配器</translation>
+    </message>
+    <message>
+        <source>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: each pool is one segment that grows, so torch.cuda.max_memory_reserved is the high-water mark of what is allocated instead of a sum of fixed segments that fragments.</source>
+        <translation>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True：每个内存池是一个可增长的段，因此 torch.cuda.max_memory_reserved 等于已分配内存的最高水位，而不是会产生碎片的固定段之和。</translation>
+    </message>
+    <message>
+        <source>Expandable segments</source>
+        <translation>可扩展段（expandable segments）</translation>
+    </message>
+    <message>
+        <source>cuDNN workspace</source>
+        <translation>cuDNN 工作区</translation>
+    </message>
+    <message>
+        <source> MiB</source>
+        <translation> MiB</translation>
+    </message>
+    <message>
+        <source>The workspace cuDNN takes from the caching allocator for each convolution call while it runs (torch&apos;s aten/src/ATen/native/cudnn/Conv_v8.cpp); its size depends on the engine cuDNN&apos;s heuristics pick (torch.backends.cudnn.benchmark = False). 0: the implicit-GEMM engines, which need none or a few KiB.</source>
+        <translation>每次卷积调用运行期间 cuDNN 从缓存分配器取用的工作区（torch 的 aten/src/ATen/native/cudnn/Conv_v8.cpp）；其大小取决于 cuDNN 启发式选择的引擎（torch.backends.cudnn.benchmark = False）。0：隐式 GEMM 引擎，不需要或只需几 KiB。</translation>
+    </message>
+</context>
+<context>
     <name>CatalogLoader</name>
     <message>
         <source>%1: cannot write (%2)</source>
@@ -362,50 +389,6 @@
     <message>
         <source>The link inside a node that torch.distributed&apos;s NCCL collectives run over, as nccl-tests measures it (all-reduce bus bandwidth): PCIe through host memory (GeForce cards without peer-to-peer, or NCCL_P2P_DISABLE=1), PCIe 4 or 5 with peer-to-peer, an NVLink bridge, NVLink with NVSwitch. Auto: what the GPU file says: its NVLink where the group fits on it (the measured figure of the same system where there is one), else its PCIe, through host memory when the file says the cards have no peer-to-peer.</source>
         <translation>torch.distributed 的 NCCL 集合通信在节点内使用的链路，按 nccl-tests 的测量（all-reduce 总线带宽）：经主机内存的 PCIe（无点对点的 GeForce 显卡，或 NCCL_P2P_DISABLE=1）、带点对点的 PCIe 4 或 5、NVLink 桥、带 NVSwitch 的 NVLink。自动：按 GPU 文件：组能放进其 NVLink 时用 NVLink（有同一系统的实测值时用实测值），否则用其 PCIe；文件说明显卡之间没有点对点时经主机内存。</translation>
-    </message>
-    <message>
-        <source>PyTorch allocator</source>
-        <translation>PyTorch 分配器</translation>
-    </message>
-    <message>
-        <source>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: each pool is one segment that grows, so torch.cuda.max_memory_reserved is the high-water mark of what is allocated instead of a sum of fixed segments that fragments.</source>
-        <translation>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True：每个内存池是一个可增长的段，因此 torch.cuda.max_memory_reserved 等于已分配内存的最高水位，而不是会产生碎片的固定段之和。</translation>
-    </message>
-    <message>
-        <source>Expandable segments</source>
-        <translation>可扩展段（expandable segments）</translation>
-    </message>
-    <message>
-        <source>cuDNN workspace</source>
-        <translation>cuDNN 工作区</translation>
-    </message>
-    <message>
-        <source>The workspace cuDNN takes from the caching allocator for each convolution call while it runs (torch&apos;s aten/src/ATen/native/cudnn/Conv_v8.cpp); its size depends on the engine cuDNN&apos;s heuristics pick (torch.backends.cudnn.benchmark = False). 0: the implicit-GEMM engines, which need none or a few KiB.</source>
-        <translation>每次卷积调用运行期间 cuDNN 从缓存分配器取用的工作区（torch 的 aten/src/ATen/native/cudnn/Conv_v8.cpp）；其大小取决于 cuDNN 启发式选择的引擎（torch.backends.cudnn.benchmark = False）。0：隐式 GEMM 引擎，不需要或只需几 KiB。</translation>
-    </message>
-    <message>
-        <source>Host</source>
-        <translation>主机</translation>
-    </message>
-    <message>
-        <source>CPU speed</source>
-        <translation>CPU 速度</translation>
-    </message>
-    <message>
-        <source> ×</source>
-        <translation> ×</translation>
-    </message>
-    <message>
-        <source>CUDA graphs</source>
-        <translation>CUDA Graph</translation>
-    </message>
-    <message>
-        <source>How fast the CPU that issues the kernels runs eager PyTorch, against the one the host costs were fitted on (1: a 16-core server VM with torch 2.11; 0.5: half as fast, 2: twice). A host-bound step scales with it; a GPU-bound one does not.</source>
-        <translation>下发内核的 CPU 运行 eager PyTorch 的速度，相对于拟合主机开销所用的那台（1：一台 16 核服务器虚拟机，torch 2.11；0.5：慢一半；2：快一倍）。受主机限制的步长随之缩放；受 GPU 限制的步长不受影响。</translation>
-    </message>
-    <message>
-        <source>The step captured once and replayed as a CUDA graph (torch.cuda.graphs, torch.compile(mode=&quot;reduce-overhead&quot;)): the host no longer issues each operator, so a host-bound step runs at the GPU&apos;s pace.</source>
-        <translation>这一步只捕获一次，之后作为 CUDA Graph 重放（torch.cuda.graphs、torch.compile(mode=&quot;reduce-overhead&quot;)）：主机不再逐个下发算子，受主机限制的一步就能以 GPU 的速度运行。</translation>
     </message>
     <message>
         <source>Loop</source>
@@ -1273,6 +1256,33 @@
     <message>
         <source>Delete your saved GPU with this id</source>
         <translation>删除你以此 ID 保存的 GPU</translation>
+    </message>
+</context>
+<context>
+    <name>HostGroup</name>
+    <message>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>CPU speed</source>
+        <translation>CPU 速度</translation>
+    </message>
+    <message>
+        <source>How fast the CPU that issues the kernels runs eager PyTorch, against the one the host costs were fitted on (1: a 16-core server VM with torch 2.11; 0.5: half as fast, 2: twice). A host-bound step scales with it; a GPU-bound one does not.</source>
+        <translation>下发内核的 CPU 运行 eager PyTorch 的速度，相对于拟合主机开销所用的那台（1：一台 16 核服务器虚拟机，torch 2.11；0.5：慢一半；2：快一倍）。受主机限制的步长随之缩放；受 GPU 限制的步长不受影响。</translation>
+    </message>
+    <message>
+        <source> ×</source>
+        <translation> ×</translation>
+    </message>
+    <message>
+        <source>The step captured once and replayed as a CUDA graph (torch.cuda.graphs, torch.compile(mode=&quot;reduce-overhead&quot;)): the host no longer issues each operator, so a host-bound step runs at the GPU&apos;s pace.</source>
+        <translation>这一步只捕获一次，之后作为 CUDA Graph 重放（torch.cuda.graphs、torch.compile(mode=&quot;reduce-overhead&quot;)）：主机不再逐个下发算子，受主机限制的一步就能以 GPU 的速度运行。</translation>
+    </message>
+    <message>
+        <source>CUDA graphs</source>
+        <translation>CUDA Graph</translation>
     </message>
 </context>
 <context>

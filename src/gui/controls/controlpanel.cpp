@@ -134,7 +134,8 @@ ControlPanel::ControlPanel(QWidget* parent)
     m_ui->setupUi(this);
     setupFinetune();
     setupParallel();
-    setupAllocator();
+    for (ControlGroup* group : std::initializer_list<ControlGroup*> { m_ui->allocatorGroup, m_ui->hostGroup })
+        connect(group, &ControlGroup::edited, this, &ControlPanel::edited);
     populateChoices();
 
     auto slider = [this](QSlider* s, QSpinBox* spin, Control control, auto toValue, auto toPosition) {
@@ -417,7 +418,10 @@ void ControlPanel::syncFromScenario()
     m_ui->channelsLastCheck->setVisible(m_vision && !m_presenting); // only convolutions have a memory format
     syncFinetune(m_catalog->model(s.modelId));
     syncParallel(m_catalog->model(s.modelId));
-    syncAllocator();
+    for (ControlGroup* group : std::initializer_list<ControlGroup*> { m_ui->allocatorGroup, m_ui->hostGroup }) {
+        group->showScenario(s, m_catalog->model(s.modelId));
+        group->setVisible(!m_presenting);
+    }
     updateRangeNote();
 
     const GpuSpec* gpu = m_catalog->gpu(s.gpuId);

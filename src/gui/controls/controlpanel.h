@@ -116,9 +116,6 @@ private:
     void syncClusterVisibility();
     void retranslateCluster();
     QString autoIntraLinkText() const;
-    // Expandable segments and the cuDNN workspace (controlpanelallocator.cpp); hidden in presentation.
-    void setupAllocator();
-    void syncAllocator();
 
     std::unique_ptr<Ui::ControlPanel> m_ui;
     BatchScale m_batchScale;

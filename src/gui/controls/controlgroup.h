@@ -1,0 +1,38 @@
+#pragma once
+
+// One group of the control panel, with its own .ui: it shows a scenario and turns each change of one of its
+// controls into a typed edit (scenarioedit.h). Like the panel, it holds no rule and never changes the scenario: the
+// panel forwards the edit, and the window gives every group the result.
+
+#include "scenario.h"
+#include "scenarioedit.h"
+
+#include <QGroupBox>
+
+namespace headroom::gui {
+
+class ControlGroup : public QGroupBox {
+    Q_OBJECT
+
+public:
+    using QGroupBox::QGroupBox;
+
+    // Sets the controls from `scenario` (its model `model`, null if the catalog lacks it) without emitting.
+    void showScenario(const Scenario& scenario, const ModelSpec* model);
+
+signals:
+    // A control changed: the edit to apply. `dragging` while a slider is held (one undo step per drag).
+    void edited(const headroom::ScenarioEdit& edit, bool dragging);
+
+protected:
+    virtual void sync(const Scenario& scenario, const ModelSpec* model) = 0;
+    virtual void retranslate() = 0; // the group's .ui again, in the window's language
+    // Emits edited() unless the controls are being set from a scenario.
+    void edit(Control control, EditValue value, bool dragging = false);
+    void changeEvent(QEvent* event) override;
+
+private:
+    bool m_syncing = false;
+};
+
+} // namespace headroom::gui
