@@ -167,54 +167,6 @@
         <translation>开销(&amp;R)</translation>
     </message>
     <message>
-        <source>Fine-t&amp;uning</source>
-        <translation>微调(&amp;U)</translation>
-    </message>
-    <message>
-        <source>Method</source>
-        <translation>微调方式</translation>
-    </message>
-    <message>
-        <source>What trains. Full: every parameter. Freeze layers: the embeddings and the first blocks get requires_grad_(False). LoRA: peft.get_peft_model(model, LoraConfig(r=8, target_modules=[...])), the base frozen and low-rank adapters trained. DoRA: LoraConfig(use_dora=True), LoRA plus a magnitude vector per adapted layer. QLoRA: the base loaded with BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type=&quot;nf4&quot;, bnb_4bit_use_double_quant=True), then prepare_model_for_kbit_training and LoRA. Frozen weights have no gradient and no optimizer state.</source>
-        <translation>训练哪些参数。全量微调：所有参数都训练。冻结层：嵌入层和前若干个块设为 requires_grad_(False)。LoRA：peft.get_peft_model(model, LoraConfig(r=8, target_modules=[...]))，基座模型冻结，只训练低秩适配器。DoRA：LoraConfig(use_dora=True)，在 LoRA 之外为每个适配层加一个幅值向量。QLoRA：用 BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type=&quot;nf4&quot;, bnb_4bit_use_double_quant=True) 加载基座模型，再调用 prepare_model_for_kbit_training 并加上 LoRA。冻结的权重没有梯度，也没有优化器状态。</translation>
-    </message>
-    <message>
-        <source>LoRA rank</source>
-        <translation>LoRA 秩</translation>
-    </message>
-    <message>
-        <source>Rank r of each adapter, LoraConfig(r=8): lora_A is r × in and lora_B is out × r, so the trainable parameters grow with r. lora_alpha only scales the update and changes no memory; a scenario&apos;s alpha is kept.</source>
-        <translation>每个适配器的秩 r，即 LoraConfig(r=8)：lora_A 为 r × in，lora_B 为 out × r，可训练参数随 r 线性增长。lora_alpha 只缩放更新量，不影响显存；场景文件中的 alpha 原样保留。</translation>
-    </message>
-    <message>
-        <source>Targets</source>
-        <translation>目标模块</translation>
-    </message>
-    <message>
-        <source>The Linear layers that get an adapter. PEFT default: LoraConfig(target_modules=None), the architecture&apos;s query and value projections (q_proj and v_proj, query and value, or the fused c_attn). All linear layers: target_modules=&quot;all-linear&quot;, every Linear of the blocks but not the output layer.</source>
-        <translation>加上适配器的 Linear 层。PEFT 默认：LoraConfig(target_modules=None)，即该架构的 query 和 value 投影（q_proj 和 v_proj、query 和 value，或融合的 c_attn）。所有线性层：target_modules=&quot;all-linear&quot;，即各个块中的所有 Linear，不含输出层。</translation>
-    </message>
-    <message>
-        <source>Dropout</source>
-        <translation>Dropout</translation>
-    </message>
-    <message>
-        <source>Dropout on the adapters&apos; input, LoraConfig(lora_dropout=0.05). Above 0 every adapted layer saves its dropped input and the mask for backward.</source>
-        <translation>适配器输入上的 dropout，即 LoraConfig(lora_dropout=0.05)。大于 0 时，每个适配层都要为反向传播保存 dropout 后的输入和掩码。</translation>
-    </message>
-    <message>
-        <source>Frozen layers</source>
-        <translation>冻结层数</translation>
-    </message>
-    <message>
-        <source>all</source>
-        <translation>全部</translation>
-    </message>
-    <message>
-        <source>Blocks frozen from the input side, with the embeddings: for p in model.model.layers[:N].parameters(): p.requires_grad_(False). All: only the head trains.</source>
-        <translation>从输入端起冻结的块数（连同嵌入层）：for p in model.model.layers[:N].parameters(): p.requires_grad_(False)。全部：只训练输出头。</translation>
-    </message>
-    <message>
         <source>Parallelism</source>
         <translation>并行</translation>
     </message>
@@ -994,6 +946,57 @@
     <message>
         <source>%1: could not encode the PNG</source>
         <translation>%1：无法编码 PNG</translation>
+    </message>
+</context>
+<context>
+    <name>FinetuneGroup</name>
+    <message>
+        <source>Fine-t&amp;uning</source>
+        <translation>微调(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation>微调方式</translation>
+    </message>
+    <message>
+        <source>What trains. Full: every parameter. Freeze layers: the embeddings and the first blocks get requires_grad_(False). LoRA: peft.get_peft_model(model, LoraConfig(r=8, target_modules=[...])), the base frozen and low-rank adapters trained. DoRA: LoraConfig(use_dora=True), LoRA plus a magnitude vector per adapted layer. QLoRA: the base loaded with BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type=&quot;nf4&quot;, bnb_4bit_use_double_quant=True), then prepare_model_for_kbit_training and LoRA. Frozen weights have no gradient and no optimizer state.</source>
+        <translation>训练哪些参数。全量微调：所有参数都训练。冻结层：嵌入层和前若干个块设为 requires_grad_(False)。LoRA：peft.get_peft_model(model, LoraConfig(r=8, target_modules=[...]))，基座模型冻结，只训练低秩适配器。DoRA：LoraConfig(use_dora=True)，在 LoRA 之外为每个适配层加一个幅值向量。QLoRA：用 BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type=&quot;nf4&quot;, bnb_4bit_use_double_quant=True) 加载基座模型，再调用 prepare_model_for_kbit_training 并加上 LoRA。冻结的权重没有梯度，也没有优化器状态。</translation>
+    </message>
+    <message>
+        <source>LoRA rank</source>
+        <translation>LoRA 秩</translation>
+    </message>
+    <message>
+        <source>Rank r of each adapter, LoraConfig(r=8): lora_A is r × in and lora_B is out × r, so the trainable parameters grow with r. lora_alpha only scales the update and changes no memory; a scenario&apos;s alpha is kept.</source>
+        <translation>每个适配器的秩 r，即 LoraConfig(r=8)：lora_A 为 r × in，lora_B 为 out × r，可训练参数随 r 线性增长。lora_alpha 只缩放更新量，不影响显存；场景文件中的 alpha 原样保留。</translation>
+    </message>
+    <message>
+        <source>Targets</source>
+        <translation>目标模块</translation>
+    </message>
+    <message>
+        <source>The Linear layers that get an adapter. PEFT default: LoraConfig(target_modules=None), the architecture&apos;s query and value projections (q_proj and v_proj, query and value, or the fused c_attn). All linear layers: target_modules=&quot;all-linear&quot;, every Linear of the blocks but not the output layer.</source>
+        <translation>加上适配器的 Linear 层。PEFT 默认：LoraConfig(target_modules=None)，即该架构的 query 和 value 投影（q_proj 和 v_proj、query 和 value，或融合的 c_attn）。所有线性层：target_modules=&quot;all-linear&quot;，即各个块中的所有 Linear，不含输出层。</translation>
+    </message>
+    <message>
+        <source>Dropout</source>
+        <translation>Dropout</translation>
+    </message>
+    <message>
+        <source>Dropout on the adapters&apos; input, LoraConfig(lora_dropout=0.05). Above 0 every adapted layer saves its dropped input and the mask for backward.</source>
+        <translation>适配器输入上的 dropout，即 LoraConfig(lora_dropout=0.05)。大于 0 时，每个适配层都要为反向传播保存 dropout 后的输入和掩码。</translation>
+    </message>
+    <message>
+        <source>Frozen layers</source>
+        <translation>冻结层数</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>Blocks frozen from the input side, with the embeddings: for p in model.model.layers[:N].parameters(): p.requires_grad_(False). All: only the head trains.</source>
+        <translation>从输入端起冻结的块数（连同嵌入层）：for p in model.model.layers[:N].parameters(): p.requires_grad_(False)。全部：只训练输出头。</translation>
     </message>
 </context>
 <context>
@@ -2798,30 +2801,6 @@
         <translation>LoRA 秩</translation>
     </message>
     <message>
-        <source>Every parameter trains: plain model training, as without PEFT.</source>
-        <translation>所有参数都训练：与不用 PEFT 时的普通训练相同。</translation>
-    </message>
-    <message>
-        <source>The embeddings and the first blocks are frozen (requires_grad_(False)); the rest and the head train.</source>
-        <translation>嵌入层和前若干个块被冻结（requires_grad_(False)）；其余的块和输出头参与训练。</translation>
-    </message>
-    <message>
-        <source>peft.get_peft_model(model, LoraConfig(r=8, target_modules=[...])): the base is frozen, low-rank adapters beside the chosen Linear layers train.</source>
-        <translation>peft.get_peft_model(model, LoraConfig(r=8, target_modules=[...]))：基座模型冻结，只训练所选 Linear 层旁的低秩适配器。</translation>
-    </message>
-    <message>
-        <source>LoraConfig(use_dora=True): LoRA plus a magnitude vector per adapted layer, which keeps more activations for backward.</source>
-        <translation>LoraConfig(use_dora=True)：在 LoRA 之外为每个适配层加一个幅值向量，反向传播需要保存更多激活。</translation>
-    </message>
-    <message>
-        <source>LoRA over a 4-bit base: from_pretrained(quantization_config=BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type=&quot;nf4&quot;, bnb_4bit_use_double_quant=True)), prepare_model_for_kbit_training, then get_peft_model.</source>
-        <translation>在 4 位量化的基座模型上做 LoRA：from_pretrained(quantization_config=BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type=&quot;nf4&quot;, bnb_4bit_use_double_quant=True))，再调用 prepare_model_for_kbit_training 和 get_peft_model。</translation>
-    </message>
-    <message>
-        <source>%1 is a CNN: its fine-tuning methods are not modelled, only full training.</source>
-        <translation>%1 是卷积网络（CNN）：只模拟全量训练，不支持其他微调方式。</translation>
-    </message>
-    <message>
         <source>1 (no tensor parallelism)</source>
         <translation>1（不做张量并行）</translation>
     </message>
@@ -2991,6 +2970,33 @@
     <message>
         <source>Copy</source>
         <translation>复制</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::gui::FinetuneGroup</name>
+    <message>
+        <source>Every parameter trains: plain model training, as without PEFT.</source>
+        <translation>所有参数都训练：与不用 PEFT 时的普通训练相同。</translation>
+    </message>
+    <message>
+        <source>The embeddings and the first blocks are frozen (requires_grad_(False)); the rest and the head train.</source>
+        <translation>嵌入层和前若干个块被冻结（requires_grad_(False)）；其余的块和输出头参与训练。</translation>
+    </message>
+    <message>
+        <source>peft.get_peft_model(model, LoraConfig(r=8, target_modules=[...])): the base is frozen, low-rank adapters beside the chosen Linear layers train.</source>
+        <translation>peft.get_peft_model(model, LoraConfig(r=8, target_modules=[...]))：基座模型冻结，只训练所选 Linear 层旁的低秩适配器。</translation>
+    </message>
+    <message>
+        <source>LoraConfig(use_dora=True): LoRA plus a magnitude vector per adapted layer, which keeps more activations for backward.</source>
+        <translation>LoraConfig(use_dora=True)：在 LoRA 之外为每个适配层加一个幅值向量，反向传播需要保存更多激活。</translation>
+    </message>
+    <message>
+        <source>LoRA over a 4-bit base: from_pretrained(quantization_config=BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type=&quot;nf4&quot;, bnb_4bit_use_double_quant=True)), prepare_model_for_kbit_training, then get_peft_model.</source>
+        <translation>在 4 位量化的基座模型上做 LoRA：from_pretrained(quantization_config=BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type=&quot;nf4&quot;, bnb_4bit_use_double_quant=True))，再调用 prepare_model_for_kbit_training 和 get_peft_model。</translation>
+    </message>
+    <message>
+        <source>%1 is a CNN: its fine-tuning methods are not modelled, only full training.</source>
+        <translation>%1 是卷积网络（CNN）：只模拟全量训练，不支持其他微调方式。</translation>
     </message>
 </context>
 <context>

@@ -19,8 +19,10 @@ void ControlGroup::edit(Control control, EditValue value, bool dragging)
 
 void ControlGroup::changeEvent(QEvent* event)
 {
-    if (event->type() == QEvent::LanguageChange)
+    if (event->type() == QEvent::LanguageChange) {
         retranslate();
+        emit retranslated();
+    }
     QGroupBox::changeEvent(event);
 }
 

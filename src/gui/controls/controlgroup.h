@@ -19,10 +19,15 @@ public:
 
     // Sets the controls from `scenario` (its model `model`, null if the catalog lacks it) without emitting.
     void showScenario(const Scenario& scenario, const ModelSpec* model);
+    // In front of a class only the essential controls stay (by default the whole group).
+    virtual void setPresentationMode(bool on) { setVisible(!on); }
 
 signals:
     // A control changed: the edit to apply. `dragging` while a slider is held (one undo step per drag).
     void edited(const headroom::ScenarioEdit& edit, bool dragging);
+    // The group's texts are in the window's new language; what depends on the scenario needs showScenario again
+    // (the panel's LanguageChange may have come first).
+    void retranslated();
 
 protected:
     virtual void sync(const Scenario& scenario, const ModelSpec* model) = 0;

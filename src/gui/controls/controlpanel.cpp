@@ -3,7 +3,10 @@
 #include "units.h"
 #include "wheelguard.h"
 
+#include "allocatorgroup.h"
+#include "finetunegroup.h"
 #include "formatting.h"
+#include "hostgroup.h"
 #include "labels.h"
 #include "pickersearch.h"
 #include "ui_controlpanel.h"
@@ -132,10 +135,14 @@ ControlPanel::ControlPanel(QWidget* parent)
     , m_ui(std::make_unique<Ui::ControlPanel>())
 {
     m_ui->setupUi(this);
-    setupFinetune();
     setupParallel();
-    for (ControlGroup* group : std::initializer_list<ControlGroup*> { m_ui->allocatorGroup, m_ui->hostGroup })
+    for (ControlGroup* group : groups()) {
         connect(group, &ControlGroup::edited, this, &ControlPanel::edited);
+        connect(group, &ControlGroup::retranslated, this, [this, group] {
+            if (m_catalog)
+                group->showScenario(m_scenario, m_catalog->model(m_scenario.modelId));
+        });
+    }
     populateChoices();
 
     auto slider = [this](QSlider* s, QSpinBox* spin, Control control, auto toValue, auto toPosition) {
@@ -266,7 +273,6 @@ void ControlPanel::populateChoices()
               &Labels::checkpointing);
     fillCombo(m_ui->attentionCombo, { AttentionImpl::Eager, AttentionImpl::Fused }, &Labels::attention);
     fillCombo(m_ui->loopCombo, { TrainingLoop::KeepOutputs, TrainingLoop::DropOutputs }, &Labels::loop);
-    populateFinetuneChoices();
 }
 
 void ControlPanel::setCatalog(const Catalog* catalog)
@@ -416,11 +422,10 @@ void ControlPanel::syncFromScenario()
     m_ui->offloadCheck->setChecked(c.offloadOptimizer);
     m_ui->channelsLastCheck->setChecked(c.channelsLast);
     m_ui->channelsLastCheck->setVisible(m_vision && !m_presenting); // only convolutions have a memory format
-    syncFinetune(m_catalog->model(s.modelId));
     syncParallel(m_catalog->model(s.modelId));
-    for (ControlGroup* group : std::initializer_list<ControlGroup*> { m_ui->allocatorGroup, m_ui->hostGroup }) {
+    for (ControlGroup* group : groups()) {
         group->showScenario(s, m_catalog->model(s.modelId));
-        group->setVisible(!m_presenting);
+        group->setPresentationMode(m_presenting);
     }
     updateRangeNote();
 
@@ -500,7 +505,7 @@ void ControlPanel::updateRangeNote()
     check(c.gradientAccumulation, m_ui->accumSpin, tr("accumulation steps"));
     check(c.dataParallel, m_ui->dpSpin, tr("data-parallel GPUs"));
     if (c.finetune.adapters())
-        check(c.finetune.loraRank, m_ui->loraRankSpin, tr("LoRA rank"));
+        check(c.finetune.loraRank, m_ui->finetuneGroup->rankSpin(), tr("LoRA rank"));
     const QString note = beyond.isEmpty() ? QString()
                                           : tr("Kept from the scenario, beyond the controls' range: %1. Changing that "
                                                "control replaces it.")
@@ -520,8 +525,6 @@ void ControlPanel::setPresentationMode(bool on)
     m_ui->offloadCheck->setVisible(!on);
     m_ui->channelsLastCheck->setVisible(!on && m_vision);
     m_ui->overrideGroup->setVisible(!on);
-    m_ui->allocatorGroup->setVisible(!on);
-    m_ui->hostGroup->setVisible(!on);
     m_ui->dpLabel->setVisible(!on);
     m_ui->dpSlider->setVisible(!on);
     m_ui->dpSpin->setVisible(!on);
@@ -531,14 +534,14 @@ void ControlPanel::setPresentationMode(bool on)
     m_ui->loopCombo->setVisible(!on);
     m_presenting = on;
     syncParallelVisibility();
-    setFinetunePresentationMode(on);
+    for (ControlGroup* group : groups())
+        group->setPresentationMode(on);
 }
 
 void ControlPanel::changeEvent(QEvent* event)
 {
     if (event->type() == QEvent::LanguageChange) {
         m_ui->retranslateUi(this);
-        m_finetuneToolTip = m_ui->finetuneCombo->toolTip();
         retranslate();
         retranslateParallel();
     }
@@ -570,5 +573,15 @@ QComboBox* ControlPanel::optimizerCombo() const { return m_ui->optimizerCombo; }
 QComboBox* ControlPanel::checkpointingCombo() const { return m_ui->checkpointingCombo; }
 QComboBox* ControlPanel::attentionCombo() const { return m_ui->attentionCombo; }
 QComboBox* ControlPanel::loopCombo() const { return m_ui->loopCombo; }
+QComboBox* ControlPanel::finetuneCombo() const { return m_ui->finetuneGroup->methodCombo(); }
+QSpinBox* ControlPanel::loraRankSpin() const { return m_ui->finetuneGroup->rankSpin(); }
+QComboBox* ControlPanel::loraTargetsCombo() const { return m_ui->finetuneGroup->targetsCombo(); }
+QDoubleSpinBox* ControlPanel::loraDropoutSpin() const { return m_ui->finetuneGroup->dropoutSpin(); }
+QSpinBox* ControlPanel::frozenLayersSpin() const { return m_ui->finetuneGroup->frozenLayersSpin(); }
+
+std::array<ControlGroup*, 3> ControlPanel::groups() const
+{
+    return { m_ui->finetuneGroup, m_ui->allocatorGroup, m_ui->hostGroup };
+}
 
 } // namespace headroom::gui

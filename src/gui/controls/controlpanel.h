@@ -2,7 +2,7 @@
 
 // The controls: GPU and model pickers (grouped, type to search), logarithmic sliders with typed entry for
 // micro-batch, sequence length and data-parallel GPUs, the ZeRO stage, precision, optimizer, checkpointing,
-// attention, the fine-tuning method (controlpanelfinetune.cpp), and the what-if overrides. The panel shows the
+// attention, the fine-tuning method (finetunegroup.h), and the what-if overrides. The panel shows the
 // scenario it is given and turns each change of a control into a typed edit (scenarioedit.h); it holds no rule and
 // never changes the scenario itself: the window applies the edit and gives the panel the result.
 
@@ -14,6 +14,7 @@
 
 #include <QWidget>
 
+#include <array>
 #include <memory>
 
 namespace Ui {
@@ -28,6 +29,8 @@ class QSpinBox;
 QT_END_NAMESPACE
 
 namespace headroom::gui {
+
+class ControlGroup;
 
 class ControlPanel : public QWidget {
     Q_OBJECT
@@ -97,11 +100,8 @@ private:
     void updateSequenceMode();
     void updateOverrideMarks();
     void retranslate();
-    // The fine-tuning rows (controlpanelfinetune.cpp).
-    void setupFinetune();
-    void populateFinetuneChoices();
-    void syncFinetune(const ModelSpec* model);
-    void setFinetunePresentationMode(bool on);
+    // The groups that are widgets of their own (controlgroup.h): fine-tuning, the allocator, the host.
+    std::array<ControlGroup*, 3> groups() const;
     // The tensor-, pipeline- and expert-parallel rows (controlpanelparallel.cpp).
     void setupParallel();
     void syncParallel(const ModelSpec* model);
@@ -127,7 +127,6 @@ private:
     bool m_moe = false;        // the model has experts: the expert-parallel row shows
     bool m_tokens = false;     // a token sequence: the context-parallel row shows
     bool m_vision = false;
-    QString m_finetuneToolTip; // the method combo's own tooltip, before a CNN's reason is added to it
 };
 
 } // namespace headroom::gui

@@ -1,14 +1,8 @@
-// The control panel's fine-tuning rows: the method, and the LoRA rank, target modules and dropout or the frozen
-// layers it uses. Each control writes only its own field, so a scenario's values that no control shows (lora_alpha,
-// a list of module names) survive the editing of every other control.
-
-#include "controlpanel.h"
+#include "finetunegroup.h"
 
 #include "finetune.h"
 #include "labels.h"
-#include "ui_controlpanel.h"
-
-#include <QStandardItemModel>
+#include "ui_finetunegroup.h"
 
 #include <algorithm>
 
@@ -34,18 +28,18 @@ namespace {
     {
         switch (m) {
         case FinetuneMethod::Full:
-            return ControlPanel::tr("Every parameter trains: plain model training, as without PEFT.");
+            return FinetuneGroup::tr("Every parameter trains: plain model training, as without PEFT.");
         case FinetuneMethod::Freeze:
-            return ControlPanel::tr("The embeddings and the first blocks are frozen (requires_grad_(False)); the "
-                                    "rest and the head train.");
+            return FinetuneGroup::tr("The embeddings and the first blocks are frozen (requires_grad_(False)); the "
+                                     "rest and the head train.");
         case FinetuneMethod::LoRA:
-            return ControlPanel::tr("peft.get_peft_model(model, LoraConfig(r=8, target_modules=[...])): the base is "
-                                    "frozen, low-rank adapters beside the chosen Linear layers train.");
+            return FinetuneGroup::tr("peft.get_peft_model(model, LoraConfig(r=8, target_modules=[...])): the base is "
+                                     "frozen, low-rank adapters beside the chosen Linear layers train.");
         case FinetuneMethod::DoRA:
-            return ControlPanel::tr("LoraConfig(use_dora=True): LoRA plus a magnitude vector per adapted layer, which "
-                                    "keeps more activations for backward.");
+            return FinetuneGroup::tr("LoraConfig(use_dora=True): LoRA plus a magnitude vector per adapted layer, which "
+                                     "keeps more activations for backward.");
         case FinetuneMethod::QLoRA:
-            return ControlPanel::tr(
+            return FinetuneGroup::tr(
                 "LoRA over a 4-bit base: from_pretrained(quantization_config=BitsAndBytesConfig(load_in_4bit=True, "
                 "bnb_4bit_quant_type=\"nf4\", bnb_4bit_use_double_quant=True)), prepare_model_for_kbit_training, "
                 "then get_peft_model.");
@@ -55,9 +49,13 @@ namespace {
 
 } // namespace
 
-void ControlPanel::setupFinetune()
+FinetuneGroup::FinetuneGroup(QWidget* parent)
+    : ControlGroup(parent)
+    , m_ui(std::make_unique<Ui::FinetuneGroup>())
 {
-    m_finetuneToolTip = m_ui->finetuneCombo->toolTip(); // the .ui's text; changeEvent takes it again in a new language
+    m_ui->setupUi(this);
+    m_methodToolTip = m_ui->finetuneCombo->toolTip();
+    populateMethods();
     connect(m_ui->finetuneCombo, &QComboBox::currentIndexChanged, this,
             [this] { edit(Control::FinetuneMethod, std::int64_t(m_ui->finetuneCombo->currentData().toInt())); });
     connect(m_ui->loraRankSpin, &QSpinBox::valueChanged, this,
@@ -73,10 +71,14 @@ void ControlPanel::setupFinetune()
             [this](int n) { edit(Control::FrozenLayers, std::int64_t(n)); });
 }
 
-void ControlPanel::populateFinetuneChoices()
+FinetuneGroup::~FinetuneGroup() = default;
+
+// The methods with their names and tooltips in the window's language, the one chosen kept.
+void FinetuneGroup::populateMethods()
 {
     QComboBox* combo = m_ui->finetuneCombo;
     const QVariant current = combo->currentData();
+    const QSignalBlocker blocker(combo);
     combo->clear();
     for (FinetuneMethod m : { FinetuneMethod::Full, FinetuneMethod::Freeze, FinetuneMethod::LoRA, FinetuneMethod::DoRA,
                               FinetuneMethod::QLoRA }) {
@@ -85,18 +87,26 @@ void ControlPanel::populateFinetuneChoices()
     }
     if (const int i = combo->findData(current); i >= 0)
         combo->setCurrentIndex(i);
-    // The targets are filled from the scenario (syncFinetune): the default's name depends on the model.
+}
+
+void FinetuneGroup::retranslate()
+{
+    m_ui->retranslateUi(this);
+    m_methodToolTip = m_ui->finetuneCombo->toolTip();
+    populateMethods();
+    // The targets' names depend on the model: retranslated() has the panel show the scenario again.
+    const QSignalBlocker blocker(m_ui->loraTargetsCombo);
     m_ui->loraTargetsCombo->clear();
 }
 
-void ControlPanel::syncFinetune(const ModelSpec* model)
+void FinetuneGroup::sync(const Scenario& scenario, const ModelSpec* model)
 {
-    const FinetuneConfig& f = m_scenario.config.finetune;
+    const FinetuneConfig& f = scenario.config.finetune;
     // validateFinetune refuses every method but full training on a CNN.
     const bool transformer = model && model->family != ModelFamily::Cnn;
     if (const int i = m_ui->finetuneCombo->findData(int(f.method)); i >= 0)
         m_ui->finetuneCombo->setCurrentIndex(i);
-    QString tip = m_finetuneToolTip;
+    QString tip = m_methodToolTip;
     if (model && !transformer)
         tip += QStringLiteral("\n\n")
             + tr("%1 is a CNN: its fine-tuning methods are not modelled, only full training.")
@@ -111,8 +121,21 @@ void ControlPanel::syncFinetune(const ModelSpec* model)
     if (transformer)
         m_ui->frozenLayersSpin->setMaximum(model->transformer.layers);
     m_ui->frozenLayersSpin->setValue(f.frozenLayers);
+    syncTargets(f, model);
 
-    // The targets: PEFT's default and all-linear, and the scenario's own list while it has one.
+    const bool adapters = transformer && f.adapters();
+    const bool freeze = transformer && f.method == FinetuneMethod::Freeze;
+    for (QWidget* w :
+         std::initializer_list<QWidget*> { m_ui->loraRankLabel, m_ui->loraRankSpin, m_ui->loraTargetsLabel,
+                                           m_ui->loraTargetsCombo, m_ui->loraDropoutLabel, m_ui->loraDropoutSpin })
+        w->setEnabled(adapters);
+    m_ui->frozenLayersLabel->setEnabled(freeze);
+    m_ui->frozenLayersSpin->setEnabled(freeze);
+}
+
+// The targets: PEFT's default and all-linear, and the scenario's own list while it has one.
+void FinetuneGroup::syncTargets(const FinetuneConfig& f, const ModelSpec* model)
+{
     QComboBox* targets = m_ui->loraTargetsCombo;
     const QList<QPair<QString, QString>> entries = [&] {
         FinetuneConfig all;
@@ -134,30 +157,20 @@ void ControlPanel::syncFinetune(const ModelSpec* model)
         }
     }
     targets->setCurrentIndex(targets->findData(targetsKey(f)));
-
-    const bool adapters = transformer && f.adapters();
-    const bool freeze = transformer && f.method == FinetuneMethod::Freeze;
-    for (QWidget* w :
-         std::initializer_list<QWidget*> { m_ui->loraRankLabel, m_ui->loraRankSpin, m_ui->loraTargetsLabel,
-                                           m_ui->loraTargetsCombo, m_ui->loraDropoutLabel, m_ui->loraDropoutSpin })
-        w->setEnabled(adapters);
-    m_ui->frozenLayersLabel->setEnabled(freeze);
-    m_ui->frozenLayersSpin->setEnabled(freeze);
 }
 
-void ControlPanel::setFinetunePresentationMode(bool on)
+void FinetuneGroup::setPresentationMode(bool on)
 {
-    // In front of a class the method and the rank stay; the finer LoRA settings go.
     for (QWidget* w :
          std::initializer_list<QWidget*> { m_ui->loraTargetsLabel, m_ui->loraTargetsCombo, m_ui->loraDropoutLabel,
                                            m_ui->loraDropoutSpin, m_ui->frozenLayersLabel, m_ui->frozenLayersSpin })
         w->setVisible(!on);
 }
 
-QComboBox* ControlPanel::finetuneCombo() const { return m_ui->finetuneCombo; }
-QSpinBox* ControlPanel::loraRankSpin() const { return m_ui->loraRankSpin; }
-QComboBox* ControlPanel::loraTargetsCombo() const { return m_ui->loraTargetsCombo; }
-QDoubleSpinBox* ControlPanel::loraDropoutSpin() const { return m_ui->loraDropoutSpin; }
-QSpinBox* ControlPanel::frozenLayersSpin() const { return m_ui->frozenLayersSpin; }
+QComboBox* FinetuneGroup::methodCombo() const { return m_ui->finetuneCombo; }
+QSpinBox* FinetuneGroup::rankSpin() const { return m_ui->loraRankSpin; }
+QComboBox* FinetuneGroup::targetsCombo() const { return m_ui->loraTargetsCombo; }
+QDoubleSpinBox* FinetuneGroup::dropoutSpin() const { return m_ui->loraDropoutSpin; }
+QSpinBox* FinetuneGroup::frozenLayersSpin() const { return m_ui->frozenLayersSpin; }
 
 } // namespace headroom::gui
