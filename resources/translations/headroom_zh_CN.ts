@@ -127,44 +127,8 @@
         <translation>数据并行 GPU 数(&amp;D)</translation>
     </message>
     <message>
-        <source>What-if overrides</source>
-        <translation>假设覆盖值</translation>
-    </message>
-    <message>
-        <source>Capacit&amp;y</source>
-        <translation>容量(&amp;Y)</translation>
-    </message>
-    <message>
-        <source> GiB</source>
-        <translation> GiB</translation>
-    </message>
-    <message>
-        <source> GB/s</source>
-        <translation> GB/s</translation>
-    </message>
-    <message>
-        <source>Pea&amp;k</source>
-        <translation>峰值(&amp;K)</translation>
-    </message>
-    <message>
-        <source> TFLOP/s</source>
-        <translation> TFLOP/s</translation>
-    </message>
-    <message>
-        <source> MiB</source>
-        <translation> MiB</translation>
-    </message>
-    <message>
         <source>Off&amp;load optimizer (ZeRO-Offload)</source>
         <translation>卸载优化器（ZeRO-Offload）(&amp;L)</translation>
-    </message>
-    <message>
-        <source>Ba&amp;ndwidth</source>
-        <translation>带宽(&amp;N)</translation>
-    </message>
-    <message>
-        <source>Ove&amp;rhead</source>
-        <translation>开销(&amp;R)</translation>
     </message>
     <message>
         <source>Parallelism</source>
@@ -237,34 +201,6 @@
     <message>
         <source>ZeRO-Offload: the optimizer states and the update on the CPU, DeepSpeed zero_optimization.offload_optimizer {&quot;device&quot;: &quot;cpu&quot;}. Saves their GPU memory; costs PCIe traffic and host time in every step.</source>
         <translation>ZeRO-Offload：优化器状态和参数更新放在 CPU 上，即 DeepSpeed zero_optimization.offload_optimizer {&quot;device&quot;: &quot;cpu&quot;}。省下它们占用的显存；代价是每步的 PCIe 传输和主机计算时间。</translation>
-    </message>
-    <message>
-        <source>What-if: give this GPU another memory capacity than its datasheet figure.</source>
-        <translation>假设：给这张 GPU 设定不同于数据手册的显存容量。</translation>
-    </message>
-    <message>
-        <source>The memory capacity to assume instead of the datasheet figure, in GiB.</source>
-        <translation>代替数据手册数值的假设显存容量，单位 GiB。</translation>
-    </message>
-    <message>
-        <source>What-if: another memory bandwidth than the datasheet figure (the explainer assumes 392 GB/s for the RTX A3000, whose datasheet gives 336 GB/s).</source>
-        <translation>假设：不同于数据手册的显存带宽（原文为 RTX A3000 假设了 392 GB/s，而数据手册给出的是 336 GB/s）。</translation>
-    </message>
-    <message>
-        <source>The memory bandwidth to assume instead of the datasheet figure, in GB/s: the roofline&apos;s slope and every memory-bound kernel&apos;s time.</source>
-        <translation>代替数据手册数值的假设显存带宽，单位 GB/s：决定屋顶线的斜坡和每个访存受限内核的时间。</translation>
-    </message>
-    <message>
-        <source>What-if: another peak FLOP/s, for the precision the step computes in, than the datasheet figure.</source>
-        <translation>假设：对训练步所用的精度，采用不同于数据手册的峰值 FLOP/s。</translation>
-    </message>
-    <message>
-        <source>The peak FLOP/s to assume instead of the datasheet figure for the precision in use, in TFLOP/s: the roofline&apos;s roof and every compute-bound kernel&apos;s time.</source>
-        <translation>代替数据手册中当前精度峰值的假设值，单位 TFLOP/s：决定屋顶线的屋顶和每个计算受限内核的时间。</translation>
-    </message>
-    <message>
-        <source>CUDA context and library workspaces (cuBLAS, cuDNN) that torch.cuda.memory_allocated does not count; the default comes from the GPU&apos;s generation.</source>
-        <translation>torch.cuda.memory_allocated 不计入的 CUDA 上下文和库工作区（cuBLAS、cuDNN）；默认值取决于 GPU 的代际。</translation>
     </message>
     <message>
         <source>Megatron-LM tensor parallelism (--tensor-model-parallel-size): each GPU holds 1/t of the attention heads, the FFN and the vocabulary, and all-reduces activations in every layer. The job uses data-parallel × tensor-parallel × pipeline GPUs.</source>
@@ -2225,6 +2161,73 @@
     </message>
 </context>
 <context>
+    <name>OverrideGroup</name>
+    <message>
+        <source>What-if overrides</source>
+        <translation>假设覆盖值</translation>
+    </message>
+    <message>
+        <source>What-if: give this GPU another memory capacity than its datasheet figure.</source>
+        <translation>假设：给这张 GPU 设定不同于数据手册的显存容量。</translation>
+    </message>
+    <message>
+        <source>Capacit&amp;y</source>
+        <translation>容量(&amp;Y)</translation>
+    </message>
+    <message>
+        <source>The memory capacity to assume instead of the datasheet figure, in GiB.</source>
+        <translation>代替数据手册数值的假设显存容量，单位 GiB。</translation>
+    </message>
+    <message>
+        <source> GiB</source>
+        <translation> GiB</translation>
+    </message>
+    <message>
+        <source>What-if: another memory bandwidth than the datasheet figure (the explainer assumes 392 GB/s for the RTX A3000, whose datasheet gives 336 GB/s).</source>
+        <translation>假设：不同于数据手册的显存带宽（原文为 RTX A3000 假设了 392 GB/s，而数据手册给出的是 336 GB/s）。</translation>
+    </message>
+    <message>
+        <source>Ba&amp;ndwidth</source>
+        <translation>带宽(&amp;N)</translation>
+    </message>
+    <message>
+        <source>The memory bandwidth to assume instead of the datasheet figure, in GB/s: the roofline&apos;s slope and every memory-bound kernel&apos;s time.</source>
+        <translation>代替数据手册数值的假设显存带宽，单位 GB/s：决定屋顶线的斜坡和每个访存受限内核的时间。</translation>
+    </message>
+    <message>
+        <source> GB/s</source>
+        <translation> GB/s</translation>
+    </message>
+    <message>
+        <source>What-if: another peak FLOP/s, for the precision the step computes in, than the datasheet figure.</source>
+        <translation>假设：对训练步所用的精度，采用不同于数据手册的峰值 FLOP/s。</translation>
+    </message>
+    <message>
+        <source>Pea&amp;k</source>
+        <translation>峰值(&amp;K)</translation>
+    </message>
+    <message>
+        <source>The peak FLOP/s to assume instead of the datasheet figure for the precision in use, in TFLOP/s: the roofline&apos;s roof and every compute-bound kernel&apos;s time.</source>
+        <translation>代替数据手册中当前精度峰值的假设值，单位 TFLOP/s：决定屋顶线的屋顶和每个计算受限内核的时间。</translation>
+    </message>
+    <message>
+        <source> TFLOP/s</source>
+        <translation> TFLOP/s</translation>
+    </message>
+    <message>
+        <source>Ove&amp;rhead</source>
+        <translation>开销(&amp;R)</translation>
+    </message>
+    <message>
+        <source> MiB</source>
+        <translation> MiB</translation>
+    </message>
+    <message>
+        <source>CUDA context and library workspaces (cuBLAS, cuDNN) that torch.cuda.memory_allocated does not count; the default comes from the GPU&apos;s generation.</source>
+        <translation>torch.cuda.memory_allocated 不计入的 CUDA 上下文和库工作区（cuBLAS、cuDNN）；默认值取决于 GPU 的代际。</translation>
+    </message>
+</context>
+<context>
     <name>PdfReport</name>
     <message>
         <source>recomputation</source>
@@ -2759,14 +2762,6 @@
     <message>
         <source>&amp;Sequence length (tokens)</source>
         <translation>序列长度（词元）(&amp;S)</translation>
-    </message>
-    <message>
-        <source>What-if overrides (active)</source>
-        <translation>假设覆盖值（已启用）</translation>
-    </message>
-    <message>
-        <source>What-if overrides</source>
-        <translation>假设覆盖值</translation>
     </message>
     <message>
         <source>%1 %2 (the control shows %3)</source>
@@ -3881,6 +3876,17 @@
     <message>
         <source>%1 (from %2)</source>
         <translation>%1（来自 %2）</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::gui::OverrideGroup</name>
+    <message>
+        <source>What-if overrides (active)</source>
+        <translation>假设覆盖值（已启用）</translation>
+    </message>
+    <message>
+        <source>What-if overrides</source>
+        <translation>假设覆盖值</translation>
     </message>
 </context>
 <context>

@@ -20,8 +20,9 @@ AllocatorGroup::AllocatorGroup(QWidget* parent)
 
 AllocatorGroup::~AllocatorGroup() = default;
 
-void AllocatorGroup::sync(const Scenario& scenario, const ModelSpec* model)
+void AllocatorGroup::sync(const Scenario& scenario, const Catalog& catalog)
 {
+    const ModelSpec* model = catalog.model(scenario.modelId);
     const TrainingConfig& c = scenario.config;
     m_ui->expandableCheck->setChecked(c.expandableSegments);
     m_ui->cudnnSpin->setValue(int(std::lround(units::toMiB(c.cudnnWorkspaceBytes))));

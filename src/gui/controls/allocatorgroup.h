@@ -21,7 +21,7 @@ public:
     ~AllocatorGroup() override;
 
 protected:
-    void sync(const Scenario& scenario, const ModelSpec* model) override;
+    void sync(const Scenario& scenario, const Catalog& catalog) override;
     void retranslate() override;
 
 private:

@@ -5,10 +5,10 @@
 
 namespace headroom::gui {
 
-void ControlGroup::showScenario(const Scenario& scenario, const ModelSpec* model)
+void ControlGroup::showScenario(const Scenario& scenario, const Catalog& catalog)
 {
     const QScopedValueRollback<bool> syncing(m_syncing, true);
-    sync(scenario, model);
+    sync(scenario, catalog);
 }
 
 void ControlGroup::edit(Control control, EditValue value, bool dragging)

@@ -4,6 +4,7 @@
 // controls into a typed edit (scenarioedit.h). Like the panel, it holds no rule and never changes the scenario: the
 // panel forwards the edit, and the window gives every group the result.
 
+#include "catalog.h"
 #include "scenario.h"
 #include "scenarioedit.h"
 
@@ -17,8 +18,8 @@ class ControlGroup : public QGroupBox {
 public:
     using QGroupBox::QGroupBox;
 
-    // Sets the controls from `scenario` (its model `model`, null if the catalog lacks it) without emitting.
-    void showScenario(const Scenario& scenario, const ModelSpec* model);
+    // Sets the controls from `scenario` (its model and GPU looked up in `catalog`) without emitting.
+    void showScenario(const Scenario& scenario, const Catalog& catalog);
     // In front of a class only the essential controls stay (by default the whole group).
     virtual void setPresentationMode(bool on) { setVisible(!on); }
 
@@ -30,7 +31,7 @@ signals:
     void retranslated();
 
 protected:
-    virtual void sync(const Scenario& scenario, const ModelSpec* model) = 0;
+    virtual void sync(const Scenario& scenario, const Catalog& catalog) = 0;
     virtual void retranslate() = 0; // the group's .ui again, in the window's language
     // Emits edited() unless the controls are being set from a scenario.
     void edit(Control control, EditValue value, bool dragging = false);

@@ -8,6 +8,7 @@
 #include "formatting.h"
 #include "hostgroup.h"
 #include "labels.h"
+#include "overridegroup.h"
 #include "pickersearch.h"
 #include "ui_controlpanel.h"
 
@@ -140,7 +141,7 @@ ControlPanel::ControlPanel(QWidget* parent)
         connect(group, &ControlGroup::edited, this, &ControlPanel::edited);
         connect(group, &ControlGroup::retranslated, this, [this, group] {
             if (m_catalog)
-                group->showScenario(m_scenario, m_catalog->model(m_scenario.modelId));
+                group->showScenario(m_scenario, *m_catalog);
         });
     }
     populateChoices();
@@ -190,7 +191,6 @@ ControlPanel::ControlPanel(QWidget* parent)
         c->setMinimumContentsLength(12);
     }
     connectPickers();
-    connectOverrides();
     WheelGuard::install(this);
     retranslate();
 }
@@ -231,24 +231,6 @@ void ControlPanel::connectPickers()
 }
 
 // Each what-if is its own edit: on with the spin box's figure, or off.
-void ControlPanel::connectOverrides()
-{
-    const std::tuple<QCheckBox*, QDoubleSpinBox*, Control, double> overrides[] = {
-        { m_ui->capacityCheck, m_ui->capacitySpin, Control::MemoryOverride, units::kGiB },
-        { m_ui->bandwidthCheck, m_ui->bandwidthSpin, Control::BandwidthOverride, 1e9 },
-        { m_ui->peakCheck, m_ui->peakSpin, Control::PeakOverride, 1e12 },
-    };
-    for (const auto& [check, spin, control, unit] : overrides) {
-        auto send = [this, c = check, s = spin, what = control, u = unit] {
-            edit(what, c->isChecked() ? std::optional(s->value() * u) : std::nullopt);
-        };
-        connect(check, &QCheckBox::toggled, this, send);
-        connect(spin, &QDoubleSpinBox::valueChanged, this, send);
-    }
-    connect(m_ui->overheadSpin, &QSpinBox::valueChanged, this,
-            [this](int mib) { edit(Control::Overhead, units::fromMiB(mib)); });
-}
-
 void ControlPanel::edit(Control control, EditValue value, bool dragging)
 {
     if (m_syncing || !m_catalog)
@@ -424,27 +406,11 @@ void ControlPanel::syncFromScenario()
     m_ui->channelsLastCheck->setVisible(m_vision && !m_presenting); // only convolutions have a memory format
     syncParallel(m_catalog->model(s.modelId));
     for (ControlGroup* group : groups()) {
-        group->showScenario(s, m_catalog->model(s.modelId));
+        group->showScenario(s, *m_catalog);
         group->setPresentationMode(m_presenting);
     }
     updateRangeNote();
 
-    const GpuSpec* gpu = m_catalog->gpu(s.gpuId);
-    m_ui->capacityCheck->setChecked(s.overrides.memoryBytes.has_value());
-    m_ui->capacitySpin->setValue((s.overrides.memoryBytes ? *s.overrides.memoryBytes : (gpu ? gpu->memoryBytes() : 0))
-                                 / units::kGiB);
-    m_ui->bandwidthCheck->setChecked(s.overrides.bandwidthBytesPerSecond.has_value());
-    m_ui->bandwidthSpin->setValue((s.overrides.bandwidthBytesPerSecond ? *s.overrides.bandwidthBytesPerSecond
-                                                                       : (gpu ? gpu->bandwidthBytesPerSecond() : 0))
-                                  / 1e9);
-    m_ui->peakCheck->setChecked(s.overrides.peakFlopsPerSecond.has_value());
-    const MathUnit unit = gemmUnit(c);
-    m_ui->peakSpin->setValue(
-        (s.overrides.peakFlopsPerSecond ? *s.overrides.peakFlopsPerSecond : (gpu ? gpu->peakFlopsPerSecond(unit) : 0))
-        / 1e12);
-    m_ui->overheadSpin->setValue(
-        int(std::lround(units::toMiB(gpu ? frameworkOverheadBytes(*gpu, c) : c.overheadBytes.value_or(0.0)))));
-    updateOverrideMarks();
     m_syncing = false;
 }
 
@@ -463,33 +429,6 @@ void ControlPanel::updateSequenceMode()
     }
     m_ui->seqSlider->setMaximum(sliderMax);
     m_ui->seqSpin->setMaximum(spinMax);
-}
-
-void ControlPanel::updateOverrideMarks()
-{
-    const bool any = m_ui->capacityCheck->isChecked() || m_ui->bandwidthCheck->isChecked()
-        || m_ui->peakCheck->isChecked();
-    m_ui->capacitySpin->setEnabled(m_ui->capacityCheck->isChecked());
-    m_ui->bandwidthSpin->setEnabled(m_ui->bandwidthCheck->isChecked());
-    m_ui->peakSpin->setEnabled(m_ui->peakCheck->isChecked());
-    // An active what-if is marked so that nobody mistakes it for the datasheet. Style sheets re-polish the whole
-    // group, so they change only when the state does, never on a slider tick.
-    const QString sheet = any ? QStringLiteral("QGroupBox#overrideGroup { border: 2px solid #D55E00; "
-                                               "border-radius: 4px; margin-top: 1.2em; }"
-                                               "QGroupBox#overrideGroup::title { color: #D55E00; "
-                                               "subcontrol-origin: margin; left: 8px; }")
-                              : QString();
-    if (m_ui->overrideGroup->styleSheet() != sheet)
-        m_ui->overrideGroup->setStyleSheet(sheet);
-    const QString title = any ? tr("What-if overrides (active)") : tr("What-if overrides");
-    if (m_ui->overrideGroup->title() != title)
-        m_ui->overrideGroup->setTitle(title);
-    const QString note = any && !m_scenario.overrides.note.empty() ? Labels::overrideNote(m_scenario.overrides.note)
-                                                                   : QString();
-    if (m_ui->overrideNote->text() != note) {
-        m_ui->overrideNote->setText(note);
-        m_ui->overrideNote->setVisible(!note.isEmpty());
-    }
 }
 
 void ControlPanel::updateRangeNote()
@@ -524,7 +463,6 @@ void ControlPanel::setPresentationMode(bool on)
     m_ui->accumLabel->setVisible(!on);
     m_ui->offloadCheck->setVisible(!on);
     m_ui->channelsLastCheck->setVisible(!on && m_vision);
-    m_ui->overrideGroup->setVisible(!on);
     m_ui->dpLabel->setVisible(!on);
     m_ui->dpSlider->setVisible(!on);
     m_ui->dpSpin->setVisible(!on);
@@ -579,9 +517,9 @@ QComboBox* ControlPanel::loraTargetsCombo() const { return m_ui->finetuneGroup->
 QDoubleSpinBox* ControlPanel::loraDropoutSpin() const { return m_ui->finetuneGroup->dropoutSpin(); }
 QSpinBox* ControlPanel::frozenLayersSpin() const { return m_ui->finetuneGroup->frozenLayersSpin(); }
 
-std::array<ControlGroup*, 3> ControlPanel::groups() const
+std::array<ControlGroup*, 4> ControlPanel::groups() const
 {
-    return { m_ui->finetuneGroup, m_ui->allocatorGroup, m_ui->hostGroup };
+    return { m_ui->finetuneGroup, m_ui->allocatorGroup, m_ui->hostGroup, m_ui->overrideGroup };
 }
 
 } // namespace headroom::gui

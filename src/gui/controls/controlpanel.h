@@ -85,9 +85,8 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
-    void connectChoices();   // the precision, optimizer, ... combos and the two check boxes beside them
-    void connectPickers();   // the GPU and model pickers
-    void connectOverrides(); // the what-if figures and the overhead
+    void connectChoices(); // the precision, optimizer, ... combos and the two check boxes beside them
+    void connectPickers(); // the GPU and model pickers
     void populatePickers();
     // Enter in the GPU or model picker: the entry that best matches the typed name (pickersearch.h), or a note.
     void resolveTypedName(QComboBox* combo);
@@ -98,10 +97,9 @@ private:
     // Emits edited() unless the controls are being set from the scenario.
     void edit(Control control, EditValue value, bool dragging = false);
     void updateSequenceMode();
-    void updateOverrideMarks();
     void retranslate();
-    // The groups that are widgets of their own (controlgroup.h): fine-tuning, the allocator, the host.
-    std::array<ControlGroup*, 3> groups() const;
+    // The groups that are widgets of their own (controlgroup.h): fine-tuning, the allocator, the host, the what-ifs.
+    std::array<ControlGroup*, 4> groups() const;
     // The tensor-, pipeline- and expert-parallel rows (controlpanelparallel.cpp).
     void setupParallel();
     void syncParallel(const ModelSpec* model);

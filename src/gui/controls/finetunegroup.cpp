@@ -99,8 +99,9 @@ void FinetuneGroup::retranslate()
     m_ui->loraTargetsCombo->clear();
 }
 
-void FinetuneGroup::sync(const Scenario& scenario, const ModelSpec* model)
+void FinetuneGroup::sync(const Scenario& scenario, const Catalog& catalog)
 {
+    const ModelSpec* model = catalog.model(scenario.modelId);
     const FinetuneConfig& f = scenario.config.finetune;
     // validateFinetune refuses every method but full training on a CNN.
     const bool transformer = model && model->family != ModelFamily::Cnn;

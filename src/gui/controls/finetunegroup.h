@@ -37,7 +37,7 @@ public:
     QSpinBox* frozenLayersSpin() const;
 
 protected:
-    void sync(const Scenario& scenario, const ModelSpec* model) override;
+    void sync(const Scenario& scenario, const Catalog& catalog) override;
     void retranslate() override;
 
 private:

@@ -16,7 +16,7 @@ HostGroup::HostGroup(QWidget* parent)
 
 HostGroup::~HostGroup() = default;
 
-void HostGroup::sync(const Scenario& scenario, const ModelSpec*)
+void HostGroup::sync(const Scenario& scenario, const Catalog&)
 {
     const TrainingConfig& c = scenario.config;
     m_ui->hostSpeedSpin->setValue(c.host.speed);
