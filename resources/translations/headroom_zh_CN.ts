@@ -95,30 +95,6 @@
         <translation>梯度累积步数(&amp;A)</translation>
     </message>
     <message>
-        <source>Precision and optimizer</source>
-        <translation>精度与优化器</translation>
-    </message>
-    <message>
-        <source>&amp;Precision</source>
-        <translation>精度(&amp;P)</translation>
-    </message>
-    <message>
-        <source>&amp;Weights</source>
-        <translation>权重(&amp;W)</translation>
-    </message>
-    <message>
-        <source>&amp;Optimizer</source>
-        <translation>优化器(&amp;O)</translation>
-    </message>
-    <message>
-        <source>&amp;Checkpointing</source>
-        <translation>激活检查点(&amp;C)</translation>
-    </message>
-    <message>
-        <source>A&amp;ttention</source>
-        <translation>注意力(&amp;T)</translation>
-    </message>
-    <message>
         <source>&amp;ZeRO stage</source>
         <translation>ZeRO 阶段(&amp;Z)</translation>
     </message>
@@ -165,26 +141,6 @@
     <message>
         <source>Gradient accumulation: micro-batches per optimizer step, HF TrainingArguments(gradient_accumulation_steps=...) or DeepSpeed gradient_accumulation_steps. The memory stays that of one micro-batch; the step takes that many forwards and backwards.</source>
         <translation>梯度累积：每个优化器步包含的微批次数，即 HF TrainingArguments(gradient_accumulation_steps=...) 或 DeepSpeed 的 gradient_accumulation_steps。显存仍是一个微批次的显存；每步要做这么多次前向和反向。</translation>
-    </message>
-    <message>
-        <source>Number format of the step: FP32; TF32 (torch.backends.cuda.matmul.allow_tf32 = True); mixed FP16 or BF16 (torch.autocast, with torch.cuda.amp.GradScaler for FP16); pure BF16 (model.to(torch.bfloat16)); FP8 (Transformer Engine te.fp8_autocast).</source>
-        <translation>训练步的数值格式：FP32；TF32（torch.backends.cuda.matmul.allow_tf32 = True）；FP16 或 BF16 混合精度（torch.autocast，FP16 另配 torch.cuda.amp.GradScaler）；纯 BF16（model.to(torch.bfloat16)）；FP8（Transformer Engine te.fp8_autocast）。</translation>
-    </message>
-    <message>
-        <source>Where mixed precision keeps its weights: FP32 weights with 16-bit copies cast by torch.autocast, or 16-bit weights with an FP32 master copy in the optimizer, as DeepSpeed (&quot;bf16&quot;: {&quot;enabled&quot;: true}) and Megatron do.</source>
-        <translation>混合精度把权重放在哪里：FP32 权重，由 torch.autocast 转出 16 位副本；或者 16 位权重，由优化器保存一份 FP32 主权重，即 DeepSpeed（&quot;bf16&quot;: {&quot;enabled&quot;: true}）和 Megatron 的做法。</translation>
-    </message>
-    <message>
-        <source>The optimizer and its states per parameter: torch.optim.AdamW / Adam (two FP32 states), SGD (none, or momentum), bitsandbytes bnb.optim.AdamW8bit (8-bit states), transformers Adafactor (factored), and the paged variants (bnb.optim.PagedAdamW) in unified memory.</source>
-        <translation>优化器及其每个参数的状态：torch.optim.AdamW / Adam（两个 FP32 状态）、SGD（无状态，或动量）、bitsandbytes 的 bnb.optim.AdamW8bit（8 位状态）、transformers 的 Adafactor（分解的状态），以及放在统一内存中的分页版本（bnb.optim.PagedAdamW）。</translation>
-    </message>
-    <message>
-        <source>Activation checkpointing: none; selective, the attention core recomputed (Megatron --recompute-granularity selective); or every block, torch.utils.checkpoint around each layer (HF model.gradient_checkpointing_enable()).</source>
-        <translation>激活检查点：不用；选择性，重计算注意力核心（Megatron --recompute-granularity selective）；或每个块，在每层外包一层 torch.utils.checkpoint（HF model.gradient_checkpointing_enable()）。</translation>
-    </message>
-    <message>
-        <source>Attention kernel: eager keeps the softmax matrix for backward (HF attn_implementation=&quot;eager&quot;); fused saves only its log-sum-exp, torch.nn.functional.scaled_dot_product_attention or FlashAttention (attn_implementation=&quot;sdpa&quot;).</source>
-        <translation>注意力内核：eager 为反向保存 softmax 矩阵（HF attn_implementation=&quot;eager&quot;）；融合内核只保存 log-sum-exp，即 torch.nn.functional.scaled_dot_product_attention 或 FlashAttention（attn_implementation=&quot;sdpa&quot;）。</translation>
     </message>
     <message>
         <source>ZeRO stage over the data-parallel GPUs (DeepSpeed zero_optimization.stage): 0 none (torch DDP), 1 optimizer states partitioned, 2 and the gradients (FSDP SHARD_GRAD_OP), 3 and the parameters (FSDP FULL_SHARD).</source>
@@ -267,24 +223,8 @@
         <translation>torch.distributed 的 NCCL 在节点间使用的链路（NCCL_IB_HCA、NCCL_SOCKET_IFNAME），每 GPU 线速：100 Gb/s 以太网、InfiniBand HDR（200 Gb/s）或 NDR（400 Gb/s）。自动：InfiniBand HDR。</translation>
     </message>
     <message>
-        <source>model.to(memory_format=torch.channels_last) and the same for each input batch: cuDNN&apos;s tensor-core convolutions work in NHWC, so on PyTorch&apos;s default NCHW tensors each convolution transposes its operands in and back out (MosaicML: channels_last speeds ResNet-50 up by about 30 % on V100 and A100). Time only; no effect on the vector units.</source>
-        <translation>model.to(memory_format=torch.channels_last)，每个输入批次也如此：cuDNN 的张量核心卷积在 NHWC 下运行，因此在 PyTorch 默认的 NCHW 张量上，每个卷积都要把操作数转置进去再转回来（MosaicML：channels_last 让 ResNet-50 在 V100 和 A100 上快约 30%）。只影响时间；对向量单元没有影响。</translation>
-    </message>
-    <message>
-        <source>Channels last (NHWC convolutions)</source>
-        <translation>Channels last（NHWC 卷积）</translation>
-    </message>
-    <message>
         <source>The link inside a node that torch.distributed&apos;s NCCL collectives run over, as nccl-tests measures it (all-reduce bus bandwidth): PCIe through host memory (GeForce cards without peer-to-peer, or NCCL_P2P_DISABLE=1), PCIe 4 or 5 with peer-to-peer, an NVLink bridge, NVLink with NVSwitch. Auto: what the GPU file says: its NVLink where the group fits on it (the measured figure of the same system where there is one), else its PCIe, through host memory when the file says the cards have no peer-to-peer.</source>
         <translation>torch.distributed 的 NCCL 集合通信在节点内使用的链路，按 nccl-tests 的测量（all-reduce 总线带宽）：经主机内存的 PCIe（无点对点的 GeForce 显卡，或 NCCL_P2P_DISABLE=1）、带点对点的 PCIe 4 或 5、NVLink 桥、带 NVSwitch 的 NVLink。自动：按 GPU 文件：组能放进其 NVLink 时用 NVLink（有同一系统的实测值时用实测值），否则用其 PCIe；文件说明显卡之间没有点对点时经主机内存。</translation>
-    </message>
-    <message>
-        <source>Loop</source>
-        <translation>训练循环</translation>
-    </message>
-    <message>
-        <source>The training loop around the step. Keep outputs: output = model(x); loss = loss_fn(output, y); loss.backward(), as the torch tutorials and accelerate&apos;s examples write it: the output (the logits) lives until backward has run. Drop outputs: loss = model(**batch).loss inside a function, as the Hugging Face Trainer and Lightning run it: the output is freed after the loss.</source>
-        <translation>一步训练外面的 Python 循环。保留输出：output = model(x); loss = loss_fn(output, y); loss.backward()，PyTorch 教程和 accelerate 示例都这样写：模型输出（logits）一直存活到反向传播结束。丢弃输出：在函数内 loss = model(**batch).loss，Hugging Face Trainer 和 Lightning 这样运行：计算完损失后输出即被释放。</translation>
     </message>
 </context>
 <context>
@@ -2352,6 +2292,69 @@
     <message>
         <source>Peak in the %1 of %2 (%3). Longest %4 that fits at this micro-batch: %5.</source>
         <translation>峰值位于%2的%1（%3）。在此微批次下放得下的%4上限：%5。</translation>
+    </message>
+</context>
+<context>
+    <name>PrecisionGroup</name>
+    <message>
+        <source>Precision and optimizer</source>
+        <translation>精度与优化器</translation>
+    </message>
+    <message>
+        <source>&amp;Precision</source>
+        <translation>精度(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Number format of the step: FP32; TF32 (torch.backends.cuda.matmul.allow_tf32 = True); mixed FP16 or BF16 (torch.autocast, with torch.cuda.amp.GradScaler for FP16); pure BF16 (model.to(torch.bfloat16)); FP8 (Transformer Engine te.fp8_autocast).</source>
+        <translation>训练步的数值格式：FP32；TF32（torch.backends.cuda.matmul.allow_tf32 = True）；FP16 或 BF16 混合精度（torch.autocast，FP16 另配 torch.cuda.amp.GradScaler）；纯 BF16（model.to(torch.bfloat16)）；FP8（Transformer Engine te.fp8_autocast）。</translation>
+    </message>
+    <message>
+        <source>&amp;Weights</source>
+        <translation>权重(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Where mixed precision keeps its weights: FP32 weights with 16-bit copies cast by torch.autocast, or 16-bit weights with an FP32 master copy in the optimizer, as DeepSpeed (&quot;bf16&quot;: {&quot;enabled&quot;: true}) and Megatron do.</source>
+        <translation>混合精度把权重放在哪里：FP32 权重，由 torch.autocast 转出 16 位副本；或者 16 位权重，由优化器保存一份 FP32 主权重，即 DeepSpeed（&quot;bf16&quot;: {&quot;enabled&quot;: true}）和 Megatron 的做法。</translation>
+    </message>
+    <message>
+        <source>&amp;Optimizer</source>
+        <translation>优化器(&amp;O)</translation>
+    </message>
+    <message>
+        <source>The optimizer and its states per parameter: torch.optim.AdamW / Adam (two FP32 states), SGD (none, or momentum), bitsandbytes bnb.optim.AdamW8bit (8-bit states), transformers Adafactor (factored), and the paged variants (bnb.optim.PagedAdamW) in unified memory.</source>
+        <translation>优化器及其每个参数的状态：torch.optim.AdamW / Adam（两个 FP32 状态）、SGD（无状态，或动量）、bitsandbytes 的 bnb.optim.AdamW8bit（8 位状态）、transformers 的 Adafactor（分解的状态），以及放在统一内存中的分页版本（bnb.optim.PagedAdamW）。</translation>
+    </message>
+    <message>
+        <source>&amp;Checkpointing</source>
+        <translation>激活检查点(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Activation checkpointing: none; selective, the attention core recomputed (Megatron --recompute-granularity selective); or every block, torch.utils.checkpoint around each layer (HF model.gradient_checkpointing_enable()).</source>
+        <translation>激活检查点：不用；选择性，重计算注意力核心（Megatron --recompute-granularity selective）；或每个块，在每层外包一层 torch.utils.checkpoint（HF model.gradient_checkpointing_enable()）。</translation>
+    </message>
+    <message>
+        <source>A&amp;ttention</source>
+        <translation>注意力(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Attention kernel: eager keeps the softmax matrix for backward (HF attn_implementation=&quot;eager&quot;); fused saves only its log-sum-exp, torch.nn.functional.scaled_dot_product_attention or FlashAttention (attn_implementation=&quot;sdpa&quot;).</source>
+        <translation>注意力内核：eager 为反向保存 softmax 矩阵（HF attn_implementation=&quot;eager&quot;）；融合内核只保存 log-sum-exp，即 torch.nn.functional.scaled_dot_product_attention 或 FlashAttention（attn_implementation=&quot;sdpa&quot;）。</translation>
+    </message>
+    <message>
+        <source>Loop</source>
+        <translation>训练循环</translation>
+    </message>
+    <message>
+        <source>The training loop around the step. Keep outputs: output = model(x); loss = loss_fn(output, y); loss.backward(), as the torch tutorials and accelerate&apos;s examples write it: the output (the logits) lives until backward has run. Drop outputs: loss = model(**batch).loss inside a function, as the Hugging Face Trainer and Lightning run it: the output is freed after the loss.</source>
+        <translation>一步训练外面的 Python 循环。保留输出：output = model(x); loss = loss_fn(output, y); loss.backward()，PyTorch 教程和 accelerate 示例都这样写：模型输出（logits）一直存活到反向传播结束。丢弃输出：在函数内 loss = model(**batch).loss，Hugging Face Trainer 和 Lightning 这样运行：计算完损失后输出即被释放。</translation>
+    </message>
+    <message>
+        <source>model.to(memory_format=torch.channels_last) and the same for each input batch: cuDNN&apos;s tensor-core convolutions work in NHWC, so on PyTorch&apos;s default NCHW tensors each convolution transposes its operands in and back out (MosaicML: channels_last speeds ResNet-50 up by about 30 % on V100 and A100). Time only; no effect on the vector units.</source>
+        <translation>model.to(memory_format=torch.channels_last)，每个输入批次也如此：cuDNN 的张量核心卷积在 NHWC 下运行，因此在 PyTorch 默认的 NCHW 张量上，每个卷积都要把操作数转置进去再转回来（MosaicML：channels_last 让 ResNet-50 在 V100 和 A100 上快约 30%）。只影响时间；对向量单元没有影响。</translation>
+    </message>
+    <message>
+        <source>Channels last (NHWC convolutions)</source>
+        <translation>Channels last（NHWC 卷积）</translation>
     </message>
 </context>
 <context>

@@ -10,6 +10,7 @@
 #include "labels.h"
 #include "overridegroup.h"
 #include "pickersearch.h"
+#include "precisiongroup.h"
 #include "ui_controlpanel.h"
 
 #include <QAbstractItemView>
@@ -54,26 +55,6 @@ namespace {
         QStringList keywords;
         QList<QPair<QString, QString>> items;
     };
-
-    template <typename E>
-    void fillCombo(QComboBox* combo, std::initializer_list<E> values, QString (*label)(E))
-    {
-        const QVariant current = combo->currentData();
-        combo->clear();
-        for (E v : values)
-            combo->addItem(label(v), int(v));
-        const int i = combo->findData(current);
-        if (i >= 0)
-            combo->setCurrentIndex(i);
-    }
-
-    template <typename E>
-    void selectData(QComboBox* combo, E v)
-    {
-        const int i = combo->findData(int(v));
-        if (i >= 0)
-            combo->setCurrentIndex(i);
-    }
 
     // A searchable, grouped picker: header rows are disabled, items carry the id. The search matches a part of an
     // item's name, its group or the group's keywords ("4060 laptop", "data center", and 笔记本 or 数据中心 in an
@@ -144,7 +125,6 @@ ControlPanel::ControlPanel(QWidget* parent)
                 group->showScenario(m_scenario, *m_catalog);
         });
     }
-    populateChoices();
 
     auto slider = [this](QSlider* s, QSpinBox* spin, Control control, auto toValue, auto toPosition) {
         connect(s, &QSlider::valueChanged, this, [=, this](int pos) {
@@ -199,17 +179,7 @@ ControlPanel::~ControlPanel() = default;
 
 void ControlPanel::connectChoices()
 {
-    const std::pair<QComboBox*, Control> combos[] = {
-        { m_ui->precisionCombo, Control::Precision }, { m_ui->styleCombo, Control::MixedStyle },
-        { m_ui->optimizerCombo, Control::Optimizer }, { m_ui->checkpointingCombo, Control::Checkpointing },
-        { m_ui->attentionCombo, Control::Attention }, { m_ui->loopCombo, Control::Loop },
-    };
-    for (const auto& [combo, control] : combos) {
-        connect(combo, &QComboBox::currentIndexChanged, this,
-                [this, c = combo, what = control] { edit(what, std::int64_t(c->currentData().toInt())); });
-    }
     connect(m_ui->offloadCheck, &QCheckBox::toggled, this, [this](bool on) { edit(Control::OptimizerOffload, on); });
-    connect(m_ui->channelsLastCheck, &QCheckBox::toggled, this, [this](bool on) { edit(Control::ChannelsLast, on); });
 }
 
 void ControlPanel::connectPickers()
@@ -236,25 +206,6 @@ void ControlPanel::edit(Control control, EditValue value, bool dragging)
     if (m_syncing || !m_catalog)
         return;
     emit edited(ScenarioEdit { control, std::move(value) }, dragging);
-}
-
-void ControlPanel::populateChoices()
-{
-    fillCombo(m_ui->precisionCombo,
-              { Precision::FP32, Precision::TF32, Precision::MixedFP16, Precision::MixedBF16, Precision::PureBF16,
-                Precision::MixedFP8 },
-              &Labels::precision);
-    fillCombo(m_ui->styleCombo, { MixedPrecisionStyle::Autocast, MixedPrecisionStyle::MasterWeights },
-              &Labels::mixedStyle);
-    fillCombo(m_ui->optimizerCombo,
-              { OptimizerKind::AdamW, OptimizerKind::Adam, OptimizerKind::SGD, OptimizerKind::SGDMomentum,
-                OptimizerKind::AdamW8bit, OptimizerKind::Adafactor, OptimizerKind::PagedAdamW,
-                OptimizerKind::PagedAdamW8bit },
-              &Labels::optimizer);
-    fillCombo(m_ui->checkpointingCombo, { Checkpointing::None, Checkpointing::Selective, Checkpointing::Full },
-              &Labels::checkpointing);
-    fillCombo(m_ui->attentionCombo, { AttentionImpl::Eager, AttentionImpl::Fused }, &Labels::attention);
-    fillCombo(m_ui->loopCombo, { TrainingLoop::KeepOutputs, TrainingLoop::DropOutputs }, &Labels::loop);
 }
 
 void ControlPanel::setCatalog(const Catalog* catalog)
@@ -388,22 +339,11 @@ void ControlPanel::syncFromScenario()
     m_ui->seqSpin->setValue(int(std::min<std::int64_t>(c.sequenceLength, m_ui->seqSpin->maximum())));
     m_ui->seqSlider->setValue(toLog(double(c.sequenceLength), m_vision ? kSeqMinPixels : kSeqMinTokens));
     m_ui->accumSpin->setValue(c.gradientAccumulation);
-    selectData(m_ui->precisionCombo, c.precision);
-    selectData(m_ui->styleCombo, c.mixedStyle);
-    // Where the weights are kept only means something in mixed precision (not in FP32, TF32 or pure BF16).
-    m_ui->styleCombo->setEnabled(isMixed(c.precision));
-    m_ui->styleLabel->setEnabled(isMixed(c.precision));
-    selectData(m_ui->optimizerCombo, c.optimizer);
-    selectData(m_ui->checkpointingCombo, c.checkpointing);
-    selectData(m_ui->attentionCombo, c.attention);
-    selectData(m_ui->loopCombo, c.loop);
     m_ui->zeroSlider->setValue(c.zeroStage);
     m_ui->zeroValue->setText(tr("stage %1").arg(c.zeroStage));
     m_ui->dpSpin->setValue(c.dataParallel);
     m_ui->dpSlider->setValue(toLog(double(c.dataParallel), 1.0));
     m_ui->offloadCheck->setChecked(c.offloadOptimizer);
-    m_ui->channelsLastCheck->setChecked(c.channelsLast);
-    m_ui->channelsLastCheck->setVisible(m_vision && !m_presenting); // only convolutions have a memory format
     syncParallel(m_catalog->model(s.modelId));
     for (ControlGroup* group : groups()) {
         group->showScenario(s, *m_catalog);
@@ -457,19 +397,14 @@ void ControlPanel::updateRangeNote()
 void ControlPanel::setPresentationMode(bool on)
 {
     // In front of a class only the essential sliders stay.
-    m_ui->styleCombo->setVisible(!on);
-    m_ui->styleLabel->setVisible(!on);
     m_ui->accumSpin->setVisible(!on);
     m_ui->accumLabel->setVisible(!on);
     m_ui->offloadCheck->setVisible(!on);
-    m_ui->channelsLastCheck->setVisible(!on && m_vision);
     m_ui->dpLabel->setVisible(!on);
     m_ui->dpSlider->setVisible(!on);
     m_ui->dpSpin->setVisible(!on);
     m_ui->tpLabel->setVisible(!on);
     m_ui->tpCombo->setVisible(!on);
-    m_ui->loopLabel->setVisible(!on);
-    m_ui->loopCombo->setVisible(!on);
     m_presenting = on;
     syncParallelVisibility();
     for (ControlGroup* group : groups())
@@ -490,7 +425,6 @@ void ControlPanel::retranslate()
 {
     const bool was = m_syncing;
     m_syncing = true;
-    populateChoices();
     populatePickers();
     m_syncing = was;
     syncFromScenario();
@@ -502,24 +436,24 @@ QSlider* ControlPanel::zeroSlider() const { return m_ui->zeroSlider; }
 QSlider* ControlPanel::dataParallelSlider() const { return m_ui->dpSlider; }
 QComboBox* ControlPanel::gpuCombo() const { return m_ui->gpuCombo; }
 QComboBox* ControlPanel::modelCombo() const { return m_ui->modelCombo; }
-QComboBox* ControlPanel::precisionCombo() const { return m_ui->precisionCombo; }
+QComboBox* ControlPanel::precisionCombo() const { return m_ui->precisionGroup->precisionCombo(); }
 QString ControlPanel::rangeNoteText() const
 {
     return m_ui->rangeNote->isVisibleTo(this) ? m_ui->rangeNote->text() : QString();
 }
-QComboBox* ControlPanel::optimizerCombo() const { return m_ui->optimizerCombo; }
-QComboBox* ControlPanel::checkpointingCombo() const { return m_ui->checkpointingCombo; }
-QComboBox* ControlPanel::attentionCombo() const { return m_ui->attentionCombo; }
-QComboBox* ControlPanel::loopCombo() const { return m_ui->loopCombo; }
+QComboBox* ControlPanel::optimizerCombo() const { return m_ui->precisionGroup->optimizerCombo(); }
+QComboBox* ControlPanel::checkpointingCombo() const { return m_ui->precisionGroup->checkpointingCombo(); }
+QComboBox* ControlPanel::attentionCombo() const { return m_ui->precisionGroup->attentionCombo(); }
+QComboBox* ControlPanel::loopCombo() const { return m_ui->precisionGroup->loopCombo(); }
 QComboBox* ControlPanel::finetuneCombo() const { return m_ui->finetuneGroup->methodCombo(); }
 QSpinBox* ControlPanel::loraRankSpin() const { return m_ui->finetuneGroup->rankSpin(); }
 QComboBox* ControlPanel::loraTargetsCombo() const { return m_ui->finetuneGroup->targetsCombo(); }
 QDoubleSpinBox* ControlPanel::loraDropoutSpin() const { return m_ui->finetuneGroup->dropoutSpin(); }
 QSpinBox* ControlPanel::frozenLayersSpin() const { return m_ui->finetuneGroup->frozenLayersSpin(); }
 
-std::array<ControlGroup*, 4> ControlPanel::groups() const
+std::array<ControlGroup*, 5> ControlPanel::groups() const
 {
-    return { m_ui->finetuneGroup, m_ui->allocatorGroup, m_ui->hostGroup, m_ui->overrideGroup };
+    return { m_ui->precisionGroup, m_ui->finetuneGroup, m_ui->allocatorGroup, m_ui->hostGroup, m_ui->overrideGroup };
 }
 
 } // namespace headroom::gui

@@ -91,15 +91,15 @@ private:
     // Enter in the GPU or model picker: the entry that best matches the typed name (pickersearch.h), or a note.
     void resolveTypedName(QComboBox* combo);
     void syncBatchSlider(std::int64_t batch); // re-anchors the slider's scale unless it is held
-    void populateChoices();
     void syncFromScenario();
     void updateRangeNote(); // names the scenario values a control cannot show
     // Emits edited() unless the controls are being set from the scenario.
     void edit(Control control, EditValue value, bool dragging = false);
     void updateSequenceMode();
     void retranslate();
-    // The groups that are widgets of their own (controlgroup.h): fine-tuning, the allocator, the host, the what-ifs.
-    std::array<ControlGroup*, 4> groups() const;
+    // The groups that are widgets of their own (controlgroup.h): precision, fine-tuning, the allocator, the host,
+    // the what-ifs.
+    std::array<ControlGroup*, 5> groups() const;
     // The tensor-, pipeline- and expert-parallel rows (controlpanelparallel.cpp).
     void setupParallel();
     void syncParallel(const ModelSpec* model);
