@@ -95,26 +95,6 @@
         <translation>梯度累积步数(&amp;A)</translation>
     </message>
     <message>
-        <source>&amp;ZeRO stage</source>
-        <translation>ZeRO 阶段(&amp;Z)</translation>
-    </message>
-    <message>
-        <source>&amp;Data-parallel GPUs</source>
-        <translation>数据并行 GPU 数(&amp;D)</translation>
-    </message>
-    <message>
-        <source>Off&amp;load optimizer (ZeRO-Offload)</source>
-        <translation>卸载优化器（ZeRO-Offload）(&amp;L)</translation>
-    </message>
-    <message>
-        <source>Parallelism</source>
-        <translation>并行</translation>
-    </message>
-    <message>
-        <source>Tensor-parallel GPUs per repl&amp;ica</source>
-        <translation>每个副本的张量并行 GPU 数(&amp;I)</translation>
-    </message>
-    <message>
         <source>The GPU: its memory, bandwidth and peak FLOP/s per precision, each from its datasheet (gpus/*.json). Type to search; grouped by vendor and segment.</source>
         <translation>GPU：显存、带宽和各精度的峰值 FLOP/s，每个数都取自其数据手册（gpus/*.json）。可输入搜索；按厂商和细分市场分组。</translation>
     </message>
@@ -141,90 +121,6 @@
     <message>
         <source>Gradient accumulation: micro-batches per optimizer step, HF TrainingArguments(gradient_accumulation_steps=...) or DeepSpeed gradient_accumulation_steps. The memory stays that of one micro-batch; the step takes that many forwards and backwards.</source>
         <translation>梯度累积：每个优化器步包含的微批次数，即 HF TrainingArguments(gradient_accumulation_steps=...) 或 DeepSpeed 的 gradient_accumulation_steps。显存仍是一个微批次的显存；每步要做这么多次前向和反向。</translation>
-    </message>
-    <message>
-        <source>ZeRO stage over the data-parallel GPUs (DeepSpeed zero_optimization.stage): 0 none (torch DDP), 1 optimizer states partitioned, 2 and the gradients (FSDP SHARD_GRAD_OP), 3 and the parameters (FSDP FULL_SHARD).</source>
-        <translation>在数据并行 GPU 之间的 ZeRO 阶段（DeepSpeed zero_optimization.stage）：0 不切分（torch DDP），1 切分优化器状态，2 再切分梯度（FSDP SHARD_GRAD_OP），3 再切分参数（FSDP FULL_SHARD）。</translation>
-    </message>
-    <message>
-        <source>Data-parallel GPUs that ZeRO partitions over (logarithmic, 1 to 1024): the world size of torchrun --nproc_per_node times the nodes, or DeepSpeed&apos;s.</source>
-        <translation>ZeRO 在其间切分的数据并行 GPU 数（对数刻度，1 到 1024）：torchrun 的 --nproc_per_node 乘以节点数，即 world size，DeepSpeed 亦同。</translation>
-    </message>
-    <message>
-        <source>Data-parallel GPUs: the world size (torchrun --nnodes x --nproc_per_node); ZeRO partitions over them and each processes its own micro-batch.</source>
-        <translation>数据并行 GPU 数：world size（torchrun --nnodes x --nproc_per_node）；ZeRO 在它们之间切分，每张 GPU 处理自己的微批次。</translation>
-    </message>
-    <message>
-        <source>ZeRO-Offload: the optimizer states and the update on the CPU, DeepSpeed zero_optimization.offload_optimizer {&quot;device&quot;: &quot;cpu&quot;}. Saves their GPU memory; costs PCIe traffic and host time in every step.</source>
-        <translation>ZeRO-Offload：优化器状态和参数更新放在 CPU 上，即 DeepSpeed zero_optimization.offload_optimizer {&quot;device&quot;: &quot;cpu&quot;}。省下它们占用的显存；代价是每步的 PCIe 传输和主机计算时间。</translation>
-    </message>
-    <message>
-        <source>Megatron-LM tensor parallelism (--tensor-model-parallel-size): each GPU holds 1/t of the attention heads, the FFN and the vocabulary, and all-reduces activations in every layer. The job uses data-parallel × tensor-parallel × pipeline GPUs.</source>
-        <translation>Megatron-LM 张量并行（--tensor-model-parallel-size）：每张 GPU 持有 1/t 的注意力头、FFN 和词表，并在每一层对激活做 all-reduce。整个任务使用 数据并行 × 张量并行 × 流水线 张 GPU。</translation>
-    </message>
-    <message>
-        <source>Pipeline stages</source>
-        <translation>流水线阶段数</translation>
-    </message>
-    <message>
-        <source>Megatron-LM pipeline parallelism (--pipeline-model-parallel-size): each stage holds a share of the blocks, the first also the embeddings, the last the head. Gradient accumulation steps are the micro-batches each step runs through the pipeline. The job uses data-parallel × tensor-parallel × pipeline GPUs.</source>
-        <translation>Megatron-LM 流水线并行（--pipeline-model-parallel-size）：每个阶段持有一部分块，第一个阶段另有嵌入层，最后一个阶段另有输出头。梯度累积步数就是每步流经流水线的微批次数。整个任务使用 数据并行 × 张量并行 × 流水线 张 GPU。</translation>
-    </message>
-    <message>
-        <source>How the pipeline orders its micro-batches: 1F1B (PipeDream-Flush, Megatron&apos;s default) holds at most p − s micro-batches on stage s; GPipe runs every forward first and holds all of them; interleaved (two model chunks per stage) halves the bubble and holds a little more.</source>
-        <translation>流水线如何排列微批次：1F1B（PipeDream-Flush，Megatron 的默认）在阶段 s 上最多同时保留 p − s 个微批次；GPipe 先做完所有前向，要保留全部微批次；交错调度（每个阶段两个模型块）把气泡减半，但要多保留一些。</translation>
-    </message>
-    <message>
-        <source>Blocks per stage. Even: each stage an equal share. Uneven (Megatron-LM --decoder-first-pipeline-num-layers, --decoder-last-pipeline-num-layers): fewer blocks on the first stage, which also holds the embeddings and under 1F1B the most micro-batches in flight, or on the last, which holds the head; the stages between share the rest equally.</source>
-        <translation>每个阶段的块数。均分：每个阶段一样多。不均分（Megatron-LM --decoder-first-pipeline-num-layers、--decoder-last-pipeline-num-layers）：第一阶段少放几块（它还持有嵌入层，在 1F1B 下同时持有最多的在途微批次），或最后阶段少放几块（它持有输出头）；中间各阶段平分其余的块。</translation>
-    </message>
-    <message>
-        <source>Memory of</source>
-        <translation>显存显示</translation>
-    </message>
-    <message>
-        <source>Which pipeline stage the memory charts and the verdict show: the most loaded (the highest peak), or one stage (Megatron&apos;s first stage under 1F1B, unless the head&apos;s logits weigh more). Step time and throughput are always the whole pipeline&apos;s.</source>
-        <translation>显存图和结论显示哪个流水线阶段：负载最重的阶段（峰值最高；1F1B 下通常是 Megatron 的第一个阶段，除非输出头的 logits 更重），或指定某个阶段。每步时间和吞吐量始终是整条流水线的。</translation>
-    </message>
-    <message>
-        <source>E&amp;xpert-parallel GPUs</source>
-        <translation>专家并行 GPU 数(&amp;X)</translation>
-    </message>
-    <message>
-        <source>Megatron-LM expert parallelism (--expert-model-parallel-size), for mixture-of-experts models: the routed experts are split over this many of the data-parallel GPUs, each keeping the dense layers whole and its share of the experts; the tokens travel to their experts and back in all-to-alls in every MoE layer. Must divide the data-parallel GPUs and the experts.</source>
-        <translation>Megatron-LM 专家并行（--expert-model-parallel-size），用于混合专家（MoE）模型：路由专家分布在这么多个数据并行 GPU 上，每个 GPU 保留完整的稠密层和自己那一份专家；每个 MoE 层中，词元通过 all-to-all 发往其专家并返回。必须整除数据并行 GPU 数和专家数。</translation>
-    </message>
-    <message>
-        <source>Context-parallel GPUs</source>
-        <translation>上下文并行 GPU 数</translation>
-    </message>
-    <message>
-        <source>Megatron-LM context parallelism (--context-parallel-size) for long sequences: each GPU holds 1/cp of every sequence, so activations shrink cp-fold, while keys and values pass round a ring of the cp GPUs beside the attention kernels. Needs fused attention and 2 × cp dividing the tokens. The job uses data-parallel × tensor-parallel × pipeline × context GPUs.</source>
-        <translation>Megatron-LM 上下文并行（--context-parallel-size），用于长序列：每个 GPU 持有每个序列的 1/cp，激活缩小 cp 倍；键和值在 cp 个 GPU 组成的环上传递，与注意力内核并行。需要融合注意力，且 2 × cp 整除词元数。作业使用数据并行 × 张量并行 × 流水线 × 上下文个 GPU。</translation>
-    </message>
-    <message>
-        <source>Megatron-LM sequence parallelism (--sequence-parallel) with tensor parallelism: the norms, dropouts and residual adds run on 1/t of the tokens per GPU, so their activations shrink t-fold; the all-reduces become all-gathers and reduce-scatters of the same volume.</source>
-        <translation>Megatron-LM 序列并行（--sequence-parallel），与张量并行一起使用：归一化、dropout 和残差相加在每个 GPU 上只处理 1/t 的词元，其激活缩小 t 倍；all-reduce 变为同等通信量的 all-gather 和 reduce-scatter。</translation>
-    </message>
-    <message>
-        <source>Sequence parallelism</source>
-        <translation>序列并行</translation>
-    </message>
-    <message>
-        <source>GPUs per node</source>
-        <translation>每节点 GPU 数</translation>
-    </message>
-    <message>
-        <source>GPUs in each node (torchrun --nproc_per_node). A collective whose ranks span more than a node runs at the slower of the link between nodes and the node&apos;s own. 0: every GPU of the job in one node.</source>
-        <translation>每个节点的 GPU 数（torchrun --nproc_per_node）。跨越多个节点的集合通信以节点间链路和节点内链路中较慢者的速度运行。0：作业的所有 GPU 都在一个节点内。</translation>
-    </message>
-    <message>
-        <source>The link between nodes that torch.distributed&apos;s NCCL uses (NCCL_IB_HCA, NCCL_SOCKET_IFNAME), per GPU at line rate: 100 Gb/s Ethernet, InfiniBand HDR (200 Gb/s) or NDR (400 Gb/s). Auto: InfiniBand HDR.</source>
-        <translation>torch.distributed 的 NCCL 在节点间使用的链路（NCCL_IB_HCA、NCCL_SOCKET_IFNAME），每 GPU 线速：100 Gb/s 以太网、InfiniBand HDR（200 Gb/s）或 NDR（400 Gb/s）。自动：InfiniBand HDR。</translation>
-    </message>
-    <message>
-        <source>The link inside a node that torch.distributed&apos;s NCCL collectives run over, as nccl-tests measures it (all-reduce bus bandwidth): PCIe through host memory (GeForce cards without peer-to-peer, or NCCL_P2P_DISABLE=1), PCIe 4 or 5 with peer-to-peer, an NVLink bridge, NVLink with NVSwitch. Auto: what the GPU file says: its NVLink where the group fits on it (the measured figure of the same system where there is one), else its PCIe, through host memory when the file says the cards have no peer-to-peer.</source>
-        <translation>torch.distributed 的 NCCL 集合通信在节点内使用的链路，按 nccl-tests 的测量（all-reduce 总线带宽）：经主机内存的 PCIe（无点对点的 GeForce 显卡，或 NCCL_P2P_DISABLE=1）、带点对点的 PCIe 4 或 5、NVLink 桥、带 NVSwitch 的 NVLink。自动：按 GPU 文件：组能放进其 NVLink 时用 NVLink（有同一系统的实测值时用实测值），否则用其 PCIe；文件说明显卡之间没有点对点时经主机内存。</translation>
     </message>
 </context>
 <context>
@@ -2168,6 +2064,113 @@
     </message>
 </context>
 <context>
+    <name>ParallelGroup</name>
+    <message>
+        <source>Parallelism</source>
+        <translation>并行</translation>
+    </message>
+    <message>
+        <source>&amp;ZeRO stage</source>
+        <translation>ZeRO 阶段(&amp;Z)</translation>
+    </message>
+    <message>
+        <source>ZeRO stage over the data-parallel GPUs (DeepSpeed zero_optimization.stage): 0 none (torch DDP), 1 optimizer states partitioned, 2 and the gradients (FSDP SHARD_GRAD_OP), 3 and the parameters (FSDP FULL_SHARD).</source>
+        <translation>在数据并行 GPU 之间的 ZeRO 阶段（DeepSpeed zero_optimization.stage）：0 不切分（torch DDP），1 切分优化器状态，2 再切分梯度（FSDP SHARD_GRAD_OP），3 再切分参数（FSDP FULL_SHARD）。</translation>
+    </message>
+    <message>
+        <source>&amp;Data-parallel GPUs</source>
+        <translation>数据并行 GPU 数(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Data-parallel GPUs that ZeRO partitions over (logarithmic, 1 to 1024): the world size of torchrun --nproc_per_node times the nodes, or DeepSpeed&apos;s.</source>
+        <translation>ZeRO 在其间切分的数据并行 GPU 数（对数刻度，1 到 1024）：torchrun 的 --nproc_per_node 乘以节点数，即 world size，DeepSpeed 亦同。</translation>
+    </message>
+    <message>
+        <source>Data-parallel GPUs: the world size (torchrun --nnodes x --nproc_per_node); ZeRO partitions over them and each processes its own micro-batch.</source>
+        <translation>数据并行 GPU 数：world size（torchrun --nnodes x --nproc_per_node）；ZeRO 在它们之间切分，每张 GPU 处理自己的微批次。</translation>
+    </message>
+    <message>
+        <source>Tensor-parallel GPUs per repl&amp;ica</source>
+        <translation>每个副本的张量并行 GPU 数(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Megatron-LM tensor parallelism (--tensor-model-parallel-size): each GPU holds 1/t of the attention heads, the FFN and the vocabulary, and all-reduces activations in every layer. The job uses data-parallel × tensor-parallel × pipeline GPUs.</source>
+        <translation>Megatron-LM 张量并行（--tensor-model-parallel-size）：每张 GPU 持有 1/t 的注意力头、FFN 和词表，并在每一层对激活做 all-reduce。整个任务使用 数据并行 × 张量并行 × 流水线 张 GPU。</translation>
+    </message>
+    <message>
+        <source>Megatron-LM sequence parallelism (--sequence-parallel) with tensor parallelism: the norms, dropouts and residual adds run on 1/t of the tokens per GPU, so their activations shrink t-fold; the all-reduces become all-gathers and reduce-scatters of the same volume.</source>
+        <translation>Megatron-LM 序列并行（--sequence-parallel），与张量并行一起使用：归一化、dropout 和残差相加在每个 GPU 上只处理 1/t 的词元，其激活缩小 t 倍；all-reduce 变为同等通信量的 all-gather 和 reduce-scatter。</translation>
+    </message>
+    <message>
+        <source>Sequence parallelism</source>
+        <translation>序列并行</translation>
+    </message>
+    <message>
+        <source>Pipeline stages</source>
+        <translation>流水线阶段数</translation>
+    </message>
+    <message>
+        <source>Megatron-LM pipeline parallelism (--pipeline-model-parallel-size): each stage holds a share of the blocks, the first also the embeddings, the last the head. Gradient accumulation steps are the micro-batches each step runs through the pipeline. The job uses data-parallel × tensor-parallel × pipeline GPUs.</source>
+        <translation>Megatron-LM 流水线并行（--pipeline-model-parallel-size）：每个阶段持有一部分块，第一个阶段另有嵌入层，最后一个阶段另有输出头。梯度累积步数就是每步流经流水线的微批次数。整个任务使用 数据并行 × 张量并行 × 流水线 张 GPU。</translation>
+    </message>
+    <message>
+        <source>How the pipeline orders its micro-batches: 1F1B (PipeDream-Flush, Megatron&apos;s default) holds at most p − s micro-batches on stage s; GPipe runs every forward first and holds all of them; interleaved (two model chunks per stage) halves the bubble and holds a little more.</source>
+        <translation>流水线如何排列微批次：1F1B（PipeDream-Flush，Megatron 的默认）在阶段 s 上最多同时保留 p − s 个微批次；GPipe 先做完所有前向，要保留全部微批次；交错调度（每个阶段两个模型块）把气泡减半，但要多保留一些。</translation>
+    </message>
+    <message>
+        <source>Blocks per stage. Even: each stage an equal share. Uneven (Megatron-LM --decoder-first-pipeline-num-layers, --decoder-last-pipeline-num-layers): fewer blocks on the first stage, which also holds the embeddings and under 1F1B the most micro-batches in flight, or on the last, which holds the head; the stages between share the rest equally.</source>
+        <translation>每个阶段的块数。均分：每个阶段一样多。不均分（Megatron-LM --decoder-first-pipeline-num-layers、--decoder-last-pipeline-num-layers）：第一阶段少放几块（它还持有嵌入层，在 1F1B 下同时持有最多的在途微批次），或最后阶段少放几块（它持有输出头）；中间各阶段平分其余的块。</translation>
+    </message>
+    <message>
+        <source>E&amp;xpert-parallel GPUs</source>
+        <translation>专家并行 GPU 数(&amp;X)</translation>
+    </message>
+    <message>
+        <source>Megatron-LM expert parallelism (--expert-model-parallel-size), for mixture-of-experts models: the routed experts are split over this many of the data-parallel GPUs, each keeping the dense layers whole and its share of the experts; the tokens travel to their experts and back in all-to-alls in every MoE layer. Must divide the data-parallel GPUs and the experts.</source>
+        <translation>Megatron-LM 专家并行（--expert-model-parallel-size），用于混合专家（MoE）模型：路由专家分布在这么多个数据并行 GPU 上，每个 GPU 保留完整的稠密层和自己那一份专家；每个 MoE 层中，词元通过 all-to-all 发往其专家并返回。必须整除数据并行 GPU 数和专家数。</translation>
+    </message>
+    <message>
+        <source>Context-parallel GPUs</source>
+        <translation>上下文并行 GPU 数</translation>
+    </message>
+    <message>
+        <source>Megatron-LM context parallelism (--context-parallel-size) for long sequences: each GPU holds 1/cp of every sequence, so activations shrink cp-fold, while keys and values pass round a ring of the cp GPUs beside the attention kernels. Needs fused attention and 2 × cp dividing the tokens. The job uses data-parallel × tensor-parallel × pipeline × context GPUs.</source>
+        <translation>Megatron-LM 上下文并行（--context-parallel-size），用于长序列：每个 GPU 持有每个序列的 1/cp，激活缩小 cp 倍；键和值在 cp 个 GPU 组成的环上传递，与注意力内核并行。需要融合注意力，且 2 × cp 整除词元数。作业使用数据并行 × 张量并行 × 流水线 × 上下文个 GPU。</translation>
+    </message>
+    <message>
+        <source>Memory of</source>
+        <translation>显存显示</translation>
+    </message>
+    <message>
+        <source>Which pipeline stage the memory charts and the verdict show: the most loaded (the highest peak), or one stage (Megatron&apos;s first stage under 1F1B, unless the head&apos;s logits weigh more). Step time and throughput are always the whole pipeline&apos;s.</source>
+        <translation>显存图和结论显示哪个流水线阶段：负载最重的阶段（峰值最高；1F1B 下通常是 Megatron 的第一个阶段，除非输出头的 logits 更重），或指定某个阶段。每步时间和吞吐量始终是整条流水线的。</translation>
+    </message>
+    <message>
+        <source>ZeRO-Offload: the optimizer states and the update on the CPU, DeepSpeed zero_optimization.offload_optimizer {&quot;device&quot;: &quot;cpu&quot;}. Saves their GPU memory; costs PCIe traffic and host time in every step.</source>
+        <translation>ZeRO-Offload：优化器状态和参数更新放在 CPU 上，即 DeepSpeed zero_optimization.offload_optimizer {&quot;device&quot;: &quot;cpu&quot;}。省下它们占用的显存；代价是每步的 PCIe 传输和主机计算时间。</translation>
+    </message>
+    <message>
+        <source>Off&amp;load optimizer (ZeRO-Offload)</source>
+        <translation>卸载优化器（ZeRO-Offload）(&amp;L)</translation>
+    </message>
+    <message>
+        <source>GPUs per node</source>
+        <translation>每节点 GPU 数</translation>
+    </message>
+    <message>
+        <source>GPUs in each node (torchrun --nproc_per_node). A collective whose ranks span more than a node runs at the slower of the link between nodes and the node&apos;s own. 0: every GPU of the job in one node.</source>
+        <translation>每个节点的 GPU 数（torchrun --nproc_per_node）。跨越多个节点的集合通信以节点间链路和节点内链路中较慢者的速度运行。0：作业的所有 GPU 都在一个节点内。</translation>
+    </message>
+    <message>
+        <source>The link inside a node that torch.distributed&apos;s NCCL collectives run over, as nccl-tests measures it (all-reduce bus bandwidth): PCIe through host memory (GeForce cards without peer-to-peer, or NCCL_P2P_DISABLE=1), PCIe 4 or 5 with peer-to-peer, an NVLink bridge, NVLink with NVSwitch. Auto: what the GPU file says: its NVLink where the group fits on it (the measured figure of the same system where there is one), else its PCIe, through host memory when the file says the cards have no peer-to-peer.</source>
+        <translation>torch.distributed 的 NCCL 集合通信在节点内使用的链路，按 nccl-tests 的测量（all-reduce 总线带宽）：经主机内存的 PCIe（无点对点的 GeForce 显卡，或 NCCL_P2P_DISABLE=1）、带点对点的 PCIe 4 或 5、NVLink 桥、带 NVSwitch 的 NVLink。自动：按 GPU 文件：组能放进其 NVLink 时用 NVLink（有同一系统的实测值时用实测值），否则用其 PCIe；文件说明显卡之间没有点对点时经主机内存。</translation>
+    </message>
+    <message>
+        <source>The link between nodes that torch.distributed&apos;s NCCL uses (NCCL_IB_HCA, NCCL_SOCKET_IFNAME), per GPU at line rate: 100 Gb/s Ethernet, InfiniBand HDR (200 Gb/s) or NDR (400 Gb/s). Auto: InfiniBand HDR.</source>
+        <translation>torch.distributed 的 NCCL 在节点间使用的链路（NCCL_IB_HCA、NCCL_SOCKET_IFNAME），每 GPU 线速：100 Gb/s 以太网、InfiniBand HDR（200 Gb/s）或 NDR（400 Gb/s）。自动：InfiniBand HDR。</translation>
+    </message>
+</context>
+<context>
     <name>PdfReport</name>
     <message>
         <source>recomputation</source>
@@ -2755,10 +2758,6 @@
         <translation>视觉</translation>
     </message>
     <message>
-        <source>stage %1</source>
-        <translation>阶段 %1</translation>
-    </message>
-    <message>
         <source>&amp;Image size (pixels)</source>
         <translation>图像尺寸（像素）(&amp;I)</translation>
     </message>
@@ -2797,98 +2796,6 @@
     <message>
         <source>LoRA rank</source>
         <translation>LoRA 秩</translation>
-    </message>
-    <message>
-        <source>1 (no tensor parallelism)</source>
-        <translation>1（不做张量并行）</translation>
-    </message>
-    <message>
-        <source>1 (no pipeline)</source>
-        <translation>1（不用流水线）</translation>
-    </message>
-    <message>
-        <source>1F1B</source>
-        <translation>1F1B</translation>
-    </message>
-    <message>
-        <source>GPipe</source>
-        <translation>GPipe</translation>
-    </message>
-    <message>
-        <source>Interleaved ×%1</source>
-        <translation>交错 ×%1</translation>
-    </message>
-    <message>
-        <source>the most loaded stage</source>
-        <translation>负载最重的阶段</translation>
-    </message>
-    <message>
-        <source>%1–%2</source>
-        <translation>%1–%2</translation>
-    </message>
-    <message>
-        <source>stage %1 (blocks %2)</source>
-        <translation>阶段 %1（块 %2）</translation>
-    </message>
-    <message>
-        <source>%1 × %2</source>
-        <translation>%1 × %2</translation>
-    </message>
-    <message>
-        <source>even (%1)</source>
-        <translation>均分（%1）</translation>
-    </message>
-    <message>
-        <source>default (%1)</source>
-        <translation>默认（%1）</translation>
-    </message>
-    <message>
-        <source>1 (all %1 experts on every GPU)</source>
-        <translation>1（每个 GPU 上都有全部 %1 个专家）</translation>
-    </message>
-    <message>
-        <source>%1 (experts per GPU: %2)</source>
-        <translation>%1（每个 GPU 的专家数：%2）</translation>
-    </message>
-    <message>
-        <source>1 (whole sequences on every GPU)</source>
-        <translation>1（每个 GPU 上都是完整序列）</translation>
-    </message>
-    <message>
-        <source>%1 (1/%1 of each sequence per GPU)</source>
-        <translation>%1（每个 GPU 持有每个序列的 1/%1）</translation>
-    </message>
-    <message>
-        <source>one node</source>
-        <translation>单节点</translation>
-    </message>
-    <message>
-        <source>In a node: %1, %2 GB/s</source>
-        <translation>节点内：%1，%2 GB/s</translation>
-    </message>
-    <message>
-        <source>In a node: the GPU file&apos;s links</source>
-        <translation>节点内：GPU 文件中的链路</translation>
-    </message>
-    <message>
-        <source>Between nodes: %1, %2 GB/s per GPU</source>
-        <translation>节点间：%1，每 GPU %2 GB/s</translation>
-    </message>
-    <message>
-        <source>Between nodes: InfiniBand HDR</source>
-        <translation>节点间：InfiniBand HDR</translation>
-    </message>
-    <message>
-        <source>the GPU&apos;s PCIe</source>
-        <translation>该 GPU 的 PCIe</translation>
-    </message>
-    <message>
-        <source>the GPU&apos;s own link</source>
-        <translation>该 GPU 自身的链路</translation>
-    </message>
-    <message>
-        <source>In a node: auto (%1, %2 GB/s)</source>
-        <translation>节点内：自动（%1，%2 GB/s）</translation>
     </message>
     <message>
         <source>No GPU matches “%1”</source>
@@ -3890,6 +3797,105 @@
     <message>
         <source>What-if overrides</source>
         <translation>假设覆盖值</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::gui::ParallelGroup</name>
+    <message>
+        <source>one node</source>
+        <translation>单节点</translation>
+    </message>
+    <message>
+        <source>stage %1</source>
+        <translation>阶段 %1</translation>
+    </message>
+    <message>
+        <source>1 (no tensor parallelism)</source>
+        <translation>1（不做张量并行）</translation>
+    </message>
+    <message>
+        <source>1 (no pipeline)</source>
+        <translation>1（不用流水线）</translation>
+    </message>
+    <message>
+        <source>1F1B</source>
+        <translation>1F1B</translation>
+    </message>
+    <message>
+        <source>GPipe</source>
+        <translation>GPipe</translation>
+    </message>
+    <message>
+        <source>Interleaved ×%1</source>
+        <translation>交错 ×%1</translation>
+    </message>
+    <message>
+        <source>1 (whole sequences on every GPU)</source>
+        <translation>1（每个 GPU 上都是完整序列）</translation>
+    </message>
+    <message>
+        <source>%1 (1/%1 of each sequence per GPU)</source>
+        <translation>%1（每个 GPU 持有每个序列的 1/%1）</translation>
+    </message>
+    <message>
+        <source>1 (all %1 experts on every GPU)</source>
+        <translation>1（每个 GPU 上都有全部 %1 个专家）</translation>
+    </message>
+    <message>
+        <source>%1 (experts per GPU: %2)</source>
+        <translation>%1（每个 GPU 的专家数：%2）</translation>
+    </message>
+    <message>
+        <source>the most loaded stage</source>
+        <translation>负载最重的阶段</translation>
+    </message>
+    <message>
+        <source>%1–%2</source>
+        <translation>%1–%2</translation>
+    </message>
+    <message>
+        <source>stage %1 (blocks %2)</source>
+        <translation>阶段 %1（块 %2）</translation>
+    </message>
+    <message>
+        <source>%1 × %2</source>
+        <translation>%1 × %2</translation>
+    </message>
+    <message>
+        <source>even (%1)</source>
+        <translation>均分（%1）</translation>
+    </message>
+    <message>
+        <source>default (%1)</source>
+        <translation>默认（%1）</translation>
+    </message>
+    <message>
+        <source>In a node: %1, %2 GB/s</source>
+        <translation>节点内：%1，%2 GB/s</translation>
+    </message>
+    <message>
+        <source>Between nodes: %1, %2 GB/s per GPU</source>
+        <translation>节点间：%1，每 GPU %2 GB/s</translation>
+    </message>
+    <message>
+        <source>Between nodes: InfiniBand HDR</source>
+        <translation>节点间：InfiniBand HDR</translation>
+    </message>
+    <message>
+        <source>In a node: the GPU file&apos;s links</source>
+        <translation>节点内：GPU 文件中的链路</translation>
+    </message>
+    <message>
+        <source>the GPU&apos;s PCIe</source>
+        <translation>该 GPU 的 PCIe</translation>
+    </message>
+    <message>
+        <source>the GPU&apos;s own link</source>
+        <translation>该 GPU 自身的链路</translation>
+    </message>
+    <message>
+        <source>In a node: auto (%1, %2 GB/s)</source>
+        <translation>节点内：自动（%1，%2 GB/s）</translation>
     </message>
 </context>
 <context>

@@ -32,7 +32,9 @@ signals:
 
 protected:
     virtual void sync(const Scenario& scenario, const Catalog& catalog) = 0;
-    virtual void retranslate() = 0; // the group's .ui again, in the window's language
+    virtual void retranslate() = 0;            // the group's .ui again, in the window's language
+    bool syncing() const { return m_syncing; } // the controls are being set from a scenario
+    const bool* syncingFlag() const { return &m_syncing; }
     // Emits edited() unless the controls are being set from a scenario.
     void edit(Control control, EditValue value, bool dragging = false);
     void changeEvent(QEvent* event) override;

@@ -9,8 +9,10 @@
 #include "hostgroup.h"
 #include "labels.h"
 #include "overridegroup.h"
+#include "parallelgroup.h"
 #include "pickersearch.h"
 #include "precisiongroup.h"
+#include "sliderlink.h"
 #include "ui_controlpanel.h"
 
 #include <QAbstractItemView>
@@ -30,13 +32,6 @@
 namespace headroom::gui {
 
 namespace {
-
-    // Logarithmic sliders: ten positions per doubling.
-    std::int64_t fromLog(int position, double minimum) { return std::llround(minimum * std::exp2(position / 10.0)); }
-    int toLog(double value, double minimum)
-    {
-        return int(std::lround(10.0 * std::log2(std::max(value, minimum) / minimum)));
-    }
 
     constexpr double kSeqMinTokens = 64.0; // slider range 64 .. 131072 tokens
     constexpr double kSeqMinPixels = 32.0; // 32 .. 4096 pixels for vision models
@@ -117,7 +112,6 @@ ControlPanel::ControlPanel(QWidget* parent)
     , m_ui(std::make_unique<Ui::ControlPanel>())
 {
     m_ui->setupUi(this);
-    setupParallel();
     for (ControlGroup* group : groups()) {
         connect(group, &ControlGroup::edited, this, &ControlPanel::edited);
         connect(group, &ControlGroup::retranslated, this, [this, group] {
@@ -126,44 +120,21 @@ ControlPanel::ControlPanel(QWidget* parent)
         });
     }
 
-    auto slider = [this](QSlider* s, QSpinBox* spin, Control control, auto toValue, auto toPosition) {
-        connect(s, &QSlider::valueChanged, this, [=, this](int pos) {
-            if (m_syncing)
-                return;
-            m_syncing = true;
-            spin->setValue(int(toValue(pos)));
-            m_syncing = false;
-            edit(control, std::int64_t(spin->value()), s->isSliderDown());
-        });
-        connect(s, &QSlider::sliderReleased, this, [=, this] { edit(control, std::int64_t(spin->value())); });
-        connect(spin, &QSpinBox::valueChanged, this, [=, this](int v) {
-            if (m_syncing)
-                return;
-            m_syncing = true;
-            s->setValue(toPosition(v));
-            m_syncing = false;
-            edit(control, std::int64_t(v));
-        });
-    };
+    connect(m_ui->parallelGroup, &ParallelGroup::stageShown, this, &ControlPanel::stageShown);
     m_ui->batchSlider->setRange(0, BatchScale::kPositions);
     m_ui->batchSlider->setPageStep(BatchScale::kPositions / 12); // one doubling on the logarithmic part
-    slider(
-        m_ui->batchSlider, m_ui->batchSpin, Control::MicroBatch, [this](int p) { return batchFromPosition(p); },
-        [this](int v) { return positionFromBatch(v); });
-    slider(
-        m_ui->seqSlider, m_ui->seqSpin, Control::SequenceLength,
+    auto send = [this](Control control) {
+        return [this, control](std::int64_t value, bool dragging) { edit(control, value, dragging); };
+    };
+    linkSliderAndSpin(
+        this, m_ui->batchSlider, m_ui->batchSpin, &m_syncing, [this](int p) { return batchFromPosition(p); },
+        [this](int v) { return positionFromBatch(v); }, send(Control::MicroBatch));
+    linkSliderAndSpin(
+        this, m_ui->seqSlider, m_ui->seqSpin, &m_syncing,
         [this](int p) { return fromLog(p, m_vision ? kSeqMinPixels : kSeqMinTokens); },
-        [this](int v) { return toLog(v, m_vision ? kSeqMinPixels : kSeqMinTokens); });
-    slider(
-        m_ui->dpSlider, m_ui->dpSpin, Control::DataParallel, [](int p) { return fromLog(p, 1.0); },
-        [](int v) { return toLog(v, 1.0); });
-    connect(m_ui->zeroSlider, &QSlider::valueChanged, this,
-            [this](int stage) { edit(Control::ZeroStage, std::int64_t(stage), m_ui->zeroSlider->isSliderDown()); });
-    connect(m_ui->zeroSlider, &QSlider::sliderReleased, this,
-            [this] { edit(Control::ZeroStage, std::int64_t(m_ui->zeroSlider->value())); });
+        [this](int v) { return toLog(v, m_vision ? kSeqMinPixels : kSeqMinTokens); }, send(Control::SequenceLength));
     connect(m_ui->accumSpin, &QSpinBox::valueChanged, this,
             [this](int steps) { edit(Control::Accumulation, std::int64_t(steps)); });
-    connectChoices();
     // A combo's minimum is a short name, not its longest entry ("B300 (HGX B300 ... Blackwell Ultra)"): the panel's
     // minimum width (which the window keeps it from going below) then leaves a 1024-pixel window room for the charts.
     for (QComboBox* c : findChildren<QComboBox*>()) {
@@ -176,11 +147,6 @@ ControlPanel::ControlPanel(QWidget* parent)
 }
 
 ControlPanel::~ControlPanel() = default;
-
-void ControlPanel::connectChoices()
-{
-    connect(m_ui->offloadCheck, &QCheckBox::toggled, this, [this](bool on) { edit(Control::OptimizerOffload, on); });
-}
 
 void ControlPanel::connectPickers()
 {
@@ -339,12 +305,6 @@ void ControlPanel::syncFromScenario()
     m_ui->seqSpin->setValue(int(std::min<std::int64_t>(c.sequenceLength, m_ui->seqSpin->maximum())));
     m_ui->seqSlider->setValue(toLog(double(c.sequenceLength), m_vision ? kSeqMinPixels : kSeqMinTokens));
     m_ui->accumSpin->setValue(c.gradientAccumulation);
-    m_ui->zeroSlider->setValue(c.zeroStage);
-    m_ui->zeroValue->setText(tr("stage %1").arg(c.zeroStage));
-    m_ui->dpSpin->setValue(c.dataParallel);
-    m_ui->dpSlider->setValue(toLog(double(c.dataParallel), 1.0));
-    m_ui->offloadCheck->setChecked(c.offloadOptimizer);
-    syncParallel(m_catalog->model(s.modelId));
     for (ControlGroup* group : groups()) {
         group->showScenario(s, *m_catalog);
         group->setPresentationMode(m_presenting);
@@ -382,7 +342,7 @@ void ControlPanel::updateRangeNote()
     check(c.microBatch, m_ui->batchSpin, tr("micro-batch"));
     check(c.sequenceLength, m_ui->seqSpin, m_vision ? tr("image side") : tr("sequence length"));
     check(c.gradientAccumulation, m_ui->accumSpin, tr("accumulation steps"));
-    check(c.dataParallel, m_ui->dpSpin, tr("data-parallel GPUs"));
+    check(c.dataParallel, m_ui->parallelGroup->dataParallelSpin(), tr("data-parallel GPUs"));
     if (c.finetune.adapters())
         check(c.finetune.loraRank, m_ui->finetuneGroup->rankSpin(), tr("LoRA rank"));
     const QString note = beyond.isEmpty() ? QString()
@@ -399,14 +359,7 @@ void ControlPanel::setPresentationMode(bool on)
     // In front of a class only the essential sliders stay.
     m_ui->accumSpin->setVisible(!on);
     m_ui->accumLabel->setVisible(!on);
-    m_ui->offloadCheck->setVisible(!on);
-    m_ui->dpLabel->setVisible(!on);
-    m_ui->dpSlider->setVisible(!on);
-    m_ui->dpSpin->setVisible(!on);
-    m_ui->tpLabel->setVisible(!on);
-    m_ui->tpCombo->setVisible(!on);
     m_presenting = on;
-    syncParallelVisibility();
     for (ControlGroup* group : groups())
         group->setPresentationMode(on);
 }
@@ -416,7 +369,6 @@ void ControlPanel::changeEvent(QEvent* event)
     if (event->type() == QEvent::LanguageChange) {
         m_ui->retranslateUi(this);
         retranslate();
-        retranslateParallel();
     }
     QWidget::changeEvent(event);
 }
@@ -432,8 +384,14 @@ void ControlPanel::retranslate()
 
 QSlider* ControlPanel::batchSlider() const { return m_ui->batchSlider; }
 QSlider* ControlPanel::sequenceSlider() const { return m_ui->seqSlider; }
-QSlider* ControlPanel::zeroSlider() const { return m_ui->zeroSlider; }
-QSlider* ControlPanel::dataParallelSlider() const { return m_ui->dpSlider; }
+QSlider* ControlPanel::zeroSlider() const { return m_ui->parallelGroup->zeroSlider(); }
+QSlider* ControlPanel::dataParallelSlider() const { return m_ui->parallelGroup->dataParallelSlider(); }
+QComboBox* ControlPanel::tensorParallelCombo() const { return m_ui->parallelGroup->tensorParallelCombo(); }
+QComboBox* ControlPanel::pipelineCombo() const { return m_ui->parallelGroup->pipelineCombo(); }
+QComboBox* ControlPanel::stageCombo() const { return m_ui->parallelGroup->stageCombo(); }
+QComboBox* ControlPanel::expertParallelCombo() const { return m_ui->parallelGroup->expertParallelCombo(); }
+QComboBox* ControlPanel::contextParallelCombo() const { return m_ui->parallelGroup->contextParallelCombo(); }
+QComboBox* ControlPanel::stageSplitCombo() const { return m_ui->parallelGroup->stageSplitCombo(); }
 QComboBox* ControlPanel::gpuCombo() const { return m_ui->gpuCombo; }
 QComboBox* ControlPanel::modelCombo() const { return m_ui->modelCombo; }
 QComboBox* ControlPanel::precisionCombo() const { return m_ui->precisionGroup->precisionCombo(); }
@@ -451,9 +409,10 @@ QComboBox* ControlPanel::loraTargetsCombo() const { return m_ui->finetuneGroup->
 QDoubleSpinBox* ControlPanel::loraDropoutSpin() const { return m_ui->finetuneGroup->dropoutSpin(); }
 QSpinBox* ControlPanel::frozenLayersSpin() const { return m_ui->finetuneGroup->frozenLayersSpin(); }
 
-std::array<ControlGroup*, 5> ControlPanel::groups() const
+std::array<ControlGroup*, 6> ControlPanel::groups() const
 {
-    return { m_ui->precisionGroup, m_ui->finetuneGroup, m_ui->allocatorGroup, m_ui->hostGroup, m_ui->overrideGroup };
+    return { m_ui->precisionGroup, m_ui->finetuneGroup, m_ui->parallelGroup,
+             m_ui->allocatorGroup, m_ui->hostGroup,     m_ui->overrideGroup };
 }
 
 } // namespace headroom::gui

@@ -85,7 +85,6 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
-    void connectChoices(); // the precision, optimizer, ... combos and the two check boxes beside them
     void connectPickers(); // the GPU and model pickers
     void populatePickers();
     // Enter in the GPU or model picker: the entry that best matches the typed name (pickersearch.h), or a note.
@@ -97,33 +96,16 @@ private:
     void edit(Control control, EditValue value, bool dragging = false);
     void updateSequenceMode();
     void retranslate();
-    // The groups that are widgets of their own (controlgroup.h): precision, fine-tuning, the allocator, the host,
-    // the what-ifs.
-    std::array<ControlGroup*, 5> groups() const;
-    // The tensor-, pipeline- and expert-parallel rows (controlpanelparallel.cpp).
-    void setupParallel();
-    void syncParallel(const ModelSpec* model);
-    void retranslateParallel(); // the entries with words in them; the window's language can change
-    void retranslateSplits(int layers);
-    // Hidden in presentation; the stage row only with stages, the expert row only for a mixture of experts, the
-    // context row only for token sequences.
-    void syncParallelVisibility();
-    // Sequence parallelism and the cluster's nodes and links (controlpanelcluster.cpp).
-    void setupCluster();
-    void syncCluster(const ModelSpec* model);
-    void syncClusterVisibility();
-    void retranslateCluster();
-    QString autoIntraLinkText() const;
+    // The groups that are widgets of their own (controlgroup.h): precision, fine-tuning, parallelism, the
+    // allocator, the host, the what-ifs.
+    std::array<ControlGroup*, 6> groups() const;
 
     std::unique_ptr<Ui::ControlPanel> m_ui;
     BatchScale m_batchScale;
     const Catalog* m_catalog = nullptr;
     Scenario m_scenario; // the one shown: a copy of what the window last gave, never edited here
     bool m_syncing = false;
-    int m_shownStage = -1;     // the stage combo's choice (stageShown)
-    bool m_presenting = false; // presentation mode: the pipeline and expert rows are hidden
-    bool m_moe = false;        // the model has experts: the expert-parallel row shows
-    bool m_tokens = false;     // a token sequence: the context-parallel row shows
+    bool m_presenting = false; // presentation mode: only the essential controls
     bool m_vision = false;
 };
 
