@@ -29,6 +29,45 @@
     </message>
 </context>
 <context>
+    <name>BatchGroup</name>
+    <message>
+        <source>Batch and sequence</source>
+        <translation>批次与序列</translation>
+    </message>
+    <message>
+        <source>Micro-&amp;batch</source>
+        <translation>微批次(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Micro-batch per GPU, 1 to 4096: one by one near the handle, faster further away, so that a short drag finds the largest batch that fits (the arrow keys step by one). The batch of each forward, DataLoader(batch_size=...) or HF TrainingArguments(per_device_train_batch_size=...).</source>
+        <translation>每张 GPU 的微批次，1 到 4096：滑块附近逐一变化，离得越远变化越快，短短一拖就能找到放得下的最大批次（方向键每次加减一）。每次前向的批大小，即 DataLoader(batch_size=...) 或 HF TrainingArguments(per_device_train_batch_size=...)。</translation>
+    </message>
+    <message>
+        <source>Micro-batch per GPU: DataLoader(batch_size=...) on each rank, HF TrainingArguments(per_device_train_batch_size=...), DeepSpeed train_micro_batch_size_per_gpu.</source>
+        <translation>每张 GPU 的微批次：每个进程上的 DataLoader(batch_size=...)、HF TrainingArguments(per_device_train_batch_size=...)、DeepSpeed 的 train_micro_batch_size_per_gpu。</translation>
+    </message>
+    <message>
+        <source>&amp;Sequence length</source>
+        <translation>序列长度(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Tokens per sample (logarithmic, 64 to 131072), the tokenizer&apos;s max_length; for vision models the image side, the torchvision transform&apos;s crop size.</source>
+        <translation>每个样本的词元数（对数刻度，64 到 131072），即分词器的 max_length；视觉模型为图像边长，即 torchvision 变换的裁剪尺寸。</translation>
+    </message>
+    <message>
+        <source>Tokens per sample, the tokenizer&apos;s max_length (tokenizer(..., max_length=N, padding=&quot;max_length&quot;)); for vision models the image side in pixels.</source>
+        <translation>每个样本的词元数，即分词器的 max_length（tokenizer(..., max_length=N, padding=&quot;max_length&quot;)）；视觉模型为以像素计的图像边长。</translation>
+    </message>
+    <message>
+        <source>Gradient &amp;accumulation steps</source>
+        <translation>梯度累积步数(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Gradient accumulation: micro-batches per optimizer step, HF TrainingArguments(gradient_accumulation_steps=...) or DeepSpeed gradient_accumulation_steps. The memory stays that of one micro-batch; the step takes that many forwards and backwards.</source>
+        <translation>梯度累积：每个优化器步包含的微批次数，即 HF TrainingArguments(gradient_accumulation_steps=...) 或 DeepSpeed 的 gradient_accumulation_steps。显存仍是一个微批次的显存；每步要做这么多次前向和反向。</translation>
+    </message>
+</context>
+<context>
     <name>CatalogLoader</name>
     <message>
         <source>%1: cannot write (%2)</source>
@@ -62,65 +101,6 @@
     <message>
         <source>A checkpoint can also hold buffers (attention masks, position ids), stores tied weights once, and may be one shard of several.</source>
         <translation>检查点还可能包含缓冲区（注意力掩码、位置 id），绑定的权重只存一份，而且它可能只是多个分片之一。</translation>
-    </message>
-</context>
-<context>
-    <name>ControlPanel</name>
-    <message>
-        <source>GPU and model</source>
-        <translation>GPU 与模型</translation>
-    </message>
-    <message>
-        <source>&amp;GPU</source>
-        <translation>GPU(&amp;G)</translation>
-    </message>
-    <message>
-        <source>&amp;Model</source>
-        <translation>模型(&amp;M)</translation>
-    </message>
-    <message>
-        <source>Batch and sequence</source>
-        <translation>批次与序列</translation>
-    </message>
-    <message>
-        <source>Micro-&amp;batch</source>
-        <translation>微批次(&amp;B)</translation>
-    </message>
-    <message>
-        <source>&amp;Sequence length</source>
-        <translation>序列长度(&amp;S)</translation>
-    </message>
-    <message>
-        <source>Gradient &amp;accumulation steps</source>
-        <translation>梯度累积步数(&amp;A)</translation>
-    </message>
-    <message>
-        <source>The GPU: its memory, bandwidth and peak FLOP/s per precision, each from its datasheet (gpus/*.json). Type to search; grouped by vendor and segment.</source>
-        <translation>GPU：显存、带宽和各精度的峰值 FLOP/s，每个数都取自其数据手册（gpus/*.json）。可输入搜索；按厂商和细分市场分组。</translation>
-    </message>
-    <message>
-        <source>The model, as its reference implementation builds it: the HF config (transformers AutoModel.from_config) or the torchvision constructor. Type to search; grouped by family.</source>
-        <translation>模型，按其参考实现构建：HF 配置（transformers AutoModel.from_config）或 torchvision 的构造函数。可输入搜索；按模型家族分组。</translation>
-    </message>
-    <message>
-        <source>Micro-batch per GPU, 1 to 4096: one by one near the handle, faster further away, so that a short drag finds the largest batch that fits (the arrow keys step by one). The batch of each forward, DataLoader(batch_size=...) or HF TrainingArguments(per_device_train_batch_size=...).</source>
-        <translation>每张 GPU 的微批次，1 到 4096：滑块附近逐一变化，离得越远变化越快，短短一拖就能找到放得下的最大批次（方向键每次加减一）。每次前向的批大小，即 DataLoader(batch_size=...) 或 HF TrainingArguments(per_device_train_batch_size=...)。</translation>
-    </message>
-    <message>
-        <source>Micro-batch per GPU: DataLoader(batch_size=...) on each rank, HF TrainingArguments(per_device_train_batch_size=...), DeepSpeed train_micro_batch_size_per_gpu.</source>
-        <translation>每张 GPU 的微批次：每个进程上的 DataLoader(batch_size=...)、HF TrainingArguments(per_device_train_batch_size=...)、DeepSpeed 的 train_micro_batch_size_per_gpu。</translation>
-    </message>
-    <message>
-        <source>Tokens per sample (logarithmic, 64 to 131072), the tokenizer&apos;s max_length; for vision models the image side, the torchvision transform&apos;s crop size.</source>
-        <translation>每个样本的词元数（对数刻度，64 到 131072），即分词器的 max_length；视觉模型为图像边长，即 torchvision 变换的裁剪尺寸。</translation>
-    </message>
-    <message>
-        <source>Tokens per sample, the tokenizer&apos;s max_length (tokenizer(..., max_length=N, padding=&quot;max_length&quot;)); for vision models the image side in pixels.</source>
-        <translation>每个样本的词元数，即分词器的 max_length（tokenizer(..., max_length=N, padding=&quot;max_length&quot;)）；视觉模型为以像素计的图像边长。</translation>
-    </message>
-    <message>
-        <source>Gradient accumulation: micro-batches per optimizer step, HF TrainingArguments(gradient_accumulation_steps=...) or DeepSpeed gradient_accumulation_steps. The memory stays that of one micro-batch; the step takes that many forwards and backwards.</source>
-        <translation>梯度累积：每个优化器步包含的微批次数，即 HF TrainingArguments(gradient_accumulation_steps=...) 或 DeepSpeed 的 gradient_accumulation_steps。显存仍是一个微批次的显存；每步要做这么多次前向和反向。</translation>
     </message>
 </context>
 <context>
@@ -1031,6 +1011,29 @@
     <message>
         <source>Delete your saved GPU with this id</source>
         <translation>删除你以此 ID 保存的 GPU</translation>
+    </message>
+</context>
+<context>
+    <name>GpuModelGroup</name>
+    <message>
+        <source>GPU and model</source>
+        <translation>GPU 与模型</translation>
+    </message>
+    <message>
+        <source>&amp;GPU</source>
+        <translation>GPU(&amp;G)</translation>
+    </message>
+    <message>
+        <source>The GPU: its memory, bandwidth and peak FLOP/s per precision, each from its datasheet (gpus/*.json). Type to search; grouped by vendor and segment.</source>
+        <translation>GPU：显存、带宽和各精度的峰值 FLOP/s，每个数都取自其数据手册（gpus/*.json）。可输入搜索；按厂商和细分市场分组。</translation>
+    </message>
+    <message>
+        <source>&amp;Model</source>
+        <translation>模型(&amp;M)</translation>
+    </message>
+    <message>
+        <source>The model, as its reference implementation builds it: the HF config (transformers AutoModel.from_config) or the torchvision constructor. Type to search; grouped by family.</source>
+        <translation>模型，按其参考实现构建：HF 配置（transformers AutoModel.from_config）或 torchvision 的构造函数。可输入搜索；按模型家族分组。</translation>
     </message>
 </context>
 <context>
@@ -2721,6 +2724,17 @@
     </message>
 </context>
 <context>
+    <name>headroom::gui::BatchGroup</name>
+    <message>
+        <source>&amp;Image size (pixels)</source>
+        <translation>图像尺寸（像素）(&amp;I)</translation>
+    </message>
+    <message>
+        <source>&amp;Sequence length (tokens)</source>
+        <translation>序列长度（词元）(&amp;S)</translation>
+    </message>
+</context>
+<context>
     <name>headroom::gui::BatchSweepView</name>
     <message>
         <source>Memory at the peak against micro-batch</source>
@@ -2745,26 +2759,6 @@
 </context>
 <context>
     <name>headroom::gui::ControlPanel</name>
-    <message>
-        <source>Language models</source>
-        <translation>语言模型</translation>
-    </message>
-    <message>
-        <source>Encoders</source>
-        <translation>编码器</translation>
-    </message>
-    <message>
-        <source>Vision</source>
-        <translation>视觉</translation>
-    </message>
-    <message>
-        <source>&amp;Image size (pixels)</source>
-        <translation>图像尺寸（像素）(&amp;I)</translation>
-    </message>
-    <message>
-        <source>&amp;Sequence length (tokens)</source>
-        <translation>序列长度（词元）(&amp;S)</translation>
-    </message>
     <message>
         <source>%1 %2 (the control shows %3)</source>
         <translation>%1 %2（控件显示 %3）</translation>
@@ -2796,18 +2790,6 @@
     <message>
         <source>LoRA rank</source>
         <translation>LoRA 秩</translation>
-    </message>
-    <message>
-        <source>No GPU matches “%1”</source>
-        <translation>没有与“%1”匹配的 GPU</translation>
-    </message>
-    <message>
-        <source>No model matches “%1”</source>
-        <translation>没有与“%1”匹配的模型</translation>
-    </message>
-    <message>
-        <source>“%1”: %2</source>
-        <translation>“%1”：%2</translation>
     </message>
 </context>
 <context>
@@ -3186,6 +3168,33 @@
     <message>
         <source>%1 (from %2)</source>
         <translation>%1（来自 %2）</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::gui::GpuModelGroup</name>
+    <message>
+        <source>Language models</source>
+        <translation>语言模型</translation>
+    </message>
+    <message>
+        <source>Encoders</source>
+        <translation>编码器</translation>
+    </message>
+    <message>
+        <source>Vision</source>
+        <translation>视觉</translation>
+    </message>
+    <message>
+        <source>No GPU matches “%1”</source>
+        <translation>没有与“%1”匹配的 GPU</translation>
+    </message>
+    <message>
+        <source>No model matches “%1”</source>
+        <translation>没有与“%1”匹配的模型</translation>
+    </message>
+    <message>
+        <source>“%1”: %2</source>
+        <translation>“%1”：%2</translation>
     </message>
 </context>
 <context>

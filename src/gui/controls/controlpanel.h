@@ -1,14 +1,12 @@
 #pragma once
 
-// The controls: GPU and model pickers (grouped, type to search), logarithmic sliders with typed entry for
-// micro-batch, sequence length and data-parallel GPUs, the ZeRO stage, precision, optimizer, checkpointing,
-// attention, the fine-tuning method (finetunegroup.h), and the what-if overrides. The panel shows the
-// scenario it is given and turns each change of a control into a typed edit (scenarioedit.h); it holds no rule and
-// never changes the scenario itself: the window applies the edit and gives the panel the result.
+// The controls, as eight groups each of its own widget and .ui (controlgroup.h): the GPU and model pickers, batch
+// and sequence, precision and optimizer, fine-tuning, parallelism, the PyTorch allocator, the host and the what-if
+// overrides. The panel shows each group the scenario it is given and forwards each group's typed edit
+// (scenarioedit.h); it holds no rule and never changes the scenario itself: the window applies the edit and gives
+// the panel the result.
 
-#include "batchscale.h"
 #include "catalog.h"
-#include "estimate.h"
 #include "scenario.h"
 #include "scenarioedit.h"
 
@@ -45,8 +43,8 @@ public:
 
     // The micro-batch slider's mapping (batchscale.h: linear around the current value, logarithmic beyond), public
     // for tests and benchmarks. It moves with the value: ask it again after every change.
-    std::int64_t batchFromPosition(int position) const { return m_batchScale.value(position); }
-    int positionFromBatch(std::int64_t batch) const { return m_batchScale.position(batch); }
+    std::int64_t batchFromPosition(int position) const;
+    int positionFromBatch(std::int64_t batch) const;
 
     QSlider* batchSlider() const;
     QSlider* sequenceSlider() const;
@@ -85,28 +83,14 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
-    void connectPickers(); // the GPU and model pickers
-    void populatePickers();
-    // Enter in the GPU or model picker: the entry that best matches the typed name (pickersearch.h), or a note.
-    void resolveTypedName(QComboBox* combo);
-    void syncBatchSlider(std::int64_t batch); // re-anchors the slider's scale unless it is held
     void syncFromScenario();
     void updateRangeNote(); // names the scenario values a control cannot show
-    // Emits edited() unless the controls are being set from the scenario.
-    void edit(Control control, EditValue value, bool dragging = false);
-    void updateSequenceMode();
-    void retranslate();
-    // The groups that are widgets of their own (controlgroup.h): precision, fine-tuning, parallelism, the
-    // allocator, the host, the what-ifs.
-    std::array<ControlGroup*, 6> groups() const;
+    std::array<ControlGroup*, 8> groups() const;
 
     std::unique_ptr<Ui::ControlPanel> m_ui;
-    BatchScale m_batchScale;
     const Catalog* m_catalog = nullptr;
-    Scenario m_scenario; // the one shown: a copy of what the window last gave, never edited here
-    bool m_syncing = false;
+    Scenario m_scenario;       // the one shown: a copy of what the window last gave, never edited here
     bool m_presenting = false; // presentation mode: only the essential controls
-    bool m_vision = false;
 };
 
 } // namespace headroom::gui
