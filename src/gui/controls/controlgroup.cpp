@@ -1,5 +1,6 @@
 #include "controlgroup.h"
 
+#include <QComboBox>
 #include <QEvent>
 #include <QScopedValueRollback>
 
@@ -15,6 +16,12 @@ void ControlGroup::edit(Control control, EditValue value, bool dragging)
 {
     if (!m_syncing)
         emit edited(ScenarioEdit { control, std::move(value) }, dragging);
+}
+
+void ControlGroup::editOnChoice(QComboBox* combo, Control control)
+{
+    connect(combo, &QComboBox::currentIndexChanged, this,
+            [this, combo, control] { edit(control, std::int64_t(combo->currentData().toLongLong())); });
 }
 
 void ControlGroup::changeEvent(QEvent* event)

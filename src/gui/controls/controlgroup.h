@@ -10,6 +10,10 @@
 
 #include <QGroupBox>
 
+QT_BEGIN_NAMESPACE
+class QComboBox;
+QT_END_NAMESPACE
+
 namespace headroom::gui {
 
 class ControlGroup : public QGroupBox {
@@ -37,6 +41,8 @@ protected:
     const bool* syncingFlag() const { return &m_syncing; }
     // Emits edited() unless the controls are being set from a scenario.
     void edit(Control control, EditValue value, bool dragging = false);
+    // Each choice of `combo` is an edit of `control` to the chosen item's data (an integer: an enum, a count).
+    void editOnChoice(QComboBox* combo, Control control);
     void changeEvent(QEvent* event) override;
 
 private:

@@ -56,8 +56,7 @@ FinetuneGroup::FinetuneGroup(QWidget* parent)
     m_ui->setupUi(this);
     m_methodToolTip = m_ui->finetuneCombo->toolTip();
     populateMethods();
-    connect(m_ui->finetuneCombo, &QComboBox::currentIndexChanged, this,
-            [this] { edit(Control::FinetuneMethod, std::int64_t(m_ui->finetuneCombo->currentData().toInt())); });
+    editOnChoice(m_ui->finetuneCombo, Control::FinetuneMethod);
     connect(m_ui->loraRankSpin, &QSpinBox::valueChanged, this,
             [this](int r) { edit(Control::LoraRank, std::int64_t(r)); });
     connect(m_ui->loraTargetsCombo, &QComboBox::currentIndexChanged, this, [this] {

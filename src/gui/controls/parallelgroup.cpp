@@ -63,10 +63,8 @@ ParallelGroup::ParallelGroup(QWidget* parent)
         { m_ui->scheduleCombo, Control::PipelineSchedule }, { m_ui->epCombo, Control::ExpertParallel },
         { m_ui->cpCombo, Control::ContextParallel },        { m_ui->splitCombo, Control::StageSplit },
     };
-    for (const auto& [combo, control] : combos) {
-        connect(combo, &QComboBox::currentIndexChanged, this,
-                [this, c = combo, what = control] { edit(what, std::int64_t(c->currentData().toLongLong())); });
-    }
+    for (const auto& [combo, control] : combos)
+        editOnChoice(combo, control);
     connect(m_ui->stageCombo, &QComboBox::currentIndexChanged, this, [this] {
         if (syncing())
             return;
@@ -97,10 +95,8 @@ void ParallelGroup::setupCluster()
     connect(m_ui->spCheck, &QCheckBox::toggled, this, [this](bool on) { edit(Control::SequenceParallel, on); });
     connect(m_ui->perNodeSpin, &QSpinBox::valueChanged, this,
             [this](int n) { edit(Control::GpusPerNode, std::int64_t(n)); });
-    connect(m_ui->intraLinkCombo, &QComboBox::currentIndexChanged, this,
-            [this] { edit(Control::IntraLink, std::int64_t(m_ui->intraLinkCombo->currentData().toInt())); });
-    connect(m_ui->interLinkCombo, &QComboBox::currentIndexChanged, this,
-            [this] { edit(Control::InterLink, std::int64_t(m_ui->interLinkCombo->currentData().toInt())); });
+    editOnChoice(m_ui->intraLinkCombo, Control::IntraLink);
+    editOnChoice(m_ui->interLinkCombo, Control::InterLink);
 }
 
 void ParallelGroup::sync(const Scenario& scenario, const Catalog& catalog)

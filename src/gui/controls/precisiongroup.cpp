@@ -46,10 +46,8 @@ PrecisionGroup::PrecisionGroup(QWidget* parent)
         { m_ui->optimizerCombo, Control::Optimizer }, { m_ui->checkpointingCombo, Control::Checkpointing },
         { m_ui->attentionCombo, Control::Attention }, { m_ui->loopCombo, Control::Loop },
     };
-    for (const auto& [combo, control] : combos) {
-        connect(combo, &QComboBox::currentIndexChanged, this,
-                [this, c = combo, what = control] { edit(what, std::int64_t(c->currentData().toInt())); });
-    }
+    for (const auto& [combo, control] : combos)
+        editOnChoice(combo, control);
     connect(m_ui->channelsLastCheck, &QCheckBox::toggled, this, [this](bool on) { edit(Control::ChannelsLast, on); });
 }
 
