@@ -375,7 +375,7 @@ void TestEditors::userEntryShadowsBundled()
     QCOMPARE(child<QLineEdit>(edit, "idEdit")->text(), QStringLiteral("t4"));
     QVERIFY(child<QLabel>(edit, "storageLabel")->text().contains(QLatin1String("replaces your saved GPU")));
     QVERIFY(child<QPushButton>(edit, "deleteButton")->isEnabled());
-    QSignalSpy deleted(&edit, &GpuEditorDialog::gpuDeleted);
+    QSignalSpy deleted(&edit, &GpuEditorDialog::deleted);
     QVERIFY_NO_ERROR(edit.deleteSaved());
     QCOMPARE(deleted.size(), 1);
     QCOMPARE(CatalogLoader::withUserData().gpu("t4")->bandwidthGBps.value, m_catalog.gpu("t4")->bandwidthGBps.value);

@@ -22,23 +22,15 @@ namespace {
 
     QString plain(const QString& labelText) { return QString(labelText).remove(QLatin1Char('&')); }
 
-    // A marker that reads in light and dark palettes (Okabe-Ito vermillion).
-    void setProblemStyle(QWidget* w)
-    {
-        QPalette p = w->palette();
-        p.setColor(QPalette::WindowText, QColor(0xD5, 0x5E, 0x00));
-        w->setPalette(p);
-    }
-
 } // namespace
 
 GpuEditorDialog::GpuEditorDialog(const Catalog& catalog, const GpuSpec* base, QWidget* parent)
-    : QDialog(parent)
+    : EditorDialog(parent)
     , m_ui(std::make_unique<Ui::GpuEditor>())
     , m_catalog(catalog)
 {
     m_ui->setupUi(this);
-    setProblemStyle(m_ui->messageLabel);
+    setFrame(m_ui->buttonBox, m_ui->messageLabel, m_ui->idEdit, m_ui->exportButton);
     m_ui->memoryTypeCombo->addItems({ QStringLiteral("GDDR5"), QStringLiteral("GDDR5X"), QStringLiteral("GDDR6"),
                                       QStringLiteral("GDDR6X"), QStringLiteral("GDDR7"), QStringLiteral("HBM2"),
                                       QStringLiteral("HBM2e"), QStringLiteral("HBM3"), QStringLiteral("HBM3e"),
@@ -225,21 +217,12 @@ QString GpuEditorDialog::validationMessage() const
     return problems.join(QLatin1Char('\n'));
 }
 
-bool GpuEditorDialog::isValid() const { return validationMessage().isEmpty(); }
-
-QPushButton* GpuEditorDialog::saveButton() const { return m_ui->buttonBox->button(QDialogButtonBox::Save); }
-
 void GpuEditorDialog::updateState()
 {
     if (m_loading)
         return;
-    const QString problems = validationMessage();
-    m_ui->messageLabel->setText(problems);
-    m_ui->messageLabel->setVisible(!problems.isEmpty());
-    saveButton()->setEnabled(problems.isEmpty());
-    m_ui->exportButton->setEnabled(problems.isEmpty());
-
-    const std::string id = m_ui->idEdit->text().trimmed().toStdString();
+    showProblems();
+    const std::string id = currentId();
     m_ui->storageLabel->setText(UserData::gpuSaveNote(id));
     m_ui->deleteButton->setEnabled(!UserData::userGpuFile(id).isEmpty());
 }
@@ -262,27 +245,9 @@ std::optional<QString> GpuEditorDialog::importFromFile(const QString& path)
 
 std::optional<QString> GpuEditorDialog::exportToFile(const QString& path) { return UserData::exportGpu(gpu(), path); }
 
-std::optional<QString> GpuEditorDialog::deleteSaved()
-{
-    const std::string id = m_ui->idEdit->text().trimmed().toStdString();
-    if (auto error = UserData::removeGpu(id))
-        return error;
-    emit gpuDeleted(QString::fromStdString(id));
-    QDialog::reject();
-    return std::nullopt;
-}
+std::optional<QString> GpuEditorDialog::save(QString* path) const { return UserData::saveGpu(gpu(), path); }
 
-void GpuEditorDialog::accept()
-{
-    if (!isValid())
-        return;
-    if (auto error = UserData::saveGpu(gpu(), &m_savedPath)) {
-        m_ui->messageLabel->setText(*error);
-        m_ui->messageLabel->setVisible(true);
-        return;
-    }
-    QDialog::accept();
-}
+std::optional<QString> GpuEditorDialog::removeSaved(const std::string& id) const { return UserData::removeGpu(id); }
 
 void GpuEditorDialog::changeEvent(QEvent* event)
 {

@@ -7,7 +7,7 @@
 
 #include "catalog.h"
 
-#include <QDialog>
+#include "editordialog.h"
 #include <QHash>
 
 #include <memory>
@@ -24,7 +24,7 @@ QT_END_NAMESPACE
 
 namespace headroom::gui {
 
-class GpuEditorDialog : public QDialog {
+class GpuEditorDialog : public EditorDialog {
     Q_OBJECT
 
 public:
@@ -34,25 +34,17 @@ public:
     ~GpuEditorDialog() override;
 
     GpuSpec gpu() const; // what the fields describe
-    bool isValid() const;
-    QString validationMessage() const;                // one line per invalid field, naming it; empty when valid
-    QString savedPath() const { return m_savedPath; } // after a successful save
-    QPushButton* saveButton() const;
+    QString validationMessage() const override;
 
     void setBase(const GpuSpec& base, bool keepId);
     // Load a shared GPU file into the fields (validated by the same parser as bundled files).
     std::optional<QString> importFromFile(const QString& path);
     std::optional<QString> exportToFile(const QString& path);
-    // Deletes the user's saved GPU with the current id, emits gpuDeleted and closes the dialog.
-    std::optional<QString> deleteSaved();
-
-    void accept() override; // saves; on failure shows why and stays open
-
-signals:
-    void gpuDeleted(const QString& id);
 
 protected:
     void changeEvent(QEvent* event) override;
+    std::optional<QString> save(QString* path) const override;
+    std::optional<QString> removeSaved(const std::string& id) const override;
 
 private:
     void populateBases(const GpuSpec* base);
@@ -65,7 +57,6 @@ private:
     GpuSpec m_base;
     std::vector<GpuSpec> m_extraBases;             // a base not in the catalog (an imported file)
     QHash<const QDoubleSpinBox*, double> m_loaded; // what each spin showed for the base
-    QString m_savedPath;
     bool m_loading = false;
 };
 

@@ -51,14 +51,12 @@ namespace {
 } // namespace
 
 ModelEditorDialog::ModelEditorDialog(const Catalog& catalog, const ModelSpec* base, QWidget* parent)
-    : QDialog(parent)
+    : EditorDialog(parent)
     , m_ui(std::make_unique<Ui::ModelEditor>())
     , m_catalog(catalog)
 {
     m_ui->setupUi(this);
-    QPalette problem = m_ui->messageLabel->palette();
-    problem.setColor(QPalette::WindowText, QColor(0xD5, 0x5E, 0x00)); // Okabe-Ito vermillion: light and dark
-    m_ui->messageLabel->setPalette(problem);
+    setFrame(m_ui->buttonBox, m_ui->messageLabel, m_ui->idEdit, m_ui->exportButton);
     populateChoices();
     populateBases(base);
 
@@ -276,27 +274,19 @@ QString ModelEditorDialog::validationMessage() const
     return problems.join(QLatin1Char('\n'));
 }
 
-bool ModelEditorDialog::isValid() const { return validationMessage().isEmpty(); }
-
 std::int64_t ModelEditorDialog::parameterCount() const { return isValid() ? configParameterCount(fields()) : -1; }
-
-QPushButton* ModelEditorDialog::saveButton() const { return m_ui->buttonBox->button(QDialogButtonBox::Save); }
 
 void ModelEditorDialog::updateState()
 {
     if (m_loading)
         return;
-    const QString problems = validationMessage();
-    m_ui->messageLabel->setText(problems);
-    m_ui->messageLabel->setVisible(!problems.isEmpty());
-    saveButton()->setEnabled(problems.isEmpty());
-    m_ui->exportButton->setEnabled(problems.isEmpty());
+    showProblems();
     m_ui->classesSpin->setEnabled(selected<HeadKind>(m_ui->headCombo) == HeadKind::Classifier);
     const int heads = std::max(1, m_ui->headsSpin->value());
     m_ui->headDimSpin->setSpecialValueText(tr("auto (%1)").arg(m_ui->hiddenSpin->value() / heads));
     updateCounts();
 
-    const std::string id = m_ui->idEdit->text().trimmed().toStdString();
+    const std::string id = currentId();
     m_ui->storageLabel->setText(UserData::modelSaveNote(id));
     m_ui->deleteButton->setEnabled(!UserData::userModelFile(id).isEmpty());
 }
@@ -349,27 +339,9 @@ std::optional<QString> ModelEditorDialog::exportToFile(const QString& path)
     return UserData::exportModel(model(), path);
 }
 
-std::optional<QString> ModelEditorDialog::deleteSaved()
-{
-    const std::string id = m_ui->idEdit->text().trimmed().toStdString();
-    if (auto error = UserData::removeModel(id))
-        return error;
-    emit modelDeleted(QString::fromStdString(id));
-    QDialog::reject();
-    return std::nullopt;
-}
+std::optional<QString> ModelEditorDialog::save(QString* path) const { return UserData::saveModel(model(), path); }
 
-void ModelEditorDialog::accept()
-{
-    if (!isValid())
-        return;
-    if (auto error = UserData::saveModel(model(), &m_savedPath)) {
-        m_ui->messageLabel->setText(*error);
-        m_ui->messageLabel->setVisible(true);
-        return;
-    }
-    QDialog::accept();
-}
+std::optional<QString> ModelEditorDialog::removeSaved(const std::string& id) const { return UserData::removeModel(id); }
 
 void ModelEditorDialog::changeEvent(QEvent* event)
 {

@@ -10,7 +10,7 @@
 #include "catalog.h"
 #include "checkpointcomparison.h"
 
-#include <QDialog>
+#include "editordialog.h"
 
 #include <memory>
 #include <optional>
@@ -25,7 +25,7 @@ QT_END_NAMESPACE
 
 namespace headroom::gui {
 
-class ModelEditorDialog : public QDialog {
+class ModelEditorDialog : public EditorDialog {
     Q_OBJECT
 
 public:
@@ -36,11 +36,8 @@ public:
     ~ModelEditorDialog() override;
 
     ModelSpec model() const; // what the fields describe
-    bool isValid() const;
-    QString validationMessage() const;   // one line per invalid field, naming it; empty when valid
+    QString validationMessage() const override;
     std::int64_t parameterCount() const; // the simulator's count for model(); -1 while the fields are invalid
-    QString savedPath() const { return m_savedPath; }
-    QPushButton* saveButton() const;
 
     void setBase(const ModelSpec& base, bool keepId);
     // A Hugging Face config.json, the checkpoint directory holding one, or a Headroom model file.
@@ -48,16 +45,11 @@ public:
     // Sums the headers of one or more .safetensors files (a sharded checkpoint) and shows them beside the count.
     std::optional<QString> compareWithCheckpoint(const QStringList& paths);
     std::optional<QString> exportToFile(const QString& path);
-    // Deletes the user's saved model with the current id, emits modelDeleted and closes the dialog.
-    std::optional<QString> deleteSaved();
-
-    void accept() override; // saves; on failure shows why and stays open
-
-signals:
-    void modelDeleted(const QString& id);
 
 protected:
     void changeEvent(QEvent* event) override;
+    std::optional<QString> save(QString* path) const override;
+    std::optional<QString> removeSaved(const std::string& id) const override;
 
 private:
     ModelSpec fields() const; // model() before its provenance is updated
@@ -74,7 +66,6 @@ private:
     std::vector<ModelSpec> m_extraBases; // bases not in the catalog (the current model, imported files)
     double m_loadedDropout = 0.0;
     CheckpointComparison m_checkpoint;
-    QString m_savedPath;
     bool m_loading = false;
 };
 

@@ -312,7 +312,7 @@ void MainWindow::editModel(const QStringList& checkpoint)
         if (auto e = dialog.compareWithCheckpoint(checkpoint))
             statusBar()->showMessage(*e, 8000);
     }
-    connect(&dialog, &ModelEditorDialog::modelDeleted, this, [this](const QString& id) {
+    connect(&dialog, &ModelEditorDialog::deleted, this, [this](const QString& id) {
         m_controller->removeModel(id.toStdString(), CatalogLoader::bundledShared().model(id.toStdString()));
         if (!m_controller->catalog().model(m_controller->scenario().modelId)) {
             Scenario s = m_controller->scenario();
@@ -334,7 +334,7 @@ void MainWindow::editModel(const QStringList& checkpoint)
 void MainWindow::editGpu()
 {
     GpuEditorDialog dialog(m_controller->catalog(), m_controller->result().gpu, this);
-    connect(&dialog, &GpuEditorDialog::gpuDeleted, this, [this](const QString& id) {
+    connect(&dialog, &GpuEditorDialog::deleted, this, [this](const QString& id) {
         m_controller->removeGpu(id.toStdString(), CatalogLoader::bundledShared().gpu(id.toStdString()));
         if (!m_controller->catalog().gpu(m_controller->scenario().gpuId)) {
             Scenario s = m_controller->scenario();
