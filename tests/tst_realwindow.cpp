@@ -214,6 +214,7 @@ private slots:
     void textStaysApartInsideAndWhole();
     void tourInPresentationStaysOnTheScreen_data();
     void tourInPresentationStaysOnTheScreen();
+    void presentationFoldsTheSuggestions();
     void chartsKeepTheirReadableSizeBesideDocks_data();
     void chartsKeepTheirReadableSizeBesideDocks();
 };
@@ -551,6 +552,28 @@ QStringList readabilityFaults(MainWindow& w, const QSize& size)
                           .arg(readable.height());
     }
     return faults;
+}
+
+// Llama 2 7B on the A3000 in presentation mode at 1024x768: the suggestions fold to one, so that the charts keep
+// their height. The fold was decided with the widget's own line height, while presentation mode sets the details'
+// font half as big again: the verdict stayed unfolded, two suggestions of two lines each above two flattened charts.
+void TestRealWindow::presentationFoldsTheSuggestions()
+{
+    Window w;
+    QVERIFY(w.window.applyScenario(llamaOverA3000()));
+    w.window.resize(1024, 768);
+    w.window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w.window));
+    settle();
+    w.window.setPresentationMode(true, false);
+    w.window.resize(1024, 768);
+    settle();
+    QVERIFY(w.window.verdict()->compact());
+    // Out of presentation mode at 1920x1080 there is room for all of them.
+    w.window.setPresentationMode(false, false);
+    w.window.resize(1920, 1080);
+    settle();
+    QVERIFY(!w.window.verdict()->compact());
 }
 
 void TestRealWindow::tourInPresentationStaysOnTheScreen_data()

@@ -86,6 +86,8 @@ void VerdictWidget::setCompact(bool on)
         render();
 }
 
+int VerdictWidget::detailLineSpacing() const { return QFontMetrics(m_details->font()).lineSpacing(); }
+
 void VerdictWidget::fitHeights()
 {
     // Each label is as tall as its text needs at the current width, so that nothing is cut (a narrow window, Chinese

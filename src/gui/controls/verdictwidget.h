@@ -28,6 +28,8 @@ public:
     // under the verdict keep their height. The link expands them (and folds them again).
     void setCompact(bool on);
     bool compact() const { return m_compact; }
+    // A line of the details and suggestions, in the font they have now (half as tall again in presentation mode).
+    int detailLineSpacing() const;
     // A measurement to state beside the prediction while the scenario is the one it ran; null for none.
     void setMeasured(std::shared_ptr<const Measured> measured);
 

@@ -100,7 +100,8 @@ void MainWindow::arrangeCharts()
     // Short of room, the verdict folds its suggestions to one: where the results area could not hold the verdict with
     // four of them and two readable charts (a 1024x768 window with a dock open). Decided by the area's height alone,
     // never by the verdict's, so that folding cannot unfold it again.
-    const int line = QFontMetrics(m_ui->verdict->font()).lineSpacing();
+    // The details' own lines: in presentation mode their font is half as big again (the widget's is not).
+    const int line = m_ui->verdict->detailLineSpacing();
     m_ui->verdict->setCompact(laidOut && m_ui->results->height() < 2 * need.height() + 18 * line);
     if (laidOut && (area.width() < need.width() || area.height() < need.height())) {
         // After this resize is over: resizing docks inside it would re-enter the window's layout.
