@@ -5,6 +5,7 @@
 // a slider tick never rebuilds a QChart.
 
 #include "chartstyle.h"
+#include "explainrequest.h"
 #include "simulate.h"
 
 #include <QChartView>
@@ -19,15 +20,6 @@ class QValueAxis;
 QT_END_NAMESPACE
 
 namespace headroom::gui {
-
-// What a click on a chart element asks the explain panel to show.
-struct ExplainRequest {
-    enum class Topic { Category, Operator, Roof, Timeline, Capacity, StepTime, Allocator } topic = Topic::Category;
-    MemoryCategory category = MemoryCategory::Weights;
-    int operatorIndex = -1; // into Estimate::operatorPoints
-    MathUnit unit = MathUnit::Fp32Vector;
-    int step = -1; // timeline step
-};
 
 class ChartPanel : public QChartView {
     Q_OBJECT
