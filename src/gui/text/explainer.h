@@ -5,8 +5,8 @@
 // the simulated step, and the source (paper, datasheet, framework code). The values come from the core
 // (explainCategory, explain.h); this class writes them in the user's language.
 
-#include "explainrequest.h"
 #include "explain.h"
+#include "explainrequest.h"
 
 #include <QCoreApplication>
 #include <QString>
