@@ -30,7 +30,7 @@ public:
     explicit ParallelGroup(QWidget* parent = nullptr);
     ~ParallelGroup() override;
 
-    // In front of a class the ZeRO stage and the stage shown stay.
+    // In front of a class only the ZeRO stage stays (the stage shown too hides, as every pipeline row).
     void setPresentationMode(bool on) override;
 
     QSlider* zeroSlider() const;
