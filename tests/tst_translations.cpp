@@ -15,6 +15,7 @@
 #include "language.h"
 #include "mainwindow.h"
 #include "memorychartview.h"
+#include "planview.h"
 #include "simulationcontroller.h"
 #include "timelineview.h"
 
@@ -42,6 +43,7 @@
 #include <QSet>
 #include <QSpinBox>
 #include <QTabBar>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
@@ -462,6 +464,9 @@ void TestTranslations::everyPanelIsChineseAfterRuntimeSwitch()
     window.showInference();
     window.showScaling();
     window.showPlan();
+    // The plan in before the switch: its rows must follow the language too (under ctest's load it used to come in
+    // before the switch only sometimes, and its checkpointing stayed "Full (every block)").
+    QTRY_VERIFY_WITH_TIMEOUT(!window.planView()->busy() && window.planView()->table()->rowCount() > 0, 60000);
     QTest::qWait(200);
     window.hideGpuComparison(); // a closed panel: it must be Chinese when it is opened again
     QCOMPARE(window.gpuComparison()->findChild<QPushButton*>(QStringLiteral("copyCsvButton"))->text(),
@@ -469,6 +474,13 @@ void TestTranslations::everyPanelIsChineseAfterRuntimeSwitch()
 
     QVERIFY(language.apply(QStringLiteral("zh_CN")));
     QCoreApplication::processEvents();
+    // At once, not when a plan started since comes in: the rows on screen read in Chinese.
+    const PlanView* plan = window.planView();
+    for (int row = 0; row < plan->table()->rowCount(); ++row) {
+        const QString cell = plan->table()->item(row, 8)->text();
+        QCOMPARE(cell, Labels::checkpointing(plan->result().layouts[std::size_t(row)].config.checkpointing));
+        QVERIFY2(!cell.contains(QStringLiteral("block")) && cell != QStringLiteral("None"), qPrintable(cell));
+    }
     window.showGpuComparison();
     window.gpuComparison()->refresh();
     window.inference()->refresh();

@@ -329,6 +329,13 @@ void PlanView::show(const Outcome& o)
 {
     m_result = o.result;
     m_error = o.error;
+    fillLayouts();
+    emit planShown();
+}
+
+// The table, the chart, the rejections and the status of the plan shown, in the window's language.
+void PlanView::fillLayouts()
+{
     const int rows = std::min<int>(kShownLayouts, int(m_result.layouts.size()));
     m_table->setRowCount(rows);
     QList<QPointF> all, front;
@@ -384,7 +391,6 @@ void PlanView::show(const Outcome& o)
         reasons << tr("%1 × %2").arg(x.count).arg(reasonText(x));
     m_rejected->setText(reasons.isEmpty() ? QString() : tr("Rejected: %1").arg(reasons.join(QStringLiteral("; "))));
     m_status->setText(status());
-    emit planShown();
 }
 
 QString PlanView::status() const
@@ -443,8 +449,12 @@ void PlanView::retranslate()
     m_typeChart.points->setName(tr("GPU types"));
     m_typeChart.front->setName(tr("none both faster and cheaper"));
     showTypeChart();
+    // What is shown already, in the new language (a plan that came in before the switch: its checkpointing, its
+    // schedules, the types' "does not fit").
     if (m_generation > 0 && !m_watcher->isRunning())
-        m_status->setText(status());
+        fillLayouts();
+    if (!m_typesWatcher->isRunning() && (!m_types.empty() || !m_typesError.isEmpty()))
+        fillTypes();
 }
 
 void PlanView::setChartStyle(const ChartStyle& style)
@@ -652,9 +662,16 @@ void PlanView::setPrice(const std::string& gpuId, const QString& typed)
 
 void PlanView::showTypes(const TypesOutcome& o)
 {
-    const QSignalBlocker blocker(m_typesTable);
     m_types = o.types;
     m_typesError = o.error;
+    fillTypes();
+    emit typePlansShown();
+}
+
+// The GPU types' table, status and chart, in the window's language.
+void PlanView::fillTypes()
+{
+    const QSignalBlocker blocker(m_typesTable);
     m_typesTable->setRowCount(int(m_types.size()));
     const ModelSpec* model = m_catalog.model(m_scenario.modelId);
     const bool vision = model && model->isVision();
@@ -684,7 +701,6 @@ void PlanView::showTypes(const TypesOutcome& o)
     }
     m_typesStatus->setText(typesStatus());
     showTypeChart();
-    emit typePlansShown();
 }
 
 // A dot per GPU type that fits at (its cost, or its GPU-hours while a type that fits has no price; the hours to

@@ -112,12 +112,14 @@ private:
     };
     void start();
     void show(const Outcome& outcome);
+    void fillLayouts();
     void retranslate();
     PlanRequest request() const;
     void changed();
     bool typesVisible() const;
     void startTypes();
     void showTypes(const TypesOutcome& outcome);
+    void fillTypes();
     QString typesStatus() const;
     QString priceText(const std::string& gpuId) const;
     QString costText(const GpuTypePlan& type) const;
