@@ -235,9 +235,7 @@ namespace {
         return buf;
     }
 
-    using Prices = GpuPrices;
-
-    json acrossJson(const std::vector<GpuTypePlan>& types, double tokens, int gpus, const Prices& prices)
+    json acrossJson(const std::vector<GpuTypePlan>& types, double tokens, int gpus, const GpuPrices& prices)
     {
         json list = json::array();
         const GpuTypeFront front = gpuTypeFront(types, prices);
@@ -267,7 +265,7 @@ namespace {
                  { "gpu_types", list } };
     }
 
-    std::string acrossTable(const std::vector<GpuTypePlan>& types, double tokens, int gpus, const Prices& prices)
+    std::string acrossTable(const std::vector<GpuTypePlan>& types, double tokens, int gpus, const GpuPrices& prices)
     {
         char line[512];
         std::snprintf(line, sizeof line,
@@ -312,7 +310,7 @@ namespace {
     }
 
     // --price id=USD (repeatable): the price of a GPU-hour of each listed type.
-    std::optional<QString> readPrices(const QStringList& values, const std::vector<std::string>& ids, Prices* out)
+    std::optional<QString> readPrices(const QStringList& values, const std::vector<std::string>& ids, GpuPrices* out)
     {
         for (const QString& v : values) {
             const qsizetype eq = v.indexOf(QLatin1Char('='));
@@ -393,7 +391,7 @@ namespace {
         double tokens = 1e9;
         if (auto e = number(p, tokensOption, 1.0, 1e18, &tokens))
             return failPlan(*e);
-        Prices prices;
+        GpuPrices prices;
         if (auto e = readPrices(p.values(priceOption), ids, &prices))
             return failPlan(*e);
         const auto types = planGpuTypes(catalog, request, ids, tokens);

@@ -71,10 +71,8 @@ void ControlPanel::syncFromScenario()
 {
     if (!m_catalog)
         return;
-    for (ControlGroup* group : groups()) {
+    for (ControlGroup* group : groups())
         group->showScenario(m_scenario, *m_catalog);
-        group->setPresentationMode(m_presenting);
-    }
     updateRangeNote();
 }
 
@@ -105,7 +103,6 @@ void ControlPanel::updateRangeNote()
 void ControlPanel::setPresentationMode(bool on)
 {
     // In front of a class only the essential controls stay: each group says which.
-    m_presenting = on;
     for (ControlGroup* group : groups())
         group->setPresentationMode(on);
 }

@@ -89,8 +89,7 @@ private:
 
     std::unique_ptr<Ui::ControlPanel> m_ui;
     const Catalog* m_catalog = nullptr;
-    Scenario m_scenario;       // the one shown: a copy of what the window last gave, never edited here
-    bool m_presenting = false; // presentation mode: only the essential controls
+    Scenario m_scenario; // the one shown: a copy of what the window last gave, never edited here
 };
 
 } // namespace headroom::gui
