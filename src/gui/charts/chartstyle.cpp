@@ -72,6 +72,14 @@ QColor unitColor(MathUnit u)
     return Qt::gray;
 }
 
+QColor over(const QColor& colour, const QColor& below)
+{
+    const double a = colour.alphaF();
+    auto mix = [a](double top, double under) { return top * a + under * (1.0 - a); };
+    return QColor::fromRgbF(float(mix(colour.redF(), below.redF())), float(mix(colour.greenF(), below.greenF())),
+                            float(mix(colour.blueF(), below.blueF())));
+}
+
 double niceCeiling(double v)
 {
     if (!(v > 0.0) || !std::isfinite(v))
@@ -125,7 +133,7 @@ ChartStyle chartStyle(const QPalette& palette, bool presentation, qreal presenta
     s.plotBackground = palette.color(QPalette::Base);
     s.foreground = palette.color(QPalette::Text);
     s.dark = s.background.lightnessF() < 0.5;
-    s.grid = s.dark ? QColor(255, 255, 255, 40) : QColor(0, 0, 0, 30);
+    s.grid = over(s.dark ? QColor(255, 255, 255, 40) : QColor(0, 0, 0, 30), s.plotBackground);
     s.capacity = s.dark ? QColor(0xF0, 0xF0, 0xF0) : QColor(0x10, 0x10, 0x10);
     s.overflow = QColor(0xD5, 0x5E, 0x00);
     s.bandwidth = s.dark ? QColor(0xF0, 0xE4, 0x42) : QColor(0x80, 0x60, 0x00);
@@ -145,7 +153,7 @@ ChartStyle chartStyle(const QPalette& palette, bool presentation, qreal presenta
         // High contrast: pure black on white or white on black.
         s.background = s.plotBackground = s.dark ? Qt::black : Qt::white;
         s.foreground = s.dark ? Qt::white : Qt::black;
-        s.grid = s.dark ? QColor(255, 255, 255, 70) : QColor(0, 0, 0, 60);
+        s.grid = over(s.dark ? QColor(255, 255, 255, 70) : QColor(0, 0, 0, 60), s.plotBackground);
     }
     return s;
 }
@@ -177,11 +185,12 @@ void applyAxisStyle(QAbstractAxis* axis, const ChartStyle& s)
     axis->setLabelsFont(s.labelFont);
     axis->setTitleBrush(s.foreground);
     axis->setTitleFont(s.labelFont);
-    // Solid cosmetic (width 0) grid pens: the raster engine draws them directly, where a dashed or width-1 pen is
-    // stroked into a path on every repaint.
+    // Solid cosmetic (width 0) grid pens in opaque colours (see over()): the raster engine draws them directly, where
+    // a dashed or width-1 pen is stroked into a path on every repaint.
     axis->setGridLinePen(QPen(s.grid, s.hairline, Qt::SolidLine));
     QColor minor = s.grid;
-    minor.setAlphaF(minor.alphaF() * 0.5);
+    minor.setAlphaF(0.5);
+    minor = over(minor, s.plotBackground);
     axis->setMinorGridLinePen(QPen(minor, s.hairline, Qt::SolidLine));
     axis->setLinePen(QPen(s.foreground, s.hairline));
 }

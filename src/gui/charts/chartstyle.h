@@ -23,6 +23,10 @@ namespace headroom::gui {
 QColor categoryColor(MemoryCategory c);
 QColor kindColor(OpKind k);
 QColor unitColor(MathUnit u);
+// `colour` composited over the opaque `below`: what a translucent colour shows there, as an opaque colour. The raster
+// engine fills an opaque colour by memset; a translucent one it blends span by span, and for more than ~96 spans (a
+// vertical line, a tall bar) it hands them to Qt's GUI thread pool and waits (qdrawhelper.cpp, blend_color_argb).
+QColor over(const QColor& colour, const QColor& below);
 
 struct ChartStyle {
     QColor background;
