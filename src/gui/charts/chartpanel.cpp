@@ -91,6 +91,15 @@ void ChartPanel::setChartStyle(const ChartStyle& style)
 {
     m_style = style;
     applyStyle(chart(), style);
+    // The viewport fills the background once; the chart's own background and plot area (the same colour) would fill
+    // every pixel twice more on each repaint. Exports fill the figure's background themselves (Figure::paint).
+    chart()->setBackgroundVisible(false);
+    chart()->setPlotAreaBackgroundVisible(false);
+    QPalette palette = viewport()->palette();
+    palette.setColor(QPalette::Base, style.background);
+    viewport()->setPalette(palette);
+    viewport()->setBackgroundRole(QPalette::Base);
+    viewport()->setAutoFillBackground(true);
     fitTexts();
 }
 
