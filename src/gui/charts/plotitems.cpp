@@ -6,6 +6,8 @@
 #include <QChart>
 #include <QGraphicsSceneHoverEvent>
 #include <QGraphicsSceneMouseEvent>
+#include <QLogValueAxis>
+#include <QPaintEngine>
 #include <QPainter>
 #include <QPolygonF>
 
@@ -39,6 +41,35 @@ void PlotItem::relayout()
 QPointF PlotItem::map(double x, double y) const { return m_chart->mapToPosition(QPointF(x, y), m_anchor); }
 QPointF PlotItem::unmap(const QPointF& position) const { return m_chart->mapToValue(position, m_anchor); }
 
+PlotItem::Mapping::Mapping(const PlotItem* item)
+    : m_item(item)
+{
+    // Two values on each axis, positive on a log axis, and the positions map() gives them.
+    auto reference = [item](Qt::Orientation o, Axis& axis) -> std::pair<double, double> {
+        const QList<QAbstractAxis*> axes = item->m_chart->axes(o, item->m_anchor);
+        const auto* log = axes.isEmpty() ? nullptr : qobject_cast<const QLogValueAxis*>(axes.front());
+        axis.log = log && log->min() > 0.0 && log->max() > log->min();
+        return axis.log ? std::pair(log->min(), log->max()) : std::pair(0.0, 1.0);
+    };
+    const auto [x0, x1] = reference(Qt::Horizontal, m_x);
+    const auto [y0, y1] = reference(Qt::Vertical, m_y);
+    const QPointF p00 = item->map(x0, y0), p10 = item->map(x1, y0), p01 = item->map(x0, y1);
+    auto fit = [](Axis& axis, double v0, double v1, double at0, double at1) {
+        const double f0 = axis.log ? std::log(v0) : v0, f1 = axis.log ? std::log(v1) : v1;
+        axis.b = (at1 - at0) / (f1 - f0);
+        axis.a = at0 - axis.b * f0;
+    };
+    fit(m_x, x0, x1, p00.x(), p10.x());
+    fit(m_y, y0, y1, p00.y(), p01.y());
+}
+
+QPointF PlotItem::Mapping::operator()(double x, double y) const
+{
+    if (!m_x.maps(x) || !m_y.maps(y))
+        return m_item->map(x, y); // what Qt Charts does with a value a log axis cannot show
+    return { m_x(x), m_y(y) };
+}
+
 // ---- stacked bars -------------------------------------------------------------------------------------------
 
 StackedBarsItem::StackedBarsItem(QChart* chart, QAbstractSeries* anchor, int bars)
@@ -56,14 +87,15 @@ void StackedBarsItem::setValues(int bar, const CategoryBytes& values, double sca
 
 void StackedBarsItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*)
 {
+    const Mapping to(this);
     p->setClipRect(m_plot);
     for (std::size_t b = 0; b < m_values.size(); ++b) {
         const double x = double(b) + m_offset;
         double bottom = 0.0;
         for (int c = 0; c < kMemoryCategoryCount; ++c) {
             const double top = bottom + m_values[b][c];
-            const QPointF lo = map(x - m_width / 2.0, bottom);
-            const QPointF hi = map(x + m_width / 2.0, top);
+            const QPointF lo = to(x - m_width / 2.0, bottom);
+            const QPointF hi = to(x + m_width / 2.0, top);
             QColor color = categoryColor(MemoryCategory(c));
             if (int(b) == m_hoverBar && c == m_hoverCategory)
                 color = color.lighter(125);
@@ -75,7 +107,7 @@ void StackedBarsItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidge
         if (m_ghost && bottom > 0.0) {
             p->setBrush(Qt::NoBrush);
             p->setPen(QPen(QColor(128, 128, 128), 1.0, Qt::DashLine));
-            p->drawRect(QRectF(map(x - m_width / 2.0, 0.0), map(x + m_width / 2.0, bottom)).normalized());
+            p->drawRect(QRectF(to(x - m_width / 2.0, 0.0), to(x + m_width / 2.0, bottom)).normalized());
         }
     }
 }
@@ -159,12 +191,13 @@ void PolylineItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*)
 {
     if (m_points.size() < 2)
         return;
+    const Mapping to(this);
     p->setClipRect(m_plot);
     p->setRenderHint(QPainter::Antialiasing, true);
     QPolygonF line;
     line.reserve(m_points.size());
     for (const QPointF& v : m_points)
-        line << map(v.x(), v.y());
+        line << to(v.x(), v.y());
     p->setBrush(Qt::NoBrush);
     p->setPen(m_pen);
     p->drawPolyline(line);
@@ -187,20 +220,21 @@ void StackedAreasItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidg
 {
     if (m_x.empty())
         return;
+    const Mapping to(this);
     p->setClipRect(m_plot);
     p->setPen(Qt::NoPen);
     const std::size_t n = m_x.size();
     // Positions of every cumulative edge, the baseline first.
     std::vector<double> px(n);
     for (std::size_t i = 0; i < n; ++i)
-        px[i] = map(m_x[i], 0.0).x();
-    std::vector<double> lower(n, map(m_x[0], 0.0).y());
+        px[i] = to(m_x[i], 0.0).x();
+    std::vector<double> lower(n, to(m_x[0], 0.0).y());
     std::vector<double> upper(n);
     QPolygonF poly;
     poly.reserve(2 * qsizetype(n));
     for (int c = 0; c < kMemoryCategoryCount; ++c) {
         for (std::size_t i = 0; i < n; ++i)
-            upper[i] = map(m_x[i], m_top[c][i]).y();
+            upper[i] = to(m_x[i], m_top[c][i]).y();
         poly.clear();
         for (std::size_t i = 0; i < n; ++i)
             poly.append(QPointF(px[i], upper[i]));
@@ -241,25 +275,67 @@ void DotsItem::setDots(std::vector<Dot> dots)
     update();
 }
 
+QBrush DotsItem::brushOf(std::size_t i) const
+{
+    if (m_hollow)
+        return Qt::NoBrush;
+    QColor fill = m_dots[i].color;
+    fill.setAlphaF(0.85);
+    return int(i) == m_hover ? fill.lighter(130) : fill;
+}
+
+QPen DotsItem::penOf(std::size_t i) const
+{
+    return m_hollow ? QPen(m_dots[i].color, 1.5, Qt::SolidLine) : QPen(m_dots[i].color.darker(150), 0.0);
+}
+
+const QPixmap& DotsItem::sprite(std::size_t i, qreal pixelRatio)
+{
+    const QBrush brush = brushOf(i);
+    const QPen pen = penOf(i);
+    const double diameter = m_dots[i].diameter;
+    const auto key = std::make_tuple(brush.style() == Qt::NoBrush ? QRgb(0) : brush.color().rgba(), pen.color().rgba(),
+                                     m_hollow, int(std::lround(diameter * 64)), int(std::lround(pixelRatio * 64)));
+    if (const auto known = m_sprites.find(key); known != m_sprites.end())
+        return known->second;
+    if (m_sprites.size() > 256) // colours and sizes vary little; a hover or a zoom must not grow this for ever
+        m_sprites.clear();
+    const int side = int(std::ceil(diameter + 4.0));
+    QPixmap pixmap(QSize(side, side) * pixelRatio);
+    pixmap.setDevicePixelRatio(pixelRatio);
+    pixmap.fill(Qt::transparent);
+    QPainter p(&pixmap);
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.setBrush(brush);
+    p.setPen(pen);
+    p.drawEllipse(QPointF(side / 2.0, side / 2.0), diameter / 2.0, diameter / 2.0);
+    p.end();
+    return m_sprites.emplace(key, std::move(pixmap)).first->second;
+}
+
 void DotsItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*)
 {
     p->setClipRect(m_plot);
     p->setRenderHint(QPainter::Antialiasing, true);
+    // On screen (raster, unscaled) each dot is a cached pixmap; in a vector or scaled export, an ellipse.
+    const bool sprites = p->paintEngine()->type() == QPaintEngine::Raster
+        && p->transform().type() <= QTransform::TxTranslate;
+    const qreal ratio = p->device()->devicePixelRatioF();
+    const Mapping to(this);
     for (std::size_t i = 0; i < m_dots.size(); ++i) {
         const Dot& d = m_dots[i];
-        const QPointF c = map(d.at.x(), d.at.y());
+        const QPointF c = to(d.at.x(), d.at.y());
         // Outside the axes' ranges: not drawn at all, since QSvgGenerator writes no clip and the SVG would show it.
         if (!m_plot.contains(c))
             continue;
-        QColor fill = d.color;
-        fill.setAlphaF(0.85);
-        if (m_hollow) {
-            p->setBrush(Qt::NoBrush);
-            p->setPen(QPen(d.color, 1.5, Qt::SolidLine));
-        } else {
-            p->setBrush(int(i) == m_hover ? fill.lighter(130) : fill);
-            p->setPen(QPen(d.color.darker(150), 0.0));
+        if (sprites) {
+            const QPixmap& s = sprite(i, ratio);
+            const double half = s.width() / ratio / 2.0;
+            p->drawPixmap(QPointF(std::round(c.x() - half), std::round(c.y() - half)), s);
+            continue;
         }
+        p->setBrush(brushOf(i));
+        p->setPen(penOf(i));
         p->drawEllipse(c, d.diameter / 2.0, d.diameter / 2.0);
     }
 }
