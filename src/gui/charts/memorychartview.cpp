@@ -251,7 +251,8 @@ void MemoryChartView::placeVerdict()
         m_verdict->setFont(font);
     // A figure stays on one line with its unit ("4.81 GiB").
     QString text = m_verdictText;
-    text.replace(QRegularExpression(QStringLiteral("(\\d) ")), QStringLiteral("\\1") + QChar(QChar::Nbsp));
+    static const QRegularExpression digitSpace(QStringLiteral("(\\d) ")); // compiled once, not on every tick
+    text.replace(digitSpace, QStringLiteral("\\1") + QChar(QChar::Nbsp));
     setTextIfChanged(m_verdict, wrappedText(text, font, room));
     const QSizeF size = m_verdict->boundingRect().size();
     const QList<QRectF> bars = barRects();

@@ -88,7 +88,8 @@ void BatchGroup::updateSequenceMode(const ModelSpec* m)
         spinMax = int(std::min<double>(limit, kSeqSpinMax));
     }
     m_ui->seqSlider->setMaximum(sliderMax);
-    m_ui->seqSpin->setMaximum(spinMax);
+    if (m_ui->seqSpin->maximum() != spinMax) // QSpinBox re-lays out the whole window on every setMaximum
+        m_ui->seqSpin->setMaximum(spinMax);
 }
 
 void BatchGroup::setPresentationMode(bool on)

@@ -118,7 +118,8 @@ void FinetuneGroup::sync(const Scenario& scenario, const Catalog& catalog)
 
     m_ui->loraRankSpin->setValue(std::min(f.loraRank, m_ui->loraRankSpin->maximum()));
     m_ui->loraDropoutSpin->setValue(f.loraDropout);
-    if (transformer)
+    // Only when it changes: QSpinBox re-lays out the whole window on every setMaximum, a slider tick included.
+    if (transformer && m_ui->frozenLayersSpin->maximum() != model->transformer.layers)
         m_ui->frozenLayersSpin->setMaximum(model->transformer.layers);
     m_ui->frozenLayersSpin->setValue(f.frozenLayers);
     syncTargets(f, model);

@@ -17,8 +17,6 @@ namespace headroom::gui {
 
 namespace {
 
-    QList<int> toList(const std::vector<int>& v) { return QList<int>(v.begin(), v.end()); }
-
     // Fills a combo with `values` unless it already holds them (a slider tick leaves the list as it is).
     bool refill(QComboBox* combo, const QList<int>& values)
     {

@@ -8,7 +8,6 @@
 
 #include <QLabel>
 #include <QTextDocument>
-#include <QVBoxLayout>
 
 #include <cmath>
 
@@ -17,9 +16,6 @@ namespace headroom::gui {
 VerdictWidget::VerdictWidget(QWidget* parent)
     : QWidget(parent)
 {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(8, 4, 8, 4);
-    layout->setSpacing(2);
     m_headline = new QLabel(this);
     m_headline->setObjectName(QStringLiteral("verdictHeadline"));
     m_headline->setWordWrap(true); // a presentation font at 1024 px needs two lines
@@ -32,12 +28,11 @@ VerdictWidget::VerdictWidget(QWidget* parent)
     m_fixes->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
     for (QLabel* l : { m_headline, m_details })
         l->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse);
-    layout->addWidget(m_headline);
-    layout->addWidget(m_details);
-    layout->addWidget(m_fixes);
-    // Fixed heights: a label whose height follows its text makes every tick re-lay out the whole window.
-    for (QLabel* l : { m_headline, m_details, m_fixes })
-        l->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    // No QLayout: the labels are placed by fitHeights(). A new text in a label in a layout re-lays out every layout
+    // up to the window's on each tick (QLayout::activate() ends in updateGeometry() of its widget, which invalidates
+    // the parent's layout, and so on up), and the control panel's labels with it: 2-3 ms a tick. A widget without a
+    // layout ends that climb; this one changes its own height only when a label needs another line.
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
     connect(m_fixes, &QLabel::linkActivated, this, [this](const QString& link) {
         bool ok = false;
         const int i = link.mid(4).toInt(&ok);
@@ -88,6 +83,8 @@ void VerdictWidget::setCompact(bool on)
 
 int VerdictWidget::detailLineSpacing() const { return QFontMetrics(m_details->font()).lineSpacing(); }
 
+int VerdictWidget::textWidth() const { return width() - kMargins.left() - kMargins.right(); }
+
 void VerdictWidget::fitHeights()
 {
     // Each label is as tall as its text needs at the current width, so that nothing is cut (a narrow window, Chinese
@@ -95,13 +92,13 @@ void VerdictWidget::fitHeights()
     // tick as the numbers change; the height only changes when the text needs a new line. The suggestions take no
     // room while the step fits.
     const int line = QFontMetrics(m_details->font()).lineSpacing();
-    const QMargins m = layout()->contentsMargins();
-    const int width = contentsRect().width() - m.left() - m.right();
+    const int width = textWidth();
     if (width < 200)
         return; // not laid out yet
     // The height is laid out here, not asked of QLabel::heightForWidth(): in a window that had been narrow, that
     // kept answering with the height for the narrow width (the verdict then stayed twice as tall as it needed).
-    auto fit = [width](QLabel* l, int minimum) {
+    int y = kMargins.top();
+    auto place = [width, &y](QLabel* l, int minimum) {
         int need = 0;
         if (!l->text().isEmpty()) {
             QTextDocument doc;
@@ -114,12 +111,17 @@ void VerdictWidget::fitHeights()
             need = int(std::ceil(doc.size().height())) + 2;
         }
         const int h = std::max(minimum, need);
-        if (l->height() != h || l->minimumHeight() != h)
-            l->setFixedHeight(h);
+        const QRect r(kMargins.left(), y, width, h);
+        if (l->geometry() != r)
+            l->setGeometry(r);
+        y += h > 0 ? h + kSpacing : 0;
     };
-    fit(m_headline, QFontMetrics(m_headline->font()).lineSpacing() + 2);
-    fit(m_details, 3 * line + 2);
-    fit(m_fixes, 0);
+    place(m_headline, QFontMetrics(m_headline->font()).lineSpacing() + 2);
+    place(m_details, 3 * line + 2);
+    place(m_fixes, 0);
+    const int height = y - kSpacing + kMargins.bottom();
+    if (minimumHeight() != height || maximumHeight() != height)
+        setFixedHeight(height); // the only change that re-lays out the window, when a line is added or removed
 }
 
 void VerdictWidget::resizeEvent(QResizeEvent* event)
@@ -145,8 +147,7 @@ QString VerdictWidget::warningsHtml() const
     // Collapsed: one line, the first warning cut to what is left beside the link, however many there are.
     const QString link = m_warnings.size() > 1 ? tr("(all %1 warnings)").arg(m_warnings.size()) : tr("(more)");
     const QFontMetrics fm(m_fixes->font());
-    const QMargins m = layout()->contentsMargins();
-    const int width = contentsRect().width() - m.left() - m.right() - 4;
+    const int width = textWidth() - 4;
     const int room = width - fm.horizontalAdvance(sign + QLatin1Char(' ') + link);
     const QString first = m_warnings.front();
     if (m_warnings.size() == 1 && fm.horizontalAdvance(sign + first) <= width)

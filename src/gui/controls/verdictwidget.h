@@ -48,11 +48,14 @@ protected:
 private:
     void render();
     QString measuredLine() const;
-    void fitHeights();
+    void fitHeights(); // places the labels and sets this widget's height
+    int textWidth() const;
     void renderFixes(const Estimate& e); // the suggestions, one per line, and the warnings
     void showFixesAndWarnings();
     QString warningsHtml() const; // collapsed to one line with a link that expands them, unless expanded
 
+    static constexpr QMargins kMargins { 8, 4, 8, 4 };
+    static constexpr int kSpacing = 2;
     QLabel* m_headline = nullptr;
     QLabel* m_details = nullptr;
     QLabel* m_fixes = nullptr;

@@ -390,8 +390,12 @@ void MainWindow::changeEvent(QEvent* event)
         // widget gets LanguageChange before its children do.
         QTimer::singleShot(0, this, &MainWindow::fitControlsWidth);
         retranslateTools();
-        m_arrangement.clear(); // the tabs name the charts in the new language
-        QTimer::singleShot(0, this, &MainWindow::arrangeCharts);
+        // The tabs name the charts in the new language: once they have it (a widget gets LanguageChange before its
+        // children do, and the verdict's new height can arrange the charts before that).
+        QTimer::singleShot(0, this, [this] {
+            m_arrangement.clear();
+            arrangeCharts();
+        });
         populateExamplesMenu();
         populateLanguageMenu();
         populateColoursMenu();
