@@ -14,6 +14,7 @@
 #include "controlpanel.h"
 #include "language.h"
 #include "mainwindow.h"
+#include "planview.h"
 #include "simulationcontroller.h"
 #include "tour.h"
 #include "verdictwidget.h"
@@ -25,6 +26,7 @@
 #include <QFontMetricsF>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -217,6 +219,8 @@ private slots:
     void presentationFoldsTheSuggestions();
     void chartsKeepTheirReadableSizeBesideDocks_data();
     void chartsKeepTheirReadableSizeBesideDocks();
+    void planPanelHasRoomAt1024_data();
+    void planPanelHasRoomAt1024();
 };
 
 void TestRealWindow::initTestCase()
@@ -704,6 +708,73 @@ void TestRealWindow::chartsKeepTheirReadableSizeBesideDocks()
         QVERIFY(label);
         emit label->linkActivated(QStringLiteral("fixes"));
         QCOMPARE(fixLinks(), 4);
+    }
+    QVERIFY(lang.apply(QStringLiteral("en")));
+    QVERIFY2(faults.isEmpty(), qPrintable(faults.join(QLatin1Char('\n'))));
+}
+
+void TestRealWindow::planPanelHasRoomAt1024_data()
+{
+    QTest::addColumn<QString>("language");
+    QTest::addColumn<bool>("presentation");
+    for (const QString& language : { QStringLiteral("en"), QStringLiteral("zh_CN") }) {
+        QTest::newRow(qPrintable(language + QStringLiteral(" desktop"))) << language << false;
+        QTest::newRow(qPrintable(language + QStringLiteral(" presentation"))) << language << true;
+    }
+}
+
+// Issue 29: at 1024x768 the Plan dock opened at its minimum, a header and tabs over no table, beside two charts
+// twice as tall as they needed; in presentation mode the charts and the dock were both squeezed under the projector's
+// verdict, thumbnails with labels on labels. Now the dock takes what the charts have beyond one readable row, and in
+// presentation mode it floats over the charts, on the window, and docks again when presentation mode ends.
+void TestRealWindow::planPanelHasRoomAt1024()
+{
+    QFETCH(QString, language);
+    QFETCH(bool, presentation);
+    Language lang;
+    QVERIFY(lang.apply(language));
+    const QSize size(1024, 768);
+    Window w;
+    QVERIFY(w.window.applyScenario(llamaOverA3000()));
+    w.window.resize(size);
+    w.window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w.window));
+    if (presentation) {
+        w.window.setPresentationMode(true, false);
+        w.window.resize(size);
+    }
+    settle();
+    w.window.findChild<QAction*>(QStringLiteral("planAction"))->trigger();
+    const QTableWidget* table = w.window.planView()->table();
+    QTRY_VERIFY_WITH_TIMEOUT(table->rowCount() > 3, 60000);
+    settle();
+    auto* dock = w.window.findChild<QDockWidget*>(QStringLiteral("planDock"));
+    QVERIFY(dock && dock->isVisible());
+    // The rows on screen: the panel scrolls inside the dock, so the table's part inside the dock's scroll area.
+    const auto* scroll = qobject_cast<QScrollArea*>(dock->widget());
+    QVERIFY(scroll);
+    auto rowsShown = [table, scroll] {
+        const QRect rows(table->viewport()->mapToGlobal(QPoint(0, 0)), table->viewport()->size());
+        const QRect seen(scroll->viewport()->mapToGlobal(QPoint(0, 0)), scroll->viewport()->size());
+        return rows.intersected(seen).height() / table->verticalHeader()->defaultSectionSize();
+    };
+    QVERIFY2(rowsShown() >= 2, qPrintable(QStringLiteral("%1 rows shown").arg(rowsShown())));
+    QCOMPARE(dock->isFloating(), presentation);
+    if (presentation) {
+        const QRect over(dock->mapToGlobal(QPoint(0, 0)), dock->size());
+        const QRect window(w.window.mapToGlobal(QPoint(0, 0)), w.window.size());
+        QVERIFY2(window.contains(over), "the panel floats outside the window");
+        QVERIFY(!over.intersects(QRect(w.window.verdict()->mapToGlobal(QPoint(0, 0)), w.window.verdict()->size())));
+    }
+    QStringList faults = readabilityFaults(w.window, size);
+    if (presentation) {
+        w.window.setPresentationMode(false, false);
+        w.window.resize(size);
+        settle();
+        QVERIFY(!dock->isFloating());
+        QVERIFY(dock->isVisible());
+        QVERIFY2(rowsShown() >= 2, qPrintable(QStringLiteral("docked again: %1 rows shown").arg(rowsShown())));
+        faults << readabilityFaults(w.window, size);
     }
     QVERIFY(lang.apply(QStringLiteral("en")));
     QVERIFY2(faults.isEmpty(), qPrintable(faults.join(QLatin1Char('\n'))));

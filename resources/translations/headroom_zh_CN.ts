@@ -4769,5 +4769,9 @@
         <source>longest %1 that fits: %2</source>
         <translation>放得下的%1上限：%2</translation>
     </message>
+    <message>
+        <source>Largest micro-batch that fits: &lt;b&gt;%1&lt;/b&gt; · %2&lt;br&gt;Step %3 · %4</source>
+        <translation>放得下的最大微批次：&lt;b&gt;%1&lt;/b&gt; · %2&lt;br&gt;每步 %3 · %4</translation>
+    </message>
 </context>
 </TS>

@@ -51,7 +51,14 @@ VerdictWidget::VerdictWidget(QWidget* parent)
         else
             showFixesAndWarnings();
     });
-    connect(m_details, &QLabel::linkActivated, this, &VerdictWidget::explainRequested);
+    connect(m_details, &QLabel::linkActivated, this, [this](const QString& link) {
+        if (link != QLatin1String("details")) {
+            emit explainRequested(link);
+            return;
+        }
+        m_detailsExpanded = !m_detailsExpanded;
+        render();
+    });
     setPresentationMode(false);
 }
 
@@ -80,6 +87,8 @@ void VerdictWidget::setCompact(bool on)
     if (m_result)
         render();
 }
+
+bool VerdictWidget::brief() const { return m_presentation && m_compact && !m_detailsExpanded; }
 
 int VerdictWidget::detailLineSpacing() const { return QFontMetrics(m_details->font()).lineSpacing(); }
 
@@ -117,7 +126,7 @@ void VerdictWidget::fitHeights()
         y += h > 0 ? h + kSpacing : 0;
     };
     place(m_headline, QFontMetrics(m_headline->font()).lineSpacing() + 2);
-    place(m_details, 3 * line + 2);
+    place(m_details, (brief() ? 2 : 3) * line + 2);
     place(m_fixes, 0);
     const int height = y - kSpacing + kMargins.bottom();
     if (minimumHeight() != height || maximumHeight() != height)
@@ -250,13 +259,21 @@ void VerdictWidget::render()
         ? tr("PyTorch: max_memory_reserved …")
         : QStringLiteral("<a href=\"allocator\">%1</a>").arg(ScenarioText::pytorch(a, e.capacityBytes));
     const std::int64_t largest = m_pending ? e.maxMicroBatch : m_background.maxMicroBatch;
-    m_details->setText(
-        tr("%1 · largest micro-batch that fits: <b>%2</b> · %3<br>Step %4 · %5 · MFU %6 of %7 · %8<br>%9")
-            .arg(where)
-            .arg(largest > 0 ? QString::number(largest) : tr("none, even at batch 1"))
-            .arg(sequence, stepText, formatRate(e.throughputPerSecond, unit), formatPercent(e.mfu),
-                 Labels::unit(e.mfuUnit), parameters, pytorch)
-        + (m_measured ? QStringLiteral("<br>") + measuredLine().toHtmlEscaped() : QString()));
+    const QString largestText = largest > 0 ? QString::number(largest) : tr("none, even at batch 1");
+    if (brief()) {
+        // On a projector short of room (a dock open at 1024x768): the two lines a class reads, the rest a click away.
+        m_details->setText(tr("Largest micro-batch that fits: <b>%1</b> · %2<br>Step %3 · %4")
+                               .arg(largestText, sequence, stepText, formatRate(e.throughputPerSecond, unit))
+                           + QStringLiteral(" <a href=\"details\">%1</a>").arg(tr("(more)")));
+    } else {
+        m_details->setText(
+            tr("%1 · largest micro-batch that fits: <b>%2</b> · %3<br>Step %4 · %5 · MFU %6 of %7 · %8<br>%9")
+                .arg(where, largestText, sequence, stepText, formatRate(e.throughputPerSecond, unit),
+                     formatPercent(e.mfu), Labels::unit(e.mfuUnit), parameters, pytorch)
+            + (m_presentation && m_compact ? QStringLiteral(" <a href=\"details\">%1</a>").arg(tr("(fewer)"))
+                                           : QString())
+            + (m_measured ? QStringLiteral("<br>") + measuredLine().toHtmlEscaped() : QString()));
+    }
     renderFixes(e);
 }
 

@@ -69,6 +69,8 @@ private:
     bool m_warningsExpanded = false;
     bool m_compact = false;
     bool m_fixesExpanded = false;
+    bool m_detailsExpanded = false; // in presentation mode short of room: every detail rather than two lines
+    bool brief() const;
 };
 
 } // namespace headroom::gui

@@ -302,6 +302,14 @@ void MainWindow::setPresentationMode(bool on, bool fullScreen)
     restyle();
     m_arrangement.clear(); // the readable size changed with the fonts
     arrangeCharts();
+    if (!on)
+        endOverlay();
+    // A panel open at the change gets the room (or the overlay) the new fonts leave it.
+    QTimer::singleShot(0, this, [this] {
+        for (QDockWidget* d : { m_comparisonDock, m_inferenceDock, m_scalingDock, m_planDock })
+            if (d->isVisible())
+                fitBottomDock(d);
+    });
     if (m_controller->result().model)
         onResultChanged();
 }
@@ -346,6 +354,12 @@ void MainWindow::fitControlsWidth()
         m_ui->splitter->setSizes(sizes);
     }
     m_autoPanelWidth = target;
+}
+
+void MainWindow::moveEvent(QMoveEvent* event)
+{
+    QMainWindow::moveEvent(event);
+    placeOverlay();
 }
 
 void MainWindow::resizeEvent(QResizeEvent* event)
@@ -407,6 +421,7 @@ void MainWindow::changeEvent(QEvent* event)
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    endOverlay(); // the panel is saved docked, where it belongs outside presentation mode
     m_settings->setWindowGeometry(saveGeometry());
     m_settings->setWindowState(saveState());
     ScenarioDocument doc;

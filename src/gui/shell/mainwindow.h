@@ -122,6 +122,7 @@ public:
 protected:
     void closeEvent(QCloseEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    void moveEvent(QMoveEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
     void changeEvent(QEvent* event) override;
@@ -196,6 +197,12 @@ private:
     void arrangeCharts();
     void placeChartWidgets(const QList<QWidget*>& shown, int columns);
     void shrinkSideDocks();
+    void fitBottomDock(QDockWidget* dock);
+    // Presentation mode at a small screen: a bottom panel floats over the charts rather than squeezing them (and
+    // itself) under the projector's verdict; it docks again when presentation mode ends or it is shown outside it.
+    QDockWidget* m_overlaidDock = nullptr;
+    void placeOverlay();
+    void endOverlay();
 };
 
 } // namespace headroom::gui

@@ -13,6 +13,7 @@
 #include <QEvent>
 #include <QFontMetrics>
 #include <QGridLayout>
+#include <QScrollArea>
 #include <QTabBar>
 #include <QTimer>
 
@@ -49,8 +50,10 @@ void MainWindow::setupChartArea()
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event)
 {
-    if ((watched == m_ui->results || watched == m_ui->verdict) && event->type() == QEvent::Resize)
+    if ((watched == m_ui->results || watched == m_ui->verdict) && event->type() == QEvent::Resize) {
         arrangeCharts();
+        placeOverlay();
+    }
     return QMainWindow::eventFilter(watched, event);
 }
 
@@ -171,6 +174,60 @@ void MainWindow::shrinkSideDocks()
     };
     shrink(need.width() - area.width(), Qt::Horizontal);
     shrink(need.height() - area.height(), Qt::Vertical);
+}
+
+// A bottom panel just shown gets the height its content asks for (up to half the window), out of what the charts
+// have beyond one readable row: at 1024x768 the Plan dock opened at its minimum, a header over no table, beside two
+// charts twice as tall as they needed. In presentation mode, where even its minimum would leave no readable chart,
+// it floats over the charts instead.
+void MainWindow::fitBottomDock(QDockWidget* dock)
+{
+    if (dock == m_overlaidDock && !m_presentation)
+        endOverlay();
+    if (!dock->isVisible() || dock->isFloating() || dockWidgetArea(dock) != Qt::BottomDockWidgetArea
+        || !m_ui->results->isVisible())
+        return;
+    const auto* area = qobject_cast<QScrollArea*>(dock->widget());
+    const QWidget* panel = area ? area->widget() : dock->widget();
+    const int frame = dock->height() - dock->widget()->height(); // the title bar
+    const int wanted = std::min(panel->sizeHint().height() + frame, height() / 2);
+    const int spare = chartArea().height() - readableChartSize().height();
+    // A third of the window shows a panel's controls and a few rows: less is a header over nothing.
+    if (m_presentation && spare + dock->height() - std::min(wanted, height() / 3) < 0) {
+        m_overlaidDock = dock;
+        dock->setFloating(true);
+        placeOverlay();
+        dock->show();
+        dock->raise();
+        return;
+    }
+    const int target = std::min(wanted, dock->height() + std::max(0, spare));
+    if (target > dock->height())
+        resizeDocks({ dock }, { target }, Qt::Vertical);
+}
+
+// The overlaid panel covers the results below the verdict: the charts, their legend and tabs.
+void MainWindow::placeOverlay()
+{
+    if (!m_overlaidDock || !m_overlaidDock->isFloating())
+        return;
+    const int top = m_ui->verdict->geometry().bottom() + 1;
+    const QRect area(m_ui->results->mapToGlobal(QPoint(0, top)),
+                     QSize(m_ui->results->width(), m_ui->results->height() - top));
+    m_overlaidDock->setGeometry(area);
+}
+
+void MainWindow::endOverlay()
+{
+    QDockWidget* dock = m_overlaidDock;
+    m_overlaidDock = nullptr;
+    if (dock && dock->isFloating()) {
+        const bool shown = dock->isVisible();
+        dock->setFloating(false); // back to the bottom, among the panels it was a tab of
+        dock->setVisible(shown);
+        if (shown)
+            QTimer::singleShot(0, this, [this, dock] { fitBottomDock(dock); });
+    }
 }
 
 void MainWindow::placeChartWidgets(const QList<QWidget*>& shown, int columns)

@@ -30,6 +30,7 @@
 #include <QMimeData>
 #include <QScrollArea>
 #include <QStatusBar>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace headroom::gui {
@@ -228,6 +229,7 @@ void MainWindow::showGpuComparison()
     m_comparison->setScenario(m_controller->scenario());
     m_comparisonDock->show();
     m_comparisonDock->raise();
+    QTimer::singleShot(0, this, [this] { fitBottomDock(m_comparisonDock); }); // once the dock is laid out
 }
 
 void MainWindow::hideGpuComparison() { m_comparisonDock->hide(); }
@@ -247,6 +249,7 @@ void MainWindow::showInference()
 {
     m_inferenceDock->show();
     m_inferenceDock->raise();
+    QTimer::singleShot(0, this, [this] { fitBottomDock(m_inferenceDock); }); // once the dock is laid out
     m_inference->refresh();
 }
 
@@ -255,6 +258,7 @@ void MainWindow::showScaling()
     m_scaling->setScenario(m_controller->scenario());
     m_scalingDock->show();
     m_scalingDock->raise();
+    QTimer::singleShot(0, this, [this] { fitBottomDock(m_scalingDock); }); // once the dock is laid out
     m_scaling->refresh();
 }
 
@@ -263,6 +267,7 @@ void MainWindow::showPlan()
     m_plan->setScenario(m_controller->scenario());
     m_planDock->show();
     m_planDock->raise();
+    QTimer::singleShot(0, this, [this] { fitBottomDock(m_planDock); }); // once the dock is laid out
     m_plan->refresh();
 }
 
