@@ -346,8 +346,7 @@ namespace {
 
         void addBlock(int seg, std::int64_t offset, std::int64_t size, int prev)
         {
-            const int id = int(m_blocks.size());
-            m_blocks.push_back({ size, offset, seg, prev, -1, true });
+            const int id = newBlock({ size, offset, seg, prev, -1, true });
             if (prev >= 0)
                 m_blocks[std::size_t(prev)].next = id;
             m_segments[std::size_t(seg)].last = id;
@@ -357,16 +356,15 @@ namespace {
         // Keeps `size` bytes in block `id`; the rest becomes a free block after it.
         void split(int id, std::int64_t size)
         {
-            const int rest = int(m_blocks.size());
             Block& b = m_blocks[std::size_t(id)];
-            Block r { b.size - size, b.offset + size, b.segment, id, b.next, true };
+            const Block r { b.size - size, b.offset + size, b.segment, id, b.next, true };
             b.size = size;
+            const int rest = newBlock(r);
             if (r.next >= 0)
                 m_blocks[std::size_t(r.next)].prev = rest;
             else
                 m_segments[std::size_t(r.segment)].last = rest;
             m_blocks[std::size_t(id)].next = rest;
-            m_blocks.push_back(r);
             insertFree(rest);
         }
 
@@ -382,12 +380,28 @@ namespace {
                 m_blocks[std::size_t(second.next)].prev = a;
             else
                 m_segments[std::size_t(first.segment)].last = a;
+            m_dead.push_back(b);
+        }
+
+        // A block's id: one that an absorbed block left, else a new one. Without reuse a step's replay left millions
+        // of dead blocks behind, and the live ones scattered among them.
+        int newBlock(const Block& b)
+        {
+            if (m_dead.empty()) {
+                m_blocks.push_back(b);
+                return int(m_blocks.size()) - 1;
+            }
+            const int id = m_dead.back();
+            m_dead.pop_back();
+            m_blocks[std::size_t(id)] = b;
+            return id;
         }
 
         bool m_expandable = false;
         std::int64_t m_limit = 0;
         bool m_outOfMemory = false;
         std::vector<Block> m_blocks;
+        std::vector<int> m_dead; // ids of absorbed blocks, for newBlock()
         std::vector<Segment> m_segments;
         FreePool m_free[2]; // [large, small]
         int m_expandableSegment[2] = { -1, -1 };
@@ -524,18 +538,25 @@ AllocatorEstimate replayCachingAllocator(const Schedule& s, const ResidentTensor
     std::vector<int> owner(a.blockCount(), -2); // a resident tensor or a workspace
     std::vector<std::int64_t> before, after;
     a.snapshot(owner, before);
+    // Each block's size at this micro-batch, once: every iteration requests the same.
+    std::vector<double> sizes(s.blocks.size());
+    std::vector<std::int64_t> whole(s.blocks.size());
+    for (std::size_t b = 0; b < s.blocks.size(); ++b) {
+        sizes[b] = s.blocks[b].bytes.at(microBatch);
+        whole[b] = bytesOf(sizes[b]);
+    }
     for (int iteration = 0; iteration < 3; ++iteration) {
         for (const Step& st : s.steps) {
             const std::int32_t* ev = s.events.data() + st.eventsBegin;
             for (std::int32_t k = 0; k < st.allocCount; ++k) {
-                const double bytes = s.blocks[std::size_t(ev[k])].bytes.at(microBatch);
-                requested += bytes;
-                if (bytesOf(bytes) > 0)
-                    live[std::size_t(ev[k])] = a.allocate(bytesOf(bytes));
+                const auto b = std::size_t(ev[k]);
+                requested += sizes[b];
+                if (whole[b] > 0)
+                    live[b] = a.allocate(whole[b]);
             }
             requestedPeak = std::max(requestedPeak, requested);
             for (std::int32_t k = st.allocCount; k < st.allocCount + st.freeCount; ++k) {
-                requested -= s.blocks[std::size_t(ev[k])].bytes.at(microBatch);
+                requested -= sizes[std::size_t(ev[k])];
                 int& id = live[std::size_t(ev[k])];
                 if (id >= 0)
                     a.release(id);
