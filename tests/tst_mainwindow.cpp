@@ -15,7 +15,10 @@
 #include "scenariohistory.h"
 #include "simulationcontroller.h"
 #include "timelineview.h"
+
 #include "verdictwidget.h"
+#include <QAbstractAxis>
+#include <QChart>
 
 #include <QAbstractButton>
 #include <QAbstractSlider>
@@ -83,6 +86,7 @@ private slots:
     void batchSliderStepsOneByOneNearItsValue();
     void chartsGiveTheVerdictsAnswer();
     void nothingFitsSaysNone();
+    void timelineStatesWhatItSpans();
     void everyControlHasItsUndoWords();
     void overheadStepIsOneMiB();
 
@@ -791,6 +795,37 @@ void TestMainWindow::nothingFitsSaysNone()
         { QStringLiteral("estimate"), QStringLiteral("--gpu"), QStringLiteral("rtx-a3000-12gb-laptop"),
           QStringLiteral("--model"), QStringLiteral("llama-2-7b"), QStringLiteral("--seq"), QStringLiteral("2048") });
     QVERIFY2(cli.out.contains("longest sequence: none, not even the shortest"), cli.out.constData());
+}
+
+// Issue 29: with gradient accumulation 2 the timeline said "% of 12.90 s" while the step took 25.81 s. The length now
+// stands under the axis title, which stays the same from tick to tick (a new title re-laid out the chart each time).
+void TestMainWindow::timelineStatesWhatItSpans()
+{
+    Scenario s = defaultScenario();
+    s.config.microBatch = 8;
+    QVERIFY(m_window->applyScenario(s));
+    const TimelineView* timeline = m_window->timelineChart();
+    const QAbstractAxis* time = timeline->chart()->axes(Qt::Horizontal).front();
+    const QString title = time->titleText();
+    const double eight = m_controller->result().estimate.stepSeconds;
+    QCOMPARE(timeline->lengthShown(), QStringLiteral("100 % = ") + formatSeconds(eight));
+    s.config.microBatch = 16;
+    QVERIFY(m_window->applyScenario(s));
+    const double sixteen = m_controller->result().estimate.stepSeconds;
+    QVERIFY(sixteen > eight);
+    QCOMPARE(time->titleText(), title);
+    QCOMPARE(timeline->lengthShown(), QStringLiteral("100 % = ") + formatSeconds(sixteen));
+
+    s.config.gradientAccumulation = 2;
+    QVERIFY(m_window->applyScenario(s));
+    const Estimate& two = m_controller->result().estimate;
+    const double span = two.microBatchSeconds + two.optimizerSeconds;
+    QVERIFY(two.stepSeconds > 1.5 * span); // two micro-batches and one optimizer step
+    const QString shown = timeline->lengthShown();
+    QVERIFY2(shown.startsWith(QStringLiteral("100 % = ") + formatSeconds(span)), qPrintable(shown));
+    QVERIFY2(shown.contains(QStringLiteral("one of 2 micro-batches")), qPrintable(shown));
+    QVERIFY2(shown.endsWith(QStringLiteral("the step takes ") + formatSeconds(two.stepSeconds)), qPrintable(shown));
+    QVERIFY2(!time->titleText().contains(QStringLiteral("step")), qPrintable(time->titleText()));
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -4613,10 +4613,6 @@
         <translation>GiB</translation>
     </message>
     <message>
-        <source>time within the step (%, of %1)</source>
-        <translation>训练步内的时间（%，共 %1）</translation>
-    </message>
-    <message>
         <source>peak in the %1 of %2: %3</source>
         <translation>峰值位于%2的%1：%3</translation>
     </message>
@@ -4633,12 +4629,20 @@
         <translation>峰值 %1</translation>
     </message>
     <message>
-        <source>time (%, of %1: one of %2 micro-batches and the optimizer; the step takes %3)</source>
-        <translation>时间（%，占 %1：%2 个微批次中的一个加优化器；整步 %3）</translation>
+        <source>time (%)</source>
+        <translation>时间（%）</translation>
     </message>
     <message>
-        <source>time (%, of %1 without communication; the step takes %2)</source>
-        <translation>时间（%，占 %1，不含通信；整步 %2）</translation>
+        <source>100 % = %1</source>
+        <translation>100% = %1</translation>
+    </message>
+    <message>
+        <source>100 % = %1: one of %2 micro-batches and the optimizer; the step takes %3</source>
+        <translation>100% = %1：%2 个微批次中的一个加优化器；整步 %3</translation>
+    </message>
+    <message>
+        <source>100 % = %1 without communication; the step takes %2</source>
+        <translation>100% = %1，不含通信；整步 %2</translation>
     </message>
 </context>
 <context>

@@ -10,6 +10,7 @@
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
 #include <QLogValueAxis>
+#include <QTextDocumentFragment>
 #include <QTextLayout>
 #include <QValueAxis>
 
@@ -167,6 +168,24 @@ void ChartPanel::fitTickCount(QValueAxis* axis, std::initializer_list<int> count
     const int chosen = firstThatFits(counts, needed, length, [](int count) { return count; });
     if (axis->tickCount() != chosen)
         axis->setTickCount(chosen);
+}
+
+QRectF ChartPanel::axisTitleRect(const QAbstractAxis* axis) const
+{
+    // Qt Charts keeps the title's item to itself: it is the text item that shows the title's text.
+    auto flat = [](QString text) {
+        text.replace(QChar::LineSeparator, QLatin1Char(' ')).replace(QChar::ParagraphSeparator, QLatin1Char(' '));
+        return text.replace(QLatin1Char('\n'), QLatin1Char(' ')).simplified();
+    };
+    const QString title = flat(QTextDocumentFragment::fromHtml(axis->titleText()).toPlainText());
+    if (title.isEmpty() || !chart()->scene())
+        return {};
+    for (const QGraphicsItem* item : chart()->scene()->items()) {
+        const auto* text = dynamic_cast<const QGraphicsTextItem*>(item);
+        if (text && text->isVisible() && flat(text->toPlainText()) == title)
+            return chart()->mapRectFromScene(text->mapRectToScene(text->boundingRect()));
+    }
+    return {};
 }
 
 // Sets a text only when it changes: a new title re-lays out the chart, which calls this again.

@@ -60,6 +60,8 @@ protected:
     void fitLogTicks(QLogValueAxis* axis, std::initializer_list<double> bases, const QString& widest);
     // The same for a value axis: the first of `counts` ticks that leaves room for its widest label, or the last.
     void fitTickCount(QValueAxis* axis, std::initializer_list<int> counts, const QString& widest);
+    // Where Qt Charts drew `axis`'s title, in the chart's coordinates; empty while it draws none.
+    QRectF axisTitleRect(const QAbstractAxis* axis) const;
     // Places the view's own labels (capacity, verdict, roof labels...) on the current plot area.
     virtual void placeLabels() {}
     void resizeEvent(QResizeEvent* event) override;

@@ -7,6 +7,7 @@
 
 #include <QAreaSeries>
 #include <QChart>
+#include <QFontMetricsF>
 #include <QGraphicsSimpleTextItem>
 #include <QLegend>
 #include <QLineSeries>
@@ -87,6 +88,9 @@ TimelineView::TimelineView(QWidget* parent)
     chart->legend()->setVisible(false);
     m_peakLabel = new QGraphicsSimpleTextItem(chart);
     m_peakLabel->setZValue(20);
+    m_lengthLabel = new QGraphicsSimpleTextItem(chart);
+    m_lengthLabel->setZValue(20);
+    m_baseMargins = chart->margins();
     for (auto& l : m_phaseLabels) {
         l = new QGraphicsSimpleTextItem(chart);
         l->setZValue(20);
@@ -113,22 +117,29 @@ void TimelineView::retranslate()
     setAxisTitle(m_axisY, tr("GiB"));
 }
 
-// With the step's length once a result is shown: a language switch re-translates without a new result, and the
-// title then lost "of 314.9 ms".
-QString TimelineView::timeAxisTitle() const
+// What the timeline spans. Not its length (lengthText(), on the line under it): a new axis title re-lays out the
+// chart, and a length in it made every slider tick do so (half of a tick's frame).
+QString TimelineView::timeAxisTitle() const { return wholeStep() ? tr("time within the step (%)") : tr("time (%)"); }
+
+bool TimelineView::wholeStep() const
+{
+    return !(m_stepSeconds > 0) || std::abs(m_wholeStepSeconds - m_stepSeconds) <= 0.005 * m_wholeStepSeconds;
+}
+
+// The length of 100 %. With accumulation, communication or a pipeline the step is longer than the timeline (one
+// micro-batch's forward and backward and the optimizer), and the line says so rather than calling the part the step.
+QString TimelineView::lengthText() const
 {
     if (!(m_stepSeconds > 0))
-        return tr("time within the step (%)");
-    // The timeline is one micro-batch's forward and backward and the optimizer: with accumulation, communication or
-    // a pipeline the step is longer, and the title says so rather than calling the part the step.
-    if (std::abs(m_wholeStepSeconds - m_stepSeconds) <= 0.005 * m_wholeStepSeconds)
-        return tr("time within the step (%, of %1)").arg(formatSeconds(m_stepSeconds));
+        return {};
+    if (wholeStep())
+        return tr("100 % = %1").arg(formatSeconds(m_stepSeconds));
     if (m_microBatches > 1)
-        return tr("time (%, of %1: one of %2 micro-batches and the optimizer; the step takes %3)")
+        return tr("100 % = %1: one of %2 micro-batches and the optimizer; the step takes %3")
             .arg(formatSeconds(m_stepSeconds))
             .arg(m_microBatches)
             .arg(formatSeconds(m_wholeStepSeconds));
-    return tr("time (%, of %1 without communication; the step takes %2)")
+    return tr("100 % = %1 without communication; the step takes %2")
         .arg(formatSeconds(m_stepSeconds), formatSeconds(m_wholeStepSeconds));
 }
 
@@ -147,6 +158,13 @@ void TimelineView::setChartStyle(const ChartStyle& style)
     m_peak->setMarkerSize(13.0 * style.markerScale);
     m_peakLabel->setFont(style.annotationFont);
     m_peakLabel->setBrush(style.foreground);
+    m_lengthLabel->setFont(style.annotationFont);
+    m_lengthLabel->setBrush(style.foreground);
+    // A line under the x axis's title for lengthText(), kept whether or not it shows.
+    QMarginsF margins = m_baseMargins;
+    margins.setBottom(margins.bottom() + QFontMetricsF(style.annotationFont).height());
+    if (chart()->margins() != margins.toMargins())
+        chart()->setMargins(margins.toMargins());
     for (auto* l : m_phaseLabels) {
         l->setFont(style.annotationFont);
         l->setBrush(style.foreground);
@@ -211,6 +229,7 @@ void TimelineView::setResult(const std::shared_ptr<const SimulationResult>& resu
     m_wholeStepSeconds = e.stepSeconds;
     m_microBatches = e.config.gradientAccumulation;
     setAxisTitle(m_axisX, timeAxisTitle());
+    m_lengthFull = lengthText();
     double top = std::max(e.capacityBytes, e.peakBytes) * 1.1 / kGiB;
     const QList<QPointF> base = m_baseline && m_baseline->model ? totalOutline(m_baseline->estimate, kMaxPoints)
                                                                 : QList<QPointF>();
@@ -294,6 +313,20 @@ void TimelineView::placeLabels()
         m_peakLabel->setPos(right ? peak.x() + gap : peak.x() - gap - br.width(),
                             std::max(labelsBottom + 2.0, peak.y() - br.height() / 2.0));
     }
+    placeLengthLabel();
+}
+
+// Centred on the plot in the line kept under the x axis's title; cut to the chart's width where it is longer.
+void TimelineView::placeLengthLabel()
+{
+    const QRectF title = axisTitleRect(m_axisX);
+    const QRectF plot = chart()->plotArea();
+    const QFontMetricsF fm(m_lengthLabel->font());
+    const double room = chart()->size().width() - 8.0;
+    setTextIfChanged(m_lengthLabel, fm.elidedText(m_lengthFull, Qt::ElideRight, room));
+    const double width = m_lengthLabel->boundingRect().width();
+    const double x = std::clamp(plot.center().x() - width / 2.0, 4.0, std::max(4.0, room + 4.0 - width));
+    m_lengthLabel->setPos(x, title.isEmpty() ? chart()->size().height() - fm.height() - 2.0 : title.bottom());
 }
 
 void TimelineView::setMeasuredPeak(std::optional<double> bytes)
@@ -321,5 +354,6 @@ int TimelineView::pointCount() const { return m_points; }
 double TimelineView::topAt(int i) const { return m_areas->topAt(i) * kGiB; }
 QPointF TimelineView::peakMarker() const { return QPointF(m_peak->at(0).x(), m_peak->at(0).y() * kGiB); }
 QString TimelineView::peakText() const { return m_peakText; }
+QString TimelineView::lengthShown() const { return m_lengthLabel->text(); }
 
 } // namespace headroom::gui

@@ -37,6 +37,7 @@ public:
     double topAt(int i) const;
     QPointF peakMarker() const; // (ms, bytes)
     QString peakText() const;
+    QString lengthShown() const;           // how long 100 % is, as the chart shows it
     QString measuredText() const;          // empty when no measurement is shown
     static constexpr int kMaxPoints = 160; // the timeline is bucketed to this many points, keeping each bucket's peak
 
@@ -46,6 +47,9 @@ protected:
 private:
     void placeLabels() override;
     QString timeAxisTitle() const;
+    bool wholeStep() const; // the timeline is the whole step: no accumulation, exposed communication or bubble
+    QString lengthText() const;
+    void placeLengthLabel();
 
     StackedAreasItem* m_areas = nullptr;
     QLineSeries* m_capacity = nullptr;      // anchors the plot items to the axes; drawn by m_capacityLine
@@ -59,7 +63,10 @@ private:
     QValueAxis* m_axisX = nullptr;
     QValueAxis* m_axisY = nullptr;
     QGraphicsSimpleTextItem* m_peakLabel = nullptr;
-    QString m_peakText;  // the label unwrapped
+    QGraphicsSimpleTextItem* m_lengthLabel = nullptr; // how long 100 % is, under the x axis's title
+    QString m_lengthFull;                             // its text before it is cut to the chart's width
+    QMargins m_baseMargins;                           // the chart's margins without the line for it
+    QString m_peakText;                               // the label unwrapped
     QString m_peakShort; // where the plot is too narrow for it on two lines: the size alone
     std::array<QGraphicsSimpleTextItem*, 3> m_phaseLabels {};
     std::array<double, 4> m_phaseBounds {}; // ms: forward start, backward start, optimizer start, end
