@@ -535,6 +535,23 @@ void TestRealWindow::textStaysApartInsideAndWhole()
 
 // Each chart shown is at least the size at which the window calls a chart readable (the charts go to one column or
 // to tabs below it), and the window is the size it was given.
+// `w` showing `s` at `size`, in presentation mode (as F11 would, on a screen that size) where asked, settled.
+bool showAt(Window& w, const Scenario& s, const QSize& size, bool presentation)
+{
+    if (!w.window.applyScenario(s))
+        return false;
+    w.window.resize(size);
+    w.window.show();
+    if (!QTest::qWaitForWindowExposed(&w.window))
+        return false;
+    if (presentation) {
+        w.window.setPresentationMode(true, false);
+        w.window.resize(size);
+    }
+    settle();
+    return true;
+}
+
 QStringList readabilityFaults(MainWindow& w, const QSize& size)
 {
     QStringList faults;
@@ -596,13 +613,7 @@ void TestRealWindow::tourInPresentationStaysOnTheScreen()
     QVERIFY(lang.apply(language));
     const QSize size(1024, 768);
     Window w;
-    QVERIFY(w.window.applyScenario(defaultScenario()));
-    w.window.resize(size);
-    w.window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w.window));
-    w.window.setPresentationMode(true, false);
-    w.window.resize(size);
-    settle();
+    QVERIFY(showAt(w, defaultScenario(), size, true));
     auto* tourAction = w.window.findChild<QAction*>(QStringLiteral("tourAction"));
     QVERIFY(tourAction);
     tourAction->trigger();
@@ -735,15 +746,7 @@ void TestRealWindow::planPanelHasRoomAt1024()
     QVERIFY(lang.apply(language));
     const QSize size(1024, 768);
     Window w;
-    QVERIFY(w.window.applyScenario(llamaOverA3000()));
-    w.window.resize(size);
-    w.window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w.window));
-    if (presentation) {
-        w.window.setPresentationMode(true, false);
-        w.window.resize(size);
-    }
-    settle();
+    QVERIFY(showAt(w, llamaOverA3000(), size, presentation));
     w.window.findChild<QAction*>(QStringLiteral("planAction"))->trigger();
     const QTableWidget* table = w.window.planView()->table();
     QTRY_VERIFY_WITH_TIMEOUT(table->rowCount() > 3, 60000);
