@@ -771,11 +771,23 @@ void TestRealWindow::planPanelHasRoomAt1024()
     }
     QStringList faults = readabilityFaults(w.window, size);
     if (presentation) {
+        // Another panel takes the place over the charts; the Plan panel goes back among the docks, closed.
+        w.window.findChild<QAction*>(QStringLiteral("inferenceAction"))->trigger();
+        settle();
+        auto* serving = w.window.findChild<QDockWidget*>(QStringLiteral("inferenceDock"));
+        QVERIFY(serving && serving->isVisible() && serving->isFloating());
+        QVERIFY(!dock->isVisible() && !dock->isFloating());
+        w.window.findChild<QAction*>(QStringLiteral("planAction"))->trigger();
+        settle();
+        QVERIFY(dock->isVisible() && dock->isFloating());
+        QVERIFY(!serving->isVisible() && !serving->isFloating());
         w.window.setPresentationMode(false, false);
         w.window.resize(size);
         settle();
         QVERIFY(!dock->isFloating());
         QVERIFY(dock->isVisible());
+        for (const QDockWidget* d : w.window.findChildren<QDockWidget*>())
+            QVERIFY2(!d->isFloating(), qPrintable(d->objectName()));
         QVERIFY2(rowsShown() >= 2, qPrintable(QStringLiteral("docked again: %1 rows shown").arg(rowsShown())));
         faults << readabilityFaults(w.window, size);
     }

@@ -194,6 +194,10 @@ void MainWindow::fitBottomDock(QDockWidget* dock)
     const int spare = chartArea().height() - readableChartSize().height();
     // A third of the window shows a panel's controls and a few rows: less is a header over nothing.
     if (m_presentation && spare + dock->height() - std::min(wanted, height() / 3) < 0) {
+        if (QDockWidget* before = m_overlaidDock; before && before != dock) {
+            before->hide(); // one panel over the charts at a time: the new one takes the place
+            endOverlay();
+        }
         m_overlaidDock = dock;
         dock->setFloating(true);
         placeOverlay();
