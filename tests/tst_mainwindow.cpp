@@ -87,6 +87,7 @@ private slots:
     void chartsGiveTheVerdictsAnswer();
     void nothingFitsSaysNone();
     void timelineStatesWhatItSpans();
+    void verdictHoldsItsHeightThroughADrag();
     void everyControlHasItsUndoWords();
     void overheadStepIsOneMiB();
 
@@ -826,6 +827,33 @@ void TestMainWindow::timelineStatesWhatItSpans()
     QVERIFY2(shown.contains(QStringLiteral("one of 2 micro-batches")), qPrintable(shown));
     QVERIFY2(shown.endsWith(QStringLiteral("the step takes ") + formatSeconds(two.stepSeconds)), qPrintable(shown));
     QVERIFY2(!time->titleText().contains(QStringLiteral("step")), qPrintable(time->titleText()));
+}
+
+// Issue 29: dragging the micro-batch across the fit boundary showed the suggestions, then none, then them again, and
+// the charts under the verdict jumped up and down on every tick, each jump a re-layout of the whole window. The
+// verdict now grows at once and gives the room back only once its text has stayed shorter for a moment.
+void TestMainWindow::verdictHoldsItsHeightThroughADrag()
+{
+    Scenario s = defaultScenario(); // BERT-base on the A3000: micro-batch 16 fits, 64 does not
+    auto apply = [&](std::int64_t batch) {
+        s.config.microBatch = batch;
+        QVERIFY(m_window->applyScenario(s));
+        QTRY_VERIFY_WITH_TIMEOUT(!m_controller->backgroundPending(), 60000);
+        QCoreApplication::processEvents();
+    };
+    apply(16);
+    QTest::qWait(1000);
+    VerdictWidget* verdict = m_window->verdict();
+    QVERIFY(verdict->suggestions().isEmpty());
+    const int fits = verdict->height();
+    apply(64);
+    QVERIFY(verdict->suggestions().contains(QStringLiteral("fix:")));
+    const int over = verdict->height();
+    QVERIFY2(over > fits, qPrintable(QStringLiteral("%1 -> %2").arg(fits).arg(over)));
+    apply(16);
+    QVERIFY(verdict->suggestions().isEmpty());
+    QCOMPARE(verdict->height(), over); // held while the ticks go on
+    QTRY_COMPARE_WITH_TIMEOUT(verdict->height(), fits, 3000);
 }
 
 QTEST_MAIN(TestMainWindow)

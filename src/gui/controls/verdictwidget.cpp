@@ -8,6 +8,7 @@
 
 #include <QLabel>
 #include <QTextDocument>
+#include <QTimer>
 
 #include <cmath>
 
@@ -33,6 +34,10 @@ VerdictWidget::VerdictWidget(QWidget* parent)
     // the parent's layout, and so on up), and the control panel's labels with it: 2-3 ms a tick. A widget without a
     // layout ends that climb; this one changes its own height only when a label needs another line.
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    m_shrink = new QTimer(this);
+    m_shrink->setSingleShot(true);
+    m_shrink->setInterval(800);
+    connect(m_shrink, &QTimer::timeout, this, &VerdictWidget::fitHeightsNow);
     connect(m_fixes, &QLabel::linkActivated, this, [this](const QString& link) {
         bool ok = false;
         const int i = link.mid(4).toInt(&ok);
@@ -50,6 +55,7 @@ VerdictWidget::VerdictWidget(QWidget* parent)
             render();
         else
             showFixesAndWarnings();
+        fitHeightsNow(); // a click folds at once
     });
     connect(m_details, &QLabel::linkActivated, this, [this](const QString& link) {
         if (link != QLatin1String("details")) {
@@ -58,6 +64,7 @@ VerdictWidget::VerdictWidget(QWidget* parent)
         }
         m_detailsExpanded = !m_detailsExpanded;
         render();
+        fitHeightsNow();
     });
     setPresentationMode(false);
 }
@@ -76,7 +83,7 @@ void VerdictWidget::setPresentationMode(bool on)
     m_fixes->setFont(d);
     if (changed && m_result)
         render(); // the number of suggestions shown
-    fitHeights();
+    fitHeightsNow();
 }
 
 void VerdictWidget::setCompact(bool on)
@@ -86,6 +93,7 @@ void VerdictWidget::setCompact(bool on)
     m_compact = on;
     if (m_result)
         render();
+    fitHeightsNow();
 }
 
 bool VerdictWidget::brief() const { return m_presentation && m_compact && !m_detailsExpanded; }
@@ -129,17 +137,32 @@ void VerdictWidget::fitHeights()
     place(m_details, (brief() ? 2 : 3) * line + 2);
     place(m_fixes, 0);
     const int height = y - kSpacing + kMargins.bottom();
-    if (minimumHeight() != height || maximumHeight() != height)
-        setFixedHeight(height); // the only change that re-lays out the window, when a line is added or removed
+    // The only change that re-lays out the window. It grows at once; it shrinks only once the text has stayed
+    // shorter for a moment, so that a drag across the fit boundary (suggestions shown, then none, then shown) does
+    // not move the charts up and down on every tick.
+    const bool fixed = minimumHeight() == maximumHeight();
+    if (!fixed || height > maximumHeight() || (height < maximumHeight() && m_shrinkNow))
+        setFixedHeight(height);
+    else if (height < maximumHeight() && !m_shrink->isActive())
+        m_shrink->start();
+}
+
+void VerdictWidget::fitHeightsNow()
+{
+    m_shrinkNow = true;
+    fitHeights();
+    m_shrinkNow = false;
 }
 
 void VerdictWidget::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
+    m_shrinkNow = true; // a new width lays the window out anyway
     if (!m_warnings.isEmpty() && !m_warningsExpanded)
         showFixesAndWarnings(); // the collapsed line is elided to the new width
     else
         fitHeights();
+    m_shrinkNow = false;
 }
 
 QString VerdictWidget::warningsHtml() const

@@ -48,7 +48,8 @@ protected:
 private:
     void render();
     QString measuredLine() const;
-    void fitHeights(); // places the labels and sets this widget's height
+    void fitHeights();    // places the labels and sets this widget's height (lower only after a moment)
+    void fitHeightsNow(); // and lower at once
     int textWidth() const;
     void renderFixes(const Estimate& e); // the suggestions, one per line, and the warnings
     void showFixesAndWarnings();
@@ -69,6 +70,8 @@ private:
     bool m_warningsExpanded = false;
     bool m_compact = false;
     bool m_fixesExpanded = false;
+    class QTimer* m_shrink = nullptr; // lowers the height once the text has stayed shorter
+    bool m_shrinkNow = false;
     bool m_detailsExpanded = false; // in presentation mode short of room: every detail rather than two lines
     bool brief() const;
 };
