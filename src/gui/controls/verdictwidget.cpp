@@ -138,13 +138,15 @@ void VerdictWidget::fitHeights()
     place(m_fixes, 0);
     const int height = y - kSpacing + kMargins.bottom();
     // The only change that re-lays out the window. It grows at once; it shrinks only once the text has stayed
-    // shorter for a moment, so that a drag across the fit boundary (suggestions shown, then none, then shown) does
-    // not move the charts up and down on every tick.
+    // shorter for a moment after the last change, so that a drag across the fit boundary (suggestions shown, then none,
+    // then shown) does not move the charts up and down on every tick.
     const bool fixed = minimumHeight() == maximumHeight();
     if (!fixed || height > maximumHeight() || (height < maximumHeight() && m_shrinkNow))
         setFixedHeight(height);
-    else if (height < maximumHeight() && !m_shrink->isActive())
-        m_shrink->start();
+    else if (height < maximumHeight())
+        m_shrink->start(); // again: the moment counts from the last tick
+    else
+        m_shrink->stop();
 }
 
 void VerdictWidget::fitHeightsNow()
