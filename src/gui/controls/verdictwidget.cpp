@@ -112,6 +112,15 @@ void VerdictWidget::fitHeights()
     const int width = textWidth();
     if (width < 200)
         return; // not laid out yet
+    // A tick renders the verdict twice (its result, then the background's pending state): the second lays out the
+    // same texts at the same width, in the same fonts.
+    const QString key = QStringLiteral("%1|%2|%3|%4|%5|%6")
+                            .arg(width)
+                            .arg(m_headline->font().key(), m_details->font().key(), m_headline->text(),
+                                 m_details->text(), m_fixes->text());
+    if (key == m_fitted && !m_shrinkNow)
+        return;
+    m_fitted = key;
     // The height is laid out here, not asked of QLabel::heightForWidth(): in a window that had been narrow, that
     // kept answering with the height for the narrow width (the verdict then stayed twice as tall as it needed).
     int y = kMargins.top();

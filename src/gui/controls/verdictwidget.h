@@ -72,6 +72,7 @@ private:
     bool m_fixesExpanded = false;
     class QTimer* m_shrink = nullptr; // lowers the height once the text has stayed shorter
     bool m_shrinkNow = false;
+    QString m_fitted;               // what fitHeights() last laid out: width, fonts and texts
     bool m_detailsExpanded = false; // in presentation mode short of room: every detail rather than two lines
     bool brief() const;
 };
