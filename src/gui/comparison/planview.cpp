@@ -11,6 +11,7 @@
 #include <QCoreApplication>
 #include <QDoubleSpinBox>
 #include <QEvent>
+#include <QFontMetricsF>
 #include <QFutureWatcher>
 #include <QGraphicsLineItem>
 #include <QGraphicsSimpleTextItem>
@@ -166,6 +167,7 @@ PlanView::PlanView(const Catalog& catalog, QWidget* parent)
     m_table = newTable(page, "planTable", 16);
     body->addWidget(m_table, 3);
     m_layoutChart = buildFrontChart(page, "planChart", body, false);
+    connect(m_layoutChart.chart, &QChart::plotAreaChanged, this, &PlanView::fitLayoutTicks);
     pageLayout->addLayout(body, 1);
     m_rejected = new QLabel(page);
     m_rejected->setObjectName(QStringLiteral("planRejected"));
@@ -386,6 +388,7 @@ void PlanView::fillLayouts()
     replaceIfChanged(m_layoutChart.front, front);
     setStableTop(static_cast<QValueAxis*>(m_layoutChart.x), maxPeak * 1.05);
     setStableTop(static_cast<QValueAxis*>(m_layoutChart.y), maxStep * 1.05);
+    fitLayoutTicks();
     QStringList reasons;
     for (const PlanRejection& x : m_result.rejected)
         reasons << tr("%1 × %2").arg(x.count).arg(reasonText(x));
@@ -735,6 +738,24 @@ void PlanView::showTypeChart()
 
 // Each dot's GPU name (short, as the GPU comparison's) beside it (namePlace), joined to its dot by a thin line
 // where it had to move away from it.
+// Six ticks where each label has room, else three (0, half, the top): in a narrow panel (presentation mode at
+// 1024x768) Qt Charts cut "12.0" and "16.0" to "1...".
+void PlanView::fitLayoutTicks()
+{
+    const QRectF plot = m_layoutChart.chart->plotArea();
+    for (auto* axis : { static_cast<QValueAxis*>(m_layoutChart.x), static_cast<QValueAxis*>(m_layoutChart.y) }) {
+        if (axis->labelFormat() != QLatin1String("%g"))
+            axis->setLabelFormat(QStringLiteral("%g"));
+        const QFontMetricsF fm(axis->labelsFont());
+        const double widest = fm.horizontalAdvance(QString::number(axis->max(), 'g', 6)) + 12.0;
+        const double length = axis == m_layoutChart.x ? plot.width() : plot.height();
+        const double needed = axis == m_layoutChart.x ? widest : fm.height() + 8.0;
+        const int count = length / 6.0 >= needed ? 6 : 3;
+        if (axis->tickCount() != count)
+            axis->setTickCount(count);
+    }
+}
+
 void PlanView::placeTypeNames()
 {
     QChart* c = m_typeChart.chart;

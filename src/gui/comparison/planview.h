@@ -157,6 +157,7 @@ private:
     static FrontChart buildFrontChart(QWidget* page, const char* objectName, QHBoxLayout* into, bool logarithmic);
     void showTypeChart();
     void placeTypeNames();
+    void fitLayoutTicks(); // as many of the layout chart's ticks as its labels have room for
     FrontChart m_layoutChart;
 
     QTabWidget* m_tabs = nullptr;
