@@ -182,8 +182,12 @@ void MainWindow::shrinkSideDocks()
 // it floats over the charts instead.
 void MainWindow::fitBottomDock(QDockWidget* dock)
 {
-    if (dock == m_overlaidDock && !m_presentation)
-        endOverlay();
+    if (dock == m_overlaidDock && !m_presentation) {
+        const bool floating = dock->isFloating();
+        endOverlay(); // a floating one is docked again and fitted once it is laid out there
+        if (floating)
+            return;
+    }
     if (!dock->isVisible() || dock->isFloating() || dockWidgetArea(dock) != Qt::BottomDockWidgetArea
         || !m_ui->results->isVisible())
         return;
