@@ -136,6 +136,24 @@ void allocatorReplay(benchmark::State& state, const char* modelId)
     }
 }
 
+// The replay alone, on a step lowered once: what the planner pays for each layout it replays (a replay's events
+// counted in `events`, a rate).
+void allocatorReplayOnly(benchmark::State& state, const char* modelId)
+{
+    const ModelSpec& m = *cat().model(modelId);
+    const TrainingConfig c = configFor(m);
+    const Graph g = buildGraph(m, c, GraphLayers::All);
+    const Schedule s = lowerTrainingStep(g, c);
+    const ResidentTensors residents = residentTensors(g, s, c);
+    for (auto _ : state) {
+        const AllocatorEstimate a = replayCachingAllocator(s, residents, double(c.microBatch), AllocatorSettings {},
+                                                           0.0);
+        benchmark::DoNotOptimize(a.peakReservedBytes);
+    }
+    state.counters["events"] = benchmark::Counter(double(s.events.size()) * double(state.iterations()),
+                                                  benchmark::Counter::kIsRate);
+}
+
 } // namespace
 
 BENCHMARK_CAPTURE(fullSimulation, gpt2, "gpt2")->Unit(benchmark::kMicrosecond);
@@ -155,5 +173,7 @@ BENCHMARK_CAPTURE(simulateBatchTick, llama_2_7b, "llama-2-7b")->Unit(benchmark::
 
 BENCHMARK_CAPTURE(allocatorReplay, gpt2, "gpt2")->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(allocatorReplay, llama_2_7b, "llama-2-7b")->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(allocatorReplayOnly, gpt2, "gpt2")->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(allocatorReplayOnly, llama_2_7b, "llama-2-7b")->Unit(benchmark::kMicrosecond);
 
 BENCHMARK_MAIN();

@@ -43,10 +43,11 @@ namespace {
     struct Block {
         std::int64_t size = 0;
         std::int64_t offset = 0;
-        int segment = -1;
-        int prev = -1, next = -1; // neighbours in the segment
-        bool free = true;
         std::int64_t unmapped = 0; // expandable segments: pages of this free block returned to the driver
+        int segment = -1;
+        int prev = -1, next = -1;         // neighbours in the segment
+        int prevFree = -1, nextFree = -1; // while free: the free blocks of its size and pool at lower, higher addresses
+        bool free = true;
     };
 
     struct Segment {
@@ -55,99 +56,97 @@ namespace {
         int last = -1; // the block at its end
     };
 
-    // One pool's free blocks ordered by (size, segment, offset), the order best fit searches (BlockComparatorSize).
-    // A step's replay inserts and erases free blocks tens of thousands of times among hundreds (each cached segment
-    // is one): sorted runs of at most kRun entries, in order, move a few hundred bytes per change and allocate
-    // nothing once warm, where a std::set allocated and rebalanced a node each time (the planner's replays spent
-    // half their time there).
+    // One pool's free blocks in the order best fit searches (BlockComparatorSize: size, then address, a segment's
+    // index standing for its address): the sizes ascending, each with its blocks linked in address order through
+    // Block::prevFree and nextFree. A step's replay inserts and erases free blocks tens of thousands of times among
+    // ~80 of ~8 distinct sizes, a new block passing ~2 of its size's (bench_planner's plans, measured): best fit is
+    // a search among a few sizes, an erase unlinks, and nothing is allocated once warm. A std::set, then sorted
+    // runs of (size, segment, offset), then a vector per size spent most of the planner's replays moving entries.
     class FreePool {
     public:
-        // (size, segment, offset) as two words compared in turn: sizes and offsets stay below 2^45 (bytesOf),
-        // segments below 2^32 (the segment's top 19 bits end the first word). No two free blocks share a segment and
-        // an offset, so the block's id never decides the order.
-        struct Entry {
-            std::uint64_t high = 0, low = 0;
-            int id = 0;
-            Entry() = default;
-            Entry(std::int64_t size, int segment, std::int64_t offset, int block)
-                : high((std::uint64_t(size) << 19) | (std::uint32_t(segment) >> 13))
-                , low((std::uint64_t(std::uint32_t(segment) & 0x1fffU) << 51) | std::uint64_t(offset))
-                , id(block)
-            {
-            }
-            bool operator<(const Entry& o) const { return high != o.high ? high < o.high : low < o.low; }
-            bool operator==(const Entry& o) const { return high == o.high && low == o.low; }
-        };
-        struct Position {
-            std::size_t run = 0, at = 0;
-        };
+        explicit FreePool(std::vector<Block>& blocks)
+            : m_blocks(&blocks)
+        {
+        }
+        FreePool(const FreePool&) = delete;
+        FreePool& operator=(const FreePool&) = delete;
 
-        // The first entry not below `e`, or nullopt.
-        std::optional<Position> lowerBound(const Entry& e) const
+        // The free block that best fits `size` (the smallest at least as large, the lowest address among those),
+        // taken out of the pool; -1 when none is large enough.
+        int takeBestFit(std::int64_t size)
         {
-            const std::size_t run = runFor(e);
-            if (run == m_runs.size())
-                return std::nullopt;
-            const std::vector<Entry>& r = m_runs[run];
-            return Position { run, std::size_t(std::lower_bound(r.begin(), r.end(), e) - r.begin()) };
+            const auto c = sizeAtLeast(size);
+            if (c == m_sizes.end())
+                return -1;
+            const int id = c->first;
+            unlinkFirst(c);
+            return id;
         }
-        const Entry& at(Position p) const { return m_runs[p.run][p.at]; }
-        void eraseAt(Position p)
+        void insert(int id)
         {
-            auto& run = m_runs[p.run];
-            run.erase(run.begin() + std::ptrdiff_t(p.at));
-            if (run.empty()) {
-                m_spare.push_back(std::move(run));
-                m_runs.erase(m_runs.begin() + std::ptrdiff_t(p.run));
+            Block& b = block(id);
+            const auto c = sizeAtLeast(b.size);
+            if (c == m_sizes.end() || c->size != b.size) {
+                b.prevFree = b.nextFree = -1;
+                m_sizes.insert(c, { b.size, id });
+                return;
             }
-        }
-        void erase(const Entry& e)
-        {
-            if (const auto p = lowerBound(e); p && at(*p) == e)
-                eraseAt(*p);
-        }
-        void insert(const Entry& e)
-        {
-            const std::size_t at = runFor(e); // past the last run: into the last
-            if (m_runs.empty())
-                m_runs.push_back(spare());
-            const auto run = m_runs.begin() + std::ptrdiff_t(std::min(at, m_runs.size() - 1));
-            run->insert(std::upper_bound(run->begin(), run->end(), e), e);
-            if (run->size() > kRun) { // the upper half becomes a run of its own
-                std::vector<Entry> upper = spare();
-                upper.assign(run->begin() + kRun / 2, run->end());
-                run->resize(kRun / 2);
-                m_runs.insert(run + 1, std::move(upper));
+            int before = -1, after = c->first;
+            while (after >= 0 && below(block(after), b)) {
+                before = after;
+                after = block(after).nextFree;
             }
+            b.prevFree = before;
+            b.nextFree = after;
+            if (after >= 0)
+                block(after).prevFree = id;
+            (before >= 0 ? block(before).nextFree : c->first) = id;
+        }
+        void erase(int id)
+        {
+            const Block& b = block(id);
+            if (b.prevFree < 0) { // the first of its size
+                unlinkFirst(sizeAtLeast(b.size));
+                return;
+            }
+            block(b.prevFree).nextFree = b.nextFree;
+            if (b.nextFree >= 0)
+                block(b.nextFree).prevFree = b.prevFree;
         }
         template <typename F>
         void forEach(F&& f) const
         {
-            for (const auto& run : m_runs)
-                for (const Entry& e : run)
-                    f(e);
+            for (const Size& c : m_sizes)
+                for (int id = c.first; id >= 0; id = block(id).nextFree)
+                    f(id);
         }
 
     private:
-        static constexpr std::size_t kRun = 32;
-        // The first run whose last entry is not below `e` (the one that holds or would hold it), or size().
-        std::size_t runFor(const Entry& e) const
+        struct Size {
+            std::int64_t size = 0;
+            int first = -1; // its free block at the lowest address
+        };
+        Block& block(int id) const { return (*m_blocks)[std::size_t(id)]; }
+        std::vector<Size>::iterator sizeAtLeast(std::int64_t size)
         {
-            return std::size_t(std::partition_point(m_runs.begin(), m_runs.end(),
-                                                    [&](const std::vector<Entry>& r) { return r.back() < e; })
-                               - m_runs.begin());
+            return std::partition_point(m_sizes.begin(), m_sizes.end(), [&](const Size& c) { return c.size < size; });
         }
-        std::vector<Entry> spare()
+        static bool below(const Block& a, const Block& b)
         {
-            if (m_spare.empty())
-                return {};
-            std::vector<Entry> v = std::move(m_spare.back());
-            m_spare.pop_back();
-            v.clear();
-            return v;
+            return a.segment != b.segment ? a.segment < b.segment : a.offset < b.offset;
         }
-        std::vector<std::vector<Entry>> m_runs; // non-empty, each sorted, every entry of one below the next's
-        std::vector<std::vector<Entry>> m_spare;
+        void unlinkFirst(std::vector<Size>::iterator c)
+        {
+            const int next = block(c->first).nextFree;
+            if (next < 0) {
+                m_sizes.erase(c);
+                return;
+            }
+            block(next).prevFree = -1;
+            c->first = next;
+        }
+        std::vector<Block>* m_blocks;
+        std::vector<Size> m_sizes; // ascending, each with at least one free block
     };
 
     // The allocator's state: blocks, segments and each pool's free blocks.
@@ -165,14 +164,11 @@ namespace {
             const std::int64_t size = roundSize(requested);
             const bool small = size <= kSmallSize;
             auto& pool = m_free[small];
-            const FreePool::Entry fit { size, 0, 0, -1 };
-            auto at = pool.lowerBound(fit);
-            if (!at) {
+            int id = pool.takeBestFit(size);
+            if (id < 0) {
                 grow(small, size);
-                at = pool.lowerBound(fit);
+                id = pool.takeBestFit(size);
             }
-            const int id = pool.at(*at).id;
-            pool.eraseAt(*at);
             Block& b = m_blocks[std::size_t(id)];
             b.free = false;
             const std::int64_t unmapped = b.unmapped;
@@ -241,12 +237,12 @@ namespace {
         void insertFree(int id)
         {
             const Block& b = m_blocks[std::size_t(id)];
-            m_free[m_segments[std::size_t(b.segment)].small].insert({ b.size, b.segment, b.offset, id });
+            m_free[m_segments[std::size_t(b.segment)].small].insert(id);
         }
         void eraseFree(int id)
         {
             const Block& b = m_blocks[std::size_t(id)];
-            m_free[m_segments[std::size_t(b.segment)].small].erase({ b.size, b.segment, b.offset, id });
+            m_free[m_segments[std::size_t(b.segment)].small].erase(id);
         }
 
         // A new segment from cudaMalloc, or, with expandable segments, the pool's one segment mapped further.
@@ -264,6 +260,8 @@ namespace {
                 const bool tailFree = tail >= 0 && m_blocks[std::size_t(tail)].free;
                 const std::int64_t have = tailFree ? m_blocks[std::size_t(tail)].size : 0;
                 const std::int64_t more = roundUp(size - have, page);
+                if (s.size == 0 && more > 0)
+                    ++m_heldSegments;
                 s.size += more; // before reserve(), which counts the segments holding memory
                 mapChecked(more);
                 if (tailFree) {
@@ -284,6 +282,7 @@ namespace {
                 m_outOfMemory = true;
             const int seg = int(m_segments.size());
             m_segments.push_back({ small, bytes, -1 });
+            ++m_heldSegments;
             reserve(bytes);
             addBlock(seg, 0, bytes, -1);
         }
@@ -303,7 +302,7 @@ namespace {
         void unmapFreePages()
         {
             for (const auto& pool : m_free)
-                pool.forEach([&](const FreePool::Entry& e) { unmapPages(m_blocks[std::size_t(e.id)]); });
+                pool.forEach([&](int id) { unmapPages(m_blocks[std::size_t(id)]); });
         }
 
         // The whole pages inside a free block (ExpandableSegment::unmap keeps a page a neighbour still uses).
@@ -329,6 +328,7 @@ namespace {
                     eraseFree(only);
                     m_reserved -= seg.size;
                     seg.size = 0;
+                    --m_heldSegments;
                     seg.last = -1;
                 }
             }
@@ -339,14 +339,13 @@ namespace {
             m_reserved += bytes;
             if (m_reserved > m_peakReserved) {
                 m_peakReserved = m_reserved;
-                m_segmentsAtPeak = int(
-                    std::count_if(m_segments.begin(), m_segments.end(), [](const Segment& x) { return x.size > 0; }));
+                m_segmentsAtPeak = m_heldSegments;
             }
         }
 
         void addBlock(int seg, std::int64_t offset, std::int64_t size, int prev)
         {
-            const int id = newBlock({ size, offset, seg, prev, -1, true });
+            const int id = newBlock({ .size = size, .offset = offset, .segment = seg, .prev = prev });
             if (prev >= 0)
                 m_blocks[std::size_t(prev)].next = id;
             m_segments[std::size_t(seg)].last = id;
@@ -357,7 +356,9 @@ namespace {
         void split(int id, std::int64_t size)
         {
             Block& b = m_blocks[std::size_t(id)];
-            const Block r { b.size - size, b.offset + size, b.segment, id, b.next, true };
+            const Block r {
+                .size = b.size - size, .offset = b.offset + size, .segment = b.segment, .prev = id, .next = b.next
+            };
             b.size = size;
             const int rest = newBlock(r);
             if (r.next >= 0)
@@ -403,11 +404,12 @@ namespace {
         std::vector<Block> m_blocks;
         std::vector<int> m_dead; // ids of absorbed blocks, for newBlock()
         std::vector<Segment> m_segments;
-        FreePool m_free[2]; // [large, small]
+        FreePool m_free[2] { FreePool { m_blocks }, FreePool { m_blocks } }; // [large, small]
         int m_expandableSegment[2] = { -1, -1 };
         std::int64_t m_allocated = 0, m_peakAllocated = 0;
         std::int64_t m_reserved = 0, m_peakReserved = 0;
         int m_segmentsAtPeak = 0;
+        int m_heldSegments = 0; // segments holding memory (size > 0); counting them at each new peak was quadratic
     };
 
     // A size or limit in whole bytes. Past 2^44 (16 TiB, far beyond any GPU's memory) it is held there: a request
