@@ -300,7 +300,7 @@ LazyToolView::Work GpuComparisonView::job()
     for (const QString& id : selectedGpuIds())
         ids.push_back(id.toStdString());
     const bool known = m_haveScenario && m_catalog.model(m_scenario.modelId);
-    auto catalog = snapshot(m_catalog, m_scenario.modelId, ids);
+    auto catalog = LazyJob::snapshot(m_catalog, m_scenario.modelId, ids);
     return [catalog, ids, known, scenario = m_scenario, samples = datasetSamples(), self = this]() -> Show {
         std::vector<GpuComparisonRow> rows;
         if (known) {

@@ -3,7 +3,6 @@
 #include "formatting.h"
 #include "gpucomparisonmodel.h"
 #include "labels.h"
-#include "lazytoolview.h"
 #include "units.h"
 
 #include <QChart>
@@ -12,7 +11,6 @@
 #include <QDoubleSpinBox>
 #include <QEvent>
 #include <QFontMetricsF>
-#include <QFutureWatcher>
 #include <QGraphicsLineItem>
 #include <QGraphicsSimpleTextItem>
 #include <QHBoxLayout>
@@ -27,11 +25,9 @@
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableWidget>
-#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QValueAxis>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <memory>
@@ -130,9 +126,10 @@ namespace {
 PlanView::PlanView(const Catalog& catalog, QWidget* parent)
     : QWidget(parent)
     , m_catalog(catalog)
-    , m_debounce(new QTimer(this))
-    , m_watcher(new QFutureWatcher<Outcome>(this))
-    , m_typesWatcher(new QFutureWatcher<TypesOutcome>(this))
+    , m_layoutsJob(new LazyJob(
+          200, [this] { return layoutsJob(); }, [this] { return isVisible() && !typesVisible(); }, this))
+    , m_typesJob(new LazyJob(
+          200, [this] { return typesJob(); }, [this] { return isVisible() && typesVisible(); }, this))
     , m_typeIds(defaultTypeIds())
 {
     setObjectName(QStringLiteral("planView"));
@@ -176,19 +173,6 @@ PlanView::PlanView(const Catalog& catalog, QWidget* parent)
     m_tabs->addTab(page, QString());
     buildTypesTab();
 
-    m_debounce->setSingleShot(true);
-    m_debounce->setInterval(200);
-    connect(m_debounce, &QTimer::timeout, this, &PlanView::refresh);
-    connect(m_watcher, &QFutureWatcher<Outcome>::finished, this, [this] {
-        show(m_watcher->result());
-        if (m_dirty && isVisible() && !typesVisible())
-            start(); // a change came in while this plan ran
-    });
-    connect(m_typesWatcher, &QFutureWatcher<TypesOutcome>::finished, this, [this] {
-        showTypes(m_typesWatcher->result());
-        if (m_typesDirty && typesVisible())
-            startTypes();
-    });
     connect(m_tabs, &QTabWidget::currentChanged, this, &PlanView::refresh);
     connect(m_table, &QTableWidget::cellDoubleClicked, this, [this](int row, int) {
         if (row >= 0 && row < int(m_result.layouts.size()))
@@ -196,12 +180,6 @@ PlanView::PlanView(const Catalog& catalog, QWidget* parent)
     });
     setChartStyle(chartStyle(palette(), false));
     retranslate();
-}
-
-PlanView::~PlanView()
-{
-    m_watcher->waitForFinished();
-    m_typesWatcher->waitForFinished();
 }
 
 PlanLevers PlanView::windowLevers()
@@ -212,7 +190,7 @@ PlanLevers PlanView::windowLevers()
     return l;
 }
 
-bool PlanView::busy() const { return m_watcher->isRunning() || m_dirty; }
+bool PlanView::busy() const { return m_layoutsJob->busy(); }
 
 void PlanView::setScenario(const Scenario& scenario)
 {
@@ -225,21 +203,13 @@ void PlanView::showTypeCount() { m_typeButton->setText(tr("GPU t&ypes (%1)").arg
 
 void PlanView::changed()
 {
-    m_dirty = m_typesDirty = true;
-    if (isVisible())
-        m_debounce->start();
+    m_layoutsJob->markStale();
+    m_typesJob->markStale();
 }
 
 bool PlanView::typesVisible() const { return m_tabs->currentIndex() == 1; }
 
-void PlanView::refresh()
-{
-    m_debounce->stop();
-    if (typesVisible() && m_typesDirty)
-        startTypes();
-    else if (!typesVisible() && m_dirty)
-        start();
-}
+void PlanView::refresh() { (typesVisible() ? m_typesJob : m_layoutsJob)->start(); }
 
 void PlanView::showEvent(QShowEvent* event)
 {
@@ -305,34 +275,21 @@ QString PlanView::reasonText(const PlanRejection& rejection)
     return QString::fromStdString(rejection.reason);
 }
 
-void PlanView::start()
+LazyJob::Work PlanView::layoutsJob()
 {
-    m_debounce->stop();
-    if (m_watcher->isRunning())
-        return; // finished() starts the newest request
-    m_dirty = false;
     const PlanRequest r = request();
-    const unsigned generation = ++m_generation;
     m_status->setText(tr("Planning %n GPU(s)…", nullptr, r.gpus));
-    auto catalog = LazyToolView::snapshot(m_catalog, r.base.modelId, { r.base.gpuId });
-    m_watcher->setFuture(QtConcurrent::run([catalog, r, generation] {
-        Outcome o;
-        o.generation = generation;
-        auto p = plan(*catalog, r);
-        if (p)
-            o.result = std::move(*p);
-        else
-            o.error = QString::fromStdString(p.error().field + ": " + p.error().message);
-        return o;
-    }));
-}
-
-void PlanView::show(const Outcome& o)
-{
-    m_result = o.result;
-    m_error = o.error;
-    fillLayouts();
-    emit planShown();
+    auto catalog = LazyJob::snapshot(m_catalog, r.base.modelId, { r.base.gpuId });
+    return [catalog, r, self = this]() -> LazyJob::Show {
+        auto p = std::make_shared<Expected<PlanResult>>(plan(*catalog, r));
+        return [self, p] { // on the GUI thread
+            self->m_result = *p ? std::move(**p) : PlanResult {};
+            self->m_error = *p ? QString() : QString::fromStdString(p->error().field + ": " + p->error().message);
+            self->m_planned = true;
+            self->fillLayouts();
+            emit self->planShown();
+        };
+    };
 }
 
 // The table, the chart, the rejections and the status of the plan shown, in the window's language.
@@ -439,9 +396,9 @@ void PlanView::retranslate()
                                               tr("fastest layout") });
     m_typesTable->horizontalHeaderItem(kPriceColumn)
         ->setToolTip(tr("Type what a GPU-hour of this type costs you: the cost is the GPU-hours times it"));
-    m_typesStatus->setText(m_typesWatcher->isRunning() ? tr("Planning %n GPU type(s)…", nullptr, int(typeIds().size()))
-                                                       : typesStatus());
-    if (m_watcher->isRunning()) // a plan started before the switch says so in the new language
+    m_typesStatus->setText(m_typesJob->running() ? tr("Planning %n GPU type(s)…", nullptr, int(typeIds().size()))
+                                                 : typesStatus());
+    if (m_layoutsJob->running()) // a plan started before the switch says so in the new language
         m_status->setText(tr("Planning %n GPU(s)…", nullptr, m_gpus->value()));
     m_layoutChart.x->setTitleText(tr("peak per GPU (GiB)"));
     m_layoutChart.y->setTitleText(tr("step (s)"));
@@ -454,9 +411,9 @@ void PlanView::retranslate()
     showTypeChart();
     // What is shown already, in the new language (a plan that came in before the switch: its checkpointing, its
     // schedules, the types' "does not fit").
-    if (m_generation > 0 && !m_watcher->isRunning())
+    if (m_planned && !m_layoutsJob->running())
         fillLayouts();
-    if (!m_typesWatcher->isRunning() && (!m_types.empty() || !m_typesError.isEmpty()))
+    if (!m_typesJob->running() && (!m_types.empty() || !m_typesError.isEmpty()))
         fillTypes();
 }
 
@@ -599,26 +556,22 @@ void PlanView::setTypeIds(const std::vector<std::string>& ids)
 
 double PlanView::tokens() const { return m_tokens->value() * 1e9; }
 
-void PlanView::startTypes()
+LazyJob::Work PlanView::typesJob()
 {
-    m_debounce->stop();
-    if (m_typesWatcher->isRunning())
-        return; // finished() starts the newest request
-    m_typesDirty = false;
     const PlanRequest r = request();
     const std::vector<std::string> ids = typeIds();
     const double tokens = this->tokens();
     m_typesStatus->setText(tr("Planning %n GPU type(s)…", nullptr, int(ids.size())));
-    auto catalog = LazyToolView::snapshot(m_catalog, r.base.modelId, ids);
-    m_typesWatcher->setFuture(QtConcurrent::run([catalog, r, ids, tokens] {
-        TypesOutcome o;
-        auto t = planGpuTypes(*catalog, r, ids, tokens);
-        if (t)
-            o.types = std::move(*t);
-        else
-            o.error = QString::fromStdString(t.error().field + ": " + t.error().message);
-        return o;
-    }));
+    auto catalog = LazyJob::snapshot(m_catalog, r.base.modelId, ids);
+    return [catalog, r, ids, tokens, self = this]() -> LazyJob::Show {
+        auto t = std::make_shared<Expected<std::vector<GpuTypePlan>>>(planGpuTypes(*catalog, r, ids, tokens));
+        return [self, t] { // on the GUI thread
+            self->m_types = *t ? std::move(**t) : std::vector<GpuTypePlan> {};
+            self->m_typesError = *t ? QString() : QString::fromStdString(t->error().field + ": " + t->error().message);
+            self->fillTypes();
+            emit self->typePlansShown();
+        };
+    };
 }
 
 QString PlanView::priceText(const std::string& gpuId) const
@@ -661,14 +614,6 @@ void PlanView::setPrice(const std::string& gpuId, const QString& typed)
         m_typesTable->item(i, kCostColumn)->setText(costText(m_types[std::size_t(i)]));
     }
     showTypeChart();
-}
-
-void PlanView::showTypes(const TypesOutcome& o)
-{
-    m_types = o.types;
-    m_typesError = o.error;
-    fillTypes();
-    emit typePlansShown();
 }
 
 // The GPU types' table, status and chart, in the window's language.

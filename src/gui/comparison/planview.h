@@ -12,10 +12,12 @@
 // --gpu a,b,c --tokens N`), and the cost where the user types a price per GPU-hour (`--price id=USD`).
 // Double-clicking a type applies that GPU with its layout (gpuLayoutRequested).
 //
-// A plan is recomputed a moment after the last change while its tab is visible; a result that arrives after a
-// newer change is dropped.
+// Each tab's plan is a LazyJob: computed on a worker a moment after the last change while its tab is visible, at
+// once when the tab is raised; a result that arrives after a newer change is shown, and the newer change computes
+// next.
 
 #include "chartstyle.h"
+#include "lazyjob.h"
 #include "planner.h"
 
 #include <QWidget>
@@ -34,11 +36,8 @@ class QSpinBox;
 class QTabWidget;
 class QTableWidget;
 class QToolButton;
-class QTimer;
 class QAbstractAxis;
 class QValueAxis;
-template <typename T>
-class QFutureWatcher;
 QT_END_NAMESPACE
 
 #include <map>
@@ -52,7 +51,6 @@ class PlanView : public QWidget {
 
 public:
     explicit PlanView(const Catalog& catalog, QWidget* parent = nullptr);
-    ~PlanView() override;
 
     // The last plan shown, and whether one is being computed.
     const PlanResult& result() const { return m_result; }
@@ -88,7 +86,7 @@ public:
 
 public slots:
     void setScenario(const headroom::Scenario& scenario);
-    void refresh(); // starts a plan now if anything changed
+    void refresh(); // starts the shown tab's plan now (on a worker) if anything changed
 
 signals:
     void layoutRequested(const headroom::TrainingConfig& config);
@@ -101,24 +99,13 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
-    struct Outcome {
-        PlanResult result;
-        QString error;
-        unsigned generation = 0;
-    };
-    struct TypesOutcome {
-        std::vector<GpuTypePlan> types;
-        QString error;
-    };
-    void start();
-    void show(const Outcome& outcome);
+    LazyJob::Work layoutsJob();
     void fillLayouts();
     void retranslate();
     PlanRequest request() const;
     void changed();
     bool typesVisible() const;
-    void startTypes();
-    void showTypes(const TypesOutcome& outcome);
+    LazyJob::Work typesJob();
     void fillTypes();
     QString typesStatus() const;
     QString priceText(const std::string& gpuId) const;
@@ -129,12 +116,11 @@ private:
 
     const Catalog& m_catalog;
     Scenario m_scenario;
-    bool m_dirty = false;
-    unsigned m_generation = 0;
+    LazyJob* m_layoutsJob = nullptr; // the first tab's plan
+    LazyJob* m_typesJob = nullptr;   // the GPU types' plans
     PlanResult m_result;
     QString m_error;
-    QTimer* m_debounce = nullptr;
-    QFutureWatcher<Outcome>* m_watcher = nullptr;
+    bool m_planned = false; // a plan is on screen
     QSpinBox* m_gpus = nullptr;
     QSpinBox* m_perNode = nullptr;
     QSpinBox* m_globalBatch = nullptr;
@@ -161,10 +147,8 @@ private:
     FrontChart m_layoutChart;
 
     QTabWidget* m_tabs = nullptr;
-    bool m_typesDirty = true;
     std::vector<GpuTypePlan> m_types;
     QString m_typesError;
-    QFutureWatcher<TypesOutcome>* m_typesWatcher = nullptr;
     QDoubleSpinBox* m_tokens = nullptr;
     QLabel* m_tokensLabel = nullptr;
     QToolButton* m_typeButton = nullptr;

@@ -112,7 +112,7 @@ void ScalingView::changeEvent(QEvent* event)
 
 LazyToolView::Work ScalingView::job()
 {
-    auto catalog = snapshot(m_catalog, m_scenario.modelId, { m_scenario.gpuId });
+    auto catalog = LazyJob::snapshot(m_catalog, m_scenario.modelId, { m_scenario.gpuId });
     return [catalog, scenario = m_scenario, self = this]() -> Show {
         auto r = std::make_shared<Expected<Scaling>>(headroom::scaling(*catalog, scenario));
         return [self, r] { // on the GUI thread
