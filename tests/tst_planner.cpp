@@ -5,6 +5,7 @@
 
 #include "planner.h"
 #include "planrow.h"
+#include "sanitizer.h"
 #include "testsupport.h"
 
 #include <QJsonArray>
@@ -12,6 +13,9 @@
 #include <QJsonObject>
 #include <QTest>
 
+#include <chrono>
+#include <optional>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -32,6 +36,7 @@ private slots:
     void unevenStagesWhereTheBlocksDoNotDivide();
     void acrossGpuTypes();
     void gpuTypeFrontByHand();
+    void progressCountsAndCancels();
 };
 
 namespace {
@@ -399,6 +404,57 @@ void TestPlanner::gpuTypeFrontByHand()
     front = gpuTypeFront(types, prices);
     QVERIFY(!front.byCost);
     QCOMPARE(front.onFront, (std::vector<bool> { false, true, false, false, false }));
+}
+
+// The Plan dock's progress bar and its way to drop a plan a newer change superseded (PlanProgress): every layout
+// enumerated is decided once; a cancelled plan stops between runs of layouts and says it was cancelled, not wrong.
+void TestPlanner::progressCountsAndCancels()
+{
+    PlanRequest r;
+    r.base = defaultScenario();
+    r.base.gpuId = "a100-sxm4-80gb";
+    r.base.modelId = "gpt2";
+    r.base.config.sequenceLength = 1024;
+    r.gpus = 8;
+    r.globalBatch = 64;
+    PlanProgress progress;
+    r.progress = &progress;
+    const auto p = plan(headroom::test::catalog(), r);
+    QVERIFY(p.ok());
+    QCOMPARE(progress.decided.load(), progress.enumerated.load());
+    QCOMPARE_LE(p->evaluated, progress.enumerated.load());  // simulated, or pruned after a smaller one failed
+    QCOMPARE_LE(progress.enumerated.load(), p->considered); // less those the enumeration rejected
+    QVERIFY(!progress.cancelled);
+
+    PlanProgress before;
+    before.cancelled = true;
+    r.progress = &before;
+    const auto none = plan(headroom::test::catalog(), r);
+    QVERIFY(!none.ok());
+    QVERIFY(none.error().kind == ErrorKind::Cancelled);
+    QCOMPARE(before.decided.load(), 0);
+
+    HEADROOM_SKIP_PLANNER_UNDER_SANITIZER();
+    // Cancelled while it runs: it stops well before the end (Llama 2 7B on 64 H100s is ~900 runs of layouts).
+    PlanProgress during;
+    r.base.gpuId = "h100-sxm5-80gb";
+    r.base.modelId = "llama-2-7b";
+    r.gpus = 64;
+    r.globalBatch = 512;
+    r.progress = &during;
+    std::optional<Expected<PlanResult>> result;
+    std::atomic<bool> done { false };
+    std::thread worker([&] {
+        result.emplace(plan(headroom::test::catalog(), r));
+        done = true;
+    });
+    while (during.decided == 0 && !done)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    during.cancelled = true;
+    worker.join();
+    QVERIFY(result && !result->ok());
+    QVERIFY(result->error().kind == ErrorKind::Cancelled);
+    QCOMPARE_LT(during.decided.load(), during.enumerated.load() / 2);
 }
 
 QTEST_GUILESS_MAIN(TestPlanner)

@@ -10,6 +10,7 @@
 #include "windowfixture.h"
 
 #include <QLineSeries>
+#include <QProgressBar>
 #include <QRegularExpression>
 #include <QScatterSeries>
 #include <QSignalSpy>
@@ -27,6 +28,7 @@ private slots:
     void listsThePlannersLayouts();
     void rejectionReasonsAreTranslated();
     void comparesGpuTypes();
+    void aLongPlanShowsProgressAndAChangeCancelsIt();
 };
 
 void TestPlanView::listsThePlannersLayouts()
@@ -204,6 +206,48 @@ void TestPlanView::comparesGpuTypes()
     QCOMPARE(applied.config.tensorParallel, best.tensorParallel);
     QCOMPARE(applied.config.microBatch, best.microBatch);
     fixture.close();
+}
+
+// Issue 31: "the Plan dock answers while the user is still looking at it, with a progress bar for anything longer".
+// Llama 2 7B on 512 H100s simulates ~10k layouts (bench_planner: over a second here): its bar shows layouts decided
+// of those enumerated, and a change while it runs cancels it, so that only the newer plan is shown.
+void TestPlanView::aLongPlanShowsProgressAndAChangeCancelsIt()
+{
+    HEADROOM_SKIP_PLANNER_UNDER_SANITIZER();
+    gui::PlanView view(headroom::test::catalog());
+    Scenario s = defaultScenario();
+    s.gpuId = "h100-sxm5-80gb";
+    s.overrides = {};
+    s.modelId = "llama-2-7b";
+    s.config.sequenceLength = 4096;
+    auto* batch = view.findChild<QSpinBox*>(QStringLiteral("planGlobalBatch"));
+    QVERIFY(batch);
+    batch->setValue(4096);
+    view.gpusSpin()->setValue(512);
+    view.setScenario(s);
+    QSignalSpy shown(&view, &gui::PlanView::planShown);
+    view.resize(1000, 600);
+    view.show(); // a shown view plans at once
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QProgressBar* bar = view.progressBar();
+    QTRY_VERIFY_WITH_TIMEOUT(bar->isVisible() && bar->value() > 0, 20000);
+    QCOMPARE_GT(bar->maximum(), 1000);
+    QCOMPARE_LT(bar->value(), bar->maximum());
+    QCOMPARE(shown.count(), 0);
+
+    view.gpusSpin()->setValue(16); // while the 512-GPU plan runs
+    QTRY_VERIFY_WITH_TIMEOUT(!view.busy() && shown.count() > 0, 60000);
+    QCOMPARE(shown.count(), 1); // the 512-GPU plan was cancelled, not shown
+    QVERIFY(!bar->isVisible());
+    PlanRequest r;
+    r.base = s;
+    r.gpus = 16;
+    r.gpusPerNode = 8;
+    r.globalBatch = 4096;
+    r.levers = gui::PlanView::windowLevers();
+    const auto p = plan(headroom::test::catalog(), r);
+    QVERIFY(p.ok());
+    QCOMPARE(view.result().evaluated, p->evaluated);
 }
 
 QTEST_MAIN(TestPlanView)

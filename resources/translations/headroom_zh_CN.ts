@@ -4278,6 +4278,10 @@
         <source>GPU-hours (type prices for the cost)</source>
         <translation>GPU 时（填入单价即得花费）</translation>
     </message>
+    <message>
+        <source>%v of %m layouts decided</source>
+        <translation>已判定 %v / %m 个布局</translation>
+    </message>
 </context>
 <context>
     <name>headroom::gui::RooflineView</name>

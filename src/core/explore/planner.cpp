@@ -342,6 +342,9 @@ namespace {
         runs.push_back(candidates.size());
         found.assign(candidates.size(), {});
         outcome.assign(candidates.size(), Outcome::Refused);
+        PlanProgress* progress = request.progress;
+        if (progress)
+            progress->enumerated += std::int64_t(candidates.size());
         std::atomic<std::size_t> nextRun { 0 };
         const std::size_t workers = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
         std::vector<std::unique_ptr<RunWorker>> pool; // each keeps its cache
@@ -349,12 +352,16 @@ namespace {
             pool.push_back(std::make_unique<RunWorker>(catalog, request, variants, candidates, found, outcome));
         auto work = [&](std::size_t w) {
             for (std::size_t run = nextRun++; run + 1 < runs.size(); run = nextRun++) {
+                if (progress && progress->cancelled)
+                    return;
                 for (std::size_t begin = runs[run], i = begin + 1; begin < runs[run + 1]; ++i) {
                     if (i == runs[run + 1] || candidates[i].zero != candidates[begin].zero) {
                         pool[w]->zeroStage(begin, i);
                         begin = i;
                     }
                 }
+                if (progress)
+                    progress->decided += std::int64_t(runs[run + 1] - runs[run]);
             }
         };
         std::vector<std::thread> threads;
@@ -423,6 +430,8 @@ namespace {
         std::vector<Outcome> outcome;
         Refusals refused;
         simulateAll(catalog, request, variants, e.candidates, found, outcome, refused);
+        if (request.progress && request.progress->cancelled)
+            return planCancelled();
 
         PlanResult result;
         result.considered = e.considered;
@@ -503,6 +512,8 @@ namespace {
 
 } // namespace
 
+Error planCancelled() { return Error { "plan", "", "cancelled", ErrorKind::Cancelled }; }
+
 Expected<PlanResult> plan(const Catalog& catalog, const PlanRequest& request)
 {
     auto fits = [](const PlanResult& r) { return !r.layouts.empty() && r.layouts.front().fits; };
@@ -526,6 +537,8 @@ Expected<PlanResult> plan(const Catalog& catalog, const PlanRequest& request)
     result->leversTried = request.levers.any();
     if (request.suggest && !fits(*result))
         suggest(catalog, request, *result);
+    if (request.progress && request.progress->cancelled)
+        return planCancelled(); // during the suggestions: they are incomplete
     return result;
 }
 

@@ -10,6 +10,7 @@
 #include "links.h"
 #include "simulate.h"
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -32,6 +33,15 @@ struct PlanLevers {
     bool any() const { return precision || optimizer || offload || !finetune.empty(); }
 };
 
+// How far a running plan is, for a window's progress bar, and a way to stop it when a newer request supersedes it.
+// Both counts grow as the plan goes: a plan that tries the levers, suggests them or compares GPU types enumerates
+// more layouts as it reaches them.
+struct PlanProgress {
+    std::atomic<std::int64_t> enumerated { 0 }; // layouts to decide, of those enumerated so far
+    std::atomic<std::int64_t> decided { 0 };    // of those, simulated, pruned or refused
+    std::atomic<bool> cancelled { false };      // set by the caller: the plan stops and returns planCancelled()
+};
+
 struct PlanRequest {
     Scenario base;       // GPU, model, sequence, precision, links and everything the planner does not vary
     int gpus = 8;        // t x p x cp x dp
@@ -44,6 +54,7 @@ struct PlanRequest {
     // Skip the larger micro-batches of a layout once one does not fit (the peak never falls as it grows); off only
     // for the test that holds the pruned plan to the full one.
     bool prune = true;
+    PlanProgress* progress = nullptr; // optional: counts as the plan goes, and a way to stop it (the caller's)
 };
 
 // The link one kind of collective of a layout crosses (links.h), as the estimate assumes it.
@@ -123,8 +134,11 @@ struct PlanResult {
     std::vector<std::string> largerGpus;
 };
 
-// Errors name the field (`gpus`, `gpus_per_node`, `global_batch`, the scenario's) for a request that cannot be planned.
+// Errors name the field (`gpus`, `gpus_per_node`, `global_batch`, the scenario's) for a request that cannot be planned,
+// or are planCancelled() once the request's progress is cancelled.
 Expected<PlanResult> plan(const Catalog& catalog, const PlanRequest& request);
+// The error of a plan stopped by PlanProgress::cancelled (ErrorKind::Cancelled).
+Error planCancelled();
 
 // One GPU type's answer to "how long to train N tokens on these GPUs" (issue 31): its plan and, from the fastest
 // layout that fits, the time and GPU-hours. Throughput is the estimate's: tokens per second for a transformer,

@@ -13,8 +13,9 @@ namespace headroom {
 // Whose fault an error is. Callers and the fuzzers tell the two apart by this, never by the message's text (which
 // quotes the user's input).
 enum class ErrorKind : std::uint8_t {
-    BadInput, // the file or option is wrong: the user can fix it
-    Internal, // Headroom broke its own invariant, whatever the input (a bug to report)
+    BadInput,  // the file or option is wrong: the user can fix it
+    Internal,  // Headroom broke its own invariant, whatever the input (a bug to report)
+    Cancelled, // the caller stopped the work (a plan a newer request superseded): nothing was wrong
 };
 
 struct Error {

@@ -20,11 +20,13 @@
 #include <QLocale>
 #include <QLogValueAxis>
 #include <QMenu>
+#include <QProgressBar>
 #include <QScatterSeries>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -37,7 +39,8 @@ namespace headroom::gui {
 namespace {
 
     constexpr int kShownLayouts = 50;
-    constexpr int kPriceColumn = 3; // of the GPU types' table
+    constexpr int kProgressAfterMs = 300; // a plan shorter than this shows no bar
+    constexpr int kPriceColumn = 3;       // of the GPU types' table
     constexpr int kCostColumn = 4;
 
     QString text(std::string_view s) { return QString::fromLatin1(s.data(), qsizetype(s.size())); }
@@ -89,6 +92,15 @@ namespace {
             }
             item->setText(cells[k]);
         }
+    }
+
+    // A running plan's bar, hidden until it has run a moment (kProgressAfterMs).
+    QProgressBar* newProgressBar(QWidget* parent, const char* name)
+    {
+        auto* bar = new QProgressBar(parent);
+        bar->setObjectName(QLatin1String(name));
+        bar->setVisible(false);
+        return bar;
     }
 
     QTableWidget* newTable(QWidget* parent, const char* name, int columns)
@@ -159,6 +171,8 @@ PlanView::PlanView(const Catalog& catalog, QWidget* parent)
     m_status = new QLabel(page);
     m_status->setWordWrap(true);
     pageLayout->addWidget(m_status);
+    m_layoutsRun.bar = newProgressBar(page, "planProgress");
+    pageLayout->addWidget(m_layoutsRun.bar);
 
     auto* body = new QHBoxLayout;
     m_table = newTable(page, "planTable", 16);
@@ -173,6 +187,9 @@ PlanView::PlanView(const Catalog& catalog, QWidget* parent)
     m_tabs->addTab(page, QString());
     buildTypesTab();
 
+    m_progressTimer = new QTimer(this);
+    m_progressTimer->setInterval(100);
+    connect(m_progressTimer, &QTimer::timeout, this, &PlanView::showProgress);
     connect(m_tabs, &QTabWidget::currentChanged, this, &PlanView::refresh);
     connect(m_table, &QTableWidget::cellDoubleClicked, this, [this](int row, int) {
         if (row >= 0 && row < int(m_result.layouts.size()))
@@ -201,10 +218,45 @@ void PlanView::setScenario(const Scenario& scenario)
 
 void PlanView::showTypeCount() { m_typeButton->setText(tr("GPU t&ypes (%1)").arg(typeIds().size())); }
 
+// A change makes the running plans out of date: they stop (their results are not shown) and the newer compute next.
 void PlanView::changed()
 {
+    for (Run* run : { &m_layoutsRun, &m_typesRun }) {
+        if (run->progress)
+            run->progress->cancelled = true;
+    }
     m_layoutsJob->markStale();
     m_typesJob->markStale();
+}
+
+// The request for a run starting now, counting into a fresh progress.
+PlanRequest PlanView::startRun(Run& run)
+{
+    run.progress = std::make_shared<PlanProgress>();
+    run.since.start();
+    m_progressTimer->start();
+    PlanRequest r = request();
+    r.progress = run.progress.get();
+    return r;
+}
+
+// Each running plan's bar, once it has run a moment: layouts decided of those enumerated so far.
+void PlanView::showProgress()
+{
+    bool any = false;
+    for (auto [run, job] : { std::pair { &m_layoutsRun, m_layoutsJob }, std::pair { &m_typesRun, m_typesJob } }) {
+        const bool running = job->running() && run->progress;
+        any = any || running;
+        const bool shown = running && run->since.elapsed() >= kProgressAfterMs;
+        if (shown) {
+            run->bar->setMaximum(int(std::min<std::int64_t>(run->progress->enumerated, 1 << 30)));
+            run->bar->setValue(int(std::min<std::int64_t>(run->progress->decided, 1 << 30)));
+        }
+        if (run->bar->isVisible() != shown)
+            run->bar->setVisible(shown);
+    }
+    if (!any)
+        m_progressTimer->stop();
 }
 
 bool PlanView::typesVisible() const { return m_tabs->currentIndex() == 1; }
@@ -277,12 +329,15 @@ QString PlanView::reasonText(const PlanRejection& rejection)
 
 LazyJob::Work PlanView::layoutsJob()
 {
-    const PlanRequest r = request();
+    const PlanRequest r = startRun(m_layoutsRun);
     m_status->setText(tr("Planning %n GPU(s)…", nullptr, r.gpus));
     auto catalog = LazyJob::snapshot(m_catalog, r.base.modelId, { r.base.gpuId });
-    return [catalog, r, self = this]() -> LazyJob::Show {
+    return [catalog, r, progress = m_layoutsRun.progress, self = this]() -> LazyJob::Show {
         auto p = std::make_shared<Expected<PlanResult>>(plan(*catalog, r));
         return [self, p] { // on the GUI thread
+            self->showProgress();
+            if (!*p && p->error().kind == ErrorKind::Cancelled)
+                return; // superseded: the newer plan shows
             self->m_result = *p ? std::move(**p) : PlanResult {};
             self->m_error = *p ? QString() : QString::fromStdString(p->error().field + ": " + p->error().message);
             self->m_planned = true;
@@ -383,6 +438,8 @@ void PlanView::retranslate()
     m_gpusLabel->setText(tr("&GPUs"));
     m_perNodeLabel->setText(tr("per &node"));
     m_batchLabel->setText(tr("global &batch"));
+    for (QProgressBar* bar : { m_layoutsRun.bar, m_typesRun.bar })
+        bar->setFormat(tr("%v of %m layouts decided")); // Qt's placeholders: the value and the maximum
     m_table->setHorizontalHeaderLabels({ tr("t"), tr("p"), tr("cp"), tr("dp"), tr("ep"), tr("schedule"), tr("SP"),
                                          tr("ZeRO"), tr("checkpointing"), tr("micro-batch"), tr("accumulation"),
                                          tr("peak/GPU"), tr("step"), tr("throughput"), tr("MFU"), tr("levers") });
@@ -495,6 +552,8 @@ void PlanView::buildTypesTab()
     m_typesStatus->setObjectName(QStringLiteral("planTypesStatus"));
     m_typesStatus->setWordWrap(true);
     layout->addWidget(m_typesStatus);
+    m_typesRun.bar = newProgressBar(page, "planTypesProgress");
+    layout->addWidget(m_typesRun.bar);
     m_typesTable = newTable(page, "planTypesTable", 9);
     // Only the price is typed in (its items alone are editable); a double-click elsewhere applies the row.
     m_typesTable->setEditTriggers(QAbstractItemView::SelectedClicked | QAbstractItemView::EditKeyPressed
@@ -558,14 +617,17 @@ double PlanView::tokens() const { return m_tokens->value() * 1e9; }
 
 LazyJob::Work PlanView::typesJob()
 {
-    const PlanRequest r = request();
+    const PlanRequest r = startRun(m_typesRun);
     const std::vector<std::string> ids = typeIds();
     const double tokens = this->tokens();
     m_typesStatus->setText(tr("Planning %n GPU type(s)…", nullptr, int(ids.size())));
     auto catalog = LazyJob::snapshot(m_catalog, r.base.modelId, ids);
-    return [catalog, r, ids, tokens, self = this]() -> LazyJob::Show {
+    return [catalog, r, ids, tokens, progress = m_typesRun.progress, self = this]() -> LazyJob::Show {
         auto t = std::make_shared<Expected<std::vector<GpuTypePlan>>>(planGpuTypes(*catalog, r, ids, tokens));
         return [self, t] { // on the GUI thread
+            self->showProgress();
+            if (!*t && t->error().kind == ErrorKind::Cancelled)
+                return; // superseded: the newer plans show
             self->m_types = *t ? std::move(**t) : std::vector<GpuTypePlan> {};
             self->m_typesError = *t ? QString() : QString::fromStdString(t->error().field + ": " + t->error().message);
             self->fillTypes();

@@ -13,13 +13,14 @@
 // Double-clicking a type applies that GPU with its layout (gpuLayoutRequested).
 //
 // Each tab's plan is a LazyJob: computed on a worker a moment after the last change while its tab is visible, at
-// once when the tab is raised; a result that arrives after a newer change is shown, and the newer change computes
-// next.
+// once when the tab is raised. A change cancels the plan running (PlanProgress), whose result would be out of date,
+// and the newer one computes next; a plan that runs longer than a moment shows a progress bar.
 
 #include "chartstyle.h"
 #include "lazyjob.h"
 #include "planner.h"
 
+#include <QElapsedTimer>
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
@@ -29,6 +30,7 @@ class QLineSeries;
 class QScatterSeries;
 class QDoubleSpinBox;
 class QMenu;
+class QProgressBar;
 class QGraphicsLineItem;
 class QGraphicsSimpleTextItem;
 class QHBoxLayout;
@@ -37,10 +39,12 @@ class QTabWidget;
 class QTableWidget;
 class QToolButton;
 class QAbstractAxis;
+class QTimer;
 class QValueAxis;
 QT_END_NAMESPACE
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -56,6 +60,7 @@ public:
     const PlanResult& result() const { return m_result; }
     bool busy() const;
     QTableWidget* table() const { return m_table; }
+    QProgressBar* progressBar() const { return m_layoutsRun.bar; } // the first tab's, shown while a plan runs long
     QSpinBox* gpusSpin() const { return m_gpus; }
     QString status() const;
     // The GPU-types tab: the plans shown (fastest first), the GPU ids ticked, the tokens to train.
@@ -118,6 +123,16 @@ private:
     Scenario m_scenario;
     LazyJob* m_layoutsJob = nullptr; // the first tab's plan
     LazyJob* m_typesJob = nullptr;   // the GPU types' plans
+    // A tab's running plan: its progress (the worker counts and reads the cancel flag) and its bar.
+    struct Run {
+        std::shared_ptr<PlanProgress> progress;
+        QElapsedTimer since;
+        QProgressBar* bar = nullptr;
+    };
+    Run m_layoutsRun, m_typesRun;
+    QTimer* m_progressTimer = nullptr;
+    PlanRequest startRun(Run& run);
+    void showProgress();
     PlanResult m_result;
     QString m_error;
     bool m_planned = false; // a plan is on screen
