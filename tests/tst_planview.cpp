@@ -10,6 +10,7 @@
 #include "windowfixture.h"
 
 #include <QLineSeries>
+#include <QLogValueAxis>
 #include <QProgressBar>
 #include <QRegularExpression>
 #include <QScatterSeries>
@@ -18,6 +19,8 @@
 #include <QTableWidget>
 #include <QToolButton>
 #include <QValueAxis>
+
+#include <cmath>
 
 using namespace headroom;
 
@@ -63,6 +66,24 @@ void TestPlanView::listsThePlannersLayouts()
     QCOMPARE(view->table()->rowCount(), std::min(50, int(p->layouts.size())));
     QCOMPARE(view->result().layouts.front().throughputPerSecond, p->layouts.front().throughputPerSecond);
     QVERIFY(view->status().contains(QStringLiteral("fastest first")));
+
+    // The chart's step axis is logarithmic, in whole decades around the fitting layouts' step times (the plan's
+    // own): a slow layout does not press the front flat.
+    auto* steps = qobject_cast<QLogValueAxis*>(view->layoutAxisY());
+    QVERIFY(steps);
+    double fastest = 1e300, slowest = 0.0;
+    for (const PlanLayout& l : p->layouts) {
+        if (l.fits) {
+            fastest = std::min(fastest, l.stepSeconds);
+            slowest = std::max(slowest, l.stepSeconds);
+        }
+    }
+    QCOMPARE_LE(steps->min(), fastest);
+    QCOMPARE_LT(fastest, steps->min() * 10.0);
+    QCOMPARE_GE(steps->max(), slowest);
+    QCOMPARE_LT(slowest, steps->max());
+    QCOMPARE(std::round(std::log10(steps->min())), std::log10(steps->min()));
+    QCOMPARE(std::round(std::log10(steps->max())), std::log10(steps->max()));
 
     // Double-clicking the second row applies its layout: 16 GPUs as t x p x cp x dp.
     const TrainingConfig want = p->layouts[1].config;

@@ -32,6 +32,7 @@
 #include <QValueAxis>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 
 namespace headroom::gui {
@@ -177,7 +178,7 @@ PlanView::PlanView(const Catalog& catalog, QWidget* parent)
     auto* body = new QHBoxLayout;
     m_table = newTable(page, "planTable", 16);
     body->addWidget(m_table, 3);
-    m_layoutChart = buildFrontChart(page, "planChart", body, false);
+    m_layoutChart = buildFrontChart(page, "planChart", body, false, true);
     connect(m_layoutChart.chart, &QChart::plotAreaChanged, this, &PlanView::fitLayoutTicks);
     pageLayout->addLayout(body, 1);
     m_rejected = new QLabel(page);
@@ -384,7 +385,7 @@ void PlanView::fillLayouts()
                                   leversText(l.levers) };
         setRow(m_table, i, cells);
     }
-    double maxPeak = 0.0, maxStep = 0.0;
+    double maxPeak = 0.0, minStep = 1e300, maxStep = 0.0;
     for (const PlanLayout& l : m_result.layouts) {
         if (!l.fits)
             continue;
@@ -393,13 +394,20 @@ void PlanView::fillLayouts()
         if (l.pareto)
             front << p;
         maxPeak = std::max(maxPeak, p.x());
+        minStep = std::min(minStep, p.y());
         maxStep = std::max(maxStep, p.y());
     }
     std::sort(front.begin(), front.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
     replaceIfChanged(m_layoutChart.points, all);
     replaceIfChanged(m_layoutChart.front, front);
     setStableTop(static_cast<QValueAxis*>(m_layoutChart.x), maxPeak * 1.05);
-    setStableTop(static_cast<QValueAxis*>(m_layoutChart.y), maxStep * 1.05);
+    // Step times span decades (a 512-GPU plan: 3 s to 6 h): whole decades on a logarithmic axis, so that the fast
+    // layouts and the front are not pressed flat under the slowest.
+    if (minStep > 0.0 && maxStep >= minStep) {
+        const double lo = std::pow(10.0, std::floor(std::log10(minStep)));
+        const double hi = std::max(lo * 10.0, std::pow(10.0, std::ceil(std::log10(maxStep))));
+        m_layoutChart.y->setRange(lo, hi);
+    }
     fitLayoutTicks();
     QStringList reasons;
     for (const PlanRejection& x : m_result.rejected)
@@ -458,7 +466,7 @@ void PlanView::retranslate()
     if (m_layoutsJob->running()) // a plan started before the switch says so in the new language
         m_status->setText(tr("Planning %n GPU(s)…", nullptr, m_gpus->value()));
     m_layoutChart.x->setTitleText(tr("peak per GPU (GiB)"));
-    m_layoutChart.y->setTitleText(tr("step (s)"));
+    m_layoutChart.y->setTitleText(tr("step (s)")); // logarithmic: its labels say so (1, 10, 100)
     m_layoutChart.points->setName(tr("layouts"));
     m_layoutChart.front->setName(tr("Pareto front"));
     m_typeChart.chart->setTitle(tr("GPU types that fit: time to train against what it costs"));
@@ -487,8 +495,8 @@ void PlanView::setChartStyle(const ChartStyle& style)
     placeTypeNames(); // the names take the axis labels' font and colour
 }
 
-PlanView::FrontChart PlanView::buildFrontChart(QWidget* page, const char* objectName, QHBoxLayout* into,
-                                               bool logarithmic)
+PlanView::FrontChart PlanView::buildFrontChart(QWidget* page, const char* objectName, QHBoxLayout* into, bool logX,
+                                               bool logY)
 {
     auto* view = new QChartView(page);
     view->setObjectName(QLatin1String(objectName));
@@ -497,7 +505,7 @@ PlanView::FrontChart PlanView::buildFrontChart(QWidget* page, const char* object
     FrontChart c;
     c.chart = view->chart(); // the view's own: setChart() would hand it back to us, to leak
     c.chart->legend()->setAlignment(Qt::AlignBottom);
-    for (QAbstractAxis** axis : { &c.x, &c.y }) {
+    for (auto [axis, logarithmic] : { std::pair { &c.x, logX }, std::pair { &c.y, logY } }) {
         if (logarithmic) {
             auto* log = new QLogValueAxis(c.chart);
             log->setLabelFormat(QStringLiteral("%g"));
@@ -560,7 +568,7 @@ void PlanView::buildTypesTab()
                                   | QAbstractItemView::AnyKeyPressed);
     auto* body = new QHBoxLayout;
     body->addWidget(m_typesTable, 3);
-    m_typeChart = buildFrontChart(page, "planTypesChart", body, true);
+    m_typeChart = buildFrontChart(page, "planTypesChart", body, true, true);
     layout->addLayout(body, 1);
     connect(m_typeChart.chart, &QChart::plotAreaChanged, this, &PlanView::placeTypeNames);
     connect(m_typesTable, &QTableWidget::itemChanged, this, [this](QTableWidgetItem* item) {
@@ -743,26 +751,23 @@ void PlanView::showTypeChart()
     placeTypeNames();
 }
 
-// Each dot's GPU name (short, as the GPU comparison's) beside it (namePlace), joined to its dot by a thin line
-// where it had to move away from it.
-// Six ticks where each label has room, else three (0, half, the top): in a narrow panel (presentation mode at
-// 1024x768) Qt Charts cut "12.0" and "16.0" to "1...".
+// Six ticks on the memory axis where each label has room, else three (0, half, the top): in a narrow panel
+// (presentation mode at 1024x768) Qt Charts cut "12.0" and "16.0" to "1...". The step axis is logarithmic: a tick
+// per decade.
 void PlanView::fitLayoutTicks()
 {
-    const QRectF plot = m_layoutChart.chart->plotArea();
-    for (auto* axis : { static_cast<QValueAxis*>(m_layoutChart.x), static_cast<QValueAxis*>(m_layoutChart.y) }) {
-        if (axis->labelFormat() != QLatin1String("%g"))
-            axis->setLabelFormat(QStringLiteral("%g"));
-        const QFontMetricsF fm(axis->labelsFont());
-        const double widest = fm.horizontalAdvance(QString::number(axis->max(), 'g', 6)) + 12.0;
-        const double length = axis == m_layoutChart.x ? plot.width() : plot.height();
-        const double needed = axis == m_layoutChart.x ? widest : fm.height() + 8.0;
-        const int count = length / 6.0 >= needed ? 6 : 3;
-        if (axis->tickCount() != count)
-            axis->setTickCount(count);
-    }
+    auto* axis = static_cast<QValueAxis*>(m_layoutChart.x);
+    if (axis->labelFormat() != QLatin1String("%g"))
+        axis->setLabelFormat(QStringLiteral("%g"));
+    const QFontMetricsF fm(axis->labelsFont());
+    const double widest = fm.horizontalAdvance(QString::number(axis->max(), 'g', 6)) + 12.0;
+    const int count = m_layoutChart.chart->plotArea().width() / 6.0 >= widest ? 6 : 3;
+    if (axis->tickCount() != count)
+        axis->setTickCount(count);
 }
 
+// Each dot's GPU name (short, as the GPU comparison's) beside it (namePlace), joined to its dot by a thin line
+// where it had to move away from it.
 void PlanView::placeTypeNames()
 {
     QChart* c = m_typeChart.chart;

@@ -61,6 +61,7 @@ public:
     bool busy() const;
     QTableWidget* table() const { return m_table; }
     QProgressBar* progressBar() const { return m_layoutsRun.bar; } // the first tab's, shown while a plan runs long
+    QAbstractAxis* layoutAxisY() const { return m_layoutChart.y; } // the layouts' step time (logarithmic)
     QSpinBox* gpusSpin() const { return m_gpus; }
     QString status() const;
     // The GPU-types tab: the plans shown (fastest first), the GPU ids ticked, the tokens to train.
@@ -145,9 +146,9 @@ private:
     QLabel* m_status = nullptr;
     QLabel* m_rejected = nullptr;
     QTableWidget* m_table = nullptr;
-    // A chart of points and their Pareto front: the layouts' (memory per GPU against step time), the GPU types'
-    // (cost or GPU-hours against the time to train, each dot named, on logarithmic axes: the types lie decades
-    // apart).
+    // A chart of points and their Pareto front: the layouts' (memory per GPU against step time, the time on a
+    // logarithmic axis: a large plan's layouts span hours), the GPU types' (cost or GPU-hours against the time to
+    // train, each dot named, both axes logarithmic: the types lie decades apart).
     struct FrontChart {
         QChart* chart = nullptr;
         QAbstractAxis* x = nullptr; // a QValueAxis, or a QLogValueAxis (logarithmic)
@@ -155,7 +156,7 @@ private:
         QScatterSeries* points = nullptr;
         QLineSeries* front = nullptr;
     };
-    static FrontChart buildFrontChart(QWidget* page, const char* objectName, QHBoxLayout* into, bool logarithmic);
+    static FrontChart buildFrontChart(QWidget* page, const char* objectName, QHBoxLayout* into, bool logX, bool logY);
     void showTypeChart();
     void placeTypeNames();
     void fitLayoutTicks(); // as many of the layout chart's ticks as its labels have room for
