@@ -10,8 +10,8 @@
 
 namespace headroom {
 
-// Whose fault an error is. Callers and the fuzzers tell the two apart by this, never by the message's text (which
-// quotes the user's input).
+// Whose fault an error is, or that none is (the caller stopped the work). Callers and the fuzzers tell them apart by
+// this, never by the message's text (which quotes the user's input).
 enum class ErrorKind : std::uint8_t {
     BadInput,  // the file or option is wrong: the user can fix it
     Internal,  // Headroom broke its own invariant, whatever the input (a bug to report)

@@ -333,6 +333,7 @@ LazyJob::Work PlanView::layoutsJob()
     const PlanRequest r = startRun(m_layoutsRun);
     m_status->setText(tr("Planning %n GPU(s)…", nullptr, r.gpus));
     auto catalog = LazyJob::snapshot(m_catalog, r.base.modelId, { r.base.gpuId });
+    // `progress` lives while the worker counts into it (r.progress points to it).
     return [catalog, r, progress = m_layoutsRun.progress, self = this]() -> LazyJob::Show {
         auto p = std::make_shared<Expected<PlanResult>>(plan(*catalog, r));
         return [self, p] { // on the GUI thread
@@ -630,6 +631,7 @@ LazyJob::Work PlanView::typesJob()
     const double tokens = this->tokens();
     m_typesStatus->setText(tr("Planning %n GPU type(s)…", nullptr, int(ids.size())));
     auto catalog = LazyJob::snapshot(m_catalog, r.base.modelId, ids);
+    // `progress` lives while the worker counts into it (r.progress points to it).
     return [catalog, r, ids, tokens, progress = m_typesRun.progress, self = this]() -> LazyJob::Show {
         auto t = std::make_shared<Expected<std::vector<GpuTypePlan>>>(planGpuTypes(*catalog, r, ids, tokens));
         return [self, t] { // on the GUI thread
