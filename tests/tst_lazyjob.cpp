@@ -76,7 +76,7 @@ void TestLazyJob::hiddenWorkWaitsUntilStarted()
 void TestLazyJob::aDragFoldsIntoOneRun()
 {
     FakeView v;
-    auto job = jobOf(v, 1000); // a pause far longer than the drag, even on a loaded machine
+    auto job = jobOf(v, 1000);              // a pause far longer than the drag, even on a loaded machine
     for (int tick = 1; tick <= 5; ++tick) { // ticks closer than the pause
         v.value = tick;
         job->markStale();
