@@ -32,6 +32,7 @@ private slots:
     void rejectionReasonsAreTranslated();
     void comparesGpuTypes();
     void aLongPlanShowsProgressAndAChangeCancelsIt();
+    void closingMidPlanCancelsIt();
 };
 
 void TestPlanView::listsThePlannersLayouts()
@@ -271,6 +272,29 @@ void TestPlanView::aLongPlanShowsProgressAndAChangeCancelsIt()
     const auto p = plan(headroom::test::catalog(), r);
     QVERIFY(p.ok());
     QCOMPARE(view.result().evaluated, p->evaluated);
+}
+
+// Closing the window while a long plan runs does not wait for it: the view cancels its plans, and the worker its
+// destructor waits for stops at its next run of layouts.
+void TestPlanView::closingMidPlanCancelsIt()
+{
+    HEADROOM_SKIP_PLANNER_UNDER_SANITIZER();
+    auto* view = new gui::PlanView(headroom::test::catalog());
+    Scenario s = defaultScenario();
+    s.gpuId = "h100-sxm5-80gb";
+    s.overrides = {};
+    s.modelId = "llama-2-7b";
+    s.config.sequenceLength = 4096;
+    view->findChild<QSpinBox*>(QStringLiteral("planGlobalBatch"))->setValue(65536);
+    view->gpusSpin()->setValue(4096);
+    view->setScenario(s);
+    view->refresh(); // on a worker, shown or not
+    const std::shared_ptr<const PlanProgress> progress = view->layoutsProgress();
+    QVERIFY(progress);
+    QTRY_VERIFY_WITH_TIMEOUT(progress->decided > 0, 60000);
+    delete view; // returns once the worker has stopped
+    QVERIFY(progress->cancelled);
+    QCOMPARE_LT(progress->decided.load(), progress->enumerated.load() / 2);
 }
 
 QTEST_MAIN(TestPlanView)

@@ -200,6 +200,17 @@ PlanView::PlanView(const Catalog& catalog, QWidget* parent)
     retranslate();
 }
 
+// The jobs, deleted after this, wait for their workers: cancelled, those stop at their next run of layouts.
+PlanView::~PlanView() { cancelRuns(); }
+
+void PlanView::cancelRuns()
+{
+    for (Run* run : { &m_layoutsRun, &m_typesRun }) {
+        if (run->progress)
+            run->progress->cancelled = true;
+    }
+}
+
 PlanLevers PlanView::windowLevers()
 {
     PlanLevers l;
@@ -222,10 +233,7 @@ void PlanView::showTypeCount() { m_typeButton->setText(tr("GPU t&ypes (%1)").arg
 // A change makes the running plans out of date: they stop (their results are not shown) and the newer compute next.
 void PlanView::changed()
 {
-    for (Run* run : { &m_layoutsRun, &m_typesRun }) {
-        if (run->progress)
-            run->progress->cancelled = true;
-    }
+    cancelRuns();
     m_layoutsJob->markStale();
     m_typesJob->markStale();
 }

@@ -55,6 +55,7 @@ class PlanView : public QWidget {
 
 public:
     explicit PlanView(const Catalog& catalog, QWidget* parent = nullptr);
+    ~PlanView() override; // cancels the running plans: closing the window does not wait for them
 
     // The last plan shown, and whether one is being computed.
     const PlanResult& result() const { return m_result; }
@@ -62,6 +63,8 @@ public:
     QTableWidget* table() const { return m_table; }
     QProgressBar* progressBar() const { return m_layoutsRun.bar; } // the first tab's, shown while a plan runs long
     QAbstractAxis* layoutAxisY() const { return m_layoutChart.y; } // the layouts' step time (logarithmic)
+    // The progress of the layouts' last plan started (its worker counts into it), for tests.
+    std::shared_ptr<const PlanProgress> layoutsProgress() const { return m_layoutsRun.progress; }
     QSpinBox* gpusSpin() const { return m_gpus; }
     QString status() const;
     // The GPU-types tab: the plans shown (fastest first), the GPU ids ticked, the tokens to train.
@@ -133,6 +136,7 @@ private:
     Run m_layoutsRun, m_typesRun;
     QTimer* m_progressTimer = nullptr;
     PlanRequest startRun(Run& run);
+    void cancelRuns();
     void showProgress();
     PlanResult m_result;
     QString m_error;
