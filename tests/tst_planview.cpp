@@ -24,6 +24,22 @@
 
 using namespace headroom;
 
+namespace {
+
+// The request the Plan view makes for `scenario` (PlanView::request() with its per-node spin at 8).
+PlanRequest windowRequest(const Scenario& scenario, int gpus, std::int64_t globalBatch)
+{
+    PlanRequest r;
+    r.base = scenario;
+    r.gpus = gpus;
+    r.gpusPerNode = 8;
+    r.globalBatch = globalBatch;
+    r.levers = gui::PlanView::windowLevers();
+    return r;
+}
+
+} // namespace
+
 class TestPlanView : public QObject {
     Q_OBJECT
 
@@ -54,12 +70,7 @@ void TestPlanView::listsThePlannersLayouts()
     QTRY_VERIFY_WITH_TIMEOUT(!view->busy(), 30000);
 
     // The same request to the core: the same layouts in the same order.
-    PlanRequest r;
-    r.base = fixture.controller->scenario();
-    r.gpus = 16;
-    r.gpusPerNode = 8;
-    r.globalBatch = 64;
-    r.levers = gui::PlanView::windowLevers();
+    const PlanRequest r = windowRequest(fixture.controller->scenario(), 16, 64);
     const auto p = plan(headroom::test::catalog(), r);
     QVERIFY(p.ok());
     QCOMPARE(view->result().evaluated, p->evaluated);
@@ -156,12 +167,7 @@ void TestPlanView::comparesGpuTypes()
     QVERIFY(shown.wait(60000));
     QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1 && !view->typesTable()->item(0, 0)->text().isEmpty(), 60000);
 
-    PlanRequest r;
-    r.base = fixture.controller->scenario();
-    r.gpus = 8;
-    r.gpusPerNode = 8;
-    r.globalBatch = 64;
-    r.levers = gui::PlanView::windowLevers();
+    const PlanRequest r = windowRequest(fixture.controller->scenario(), 8, 64);
     const std::vector<std::string> ids { "rtx-a3000-12gb-laptop", "rtx-4090", "a100-sxm4-80gb", "h100-sxm5-80gb" };
     QVERIFY(view->typeIds() == ids);
     QCOMPARE(view->tokens(), 2e9);
@@ -263,12 +269,7 @@ void TestPlanView::aLongPlanShowsProgressAndAChangeCancelsIt()
     QTRY_VERIFY_WITH_TIMEOUT(!view.busy() && shown.count() > 0, 60000);
     QCOMPARE(shown.count(), 1); // the 4096-GPU plan was cancelled, not shown
     QVERIFY(!bar->isVisible());
-    PlanRequest r;
-    r.base = s;
-    r.gpus = 16;
-    r.gpusPerNode = 8;
-    r.globalBatch = 65536;
-    r.levers = gui::PlanView::windowLevers();
+    const PlanRequest r = windowRequest(s, 16, 65536);
     const auto p = plan(headroom::test::catalog(), r);
     QVERIFY(p.ok());
     QCOMPARE(view.result().evaluated, p->evaluated);

@@ -46,6 +46,9 @@ namespace {
 
     QString text(std::string_view s) { return QString::fromLatin1(s.data(), qsizetype(s.size())); }
 
+    // A plan's error as the tab's status shows it: the field and the reason.
+    QString errorText(const Error& e) { return QString::fromStdString(e.field + ": " + e.message); }
+
     // Where a dot's name of `size` goes: right of the dot at `at`, else left, else a line or up to three above or
     // below, held inside the plot, where it covers no dot and no name placed before it (`taken`, its first `dots`
     // the dots); where every place covers something, the one that covers least, each dot counting twice.
@@ -349,7 +352,7 @@ LazyJob::Work PlanView::layoutsJob()
             if (!*p && p->error().kind == ErrorKind::Cancelled)
                 return; // superseded: the newer plan shows
             self->m_result = *p ? std::move(**p) : PlanResult {};
-            self->m_error = *p ? QString() : QString::fromStdString(p->error().field + ": " + p->error().message);
+            self->m_error = *p ? QString() : errorText(p->error());
             self->m_planned = true;
             self->fillLayouts();
             emit self->planShown();
@@ -647,7 +650,7 @@ LazyJob::Work PlanView::typesJob()
             if (!*t && t->error().kind == ErrorKind::Cancelled)
                 return; // superseded: the newer plans show
             self->m_types = *t ? std::move(**t) : std::vector<GpuTypePlan> {};
-            self->m_typesError = *t ? QString() : QString::fromStdString(t->error().field + ": " + t->error().message);
+            self->m_typesError = *t ? QString() : errorText(t->error());
             self->fillTypes();
             emit self->typePlansShown();
         };
