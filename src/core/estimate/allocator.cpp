@@ -48,6 +48,7 @@ namespace {
         int prev = -1, next = -1;         // neighbours in the segment
         int prevFree = -1, nextFree = -1; // while free: the free blocks of its size and pool at lower, higher addresses
         bool free = true;
+        bool small = false; // its segment's pool, kept here: every insert and erase of a free block reads it
     };
 
     struct Segment {
@@ -88,7 +89,7 @@ namespace {
             const auto c = sizeAtLeast(b.size);
             if (c == m_sizes.end() || c->size != b.size) {
                 b.prevFree = b.nextFree = -1;
-                m_sizes.insert(c, { b.size, id });
+                insertSize(c, { b.size, id });
                 return;
             }
             int before = -1, after = c->first;
@@ -135,11 +136,27 @@ namespace {
         {
             return a.segment != b.segment ? a.segment < b.segment : a.offset < b.offset;
         }
+        // Sizes come and go at most events (a split's remainder is often a size of its own): the few entries after
+        // one are moved by hand, which a call to memmove for a few bytes cost more than.
+        void insertSize(std::vector<Size>::iterator at, Size size)
+        {
+            const auto k = std::size_t(at - m_sizes.begin());
+            m_sizes.push_back(size);
+            for (std::size_t i = m_sizes.size() - 1; i > k; --i)
+                m_sizes[i] = m_sizes[i - 1];
+            m_sizes[k] = size;
+        }
+        void eraseSize(std::vector<Size>::iterator at)
+        {
+            for (auto i = at + 1; i != m_sizes.end(); ++i)
+                *(i - 1) = *i;
+            m_sizes.pop_back();
+        }
         void unlinkFirst(std::vector<Size>::iterator c)
         {
             const int next = block(c->first).nextFree;
             if (next < 0) {
-                m_sizes.erase(c);
+                eraseSize(c);
                 return;
             }
             block(next).prevFree = -1;
@@ -237,12 +254,12 @@ namespace {
         void insertFree(int id)
         {
             const Block& b = m_blocks[std::size_t(id)];
-            m_free[m_segments[std::size_t(b.segment)].small].insert(id);
+            m_free[b.small].insert(id);
         }
         void eraseFree(int id)
         {
             const Block& b = m_blocks[std::size_t(id)];
-            m_free[m_segments[std::size_t(b.segment)].small].erase(id);
+            m_free[b.small].erase(id);
         }
 
         // A new segment from cudaMalloc, or, with expandable segments, the pool's one segment mapped further.
@@ -345,7 +362,11 @@ namespace {
 
         void addBlock(int seg, std::int64_t offset, std::int64_t size, int prev)
         {
-            const int id = newBlock({ .size = size, .offset = offset, .segment = seg, .prev = prev });
+            const int id = newBlock({ .size = size,
+                                      .offset = offset,
+                                      .segment = seg,
+                                      .prev = prev,
+                                      .small = m_segments[std::size_t(seg)].small });
             if (prev >= 0)
                 m_blocks[std::size_t(prev)].next = id;
             m_segments[std::size_t(seg)].last = id;
@@ -357,7 +378,12 @@ namespace {
         {
             Block& b = m_blocks[std::size_t(id)];
             const Block r {
-                .size = b.size - size, .offset = b.offset + size, .segment = b.segment, .prev = id, .next = b.next
+                .size = b.size - size,
+                .offset = b.offset + size,
+                .segment = b.segment,
+                .prev = id,
+                .next = b.next,
+                .small = b.small,
             };
             b.size = size;
             const int rest = newBlock(r);
