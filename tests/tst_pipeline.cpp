@@ -29,6 +29,7 @@ private slots:
     void parametersOfTheWholeModel();
     void stepTimeHasTheBubble();
     void shownStageKeepsTheJobsAnswers();
+    void unwalkedStagesChangeNoAnswer();
     void linksSetTheAllReduceTime();
     void badLayouts();
 };
@@ -409,6 +410,62 @@ void TestPipeline::shownStageKeepsTheJobsAnswers()
     // embedding, stage 3 the head; stage 0's peak is the highest of the four.
     QVERIFY(worst->showsMostLoaded());
     QVERIFY(!last->showsMostLoaded());
+}
+
+void TestPipeline::unwalkedStagesChangeNoAnswer()
+{
+    // The planner's simulate() leaves unwalked a middle stage built like the one before it that holds no more
+    // micro-batches in flight (SimulateOptions::walkEveryStage). Over schedules, accumulations, ZeRO stages,
+    // checkpointing and optimizers (the for-loop AdamW's optimizer steps can hold a stage's peak), every answer the
+    // planner reads is a full walk's: the most loaded stage and its estimate, the step time, whether every rank fits;
+    // an unwalked rank's memory is at least its own.
+    const Catalog& cat = test::catalog();
+    SimulateOptions full;
+    full.timeline = full.sweep = full.searches = false;
+    SimulateOptions bounded = full;
+    bounded.walkEveryStage = false;
+    int unwalked = 0, cases = 0, unfit = 0, ranks = 0;
+    for (const char* model : { "gpt2", "tinyllama-1.1b", "llama-2-7b" })
+        for (const PipelineSchedule schedule :
+             { PipelineSchedule::OneFOneB, PipelineSchedule::GPipe, PipelineSchedule::Interleaved })
+            for (const int m : { 2, 5, 16 })
+                for (const int zero : { 0, 1 })
+                    for (const AdamImpl impl : { AdamImpl::Foreach, AdamImpl::ForLoop }) {
+                        Scenario s;
+                        // Some ranks of these do not fit the laptop's 12 GB.
+                        s.gpuId = m == 5 ? "rtx-a3000-12gb-laptop" : "a100-sxm4-80gb";
+                        s.modelId = model;
+                        const int layers = cat.model(model)->transformer.layers;
+                        const int v = schedule == PipelineSchedule::Interleaved ? 2 : 1;
+                        s.config = pipeline(layers % 8 == 0 && m % 8 == 0 ? 8 : 4, m, schedule, v);
+                        s.config.microBatch = m == 5 ? 1 : 2;
+                        s.config.sequenceLength = m == 2 ? 128 : 1024;
+                        s.config.dataParallel = 2;
+                        s.config.zeroStage = zero;
+                        s.config.adamImpl = impl;
+                        s.config.checkpointing = m == 16 ? Checkpointing::Full : Checkpointing::None;
+                        const auto a = simulate(cat, s, full), b = simulate(cat, s, bounded);
+                        if (!a) // a layout the model refuses (interleaving needs layers divisible by 2p)
+                            continue;
+                        QVERIFY(b);
+                        ++cases;
+                        QCOMPARE(b->estimate.config.pipelineStage, a->estimate.config.pipelineStage);
+                        QCOMPARE(b->estimate.peakBytes, a->estimate.peakBytes);
+                        QCOMPARE(b->estimate.stepSeconds, a->estimate.stepSeconds);
+                        QCOMPARE(b->estimate.throughputPerSecond, a->estimate.throughputPerSecond);
+                        QCOMPARE(b->estimate.maxMicroBatch, a->estimate.maxMicroBatch);
+                        QCOMPARE(b->ranks.size(), a->ranks.size());
+                        for (std::size_t k = 0; k < a->ranks.size(); ++k) {
+                            QCOMPARE(b->ranks[k].fits, a->ranks[k].fits);
+                            QVERIFY(b->ranks[k].peakBytes >= a->ranks[k].peakBytes);
+                            unwalked += b->ranks[k].peakBytes > a->ranks[k].peakBytes ? 1 : 0;
+                            unfit += a->ranks[k].fits ? 0 : 1;
+                            ++ranks;
+                        }
+                    }
+    QVERIFY(cases > 50);
+    QVERIFY(unwalked > 20); // the option leaves stages unwalked
+    QVERIFY(unfit > 0 && unfit < ranks);
 }
 
 void TestPipeline::linksSetTheAllReduceTime()

@@ -248,6 +248,7 @@ namespace {
             m_quick.timeline = false;
             m_quick.sweep = false;
             m_quick.searches = false;
+            m_quick.walkEveryStage = false; // the planner reads the most loaded stage and whether every rank fits
         }
 
         // Candidates [begin, end): one ZeRO stage of one run, the micro-batches ascending.

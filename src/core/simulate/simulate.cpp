@@ -168,7 +168,7 @@ namespace {
         const bool reuse = !eo.keepTimeline && !eo.searchMaxSequence;
         const int wanted = options.stage >= 0 && options.stage < stages ? options.stage : -1;
         const int worst = stages > 1 ? mostLoadedStage(lowered, *model, *gpu, scenario, eo, out.ranks, totals,
-                                                       reuse ? &out.estimate : nullptr, wanted)
+                                                       reuse ? &out.estimate : nullptr, wanted, options.walkEveryStage)
                                      : 0;
         TrainingConfig shown = config;
         shown.pipelineStage = options.stage >= 0 && options.stage < stages ? options.stage : worst;

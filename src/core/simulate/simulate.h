@@ -111,6 +111,11 @@ struct SimulateOptions {
     bool searches = true;
     // The pipeline stage whose memory the result shows; -1 (or a stage the pipeline lacks): the most loaded.
     int stage = -1;
+    // false: a pipeline stage built like the one before it and holding no more micro-batches in flight is not walked
+    // where it cannot be the most loaded (simulatestages.cpp); its rank repeats the memory figures of the stage before
+    // (at least its own). The most loaded stage, its estimate, whether every rank fits and the pipeline's time are
+    // those of a full walk. The planner's choice: it reads no other rank.
+    bool walkEveryStage = true;
 
     // What the window shows on every change, and what its exports draw: everything but the searches.
     static SimulateOptions interactive()

@@ -23,6 +23,36 @@ namespace {
         return e.optimizerSeconds + std::max(0.0, exposedDp);
     }
 
+    void addStage(StageTotals& totals, const RankSummary& rank, double tail, double modelFlops, double hardwareFlops,
+                  const Estimate& walked)
+    {
+        totals.micro = std::max(totals.micro, rank.microBatchSeconds);
+        totals.tail = std::max(totals.tail, tail);
+        totals.modelFlops += modelFlops;
+        totals.hardwareFlops += hardwareFlops;
+        totals.parameters += walked.parameters;
+        totals.active += walked.activeParameters;
+        totals.trainable += walked.trainableParameters;
+    }
+
+    // Whether a stage built like the one before it (the same steps and blocks but for the block of the other
+    // micro-batches in flight, alive from its first step to its last backward step) can be left unwalked: it holds no
+    // more in flight than the one before, so its memory is at most that one's at every step up to the block's free
+    // (the same sums in the same order, one term no larger: rounding is monotone), and equal but for rounding in the
+    // optimizer's steps after it. Then it cannot be the most loaded stage (the first of equals is), and fits when the
+    // stage before does, provided that stage's optimizer steps stay clear of its peak by more than the rounding
+    // (1e-9 of it, where a few thousand steps' rounding is 1e-12). `walked`: the last stage walked, which bounds the
+    // stage before.
+    bool boundedByBefore(const LoweredStages& stages, int stage, const Estimate& walked)
+    {
+        const Schedule& here = *stages.schedules[std::size_t(stage)];
+        const Schedule& before = *stages.schedules[std::size_t(stage) - 1];
+        if (here.inFlightOthers > before.inFlightOthers)
+            return false;
+        const double optimizerPeak = walked.phasePeaks[int(Phase::Optimizer)].totalBytes;
+        return walked.peakBytes > 0.0 && optimizerPeak <= walked.peakBytes * (1.0 - 1e-9);
+    }
+
 } // namespace
 
 RankSummary summarize(const Estimate& e, const TrainingConfig& config, int layers)
@@ -53,7 +83,7 @@ RankSummary summarize(const Estimate& e, const TrainingConfig& config, int layer
 
 int mostLoadedStage(const LoweredStages& stages, const ModelSpec& model, const GpuSpec& gpu, const Scenario& scenario,
                     const EstimateOptions& options, std::vector<RankSummary>& ranks, StageTotals& totals,
-                    Estimate* keep, int wanted)
+                    Estimate* keep, int wanted, bool walkEvery)
 {
     EstimateOptions quick = options;
     quick.keepTimeline = false;
@@ -68,11 +98,23 @@ int mostLoadedStage(const LoweredStages& stages, const ModelSpec& model, const G
     totals = {};
     int worst = 0;
     double tail = 0.0, modelFlops = 0.0, hardwareFlops = 0.0; // the last stage timed
+    int walked = 0;                                           // the last stage walked
     for (int stage = 0; stage < int(schedules.size()); ++stage) {
         c.pipelineStage = stage;
         Estimate& scratch = estimates[std::size_t(stage)];
         // A stage built like the one before it runs the same steps in the same time: only its memory is walked.
         const bool timeBefore = stage > 0 && stages.likeBefore[std::size_t(stage)];
+        if (!walkEvery && timeBefore && stage != wanted
+            && boundedByBefore(stages, stage, estimates[std::size_t(walked)])) {
+            ranks.push_back(ranks.back());
+            RankSummary& r = ranks.back();
+            r.stage = stage;
+            r.layers = stageLayers(layers, c, stage);
+            r.inFlightMicroBatches = inFlightMicroBatches(c, stage);
+            addStage(totals, r, tail, modelFlops, hardwareFlops, estimates[std::size_t(walked)]);
+            continue;
+        }
+        walked = stage;
         quick.time = options.time && !timeBefore;
         evaluate(schedules[std::size_t(stage)], model, gpu, c, scenario.overrides, quick, scratch);
         ranks.push_back(summarize(scratch, c, layers));
@@ -86,13 +128,7 @@ int mostLoadedStage(const LoweredStages& stages, const ModelSpec& model, const G
         }
         if (scratch.peakBytes > ranks[std::size_t(worst)].peakBytes)
             worst = stage;
-        totals.micro = std::max(totals.micro, ranks.back().microBatchSeconds);
-        totals.tail = std::max(totals.tail, tail);
-        totals.modelFlops += modelFlops;
-        totals.hardwareFlops += hardwareFlops;
-        totals.parameters += scratch.parameters;
-        totals.active += scratch.activeParameters;
-        totals.trainable += scratch.trainableParameters;
+        addStage(totals, ranks.back(), tail, modelFlops, hardwareFlops, scratch);
     }
     if (keep) {
         const int kept = wanted >= 0 ? wanted : worst;

@@ -27,10 +27,11 @@ struct LoweredStages {
 };
 
 // Walks each stage's schedule (no timeline, no searches) into `ranks`; returns the stage with the highest peak
-// (the first of equals). With `keep`, the estimate of stage `wanted` (the most loaded when -1) is left there.
+// (the first of equals). With `keep`, the estimate of stage `wanted` (the most loaded when -1) is left there. Without
+// `walkEvery`, a stage that cannot be the most loaded is not walked (SimulateOptions::walkEveryStage).
 int mostLoadedStage(const LoweredStages& stages, const ModelSpec& model, const GpuSpec& gpu, const Scenario& scenario,
                     const EstimateOptions& options, std::vector<RankSummary>& ranks, StageTotals& totals,
-                    Estimate* keep = nullptr, int wanted = -1);
+                    Estimate* keep = nullptr, int wanted = -1, bool walkEvery = true);
 
 // The stage with the highest peak (the first of equals); 0 without ranks.
 int mostLoaded(const std::vector<RankSummary>& ranks);
