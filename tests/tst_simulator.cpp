@@ -5,6 +5,7 @@
 #include "scenario.h"
 #include "sweep.h"
 #include "testsupport.h"
+#include "timemodel.h"
 
 #include <cmath>
 #include <vector>
@@ -15,6 +16,7 @@ class TestSimulator : public QObject {
     Q_OBJECT
 
 private slots:
+    void microBatchesPlayLikeEveryStepPlayed();
     void collectivesLeaveTheBridgeBeyondItsGpus();
     void mfuIsAFractionOfTheUnitDoingTheWork();
     void mfuStaysBelowOneAtExtremeSequences();
@@ -239,6 +241,84 @@ void TestSimulator::gradientAccumulationKeepsGradients()
     const double perMicro = two.gpuBusySeconds - one.gpuBusySeconds;
     QCOMPARE_GT(perMicro, 0.0);
     QCOMPARE_LT(std::abs(four.gpuBusySeconds - one.gpuBusySeconds - 3.0 * perMicro), 1e-9 * four.gpuBusySeconds);
+}
+
+namespace {
+
+// The two clocks as their definition plays them, every step of every micro-batch and every run of a repeated
+// block: the host issues a step in h, the GPU runs it in g once it is issued and free. Then the optimizer.
+StepClocks playedStepByStep(const Schedule& s, const std::vector<double>& gpu, const std::vector<double>& host,
+                            int micro)
+{
+    double h = 0.0, g = 0.0, hostTotal = 0.0, busy = 0.0;
+    auto issue = [&](std::size_t i) {
+        h += host[i];
+        g = std::max(g, h) + gpu[i];
+        hostTotal += host[i];
+        busy += gpu[i];
+    };
+    auto range = [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            const StepRepeat* r = nullptr;
+            for (const StepRepeat& x : s.repeats)
+                r = std::size_t(x.first) == i ? &x : r;
+            for (int run = 1; r && run < r->count; ++run)
+                for (std::size_t k = i; k <= std::size_t(r->last); ++k)
+                    issue(k);
+            issue(i);
+        }
+    };
+    const auto optimizer = std::size_t(s.optimizerBegin);
+    for (int k = 0; k < micro; ++k)
+        range(0, optimizer);
+    StepClocks out;
+    out.microSeconds = g;
+    range(optimizer, s.steps.size());
+    out.optimizerSeconds = std::max(h, g) - out.microSeconds;
+    out.hostSeconds = hostTotal;
+    out.gpuBusySeconds = busy;
+    return out;
+}
+
+} // namespace
+
+void TestSimulator::microBatchesPlayLikeEveryStepPlayed()
+{
+    // playClocks plays the first micro-batch and takes the others in closed form (timemodel.cpp): each leaves the lag
+    // of the GPU behind the host at max(lag + A, B). Against playing every step of every micro-batch: host-bound,
+    // GPU-bound and mixed steps, with and without a repeated block, 1 to 300 micro-batches.
+    Schedule s;
+    s.steps.resize(9);
+    s.optimizerBegin = 8;
+    HostModel noTail(TrainingConfig {}, Efficiency {});
+    noTail.step = 0.0;
+    noTail.syncBeforeOptimizer = false;
+    const std::vector<std::vector<double>> gpus { { 1, 1, 1, 1, 1, 1, 1, 1, 5 },     // host-bound
+                                                  { 9, 7, 8, 9, 6, 9, 9, 9, 5 },     // GPU-bound
+                                                  { 1, 30, 1, 1, 1, 1, 25, 1, 5 },   // mixed
+                                                  { 3, 3, 3, 3, 3, 3, 3, 3.5, 5 } }; // nearly balanced
+    const std::vector<double> host { 4, 2, 3, 4, 2, 5, 3, 4, 1 };
+    for (const bool repeated : { false, true }) {
+        s.repeats.clear();
+        if (repeated) {
+            StepRepeat r; // steps 2 to 4 run six times
+            r.first = 2;
+            r.last = 4;
+            r.count = 6;
+            s.repeats.push_back(r);
+        }
+        for (const std::vector<double>& gpu : gpus)
+            for (const int micro : { 1, 2, 3, 7, 300 }) {
+                std::vector<double> wall;
+                const StepClocks c = playClocks(s, gpu, host, micro, noTail, wall);
+                const StepClocks want = playedStepByStep(s, gpu, host, micro);
+                const double tolerance = 1e-12 * want.seconds();
+                QCOMPARE_LE(std::abs(c.microSeconds - want.microSeconds), tolerance);
+                QCOMPARE_LE(std::abs(c.optimizerSeconds - want.optimizerSeconds), tolerance);
+                QCOMPARE_LE(std::abs(c.hostSeconds - want.hostSeconds), tolerance);
+                QCOMPARE_LE(std::abs(c.gpuBusySeconds - want.gpuBusySeconds), tolerance);
+            }
+    }
 }
 
 void TestSimulator::overridesAreApplied()

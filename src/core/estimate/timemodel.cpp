@@ -237,29 +237,21 @@ StepClocks playClocks(const Schedule& s, const std::vector<double>& gpu, const s
     const std::size_t optimizer = s.optimizerBegin >= 0 ? std::size_t(s.optimizerBegin) : n;
     ClockPlayer p { s, gpu, host, &wall, {}, 0.0, 0.0, {} };
     p.range(0, optimizer);
-    // Further micro-batches: the host runs on into the next one while the GPU finishes this one.
+    // Further micro-batches: the host runs on into the next one while the GPU finishes this one. A step maps the lag
+    // l = gpu - host to max(l - h, 0) + g, so a micro-batch maps it to max(l + A, B) (max-plus affine), with
+    // A = its kernels' time less its host time and B >= 0 (what it leaves from any lag below). The first one, played
+    // from lag 0, left max(A, B): when A < 0 that is B, and every further one leaves B again; when A >= 0 each
+    // further one adds A. So m - 1 more add their host time to the host's clock and (m - 1) max(A, 0) to the lag,
+    // which playing each of them until the lag settles gave to within rounding.
     const int m = std::max(1, micro);
-    p.wall = nullptr;
-    const double microHost = p.hostTotal, microBusy = p.busy;
-    double lastLag = p.c.lag();
-    for (int k = 1; k < m; ++k) {
-        const Clocks start = p.c;
-        const double hostBefore = p.hostTotal, busyBefore = p.busy;
-        p.range(0, optimizer);
-        const double left = double(m - 1 - k);
-        const bool steady = std::abs(p.c.lag() - lastLag) <= 1e-12 * std::max(1e-6, std::abs(p.c.lag()));
-        // The GPU so far behind that it never waits again: each further micro-batch adds its kernels' time.
-        const bool gpuAhead = p.c.lag() >= microHost && microBusy >= microHost;
-        if (left > 0 && (steady || gpuAhead)) {
-            // Host and busy time are the same in every micro-batch; the GPU's clock advances as in the last one,
-            // or by its kernels alone once it never waits.
-            p.c.gpu += (steady ? p.c.gpu - start.gpu : microBusy) * left;
-            p.c.host += (p.c.host - start.host) * left;
-            p.hostTotal += (p.hostTotal - hostBefore) * left;
-            p.busy += (p.busy - busyBefore) * left;
-            break;
-        }
-        lastLag = p.c.lag();
+    if (m > 1) {
+        const double more = double(m - 1);
+        const double microHost = p.hostTotal, microBusy = p.busy, a = microBusy - microHost;
+        const double lag = p.c.lag() + std::max(0.0, a) * more;
+        p.c.host += microHost * more;
+        p.c.gpu = p.c.host + lag;
+        p.hostTotal += microHost * more;
+        p.busy += microBusy * more;
     }
     StepClocks out;
     out.microSeconds = p.c.gpu;

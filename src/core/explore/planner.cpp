@@ -377,6 +377,11 @@ namespace {
         }
     }
 
+    // Times (and throughputs) within 1e-9 of each other are the same: they differ by the clocks' rounding (1e-13),
+    // as two layouts whose step is bound by the host or by one collective do. Among them the one with less memory
+    // ranks first and alone is on the front.
+    constexpr double kSameTime = 1e-9;
+
     void markPareto(std::vector<PlanLayout>& fits)
     {
         std::vector<PlanLayout*> byPeak;
@@ -388,7 +393,7 @@ namespace {
         });
         double best = std::numeric_limits<double>::infinity();
         for (PlanLayout* l : byPeak) {
-            if (l->stepSeconds < best) {
+            if (l->stepSeconds < best * (1.0 - kSameTime)) {
                 l->pareto = true;
                 best = l->stepSeconds;
             }
@@ -414,6 +419,15 @@ namespace {
             return a.throughputPerSecond != b.throughputPerSecond ? a.throughputPerSecond > b.throughputPerSecond
                                                                   : a.peakBytes < b.peakBytes;
         });
+        // Each run of the same throughput (to within kSameTime of its first), the least memory first.
+        for (auto first = fits.begin(); first != fits.end();) {
+            const double floor = first->throughputPerSecond * (1.0 - kSameTime);
+            const auto end = std::find_if(first, fits.end(),
+                                          [&](const PlanLayout& l) { return l.throughputPerSecond < floor; });
+            std::stable_sort(first, end,
+                             [](const PlanLayout& a, const PlanLayout& b) { return a.peakBytes < b.peakBytes; });
+            first = end;
+        }
         return fits;
     }
 
