@@ -128,9 +128,20 @@ namespace {
             int first = -1; // its free block at the lowest address
         };
         Block& block(int id) const { return (*m_blocks)[std::size_t(id)]; }
+        // The first size at least `size`: a binary search whose halving is a conditional move, not a branch (the
+        // sizes searched for are as good as random, so a branch mispredicts at every other step).
         std::vector<Size>::iterator sizeAtLeast(std::int64_t size)
         {
-            return std::partition_point(m_sizes.begin(), m_sizes.end(), [&](const Size& c) { return c.size < size; });
+            std::size_t n = m_sizes.size();
+            if (n == 0)
+                return m_sizes.end();
+            const Size* base = m_sizes.data();
+            while (n > 1) {
+                const std::size_t half = n / 2;
+                base = base[half].size < size ? base + half : base;
+                n -= half;
+            }
+            return m_sizes.begin() + (base - m_sizes.data()) + (base->size < size ? 1 : 0);
         }
         static bool below(const Block& a, const Block& b)
         {
