@@ -234,10 +234,15 @@ struct LargestBatch {
     double best = std::numeric_limits<double>::infinity();
     void consider(const Linear& live) // inline: the walk calls it at every step
     {
-        if (live.fixed > budget)
+        if (live.fixed > budget) {
             best = -1.0;
-        else if (live.perSample > 0.0)
-            best = std::min(best, (budget - live.fixed) / live.perSample);
+            return;
+        }
+        // Divided only where the quotient can be below the best so far: a product above the room by more than its
+        // rounding means a quotient above the best by more than an ulp (most steps; a division costs ten products).
+        const double room = budget - live.fixed;
+        if (live.perSample > 0.0 && !(room > best * live.perSample * (1.0 + 0x1p-50)))
+            best = std::min(best, room / live.perSample);
     }
     std::int64_t result() const; // 0 when even one sample does not fit; at most 2^40
 };
