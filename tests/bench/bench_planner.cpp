@@ -1,6 +1,7 @@
 // How fast `headroom plan` ranks layouts: the goal is at least 10,000 layouts simulated in under 1 s on this
-// 2-core machine, so that a Plan view can stay live. Each layout is a full simulate() (every pipeline stage walked)
-// on a cached lowered step. Reported as layouts per second (the `layouts` counter, a rate).
+// 2-core machine, so that a Plan view can stay live. Each layout is a simulate() on a cached lowered step (every
+// pipeline stage that can be the most loaded walked), and those whose peaks fit are decided by the caching allocator
+// replayed. Reported as layouts per second (the `layouts` counter, a rate).
 
 #include "catalogloader.h"
 #include "planner.h"
