@@ -458,6 +458,224 @@ namespace {
         return !(v > 0.0) ? 0 : std::int64_t(std::llround(std::min(v, kMaxBytes)));
     }
 
+    // A schedule lowered with one block of each run of identical ones (Schedule::repeats) as the real model runs it:
+    // its steps in order, a repeated block's once per run, and which copy of a block each free releases. Each block
+    // has a copy per run of the repeated block that allocates it; a free releases the latest copy (backward runs the
+    // blocks in reverse, and a run frees what it allocated), with two exceptions the lowering's walk reads from the
+    // repeat's counts:
+    //   * a block's input that is the block before's output (the residual stream; `carry` in StepRepeat): the one
+    //     block built reads the block before the run (X), so X's free in a run stands for the input of that run's
+    //     block: X itself for the first, else the copy of the output (Y: allocated in the repeat, freed at its carry
+    //     layer, of X's size) that the run before allocated;
+    //   * a block of the repeat freed after it, not at the carry layer, frees every run's copy at once.
+    // tst_allocator repeatedBlocksReplayAsEveryBlock holds the replay to the schedule lowered block by block.
+    class RealSteps {
+    public:
+        struct At {
+            std::int32_t step = 0;
+            int run = 0;
+        };
+
+        explicit RealSteps(const Schedule& s)
+            : m_s(s)
+            , m_partner(s.repeats.empty() ? 0 : s.blocks.size(), -1)
+            , m_outputOf(m_partner.size(), -1)
+        {
+            m_steps.reserve(std::size_t(s.realSteps));
+            std::size_t r = 0;
+            for (std::int32_t i = 0; i < std::int32_t(s.steps.size());) {
+                if (r < s.repeats.size() && i == s.repeats[r].first) {
+                    const StepRepeat& rep = s.repeats[r++];
+                    for (int run = 0; run < rep.count; ++run)
+                        for (std::int32_t k = rep.first; k <= rep.last; ++k)
+                            m_steps.push_back({ k, run });
+                    i = rep.last + 1;
+                    continue;
+                }
+                m_steps.push_back({ i++, 0 });
+            }
+            if (s.repeats.empty())
+                return;
+            pairCarries();
+            m_free.assign(s.blocks.size(), Free::Latest);
+            for (std::size_t b = 0; b < s.blocks.size(); ++b) {
+                const MemoryBlock& k = s.blocks[b];
+                if (m_partner[b] >= 0)
+                    m_free[b] = Free::Input;
+                else if (m_outputOf[b] < 0 && k.alloc >= 0 && s.repeatOf(k.alloc) >= 0
+                         && s.repeatOf(std::max(k.alloc, k.lastUse)) < 0)
+                    m_free[b] = Free::EveryCopy;
+            }
+        }
+        enum class Free : std::uint8_t { Latest, Input, EveryCopy };
+        const std::vector<At>& steps() const { return m_steps; }
+        // What a free of block `b` releases: its latest copy, a run's input (X: inputRun) or every run's copy (a
+        // repeated block's, freed after the repeat, not an output freed at the carry layer).
+        Free freeOf(std::size_t b) const { return m_free.empty() ? Free::Latest : m_free[b]; }
+        // X's partner Y.
+        int partner(std::size_t b) const { return m_partner[b]; }
+        // For X freed at `at`: 0 when that run's input is X itself, else 1 + the run of Y's repeat whose copy it is.
+        int inputRun(std::size_t x, const At& at) const
+        {
+            const StepRepeat& here = m_s.repeats[std::size_t(m_s.repeatOf(at.step))];
+            const MemoryBlock& y = m_s.blocks[std::size_t(m_partner[x])];
+            const StepRepeat& made = m_s.repeats[std::size_t(m_s.repeatOf(y.alloc))];
+            return (here.layer + at.run * here.layerStride - made.layer) * made.layerStride;
+        }
+
+    private:
+        void pairCarries()
+        {
+            std::vector<int> outputs; // allocated in a repeat, freed after it at its carry layer
+            for (std::size_t b = 0; b < m_s.blocks.size(); ++b) {
+                const MemoryBlock& k = m_s.blocks[b];
+                const std::int32_t r = k.alloc >= 0 ? m_s.repeatOf(k.alloc) : -1;
+                const std::int32_t freed = std::max(k.alloc, k.lastUse);
+                if (r >= 0 && m_s.repeatOf(freed) < 0
+                    && m_s.steps[std::size_t(freed)].layer == m_s.repeats[std::size_t(r)].carry)
+                    outputs.push_back(int(b));
+            }
+            for (std::size_t x = 0; x < m_s.blocks.size(); ++x) {
+                const MemoryBlock& k = m_s.blocks[x];
+                if (k.alloc < 0 || m_s.repeatOf(k.alloc) >= 0 || m_s.repeatOf(std::max(k.alloc, k.lastUse)) < 0)
+                    continue;
+                for (int& y : outputs) {
+                    if (y >= 0 && m_s.blocks[std::size_t(y)].bytes == k.bytes) {
+                        m_partner[x] = y;
+                        m_outputOf[std::size_t(y)] = int(x);
+                        y = -1;
+                        break;
+                    }
+                }
+            }
+        }
+
+        const Schedule& m_s;
+        std::vector<At> m_steps;
+        std::vector<int> m_partner;  // per block: for a repeat's input X, its output Y
+        std::vector<int> m_outputOf; // per block: for an output Y, its input X
+        std::vector<Free> m_free;    // per block; empty without repeats
+    };
+
+    // Each block's live copies in the order they were allocated; a copy freed out of order leaves a hole (-2).
+    class Copies {
+    public:
+        // Empty, for `blocks` blocks; the lists keep their memory from the replay before (thread_local below).
+        void reset(std::size_t blocks)
+        {
+            if (m_ids.size() < blocks)
+                m_ids.resize(blocks);
+            for (std::size_t b = 0; b < blocks; ++b)
+                m_ids[b].clear();
+            m_base.assign(blocks, 0);
+            m_blocks = blocks;
+        }
+        void push(std::size_t b, int id) { m_ids[b].push_back(id); }
+        // The latest copy, taken out; -3 when none is left. `thisIteration`: only one this training step allocated.
+        int popLatest(std::size_t b, bool thisIteration = false)
+        {
+            auto& v = m_ids[b];
+            trim(v);
+            if (v.empty() || (thisIteration && v.size() <= m_base[b]))
+                return -3;
+            const int id = v.back();
+            v.pop_back();
+            trim(v);
+            return id;
+        }
+        // The copy of block `b` this training step allocated `k`-th (from 0), taken out; -3 when none is there.
+        int takeNth(std::size_t b, int k)
+        {
+            auto& v = m_ids[b];
+            const std::size_t at = m_base[b] + std::size_t(k);
+            if (k < 0 || at >= v.size() || v[at] == -2)
+                return -3;
+            const int id = v[at];
+            v[at] = -2; // a hole, so that the copies after it keep their places
+            return id;
+        }
+        // A new training step: holes closed, the copies it allocates counted from here.
+        void newIteration()
+        {
+            for (std::size_t b = 0; b < m_blocks; ++b) {
+                auto& v = m_ids[b];
+                v.erase(std::remove(v.begin(), v.end(), -2), v.end());
+                m_base[b] = v.size();
+            }
+        }
+        std::size_t blocks() const { return m_blocks; }
+        const std::vector<int>& ids(std::size_t b) const { return m_ids[b]; }
+
+    private:
+        static void trim(std::vector<int>& v)
+        {
+            while (!v.empty() && v.back() == -2)
+                v.pop_back();
+        }
+        std::vector<std::vector<int>> m_ids;
+        std::vector<std::size_t> m_base;
+        std::size_t m_blocks = 0;
+    };
+
+    // One training step's allocations and frees: every run of a repeated block, each free releasing the copy the real
+    // model frees (RealSteps).
+    void replayIteration(CachingAllocator& a, const Schedule& s, const RealSteps& real, Copies& live,
+                         const std::vector<double>& sizes, const std::vector<std::int64_t>& whole, double& requested,
+                         double& requestedPeak)
+    {
+        auto release = [&](std::size_t b, int id) { // a copy of block b; -1: one of no bytes, -3: none
+            if (id == -3)
+                return;
+            requested -= sizes[b];
+            if (id >= 0)
+                a.release(id);
+        };
+        for (const RealSteps::At& at : real.steps()) {
+            const Step& st = s.steps[std::size_t(at.step)];
+            const std::int32_t* ev = s.events.data() + st.eventsBegin;
+            for (std::int32_t k = 0; k < st.allocCount; ++k) {
+                const auto b = std::size_t(ev[k]);
+                requested += sizes[b];
+                live.push(b, whole[b] > 0 ? a.allocate(whole[b]) : -1);
+            }
+            requestedPeak = std::max(requestedPeak, requested);
+            for (std::int32_t k = st.allocCount; k < st.allocCount + st.freeCount; ++k) {
+                const auto b = std::size_t(ev[k]);
+                switch (real.freeOf(b)) {
+                case RealSteps::Free::Latest:
+                    release(b, live.popLatest(b));
+                    break;
+                case RealSteps::Free::Input:
+                    if (const int run = real.inputRun(b, at); run == 0)
+                        release(b, live.popLatest(b));
+                    else
+                        release(std::size_t(real.partner(b)), live.takeNth(std::size_t(real.partner(b)), run - 1));
+                    break;
+                case RealSteps::Free::EveryCopy:
+                    for (int id = live.popLatest(b, true); id != -3; id = live.popLatest(b, true))
+                        release(b, id);
+                    break;
+                }
+            }
+        }
+    }
+
+    // Whose each allocator block is, for CachingAllocator::snapshot: a schedule block's copy (block + blocks x copy),
+    // or -2 for a resident tensor or a workspace.
+    void labelCopies(const Copies& live, std::size_t allocatorBlocks, std::vector<int>& owner)
+    {
+        owner.assign(allocatorBlocks, -2);
+        const int blocks = int(live.blocks());
+        for (std::size_t b = 0; b < live.blocks(); ++b) {
+            int copy = 0;
+            for (const int id : live.ids(b)) {
+                if (id >= 0)
+                    owner[std::size_t(id)] = int(b) + blocks * copy;
+                copy += id == -2 ? 0 : 1;
+            }
+        }
+    }
+
 } // namespace
 
 double allocatorRoundedSize(double bytes) { return double(roundSize(bytesOf(bytes))); }
@@ -549,14 +767,14 @@ AllocatorEstimate replayCachingAllocator(const Schedule& s, const ResidentTensor
     AllocatorEstimate out;
     out.expandableSegments = settings.expandableSegments;
     out.cublasWorkspaceBytes = settings.cublasWorkspaceBytes + settings.cublasLtWorkspaceBytes;
-    out.convolutionSteps = int(
-        std::count_if(s.steps.begin(), s.steps.end(), [](const Step& st) { return st.convolution; }));
+    const RealSteps real(s);
+    out.convolutionSteps = int(std::count_if(real.steps().begin(), real.steps().end(), [&](const RealSteps::At& at) {
+        return s.steps[std::size_t(at.step)].convolution;
+    }));
     out.contextBytes = std::max(0.0, overheadBytes - out.cublasWorkspaceBytes);
     out.ncclBytes = settings.ncclBytes;
     out.ncclCommunicators = settings.ncclCommunicators;
     out.capacityBytes = settings.capacityBytes;
-    if (!s.repeats.empty())
-        return out; // a repeated block stands for several: the replay needs every allocation
     CachingAllocator a(settings.expandableSegments,
                        settings.capacityBytes > 0.0
                            ? bytesOf(std::max(0.0, settings.capacityBytes - out.contextBytes - out.ncclBytes))
@@ -573,7 +791,8 @@ AllocatorEstimate replayCachingAllocator(const Schedule& s, const ResidentTensor
             a.allocate(bytesOf(w));
     }
     requestedPeak = requested;
-    std::vector<int> live(s.blocks.size(), -1);
+    thread_local Copies live;
+    live.reset(s.blocks.size());
     std::vector<int> owner(a.blockCount(), -2); // a resident tensor or a workspace
     std::vector<std::int64_t> before, after;
     a.snapshot(owner, before);
@@ -585,30 +804,11 @@ AllocatorEstimate replayCachingAllocator(const Schedule& s, const ResidentTensor
         whole[b] = bytesOf(sizes[b]);
     }
     for (int iteration = 0; iteration < 3; ++iteration) {
-        for (const Step& st : s.steps) {
-            const std::int32_t* ev = s.events.data() + st.eventsBegin;
-            for (std::int32_t k = 0; k < st.allocCount; ++k) {
-                const auto b = std::size_t(ev[k]);
-                requested += sizes[b];
-                if (whole[b] > 0)
-                    live[b] = a.allocate(whole[b]);
-            }
-            requestedPeak = std::max(requestedPeak, requested);
-            for (std::int32_t k = st.allocCount; k < st.allocCount + st.freeCount; ++k) {
-                requested -= sizes[std::size_t(ev[k])];
-                int& id = live[std::size_t(ev[k])];
-                if (id >= 0)
-                    a.release(id);
-                id = -1;
-            }
-        }
+        live.newIteration();
+        replayIteration(a, s, real, live, sizes, whole, requested, requestedPeak);
         // A step that leaves the allocator as the one before it did is followed by the same step again: the figures
         // are those already reached (the planner replays thousands of layouts, most of them steady after one step).
-        owner.assign(a.blockCount(), -2); // a resident tensor or a workspace
-        for (std::size_t b = 0; b < live.size(); ++b) {
-            if (live[b] >= 0)
-                owner[std::size_t(live[b])] = int(b);
-        }
+        labelCopies(live, a.blockCount(), owner);
         a.snapshot(owner, after);
         if (after == before)
             break;

@@ -90,12 +90,12 @@ struct FitVerdict {
 // replay (the window before its worker answers, the planner's first pass) the peak decides and says so.
 FitVerdict fitVerdict(double peakBytes, double capacityBytes, const AllocatorEstimate& replay);
 
-// Replays three steps of `schedule` (which must be lowered without repeated blocks) at `microBatch`, after
-// allocating `residents`.
+// Replays three steps of `schedule` at `microBatch`, after allocating `residents`. A schedule lowered with repeated
+// blocks (GraphLayers::RepeatIdentical) is replayed as the real model runs it, every run of them.
 AllocatorEstimate replayCachingAllocator(const Schedule& schedule, const ResidentTensors& residents, double microBatch,
                                          const AllocatorSettings& settings, double overheadBytes);
 
-// The full graph and its lowering of the last replayStep, kept for the next one that shares them: the planner replays
+// The graph and its lowering of the last replayStep, kept for the next one that shares them: the planner replays
 // every ZeRO stage and micro-batch of a layout, which share the graph and mostly the lowering (scheduleKey). One
 // cache serves one catalog and one thread at a time.
 class ReplayCache {
@@ -113,8 +113,8 @@ private:
     std::unique_ptr<Entry> m_entry;
 };
 
-// The step lowered in full (GraphLayers::All) and replayed under the GPU's memory `capacityBytes`, with the
-// configuration's allocator settings (expandable segments, cuBLAS workspace) and NCCL's buffers (fitsearch.cpp).
+// The step lowered (one block of each run of identical ones) and replayed under the GPU's memory `capacityBytes`, with
+// the configuration's allocator settings (expandable segments, cuBLAS workspace) and NCCL's buffers (fitsearch.cpp).
 AllocatorEstimate replayStep(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config,
                              double overheadBytes, double capacityBytes, ReplayCache* cache = nullptr);
 // The largest micro-batch whose replay completes, at most `linearBest` (maxMicroBatch, the peak's answer: the replay

@@ -175,7 +175,7 @@ AllocatorEstimate replayStep(const ModelSpec& model, const GpuSpec& gpu, const T
                              double overheadBytes, double capacityBytes, ReplayCache* cache)
 {
     if (!cache) {
-        const Graph g = buildGraph(model, config, GraphLayers::All);
+        const Graph g = buildGraph(model, config, GraphLayers::RepeatIdentical);
         const Schedule s = lowerTrainingStep(g, config);
         return replayOn(g, s, gpu, config, overheadBytes, capacityBytes);
     }
@@ -186,7 +186,7 @@ AllocatorEstimate replayStep(const ModelSpec& model, const GpuSpec& gpu, const T
     const TrainingConfig shape = graphShapingKey(lowering);
     const bool sameModel = e.model == &model && e.modelId == model.id;
     if (!sameModel || !(e.graphKey == shape)) {
-        e.graph = buildGraph(model, config, GraphLayers::All);
+        e.graph = buildGraph(model, config, GraphLayers::RepeatIdentical);
         e.graphKey = shape;
         e.model = &model;
         e.modelId = model.id;
@@ -205,7 +205,7 @@ std::int64_t replayMaxMicroBatch(const ModelSpec& model, const GpuSpec& gpu, con
     if (linearBest < 1)
         return 0;
     // The schedule does not depend on the micro-batch (scheduleKey): one lowering, one replay per candidate.
-    const Graph g = buildGraph(model, config, GraphLayers::All);
+    const Graph g = buildGraph(model, config, GraphLayers::RepeatIdentical);
     const Schedule s = lowerTrainingStep(g, config);
     return largestDown(linearBest, [&](std::int64_t b) {
         TrainingConfig c = config;

@@ -132,7 +132,7 @@ class SimulationCache {
 public:
     void clear();
     std::uint64_t lowerings() const { return m_lowerings; } // how many times a schedule was built (for tests)
-    ReplayCache* replay() { return &m_replay; }             // fitsOnDevice's full graph and lowering
+    ReplayCache* replay() { return &m_replay; }             // fitsOnDevice's graph and lowering
 
 private:
     friend std::optional<Error> simulate(const Catalog&, const Scenario&, const SimulateOptions&, SimulationCache*,
