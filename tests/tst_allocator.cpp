@@ -31,6 +31,18 @@ namespace {
 
 constexpr double MiB = 1024.0 * 1024.0;
 
+// Two replays of one step, figure by figure (the caller checks QTest::currentTestFailed()).
+void compareReplays(const AllocatorEstimate& got, const AllocatorEstimate& want)
+{
+    QVERIFY(got.computed && want.computed);
+    QCOMPARE(got.peakReservedBytes, want.peakReservedBytes);
+    QCOMPARE(got.peakAllocatedBytes, want.peakAllocatedBytes);
+    QCOMPARE(got.requestedPeakBytes, want.requestedPeakBytes);
+    QCOMPARE(got.segments, want.segments);
+    QCOMPARE(got.outOfMemory, want.outOfMemory);
+    QCOMPARE(got.convolutionSteps, want.convolutionSteps);
+}
+
 // A schedule of one allocation or free per step: +bytes allocates a new tensor, -k frees the k-th allocated (1-based).
 Schedule scheduleOf(const std::vector<double>& ops)
 {
@@ -562,12 +574,9 @@ void TestAllocator::cachedReplayEqualsFresh()
                 const double capacity = gpu.memoryBytes();
                 const AllocatorEstimate fresh = replayStep(model, gpu, c, gpu.overheadBytes(), capacity);
                 const AllocatorEstimate cached = replayStep(model, gpu, c, gpu.overheadBytes(), capacity, &cache);
-                QVERIFY(fresh.computed && cached.computed);
-                QCOMPARE(cached.peakReservedBytes, fresh.peakReservedBytes);
-                QCOMPARE(cached.peakAllocatedBytes, fresh.peakAllocatedBytes);
-                QCOMPARE(cached.requestedPeakBytes, fresh.requestedPeakBytes);
-                QCOMPARE(cached.segments, fresh.segments);
-                QCOMPARE(cached.outOfMemory, fresh.outOfMemory);
+                compareReplays(cached, fresh);
+                if (QTest::currentTestFailed())
+                    return;
                 ++compared;
             }
     QCOMPARE(compared, 32);
@@ -610,15 +619,12 @@ void TestAllocator::repeatedBlocksReplayAsEveryBlock()
                         settings.cublasWorkspaceBytes = 32 * MiB;
                         const AllocatorEstimate a = replayCachingAllocator(fs, fr, 2.0, settings, 512 * MiB);
                         const AllocatorEstimate b = replayCachingAllocator(rs, rr, 2.0, settings, 512 * MiB);
-                        QVERIFY(a.computed && b.computed);
-                        if (b.peakAllocatedBytes != a.peakAllocatedBytes
-                            || b.requestedPeakBytes != a.requestedPeakBytes)
-                            qWarning("DBG %s pp %d zero %d ckpt %d variant %d", id, pp, zero, int(ckpt), variant);
-                        QCOMPARE(b.peakAllocatedBytes, a.peakAllocatedBytes);
-                        QCOMPARE(b.peakReservedBytes, a.peakReservedBytes);
-                        QCOMPARE(b.requestedPeakBytes, a.requestedPeakBytes);
-                        QCOMPARE(b.segments, a.segments);
-                        QCOMPARE(b.convolutionSteps, a.convolutionSteps);
+                        compareReplays(b, a);
+                        if (QTest::currentTestFailed()) {
+                            qWarning("%s, %d stages, ZeRO %d, checkpointing %d, variant %d", id, pp, zero, int(ckpt),
+                                     variant);
+                            return;
+                        }
                         ++compared;
                         repeated += rs.repeats.empty() ? 0 : 1;
                     }
