@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
+#include <span>
 #include <tuple>
 
 namespace headroom {
@@ -557,64 +558,73 @@ namespace {
         std::vector<Free> m_free;    // per block; empty without repeats
     };
 
-    // Each block's live copies in the order they were allocated; a copy freed out of order leaves a hole (-2).
+    // Each block's live copies in the order they were allocated; a copy freed out of order leaves a hole (-2). One
+    // flat array, each block with room for its copies of three training steps (the replay's most; a copy never freed
+    // stays), rather than a vector per block and its second indirection at every allocation and free.
     class Copies {
     public:
-        // Empty, for `blocks` blocks; the lists keep their memory from the replay before (thread_local below).
-        void reset(std::size_t blocks)
+        void reset(const Schedule& s)
         {
-            if (m_ids.size() < blocks)
-                m_ids.resize(blocks);
-            for (std::size_t b = 0; b < blocks; ++b)
-                m_ids[b].clear();
-            m_base.assign(blocks, 0);
-            m_blocks = blocks;
+            const std::size_t n = s.blocks.size();
+            m_begin.resize(n + 1);
+            m_size.assign(n, 0);
+            m_base.assign(n, 0);
+            std::size_t at = 0;
+            for (std::size_t b = 0; b < n; ++b) {
+                m_begin[b] = at;
+                const std::int32_t alloc = s.blocks[b].alloc;
+                const std::int32_t r = alloc >= 0 ? s.repeatOf(alloc) : -1;
+                at += 3 * std::size_t(r >= 0 ? s.repeats[std::size_t(r)].count : 1);
+            }
+            m_begin[n] = at;
+            m_slots.resize(at);
         }
-        void push(std::size_t b, int id) { m_ids[b].push_back(id); }
+        void push(std::size_t b, int id) { m_slots[m_begin[b] + m_size[b]++] = id; }
         // The latest copy, taken out; -3 when none is left. `thisIteration`: only one this training step allocated.
         int popLatest(std::size_t b, bool thisIteration = false)
         {
-            auto& v = m_ids[b];
-            trim(v);
-            if (v.empty() || (thisIteration && v.size() <= m_base[b]))
+            trim(b);
+            if (m_size[b] == 0 || (thisIteration && m_size[b] <= m_base[b]))
                 return -3;
-            const int id = v.back();
-            v.pop_back();
-            trim(v);
+            const int id = m_slots[m_begin[b] + --m_size[b]];
+            trim(b);
             return id;
         }
         // The copy of block `b` this training step allocated `k`-th (from 0), taken out; -3 when none is there.
         int takeNth(std::size_t b, int k)
         {
-            auto& v = m_ids[b];
             const std::size_t at = m_base[b] + std::size_t(k);
-            if (k < 0 || at >= v.size() || v[at] == -2)
+            if (k < 0 || at >= m_size[b] || m_slots[m_begin[b] + at] == -2)
                 return -3;
-            const int id = v[at];
-            v[at] = -2; // a hole, so that the copies after it keep their places
+            int& slot = m_slots[m_begin[b] + at];
+            const int id = slot;
+            slot = -2; // a hole, so that the copies after it keep their places
             return id;
         }
         // A new training step: holes closed, the copies it allocates counted from here.
         void newIteration()
         {
-            for (std::size_t b = 0; b < m_blocks; ++b) {
-                auto& v = m_ids[b];
-                v.erase(std::remove(v.begin(), v.end(), -2), v.end());
-                m_base[b] = v.size();
+            for (std::size_t b = 0; b < m_size.size(); ++b) {
+                int* copies = m_slots.data() + m_begin[b];
+                std::size_t kept = 0;
+                for (std::size_t i = 0; i < m_size[b]; ++i) {
+                    if (copies[i] != -2)
+                        copies[kept++] = copies[i];
+                }
+                m_size[b] = m_base[b] = kept;
             }
         }
-        std::size_t blocks() const { return m_blocks; }
-        const std::vector<int>& ids(std::size_t b) const { return m_ids[b]; }
+        std::size_t blocks() const { return m_size.size(); }
+        std::span<const int> ids(std::size_t b) const { return { m_slots.data() + m_begin[b], m_size[b] }; }
 
     private:
-        static void trim(std::vector<int>& v)
+        void trim(std::size_t b)
         {
-            while (!v.empty() && v.back() == -2)
-                v.pop_back();
+            while (m_size[b] > 0 && m_slots[m_begin[b] + m_size[b] - 1] == -2)
+                --m_size[b];
         }
-        std::vector<std::vector<int>> m_ids;
-        std::vector<std::size_t> m_base;
-        std::size_t m_blocks = 0;
+        std::vector<int> m_slots;
+        std::vector<std::size_t> m_begin, m_size, m_base;
     };
 
     // One training step's allocations and frees: every run of a repeated block, each free releasing the copy the real
@@ -792,7 +802,7 @@ AllocatorEstimate replayCachingAllocator(const Schedule& s, const ResidentTensor
     }
     requestedPeak = requested;
     thread_local Copies live;
-    live.reset(s.blocks.size());
+    live.reset(s);
     std::vector<int> owner(a.blockCount(), -2); // a resident tensor or a workspace
     std::vector<std::int64_t> before, after;
     a.snapshot(owner, before);
