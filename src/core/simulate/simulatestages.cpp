@@ -106,12 +106,12 @@ int mostLoadedStage(const LoweredStages& stages, const ModelSpec& model, const G
         const bool timeBefore = stage > 0 && stages.likeBefore[std::size_t(stage)];
         if (!walkEvery && timeBefore && stage != wanted
             && boundedByBefore(stages, stage, estimates[std::size_t(walked)])) {
-            ranks.push_back(ranks.back());
-            RankSummary& r = ranks.back();
+            RankSummary r = ranks.back(); // the stage before's memory, at least this one's
             r.stage = stage;
             r.layers = stageLayers(layers, c, stage);
             r.inFlightMicroBatches = inFlightMicroBatches(c, stage);
             addStage(totals, r, tail, modelFlops, hardwareFlops, estimates[std::size_t(walked)]);
+            ranks.push_back(std::move(r));
             continue;
         }
         walked = stage;
