@@ -472,60 +472,55 @@ namespace {
     // tst_allocator repeatedBlocksReplayAsEveryBlock holds the replay to the schedule lowered block by block.
     class RealSteps {
     public:
-        struct At {
-            std::int32_t step = 0;
-            int run = 0;
-        };
-
         explicit RealSteps(const Schedule& s)
             : m_s(s)
             , m_partner(s.repeats.empty() ? 0 : s.blocks.size(), -1)
-            , m_outputOf(m_partner.size(), -1)
         {
             m_steps.reserve(std::size_t(s.realSteps));
             std::size_t r = 0;
             for (std::int32_t i = 0; i < std::int32_t(s.steps.size());) {
                 if (r < s.repeats.size() && i == s.repeats[r].first) {
-                    const StepRepeat& rep = s.repeats[r++];
+                    const StepRepeat& rep = s.repeats[r];
                     for (int run = 0; run < rep.count; ++run)
                         for (std::int32_t k = rep.first; k <= rep.last; ++k)
-                            m_steps.push_back({ k, run });
+                            m_steps.push_back({ k, run, std::int32_t(r) });
                     i = rep.last + 1;
+                    ++r;
                     continue;
                 }
-                m_steps.push_back({ i++, 0 });
+                m_steps.push_back({ i++, 0, -1 });
             }
             if (s.repeats.empty())
                 return;
-            pairCarries();
+            const std::vector<bool> output = pairCarries();
             m_free.assign(s.blocks.size(), Free::Latest);
             for (std::size_t b = 0; b < s.blocks.size(); ++b) {
                 const MemoryBlock& k = s.blocks[b];
                 if (m_partner[b] >= 0)
                     m_free[b] = Free::Input;
-                else if (m_outputOf[b] < 0 && k.alloc >= 0 && s.repeatOf(k.alloc) >= 0
+                else if (!output[b] && k.alloc >= 0 && s.repeatOf(k.alloc) >= 0
                          && s.repeatOf(std::max(k.alloc, k.lastUse)) < 0)
                     m_free[b] = Free::EveryCopy;
             }
         }
         enum class Free : std::uint8_t { Latest, Input, EveryCopy };
-        const std::vector<At>& steps() const { return m_steps; }
+        const std::vector<StepRun>& steps() const { return m_steps; }
         // What a free of block `b` releases: its latest copy, a run's input (X: inputRun) or every run's copy (a
         // repeated block's, freed after the repeat, not an output freed at the carry layer).
         Free freeOf(std::size_t b) const { return m_free.empty() ? Free::Latest : m_free[b]; }
         // X's partner Y.
         int partner(std::size_t b) const { return m_partner[b]; }
         // For X freed at `at`: 0 when that run's input is X itself, else 1 + the run of Y's repeat whose copy it is.
-        int inputRun(std::size_t x, const At& at) const
+        int inputRun(std::size_t x, const StepRun& at) const
         {
-            const StepRepeat& here = m_s.repeats[std::size_t(m_s.repeatOf(at.step))];
             const MemoryBlock& y = m_s.blocks[std::size_t(m_partner[x])];
             const StepRepeat& made = m_s.repeats[std::size_t(m_s.repeatOf(y.alloc))];
-            return (here.layer + at.run * here.layerStride - made.layer) * made.layerStride;
+            return (m_s.layerOf(at) - made.layer) * made.layerStride;
         }
 
     private:
-        void pairCarries()
+        // Pairs each input X with an output Y (m_partner); returns which blocks are paired outputs.
+        std::vector<bool> pairCarries()
         {
             std::vector<int> outputs; // allocated in a repeat, freed after it at its carry layer
             for (std::size_t b = 0; b < m_s.blocks.size(); ++b) {
@@ -536,6 +531,7 @@ namespace {
                     && m_s.steps[std::size_t(freed)].layer == m_s.repeats[std::size_t(r)].carry)
                     outputs.push_back(int(b));
             }
+            std::vector<bool> paired(m_s.blocks.size(), false);
             for (std::size_t x = 0; x < m_s.blocks.size(); ++x) {
                 const MemoryBlock& k = m_s.blocks[x];
                 if (k.alloc < 0 || m_s.repeatOf(k.alloc) >= 0 || m_s.repeatOf(std::max(k.alloc, k.lastUse)) < 0)
@@ -543,19 +539,19 @@ namespace {
                 for (int& y : outputs) {
                     if (y >= 0 && m_s.blocks[std::size_t(y)].bytes == k.bytes) {
                         m_partner[x] = y;
-                        m_outputOf[std::size_t(y)] = int(x);
+                        paired[std::size_t(y)] = true;
                         y = -1;
                         break;
                     }
                 }
             }
+            return paired;
         }
 
         const Schedule& m_s;
-        std::vector<At> m_steps;
-        std::vector<int> m_partner;  // per block: for a repeat's input X, its output Y
-        std::vector<int> m_outputOf; // per block: for an output Y, its input X
-        std::vector<Free> m_free;    // per block; empty without repeats
+        std::vector<StepRun> m_steps;
+        std::vector<int> m_partner; // per block: for a repeat's input X, its output Y
+        std::vector<Free> m_free;   // per block; empty without repeats
     };
 
     // Each block's live copies in the order they were allocated; a copy freed out of order leaves a hole (-2). One
@@ -640,7 +636,7 @@ namespace {
             if (id >= 0)
                 a.release(id);
         };
-        for (const RealSteps::At& at : real.steps()) {
+        for (const StepRun& at : real.steps()) {
             const Step& st = s.steps[std::size_t(at.step)];
             const std::int32_t* ev = s.events.data() + st.eventsBegin;
             for (std::int32_t k = 0; k < st.allocCount; ++k) {
@@ -778,7 +774,7 @@ AllocatorEstimate replayCachingAllocator(const Schedule& s, const ResidentTensor
     out.expandableSegments = settings.expandableSegments;
     out.cublasWorkspaceBytes = settings.cublasWorkspaceBytes + settings.cublasLtWorkspaceBytes;
     const RealSteps real(s);
-    out.convolutionSteps = int(std::count_if(real.steps().begin(), real.steps().end(), [&](const RealSteps::At& at) {
+    out.convolutionSteps = int(std::count_if(real.steps().begin(), real.steps().end(), [&](const StepRun& at) {
         return s.steps[std::size_t(at.step)].convolution;
     }));
     out.contextBytes = std::max(0.0, overheadBytes - out.cublasWorkspaceBytes);
