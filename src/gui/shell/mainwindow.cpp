@@ -305,11 +305,7 @@ void MainWindow::setPresentationMode(bool on, bool fullScreen)
     if (!on)
         endOverlay();
     // A panel open at the change gets the room (or the overlay) the new fonts leave it.
-    QTimer::singleShot(0, this, [this] {
-        for (QDockWidget* d : { m_comparisonDock, m_inferenceDock, m_scalingDock, m_planDock })
-            if (d->isVisible())
-                fitBottomDock(d);
-    });
+    QTimer::singleShot(0, this, &MainWindow::fitBottomDocks);
     if (m_controller->result().model)
         onResultChanged();
 }
@@ -366,6 +362,11 @@ void MainWindow::resizeEvent(QResizeEvent* event)
 {
     QMainWindow::resizeEvent(event);
     fitControlsWidth();
+    // A panel open gets back the room its content asks for where the charts have it to spare: enlarging and shrinking
+    // the window again left the Plan dock 18 px short of it, its chart's axis title below the fold. Once this resize
+    // is laid out: resizing docks inside it would re-enter the window's layout.
+    if (!m_presentation)
+        QTimer::singleShot(0, this, &MainWindow::fitBottomDocks);
     // The presentation fonts follow the window (full screen: the projector's resolution).
     if (m_presentation && qAbs(presentationScale() - m_appliedScale) > 0.05) {
         m_appliedScale = presentationScale();

@@ -214,6 +214,13 @@ void MainWindow::fitBottomDock(QDockWidget* dock)
         resizeDocks({ dock }, { target }, Qt::Vertical);
 }
 
+void MainWindow::fitBottomDocks()
+{
+    for (QDockWidget* d : { m_comparisonDock, m_inferenceDock, m_scalingDock, m_planDock })
+        if (d->isVisible())
+            fitBottomDock(d);
+}
+
 // The overlaid panel covers the results below the verdict: the charts, their legend and tabs.
 void MainWindow::placeOverlay()
 {
