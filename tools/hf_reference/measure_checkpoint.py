@@ -14,8 +14,9 @@ Two parts, measured separately:
 
 CUDA autocast on the CPU: torch 1.13's CPU autocast runs layer_norm in BF16 and fails on BERT (FP32 weights), so its
 rules are applied by a TorchFunctionMode instead, as aten/src/ATen/autocast_mode.cpp does for CUDA: linear and
-matmul in the low-precision type (leaf weights cast once and cached, as cached_cast does), layer_norm and
-cross_entropy in FP32, softmax with dtype=float32; every other operator runs in the type of its inputs.
+matmul in the low-precision type (leaf weights cast once and cached, as cached_cast does), layer_norm and nll_loss
+in FP32 (so cross_entropy's 16-bit log-probabilities are cast for nll_loss, and both are saved), softmax with
+dtype=float32; every other operator runs in the type of its inputs.
 
 Usage: /usr/bin/python3 tools/hf_reference/measure_checkpoint.py [--out checkpoint_results.json]   (~2 min)
 """
@@ -39,7 +40,7 @@ import bert  # noqa: E402
 from common import SavedMeter, make_batch, storage_key  # noqa: E402
 
 LOWER_PRECISION = {F.linear, torch.matmul, torch.Tensor.matmul, torch.bmm, torch.mm, torch.addmm, torch.baddbmm}
-FP32 = {F.layer_norm, F.cross_entropy, F.nll_loss}
+FP32 = {F.layer_norm, F.nll_loss}
 FP32_OUTPUT = {F.softmax, F.log_softmax}
 
 
@@ -65,8 +66,25 @@ class ForwardMode(TorchFunctionMode):
             return self.cache[id(x)]
         return x.to(dtype)
 
+    def _cross_entropy(self, x, target, kwargs):
+        # CUDA autocast has no entry for cross_entropy_loss (aten/src/ATen/autocast_mode.h lists nll_loss, not it):
+        # it runs nll_loss(log_softmax(x, 1, dtype=x.dtype)) (aten/src/ATen/native/LossNLL.cpp), so log_softmax keeps
+        # 16-bit scores 16-bit, and nll_loss, on the FP32 list, casts the log-probabilities to FP32.
+        assert not kwargs.get("label_smoothing"), "label smoothing is not emulated"
+        rest = {k: v for k, v in kwargs.items() if k in ("weight", "ignore_index", "reduction")}
+        self.depth += 1
+        try:
+            log_probs = torch.log_softmax(x, 1, dtype=x.dtype)
+            out = F.nll_loss(log_probs.float(), target, **rest)
+        finally:
+            self.depth -= 1
+        self.refs += [weakref.ref(log_probs), weakref.ref(out)]
+        return out
+
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = dict(kwargs or {})
+        if self.depth == 0 and self.dtype is not None and func is F.cross_entropy and args[0].dtype != torch.float32:
+            return self._cross_entropy(args[0], args[1], kwargs)
         if self.depth == 0 and self.dtype is not None:  # only the outermost call: F.softmax calls Tensor.softmax
             if func in LOWER_PRECISION:
                 args, kwargs = tree_map(lambda a: self._cast(a, self.dtype), (args, kwargs))

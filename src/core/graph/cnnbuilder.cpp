@@ -156,9 +156,7 @@ void buildCnnGraph(const ModelSpec& model, const TrainingConfig& config, Graph& 
     }
     b.setLayer(group);
     g.modelOutput = last;
-    const TensorId lsm = b.logSoftmax(last, 1.0, std::max(1.0, classes > 0 ? classes : lastShape.numel()),
-                                      "loss.log_softmax");
-    b.nllLoss(lsm, labels, 1.0, "loss.nll");
+    b.crossEntropy(last, labels, 1.0, std::max(1.0, classes > 0 ? classes : lastShape.numel()));
     g.layers = group;
     g.samplesTokens = 1.0;
 }

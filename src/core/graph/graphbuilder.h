@@ -103,8 +103,9 @@ public:
                            double headDim, double dropout, bool upcast);
     // forceFp32: softmax(x, dim, dtype=torch.float32), as the Llama family writes it.
     TensorId softmax(TensorId x, double rows, double cols, std::string_view label, bool forceFp32 = false);
-    TensorId logSoftmax(TensorId x, double rows, double cols, std::string_view label);
-    TensorId nllLoss(TensorId logProbs, TensorId target, double rows, std::string_view label);
+    // F.cross_entropy over `rows` rows of `classes` scores: nll_loss(log_softmax(x, 1, dtype=x.dtype)), labelled
+    // "loss.log_softmax" and "loss.nll"; the loss.
+    TensorId crossEntropy(TensorId logits, TensorId target, double rows, double classes);
     TensorId layerNorm(TensorId x, TensorId gamma, TensorId beta, double rows, double dim, std::string_view label);
     TensorId rmsNorm(TensorId x, TensorId gamma, double rows, double dim, std::string_view label);
     TensorId batchNorm(TensorId x, TensorId gamma, TensorId beta, double channels, std::string_view label);
@@ -160,7 +161,8 @@ private:
     double bytes(TensorId t) const;
     // softmax and log_softmax: the same kernel shape, saving their output (FP32 under autocast or when forced).
     TensorId softmaxFamily(OpType type, OpKind kind, TensorId x, double rows, double cols, std::string_view label,
-                           bool forceFp32);
+                           bool forceFp32, bool keepDtype = false);
+    TensorId nllLoss(TensorId logProbs, TensorId target, double rows, std::string_view label);
 
     Graph& m_g;
     PrecisionPlan m_plan;

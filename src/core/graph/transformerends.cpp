@@ -139,9 +139,8 @@ void TransformerBuilder::head(TensorId x)
         // transformers ForCausalLMLoss upcasts the logits (logits.float()) before cross_entropy, and pads and
         // shifts the labels into a new int64 tensor that nll_loss saves.
         const TensorId logits32 = b.cast(logits, DType::F32, "loss.upcast");
-        const TensorId lsm = b.logSoftmax(logits32, s, vocab, "loss.log_softmax");
         const TensorId shifted = b.constant(s, DType::I64, 0.0, "loss.shift_labels");
-        b.nllLoss(lsm, shifted, s, "loss.nll");
+        b.crossEntropy(logits32, shifted, s, vocab);
         break;
     }
     case HeadKind::MaskedLM: {
@@ -159,8 +158,7 @@ void TransformerBuilder::head(TensorId x)
         const TensorId logits = b.linear(t, w, bias, s, h, vocab, "mlm.decoder");
         allReduce(g.tensors[logits].producer, t); // the input's gradient, in backward
         g.modelOutput = logits;
-        const TensorId lsm = b.logSoftmax(logits, s, vocab, "loss.log_softmax");
-        b.nllLoss(lsm, labels, s, "loss.nll");
+        b.crossEntropy(logits, labels, s, vocab);
         break;
     }
     case HeadKind::Classifier: {
@@ -174,8 +172,7 @@ void TransformerBuilder::head(TensorId x)
         const TensorId logits = b.linear(cls, w, bias, 1.0, h, m.classes, "heads.head");
         s = saved;
         g.modelOutput = logits;
-        const TensorId lsm = b.logSoftmax(logits, 1.0, m.classes, "loss.log_softmax");
-        b.nllLoss(lsm, labels, 1.0, "loss.nll");
+        b.crossEntropy(logits, labels, 1.0, m.classes);
         break;
     }
     case HeadKind::SequenceClassification:
@@ -196,8 +193,7 @@ TensorId TransformerBuilder::crossEntropy(TensorId logits, double rows, double c
     g.modelOutput = logits;
     if (upcast)
         logits = b.cast(logits, DType::F32, "loss.upcast");
-    const TensorId lsm = b.logSoftmax(logits, rows, classes, "loss.log_softmax");
-    return b.nllLoss(lsm, labels, rows, "loss.nll");
+    return b.crossEntropy(logits, labels, rows, classes);
 }
 
 void TransformerBuilder::sequenceClassifier(TensorId x)
