@@ -60,9 +60,11 @@ namespace {
 
         void afterStep(const StepVisit& at, const LiveBytes& live)
         {
-            if (at.step == s.forwardEnd)
+            if (at.step == s.forwardEnd) {
                 e.components[index(MemoryCategory::Activations)]
                     = live.byCategory[index(MemoryCategory::Activations)].at(batch);
+                e.savedWeightCopyBytes = s.savedWeightCopyBytes.at(batch);
+            }
         }
 
         // The breakdown of a step (overhead and the reserve on the allocated bytes in the overhead category).

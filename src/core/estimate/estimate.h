@@ -75,6 +75,9 @@ struct Estimate {
     // `atPeak` is the breakdown at the moment of the peak.
     CategoryBytes components {};
     CategoryBytes atPeak {};
+    // Of components[WeightCopies], the casts autograd saves outside checkpointed regions (Schedule::
+    // savedWeightCopyBytes): what saved_tensors_hooks counts besides the activations.
+    double savedWeightCopyBytes = 0.0;
     std::array<PhasePeak, 3> phasePeaks {}; // forward, backward, optimizer (index: int(Phase))
     double overheadBytes = 0.0;             // framework overhead used (frameworkOverheadBytes)
     double peakBytes = 0.0;

@@ -173,10 +173,11 @@ TensorId GraphBuilder::conv2d(TensorId x, TensorId weight, TensorId bias, double
     addInputs({ xin, win, bin });
     const TensorId y = newActivation(outPixels * outChannels, outType, true);
     addOutputs({ y });
-    if (grad(win))
-        addSaved({ xin });
-    if (grad(xin))
-        addSaved({ win });
+    // derivatives.yaml gives convolution one formula for input, weight and bias (convolution_backward reads both),
+    // so autograd saves the input and the weight whenever any of them needs a gradient: the first convolution of a
+    // network saves its weight (under autocast, the cached 16-bit copy) though the image needs no gradient.
+    if (grad(win) || grad(xin) || grad(bin))
+        addSaved({ xin, win });
     const double weightNumel = outChannels * (inChannels / groups) * kernelArea;
     const double mac = outPixels * weightNumel;
     const double outNumel = outPixels * outChannels;

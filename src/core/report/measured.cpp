@@ -216,7 +216,8 @@ MeasuredComparison compareMeasured(const Estimate& e, const Measured& m, const A
     if (m.peakReservedBytes)
         c.peakReserved = MeasuredDifference { a.computed ? a.peakReservedBytes : e.peakBytes - e.overheadBytes,
                                               *m.peakReservedBytes };
-    c.savedActivations = MeasuredDifference { e.components[index(MemoryCategory::Activations)],
+    c.savedWeightCopies = e.savedWeightCopyBytes;
+    c.savedActivations = MeasuredDifference { e.components[index(MemoryCategory::Activations)] + c.savedWeightCopies,
                                               m.savedActivationBytes };
     c.stepSeconds = MeasuredDifference { e.stepSeconds, m.stepSeconds };
     return c;
@@ -282,6 +283,7 @@ std::string resultWithMeasuredToJson(const SimulationResult& r, const Measured& 
     diff["peak_allocated_bytes"] = c.peakAllocated ? differenceJson(*c.peakAllocated, true) : json(nullptr);
     diff["peak_reserved_bytes"] = c.peakReserved ? differenceJson(*c.peakReserved, true) : json(nullptr);
     diff["saved_activation_bytes"] = differenceJson(c.savedActivations, true);
+    diff["saved_activation_bytes"]["predicted_weight_copies"] = detail::integer(c.savedWeightCopies);
     diff["step_seconds"] = differenceJson(c.stepSeconds, false);
     diff["parameters"] = differenceJson({ r.estimate.parameters, m.parameters }, true);
     // The kernels whose saved dtypes the prediction follows, and whether its step time is that of the measured device.

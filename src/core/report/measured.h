@@ -88,8 +88,11 @@ struct MeasuredDifference {
 struct MeasuredComparison {
     std::optional<MeasuredDifference> peakAllocated; // vs the allocator replay's, else the peak less the overhead
     std::optional<MeasuredDifference> peakReserved;  // vs the allocator replay's (allocator.h), else the same
-    MeasuredDifference savedActivations;             // vs the Activations component
-    MeasuredDifference stepSeconds;                  // vs the predicted step time
+    // vs the Activations component and the weight casts autograd saves (Estimate::savedWeightCopyBytes), which the
+    // probe's pack hook counts: they are not parameters' storages.
+    MeasuredDifference savedActivations;
+    double savedWeightCopies = 0.0; // of savedActivations.predicted
+    MeasuredDifference stepSeconds; // vs the predicted step time
 };
 MeasuredComparison compareMeasured(const Estimate& e, const Measured& m, const AllocatorEstimate& allocator = {});
 

@@ -366,6 +366,7 @@ namespace {
     void Lowerer::forwardPass()
     {
         const std::int32_t nOps = static_cast<std::int32_t>(g.ops.size());
+        s.savedWeightCopyBytes = {};
         for (std::int32_t i = 0; i < nOps; ++i) {
             const GraphOp& op = g.ops[i];
             const std::int32_t step = emit(Phase::Forward, false, i, op.forward);
@@ -382,8 +383,11 @@ namespace {
             if (!(recompute && op.region >= 0)) {
                 for (TensorId t : g.saved(op)) {
                     const std::int32_t b = blockFor(t, -1);
-                    if (b >= 0)
-                        saved[b] = 1;
+                    if (b < 0)
+                        continue;
+                    if (!saved[b] && g.tensors[t].role == TensorRole::WeightCopy)
+                        s.savedWeightCopyBytes += s.blocks[std::size_t(b)].bytes * double(g.copies(i));
+                    saved[b] = 1;
                 }
             } else {
                 // Inside a checkpointed region nothing is kept; the region's inputs are kept by the checkpoint

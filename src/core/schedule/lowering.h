@@ -109,10 +109,13 @@ struct Schedule {
     double pipelineCallsPerMicroBatch = 0.0; // sends and receives of this stage
     double dpCallsPerMicroBatch = 0.0;       // ZeRO-2/3 buckets of 25 MiB (DDP's bucket_cap_mb)
     double dpCallsPerStep = 0.0;
-    std::int32_t inFlightBlock = -1;  // the block of the other micro-batches a pipeline stage holds, -1 if none
-    Linear inFlightKept;              // what one other micro-batch in flight holds (the block is this x others)
-    double inFlightOthers = 0.0;      // the other micro-batches in flight the schedule was lowered for
-    Linear modelOutputBytes;          // the model's output (Graph::modelOutput), which TrainingLoop::KeepOutputs keeps
+    std::int32_t inFlightBlock = -1; // the block of the other micro-batches a pipeline stage holds, -1 if none
+    Linear inFlightKept;             // what one other micro-batch in flight holds (the block is this x others)
+    double inFlightOthers = 0.0;     // the other micro-batches in flight the schedule was lowered for
+    Linear modelOutputBytes;         // the model's output (Graph::modelOutput), which TrainingLoop::KeepOutputs keeps
+    // Autocast's cached weight casts that a forward operator outside a checkpointed region saves for backward: not
+    // parameters' storages, so saved_tensors_hooks (headroom-probe's saved bytes) counts them with the activations.
+    Linear savedWeightCopyBytes;
     double offloadBytesPerStep = 0.0; // host <-> device traffic of optimizer offload
     double hostBytes = 0.0;           // per rank, optimizer state kept in host memory (offloaded or paged)
     double offloadParameters = 0.0;   // parameters the CPU optimizer updates
