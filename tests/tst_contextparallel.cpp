@@ -39,6 +39,9 @@ TrainingConfig layout(int cp, std::int64_t seq, int dp = 1, int zero = 0)
     c.precision = Precision::MixedBF16;
     c.attention = AttentionImpl::Fused;
     c.contextParallel = cp;
+    // Megatron's context-parallel attention keeps no key/value cache; neither does the one-rank layout compared
+    // with it (transformers 5's DynamicCache copies in training, transformerbuilder.h).
+    c.transformers = kTranscribedTransformers;
     c.dataParallel = dp;
     c.zeroStage = zero;
     return c;

@@ -93,7 +93,7 @@ SimulationResult run(const Scenario& s, SimulationCache* cache)
 // A new field of TrainingConfig changes its size: give it a row below (and, if it does not shape the schedule, a
 // line in scheduleKey()), then update this size.
 // computeCapability has no row: simulate() sets it from the GPU (cacheRebuildsOnlyForStructure changes the GPU).
-static_assert(sizeof(TrainingConfig) == 264, "TrainingConfig changed: add a row to cachedEqualsFresh_data");
+static_assert(sizeof(TrainingConfig) == 272, "TrainingConfig changed: add a row to cachedEqualsFresh_data");
 
 void TestSimulate::cachedEqualsFresh_data()
 {
@@ -162,6 +162,10 @@ void TestSimulate::cachedEqualsFresh_data()
     QTest::newRow("torch") << Change([](TrainingConfig& c) {
         c.attention = AttentionImpl::Fused;
         c.torch = { 1, 13 }; // no SDPA: math saves the scores
+    });
+    QTest::newRow("transformers") << Change([](TrainingConfig& c) {
+        c.attention = AttentionImpl::Fused;
+        c.transformers = kTranscribedTransformers; // no key/value cache in training
     });
     QTest::newRow("optimizer") << Change([](TrainingConfig& c) { c.optimizer = OptimizerKind::AdamW8bit; });
     QTest::newRow("adamImpl") << Change([](TrainingConfig& c) { c.adamImpl = AdamImpl::Fused; });

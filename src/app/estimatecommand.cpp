@@ -183,6 +183,7 @@ namespace {
             r->scenario.config.kernels = KernelBackend::Cpu;
         // The run's PyTorch, and its loop unless --loop says which loop to predict.
         r->scenario.config.torch = torchVersionFromString(m->torchVersion).value_or(r->scenario.config.torch);
+        r->scenario.config.transformers = measuredTransformers(*m).value_or(r->scenario.config.transformers);
         if (!loopGiven)
             r->scenario.config.loop = m->loop;
         return std::nullopt;

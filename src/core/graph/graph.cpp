@@ -15,6 +15,7 @@ void Graph::clear()
     regions.clear();
     repeat = {};
     modelOutput = kNoTensor;
+    cacheTensors.clear();
     names.reset();
     layers = 0;
     samplesTokens = 1.0;
@@ -74,7 +75,7 @@ namespace {
 } // namespace
 
 // A field added to Graph changes its size: compare it below (or say here why two stages may differ in it).
-static_assert(sizeof(Graph) == 200, "Graph changed: compare the new field in sameUpToLayerShift");
+static_assert(sizeof(Graph) == 232, "Graph changed: compare the new field in sameUpToLayerShift");
 
 bool sameUpToLayerShift(const Graph& a, const Graph& b, int shift)
 {
@@ -84,8 +85,9 @@ bool sameUpToLayerShift(const Graph& a, const Graph& b, int shift)
         repeat.forwardCarry += shift;
     }
     return a.layers == b.layers && a.samplesTokens == b.samplesTokens && a.modelOutput == b.modelOutput
-        && repeat == b.repeat && a.tensors == b.tensors && a.storages == b.storages && a.refs == b.refs
-        && a.regions == b.regions && shiftedEqual(a.ops, b.ops, shift) && shiftedEqual(a.params, b.params, shift);
+        && a.cacheTensors == b.cacheTensors && repeat == b.repeat && a.tensors == b.tensors && a.storages == b.storages
+        && a.refs == b.refs && a.regions == b.regions && shiftedEqual(a.ops, b.ops, shift)
+        && shiftedEqual(a.params, b.params, shift);
 }
 
 } // namespace headroom

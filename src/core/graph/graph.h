@@ -167,6 +167,9 @@ struct Graph {
     // What the model returns and the loss reads (the logits): TrainingLoop::KeepOutputs keeps it to the end of
     // backward. kNoTensor on a pipeline stage without the head.
     TensorId modelOutput = kNoTensor;
+    // The keys and values transformers' DynamicCache holds (part of the model's output, past_key_values): they live
+    // as long as the output does (TrainingLoop).
+    std::vector<TensorId> cacheTensors;
     int layers = 0;             // transformer blocks, or CNN layers with weights
     double samplesTokens = 1.0; // tokens (or images) one sample contributes to throughput
 

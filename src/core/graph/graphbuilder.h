@@ -47,6 +47,7 @@ enum class UnaryFn : std::uint8_t {
     Neg,             // nothing saved
     ScaleByConstant, // x * python_float: nothing saved
     AddConstant,     // x + python_float: nothing saved
+    Copy,            // a new contiguous tensor with x's values (torch.cat onto an empty tensor): nothing saved
 };
 
 // How the next parameters are created: whether they require grad, and the dtype they are stored in.

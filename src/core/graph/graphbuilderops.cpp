@@ -187,6 +187,9 @@ TensorId GraphBuilder::unary(TensorId x, UnaryFn fn, std::string_view label, boo
     case UnaryFn::ScaleByConstant:
     case UnaryFn::AddConstant:
         break;
+    case UnaryFn::Copy:
+        flopsPerElement = 0.0;
+        break;
     }
     const int op = beginOp(OpType::Unary, OpKind::Elementwise, MathUnit::Fp32Vector, label);
     addInputs({ xi });

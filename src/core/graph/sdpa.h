@@ -49,7 +49,7 @@ struct SdpaCall {
     bool mask = false; // an attn_mask tensor; transformers passes none without padding (is_causal instead)
     double dropout = 0.0;
     int computeCapability = 0; // major * 10 + minor; 0: unknown, decided as on sm80
-    TorchVersion torch;
+    TorchVersion torch = kTorchRelease;
 
     // transformers' use_gqa_in_sdpa: enable_gqa=True from torch 2.5 when there is no mask; otherwise repeat_kv
     // copies K and V to every query head before SDPA.

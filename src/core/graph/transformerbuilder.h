@@ -45,6 +45,12 @@ public:
         cp = std::max(1, config.contextParallel);
         sequence = s;
         s /= cp;
+        // transformers 5 decoders keep a DynamicCache in training (use_cache stays on), unless gradient
+        // checkpointing turns it off (gradient_checkpointing_enable: "use_cache=True is incompatible with gradient
+        // checkpointing"); Megatron's tensor, pipeline and context parallel layouts run their own attention.
+        kvCache = m.causal && model.reference.implementation.starts_with("transformers")
+            && config.transformers >= Release { 5, 0 } && config.checkpointing != Checkpointing::Full && tp == 1
+            && cp == 1 && config.pipelineParallel <= 1;
     }
 
     // Builds the graph; with GraphLayers::RepeatIdentical, one block of the longest run of identical blocks
@@ -104,7 +110,8 @@ private:
     int cp = 1; // context-parallel ranks: s is this rank's share of the `sequence` tokens
     double sequence = 0;
     bool sp = false;
-    double vocab = 0; // vocabulary rows on this rank
+    bool kvCache = false; // keys and values copied into transformers' DynamicCache (attention())
+    double vocab = 0;     // vocabulary rows on this rank
     HeadKind headKind = HeadKind::CausalLM;
     int classes = 0;
     TensorId ids = kNoTensor, labels = kNoTensor, wte = kNoTensor;

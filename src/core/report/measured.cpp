@@ -185,6 +185,18 @@ void applyMeasuredScenario(const Measured& m, TrainingConfig& c)
     c.adamImpl = m.adamImpl;
     c.loop = m.loop; // drop-outputs for every file the probe wrote before --loop
     c.torch = torchVersionFromString(m.torchVersion).value_or(c.torch);
+    c.transformers = measuredTransformers(m).value_or(c.transformers);
+}
+
+std::optional<Release> measuredTransformers(const Measured& m)
+{
+    if (m.transformersVersion.empty())
+        return std::nullopt;
+    if (const auto r = releaseFromString(m.transformersVersion))
+        return r;
+    if (m.transformersVersion.find("hf_reference") != std::string::npos)
+        return kTranscribedTransformers;
+    return std::nullopt;
 }
 
 std::optional<Error> checkMeasuredScenario(const Measured& m, const std::string& modelId, const TrainingConfig& c,

@@ -73,6 +73,9 @@ DeviceMatch measuredDevice(const Catalog& catalog, const Measured& m);
 // The measured file's scenario into a configuration (the fields it has; the rest stay as `c` has them), and the
 // kernels whose saved dtypes it measured (measuredOnCpu).
 void applyMeasuredScenario(const Measured& m, TrainingConfig& c);
+// The transformers release a measurement ran: its software.transformers, or, for the probe's CPU runs of the
+// tools/hf_reference transcriptions, the release they transcribe; none when the file does not say.
+std::optional<Release> measuredTransformers(const Measured& m);
 // Refuses an estimate of another scenario: names the first field (scenario.model, scenario.micro_batch,
 // scenario.sequence_length, scenario.precision) that differs.
 std::optional<Error> checkMeasuredScenario(const Measured& m, const std::string& modelId, const TrainingConfig& c,

@@ -201,6 +201,7 @@ namespace {
         scenario["attention"] = std::string(toString(e.config.attention));
         scenario["loop"] = std::string(toString(e.config.loop));
         scenario["torch"] = toString(e.config.torch);
+        scenario["transformers"] = toString(e.config.transformers);
         scenario["optimizer"] = std::string(toString(e.config.optimizer));
         scenario["adamw_impl"] = std::string(toString(e.config.adamImpl));
         scenario["gradient_accumulation"] = e.config.gradientAccumulation;

@@ -530,11 +530,17 @@ namespace {
         if (g.modelOutput == kNoTensor)
             return;
         s.modelOutputBytes = g.storages[g.tensors[g.modelOutput].storage].bytes;
+        // The cache lives with the output: to the end of the forward pass (the loss) at least.
+        for (const TensorId t : g.cacheTensors)
+            use(blockFor(t, -1), s.forwardEnd);
         if (cfg.loop != TrainingLoop::KeepOutputs)
             return;
         const auto last = static_cast<std::int32_t>(s.steps.size()) - 1;
-        if (last > s.forwardEnd)
+        if (last > s.forwardEnd) {
             use(blockFor(g.modelOutput, -1), last);
+            for (const TensorId t : g.cacheTensors)
+                use(blockFor(t, -1), last);
+        }
     }
 
     void Lowerer::layerBuffers()

@@ -259,6 +259,13 @@ namespace {
                 r.fail("torch", "must be a PyTorch release such as \"2.11\", got \"" + t + "\"");
             c.torch = *version;
         }
+        if (r.has("transformers")) {
+            const std::string t = r.string("transformers", 64);
+            const auto version = releaseFromString(t);
+            if (!version)
+                r.fail("transformers", "must be a transformers release such as \"5.17\", got \"" + t + "\"");
+            c.transformers = *version;
+        }
         c.optimizer = enumField(r, "optimizer", c.optimizer, &optimizerFromString,
                                 "adamw, adam, sgd, sgd-momentum, adamw-8bit, adafactor, paged-adamw, paged-adamw-8bit");
         c.adamImpl = enumField(r, "adamw_impl", c.adamImpl, &adamImplFromString, "foreach, for-loop, fused");
@@ -374,8 +381,10 @@ std::string serializeScenario(const ScenarioDocument& d)
     j["checkpointing"] = std::string(toString(c.checkpointing));
     j["attention"] = std::string(toString(c.attention));
     j["loop"] = std::string(toString(c.loop));
-    if (c.torch != TorchVersion {})
+    if (c.torch != kTorchRelease)
         j["torch"] = toString(c.torch);
+    if (c.transformers != kTransformersRelease)
+        j["transformers"] = toString(c.transformers);
     j["optimizer"] = std::string(toString(c.optimizer));
     if (c.adamImpl != AdamImpl::Foreach)
         j["adamw_impl"] = std::string(toString(c.adamImpl));

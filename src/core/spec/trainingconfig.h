@@ -47,17 +47,24 @@ enum class AttentionImpl : std::uint8_t {
 // the output is freed once the loss is computed (docs/formulas.md, "The training loop").
 enum class TrainingLoop : std::uint8_t { KeepOutputs, DropOutputs };
 
-// A PyTorch release (major.minor): which SDPA kernels exist and what they accept (sdpa.h).
-struct TorchVersion {
-    int major = 2;
-    int minor = 11;
+// A library release (major.minor). PyTorch's decides which SDPA kernels exist and what they accept (sdpa.h);
+// transformers' how its models run a training step (transformerbuilder.cpp: the key/value cache).
+struct Release {
+    int major = 0;
+    int minor = 0;
     // No <=>: <compare> pulls in <concepts>, which Qt 6.4's moc cannot parse (every test includes this header).
-    bool operator==(const TorchVersion&) const = default;
-    bool operator<(const TorchVersion& o) const { return major != o.major ? major < o.major : minor < o.minor; }
-    bool operator>(const TorchVersion& o) const { return o < *this; }
-    bool operator<=(const TorchVersion& o) const { return !(o < *this); }
-    bool operator>=(const TorchVersion& o) const { return !(*this < o); }
+    bool operator==(const Release&) const = default;
+    bool operator<(const Release& o) const { return major != o.major ? major < o.major : minor < o.minor; }
+    bool operator>(const Release& o) const { return o < *this; }
+    bool operator<=(const Release& o) const { return !(o < *this); }
+    bool operator>=(const Release& o) const { return !(*this < o); }
 };
+using TorchVersion = Release;
+// The releases of the H200 measurements (tests/data/measured/README.md), the defaults.
+inline constexpr Release kTorchRelease { 2, 11 };
+inline constexpr Release kTransformersRelease { 5, 17 };
+// The transformers code tools/hf_reference transcribes (its README: v4.44 to v4.50), which the CPU measurements ran.
+inline constexpr Release kTranscribedTransformers { 4, 44 };
 
 // PagedAdamW and PagedAdamW8bit are bitsandbytes' paged optimizers: the same states in CUDA unified memory, which
 // the driver evicts to host memory when the GPU runs out (QLoRA, Dettmers et al. 2023, sec. 3).
@@ -190,7 +197,8 @@ struct TrainingConfig {
     Task task = Task::Model;
     int numLabels = 2; // PretrainedConfig's default num_labels
     TrainingLoop loop = TrainingLoop::KeepOutputs;
-    TorchVersion torch; // 2.11: the release of the H200 measurements (tests/data/measured)
+    TorchVersion torch = kTorchRelease;
+    Release transformers = kTransformersRelease; // of a transformers model (ModelReference::implementation)
     // The GPU's compute capability, major * 10 + minor ("9.0" -> 90), which SDPA's kernel choice reads (sdpa.h).
     // Not a knob: simulate() and estimate() set it from the GPU file; 0 (unknown) decides as on sm80.
     int computeCapability = 0;
@@ -238,7 +246,8 @@ std::optional<PipelineSchedule> pipelineScheduleFromString(std::string_view s);
 std::optional<Execution> executionFromString(std::string_view s);
 std::optional<TrainingLoop> loopFromString(std::string_view s);
 // "2.11", "2.11.0+cu130" -> 2.11
-std::optional<TorchVersion> torchVersionFromString(std::string_view s);
+std::optional<TorchVersion> torchVersionFromString(std::string_view s); // "2.11", "2.11.0+cu130", "1.13.0a0"
+inline std::optional<Release> releaseFromString(std::string_view s) { return torchVersionFromString(s); }
 // A GPU file's compute_capability ("8.6", "12.0") as major * 10 + minor; 0 when it is not NVIDIA's ("gfx942", "").
 int computeCapabilityCode(std::string_view s);
 
