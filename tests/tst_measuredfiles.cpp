@@ -41,23 +41,19 @@ const QString kDir = QStringLiteral(HEADROOM_SOURCE_DIR "/tests/data/measured");
 
 QJsonObject object(const QJsonObject& o, const char* key) { return o.value(QLatin1String(key)).toObject(); }
 
-// Runs whose saved activations Headroom predicts exactly on CUDA too: FP32 and pure BF16 without autocast. Under
-// CUDA autocast (bf16, fp16) and with checkpointing, transformers 5.17's saved tensors differ from the 4.x
-// transcriptions the simulator follows (issue 28 item 3: up to 38 % under, itemised in docs/accuracy.md 1.6).
-bool exactOnCuda(const QString& file)
+// What a CUDA file's saved activations may differ by. The probe's meter counts every storage a pack hook sees but
+// parameters', so autocast's cached weight casts with them; `--measured` adds those casts to the prediction
+// (saved_activation_bytes.predicted_weight_copies). Itemised: RoPE's cos and sin reach a checkpointed layer as
+// keyword arguments, which the checkpoint keeps but the probe's keep_inputs (positional tensors) does not count,
+// 2 x 1024 x 64 x 4 B for Llama 3.2 1B at s 1024; not itemised, up to 4,288 B (BERT's 4,096 B in every precision,
+// an int64 row of its 512 positions, is the largest).
+double itemisedSaved(const QString& file)
 {
-    return file.endsWith(QLatin1String("bert-base-cuda-b16-s512-fp32-nockpt-fused-fused.headroom-measured.json"))
-        || file.endsWith(QLatin1String("resnet50-cuda-b64-s224-fp32-nockpt-eager-fused.headroom-measured.json"))
-        || file.endsWith(
-            QLatin1String("llama-3.2-1b-cuda-b4-s1024-bf16-pure-nockpt-fused-fused.headroom-measured.json"));
+    return file.endsWith(QLatin1String("llama-3.2-1b-cuda-b4-s1024-bf16-ckpt-fused-fused.headroom-measured.json"))
+        ? 524288.0
+        : 0.0;
 }
-
-// Llama 3.2 1B in FP32 with SDPA: PyTorch 2.11 ran the math kernel (no fused kernel for FP32 with grouped-query
-// attention) and saved the s x s scores; the simulator assumes a fused kernel (issue 28 item 2).
-bool sdpaMathRun(const QString& file)
-{
-    return file.endsWith(QLatin1String("llama-3.2-1b-cuda-b4-s1024-fp32-nockpt-fused-fused.headroom-measured.json"));
-}
+constexpr double kSavedNotItemised = 4288.0;
 
 // The model presets that predict the next token (docs/accuracy.md 1.3's "label" column applies to them).
 bool causalLm(const QString& model)
@@ -102,9 +98,8 @@ void TestMeasuredFiles::predictionHoldsToTheMeasurement()
         : 0.0;
     const QJsonObject saved = object(diff, "saved_activation_bytes");
     QCOMPARE_GT(saved.value(QStringLiteral("measured")).toDouble(), 1e5);
-    if (!cuda || exactOnCuda(file))
-        QVERIFY2(std::abs(saved.value(QStringLiteral("difference")).toDouble() - label) <= (cuda ? 4096.0 : 0.0),
-                 qPrintable(QString::number(saved.value(QStringLiteral("difference")).toDouble(), 'f', 0)));
+    const double savedOff = saved.value(QStringLiteral("difference")).toDouble() - label - itemisedSaved(file);
+    QVERIFY2(std::abs(savedOff) <= (cuda ? kSavedNotItemised : 0.0), qPrintable(QString::number(savedOff, 'f', 0)));
 
     if (!cuda) {
         QVERIFY(!diff.value(QStringLiteral("step_compared")).toBool());
@@ -121,11 +116,10 @@ void TestMeasuredFiles::predictionHoldsToTheMeasurement()
             + QByteArray::number(rel * 100.0, 'f', 1) + " %)";
         QVERIFY2(!d.isEmpty() && std::abs(rel) <= tolerance, what.constData());
     };
-    if (!sdpaMathRun(file)) {
-        within("peak_allocated_bytes", 0.065);
-        within("peak_reserved_bytes", 0.13);
-        within("saved_activation_bytes", 0.30);
-    }
+    // Checkpointed runs are the furthest under (GPT-2, Llama 3.2 1B and ViT-B/16 at 4.4-5.2 %), the others within
+    // 3 %; reserved, BERT with SDPA under autocast the furthest over (+11.3 %, docs/accuracy.md 1.6).
+    within("peak_allocated_bytes", 0.055);
+    within("peak_reserved_bytes", 0.12);
     within("step_seconds", 0.25);
     m_stepErrors << std::abs(object(diff, "step_seconds").value(QStringLiteral("relative")).toDouble());
 }

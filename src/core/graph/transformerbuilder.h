@@ -51,6 +51,9 @@ public:
         kvCache = m.causal && model.reference.implementation.starts_with("transformers")
             && config.transformers >= Release { 5, 0 } && config.checkpointing != Checkpointing::Full && tp == 1
             && cp == 1 && config.pipelineParallel <= 1;
+        // torch.nn.MultiheadAttention (torchvision's VisionTransformer): batch_first inputs are transposed, so its
+        // projections are laid out sequence first.
+        sequenceFirst = model.reference.implementation.starts_with("torchvision");
     }
 
     // Builds the graph; with GraphLayers::RepeatIdentical, one block of the longest run of identical blocks
@@ -110,8 +113,9 @@ private:
     int cp = 1; // context-parallel ranks: s is this rank's share of the `sequence` tokens
     double sequence = 0;
     bool sp = false;
-    bool kvCache = false; // keys and values copied into transformers' DynamicCache (attention())
-    double vocab = 0;     // vocabulary rows on this rank
+    bool kvCache = false;       // keys and values copied into transformers' DynamicCache (attention())
+    bool sequenceFirst = false; // q, k and v laid out (s, B, heads, d) in memory (attention())
+    double vocab = 0;           // vocabulary rows on this rank
     HeadKind headKind = HeadKind::CausalLM;
     int classes = 0;
     TensorId ids = kNoTensor, labels = kNoTensor, wte = kNoTensor;
