@@ -36,6 +36,18 @@ namespace {
         r.fail(key, "unknown value \"" + s + "\"; valid: " + valid);
     }
 
+    // A library release, "major.minor" (a patch level and local suffix are read past): `what` names the library.
+    Release releaseField(const ObjectReader& r, std::string_view key, Release fallback, const char* what,
+                         const char* example)
+    {
+        if (!r.has(key))
+            return fallback;
+        const std::string s = r.string(key, 64);
+        if (auto v = releaseFromString(s))
+            return *v;
+        r.fail(key, std::string("must be a ") + what + " release such as \"" + example + "\", got \"" + s + "\"");
+    }
+
     FinetuneConfig parseFinetune(const ObjectReader& r)
     {
         FinetuneConfig f;
@@ -252,20 +264,8 @@ namespace {
                                     "none, selective, full");
         c.attention = enumField(r, "attention", c.attention, &attentionFromString, "eager, fused");
         c.loop = enumField(r, "loop", c.loop, &loopFromString, "keep-outputs, drop-outputs");
-        if (r.has("torch")) {
-            const std::string t = r.string("torch", 64);
-            const auto version = torchVersionFromString(t);
-            if (!version)
-                r.fail("torch", "must be a PyTorch release such as \"2.11\", got \"" + t + "\"");
-            c.torch = *version;
-        }
-        if (r.has("transformers")) {
-            const std::string t = r.string("transformers", 64);
-            const auto version = releaseFromString(t);
-            if (!version)
-                r.fail("transformers", "must be a transformers release such as \"5.17\", got \"" + t + "\"");
-            c.transformers = *version;
-        }
+        c.torch = releaseField(r, "torch", c.torch, "PyTorch", "2.11");
+        c.transformers = releaseField(r, "transformers", c.transformers, "transformers", "5.17");
         c.optimizer = enumField(r, "optimizer", c.optimizer, &optimizerFromString,
                                 "adamw, adam, sgd, sgd-momentum, adamw-8bit, adafactor, paged-adamw, paged-adamw-8bit");
         c.adamImpl = enumField(r, "adamw_impl", c.adamImpl, &adamImplFromString, "foreach, for-loop, fused");
