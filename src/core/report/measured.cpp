@@ -43,6 +43,8 @@ namespace {
         if (auto p = memory.objectOr(key)) {
             m.allocatedBytes = bytesOr(*p, "allocated_bytes");
             m.reservedBytes = bytesOr(*p, "reserved_bytes");
+            m.peakAllocatedBytes = bytesOr(*p, "peak_allocated_bytes");
+            m.peakReservedBytes = bytesOr(*p, "peak_reserved_bytes");
         }
         return m;
     }
@@ -241,8 +243,13 @@ namespace {
 
     json phaseJson(const MeasuredMemory& p)
     {
-        return { { "allocated_bytes", optionalBytes(p.allocatedBytes) },
-                 { "reserved_bytes", optionalBytes(p.reservedBytes) } };
+        json j = { { "allocated_bytes", optionalBytes(p.allocatedBytes) },
+                   { "reserved_bytes", optionalBytes(p.reservedBytes) } };
+        if (p.peakAllocatedBytes || p.peakReservedBytes) {
+            j["peak_allocated_bytes"] = optionalBytes(p.peakAllocatedBytes);
+            j["peak_reserved_bytes"] = optionalBytes(p.peakReservedBytes);
+        }
+        return j;
     }
 
     json differenceJson(const MeasuredDifference& d, bool bytes)

@@ -17,6 +17,9 @@ namespace headroom {
 struct MeasuredMemory {
     std::optional<double> allocatedBytes; // torch.cuda.memory_allocated; absent on CPU
     std::optional<double> reservedBytes;  // torch.cuda.memory_reserved
+    // The highest of each during the phase (probe 0.2.2; older files have none).
+    std::optional<double> peakAllocatedBytes;
+    std::optional<double> peakReservedBytes;
 };
 
 // Time components of a step (the probe's "timing" object; files written before it have none, and each figure may be
