@@ -60,11 +60,9 @@ namespace {
 
         void afterStep(const StepVisit& at, const LiveBytes& live)
         {
-            if (at.step == s.forwardEnd) {
+            if (at.step == s.forwardEnd)
                 e.components[index(MemoryCategory::Activations)]
                     = live.byCategory[index(MemoryCategory::Activations)].at(batch);
-                e.savedWeightCopyBytes = s.savedWeightCopyBytes.at(batch);
-            }
         }
 
         // The breakdown of a step (overhead and the reserve on the allocated bytes in the overhead category).
@@ -223,6 +221,7 @@ namespace {
             e.phasePeaks[p].totalBytes = std::max(0.0, walk.phaseBest[p]);
         e.components[index(MemoryCategory::Weights)] = s.resident[index(MemoryCategory::Weights)].at(batch);
         e.components[index(MemoryCategory::WeightCopies)] = walk.maxima[index(MemoryCategory::WeightCopies)];
+        e.savedWeightCopyBytes = s.savedWeightCopyBytes.at(batch); // the lowering's, not the walk's
         e.components[index(MemoryCategory::Gradients)] = walk.maxima[index(MemoryCategory::Gradients)];
         e.components[index(MemoryCategory::OptimizerStates)] = s.resident[index(MemoryCategory::OptimizerStates)].at(
             batch);
