@@ -530,7 +530,10 @@ namespace {
         if (g.modelOutput == kNoTensor)
             return;
         s.modelOutputBytes = g.storages[g.tensors[g.modelOutput].storage].bytes;
-        // The cache lives with the output: to the end of the forward pass (the loss) at least.
+        // Either loop holds the output, and the cache with it, to the end of the forward pass at least: the loss is
+        // computed while `logits` is still a local of the model's forward (transformers' *ForCausalLM.forward
+        // returns it beside the loss) or of the loop (`output = model(x); loss = loss_fn(output, y)`).
+        use(blockFor(g.modelOutput, -1), s.forwardEnd);
         for (const TensorId t : g.cacheTensors)
             use(blockFor(t, -1), s.forwardEnd);
         if (cfg.loop != TrainingLoop::KeepOutputs)
