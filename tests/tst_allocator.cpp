@@ -141,6 +141,7 @@ private slots:
     void modelsAgreeWithTheSimulator();
     void ncclBuffersPerCommunicator();
     void cublasWorkspaceConfig();
+    void cublasLtWorkspaceByTorchRelease();
     void cudnnWorkspaceAroundEachConvolution();
     void releaseCachedSegmentsBeforeOutOfMemory();
     void expandableSegmentsUnderCapacity();
@@ -341,17 +342,36 @@ void TestAllocator::cublasWorkspaceConfig()
     QVERIFY(!cublasWorkspaceConfigBytes(""));
     QVERIFY(!cublasWorkspaceConfigBytes(":4096"));
 
-    // Chosen in the scenario: the workspace changes, the CUDA context does not.
+    // Chosen in the scenario: the workspaces change, the CUDA context does not. A training step has two, one for
+    // each thread that runs matmuls (the Python thread's forward, autograd's backward).
     Scenario s = defaultScenario();
     s.modelId = "gpt2";
     const auto base = simulate(test::catalog(), s, SimulateOptions {});
     s.config.cublasWorkspaceBytes = 32 * MiB;
     const auto more = simulate(test::catalog(), s, SimulateOptions {});
     QVERIFY(base && more);
-    QCOMPARE(more->allocator.cublasWorkspaceBytes - base->allocator.cublasWorkspaceBytes, 32 * MiB - fallback);
+    QCOMPARE(more->allocator.cublasWorkspaceBytes - base->allocator.cublasWorkspaceBytes, 2 * (32 * MiB - fallback));
     QCOMPARE(more->allocator.contextBytes, base->allocator.contextBytes);
-    QCOMPARE(more->estimate.overheadBytes - base->estimate.overheadBytes, 32 * MiB - fallback); // in the peak too
+    QCOMPARE(more->estimate.overheadBytes - base->estimate.overheadBytes, 2 * (32 * MiB - fallback)); // in the peak
     QVERIFY(more->allocator.peakAllocatedBytes > base->allocator.peakAllocatedBytes);
+}
+
+// cuBLASLt's workspace: its own per handle, CUBLASLT_WORKSPACE_SIZE's 1024 KiB (pytorch/pytorch#73439), before torch
+// 2.11; from 2.11 outside fbcode cuBLASLt uses the handle's cuBLAS workspace unless TORCH_CUBLASLT_UNIFIED_WORKSPACE=0
+// (pytorch/pytorch#168175, CublasHandlePool.cpp unified_cublas_and_lt_workspaces). A training step has two handles.
+void TestAllocator::cublasLtWorkspaceByTorchRelease()
+{
+    QCOMPARE(cublasLtWorkspaceBytesFor(TorchVersion { 2, 10 }), 1 * MiB);
+    QCOMPARE(cublasLtWorkspaceBytesFor(TorchVersion { 2, 11 }), 0.0);
+    Scenario s = defaultScenario();
+    s.modelId = "gpt2";
+    s.config.torch = TorchVersion { 2, 10 };
+    const auto older = simulate(test::catalog(), s, SimulateOptions {});
+    s.config.torch = TorchVersion { 2, 11 };
+    const auto newer = simulate(test::catalog(), s, SimulateOptions {});
+    QVERIFY(older && newer);
+    QCOMPARE(older->allocator.cublasWorkspaceBytes - newer->allocator.cublasWorkspaceBytes, 2 * MiB);
+    QVERIFY(older->allocator.peakAllocatedBytes > newer->allocator.peakAllocatedBytes);
 }
 
 // cuDNN takes the workspace of the plan it runs from the caching allocator just before each convolution call and

@@ -734,6 +734,15 @@ double defaultCublasWorkspaceBytes(const GpuSpec& gpu)
     return major >= 9 ? 4096.0 * 1024 * 8 : 4096.0 * 1024 * 2 + 16.0 * 1024 * 8;
 }
 
+double cublasWorkspaceChangeBytes(const GpuSpec& gpu, const TrainingConfig& config)
+{
+    if (!config.cublasWorkspaceBytes)
+        return 0.0;
+    return kTrainingCublasHandles * (*config.cublasWorkspaceBytes - defaultCublasWorkspaceBytes(gpu));
+}
+
+double cublasLtWorkspaceBytesFor(TorchVersion torch) { return torch >= TorchVersion { 2, 11 } ? 0.0 : 1024.0 * 1024; }
+
 std::optional<double> cublasWorkspaceConfigBytes(std::string_view config)
 {
     double total = 0.0;
@@ -772,7 +781,8 @@ AllocatorEstimate replayCachingAllocator(const Schedule& s, const ResidentTensor
 {
     AllocatorEstimate out;
     out.expandableSegments = settings.expandableSegments;
-    out.cublasWorkspaceBytes = settings.cublasWorkspaceBytes + settings.cublasLtWorkspaceBytes;
+    out.cublasWorkspaceBytes = double(std::max(1, settings.cublasHandles))
+        * (settings.cublasWorkspaceBytes + settings.cublasLtWorkspaceBytes);
     const RealSteps real(s);
     out.convolutionSteps = int(std::count_if(real.steps().begin(), real.steps().end(), [&](const StepRun& at) {
         return s.steps[std::size_t(at.step)].convolution;
@@ -792,9 +802,11 @@ AllocatorEstimate replayCachingAllocator(const Schedule& s, const ResidentTensor
             requested += r;
         }
     }
-    for (double w : { settings.cublasWorkspaceBytes, settings.cublasLtWorkspaceBytes }) {
-        if (w > 0.0)
-            a.allocate(bytesOf(w));
+    for (int handle = 0; handle < std::max(1, settings.cublasHandles); ++handle) {
+        for (double w : { settings.cublasWorkspaceBytes, settings.cublasLtWorkspaceBytes }) {
+            if (w > 0.0)
+                a.allocate(bytesOf(w));
+        }
     }
     requestedPeak = requested;
     thread_local Copies live;

@@ -20,8 +20,10 @@
 // step that leaves the allocator in the state the step before left it is followed by the same step, so the replay
 // stops there with the same figures).
 
+#include "trainingconfig.h"
 #include "types.h"
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -37,9 +39,14 @@ struct Schedule;
 struct TrainingConfig;
 
 struct AllocatorSettings {
-    bool expandableSegments = false;               // PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True
-    double cublasWorkspaceBytes = 0.0;             // allocated through the caching allocator at the first matmul
-    double cublasLtWorkspaceBytes = 1024.0 * 1024; // its own, CUBLASLT_WORKSPACE_SIZE = 1024 KiB by default
+    bool expandableSegments = false; // PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True
+    // Per cuBLAS handle, through the caching allocator at the handle's first matmul (CublasHandlePool.cpp: one
+    // workspace per (handle, stream)).
+    double cublasWorkspaceBytes = 0.0;
+    // cuBLASLt's own per handle, CUBLASLT_WORKSPACE_SIZE = 1024 KiB by default; 0 where Lt shares the cuBLAS one
+    // (torch 2.11 on: cublasLtWorkspaceBytesFor).
+    double cublasLtWorkspaceBytes = 1024.0 * 1024;
+    int cublasHandles = 1;      // threads that run matmuls, each with its own handle (kTrainingCublasHandles)
     double capacityBytes = 0.0; // the GPU's memory: near it, cached free segments are released; 0: no limit
     double ncclBytes = 0.0;     // NCCL's own buffers (ncclmemory.h): device memory the allocator cannot have
     int ncclCommunicators = 0;
@@ -56,7 +63,7 @@ struct AllocatorEstimate {
     double requestedPeakBytes = 0.0;   // the schedule's own peak: tensor sizes as requested
     double peakAllocatedBytes = 0.0;   // max_memory_allocated: blocks as the allocator sizes them, workspace included
     double peakReservedBytes = 0.0;    // max_memory_reserved: the segments obtained from cudaMalloc
-    double cublasWorkspaceBytes = 0.0; // cuBLAS's and cuBLASLt's
+    double cublasWorkspaceBytes = 0.0; // cuBLAS's and cuBLASLt's, every handle's
     double cudnnWorkspaceBytes = 0.0;  // per convolution call, a block of the schedule's (lowering.cpp); for the result
     int convolutionSteps = 0;          // steps of one training step that take it
     double contextBytes = 0.0;         // the CUDA context and kernels: the framework overhead less the workspace
@@ -135,9 +142,20 @@ ResidentTensors residentTensors(const Graph& graph, const Schedule& schedule, co
 // (CUBLAS_WORKSPACE_CONFIG unset; aten/src/ATen/cuda/CublasHandlePool.cpp): 4096 KiB x 8 on compute capability 9.0
 // and newer, 4096 KiB x 2 + 16 KiB x 8 before.
 double defaultCublasWorkspaceBytes(const GpuSpec& gpu);
+// A training step runs matmuls on two threads, each with its own cuBLAS handle and so its own workspaces
+// (CublasHandlePool.cpp: one per (handle, stream)): the Python thread (forward, optimizer) and autograd's thread for
+// the device (torch/csrc/autograd/engine.cpp, the backward pass and its recomputation). The GPU's framework overhead
+// holds both.
+inline constexpr int kTrainingCublasHandles = 2;
+// What the scenario's CUBLAS_WORKSPACE_CONFIG adds to the framework overhead over the GPU's default: the difference
+// in each handle's workspace; 0 without one.
+double cublasWorkspaceChangeBytes(const GpuSpec& gpu, const TrainingConfig& config);
 // CUBLAS_WORKSPACE_CONFIG as PyTorch reads it (parseChosenWorkspaceSize): every ":SIZE:COUNT" pair adds COUNT
 // buffers of SIZE KiB (":4096:8" is 32 MiB). Nothing if no pair parses.
 std::optional<double> cublasWorkspaceConfigBytes(std::string_view config);
+// cuBLASLt's workspace per handle under a torch release: its own 1 MiB, or none from 2.11, where cuBLASLt uses the
+// handle's cuBLAS workspace unless TORCH_CUBLASLT_UNIFIED_WORKSPACE=0 (pytorch/pytorch#168175).
+double cublasLtWorkspaceBytesFor(TorchVersion torch);
 
 // The caching allocator's own arithmetic, for tests and the Explain panel.
 double allocatorRoundedSize(double bytes); // round_size

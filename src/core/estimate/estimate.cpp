@@ -445,10 +445,9 @@ namespace {
 double frameworkOverheadBytes(const GpuSpec& gpu, const TrainingConfig& config)
 {
     const double overhead = config.overheadBytes ? *config.overheadBytes : gpu.overheadBytes();
-    // The GPU's figure holds the default cuBLAS workspace; another CUBLAS_WORKSPACE_CONFIG changes it, not the context.
-    if (!config.cublasWorkspaceBytes)
-        return overhead;
-    return std::max(0.0, overhead + *config.cublasWorkspaceBytes - defaultCublasWorkspaceBytes(gpu));
+    // The GPU's figure holds the default cuBLAS workspaces; another CUBLAS_WORKSPACE_CONFIG changes them, not the
+    // context.
+    return std::max(0.0, overhead + cublasWorkspaceChangeBytes(gpu, config));
 }
 
 MathUnit gemmUnit(const TrainingConfig& config)

@@ -111,8 +111,12 @@ namespace {
     {
         AllocatorSettings settings;
         settings.expandableSegments = config.expandableSegments;
-        // The framework overhead (frameworkOverheadBytes) holds the context and the cuBLAS workspace chosen.
+        // The framework overhead (frameworkOverheadBytes) holds the context and the cuBLAS workspaces chosen.
         settings.cublasWorkspaceBytes = config.cublasWorkspaceBytes.value_or(defaultCublasWorkspaceBytes(gpu));
+        settings.cublasLtWorkspaceBytes = cublasLtWorkspaceBytesFor(config.torch);
+        // On an H200 (torch 2.11) every training step holds one more 32 MiB workspace than the Python thread's
+        // (tests/data/measured, docs/accuracy.md 1.7).
+        settings.cublasHandles = kTrainingCublasHandles;
         settings.capacityBytes = capacityBytes;
         const NcclMemory nccl = ncclMemory(gpu, config);
         settings.ncclBytes = nccl.bytes;

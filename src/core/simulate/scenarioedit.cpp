@@ -166,8 +166,8 @@ namespace {
     void setOverhead(TrainingConfig& c, const GpuSpec* gpu, double shownBytes)
     {
         double base = shownBytes;
-        if (gpu && c.cublasWorkspaceBytes)
-            base -= *c.cublasWorkspaceBytes - defaultCublasWorkspaceBytes(*gpu);
+        if (gpu)
+            base -= cublasWorkspaceChangeBytes(*gpu, c);
         if (gpu && std::abs(units::toMiB(base - gpu->overheadBytes())) < 0.5)
             c.overheadBytes.reset();
         else
