@@ -30,6 +30,7 @@ private slots:
     void predictionHoldsToTheMeasurement_data();
     void predictionHoldsToTheMeasurement();
     void stepTimeAcrossGpuRuns();
+    void twoCublasWorkspacesBetweenThePasses();
 
 private:
     QList<double> m_stepErrors; // |predicted / measured - 1| of each CUDA file's step time
@@ -54,6 +55,20 @@ double itemisedSaved(const QString& file)
         : 0.0;
 }
 constexpr double kSavedNotItemised = 4288.0;
+
+// Probe 0.2.2 and before wrapped each block's forward in a checkpoint with transformers' cache left on (0.2.3 turns it
+// off, as gradient_checkpointing_enable makes transformers do): the checkpoint's recompute closure held the
+// DynamicCache, every layer's keys and values, from the forward pass into backward. Headroom models the checkpointing
+// users run, without the cache: GPT-2's copies of K and V at b8 x 512 in BF16 (2 x 12 x 8 x 512 x 768 x 2 B), Llama 3.2
+// 1B's FP32 keys after RoPE and BF16 values at b4 x 1024 (16 x 4 x 1024 x 512 x (4 + 2) B).
+double probeKeptCache(const QString& file)
+{
+    if (file.endsWith(QLatin1String("gpt2-cuda-b8-s512-bf16-ckpt-fused-fused.headroom-measured.json")))
+        return 2.0 * 12 * 8 * 512 * 768 * 2;
+    if (file.endsWith(QLatin1String("llama-3.2-1b-cuda-b4-s1024-bf16-ckpt-fused-fused.headroom-measured.json")))
+        return 16.0 * 4 * 1024 * 512 * (4 + 2);
+    return 0.0;
+}
 
 // The model presets that predict the next token (docs/accuracy.md 1.3's "label" column applies to them).
 bool causalLm(const QString& model)
@@ -107,21 +122,63 @@ void TestMeasuredFiles::predictionHoldsToTheMeasurement()
         return;
     }
     QVERIFY(diff.value(QStringLiteral("step_compared")).toBool());
-    auto within = [&](const char* key, double tolerance) {
+    // `itemised`: bytes the measurement holds for a reason named here, added to the prediction.
+    auto within = [&](const char* key, double tolerance, double itemised = 0.0) {
         const QJsonObject d = object(diff, key);
-        const double rel = d.value(QStringLiteral("relative")).toDouble();
+        const double rel = (d.value(QStringLiteral("difference")).toDouble() + itemised)
+            / d.value(QStringLiteral("measured")).toDouble();
         const QByteArray what = QByteArray(key) + ": predicted "
             + QByteArray::number(d.value(QStringLiteral("predicted")).toDouble(), 'g', 8) + ", measured "
             + QByteArray::number(d.value(QStringLiteral("measured")).toDouble(), 'g', 8) + " ("
             + QByteArray::number(rel * 100.0, 'f', 1) + " %)";
         QVERIFY2(!d.isEmpty() && std::abs(rel) <= tolerance, what.constData());
     };
-    // Checkpointed runs are the furthest under (GPT-2, Llama 3.2 1B and ViT-B/16 at 4.4-5.2 %), the others within
-    // 3 %; reserved, BERT with SDPA under autocast the furthest over (+11.3 %, docs/accuracy.md 1.6).
-    within("peak_allocated_bytes", 0.055);
+    // Every run within 1 %, but ViT-B/16 in BF16 (-2.1 %, and -3.4 % with checkpointing: not explained,
+    // docs/accuracy.md 1.7); reserved, BERT with SDPA under autocast the furthest over (+11.7 %).
+    const bool vitBf16 = file.contains(QLatin1String("vit-b-16-cuda")) && file.contains(QLatin1String("-bf16-"));
+    const double cache = probeKeptCache(file);
+    within("peak_allocated_bytes", vitBf16 ? 0.035 : 0.01, cache);
     within("peak_reserved_bytes", 0.12);
     within("step_seconds", 0.25);
     m_stepErrors << std::abs(object(diff, "step_seconds").value(QStringLiteral("relative")).toDouble());
+
+    // Between the passes only what lives for the whole step is allocated: parameters, gradients, optimizer states,
+    // the batch, the cuBLAS workspaces. Each phase's end within 20 MB (GPT-2 in FP32 after backward the furthest,
+    // -18.1 MB, not itemised), the checkpointed runs' cache itemised after forward; Llama 3.2 1B with checkpointing
+    // holds 64 MiB more there, 4 MiB a layer, not identified.
+    const bool llamaCkpt = file.contains(QLatin1String("llama-3.2-1b-cuda-b4-s1024-bf16-ckpt"));
+    for (const char* phase : { "after_forward", "after_backward", "after_optimizer_step" }) {
+        const QJsonObject d = object(object(diff, phase), "allocated_bytes");
+        QVERIFY2(!d.isEmpty(), phase);
+        const bool forward = QByteArray(phase) == "after_forward";
+        const double off = d.value(QStringLiteral("difference")).toDouble() + (forward ? cache : 0.0);
+        const double limit = forward && llamaCkpt ? 70e6 : 20e6;
+        QVERIFY2(std::abs(off) <= limit,
+                 qPrintable(QStringLiteral("%1: %2 B").arg(QLatin1String(phase)).arg(off, 0, 'f', 0)));
+    }
+}
+
+// The workspaces cuBLAS takes from the caching allocator, one per (handle, stream) (aten/src/ATen/cuda/
+// CublasHandlePool.cpp), seen where little else is: Llama 3.2 1B in FP32, whose 146 parameters are few, large tensors.
+// After backward the H200 held exactly what Headroom predicts with two 32 MiB workspaces (the Python thread's and
+// autograd's device thread's: torch/csrc/autograd/engine.cpp runs backward on its own thread per device) and no
+// cuBLASLt workspace of its own (torch 2.11 unifies them, pytorch/pytorch#168175). With one workspace the prediction
+// would be 32 MiB under; with cuBLASLt's own 1 MiB per handle, 2 MiB over.
+void TestMeasuredFiles::twoCublasWorkspacesBetweenThePasses()
+{
+    const QString file = QDir(kDir).filePath(
+        QStringLiteral("llama-3.2-1b-cuda-b4-s1024-fp32-nockpt-fused-fused.headroom-measured.json"));
+    const auto r = runHeadroom(
+        { QStringLiteral("estimate"), QStringLiteral("--measured"), file, QStringLiteral("--json") });
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(object(j, "pytorch").value(QStringLiteral("cublas_workspace_bytes")).toDouble(), 64.0 * 1024 * 1024);
+    for (const char* phase : { "after_backward", "after_optimizer_step" }) {
+        const QJsonObject d = object(object(object(j, "measured_difference"), phase), "allocated_bytes");
+        const double off = d.value(QStringLiteral("difference")).toDouble();
+        QVERIFY2(std::abs(off) <= 100e3,
+                 qPrintable(QStringLiteral("%1: %2 B").arg(QLatin1String(phase)).arg(off, 0, 'f', 0)));
+    }
 }
 
 // Issue 27's goal over the H200 runs: the step time within 10 % at the median (each run within 25 % above).

@@ -213,6 +213,7 @@ namespace {
             }
             m_allocated += m_blocks[std::size_t(id)].size;
             m_peakAllocated = std::max(m_peakAllocated, m_allocated);
+            m_phasePeakAllocated = std::max(m_phasePeakAllocated, m_allocated);
             return id;
         }
 
@@ -256,9 +257,22 @@ namespace {
             }
         }
         std::size_t blockCount() const { return m_blocks.size(); }
+        std::int64_t blockSize(int id) const { return m_blocks[std::size_t(id)].size; }
 
         std::int64_t peakAllocated() const { return m_peakAllocated; }
         std::int64_t peakReserved() const { return m_peakReserved; }
+        // What torch.cuda.memory_allocated and memory_reserved say now, and their highest since beginPhase() (as
+        // after torch.cuda.reset_peak_memory_stats).
+        PhaseMemory phaseMemory() const
+        {
+            return { double(m_allocated), double(m_reserved), double(m_phasePeakAllocated),
+                     double(m_phasePeakReserved) };
+        }
+        void beginPhase()
+        {
+            m_phasePeakAllocated = m_allocated;
+            m_phasePeakReserved = m_reserved;
+        }
         int segmentsAtPeak() const { return m_segmentsAtPeak; }
         bool outOfMemory() const { return m_outOfMemory; }
 
@@ -366,6 +380,7 @@ namespace {
         void reserve(std::int64_t bytes)
         {
             m_reserved += bytes;
+            m_phasePeakReserved = std::max(m_phasePeakReserved, m_reserved);
             if (m_reserved > m_peakReserved) {
                 m_peakReserved = m_reserved;
                 m_segmentsAtPeak = m_heldSegments;
@@ -446,6 +461,7 @@ namespace {
         int m_expandableSegment[2] = { -1, -1 };
         std::int64_t m_allocated = 0, m_peakAllocated = 0;
         std::int64_t m_reserved = 0, m_peakReserved = 0;
+        std::int64_t m_phasePeakAllocated = 0, m_phasePeakReserved = 0;
         int m_segmentsAtPeak = 0;
         int m_heldSegments = 0; // segments holding memory (size > 0); counting them at each new peak was quadratic
     };
@@ -627,17 +643,41 @@ namespace {
     // model frees (RealSteps).
     void replayIteration(CachingAllocator& a, const Schedule& s, const RealSteps& real, Copies& live,
                          const std::vector<double>& sizes, const std::vector<std::int64_t>& whole, double& requested,
-                         double& requestedPeak)
+                         double& requestedPeak, std::array<PhaseMemory, 3>& phases)
     {
+        // The memory at each phase's end, as the probe reads it (after_forward, after_backward, and after the
+        // optimizer's step, before zero_grad): with several micro-batches, the last one's, and the highest of their
+        // peaks.
+        int phase = -1;
+        phases = {};
+        double zeroGrad = 0.0; // gradients the optimizer phase frees: zero_grad, after the probe's reading
         auto release = [&](std::size_t b, int id) { // a copy of block b; -1: one of no bytes, -3: none
             if (id == -3)
                 return;
             requested -= sizes[b];
-            if (id >= 0)
-                a.release(id);
+            if (id < 0)
+                return;
+            if (s.blocks[b].category == MemoryCategory::Gradients && phase == int(Phase::Optimizer))
+                zeroGrad += double(a.blockSize(id));
+            a.release(id);
+        };
+        auto endPhase = [&] {
+            if (phase < 0)
+                return;
+            PhaseMemory& p = phases[std::size_t(phase)];
+            const PhaseMemory now = a.phaseMemory();
+            p = { now.allocatedBytes + zeroGrad, now.reservedBytes,
+                  std::max(p.peakAllocatedBytes, now.peakAllocatedBytes),
+                  std::max(p.peakReservedBytes, now.peakReservedBytes) };
+            zeroGrad = 0.0;
         };
         for (const StepRun& at : real.steps()) {
             const Step& st = s.steps[std::size_t(at.step)];
+            if (int(st.phase) != phase) {
+                endPhase();
+                phase = int(st.phase);
+                a.beginPhase();
+            }
             const std::int32_t* ev = s.events.data() + st.eventsBegin;
             for (std::int32_t k = 0; k < st.allocCount; ++k) {
                 const auto b = std::size_t(ev[k]);
@@ -664,6 +704,7 @@ namespace {
                 }
             }
         }
+        endPhase();
     }
 
     // Whose each allocator block is, for CachingAllocator::snapshot: a schedule block's copy (block + blocks x copy),
@@ -823,7 +864,7 @@ AllocatorEstimate replayCachingAllocator(const Schedule& s, const ResidentTensor
     }
     for (int iteration = 0; iteration < 3; ++iteration) {
         live.newIteration();
-        replayIteration(a, s, real, live, sizes, whole, requested, requestedPeak);
+        replayIteration(a, s, real, live, sizes, whole, requested, requestedPeak, out.phases);
         // A step that leaves the allocator as the one before it did is followed by the same step again: the figures
         // are those already reached (the planner replays thousands of layouts, most of them steady after one step).
         labelCopies(live, a.blockCount(), owner);

@@ -58,6 +58,14 @@ struct ResidentTensors {
     std::vector<double> bytes;
 };
 
+// The caching allocator's figures at the end of a phase of the step, and their highest during it.
+struct PhaseMemory {
+    double allocatedBytes = 0.0;     // torch.cuda.memory_allocated
+    double reservedBytes = 0.0;      // torch.cuda.memory_reserved
+    double peakAllocatedBytes = 0.0; // max_memory_allocated since the phase began
+    double peakReservedBytes = 0.0;  // max_memory_reserved
+};
+
 struct AllocatorEstimate {
     bool computed = false;
     double requestedPeakBytes = 0.0;   // the schedule's own peak: tensor sizes as requested
@@ -74,6 +82,9 @@ struct AllocatorEstimate {
     bool outOfMemory = false; // cudaMalloc failed even after the cached free segments were released
     bool expandableSegments = false;
     double capacityBytes = 0.0; // the GPU's memory the replay ran under (AllocatorSettings::capacityBytes)
+    // The last replayed step's forward pass, backward pass and optimizer step (by Phase), each to its end: what
+    // headroom-probe reads after each (.headroom-measured.json's memory.after_forward, ...).
+    std::array<PhaseMemory, 3> phases {};
 
     // The step completes: no cudaMalloc failed after the retry, and what the device holds is within its memory. The
     // one out-of-memory rule; the verdict, the searches, the fixes, the report and the window read it.

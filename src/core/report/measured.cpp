@@ -234,6 +234,19 @@ MeasuredComparison compareMeasured(const Estimate& e, const Measured& m, const A
     c.savedActivations = MeasuredDifference { e.components[index(MemoryCategory::Activations)] + c.savedWeightCopies,
                                               m.savedActivationBytes };
     c.stepSeconds = MeasuredDifference { e.stepSeconds, m.stepSeconds };
+    if (!a.computed)
+        return c;
+    const MeasuredMemory* measured[] = { &m.afterForward, &m.afterBackward, &m.afterOptimizerStep };
+    for (std::size_t k = 0; k < c.phases.size(); ++k) {
+        const PhaseMemory& p = a.phases[k];
+        const MeasuredMemory& q = *measured[k];
+        auto diff = [](double predicted, const std::optional<double>& v) {
+            return v ? std::optional<MeasuredDifference>(MeasuredDifference { predicted, *v }) : std::nullopt;
+        };
+        c.phases[k] = { diff(p.allocatedBytes, q.allocatedBytes), diff(p.reservedBytes, q.reservedBytes),
+                        diff(p.peakAllocatedBytes, q.peakAllocatedBytes),
+                        diff(p.peakReservedBytes, q.peakReservedBytes) };
+    }
     return c;
 }
 
@@ -305,6 +318,21 @@ std::string resultWithMeasuredToJson(const SimulationResult& r, const Measured& 
     diff["saved_activation_bytes"]["predicted_weight_copies"] = detail::integer(c.savedWeightCopies);
     diff["step_seconds"] = differenceJson(c.stepSeconds, false);
     diff["parameters"] = differenceJson({ r.estimate.parameters, m.parameters }, true);
+    const char* phaseNames[] = { "after_forward", "after_backward", "after_optimizer_step" };
+    for (std::size_t k = 0; k < c.phases.size(); ++k) {
+        const MeasuredComparison::Phase& p = c.phases[k];
+        auto opt = [](const std::optional<MeasuredDifference>& d) { return d ? differenceJson(*d, true) : json(); };
+        json phase = json::object();
+        for (const auto& [key, d] :
+             { std::pair { "allocated_bytes", &p.allocated }, std::pair { "reserved_bytes", &p.reserved },
+               std::pair { "peak_allocated_bytes", &p.peakAllocated },
+               std::pair { "peak_reserved_bytes", &p.peakReserved } }) {
+            if (*d)
+                phase[key] = opt(*d);
+        }
+        if (!phase.empty())
+            diff[phaseNames[k]] = phase;
+    }
     // The kernels whose saved dtypes the prediction follows, and whether its step time is that of the measured device.
     diff["kernels"] = r.estimate.config.kernels == KernelBackend::Cpu ? "cpu" : "cuda";
     diff["step_compared"] = !measuredOnCpu(m);

@@ -8,6 +8,7 @@
 #include "simulate.h"
 #include "trainingconfig.h"
 
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -99,6 +100,12 @@ struct MeasuredComparison {
     MeasuredDifference savedActivations;
     double savedWeightCopies = 0.0; // of savedActivations.predicted
     MeasuredDifference stepSeconds; // vs the predicted step time
+    // Each phase's end (after_forward, after_backward, after_optimizer_step, by Phase) against the replay's
+    // (AllocatorEstimate::phases), where both have it: allocated and reserved, and the phase's peaks (probe 0.2.2).
+    struct Phase {
+        std::optional<MeasuredDifference> allocated, reserved, peakAllocated, peakReserved;
+    };
+    std::array<Phase, 3> phases {};
 };
 MeasuredComparison compareMeasured(const Estimate& e, const Measured& m, const AllocatorEstimate& allocator = {});
 
