@@ -45,6 +45,32 @@ QByteArray tinyGpt2()
     return QJsonDocument(doc).toJson();
 }
 
+// BERT-base as its preset describes it, shrunk likewise (2 layers, hidden 64, 2 heads, vocab 1000, no dropout).
+QByteArray tinyBert()
+{
+    QFile f(kSource + QStringLiteral("/resources/models/bert-base.json"));
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("cannot read the BERT-base preset");
+    QJsonObject doc = QJsonDocument::fromJson(f.readAll()).object();
+    doc[QStringLiteral("id")] = QStringLiteral("tiny-bert");
+    doc[QStringLiteral("name")] = QStringLiteral("Tiny BERT (test)");
+    doc[QStringLiteral("default_sequence")] = 32;
+    QJsonObject t = doc[QStringLiteral("transformer")].toObject();
+    t[QStringLiteral("layers")] = 2;
+    t[QStringLiteral("hidden")] = 64;
+    t[QStringLiteral("heads")] = 2;
+    t[QStringLiteral("kv_heads")] = 2;
+    t[QStringLiteral("ffn")] = 256;
+    t[QStringLiteral("vocab")] = 1000;
+    t[QStringLiteral("max_positions")] = 64;
+    t[QStringLiteral("dropout")] = QJsonObject { { QStringLiteral("embedding"), 0.0 },
+                                                 { QStringLiteral("attention"), 0.0 },
+                                                 { QStringLiteral("hidden"), 0.0 },
+                                                 { QStringLiteral("ffn"), 0.0 } };
+    doc[QStringLiteral("transformer")] = t;
+    return QJsonDocument(doc).toJson();
+}
+
 bool write(const QString& path, const QByteArray& text)
 {
     QFile f(path);
@@ -74,6 +100,7 @@ private slots:
     void aloneTheFileGivesTheScenario();
     void aCudaFileNamesItsGpu();
     void probeRunsTorchvisionModels();
+    void probeTrainsLoraAdapters();
 };
 
 void TestProbe::probeOnCpuMatchesTheActivations()
@@ -339,6 +366,77 @@ void TestProbe::probeRunsTorchvisionModels()
     QVERIFY(refused.waitForFinished(120000));
     QCOMPARE(refused.exitCode(), 2);
     QVERIFY(refused.readAllStandardError().contains("checkpoints transformer blocks only"));
+}
+
+// Issue 28 item 4: the probe trains PEFT's LoRA adapters (through peft where it is importable, else through the
+// hf_reference transcription of PEFT's LoRA layer), writes what it trained into its scenario as a scenario file's
+// `finetune` object, and `--measured` estimates that: the frozen base saves what PEFT's forward makes it save, byte
+// for byte, and the parameter count includes the adapters (Σ r (d_in + d_out) over the adapted matrices).
+void TestProbe::probeTrainsLoraAdapters()
+{
+    if (!pythonImports(QStringLiteral("torch")))
+        QSKIP("/usr/bin/python3 cannot import torch (install python3-torch): the probe's CPU run is not tested");
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString model = dir.filePath(QStringLiteral("tiny-bert.json"));
+    const QString out = dir.filePath(QStringLiteral("lora.headroom-measured.json"));
+    QVERIFY(write(model, tinyBert()));
+    auto probe = [&](const QStringList& extra) {
+        QProcess p;
+        p.start(kPython,
+                QStringList { kSource + QStringLiteral("/tools/probe/headroom-probe"), QStringLiteral("--model"), model,
+                              QStringLiteral("--batch"), QStringLiteral("2"), QStringLiteral("--seq"),
+                              QStringLiteral("32"), QStringLiteral("--precision"), QStringLiteral("fp32"),
+                              QStringLiteral("--device"), QStringLiteral("cpu"), QStringLiteral("--steps"),
+                              QStringLiteral("2"), QStringLiteral("--no-profile"), QStringLiteral("--transcription"),
+                              QStringLiteral("--out"), out }
+                    + extra);
+        p.waitForFinished(300000);
+        return std::make_pair(p.exitCode(), p.readAllStandardError());
+    };
+    const auto [code, err] = probe({ QStringLiteral("--finetune"), QStringLiteral("lora"),
+                                     QStringLiteral("--lora-rank"), QStringLiteral("4"), QStringLiteral("--lora-alpha"),
+                                     QStringLiteral("8"), QStringLiteral("--lora-targets"),
+                                     QStringLiteral("query,value,dense") });
+    QVERIFY2(code == 0, err.constData());
+    QFile file(out);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject finetune = object(object(QJsonDocument::fromJson(file.readAll()).object(), "scenario"),
+                                        "finetune");
+    QCOMPARE(finetune.value(QStringLiteral("method")).toString(), QStringLiteral("lora"));
+    QCOMPARE(finetune.value(QStringLiteral("lora_rank")).toInt(), 4);
+
+    const QStringList scenario { QStringLiteral("estimate"), QStringLiteral("--model"),     model,
+                                 QStringLiteral("--batch"),  QStringLiteral("2"),           QStringLiteral("--seq"),
+                                 QStringLiteral("32"),       QStringLiteral("--precision"), QStringLiteral("fp32") };
+    const QStringList lora { QStringLiteral("--finetune"),     QStringLiteral("lora"),
+                             QStringLiteral("--lora-rank"),    QStringLiteral("4"),
+                             QStringLiteral("--lora-alpha"),   QStringLiteral("8"),
+                             QStringLiteral("--lora-targets"), QStringLiteral("query,value,dense") };
+    const auto r = runHeadroom(scenario + lora
+                               + QStringList { QStringLiteral("--measured"), out, QStringLiteral("--json") });
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+    // r (d_in + d_out) per adapted matrix, r = 4: per layer query and value 64 -> 64, the three `dense` (attention
+    // output 64 -> 64, intermediate 64 -> 256, output 256 -> 64); and the MLM head's transform.dense, 64 -> 64.
+    QCOMPARE(j.value(QStringLiteral("trainable_parameters")).toDouble(),
+             4.0 * (2 * (128 + 128 + 128 + 320 + 320) + 128));
+    const QJsonObject diff = object(j, "measured_difference");
+    QCOMPARE(object(diff, "parameters").value(QStringLiteral("difference")).toDouble(), 0.0);
+    QCOMPARE_GT(object(diff, "saved_activation_bytes").value(QStringLiteral("measured")).toDouble(), 1e5);
+    QCOMPARE(object(diff, "saved_activation_bytes").value(QStringLiteral("difference")).toDouble(), 0.0);
+    // Estimated as full training, the file is another scenario.
+    const auto full = runHeadroom(scenario + QStringList { QStringLiteral("--measured"), out });
+    QCOMPARE(full.code, 2);
+    QVERIFY2(full.err.contains(": scenario.finetune.method: the file measured lora"), full.err.constData());
+
+    // What the probe cannot run is refused, naming the option: QLoRA needs a checkpoint to quantize, DoRA needs peft.
+    const auto qlora = probe({ QStringLiteral("--finetune"), QStringLiteral("qlora") });
+    QCOMPARE(qlora.first, 2);
+    QVERIFY2(qlora.second.contains("--finetune qlora"), qlora.second.constData());
+    const auto dora = probe({ QStringLiteral("--finetune"), QStringLiteral("dora") });
+    QCOMPARE(dora.first, 2);
+    QVERIFY2(dora.second.contains("--finetune dora needs peft"), dora.second.constData());
 }
 
 QTEST_APPLESS_MAIN(TestProbe)

@@ -3,6 +3,7 @@
 #include "jsonreader.h"
 #include "report.h"
 #include "reportjson.h"
+#include "scenario.h"
 
 #include <nlohmann/json.hpp>
 
@@ -139,6 +140,8 @@ Expected<Measured> parseMeasured(std::string_view jsonText, std::string_view ori
             m.adamImpl = enumField(s, "adamw_impl", &adamImplFromString, "foreach, for-loop, fused");
         if (s.has("loop"))
             m.loop = enumField(s, "loop", &loopFromString, "keep-outputs, drop-outputs");
+        if (const auto f = s.objectOr("finetune"))
+            m.finetune = readFinetune(*f);
         const ObjectReader d = r.object("device");
         m.deviceType = d.string("type", 64);
         m.deviceName = d.stringOr("name", "", 500);
@@ -186,6 +189,7 @@ void applyMeasuredScenario(const Measured& m, TrainingConfig& c)
     c.optimizer = m.optimizer;
     c.adamImpl = m.adamImpl;
     c.loop = m.loop; // drop-outputs for every file the probe wrote before --loop
+    c.finetune = m.finetune;
     c.torch = torchVersionFromString(m.torchVersion).value_or(c.torch);
     c.transformers = measuredTransformers(m).value_or(c.transformers);
 }
@@ -217,6 +221,9 @@ std::optional<Error> checkMeasuredScenario(const Measured& m, const std::string&
         return differs("sequence_length", std::to_string(m.sequenceLength), std::to_string(c.sequenceLength));
     if (m.precision != c.precision)
         return differs("precision", std::string(toString(m.precision)), std::string(toString(c.precision)));
+    if (m.finetune.method != c.finetune.method)
+        return differs("finetune.method", std::string(toString(m.finetune.method)),
+                       std::string(toString(c.finetune.method)));
     return std::nullopt;
 }
 

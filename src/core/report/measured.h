@@ -45,6 +45,8 @@ struct Measured {
     AdamImpl adamImpl = AdamImpl::Foreach;
     // headroom-probe's loop: it dropped the outputs after the loss until it had --loop (all files before it).
     TrainingLoop loop = TrainingLoop::DropOutputs;
+    FinetuneConfig finetune; // probe 0.2.3's --finetune; full for every file before
+
     // Where and with what.
     std::string deviceType; // "cpu" or "cuda"
     std::string deviceName;

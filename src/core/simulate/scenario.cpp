@@ -48,27 +48,27 @@ namespace {
         r.fail(key, std::string("must be a ") + what + " release such as \"" + example + "\", got \"" + s + "\"");
     }
 
-    FinetuneConfig parseFinetune(const ObjectReader& r)
-    {
-        FinetuneConfig f;
-        f.method = enumField(r, "method", f.method, &finetuneFromString, "full, freeze, lora, dora, qlora");
-        f.loraRank = int(r.integerOr("lora_rank", f.loraRank, 1, kMaxLoraRank));
-        f.loraAlpha = r.numberOr("lora_alpha", f.loraAlpha, 1e-6, 1e6);
-        f.loraDropout = r.numberOr("lora_dropout", f.loraDropout, 0.0, 0.99);
-        f.frozenLayers = int(r.integerOr("frozen_layers", f.frozenLayers, -1, kMaxModelLayers));
-        if (r.has("lora_targets")) {
-            const json& a = r.array("lora_targets", 64);
-            for (std::size_t i = 0; i < a.size(); ++i) {
-                if (!a[i].is_string() || a[i].get_ref<const std::string&>().empty()
-                    || a[i].get_ref<const std::string&>().size() > 64)
-                    r.fail("lora_targets", "item " + std::to_string(i) + " must be a module name (1 to 64 characters)");
-                f.loraTargets.push_back(a[i].get<std::string>());
-            }
-        }
-        return f;
-    }
-
 } // namespace
+
+FinetuneConfig readFinetune(const ObjectReader& r)
+{
+    FinetuneConfig f;
+    f.method = enumField(r, "method", f.method, &finetuneFromString, "full, freeze, lora, dora, qlora");
+    f.loraRank = int(r.integerOr("lora_rank", f.loraRank, 1, kMaxLoraRank));
+    f.loraAlpha = r.numberOr("lora_alpha", f.loraAlpha, 1e-6, 1e6);
+    f.loraDropout = r.numberOr("lora_dropout", f.loraDropout, 0.0, 0.99);
+    f.frozenLayers = int(r.integerOr("frozen_layers", f.frozenLayers, -1, kMaxModelLayers));
+    if (r.has("lora_targets")) {
+        const json& a = r.array("lora_targets", 64);
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            if (!a[i].is_string() || a[i].get_ref<const std::string&>().empty()
+                || a[i].get_ref<const std::string&>().size() > 64)
+                r.fail("lora_targets", "item " + std::to_string(i) + " must be a module name (1 to 64 characters)");
+            f.loraTargets.push_back(a[i].get<std::string>());
+        }
+    }
+    return f;
+}
 
 std::optional<Error> validateConfig(const TrainingConfig& c, std::string_view origin)
 {
@@ -271,7 +271,7 @@ namespace {
         c.adamImpl = enumField(r, "adamw_impl", c.adamImpl, &adamImplFromString, "foreach, for-loop, fused");
         c.gradientAccumulation = int(r.integerOr("gradient_accumulation", 1, 1, 1 << 20));
         if (auto f = r.objectOr("finetune"))
-            c.finetune = parseFinetune(*f);
+            c.finetune = readFinetune(*f);
         c.task = enumField(r, "task", c.task, &taskFromString, "model, causal-lm, masked-lm, seq-cls, token-cls");
         c.numLabels = int(r.integerOr("num_labels", c.numLabels, 1, 1 << 20));
         if (r.has("overhead_mib"))

@@ -31,7 +31,14 @@ struct ScenarioDocument {
     std::string title;                      // optional, for reports and the window title
 };
 
+namespace detail {
+    class ObjectReader;
+}
+
 Expected<ScenarioDocument> parseScenario(std::string_view jsonText, std::string_view origin);
+// A scenario's `finetune` object (method, lora_rank, lora_alpha, lora_dropout, lora_targets, frozen_layers); also
+// the `scenario.finetune` of a measurement (measured.h). Throws the reader's failure naming the field.
+FinetuneConfig readFinetune(const detail::ObjectReader& r);
 std::string serializeScenario(const ScenarioDocument& doc);
 
 // Checks a configuration for values the simulator cannot take (a zero batch, ZeRO stage 5, ...).
