@@ -18,6 +18,11 @@ plus its steps at a fraction of the H200's peak, or the host floor); the runs ar
 its smallest, a middle and its largest batch in BF16 before the points between them and before the other precisions,
 and a run is started only while its estimate (scaled by how far the finished runs' estimates were off) fits the
 budget.
+
+`--grid finetune` (issue 28 item 4) runs LoRA and DoRA through peft (probe 0.2.3 `--finetune`): Llama 3.2 1B with
+adapters on q and v, on q, k, v and o, on every linear, with checkpointing, in FP32, and DoRA; the held-out shape of
+the issue (TinyLlama 1.1B, r 16 on q, k, v and o, BF16 autocast, 2,048 tokens); BERT-base and GPT-2 with PEFT's
+default targets. QLoRA needs a pretrained checkpoint to quantize, which the machine does not have.
 """
 
 import argparse
@@ -39,6 +44,17 @@ MODELS = [
     ("llama-3.2-1b", 4, 1024, "transformer"),
     ("resnet50", 64, 224, "cnn"),
     ("vit-b-16", 32, 224, "vit"),
+]
+# (model, micro batch, sequence, precision, checkpointing, (method, rank, alpha, targets)): --grid finetune.
+FINETUNE_RUNS = [
+    ("llama-3.2-1b", 4, 1024, "bf16", "none", ("lora", 16, 32, "q_proj,v_proj")),
+    ("tinyllama-1.1b", 4, 2048, "bf16", "none", ("lora", 16, 32, "q_proj,k_proj,v_proj,o_proj")),
+    ("llama-3.2-1b", 4, 1024, "bf16", "none", ("lora", 16, 32, "all-linear")),
+    ("bert-base", 16, 512, "bf16", "none", ("lora", 8, 8, "query,value")),
+    ("gpt2", 8, 512, "bf16", "none", ("lora", 8, 8, "c_attn")),
+    ("llama-3.2-1b", 4, 1024, "bf16", "full", ("lora", 16, 32, "q_proj,v_proj")),
+    ("llama-3.2-1b", 4, 1024, "bf16", "none", ("dora", 16, 32, "q_proj,v_proj")),
+    ("llama-3.2-1b", 4, 1024, "fp32", "none", ("lora", 16, 32, "q_proj,v_proj")),
 ]
 PRECISIONS = ("bf16", "fp16", "fp32")
 CHECKPOINTING = ("none", "full")
@@ -149,10 +165,18 @@ def time_runs(models, device, steps, torch_major, have_transformers):
     return out
 
 
-def name(model, batch, seq, precision, ckpt, attention, impl, device):
-    return "%s-%s-b%d-s%d-%s-%s-%s-%s.headroom-measured.json" % (model, device, batch, seq, precision,
-                                                                 "ckpt" if ckpt == "full" else "nockpt", attention,
-                                                                 impl)
+def name(model, batch, seq, precision, ckpt, attention, impl, device, finetune=()):
+    tag = "-%s-r%d-%s" % (finetune[0], finetune[1], finetune[3].replace(",", "+")) if finetune else ""
+    return "%s-%s-b%d-s%d-%s-%s-%s-%s%s.headroom-measured.json" % (model, device, batch, seq, precision,
+                                                                   "ckpt" if ckpt == "full" else "nockpt", attention,
+                                                                   impl, tag)
+
+
+def finetune_runs(smoke, have_transformers):
+    """--grid finetune's runs: SDPA attention (eager without transformers), foreach AdamW."""
+    chosen = [("bert-base", 1, 32, "fp32", "none", ("lora", 8, 8, "query,value"))] if smoke else FINETUNE_RUNS
+    attention = "fused" if have_transformers else "eager"
+    return [(None, m, b, s, p, c, attention, "foreach", f) for m, b, s, p, c, f in chosen]
 
 
 def main(argv=None):
@@ -165,8 +189,9 @@ def main(argv=None):
     ap.add_argument("--smoke", action="store_true", help="tiny sizes and two models: checks the grid's logic")
     ap.add_argument("--steps", type=int, default=4)
     ap.add_argument("--dry-run", action="store_true", help="print the runs in order with their estimates; run none")
-    ap.add_argument("--grid", choices=("memory", "time"), default="memory",
-                    help="memory: issue 9's grid (default); time: batch sweeps for the step-time model (issue 27)")
+    ap.add_argument("--grid", choices=("memory", "time", "finetune"), default="memory",
+                    help="memory: issue 9's grid (default); time: batch sweeps for the step-time model (issue 27); "
+                         "finetune: LoRA and DoRA runs (issue 28)")
     args = ap.parse_args(argv)
 
     import importlib.util
@@ -182,12 +207,14 @@ def main(argv=None):
             time_models = [("gpt2", 32, "transformer", (1, 2, 4), 124e6, 6 * 124e6 * 32),
                            ("resnet50", 64, "cnn", (1, 2, 4), 25.6e6, 3 * 4.09e9 / 12)]
         planned = time_runs(time_models, args.device, args.steps, version[0], have_transformers)
+    elif args.grid == "finetune":
+        planned = finetune_runs(args.smoke, have_transformers)
     else:
         planned = [(None,) + r for r in runs(models, args.device, version, have_transformers)]
     if args.dry_run:
         total = 0.0
         for r in planned:
-            file = name(*r[1:], args.device)
+            file = name(*r[1:8], args.device, *r[8:])
             if r[0] is not None:
                 fits = total + r[0] <= args.budget_seconds
                 total += r[0] if fits else 0.0
@@ -202,8 +229,10 @@ def main(argv=None):
            "budget_seconds": args.budget_seconds, "grid": args.grid,
            "ran": [], "failed": [], "not_started": []}
     off = []  # actual over estimated seconds of the finished runs
-    for estimate, model, batch, seq, precision, ckpt, attention, impl in planned:
-        file = name(model, batch, seq, precision, ckpt, attention, impl, args.device)
+    for r in planned:
+        estimate, model, batch, seq, precision, ckpt, attention, impl = r[:8]
+        finetune = r[8] if len(r) > 8 else ()
+        file = name(model, batch, seq, precision, ckpt, attention, impl, args.device, finetune)
         if args.smoke and len(log["ran"]) + len(log["failed"]) >= 6:
             log["not_started"].append(file)
             continue
@@ -217,6 +246,9 @@ def main(argv=None):
         cmd = [sys.executable, PROBE, "--model", model, "--batch", str(batch), "--seq", str(seq), "--precision",
                precision, "--checkpointing", ckpt, "--attention", attention, "--adamw-impl", impl, "--device",
                args.device, "--steps", str(args.steps), "--out", os.path.join(args.out, file)]
+        if finetune:
+            cmd += ["--finetune", finetune[0], "--lora-rank", str(finetune[1]), "--lora-alpha", str(finetune[2]),
+                    "--lora-targets", finetune[3]]
         t0 = time.monotonic()
         try:
             p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.run_timeout)
