@@ -121,7 +121,8 @@ public:
     TensorId mul(TensorId a, TensorId b, std::string_view label);
     TensorId dropout(TensorId x, double p, std::string_view label, bool inplace = false);
     TensorId cast(TensorId x, DType to, std::string_view label);
-    TensorId reduceMean(TensorId x, double keepFraction, std::string_view label); // output numel = x * keepFraction
+    TensorId reduceMean(TensorId x, double keepFraction, std::string_view label,
+                        bool savesInput = false); // output numel = x * keepFraction
     TensorId pool(TensorId x, double outNumelPerSample, double window, bool savesIndices, std::string_view label);
     std::vector<TensorId> split(TensorId x, std::span<const double> fractions, std::string_view label);
     // A new logical tensor over the same storage (view, reshape, permute). No operator is recorded.

@@ -374,7 +374,7 @@ TensorId GraphBuilder::dropout(TensorId x, double p, std::string_view label, boo
     return y;
 }
 
-TensorId GraphBuilder::reduceMean(TensorId x, double keepFraction, std::string_view label)
+TensorId GraphBuilder::reduceMean(TensorId x, double keepFraction, std::string_view label, bool savesInput)
 {
     const DType t = m_g.tensors[x].dtype;
     const double n = numel(x);
@@ -384,6 +384,8 @@ TensorId GraphBuilder::reduceMean(TensorId x, double keepFraction, std::string_v
     addInputs({ x });
     const TensorId y = newResult(fixed, n * keepFraction, t, grad(x));
     addOutputs({ y });
+    if (savesInput && grad(x))
+        addSaved({ x });
     finishOp(op, { sized(fixed, n), sized(fixed, n * p * (1.0 + keepFraction)) },
              { sized(fixed, n), sized(fixed, n * p * (1.0 + keepFraction)) });
     return y;

@@ -118,7 +118,10 @@ namespace detail {
         const DType inputType = b.tensor(x).dtype;
         const TensorId x32 = b.cast(x, DType::F32, name);
         const TensorId sq = b.unary(x32, UnaryFn::Square, name);
-        const TensorId var = b.reduceMean(sq, 1.0 / h, name);
+        // x.pow(2).mean(-1, keepdim=True): torch 1.13's MeanBackward1 keeps its input, for its sizes (derivatives.yaml
+        // mean.dim: sum_backward(grad, self.sizes(), ...)); torch 2 keeps only the sizes (self.sym_sizes()). Measured
+        // on torch 1.13: tools/hf_reference/results.json, mean_self_bytes_torch113_only.
+        const TensorId var = b.reduceMean(sq, 1.0 / h, name, cfg.torch < Release { 2, 0 });
         const TensorId eps = b.unary(var, UnaryFn::AddConstant, name);
         const TensorId r = b.unary(eps, UnaryFn::Rsqrt, name);
         const TensorId normed = b.mul(x32, r, name);
