@@ -282,8 +282,8 @@
         <translation>max_memory_allocated</translation>
     </message>
     <message>
-        <source>held from the first matmul: CUBLAS_WORKSPACE_CONFIG (default %1 here) plus cuBLASLt&apos;s 1 MiB; --cublas-workspace-config, scenario key cublas_workspace_mib</source>
-        <translation>自第一次矩阵乘起一直占用：CUBLAS_WORKSPACE_CONFIG（此处默认 %1）加上 cuBLASLt 的 1 MiB；--cublas-workspace-config，场景键 cublas_workspace_mib</translation>
+        <source>held from the first matmul, one for each thread that runs matmuls (the forward pass&apos;s and autograd&apos;s backward thread): CUBLAS_WORKSPACE_CONFIG (default %1 here) each, plus cuBLASLt&apos;s 1 MiB each before torch 2.11; --cublas-workspace-config, scenario key cublas_workspace_mib</source>
+        <translation>自第一次矩阵乘起一直占用，每个执行矩阵乘的线程各一份（前向传播的线程与 autograd 的反向线程）：每份为 CUBLAS_WORKSPACE_CONFIG（此处默认 %1），torch 2.11 之前另加 cuBLASLt 各自的 1 MiB；--cublas-workspace-config，场景键 cublas_workspace_mib</translation>
     </message>
     <message>
         <source>max_memory_reserved</source>

@@ -34,7 +34,7 @@ std::string allocatorTable(const AllocatorEstimate& a, double capacityBytes)
     std::snprintf(line, sizeof line, "  %-28s %12s   (tensors as the allocator sizes them, workspaces included)\n",
                   "max_memory_allocated", formatBytes(a.peakAllocatedBytes).c_str());
     out += line;
-    std::snprintf(line, sizeof line, "  %-28s %12s   (cuBLAS and cuBLASLt, held from the first matmul)\n",
+    std::snprintf(line, sizeof line, "  %-28s %12s   (one per thread that runs matmuls, held from its first)\n",
                   "  cuBLAS workspace", formatBytes(a.cublasWorkspaceBytes).c_str());
     out += line;
     if (a.convolutionSteps > 0) {

@@ -34,8 +34,9 @@ QString Explainer::allocator(const SimulationResult& r, const AllocatorEstimate&
                         "requests up to 1 MiB) would be left"))
                   .arg(formatBytes(a.requestedPeakBytes)))
         + row(tr("of it, the cuBLAS workspace"), formatBytes(a.cublasWorkspaceBytes),
-              tr("held from the first matmul: CUBLAS_WORKSPACE_CONFIG (default %1 here) plus cuBLASLt's 1 MiB; "
-                 "--cublas-workspace-config, scenario key cublas_workspace_mib")
+              tr("held from the first matmul, one for each thread that runs matmuls (the forward pass's and "
+                 "autograd's backward thread): CUBLAS_WORKSPACE_CONFIG (default %1 here) each, plus cuBLASLt's 1 MiB "
+                 "each before torch 2.11; --cublas-workspace-config, scenario key cublas_workspace_mib")
                   .arg(formatBytes(cublasDefault)));
     if (a.convolutionSteps > 0)
         rows += row(tr("of it, at a convolution, the cuDNN workspace"), formatBytes(a.cudnnWorkspaceBytes),
