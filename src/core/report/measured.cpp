@@ -328,14 +328,13 @@ std::string resultWithMeasuredToJson(const SimulationResult& r, const Measured& 
     const char* phaseNames[] = { "after_forward", "after_backward", "after_optimizer_step" };
     for (std::size_t k = 0; k < c.phases.size(); ++k) {
         const MeasuredComparison::Phase& p = c.phases[k];
-        auto opt = [](const std::optional<MeasuredDifference>& d) { return d ? differenceJson(*d, true) : json(); };
         json phase = json::object();
         for (const auto& [key, d] :
              { std::pair { "allocated_bytes", &p.allocated }, std::pair { "reserved_bytes", &p.reserved },
                std::pair { "peak_allocated_bytes", &p.peakAllocated },
                std::pair { "peak_reserved_bytes", &p.peakReserved } }) {
             if (*d)
-                phase[key] = opt(*d);
+                phase[key] = differenceJson(**d, true);
         }
         if (!phase.empty())
             diff[phaseNames[k]] = phase;
