@@ -181,9 +181,8 @@ namespace {
             return QStringLiteral("--measured: %1").arg(QString::fromStdString(e->toString()));
         if (measuredOnCpu(*m))
             r->scenario.config.kernels = KernelBackend::Cpu;
-        // The run's PyTorch, and its loop unless --loop says which loop to predict.
-        r->scenario.config.torch = torchVersionFromString(m->torchVersion).value_or(r->scenario.config.torch);
-        r->scenario.config.transformers = measuredTransformers(*m).value_or(r->scenario.config.transformers);
+        // The run's PyTorch and transformers, and its loop unless --loop says which loop to predict.
+        applyMeasuredReleases(*m, r->scenario.config);
         if (!loopGiven)
             r->scenario.config.loop = m->loop;
         return std::nullopt;

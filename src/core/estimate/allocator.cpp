@@ -657,7 +657,7 @@ namespace {
             requested -= sizes[b];
             if (id < 0)
                 return;
-            if (s.blocks[b].category == MemoryCategory::Gradients && phase == int(Phase::Optimizer))
+            if (phase == int(Phase::Optimizer) && s.blocks[b].category == MemoryCategory::Gradients)
                 zeroGrad += double(a.blockSize(id));
             a.release(id);
         };
@@ -822,8 +822,8 @@ AllocatorEstimate replayCachingAllocator(const Schedule& s, const ResidentTensor
 {
     AllocatorEstimate out;
     out.expandableSegments = settings.expandableSegments;
-    out.cublasWorkspaceBytes = double(std::max(1, settings.cublasHandles))
-        * (settings.cublasWorkspaceBytes + settings.cublasLtWorkspaceBytes);
+    const int handles = std::max(1, settings.cublasHandles);
+    out.cublasWorkspaceBytes = double(handles) * (settings.cublasWorkspaceBytes + settings.cublasLtWorkspaceBytes);
     const RealSteps real(s);
     out.convolutionSteps = int(std::count_if(real.steps().begin(), real.steps().end(), [&](const StepRun& at) {
         return s.steps[std::size_t(at.step)].convolution;
@@ -843,7 +843,7 @@ AllocatorEstimate replayCachingAllocator(const Schedule& s, const ResidentTensor
             requested += r;
         }
     }
-    for (int handle = 0; handle < std::max(1, settings.cublasHandles); ++handle) {
+    for (int handle = 0; handle < handles; ++handle) {
         for (double w : { settings.cublasWorkspaceBytes, settings.cublasLtWorkspaceBytes }) {
             if (w > 0.0)
                 a.allocate(bytesOf(w));

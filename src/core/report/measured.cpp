@@ -190,6 +190,11 @@ void applyMeasuredScenario(const Measured& m, TrainingConfig& c)
     c.adamImpl = m.adamImpl;
     c.loop = m.loop; // drop-outputs for every file the probe wrote before --loop
     c.finetune = m.finetune;
+    applyMeasuredReleases(m, c);
+}
+
+void applyMeasuredReleases(const Measured& m, TrainingConfig& c)
+{
     c.torch = torchVersionFromString(m.torchVersion).value_or(c.torch);
     c.transformers = measuredTransformers(m).value_or(c.transformers);
 }

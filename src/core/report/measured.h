@@ -79,6 +79,9 @@ DeviceMatch measuredDevice(const Catalog& catalog, const Measured& m);
 // The measured file's scenario into a configuration (the fields it has; the rest stay as `c` has them), and the
 // kernels whose saved dtypes it measured (measuredOnCpu).
 void applyMeasuredScenario(const Measured& m, TrainingConfig& c);
+// Of those, the PyTorch and transformers releases it ran, which an estimate of the measured scenario takes also when
+// the scenario comes from options (the rules that depend on them: sdpa.h, the key/value cache, the workspaces).
+void applyMeasuredReleases(const Measured& m, TrainingConfig& c);
 // The transformers release a measurement ran: its software.transformers, or, for the probe's CPU runs of the
 // tools/hf_reference transcriptions, the release they transcribe; none when the file does not say.
 std::optional<Release> measuredTransformers(const Measured& m);

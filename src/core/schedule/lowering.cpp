@@ -533,17 +533,15 @@ namespace {
         // Either loop holds the output, and the cache with it, to the end of the forward pass at least: the loss is
         // computed while `logits` is still a local of the model's forward (transformers' *ForCausalLM.forward
         // returns it beside the loss) or of the loop (`output = model(x); loss = loss_fn(output, y)`).
-        use(blockFor(g.modelOutput, -1), s.forwardEnd);
-        for (const TensorId t : g.cacheTensors)
-            use(blockFor(t, -1), s.forwardEnd);
-        if (cfg.loop != TrainingLoop::KeepOutputs)
-            return;
-        const auto last = static_cast<std::int32_t>(s.steps.size()) - 1;
-        if (last > s.forwardEnd) {
-            use(blockFor(g.modelOutput, -1), last);
+        auto holdTo = [&](std::int32_t step) {
+            use(blockFor(g.modelOutput, -1), step);
             for (const TensorId t : g.cacheTensors)
-                use(blockFor(t, -1), last);
-        }
+                use(blockFor(t, -1), step);
+        };
+        holdTo(s.forwardEnd);
+        const auto last = static_cast<std::int32_t>(s.steps.size()) - 1;
+        if (cfg.loop == TrainingLoop::KeepOutputs && last > s.forwardEnd)
+            holdTo(last);
     }
 
     void Lowerer::layerBuffers()
