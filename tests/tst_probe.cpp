@@ -18,16 +18,17 @@ namespace {
 const QString kSource = QStringLiteral(HEADROOM_SOURCE_DIR);
 const QString kPython = QStringLiteral("/usr/bin/python3");
 
-// GPT-2 as its preset describes it, shrunk (2 layers, hidden 64, vocab 1000) and without dropout: CPU dropout keeps
-// noise in the model dtype where CUDA keeps a 1-byte mask, so dropout would make CPU and CUDA kernels differ.
-QByteArray tinyGpt2()
+// A preset as it describes itself, shrunk (2 layers, hidden 64, 2 heads, vocab 1000) and without dropout: CPU
+// dropout keeps noise in the model dtype where CUDA keeps a 1-byte mask, so dropout would make CPU and CUDA kernels
+// differ.
+QByteArray tinyPreset(const char* preset, const QString& id, const QString& name)
 {
-    QFile f(kSource + QStringLiteral("/resources/models/gpt2.json"));
+    QFile f(kSource + QStringLiteral("/resources/models/") + QLatin1String(preset) + QStringLiteral(".json"));
     if (!f.open(QIODevice::ReadOnly))
-        qFatal("cannot read the GPT-2 preset");
+        qFatal("cannot read the %s preset", preset);
     QJsonObject doc = QJsonDocument::fromJson(f.readAll()).object();
-    doc[QStringLiteral("id")] = QStringLiteral("tiny-gpt2");
-    doc[QStringLiteral("name")] = QStringLiteral("Tiny GPT-2 (test)");
+    doc[QStringLiteral("id")] = id;
+    doc[QStringLiteral("name")] = name;
     doc[QStringLiteral("default_sequence")] = 32;
     QJsonObject t = doc[QStringLiteral("transformer")].toObject();
     t[QStringLiteral("layers")] = 2;
@@ -45,30 +46,10 @@ QByteArray tinyGpt2()
     return QJsonDocument(doc).toJson();
 }
 
-// BERT-base as its preset describes it, shrunk likewise (2 layers, hidden 64, 2 heads, vocab 1000, no dropout).
+QByteArray tinyGpt2() { return tinyPreset("gpt2", QStringLiteral("tiny-gpt2"), QStringLiteral("Tiny GPT-2 (test)")); }
 QByteArray tinyBert()
 {
-    QFile f(kSource + QStringLiteral("/resources/models/bert-base.json"));
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("cannot read the BERT-base preset");
-    QJsonObject doc = QJsonDocument::fromJson(f.readAll()).object();
-    doc[QStringLiteral("id")] = QStringLiteral("tiny-bert");
-    doc[QStringLiteral("name")] = QStringLiteral("Tiny BERT (test)");
-    doc[QStringLiteral("default_sequence")] = 32;
-    QJsonObject t = doc[QStringLiteral("transformer")].toObject();
-    t[QStringLiteral("layers")] = 2;
-    t[QStringLiteral("hidden")] = 64;
-    t[QStringLiteral("heads")] = 2;
-    t[QStringLiteral("kv_heads")] = 2;
-    t[QStringLiteral("ffn")] = 256;
-    t[QStringLiteral("vocab")] = 1000;
-    t[QStringLiteral("max_positions")] = 64;
-    t[QStringLiteral("dropout")] = QJsonObject { { QStringLiteral("embedding"), 0.0 },
-                                                 { QStringLiteral("attention"), 0.0 },
-                                                 { QStringLiteral("hidden"), 0.0 },
-                                                 { QStringLiteral("ffn"), 0.0 } };
-    doc[QStringLiteral("transformer")] = t;
-    return QJsonDocument(doc).toJson();
+    return tinyPreset("bert-base", QStringLiteral("tiny-bert"), QStringLiteral("Tiny BERT (test)"));
 }
 
 bool write(const QString& path, const QByteArray& text)
