@@ -34,9 +34,11 @@ namespace {
             + (2 * pw + 2 * s);
         switch (config.adamImpl) {
         case AdamImpl::Foreach:
-            // _multi_tensor_adam: the _foreach_sqrt allocates one state-sized temporary per parameter, all at once.
+            // _multi_tensor_adam: the _foreach_sqrt allocates one state-sized temporary per parameter, all at once
+            // (ForeachUnaryOp.cu: an empty_like of each tensor of the list, in its order).
             f.implementation = adamw ? "torch.optim.AdamW (foreach)" : "torch.optim.Adam (foreach)";
             f.tempBytes = s * params;
+            f.tempPerTensor = true;
             f.trafficBytes = params * unfused;
             f.kernels = 8;
             // torch/optim/adamw.py _multi_tensor_adamw: the step counters' add, the decay's mul, lerp, mul,

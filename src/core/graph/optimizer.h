@@ -14,6 +14,7 @@ struct OptimizerFootprint {
     double stateBytes = 0.0;         // moments / momentum / factored statistics, whole model
     double masterBytes = 0.0;        // FP32 master weights (MasterWeights style), whole model
     double tempBytes = 0.0;          // transient allocation during the step (foreach temporaries)
+    bool tempPerTensor = false;      // tempBytes is one tensor per trainable parameter, all alive at once
     double trafficBytes = 0.0;       // HBM bytes read + written by the step, whole model
     double flops = 0.0;              // arithmetic of the step, whole model
     int kernels = 1;                 // kernel launches (foreach / fused) for the launch-overhead floor

@@ -619,8 +619,17 @@ namespace {
         // Gradients stay until the optimizer has consumed them (zero_grad(set_to_none=True) frees them after).
         for (std::int32_t b : paramGrad)
             use(b, step);
-        if (s.optimizer.tempBytes > 0.0 && !cfg.offloadOptimizer)
-            use(newBlock(fixedAmount(s.optimizer.tempBytes * shard), MemoryCategory::Transient, step), step);
+        if (s.optimizer.tempBytes <= 0.0 || cfg.offloadOptimizer)
+            return;
+        if (s.optimizer.tempPerTensor && cfg.zeroStage == 0) { // ZeRO steps a flat partition: one tensor
+            for (const Parameter& p : g.params) {
+                if (p.trainable)
+                    use(newBlock(fixedAmount(p.numel * bytesPerElement(p.dtype)), MemoryCategory::Transient, step),
+                        step);
+            }
+            return;
+        }
+        use(newBlock(fixedAmount(s.optimizer.tempBytes * shard), MemoryCategory::Transient, step), step);
     }
 
     void Lowerer::finish()
