@@ -29,8 +29,8 @@ namespace {
 
     // The one fit rule (fitVerdict) on an estimate of `shown`: the caching allocator replayed over the step
     // lowered in full (every block, no repeats) under the GPU's memory decides whether it fits, and the largest
-    // micro-batch and the longest sequence (of `limiting`, the most loaded stage; when `sequence`) become the largest
-    // whose replay completes, searched down from the peak's answers.
+    // micro-batch and the longest sequence (of `limiting`, the most loaded stage, the sequence when `sequence`) become
+    // the largest whose replay completes, searched down from the peak's answers.
     AllocatorEstimate judge(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& shown,
                             const TrainingConfig& limiting, bool sequence, Estimate& e)
     {
@@ -39,9 +39,12 @@ namespace {
         e.fits = v.fits;
         e.fitDecidedBy = v.decidedBy;
         e.headroomBytes = v.freeBytes();
-        // At the current micro-batch the replay above is the search's answer when it completes.
-        if (!(v.fits && e.maxMicroBatch == shown.microBatch))
-            e.maxMicroBatch = replayMaxMicroBatch(model, gpu, shown, e.overheadBytes, e.capacityBytes, e.maxMicroBatch);
+        // The largest micro-batch is the job's, whichever stage is shown: the most loaded stage's. At the current
+        // micro-batch the replay above is the search's answer when it completes on that stage.
+        const bool limitingShown = shown.pipelineStage == limiting.pipelineStage;
+        if (!(limitingShown && v.fits && e.maxMicroBatch == shown.microBatch))
+            e.maxMicroBatch = replayMaxMicroBatch(model, gpu, limiting, e.overheadBytes, e.capacityBytes,
+                                                  e.maxMicroBatch);
         if (sequence && e.maxSequence > 0)
             e.maxSequence = replayMaxSequence(model, gpu, limiting, e.overheadBytes, e.capacityBytes, e.maxSequence);
         return a;
