@@ -210,10 +210,10 @@ namespace {
                                          : AllocatorEstimate {};
         out.verdict = fitVerdict(e.peakBytes, e.capacityBytes, out.allocator);
         for (RankSummary& rank : out.ranks) {
-            if (options.searches && rank.stage == shown.pipelineStage) {
+            if (options.searches && rank.stage == shown.pipelineStage)
                 rank.fits = e.fits;
-                rank.maxMicroBatch = e.maxMicroBatch;
-            }
+            if (options.searches && rank.stage == limiting.pipelineStage)
+                rank.maxMicroBatch = e.maxMicroBatch; // the replay's answer, searched on the most loaded stage
         }
         if (options.sweep) {
             const auto batches = sweepBatches(config.microBatch, e.maxMicroBatch);
