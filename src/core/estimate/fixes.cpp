@@ -287,11 +287,22 @@ std::vector<Fix> suggestFixes(const ModelSpec& model, const GpuSpec& gpu, const 
             fixes.push_back(std::move(t.fix));
     }
     std::optional<Fix> near;
-    if (auto c = sameGlobalBatch(config, current.maxMicroBatch)) {
+    std::int64_t largest = current.maxMicroBatch;
+    if (auto c = sameGlobalBatch(config, largest)) {
         Trial t = evaluateFix(model, gpu, overrides, current.peakBytes, { FixKind::SmallerMicroBatch }, *c, true);
+        // The largest micro-batch whose replay completes with these accumulation steps (`current`'s may be its
+        // peak's, or without them: the gradients then live through every micro-batch but the first), and the global
+        // batch kept under it.
+        if (t.maxMicroBatch < largest) {
+            largest = t.maxMicroBatch;
+            if (auto smaller = sameGlobalBatch(config, largest); smaller && smaller->microBatch != c->microBatch) {
+                c = smaller;
+                t = evaluateFix(model, gpu, overrides, current.peakBytes, { FixKind::SmallerMicroBatch }, *c, true);
+            }
+        }
         if (t.fix.savedBytes >= negligibleSaving(current.peakBytes))
             fixes.push_back(std::move(t.fix));
-        if (auto n = nearGlobalBatch(config, current.maxMicroBatch, c->microBatch)) {
+        if (auto n = nearGlobalBatch(config, largest, c->microBatch)) {
             Trial nt = evaluateFix(model, gpu, overrides, current.peakBytes, { FixKind::NearGlobalBatch }, *n, true);
             if (nt.fix.peakBytes < current.peakBytes)
                 near = std::move(nt.fix);
