@@ -639,11 +639,21 @@ namespace {
         std::vector<std::size_t> m_begin, m_size, m_base;
     };
 
+    // What the first training step allocates besides its tensors, in PyTorch's order: autograd's device thread takes
+    // its cuBLAS workspaces (one per handle, CublasHandlePool.cpp) at its first matmul, here the start of the first
+    // backward pass; torch.optim creates its states at the first step() (adamw.py `_init_group`: exp_avg and
+    // exp_avg_sq, zeros_like each parameter in turn), after the first forward and backward passes have cached their
+    // blocks. Each is allocated once and then cleared.
+    struct FirstStep {
+        std::vector<std::int64_t> backwardWorkspaces;
+        std::vector<double> states;
+    };
+
     // One training step's allocations and frees: every run of a repeated block, each free releasing the copy the real
-    // model frees (RealSteps).
+    // model frees (RealSteps); `first` (the first step only) adds FirstStep's at their phases.
     void replayIteration(CachingAllocator& a, const Schedule& s, const RealSteps& real, Copies& live,
                          const std::vector<double>& sizes, const std::vector<std::int64_t>& whole, double& requested,
-                         double& requestedPeak, std::array<PhaseMemory, 3>& phases)
+                         double& requestedPeak, std::array<PhaseMemory, 3>& phases, FirstStep* first)
     {
         // The memory at each phase's end, as the probe reads it (after_forward, after_backward, and after the
         // optimizer's step, before zero_grad): with several micro-batches, the last one's, and the highest of their
@@ -677,6 +687,18 @@ namespace {
                 endPhase();
                 phase = int(st.phase);
                 a.beginPhase();
+                if (first && st.phase == Phase::Backward) {
+                    for (const std::int64_t w : first->backwardWorkspaces)
+                        a.allocate(w);
+                    first->backwardWorkspaces.clear();
+                }
+                if (first && st.phase == Phase::Optimizer) {
+                    for (const double b : first->states) {
+                        a.allocate(bytesOf(b));
+                        requested += b;
+                    }
+                    first->states.clear();
+                }
             }
             const std::int32_t* ev = s.events.data() + st.eventsBegin;
             for (std::int32_t k = 0; k < st.allocCount; ++k) {
@@ -757,10 +779,14 @@ ResidentTensors residentTensors(const Graph& g, const Schedule& s, const Trainin
         spread(weights, false, 1);
     const double states = s.resident[index(MemoryCategory::OptimizerStates)].at(batch);
     const bool adam = c.optimizer == OptimizerKind::AdamW || c.optimizer == OptimizerKind::Adam;
-    if (flat && c.zeroStage >= 1)
-        r.bytes.push_back(states);
-    else
+    if (flat && c.zeroStage >= 1) {
+        r.bytes.push_back(states); // DeepSpeed's flat partitions, made when the engine is built
+    } else {
+        const std::size_t before = r.bytes.size();
         spread(states, true, adam ? 2 : 1);
+        r.atFirstStep.assign(r.bytes.begin() + std::ptrdiff_t(before), r.bytes.end());
+        r.bytes.resize(before);
+    }
     for (int k = 0; k < kMemoryCategoryCount; ++k) {
         if (k != index(MemoryCategory::Weights) && k != index(MemoryCategory::OptimizerStates)
             && s.resident[std::size_t(k)].at(batch) > 0.0)
@@ -843,10 +869,20 @@ AllocatorEstimate replayCachingAllocator(const Schedule& s, const ResidentTensor
             requested += r;
         }
     }
+    // The Python thread's workspaces before the first forward matmul; the others' and the states in the first step.
+    FirstStep first;
+    for (double r : residents.atFirstStep) {
+        if (bytesOf(r) > 0)
+            first.states.push_back(r);
+    }
     for (int handle = 0; handle < handles; ++handle) {
         for (double w : { settings.cublasWorkspaceBytes, settings.cublasLtWorkspaceBytes }) {
-            if (w > 0.0)
+            if (w <= 0.0)
+                continue;
+            if (handle == 0)
                 a.allocate(bytesOf(w));
+            else
+                first.backwardWorkspaces.push_back(bytesOf(w));
         }
     }
     requestedPeak = requested;
@@ -864,7 +900,8 @@ AllocatorEstimate replayCachingAllocator(const Schedule& s, const ResidentTensor
     }
     for (int iteration = 0; iteration < 3; ++iteration) {
         live.newIteration();
-        replayIteration(a, s, real, live, sizes, whole, requested, requestedPeak, out.phases);
+        replayIteration(a, s, real, live, sizes, whole, requested, requestedPeak, out.phases,
+                        iteration == 0 ? &first : nullptr);
         // A step that leaves the allocator as the one before it did is followed by the same step again: the figures
         // are those already reached (the planner replays thousands of layouts, most of them steady after one step).
         labelCopies(live, a.blockCount(), owner);

@@ -56,6 +56,10 @@ struct AllocatorSettings {
 // optimizer state is its own tensor.
 struct ResidentTensors {
     std::vector<double> bytes;
+    // The optimizer's states, which torch.optim creates in the first step() (adamw.py `_init_group`: zeros_like each
+    // parameter), after the first forward and backward passes; empty where the states are made up front with `bytes`
+    // (DeepSpeed's flat partitions, when the engine is built).
+    std::vector<double> atFirstStep;
 };
 
 // The caching allocator's figures at the end of a phase of the step, and their highest during it.
