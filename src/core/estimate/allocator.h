@@ -140,12 +140,16 @@ private:
 AllocatorEstimate replayStep(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config,
                              double overheadBytes, double capacityBytes, ReplayCache* cache = nullptr);
 // The largest micro-batch whose replay completes, at most `linearBest` (maxMicroBatch, the peak's answer: the replay
-// needs at least the peak): from it, down only while the replay fails (down by 1, 2, 4, ..., then bisected).
+// needs at least the peak): from it, down only while the replay fails (down by 1, 2, 4, ..., then bisected), and never
+// below `fitsAt`, a micro-batch whose replay is known to complete (the current one, when it fits: fragmentation makes
+// the replay's answer not monotonic, and the largest is then at least the one that fits).
 std::int64_t replayMaxMicroBatch(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config,
-                                 double overheadBytes, double capacityBytes, std::int64_t linearBest);
-// The longest sequence (or image side, in maxSequence's steps) whose replay completes, at most `linearBest`.
+                                 double overheadBytes, double capacityBytes, std::int64_t linearBest,
+                                 std::int64_t fitsAt = 0);
+// The same for the sequence length (in the model's steps of it: 1 token, a patch side, 32 pixels for a CNN).
 std::int64_t replayMaxSequence(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config,
-                               double overheadBytes, double capacityBytes, std::int64_t linearBest);
+                               double overheadBytes, double capacityBytes, std::int64_t linearBest,
+                               std::int64_t fitsAt = 0);
 
 // One tensor per parameter for the weights, and one per state for each trainable parameter's optimizer states
 // (two for the Adam family), scaled to the schedule's totals; a flat shard each under ZeRO over several ranks

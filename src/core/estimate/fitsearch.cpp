@@ -133,25 +133,27 @@ namespace {
         return a;
     }
 
-    // The largest k in [1, hi] with fits(k), given that fits fails above it and mostly holds below: down from hi by 1,
-    // 2, 4, ... until one fits, then bisected between that and the last that failed. 0 when k = 1 fails.
+    // The largest k in (lo, hi] with fits(k), given that fits fails above it and mostly holds below: down from hi by
+    // 1, 2, 4, ... until one fits, then bisected between that and the last that failed; `lo` (0, or a k known to fit)
+    // when none does.
     template <typename Fits>
-    std::int64_t largestDown(std::int64_t hi, Fits&& fits)
+    std::int64_t largestDown(std::int64_t hi, std::int64_t lo, Fits&& fits)
     {
-        if (hi < 1)
-            return 0;
+        lo = std::max<std::int64_t>(0, lo);
+        if (hi <= lo)
+            return std::max<std::int64_t>(lo, 0);
         if (fits(hi))
             return hi;
-        std::int64_t failed = hi, lo = 0;
+        std::int64_t failed = hi;
         for (std::int64_t stride = 1;; stride *= 2) {
-            const std::int64_t k = std::max<std::int64_t>(1, failed - stride);
+            const std::int64_t k = std::max(lo + 1, failed - stride);
+            if (k >= failed)
+                return lo;
             if (fits(k)) {
                 lo = k;
                 break;
             }
             failed = k;
-            if (k == 1)
-                return 0;
         }
         while (failed - lo > 1) {
             const std::int64_t mid = lo + (failed - lo) / 2;
@@ -204,14 +206,15 @@ AllocatorEstimate replayStep(const ModelSpec& model, const GpuSpec& gpu, const T
 }
 
 std::int64_t replayMaxMicroBatch(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config,
-                                 double overheadBytes, double capacityBytes, std::int64_t linearBest)
+                                 double overheadBytes, double capacityBytes, std::int64_t linearBest,
+                                 std::int64_t fitsAt)
 {
     if (linearBest < 1)
-        return 0;
+        return std::max<std::int64_t>(0, fitsAt);
     // The schedule does not depend on the micro-batch (scheduleKey): one lowering, one replay per candidate.
     const Graph g = buildGraph(model, config, GraphLayers::RepeatIdentical);
     const Schedule s = lowerTrainingStep(g, config);
-    return largestDown(linearBest, [&](std::int64_t b) {
+    return largestDown(linearBest, fitsAt, [&](std::int64_t b) {
         TrainingConfig c = config;
         c.microBatch = b;
         return replayOn(g, s, gpu, c, overheadBytes, capacityBytes).fits();
@@ -219,10 +222,10 @@ std::int64_t replayMaxMicroBatch(const ModelSpec& model, const GpuSpec& gpu, con
 }
 
 std::int64_t replayMaxSequence(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config,
-                               double overheadBytes, double capacityBytes, std::int64_t linearBest)
+                               double overheadBytes, double capacityBytes, std::int64_t linearBest, std::int64_t fitsAt)
 {
     const std::int64_t step = sequenceStep(model);
-    return step * largestDown(linearBest / step, [&](std::int64_t k) {
+    return step * largestDown(linearBest / step, fitsAt / step, [&](std::int64_t k) {
                TrainingConfig c = config;
                c.sequenceLength = k * step;
                return replayStep(model, gpu, c, overheadBytes, capacityBytes).fits();

@@ -41,12 +41,14 @@ namespace {
         e.headroomBytes = v.freeBytes();
         // The largest micro-batch is the job's, whichever stage is shown: the most loaded stage's. At the current
         // micro-batch the replay above is the search's answer when it completes on that stage.
-        const bool limitingShown = shown.pipelineStage == limiting.pipelineStage;
-        if (!(limitingShown && v.fits && e.maxMicroBatch == shown.microBatch))
+        // Where the current step fits there, the answers are at least its micro-batch and its sequence.
+        const bool limitingFits = shown.pipelineStage == limiting.pipelineStage && v.fits;
+        if (!(limitingFits && e.maxMicroBatch == shown.microBatch))
             e.maxMicroBatch = replayMaxMicroBatch(model, gpu, limiting, e.overheadBytes, e.capacityBytes,
-                                                  e.maxMicroBatch);
+                                                  e.maxMicroBatch, limitingFits ? shown.microBatch : 0);
         if (sequence && e.maxSequence > 0)
-            e.maxSequence = replayMaxSequence(model, gpu, limiting, e.overheadBytes, e.capacityBytes, e.maxSequence);
+            e.maxSequence = replayMaxSequence(model, gpu, limiting, e.overheadBytes, e.capacityBytes, e.maxSequence,
+                                              limitingFits ? shown.sequenceLength : 0);
         return a;
     }
 
