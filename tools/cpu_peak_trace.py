@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where a CPU training step's memory peaks, from torch.profiler's memory events (docs/accuracy.md 1.7, ViT-B/16).
 
-Runs one forward and backward of a torchvision model in FP32 on the CPU (no caching allocator: every allocation and
+Runs one forward and backward of a torchvision model on the CPU (FP32, or under CPU autocast) (no caching allocator: every allocation and
 free is an event), and prints the bytes alive at the end of the forward pass, the peak above them and the operators
 around it, to compare with `headroom estimate --timeline` for the same model, batch and torch release.
 
@@ -17,6 +17,7 @@ def main(argv=None):
     ap.add_argument("--batch", type=int, default=8)
     ap.add_argument("--side", type=int, default=224, help="image side in pixels")
     ap.add_argument("--around", type=int, default=12, help="events printed on each side of the peak")
+    ap.add_argument("--autocast", choices=["none", "bf16"], default="none", help="CPU autocast (default none: FP32)")
     args = ap.parse_args(argv)
     import torch
     import torchvision
@@ -27,8 +28,9 @@ def main(argv=None):
     x = torch.randn(args.batch, 3, args.side, args.side)
     y = torch.randint(0, 1000, (args.batch,))
     with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
-        out = model(x)
-        loss = torch.nn.functional.cross_entropy(out, y)
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=args.autocast == "bf16"):
+            out = model(x)
+            loss = torch.nn.functional.cross_entropy(out, y)
         del out
         with record_function("BACKWARD"):
             loss.backward()
