@@ -660,7 +660,8 @@ namespace {
         // peaks.
         int phase = -1;
         phases = {};
-        double zeroGrad = 0.0; // gradients the optimizer phase frees: zero_grad, after the probe's reading
+        double zeroGrad = 0.0;       // gradients the optimizer phase frees: zero_grad, after the probe's reading
+        std::vector<int> tensorList; // the optimizer's temporary list's blocks (Schedule::optimizerTempTensors)
         auto release = [&](std::size_t b, int id) { // a copy of block b; -1: one of no bytes, -3: none
             if (id == -3)
                 return;
@@ -704,11 +705,22 @@ namespace {
             for (std::int32_t k = 0; k < st.allocCount; ++k) {
                 const auto b = std::size_t(ev[k]);
                 requested += sizes[b];
+                if (std::int32_t(b) == s.optimizerTempBlock && !s.optimizerTempTensors.empty()) {
+                    for (const double t : s.optimizerTempTensors) // a list of tensors, allocated in turn
+                        tensorList.push_back(a.allocate(std::max<std::int64_t>(1, bytesOf(t))));
+                    live.push(b, -1);
+                    continue;
+                }
                 live.push(b, whole[b] > 0 ? a.allocate(whole[b]) : -1);
             }
             requestedPeak = std::max(requestedPeak, requested);
             for (std::int32_t k = st.allocCount; k < st.allocCount + st.freeCount; ++k) {
                 const auto b = std::size_t(ev[k]);
+                if (std::int32_t(b) == s.optimizerTempBlock) {
+                    for (const int id : tensorList)
+                        a.release(id);
+                    tensorList.clear();
+                }
                 switch (real.freeOf(b)) {
                 case RealSteps::Free::Latest:
                     release(b, live.popLatest(b));

@@ -275,6 +275,8 @@ namespace {
         const double gradBytesForOptimizer = s.trainableParameters > 0 ? gradientBytes / s.trainableParameters
                                                                        : gradElemBytes;
         s.optimizer = optimizerFootprint(g, cfg, plan.paramType, gradBytesForOptimizer);
+        s.optimizerTempBlock = -1; // optimizerStep() sets them
+        s.optimizerTempTensors.clear();
         const double shard = zero >= 1 ? zeroShard(1.0, expertTrainableShare) : 1.0;
         if (cfg.offloadOptimizer) {
             s.hostBytes = (s.optimizer.stateBytes + s.optimizer.masterBytes) * shard;
@@ -621,15 +623,15 @@ namespace {
             use(b, step);
         if (s.optimizer.tempBytes <= 0.0 || cfg.offloadOptimizer)
             return;
+        const std::int32_t temp = newBlock(fixedAmount(s.optimizer.tempBytes * shard), MemoryCategory::Transient, step);
+        use(temp, step);
         if (s.optimizer.tempPerTensor && cfg.zeroStage == 0) { // ZeRO steps a flat partition: one tensor
+            s.optimizerTempBlock = temp;
             for (const Parameter& p : g.params) {
                 if (p.trainable)
-                    use(newBlock(fixedAmount(p.numel * bytesPerElement(p.dtype)), MemoryCategory::Transient, step),
-                        step);
+                    s.optimizerTempTensors.push_back(p.numel * bytesPerElement(p.dtype));
             }
-            return;
         }
-        use(newBlock(fixedAmount(s.optimizer.tempBytes * shard), MemoryCategory::Transient, step), step);
     }
 
     void Lowerer::finish()

@@ -97,6 +97,10 @@ struct Schedule {
     double tokensPerSample = 1.0;
     DType gradientType = DType::F32;
     OptimizerFootprint optimizer;
+    // The optimizer's temporary block when it is a list of tensors (OptimizerFootprint::tempPerTensor): one block in
+    // the walk, each tensor's bytes in the allocator replay, which allocates them in turn and frees them together.
+    std::int32_t optimizerTempBlock = -1;
+    std::vector<double> optimizerTempTensors;
     double commBytesPerMicroBatch = 0.0; // per rank, collectives that run every micro-batch
     Linear tpCommBytesPerMicroBatch;     // per rank, tensor-parallel all-reduces of activations and their gradients
     double commBytesPerStep = 0.0;       // per rank, collectives that run once per optimizer step
