@@ -938,10 +938,10 @@ FitVerdict fitVerdict(double peakBytes, double capacityBytes, const AllocatorEst
     v.capacityBytes = capacityBytes;
     v.neededBytes = peakBytes;
     v.fits = peakBytes <= capacityBytes;
-    if (v.fits && replay.computed) {
+    if (replay.computed && (v.fits || replay.deviceBytes >= peakBytes)) {
         v.decidedBy = FitRule::Allocator;
         v.neededBytes = replay.deviceBytes;
-        v.fits = replay.fits();
+        v.fits = v.fits && replay.fits();
     }
     return v;
 }

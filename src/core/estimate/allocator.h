@@ -108,8 +108,10 @@ struct FitVerdict {
 };
 
 // The one answer to "does it fit?". A peak over the capacity does not fit (the replay holds at least the peak's
-// bytes); under it, the replay decides when it ran: fits when it completes (AllocatorEstimate::fits). Without a
-// replay (the window before its worker answers, the planner's first pass) the peak decides and says so.
+// bytes); under it, the replay decides when it ran: fits when it completes (AllocatorEstimate::fits). What the step
+// needs is the replay's reserved + context + NCCL whenever it ran (over the capacity too: the verdict's "over" is then
+// the PyTorch line's, not the peak's). Without a replay (the window before its worker answers, the planner's first
+// pass) the peak decides and says so.
 FitVerdict fitVerdict(double peakBytes, double capacityBytes, const AllocatorEstimate& replay);
 
 // Replays three steps of `schedule` at `microBatch`, after allocating `residents`. A schedule lowered with repeated
