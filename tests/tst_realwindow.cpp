@@ -35,6 +35,7 @@
 #include <QSlider>
 #include <QStyle>
 #include <QStyleOptionComboBox>
+#include <QTabBar>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -221,6 +222,7 @@ private slots:
     void chartsKeepTheirReadableSizeBesideDocks();
     void planPanelHasRoomAt1024_data();
     void planPanelHasRoomAt1024();
+    void shrunkWindowKeepsTheChartTabs();
 };
 
 void TestRealWindow::initTestCase()
@@ -807,4 +809,39 @@ void TestRealWindow::planPanelHasRoomAt1024()
 }
 
 QTEST_MAIN(TestRealWindow)
+// A window shrunk from 1024x768 (four charts, no tabs) to 860x640 (one chart) showed its one chart without the tabs
+// that lead to the other three: shown from inside the resize, the tab bar kept the zero height it had hidden. The
+// tabs must show whole whenever fewer than four charts do, and go when four do again.
+void TestRealWindow::shrunkWindowKeepsTheChartTabs()
+{
+    Language lang;
+    QVERIFY(lang.apply(QStringLiteral("en")));
+    Window w;
+    QVERIFY(w.window.applyScenario(defaultScenario()));
+    w.window.resize(1024, 768);
+    w.window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w.window));
+    settle();
+    auto* tabs = w.window.findChild<QTabBar*>(QStringLiteral("chartTabs"));
+    QVERIFY(tabs);
+    auto shownCharts = [&w] {
+        int n = 0;
+        for (const char* name : { "memoryChart", "sweepChart", "timelineChart", "rooflineChart" }) {
+            auto* chart = w.window.findChild<QWidget*>(QLatin1String(name));
+            n += chart && chart->isVisible() ? 1 : 0;
+        }
+        return n;
+    };
+    for (const QSize size : { QSize(860, 640), QSize(800, 600), QSize(1024, 768), QSize(860, 640) }) {
+        w.window.resize(size);
+        settle();
+        const int charts = shownCharts();
+        QVERIFY(charts >= 1);
+        const QByteArray where = QByteArray::number(size.width()) + 'x' + QByteArray::number(size.height());
+        QCOMPARE_EQ(tabs->isVisible(), charts < 4);
+        if (charts < 4)
+            QVERIFY2(tabs->height() >= tabs->sizeHint().height(), where.constData());
+    }
+}
+
 #include "tst_realwindow.moc"

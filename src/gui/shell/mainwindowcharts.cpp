@@ -278,7 +278,16 @@ void MainWindow::placeChartWidgets(const QList<QWidget*>& shown, int columns)
             break;
         }
     }
+    const bool shownOrHidden = m_chartTabs->isHidden() == tabs;
     m_chartTabs->setVisible(tabs);
+    if (shownOrHidden) {
+        // Shown from inside a resize, the results' layout has already been set: lay it out again once that is over,
+        // or the tabs keep the zero height they had hidden (a 1024x768 window resized to 860x640: no tabs).
+        QTimer::singleShot(0, m_ui->results, [layout = m_ui->resultsLayout] {
+            layout->invalidate();
+            layout->activate();
+        });
+    }
 }
 
 void MainWindow::showNextChartPair()
