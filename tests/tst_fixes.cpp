@@ -37,6 +37,7 @@ private slots:
     void everyChangeEarnsItsPlace();
     void negligibleSavingsAreNotOffered();
     void awkwardGlobalBatchGetsANearAlternative();
+    void nearAlternativeOfOneStepSaysNoAccumulation();
 };
 
 void TestFixes::suggestionsMakeItFit_data()
@@ -230,4 +231,20 @@ void TestFixes::awkwardGlobalBatchGetsANearAlternative()
 }
 
 QTEST_APPLESS_MAIN(TestFixes)
+// The near alternative of a global batch of 13 where 12 fits is micro-batch 12 alone: "12 x 1 accumulation steps" read
+// as a plural of one (the window's walk at the QLoRA example's micro-batch 13).
+void TestFixes::nearAlternativeOfOneStepSaysNoAccumulation()
+{
+    Fix f;
+    f.kind = FixKind::NearGlobalBatch;
+    f.changes = { FixKind::NearGlobalBatch };
+    f.config.microBatch = 12;
+    f.config.gradientAccumulation = 1;
+    QCOMPARE(QString::fromStdString(describeFix(f)),
+             QStringLiteral("micro-batch 12 without accumulation (global batch 12)"));
+    f.config.gradientAccumulation = 2;
+    QCOMPARE(QString::fromStdString(describeFix(f)),
+             QStringLiteral("micro-batch 12 x 2 accumulation steps (global batch 24)"));
+}
+
 #include "tst_fixes.moc"

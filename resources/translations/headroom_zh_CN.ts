@@ -1541,6 +1541,10 @@
         <translation>微批次 %1，梯度累积 %2 步（全局批次 %3）</translation>
     </message>
     <message>
+        <source>Micro-batch %1 without accumulation (global batch %1)</source>
+        <translation>微批次 %1，不做梯度累积（全局批次 %1）</translation>
+    </message>
+    <message>
         <source>What-if set in the window</source>
         <translation>在窗口中设置的假设值</translation>
     </message>

@@ -440,9 +440,11 @@ std::string describeFix(const Fix& fix)
                 + std::to_string(fix.config.gradientAccumulation) + " accumulation steps";
             break;
         case FixKind::NearGlobalBatch:
-            s += "micro-batch " + std::to_string(fix.config.microBatch) + " x "
-                + std::to_string(fix.config.gradientAccumulation) + " accumulation steps (global batch "
-                + std::to_string(fix.config.microBatch * fix.config.gradientAccumulation) + ")";
+            s += "micro-batch " + std::to_string(fix.config.microBatch)
+                + (fix.config.gradientAccumulation == 1
+                       ? std::string(" without accumulation")
+                       : " x " + std::to_string(fix.config.gradientAccumulation) + " accumulation steps")
+                + " (global batch " + std::to_string(fix.config.microBatch * fix.config.gradientAccumulation) + ")";
             break;
         case FixKind::PureBf16:
             s += "pure BF16";

@@ -364,6 +364,8 @@ QString Labels::change(FixKind kind, const TrainingConfig& config)
     case FixKind::SmallerMicroBatch:
         return tr("Micro-batch %1 with %2 accumulation steps").arg(c.microBatch).arg(c.gradientAccumulation);
     case FixKind::NearGlobalBatch:
+        if (c.gradientAccumulation == 1)
+            return tr("Micro-batch %1 without accumulation (global batch %1)").arg(c.microBatch);
         return tr("Micro-batch %1 with %2 accumulation steps (global batch %3)")
             .arg(c.microBatch)
             .arg(c.gradientAccumulation)
