@@ -316,7 +316,11 @@ void MemoryChartView::placeCapacityLabel()
     // Measured, not set, until its place is known: setting the text twice on every tick re-lays out the item twice.
     const QFontMetricsF fm(m_capacityLabel->font());
     const QString key = tr("- - %1").arg(m_capacityText);
-    const QSizeF size(fm.horizontalAdvance(m_capacityText), fm.height());
+    // The height the item draws (its text, or the key: the same characters), which a fallback font's taller glyphs
+    // make more than the font's own (Chinese: 16 px for 12.8, and "容量 12.0 GiB" sat on the line it labels).
+    const qreal height = std::max(fm.height(),
+                                  m_capacityLabel->text().isEmpty() ? 0.0 : m_capacityLabel->boundingRect().height());
+    const QSizeF size(fm.horizontalAdvance(m_capacityText), height);
     const QPointF right = c->mapToPosition(QPointF(2.5, m_capacityBytes / kGiB), m_capacity);
     const qreal above = right.y() - size.height() - 2.0, below = right.y() + 2.0;
     QList<qreal> xs { right.x() - size.width() - 2.0, plot.left() + 2.0 };
@@ -338,7 +342,7 @@ void MemoryChartView::placeCapacityLabel()
             }
         }
     }
-    const QSizeF keySize(fm.horizontalAdvance(key), fm.height());
+    const QSizeF keySize(fm.horizontalAdvance(key), height);
     QPointF chosen(plot.right() - keySize.width() - 2.0, plot.top() + 2.0);
     for (const qreal x : { plot.right() - keySize.width() - 2.0, plot.left() + 2.0 }) {
         if (clear(QRectF(QPointF(x, plot.top() + 2.0), keySize))) {
