@@ -301,17 +301,30 @@ void TimelineView::placeLabels()
     };
     setTextIfChanged(m_peakLabel, fitted(plot.width() - 4.0));
     QRectF br = m_peakLabel->boundingRect();
+    // Off the capacity line where it would run through the text: just above it or just under it, whichever keeps
+    // the label nearer the peak and clear of the phase names and the plot's bottom.
+    const double line = c->mapToPosition(m_capacity->at(0), m_capacity).y();
+    auto offTheLine = [&](double y) {
+        if (y > line + 1.0 || y + br.height() < line - 1.0)
+            return y;
+        const double above = line - br.height() - 2.0, below = line + 2.0;
+        const bool aboveFits = above >= labelsBottom + 2.0, belowFits = below + br.height() <= plot.bottom();
+        const double centre = peak.y() - br.height() / 2.0;
+        if (aboveFits && (!belowFits || std::abs(above - centre) <= std::abs(below - centre)))
+            return above;
+        return belowFits ? below : y;
+    };
     if (labelsBottom + 2.0 + br.height() <= peak.y() - gap) {
         m_peakLabel->setPos(std::clamp(peak.x() - br.width() / 2.0, plot.left(),
                                        std::max(plot.left(), plot.right() - br.width())),
-                            peak.y() - br.height() - gap);
+                            offTheLine(peak.y() - br.height() - gap));
     } else {
         const bool right = plot.right() - peak.x() >= peak.x() - plot.left();
         const double room = (right ? plot.right() - peak.x() : peak.x() - plot.left()) - gap - 2.0;
         setTextIfChanged(m_peakLabel, fitted(room));
         br = m_peakLabel->boundingRect();
         m_peakLabel->setPos(right ? peak.x() + gap : peak.x() - gap - br.width(),
-                            std::max(labelsBottom + 2.0, peak.y() - br.height() / 2.0));
+                            offTheLine(std::max(labelsBottom + 2.0, peak.y() - br.height() / 2.0)));
     }
     placeLengthLabel();
 }
