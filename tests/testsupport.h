@@ -5,8 +5,12 @@
 #include "catalogloader.h"
 #include "estimate.h"
 #include "modelspec.h"
+#include "scenario.h"
 
+#include <QFile>
 #include <QTest>
+
+#include <string_view>
 
 namespace headroom::test {
 
@@ -36,6 +40,19 @@ inline const GpuSpec& gpu(const char* id)
     if (!g)
         qFatal("missing GPU %s", id);
     return *g;
+}
+
+// One of the example scenarios the window opens (resources/scenarios/), as its file says it.
+inline Scenario exampleScenario(const char* file)
+{
+    QFile f(QStringLiteral(HEADROOM_SOURCE_DIR "/resources/scenarios/") + QLatin1String(file));
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("cannot read the example %s", file);
+    const QByteArray text = f.readAll();
+    auto doc = parseScenario(std::string_view(text.constData(), std::size_t(text.size())), file);
+    if (!doc)
+        qFatal("the example %s does not parse", file);
+    return doc->scenario;
 }
 
 // Options for a test that reads the peak, the components or the time of an estimate: no search for the longest

@@ -94,14 +94,7 @@ AllocatorEstimate replay(const std::vector<double>& ops, bool expandable = false
 // The QLoRA example the issue reports (resources/scenarios/09-llama-2-7b-qlora.headroom.json) at `microBatch`.
 Scenario qloraExample(std::int64_t microBatch)
 {
-    QFile f(QStringLiteral(HEADROOM_SOURCE_DIR "/resources/scenarios/09-llama-2-7b-qlora.headroom.json"));
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("cannot read the QLoRA example");
-    const QByteArray text = f.readAll();
-    auto doc = parseScenario(std::string_view(text.constData(), std::size_t(text.size())), "example");
-    if (!doc)
-        qFatal("the QLoRA example does not parse");
-    Scenario s = doc->scenario;
+    Scenario s = test::exampleScenario("09-llama-2-7b-qlora.headroom.json");
     s.config.microBatch = microBatch;
     // As issue 28 measured it: the loop that frees the logits after the loss (HF Trainer, the probe).
     s.config.loop = TrainingLoop::DropOutputs;

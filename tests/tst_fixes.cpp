@@ -8,8 +8,6 @@
 #include "simulate.h"
 #include "testsupport.h"
 
-#include <QFile>
-
 #include <algorithm>
 
 using namespace headroom;
@@ -161,12 +159,7 @@ void TestFixes::everyChangeEarnsItsPlace()
 // saves less than 8 MiB or 1 % of the peak is not offered alone.
 void TestFixes::negligibleSavingsAreNotOffered()
 {
-    QFile file(QStringLiteral(HEADROOM_SOURCE_DIR "/resources/scenarios/09-llama-2-7b-qlora.headroom.json"));
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    const QByteArray text = file.readAll();
-    auto doc = parseScenario(std::string_view(text.constData(), std::size_t(text.size())), "example");
-    QVERIFY(doc);
-    Scenario s = doc->scenario;
+    Scenario s = test::exampleScenario("09-llama-2-7b-qlora.headroom.json");
     s.config.microBatch = 24;
     const auto r = simulate(test::catalog(), s, SimulateOptions {});
     QVERIFY(r);

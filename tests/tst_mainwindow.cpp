@@ -12,9 +12,9 @@
 #include "memorychartview.h"
 #include "pickersearch.h"
 #include "rooflineview.h"
-#include "scenario.h"
 #include "scenariohistory.h"
 #include "simulationcontroller.h"
+#include "testsupport.h"
 #include "timelineview.h"
 
 #include "verdictwidget.h"
@@ -807,12 +807,7 @@ void TestMainWindow::nothingFitsSaysNone()
 // label was centred on the peak's height, and the capacity line ran through its text (the window's walk).
 void TestMainWindow::timelinePeakLabelOffTheCapacityLine()
 {
-    QFile f(QStringLiteral(HEADROOM_SOURCE_DIR "/resources/scenarios/09-llama-2-7b-qlora.headroom.json"));
-    QVERIFY(f.open(QIODevice::ReadOnly));
-    const QByteArray text = f.readAll();
-    auto doc = parseScenario(std::string_view(text.constData(), std::size_t(text.size())), "example");
-    QVERIFY(doc);
-    Scenario s = doc->scenario;
+    Scenario s = headroom::test::exampleScenario("09-llama-2-7b-qlora.headroom.json");
     s.config.microBatch = 16;
     m_window->resize(1024, 768); // where the walk saw it: four charts, each small
     QVERIFY(m_window->applyScenario(s));
