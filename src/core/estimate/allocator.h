@@ -144,7 +144,8 @@ AllocatorEstimate replayStep(const ModelSpec& model, const GpuSpec& gpu, const T
 // The largest micro-batch whose replay completes, at most `linearBest` (maxMicroBatch, the peak's answer: the replay
 // needs at least the peak): from it, down only while the replay fails (down by 1, 2, 4, ..., then bisected), and never
 // below `fitsAt`, a micro-batch whose replay is known to complete (the current one, when it fits: fragmentation makes
-// the replay's answer not monotonic, and the largest is then at least the one that fits).
+// the replay's answer not monotonic, and the largest is then at least the one that fits; it is the answer, with no
+// lowering, where the peak's is no larger).
 std::int64_t replayMaxMicroBatch(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config,
                                  double overheadBytes, double capacityBytes, std::int64_t linearBest,
                                  std::int64_t fitsAt = 0);

@@ -141,7 +141,7 @@ namespace {
     {
         lo = std::max<std::int64_t>(0, lo);
         if (hi <= lo)
-            return std::max<std::int64_t>(lo, 0);
+            return lo;
         if (fits(hi))
             return hi;
         std::int64_t failed = hi;
@@ -209,7 +209,8 @@ std::int64_t replayMaxMicroBatch(const ModelSpec& model, const GpuSpec& gpu, con
                                  double overheadBytes, double capacityBytes, std::int64_t linearBest,
                                  std::int64_t fitsAt)
 {
-    if (linearBest < 1)
+    // Nothing above the micro-batch known to fit to search (the current one, already the peak's answer): no lowering.
+    if (linearBest <= std::max<std::int64_t>(0, fitsAt))
         return std::max<std::int64_t>(0, fitsAt);
     // The schedule does not depend on the micro-batch (scheduleKey): one lowering, one replay per candidate.
     const Graph g = buildGraph(model, config, GraphLayers::RepeatIdentical);

@@ -173,9 +173,8 @@ namespace {
         if (replay) {
             const AllocatorEstimate a = replayStep(model, gpu, c, e.overheadBytes, e.capacityBytes);
             t.fix.fits = fitVerdict(e.peakBytes, e.capacityBytes, a).fits;
-            if (!(t.fix.fits && t.maxMicroBatch == c.microBatch))
-                t.maxMicroBatch = replayMaxMicroBatch(model, gpu, c, e.overheadBytes, e.capacityBytes, t.maxMicroBatch,
-                                                      t.fix.fits ? c.microBatch : 0);
+            t.maxMicroBatch = replayMaxMicroBatch(model, gpu, c, e.overheadBytes, e.capacityBytes, t.maxMicroBatch,
+                                                  t.fix.fits ? c.microBatch : 0);
         }
         return t;
     }

@@ -39,13 +39,11 @@ namespace {
         e.fits = v.fits;
         e.fitDecidedBy = v.decidedBy;
         e.headroomBytes = v.freeBytes();
-        // The largest micro-batch is the job's, whichever stage is shown: the most loaded stage's. At the current
-        // micro-batch the replay above is the search's answer when it completes on that stage.
-        // Where the current step fits there, the answers are at least its micro-batch and its sequence.
+        // The largest micro-batch is the job's, whichever stage is shown: the most loaded stage's. Where the current
+        // step fits there (the replay above), the answers are at least its micro-batch and its sequence.
         const bool limitingFits = shown.pipelineStage == limiting.pipelineStage && v.fits;
-        if (!(limitingFits && e.maxMicroBatch == shown.microBatch))
-            e.maxMicroBatch = replayMaxMicroBatch(model, gpu, limiting, e.overheadBytes, e.capacityBytes,
-                                                  e.maxMicroBatch, limitingFits ? shown.microBatch : 0);
+        e.maxMicroBatch = replayMaxMicroBatch(model, gpu, limiting, e.overheadBytes, e.capacityBytes, e.maxMicroBatch,
+                                              limitingFits ? shown.microBatch : 0);
         if (sequence && e.maxSequence > 0)
             e.maxSequence = replayMaxSequence(model, gpu, limiting, e.overheadBytes, e.capacityBytes, e.maxSequence,
                                               limitingFits ? shown.sequenceLength : 0);
