@@ -72,6 +72,15 @@ double probeKeptCache(const QString& file)
     return 0.0;
 }
 
+// `headroom estimate --measured FILE --json`'s measured_difference for a file of tests/data/measured/ (empty when the
+// command fails, which the figures read from it then show).
+QJsonObject measuredDifference(const char* file)
+{
+    const auto r = runHeadroom({ QStringLiteral("estimate"), QStringLiteral("--measured"),
+                                 QDir(kDir).filePath(QLatin1String(file)), QStringLiteral("--json") });
+    return object(QJsonDocument::fromJson(r.out).object(), "measured_difference");
+}
+
 // How far a CUDA file's max_memory_reserved may be from the replay's (issue 28: 5 %), with the runs beyond it named.
 // The replay runs the first step in PyTorch's order (allocator.cpp FirstStep), so what it caches decides the later
 // steps' segments: BERT with checkpointing, +17.6 %: from its second step the replay takes one more 1 GB segment for
@@ -213,10 +222,7 @@ void TestMeasuredFiles::twoCublasWorkspacesBetweenThePasses()
 void TestMeasuredFiles::foreachTemporariesOneTensorEach()
 {
     auto reserved = [](const char* name) {
-        const auto r = runHeadroom({ QStringLiteral("estimate"), QStringLiteral("--measured"),
-                                     QDir(kDir).filePath(QLatin1String(name)), QStringLiteral("--json") });
-        const QJsonObject d = object(object(QJsonDocument::fromJson(r.out).object(), "measured_difference"),
-                                     "peak_reserved_bytes");
+        const QJsonObject d = object(measuredDifference(name), "peak_reserved_bytes");
         return std::pair(d.value(QStringLiteral("predicted")).toDouble(),
                          d.value(QStringLiteral("measured")).toDouble());
     };
@@ -239,16 +245,12 @@ void TestMeasuredFiles::foreachTemporariesOneTensorEach()
 // 9.6 % less than the H200 did and GPT-2 in FP32 held 18.1 MB less after backward.
 void TestMeasuredFiles::firstStepInPyTorchsOrder()
 {
-    auto difference = [](const char* name) {
-        const auto r = runHeadroom({ QStringLiteral("estimate"), QStringLiteral("--measured"),
-                                     QDir(kDir).filePath(QLatin1String(name)), QStringLiteral("--json") });
-        return object(QJsonDocument::fromJson(r.out).object(), "measured_difference");
-    };
-    const QJsonObject bert = difference("bert-base-cuda-b16-s512-fp32-nockpt-fused-fused.headroom-measured.json");
+    const QJsonObject bert = measuredDifference(
+        "bert-base-cuda-b16-s512-fp32-nockpt-fused-fused.headroom-measured.json");
     const QJsonObject reserved = object(bert, "peak_reserved_bytes");
     QCOMPARE(reserved.value(QStringLiteral("measured")).toDouble(), 10666115072.0);
     QCOMPARE_LE(std::abs(reserved.value(QStringLiteral("relative")).toDouble()), 0.01);
-    const QJsonObject gpt2 = difference("gpt2-cuda-b8-s512-fp32-nockpt-fused-fused.headroom-measured.json");
+    const QJsonObject gpt2 = measuredDifference("gpt2-cuda-b8-s512-fp32-nockpt-fused-fused.headroom-measured.json");
     const QJsonObject held = object(object(gpt2, "after_backward"), "allocated_bytes");
     QCOMPARE_GT(held.value(QStringLiteral("measured")).toDouble(), 0.0);
     QCOMPARE_LE(std::abs(held.value(QStringLiteral("difference")).toDouble()), 5e6);
