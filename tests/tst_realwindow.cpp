@@ -12,10 +12,12 @@
 #include "chartpanel.h"
 #include "colourscheme.h"
 #include "controlpanel.h"
+#include "elidingcombobox.h"
 #include "language.h"
 #include "mainwindow.h"
 #include "planview.h"
 #include "simulationcontroller.h"
+#include "testsupport.h"
 #include "tour.h"
 #include "verdictwidget.h"
 
@@ -40,6 +42,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextDocument>
+#include <QToolTip>
 
 #include <algorithm>
 #include <cstring>
@@ -223,6 +226,8 @@ private slots:
     void planPanelHasRoomAt1024_data();
     void planPanelHasRoomAt1024();
     void shrunkWindowKeepsTheChartTabs();
+    void presentationShowsWholeTabsAndMarksCutEntries_data();
+    void presentationShowsWholeTabsAndMarksCutEntries();
 };
 
 void TestRealWindow::initTestCase()
@@ -842,6 +847,68 @@ void TestRealWindow::shrunkWindowKeepsTheChartTabs()
         if (charts < 4)
             QVERIFY2(tabs->height() >= tabs->sizeHint().height(), where.constData());
     }
+}
+
+void TestRealWindow::presentationShowsWholeTabsAndMarksCutEntries_data()
+{
+    QTest::addColumn<QString>("language");
+    QTest::newRow("en") << QStringLiteral("en");
+    QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
+}
+
+// Presentation mode at 1024x768 with the QLoRA example: the four chart titles as tabs did not fit in English
+// ("Memory at the peak of e...", "Roofline of the tra..."), and the panel's combo boxes cut "Paged 8-bit AdamW
+// (bitsandbytes)" to "Paged 8-bit AdamW (bi" with no mark that anything was missing. The tabs must show their names
+// whole; an entry too long for its box must end in an ellipsis and show whole in the box's tooltip.
+void TestRealWindow::presentationShowsWholeTabsAndMarksCutEntries()
+{
+    QFETCH(QString, language);
+    Language lang;
+    QVERIFY(lang.apply(language));
+    Window w;
+    QVERIFY(w.window.applyScenario(test::exampleScenario("09-llama-2-7b-qlora.headroom.json")));
+    w.window.resize(1024, 768);
+    w.window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w.window));
+    w.window.setPresentationMode(true, false);
+    w.window.resize(1024, 768);
+    settle();
+    QStringList faults;
+    auto* tabs = w.window.findChild<QTabBar*>(QStringLiteral("chartTabs"));
+    QVERIFY(tabs && tabs->isVisible());
+    const int padding = tabs->style()->pixelMetric(QStyle::PM_TabBarTabHSpace, nullptr, tabs);
+    for (int i = 0; i < tabs->count(); ++i) {
+        const int text = tabs->fontMetrics().horizontalAdvance(tabs->tabText(i));
+        if (tabs->tabRect(i).width() < text + padding)
+            faults << QStringLiteral("tab \"%1\": %2 px for %3 px")
+                          .arg(tabs->tabText(i))
+                          .arg(tabs->tabRect(i).width())
+                          .arg(text + padding);
+    }
+    int cut = 0;
+    for (QComboBox* c : w.window.controls()->findChildren<QComboBox*>()) {
+        if (!c->isVisible())
+            continue;
+        const auto* box = qobject_cast<ElidingComboBox*>(c);
+        if (!box) {
+            faults << QStringLiteral("%1 is a plain QComboBox").arg(c->objectName());
+            continue;
+        }
+        if (!box->cutsText())
+            continue;
+        ++cut;
+        if (!c->isEditable() && !box->displayedText().endsWith(QChar(0x2026)))
+            faults << QStringLiteral("%1 shows \"%2\" without an ellipsis").arg(c->objectName(), box->displayedText());
+        QHelpEvent help(QEvent::ToolTip, QPoint(4, 4), c->mapToGlobal(QPoint(4, 4)));
+        QApplication::sendEvent(c, &help);
+        if (!QToolTip::text().contains(c->currentText().toHtmlEscaped()))
+            faults << QStringLiteral("%1's tooltip \"%2\" lacks \"%3\"")
+                          .arg(c->objectName(), QToolTip::text(), c->currentText());
+        QToolTip::hideText();
+    }
+    QVERIFY2(faults.isEmpty(), qPrintable(faults.join(QLatin1Char('\n'))));
+    QVERIFY2(cut > 0, "no entry is cut: the example no longer tests the ellipsis");
+    QVERIFY(lang.apply(QStringLiteral("en")));
 }
 
 #include "tst_realwindow.moc"

@@ -2741,6 +2741,10 @@
 <context>
     <name>headroom::gui::BatchSweepView</name>
     <message>
+        <source>Batch sweep</source>
+        <translation>微批次扫描</translation>
+    </message>
+    <message>
         <source>Memory at the peak against micro-batch</source>
         <translation>峰值显存随微批次的变化</translation>
     </message>
@@ -3621,6 +3625,10 @@
 <context>
     <name>headroom::gui::MemoryChartView</name>
     <message>
+        <source>Phase peaks</source>
+        <translation>各阶段峰值</translation>
+    </message>
+    <message>
         <source>&lt;b&gt;%1&lt;/b&gt; at the %2 peak: %3&lt;br&gt;%4&lt;br&gt;&lt;i&gt;Click for the formula and its source.&lt;/i&gt;</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;（%2峰值时）：%3&lt;br&gt;%4&lt;br&gt;&lt;i&gt;点击查看公式及其来源。&lt;/i&gt;</translation>
     </message>
@@ -4290,6 +4298,10 @@
 <context>
     <name>headroom::gui::RooflineView</name>
     <message>
+        <source>Roofline</source>
+        <translation>屋顶线</translation>
+    </message>
+    <message>
         <source>&lt;b&gt;Whole training step&lt;/b&gt;&lt;br&gt;%1 per step, %2 moved&lt;br&gt;intensity %3 FLOP/byte&lt;br&gt;achieved %4 in %5</source>
         <translation>&lt;b&gt;整个训练步&lt;/b&gt;&lt;br&gt;每步 %1，传输 %2&lt;br&gt;算术强度 %3 FLOP/byte&lt;br&gt;实际达到 %4，用时 %5</translation>
     </message>
@@ -4608,6 +4620,10 @@
 </context>
 <context>
     <name>headroom::gui::TimelineView</name>
+    <message>
+        <source>Timeline</source>
+        <translation>显存时间线</translation>
+    </message>
     <message>
         <source>Memory over one training step</source>
         <translation>一个训练步内的显存变化</translation>

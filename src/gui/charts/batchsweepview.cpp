@@ -65,7 +65,7 @@ BatchSweepView::~BatchSweepView() = default;
 
 void BatchSweepView::retranslate()
 {
-    setTitleText(tr("Memory at the peak against micro-batch"));
+    setTitleText(tr("Memory at the peak against micro-batch"), tr("Batch sweep"));
     setAxisTitle(m_axisX, tr("micro-batch"));
     setAxisTitle(m_axisY, tr("GiB"));
 }

@@ -113,6 +113,8 @@ void ChartPanel::changeEvent(QEvent* event)
 
 QString ChartPanel::title() const { return m_title; }
 
+QString ChartPanel::tabName() const { return m_tabName.isEmpty() ? m_title : m_tabName; }
+
 void ChartPanel::adoptChart(QChart* chart)
 {
     QChart* const previous = this->chart();
@@ -124,9 +126,10 @@ void ChartPanel::adoptChart(QChart* chart)
     });
 }
 
-void ChartPanel::setTitleText(const QString& text)
+void ChartPanel::setTitleText(const QString& text, const QString& tabName)
 {
     m_title = text;
+    m_tabName = tabName;
     fitTexts();
 }
 

@@ -34,6 +34,9 @@ public:
     virtual void setChartStyle(const ChartStyle& style);
     const ChartStyle& chartStyle() const { return m_style; }
     QString title() const;
+    // The chart's name on the window's tabs: a short one where the title is long ("Roofline"), else the title. The
+    // four titles side by side did not fit a 1024 px window's tabs in English ("Memory at the peak of e...").
+    QString tabName() const;
     // Where the chart draws its data (dots, markers), in scene coordinates: the places its own labels must leave
     // free. tst_realwindow checks every text item against them.
     virtual QList<QRectF> dataRects() const { return {}; }
@@ -52,7 +55,7 @@ protected:
     void adoptChart(QChart* chart);
     // The chart's title and axis titles: set through these, they wrap onto more lines where the chart is too narrow
     // for them instead of being cut short ("Memory at the peak of each p...").
-    void setTitleText(const QString& text);
+    void setTitleText(const QString& text, const QString& tabName = QString());
     void setAxisTitle(QAbstractAxis* axis, const QString& text);
     // A log axis labels every power of the first base in `bases` that leaves room for its widest label, a gap
     // between labels, or of the last base: a narrow chart or presentation fonts ran "16 32 64" into "...". A
@@ -74,6 +77,7 @@ private:
     void fitAxisTitle(QAbstractAxis* axis, const QString& text);
 
     QString m_title;
+    QString m_tabName;
     std::vector<std::pair<QAbstractAxis*, QString>> m_axisTitles;
 };
 

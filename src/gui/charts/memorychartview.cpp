@@ -86,7 +86,7 @@ MemoryChartView::MemoryChartView(QWidget* parent)
 
 void MemoryChartView::retranslate()
 {
-    setTitleText(tr("Memory at the peak of each phase"));
+    setTitleText(tr("Memory at the peak of each phase"), tr("Phase peaks"));
     for (const QString& l : m_axisX->categoriesLabels())
         m_axisX->remove(l);
     m_phaseNames = { tr("Forward"), tr("Backward"), tr("Optimizer") };

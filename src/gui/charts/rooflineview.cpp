@@ -149,7 +149,7 @@ RooflineView::RooflineView(QWidget* parent)
 
 void RooflineView::retranslate()
 {
-    setTitleText(tr("Roofline of the training step"));
+    setTitleText(tr("Roofline of the training step"), tr("Roofline"));
     setAxisTitle(m_axisX, tr("arithmetic intensity (FLOP/byte)"));
     setAxisTitle(m_axisY, tr("FLOP/s"));
     for (int k = 0; k < kOpKindCount; ++k)

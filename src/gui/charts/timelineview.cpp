@@ -112,7 +112,7 @@ TimelineView::~TimelineView() = default;
 
 void TimelineView::retranslate()
 {
-    setTitleText(tr("Memory over one training step"));
+    setTitleText(tr("Memory over one training step"), tr("Timeline"));
     setAxisTitle(m_axisX, timeAxisTitle());
     setAxisTitle(m_axisY, tr("GiB"));
 }

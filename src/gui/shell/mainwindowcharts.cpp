@@ -269,7 +269,7 @@ void MainWindow::placeChartWidgets(const QList<QWidget*>& shown, int columns)
     // The tabs name the charts that have no room beside the ones shown.
     const bool tabs = m_chartCapacity < 4;
     for (int i = 0; i < all.size(); ++i) {
-        m_chartTabs->setTabText(i, all[i]->title());
+        m_chartTabs->setTabText(i, all[i]->tabName());
         m_chartTabs->setTabToolTip(i, all[i]->title());
     }
     for (int i = 0; i < all.size(); ++i) {
