@@ -779,6 +779,15 @@ void TestMainWindow::chartsGiveTheVerdictsAnswer()
     QVERIFY2(m_window->memoryChart()->verdictText().contains(formatBytes(bg.verdict.freeBytes())),
              qPrintable(m_window->memoryChart()->verdictText()));
     QCOMPARE(m_window->sweepChart()->largestFitting(), double(bg.maxMicroBatch));
+    // And a tick on the capacity line marks that micro-batch (the label alone stood beside the current batch's line).
+    const BatchSweepView* sweep = m_window->sweepChart();
+    const QPointF at = sweep->chart()->mapToPosition(
+        QPointF(double(bg.maxMicroBatch), sweep->capacityLine() / (1024.0 * 1024.0 * 1024.0)));
+    const QLineF mark = sweep->largestFittingMark();
+    QVERIFY(!mark.isNull());
+    QCOMPARE_LT(std::abs(mark.x1() - at.x()) + std::abs(mark.x2() - at.x()), 1.0);
+    QCOMPARE_LT(std::min(mark.y1(), mark.y2()), at.y());
+    QCOMPARE_GT(std::max(mark.y1(), mark.y2()), at.y());
 }
 
 // Llama 2 7B on the 12 GB RTX A3000 under BF16 autocast: its FP32 weights alone are 6.74e9 x 4 B = 25.1 GiB, so

@@ -7,6 +7,7 @@
 
 #include <QAreaSeries>
 #include <QChart>
+#include <QGraphicsLineItem>
 #include <QGraphicsSimpleTextItem>
 #include <QLegend>
 #include <QLineSeries>
@@ -51,6 +52,9 @@ BatchSweepView::BatchSweepView(QWidget* parent)
     chart->legend()->setVisible(false); // the memory chart beside it carries the category legend
     m_label = new QGraphicsSimpleTextItem(chart);
     m_label->setZValue(20);
+    m_fitMark = new QGraphicsLineItem(chart);
+    m_fitMark->setZValue(20);
+    m_fitMark->setVisible(false);
     connect(m_areas, &StackedAreasItem::clicked, this, [this](int c) {
         ExplainRequest r;
         r.topic = ExplainRequest::Topic::Category;
@@ -82,6 +86,7 @@ void BatchSweepView::setChartStyle(const ChartStyle& style)
     m_marker->setMarkerSize(11.0 * style.markerScale);
     m_label->setFont(style.annotationFont);
     m_label->setBrush(style.foreground);
+    m_fitMark->setPen(QPen(style.foreground, style.lineWidth * 1.5));
     placeLabels();
 }
 
@@ -144,6 +149,9 @@ void BatchSweepView::placeLabels()
     const double x = m_maxBatch >= 1.0 ? std::clamp(m_maxBatch, m_axisX->min(), m_axisX->max()) : m_axisX->min();
     const QPointF at = chart()->mapToPosition(QPointF(x, m_capacityBytes / kGiB), m_capacity);
     const QRectF br = m_label->boundingRect();
+    // Down from just above the line (the label stands over it), into the stack.
+    m_fitMark->setLine(QLineF(at.x(), at.y() - 3.0, at.x(), at.y() + 0.8 * br.height()));
+    m_fitMark->setVisible(m_maxBatch >= m_axisX->min() && m_maxBatch <= m_axisX->max());
     const QRectF plot = chart()->plotArea();
     double left = std::clamp(at.x() - br.width() / 2.0, plot.left(), plot.right() - br.width());
     // The current batch's dotted line must not run through the text: move the label beside it.
@@ -166,6 +174,8 @@ QList<QPointF> BatchSweepView::baselineCurve() const
     }
     return out;
 }
+
+QLineF BatchSweepView::largestFittingMark() const { return m_fitMark->isVisible() ? m_fitMark->line() : QLineF(); }
 
 double BatchSweepView::capacityLine() const { return m_capacity->at(0).y() * kGiB; }
 

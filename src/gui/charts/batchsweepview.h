@@ -10,6 +10,7 @@
 #include <memory>
 
 QT_BEGIN_NAMESPACE
+class QGraphicsLineItem;
 class QGraphicsSimpleTextItem;
 class QLineSeries;
 class QLogValueAxis;
@@ -40,6 +41,9 @@ public:
     QList<double> batches() const { return m_batches; }
     QPointF marker() const;
     double largestFitting() const { return m_maxBatch; } // where "largest that fits" points
+    // The tick across the capacity line at the largest micro-batch that fits, in the chart's coordinates; empty
+    // while it is hidden (nothing fits, or the largest lies outside the axis).
+    QLineF largestFittingMark() const;
     double capacityLine() const;
     QList<QPointF> baselineCurve() const; // GiB against micro-batch; empty without a baseline
 
@@ -58,6 +62,9 @@ private:
     QLogValueAxis* m_axisX = nullptr;
     QValueAxis* m_axisY = nullptr;
     QGraphicsSimpleTextItem* m_label = nullptr;
+    // The label names a micro-batch: the tick marks it on the capacity line, where the label may stand aside from
+    // the current batch's dotted line ("largest that fits: 12" beside the line at 4, nothing at 12).
+    QGraphicsLineItem* m_fitMark = nullptr;
     QList<double> m_batches;
     double m_capacityBytes = 0.0;
     double m_maxBatch = 0.0;
