@@ -92,6 +92,7 @@ private slots:
     void nothingFitsSaysNone();
     void timelineStatesWhatItSpans();
     void timelinePeakLabelOffTheCapacityLine();
+    void timelinePhaseNamesClearOfTheFrame();
     void verdictHoldsItsHeightThroughADrag();
     void everyControlHasItsUndoWords();
     void overheadStepIsOneMiB();
@@ -845,6 +846,26 @@ void TestMainWindow::timelinePeakLabelOffTheCapacityLine()
     QVERIFY2(r.bottom() <= lineY || r.top() >= lineY,
              qPrintable(
                  QStringLiteral("%1: %2 to %3, line at %4").arg(peak->text()).arg(r.top()).arg(r.bottom()).arg(lineY)));
+}
+
+// The QLoRA example's optimizer step is the last 0.3 % of the timeline: its name, placed at the phase's start and
+// pushed back inside the plot, stood against the plot's right edge ("optimizer step", "优化器步" in the walk).
+void TestMainWindow::timelinePhaseNamesClearOfTheFrame()
+{
+    m_window->resize(1600, 1000);
+    QVERIFY(m_window->applyScenario(headroom::test::exampleScenario("09-llama-2-7b-qlora.headroom.json")));
+    QCoreApplication::processEvents();
+    const TimelineView* timeline = m_window->timelineChart();
+    const QRectF plot = timeline->chart()->plotArea();
+    const QList<QRectF> names = timeline->phaseLabelRects();
+    QCOMPARE(names.size(), 3);
+    for (const QRectF& r : names)
+        QVERIFY2(plot.adjusted(2, 0, -2, 0).contains(r),
+                 qPrintable(QStringLiteral("%1 to %2 in a plot from %3 to %4")
+                                .arg(r.left())
+                                .arg(r.right())
+                                .arg(plot.left())
+                                .arg(plot.right())));
 }
 
 // Issue 29: with gradient accumulation 2 the timeline said "% of 12.90 s" while the step took 25.81 s. The length now

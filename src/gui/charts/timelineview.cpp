@@ -274,8 +274,10 @@ void TimelineView::placeLabels()
         const double end = c->mapToPosition(QPointF(m_phaseBounds[p + 1], 0), m_phaseLines).x();
         const QRectF lr = m_phaseLabels[p]->boundingRect();
         const double x = end - start > lr.width() + 4 ? (start + end - lr.width()) / 2.0 : start + 2.0;
-        QRectF r(std::clamp(x, plot.left(), std::max(plot.left(), plot.right() - lr.width())), plot.top() + 2.0,
-                 lr.width(), lr.height());
+        // Clear of the plot's frame: a short last phase put "优化器步" against its right edge.
+        constexpr double inset = 3.0;
+        QRectF r(std::clamp(x, plot.left() + inset, std::max(plot.left() + inset, plot.right() - inset - lr.width())),
+                 plot.top() + 2.0, lr.width(), lr.height());
         while (std::any_of(placed.begin(), placed.end(),
                            [&r](const QRectF& o) { return o.adjusted(-2, 0, 2, 0).intersects(r); }))
             r.translate(0.0, lr.height() + 2.0);
@@ -368,5 +370,13 @@ double TimelineView::topAt(int i) const { return m_areas->topAt(i) * kGiB; }
 QPointF TimelineView::peakMarker() const { return QPointF(m_peak->at(0).x(), m_peak->at(0).y() * kGiB); }
 QString TimelineView::peakText() const { return m_peakText; }
 QString TimelineView::lengthShown() const { return m_lengthLabel->text(); }
+
+QList<QRectF> TimelineView::phaseLabelRects() const
+{
+    QList<QRectF> out;
+    for (const auto* l : m_phaseLabels)
+        out << l->mapRectToParent(l->boundingRect());
+    return out;
+}
 
 } // namespace headroom::gui
