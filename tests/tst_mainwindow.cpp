@@ -93,6 +93,7 @@ private slots:
     void timelineStatesWhatItSpans();
     void timelinePeakLabelOffTheCapacityLine();
     void timelinePhaseNamesClearOfTheFrame();
+    void memoryChartShowsWhatCrossesTheLine();
     void verdictHoldsItsHeightThroughADrag();
     void everyControlHasItsUndoWords();
     void overheadStepIsOneMiB();
@@ -866,6 +867,31 @@ void TestMainWindow::timelinePhaseNamesClearOfTheFrame()
                                 .arg(r.right())
                                 .arg(plot.left())
                                 .arg(plot.right())));
+}
+
+// The QLoRA example at micro-batch 13: every bar (the tensors at each phase's peak, 10.6 GiB at most) under the 12 GiB
+// line, while the verdict, from the allocator replay, said "does not fit: 401.8 MiB over" (reserved + context
+// 12.39 GiB). The chart now draws what the allocator holds above each bar and says the cache is what is over.
+void TestMainWindow::memoryChartShowsWhatCrossesTheLine()
+{
+    Scenario s = headroom::test::exampleScenario("09-llama-2-7b-qlora.headroom.json");
+    s.config.microBatch = 13;
+    QVERIFY(m_window->applyScenario(s));
+    QTRY_VERIFY_WITH_TIMEOUT(!m_controller->backgroundPending(), 60000);
+    const BackgroundResult& bg = m_controller->background();
+    QVERIFY(bg.allocator.computed);
+    QVERIFY(!bg.verdict.fits);
+    const Estimate& e = m_controller->result().estimate;
+    const MemoryChartView* chart = m_window->memoryChart();
+    double highest = 0.0;
+    for (const Phase p : { Phase::Forward, Phase::Backward, Phase::Optimizer }) {
+        QCOMPARE_LE(e.phasePeaks[std::size_t(p)].totalBytes, e.capacityBytes); // the case: every bar under the line
+        const double device = bg.allocator.phaseDeviceBytes(p);
+        QCOMPARE(chart->cacheTop(p), device > e.phasePeaks[std::size_t(p)].totalBytes ? device : 0.0);
+        highest = std::max(highest, chart->cacheTop(p));
+    }
+    QCOMPARE_GT(highest, e.capacityBytes); // what the chart draws crosses the line the verdict is over
+    QVERIFY2(chart->verdictText().contains(QStringLiteral("allocator")), qPrintable(chart->verdictText()));
 }
 
 // Issue 29: with gradient accumulation 2 the timeline said "% of 12.90 s" while the step took 25.81 s. The length now

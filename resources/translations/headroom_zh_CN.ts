@@ -3625,6 +3625,18 @@
 <context>
     <name>headroom::gui::MemoryChartView</name>
     <message>
+        <source>does not fit with the allocator&apos;s cache: %1 over</source>
+        <translation>算上分配器缓存放不下：超出 %1</translation>
+    </message>
+    <message>
+        <source>%1: %2 (%3 with the tensors)</source>
+        <translation>%1：%2（连同张量共 %3）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Held by PyTorch&apos;s caching allocator&lt;/b&gt; besides the tensors at each phase&apos;s peak: segments reserved by then and not in use (the allocator replayed over three steps). The verdict counts them.&lt;br&gt;%1</source>
+        <translation>&lt;b&gt;PyTorch 缓存分配器在各阶段峰值时除张量之外占用的显存&lt;/b&gt;：到那时已预留、但未使用的段（按三个训练步重放分配器）。判定会把它们算进去。&lt;br&gt;%1</translation>
+    </message>
+    <message>
         <source>Phase peaks</source>
         <translation>各阶段峰值</translation>
     </message>

@@ -93,6 +93,12 @@ struct AllocatorEstimate {
     // The step completes: no cudaMalloc failed after the retry, and what the device holds is within its memory. The
     // one out-of-memory rule; the verdict, the searches, the fixes, the report and the window read it.
     bool fits() const { return computed && !outOfMemory && (capacityBytes <= 0.0 || deviceBytes <= capacityBytes); }
+    // What the device holds at a phase's peak: the segments reserved by then (a step's later phases keep what the
+    // earlier ones reserved), the context and NCCL's buffers; 0 before the replay ran.
+    double phaseDeviceBytes(Phase phase) const
+    {
+        return computed ? phases[std::size_t(phase)].peakReservedBytes + contextBytes + ncclBytes : 0.0;
+    }
 };
 
 // Which rule answered "does it fit?": the simulated peak against the capacity (when the replay has not run), or the

@@ -10,10 +10,12 @@
 #include <QChart>
 #include <QCursor>
 #include <QFontMetricsF>
+#include <QGraphicsPathItem>
 #include <QGraphicsSimpleTextItem>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QPainterPath>
 #include <QRegularExpression>
 #include <QToolTip>
 #include <QValueAxis>
@@ -73,6 +75,8 @@ MemoryChartView::MemoryChartView(QWidget* parent)
         r.category = MemoryCategory(c);
         emit explainRequested(r);
     });
+    m_cache = new QGraphicsPathItem(chart);
+    m_cache->setZValue(m_bars->zValue() + 1);
     m_baselineLabel = new QGraphicsSimpleTextItem(chart);
     m_baselineLabel->setZValue(20);
     m_baselineLabel->setVisible(false);
@@ -107,6 +111,10 @@ void MemoryChartView::setChartStyle(const ChartStyle& style)
     m_capacityLabel->setBrush(style.foreground);
     m_baselineLabel->setFont(style.annotationFont);
     m_baselineLabel->setBrush(style.foreground);
+    m_cache->setPen(QPen(style.foreground, style.lineWidth * 0.75, Qt::DashLine));
+    QColor hatch = style.foreground;
+    hatch.setAlphaF(0.35);
+    m_cache->setBrush(QBrush(hatch, Qt::BDiagPattern));
     placeLabels();
 }
 
@@ -126,8 +134,11 @@ void MemoryChartView::setResult(const std::shared_ptr<const SimulationResult>& r
     // With a baseline: its bars faint on the left of each phase, the current ones on the right.
     const bool compare = m_baseline && m_baseline->model;
     m_ghost->setVisible(compare);
-    m_bars->setBarWidth(compare ? 0.38 : 0.6);
-    m_bars->setOffset(compare ? 0.2 : 0.0);
+    m_barWidth = compare ? 0.38 : 0.6;
+    m_barOffset = compare ? 0.2 : 0.0;
+    m_bars->setBarWidth(m_barWidth);
+    m_bars->setOffset(m_barOffset);
+    m_device = {}; // this result's replay comes with its verdict
     m_baselineLabel->setVisible(compare);
     m_baseTotals = {};
     if (compare) {
@@ -152,17 +163,27 @@ void MemoryChartView::setResult(const std::shared_ptr<const SimulationResult>& r
     placeLabels();
 }
 
-void MemoryChartView::setFitVerdict(const FitVerdict& verdict)
+void MemoryChartView::setFitVerdict(const FitVerdict& verdict, const AllocatorEstimate& replay)
 {
-    showFit(verdict.fits, verdict.freeBytes());
+    for (int p = 0; p < 3; ++p)
+        m_device[p] = replay.phaseDeviceBytes(kPhases[p]);
+    const bool barsUnder = std::all_of(m_totals.begin(), m_totals.end(),
+                                       [&](double t) { return t <= verdict.capacityBytes; });
+    showFit(verdict.fits, verdict.freeBytes(), verdict.decidedBy == FitRule::Allocator && barsUnder);
+    double top = m_capacityBytes;
+    for (int p = 0; p < 3; ++p)
+        top = std::max({ top, m_totals[p], m_baseTotals[p], m_device[p] });
+    setStableTop(m_axisY, top * 1.12 / kGiB);
     placeLabels();
 }
 
-void MemoryChartView::showFit(bool fits, double freeBytes)
+// `byCache`: over only with what the allocator holds besides the tensors (every bar under the capacity line).
+void MemoryChartView::showFit(bool fits, double freeBytes, bool byCache)
 {
     const bool overflowChanged = m_overflow != !fits;
     m_overflow = !fits;
     m_verdictText = fits ? tr("fits: %1 free").arg(formatBytes(freeBytes))
+        : byCache        ? tr("does not fit with the allocator's cache: %1 over").arg(formatBytes(-freeBytes))
                          : tr("does not fit: %1 over").arg(formatBytes(-freeBytes));
     // Restyling the whole chart invalidates every cached item: only the overflow colours depend on the result.
     if (overflowChanged)
@@ -209,7 +230,7 @@ QList<QRectF> MemoryChartView::barRects() const
 {
     QList<QRectF> bars;
     for (int p = 0; p < 3; ++p) {
-        const double total = std::max(m_totals[p], m_baseTotals[p]);
+        const double total = std::max({ m_totals[p], m_baseTotals[p], m_device[p] });
         bars << QRectF(chart()->mapToPosition(QPointF(p - 0.42, total / kGiB), m_capacity),
                        chart()->mapToPosition(QPointF(p + 0.42, 0.0), m_capacity))
                     .normalized();
@@ -354,9 +375,39 @@ void MemoryChartView::placeCapacityLabel()
     m_capacityLabel->setPos(chosen);
 }
 
+// Each bar's outline from its top up to what the device holds at that phase's peak, where that is more.
+void MemoryChartView::placeCache()
+{
+    QPainterPath path;
+    QStringList lines;
+    for (int p = 0; p < 3; ++p) {
+        if (m_device[p] <= m_totals[p])
+            continue;
+        const double x = p + m_barOffset;
+        path.addRect(QRectF(chart()->mapToPosition(QPointF(x - m_barWidth / 2, m_device[p] / kGiB), m_capacity),
+                            chart()->mapToPosition(QPointF(x + m_barWidth / 2, m_totals[p] / kGiB), m_capacity))
+                         .normalized());
+        lines << tr("%1: %2 (%3 with the tensors)")
+                     .arg(Labels::phase(kPhases[p]), formatBytes(m_device[p] - m_totals[p]), formatBytes(m_device[p]));
+    }
+    m_cache->setPath(path);
+    m_cache->setToolTip(lines.isEmpty() ? QString()
+                                        : tr("<b>Held by PyTorch's caching allocator</b> besides the tensors at each "
+                                             "phase's peak: segments reserved by then and not in use (the allocator "
+                                             "replayed over three steps). The verdict counts them.<br>%1")
+                                              .arg(lines.join(QStringLiteral("<br>"))));
+}
+
+double MemoryChartView::cacheTop(Phase phase) const
+{
+    const int p = int(phase);
+    return m_device[p] > m_totals[p] ? m_device[p] : 0.0;
+}
+
 void MemoryChartView::placeLabels()
 {
     fitPhaseNames();
+    placeCache();
     QChart* c = chart();
     placeCapacityLabel();
     placeVerdict();

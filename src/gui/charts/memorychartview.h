@@ -10,6 +10,7 @@
 
 QT_BEGIN_NAMESPACE
 class QCategoryAxis;
+class QGraphicsPathItem;
 class QGraphicsSimpleTextItem;
 class QLineSeries;
 class QValueAxis;
@@ -28,8 +29,10 @@ public:
     void setResult(const std::shared_ptr<const SimulationResult>& result) override;
     void setChartStyle(const ChartStyle& style) override;
     // The one answer to "does it fit?" (fitVerdict: the caching allocator replayed under the capacity), once the
-    // background search has it; until then the label says what the peak says.
-    void setFitVerdict(const FitVerdict& verdict);
+    // background search has it; until then the label says what the peak says. Above each bar, outlined, what the
+    // allocator holds besides the tensors at that phase's peak (`replay`'s reserved + context, less the bar): where
+    // the verdict says "over" with every bar under the capacity line, this is what crosses it.
+    void setFitVerdict(const FitVerdict& verdict, const AllocatorEstimate& replay);
 
     // Read back for tests: bytes of a category in a phase's bar, the capacity line's height, the verdict label.
     double barValue(Phase phase, MemoryCategory category) const;
@@ -37,6 +40,7 @@ public:
     double capacityLine() const;
     QString verdictText() const;
     bool overflowShown() const;
+    double cacheTop(Phase phase) const; // bytes up to which the allocator's outline reaches; 0 where none is drawn
     QList<QRectF> dataRects() const override; // the bars and the capacity line, in scene coordinates
 
 private:
@@ -45,7 +49,8 @@ private:
     void placeVerdict();
     void retranslate() override;
     void applyOverflowStyle();
-    void showFit(bool fits, double freeBytes);
+    void showFit(bool fits, double freeBytes, bool byCache = false);
+    void placeCache();
 
     StackedBarsItem* m_bars = nullptr;
     StackedBarsItem* m_ghost = nullptr; // the baseline's bars
@@ -61,6 +66,9 @@ private:
     QGraphicsSimpleTextItem* m_capacityLabel = nullptr;
     std::array<double, 3> m_totals {};
     std::array<double, 3> m_baseTotals {}; // the baseline's bars, zero without one
+    std::array<double, 3> m_device {};     // what the device holds at each phase's peak (the replay), 0 unknown
+    QGraphicsPathItem* m_cache = nullptr;  // the outlines from each bar's top up to m_device
+    double m_barWidth = 0.6, m_barOffset = 0.0;
     void placeCapacityLabel();
     QList<QRectF> barRects() const;
     QRectF capacityBand() const;

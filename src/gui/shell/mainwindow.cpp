@@ -216,7 +216,7 @@ void MainWindow::showBackgroundFit()
     m_ui->verdict->setBackground(background, pending);
     if (pending || !background.allocator.computed)
         return;
-    memoryChart()->setFitVerdict(background.verdict);
+    memoryChart()->setFitVerdict(background.verdict, background.allocator);
     sweepChart()->setLargestFitting(background.maxMicroBatch);
 }
 
