@@ -27,6 +27,7 @@ private slots:
     void mathSavesTheProbabilities();
     void measuredLlamaFp32SavedActivations();
     void memoryEfficientPadsTheLogSumExp();
+    void flashBackwardAllocatesItsAccumulator();
     void keptOutputIsTheLogits_data();
     void keptOutputIsTheLogits();
     void transformersFiveCopiesKeysAndValues_data();
@@ -252,6 +253,34 @@ void TestSdpa::memoryEfficientPadsTheLogSumExp()
     QCOMPARE(sdpaLogSumExpRows(SdpaKernel::Flash, 1000.0), 1000.0);
     QCOMPARE(sdpaLogSumExpRows(SdpaKernel::CuDnn, 1000.0), 1000.0);
     QCOMPARE(sdpaLogSumExpRows(SdpaKernel::Math, 1000.0), 0.0);
+}
+
+// FlashAttention-2's backward (PyTorch's copy, aten/src/ATen/native/transformers/cuda/flash_attn/flash_api.cpp
+// mha_bwd) allocates, besides dQ, dK and dV, softmax_d {B, heads, seqlen_q_rounded} and, deterministic off,
+// dq_accum {B, seqlen_q_rounded, heads, head_size_rounded}, both FP32, with seqlen_q_rounded = round_multiple(seqlen_q,
+// 128) and head_size_rounded = round_multiple(head_size, 32) up to 192 (256 beyond).
+void TestSdpa::flashBackwardAllocatesItsAccumulator()
+{
+    // s 197 (ViT-B/16's tokens): 256 rows; d 64: 64 columns.
+    QCOMPARE(sdpaBackwardScratch(SdpaKernel::Flash, 197.0, 12.0, 64.0), (12.0 * 256 + 256.0 * 12 * 64) * 4);
+    // s 1024, d 80 (rounded to 96), 32 heads.
+    QCOMPARE(sdpaBackwardScratch(SdpaKernel::Flash, 1024.0, 32.0, 80.0), (32.0 * 1024 + 1024.0 * 32 * 96) * 4);
+    QCOMPARE(sdpaBackwardScratch(SdpaKernel::Flash, 128.0, 8.0, 200.0), (8.0 * 128 + 128.0 * 8 * 256) * 4);
+    for (const SdpaKernel k : { SdpaKernel::MemoryEfficient, SdpaKernel::CuDnn, SdpaKernel::Math })
+        QCOMPARE(sdpaBackwardScratch(k, 1024.0, 32.0, 64.0), 0.0);
+    // And the graph's attention carries it into its backward step: GPT-2 at s 1024 on sm80 (flash, BF16).
+    TrainingConfig c;
+    c.sequenceLength = 1024;
+    c.computeCapability = 80;
+    const Graph g = buildGraph(test::preset("gpt2"), c);
+    int attentions = 0;
+    for (const GraphOp& op : g.ops) {
+        if (op.type != OpType::FusedAttention)
+            continue;
+        ++attentions;
+        QCOMPARE(op.backwardScratch.perSample, (12.0 * 1024 + 1024.0 * 12 * 64) * 4);
+    }
+    QCOMPARE(attentions, 12);
 }
 
 void TestSdpa::keptOutputIsTheLogits_data()

@@ -292,4 +292,13 @@ double sdpaLogSumExpRows(SdpaKernel k, double seq)
     }
 }
 
+double sdpaBackwardScratch(SdpaKernel k, double seq, double heads, double headDim)
+{
+    if (k != SdpaKernel::Flash)
+        return 0.0;
+    const double rows = std::ceil(seq / 128.0) * 128.0;
+    const double width = headDim <= 192.0 ? std::ceil(headDim / 32.0) * 32.0 : 256.0;
+    return (heads * rows + rows * heads * width) * 4.0;
+}
+
 } // namespace headroom

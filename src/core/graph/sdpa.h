@@ -85,4 +85,10 @@ std::string sdpaReason(const SdpaChoice& choice, const SdpaCall& call);
 // them to a multiple of 32 (attention.cu _efficient_attention_forward, kAlignLSE); 0 for math.
 double sdpaLogSumExpRows(SdpaKernel k, double seq);
 
+// Bytes per sample the backward kernel of `k` allocates and frees inside the call, for `seq` queries of `heads` heads
+// of `headDim` (FP32 buffers; FlashAttention-2's mha_bwd, flash_api.cpp: softmax_d, B x heads x seq rounded up to
+// 128, and dq_accum, B x seq rounded up to 128 x heads x headDim rounded up to 32 (256 past 192), as PyTorch's
+// deterministic-off default allocates it). 0 for the other kernels, whose workspaces are not modelled.
+double sdpaBackwardScratch(SdpaKernel k, double seq, double heads, double headDim);
+
 } // namespace headroom

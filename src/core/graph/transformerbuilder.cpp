@@ -255,6 +255,14 @@ namespace detail {
             } else {
                 ctx = b.fusedAttention(q, k, v, s, sequence, a, d, m.causal, m.attentionDropout, "attn.core",
                                        sdpaLogSumExpRows(kernel.kernel, s));
+                // The CUDA kernels' (the CPU's flash kernel keeps per-thread buffers instead).
+                double scratch = call.device == KernelBackend::Cuda ? sdpaBackwardScratch(kernel.kernel, s, a, d) : 0.0;
+                if (sequenceFirst && kernel.kernel == SdpaKernel::Flash && call.device == KernelBackend::Cuda) {
+                    // _flash_attention_backward (attention_backward.cu) makes dout and out contiguous in (B, s,
+                    // heads, d): in a sequence-first caller both are laid out (s, B, heads, d), two copies.
+                    scratch += 2.0 * s * a * d * bytesPerElement(b.tensor(ctx).dtype);
+                }
+                g.ops[std::size_t(g.tensors[ctx].producer)].backwardScratch += perSample(scratch);
                 // Flash and cuDNN write their output in the query's memory layout (flash_api.cpp empty_like;
                 // MHA.cpp alloc_with_matching_layout), the memory-efficient kernel in (B, s, heads, d)
                 // (attention.cu _efficient_attention_forward: at::empty({B, M, num_heads, Kv})). A sequence-first
