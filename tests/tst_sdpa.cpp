@@ -266,7 +266,10 @@ void TestSdpa::flashBackwardAllocatesItsAccumulator()
     // s 1024, d 80 (rounded to 96), 32 heads.
     QCOMPARE(sdpaBackwardScratch(SdpaKernel::Flash, 1024.0, 32.0, 80.0), (32.0 * 1024 + 1024.0 * 32 * 96) * 4);
     QCOMPARE(sdpaBackwardScratch(SdpaKernel::Flash, 128.0, 8.0, 200.0), (8.0 * 128 + 128.0 * 8 * 256) * 4);
-    for (const SdpaKernel k : { SdpaKernel::MemoryEfficient, SdpaKernel::CuDnn, SdpaKernel::Math })
+    // cuDNN's SDPA backward (cudnn-frontend scaled_dot_product_flash_attention.h, from cuDNN 9): dQ_accum {b, h_q,
+    // s_q, d_qk} in FP32, inside the workspace PyTorch allocates (MHA.cpp run_cudnn_SDP_bprop).
+    QCOMPARE(sdpaBackwardScratch(SdpaKernel::CuDnn, 197.0, 12.0, 64.0), 12.0 * 197 * 64 * 4);
+    for (const SdpaKernel k : { SdpaKernel::MemoryEfficient, SdpaKernel::Math })
         QCOMPARE(sdpaBackwardScratch(k, 1024.0, 32.0, 64.0), 0.0);
     // And the graph's attention carries it into its backward step: GPT-2 at s 1024 on sm80 (flash, BF16).
     TrainingConfig c;

@@ -294,6 +294,8 @@ double sdpaLogSumExpRows(SdpaKernel k, double seq)
 
 double sdpaBackwardScratch(SdpaKernel k, double seq, double heads, double headDim)
 {
+    if (k == SdpaKernel::CuDnn)
+        return heads * seq * headDim * 4.0;
     if (k != SdpaKernel::Flash)
         return 0.0;
     const double rows = std::ceil(seq / 128.0) * 128.0;

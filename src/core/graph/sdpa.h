@@ -86,9 +86,15 @@ std::string sdpaReason(const SdpaChoice& choice, const SdpaCall& call);
 double sdpaLogSumExpRows(SdpaKernel k, double seq);
 
 // Bytes per sample the backward kernel of `k` allocates and frees inside the call, for `seq` queries of `heads` heads
-// of `headDim` (FP32 buffers; FlashAttention-2's mha_bwd, flash_api.cpp: softmax_d, B x heads x seq rounded up to
-// 128, and dq_accum, B x seq rounded up to 128 x heads x headDim rounded up to 32 (256 past 192), as PyTorch's
-// deterministic-off default allocates it). 0 for the other kernels, whose workspaces are not modelled.
+// of `headDim`, all FP32:
+//   * flash: FlashAttention-2's mha_bwd (flash_api.cpp), softmax_d, B x heads x seq rounded up to 128, and dq_accum,
+//     B x seq rounded up to 128 x heads x headDim rounded up to 32 (256 past 192), as PyTorch's deterministic-off
+//     default allocates it;
+//   * cuDNN: the graph's workspace, which PyTorch takes from the caching allocator (MHA.cpp run_cudnn_SDP_bprop,
+//     get_workspace_size): cudnn-frontend's SDPA backward node (scaled_dot_product_flash_attention.h) keeps dQ_accum,
+//     Q's shape, B x heads x seq x headDim, from cuDNN 9 on (the dP workspace variant only for dBias or determinism);
+//     the backend plan's own workspace is not known and left out;
+//   * memory-efficient and math: 0, not modelled.
 double sdpaBackwardScratch(SdpaKernel k, double seq, double heads, double headDim);
 
 } // namespace headroom
