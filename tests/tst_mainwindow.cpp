@@ -790,6 +790,22 @@ void TestMainWindow::chartsGiveTheVerdictsAnswer()
     QCOMPARE_LT(std::abs(mark.x1() - at.x()) + std::abs(mark.x2() - at.x()), 1.0);
     QCOMPARE_LT(std::min(mark.y1(), mark.y2()), at.y());
     QCOMPARE_GT(std::max(mark.y1(), mark.y2()), at.y());
+    // The dashed curve is what the device holds by the replay: at the current micro-batch the verdict's figure, and
+    // past the largest that fits over the capacity (the peak's curve crossed the line at 28, the verdict said 25).
+    const QList<QPointF> curve = sweep->allocatorCurve();
+    QCOMPARE(curve.size(), sweep->batches().size());
+    bool current = false, past = false;
+    for (const QPointF& p : curve) {
+        if (p.x() == double(e.config.microBatch)) {
+            QCOMPARE(p.y(), bg.allocator.deviceBytes);
+            current = true;
+        }
+        if (p.x() == double(bg.maxMicroBatch + 1)) {
+            QCOMPARE_GT(p.y(), e.capacityBytes);
+            past = true;
+        }
+    }
+    QVERIFY(current && past);
 }
 
 // Llama 2 7B on the 12 GB RTX A3000 under BF16 autocast: its FP32 weights alone are 6.74e9 x 4 B = 25.1 GiB, so

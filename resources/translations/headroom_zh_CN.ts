@@ -2741,6 +2741,10 @@
 <context>
     <name>headroom::gui::BatchSweepView</name>
     <message>
+        <source>- - with PyTorch&apos;s allocator</source>
+        <translation>- - 计入 PyTorch 分配器</translation>
+    </message>
+    <message>
         <source>Batch sweep</source>
         <translation>微批次扫描</translation>
     </message>

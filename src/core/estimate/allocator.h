@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -155,6 +156,11 @@ AllocatorEstimate replayStep(const ModelSpec& model, const GpuSpec& gpu, const T
 std::int64_t replayMaxMicroBatch(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config,
                                  double overheadBytes, double capacityBytes, std::int64_t linearBest,
                                  std::int64_t fitsAt = 0);
+// What the device holds (AllocatorEstimate::deviceBytes: reserved + context + NCCL) at each of `microBatches`, the
+// step replayed with no capacity to stop it: the allocator's curve beside the peak's against micro-batch, which the
+// verdict's "largest that fits" is read from. One lowering, one replay a micro-batch.
+std::vector<double> replayDeviceBytes(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config,
+                                      double overheadBytes, std::span<const double> microBatches);
 // The same for the sequence length (in the model's steps of it: 1 token, a patch side, 32 pixels for a CNN).
 std::int64_t replayMaxSequence(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config,
                                double overheadBytes, double capacityBytes, std::int64_t linearBest,

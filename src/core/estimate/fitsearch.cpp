@@ -222,6 +222,23 @@ std::int64_t replayMaxMicroBatch(const ModelSpec& model, const GpuSpec& gpu, con
     });
 }
 
+std::vector<double> replayDeviceBytes(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config,
+                                      double overheadBytes, std::span<const double> microBatches)
+{
+    std::vector<double> out;
+    if (microBatches.empty())
+        return out;
+    const Graph g = buildGraph(model, config, GraphLayers::RepeatIdentical);
+    const Schedule s = lowerTrainingStep(g, config);
+    out.reserve(microBatches.size());
+    for (const double b : microBatches) {
+        TrainingConfig c = config;
+        c.microBatch = std::max<std::int64_t>(1, std::int64_t(std::llround(b)));
+        out.push_back(replayOn(g, s, gpu, c, overheadBytes, 0.0).deviceBytes);
+    }
+    return out;
+}
+
 std::int64_t replayMaxSequence(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config,
                                double overheadBytes, double capacityBytes, std::int64_t linearBest, std::int64_t fitsAt)
 {

@@ -343,6 +343,15 @@ SearchResult searchFits(const SimulationResult& r)
     if (!r.model || !r.gpu)
         return s;
     const Estimate& e = r.estimate;
+    if (!r.sweep.empty()) {
+        std::vector<double> batches;
+        batches.reserve(r.sweep.size());
+        for (const SweepPoint& p : r.sweep)
+            batches.push_back(p.batch);
+        TrainingConfig shown = r.scenario.config;
+        shown.pipelineStage = e.config.pipelineStage;
+        s.sweepDeviceBytes = replayDeviceBytes(*r.model, *r.gpu, shown, e.overheadBytes, batches);
+    }
     if (r.searched) {
         s.maxSequence = e.maxSequence;
         s.maxSequenceLimitedByModel = e.maxSequenceLimitedByModel;

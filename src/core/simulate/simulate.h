@@ -100,6 +100,9 @@ struct SearchResult {
     FitVerdict verdict;             // by the replay (fitVerdict): the window's verdict once the searches answer
     std::int64_t maxMicroBatch = 0; // the largest whose replay completes
     StepTimeRange timeRange;
+    // What the device holds at each point of the result's sweep (replayDeviceBytes): the allocator's curve against
+    // micro-batch, whose crossing of the capacity is the largest micro-batch above. Empty without a sweep.
+    std::vector<double> sweepDeviceBytes;
 };
 
 struct SimulateOptions {

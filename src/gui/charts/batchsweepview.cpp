@@ -47,6 +47,11 @@ BatchSweepView::BatchSweepView(QWidget* parent)
     m_capacityLine = new PolylineItem(chart, m_capacity);
     m_baselineCurve = new PolylineItem(chart, m_capacity);
     m_baselineCurve->setVisible(false);
+    m_allocatorLine = new PolylineItem(chart, m_capacity);
+    m_allocatorLine->setVisible(false);
+    m_allocatorKey = new QGraphicsSimpleTextItem(chart);
+    m_allocatorKey->setZValue(20);
+    m_allocatorKey->setVisible(false);
     m_cursor->append({ QPointF(1, 0), QPointF(1, 0) });
     m_marker->append(QPointF(1, 0));
     chart->legend()->setVisible(false); // the memory chart beside it carries the category legend
@@ -72,6 +77,8 @@ void BatchSweepView::retranslate()
     setTitleText(tr("Memory at the peak against micro-batch"), tr("Batch sweep"));
     setAxisTitle(m_axisX, tr("micro-batch"));
     setAxisTitle(m_axisY, tr("GiB"));
+    //: Key of the dashed curve: what the GPU holds by the caching allocator's replay (reserved + CUDA context)
+    m_allocatorKey->setText(tr("- - with PyTorch's allocator"));
 }
 
 void BatchSweepView::setChartStyle(const ChartStyle& style)
@@ -81,6 +88,9 @@ void BatchSweepView::setChartStyle(const ChartStyle& style)
     m_capacityLine->setPen(QPen(style.capacity, style.lineWidth, Qt::DashLine));
     m_cursor->setPen(QPen(style.foreground, style.lineWidth * 0.75, Qt::DotLine));
     m_baselineCurve->setPen(QPen(style.foreground, style.lineWidth, Qt::DashDotLine));
+    m_allocatorLine->setPen(QPen(style.foreground, style.lineWidth, Qt::DashLine));
+    m_allocatorKey->setFont(style.annotationFont);
+    m_allocatorKey->setBrush(style.foreground);
     m_marker->setColor(style.foreground);
     m_marker->setBorderColor(style.background);
     m_marker->setMarkerSize(11.0 * style.markerScale);
@@ -124,6 +134,8 @@ void BatchSweepView::setResult(const std::shared_ptr<const SimulationResult>& re
     if (m_axisX->min() != lo || m_axisX->max() != hi)
         m_axisX->setRange(lo, hi);
     setStableTop(m_axisY, top * 1.05 / kGiB);
+    m_allocatorLine->setVisible(false); // this result's comes with its background search
+    m_allocatorKey->setVisible(false);
     m_capacityBytes = e.capacityBytes;
     replaceIfChanged(m_capacity, { QPointF(lo, e.capacityBytes / kGiB), QPointF(hi, e.capacityBytes / kGiB) });
     m_capacityLine->setPoints(m_capacity->points());
@@ -140,6 +152,31 @@ void BatchSweepView::setLargestFitting(std::int64_t microBatch)
     placeLabels();
 }
 
+void BatchSweepView::setAllocatorCurve(const std::vector<double>& deviceBytes)
+{
+    // On the axes the areas set: the curve leaves the plot at its top rather than rescale the chart a moment after
+    // every change (its crossing of the capacity is what it is for).
+    QList<QPointF> points;
+    if (deviceBytes.size() == std::size_t(m_batches.size())) {
+        for (qsizetype i = 0; i < m_batches.size(); ++i)
+            points.append(QPointF(m_batches[i], deviceBytes[std::size_t(i)] / kGiB));
+    }
+    m_allocatorLine->setPoints(points);
+    m_allocatorLine->setVisible(!points.isEmpty());
+    m_allocatorKey->setVisible(!points.isEmpty());
+    placeLabels();
+}
+
+QList<QPointF> BatchSweepView::allocatorCurve() const
+{
+    QList<QPointF> out;
+    if (m_allocatorLine->isVisible()) {
+        for (const QPointF& p : m_allocatorLine->points())
+            out.append(QPointF(p.x(), p.y() * kGiB));
+    }
+    return out;
+}
+
 void BatchSweepView::placeLabels()
 {
     // Every power of two where there is room, else every second or fourth.
@@ -150,17 +187,24 @@ void BatchSweepView::placeLabels()
     const QPointF at = chart()->mapToPosition(QPointF(x, m_capacityBytes / kGiB), m_capacity);
     const QRectF br = m_label->boundingRect();
     // Down from just above the line (the label stands over it), into the stack.
-    m_fitMark->setLine(QLineF(at.x(), at.y() - 3.0, at.x(), at.y() + 0.8 * br.height()));
+    m_fitMark->setLine(QLineF(at.x(), at.y() - 1.5, at.x(), at.y() + 0.8 * br.height()));
     m_fitMark->setVisible(m_maxBatch >= m_axisX->min() && m_maxBatch <= m_axisX->max());
     const QRectF plot = chart()->plotArea();
-    double left = std::clamp(at.x() - br.width() / 2.0, plot.left(), plot.right() - br.width());
-    // The current batch's dotted line must not run through the text: move the label beside it.
-    if (m_cursor->count() == 2) {
-        const double cursor = chart()->mapToPosition(m_cursor->at(0), m_cursor).x();
-        if (cursor > left - 2.0 && cursor < left + br.width() + 2.0)
-            left = cursor + 4.0 + br.width() <= plot.right() ? cursor + 4.0 : cursor - 4.0 - br.width();
+    // Over its tick, or, where the current batch's dotted line would run through the text, just beside the tick on
+    // the side away from that line (beside the line, the label named the current batch's dot instead).
+    const double cursor = m_cursor->count() == 2 ? chart()->mapToPosition(m_cursor->at(0), m_cursor).x() : -1e9;
+    auto clear = [&](double x) { return cursor < x - 2.0 || cursor > x + br.width() + 2.0; };
+    auto inside = [&](double x) {
+        return std::clamp(x, plot.left(), std::max(plot.left(), plot.right() - br.width()));
+    };
+    double left = inside(at.x() - br.width() / 2.0);
+    if (!clear(left)) {
+        const double after = inside(at.x() + 4.0), before = inside(at.x() - 4.0 - br.width());
+        const bool afterFirst = cursor < at.x();
+        left = clear(afterFirst ? after : before) ? (afterFirst ? after : before) : (afterFirst ? before : after);
     }
-    m_label->setPos(std::max(plot.left(), left), at.y() - br.height() - 4.0);
+    m_label->setPos(left, at.y() - br.height() - 4.0);
+    m_allocatorKey->setPos(plot.left() + 4.0, plot.top() + 2.0);
 }
 
 double BatchSweepView::peakAt(int i) const { return m_areas->topAt(i) * kGiB; }

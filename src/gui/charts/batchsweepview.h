@@ -35,6 +35,11 @@ public:
     // The largest micro-batch whose allocator replay completes, once the background search has it (the verdict's);
     // until then the one whose peak fits.
     void setLargestFitting(std::int64_t microBatch);
+    // What the device holds at each batch of the shown sweep by the allocator replay (SearchResult::
+    // sweepDeviceBytes), drawn dashed over the peak's areas: the curve whose crossing of the capacity "largest that
+    // fits" is. Hidden until the background search gives it for the shown result.
+    void setAllocatorCurve(const std::vector<double>& deviceBytes);
+    QList<QPointF> allocatorCurve() const; // (micro-batch, bytes); empty while hidden
 
     // For tests: the stacked peak at the i-th batch, the batches, the marker and the capacity line.
     double peakAt(int i) const;
@@ -57,6 +62,8 @@ private:
     QLineSeries* m_capacity = nullptr;       // anchors the plot items to the axes; drawn by m_capacityLine
     PolylineItem* m_capacityLine = nullptr;  // above the stacked areas
     PolylineItem* m_baselineCurve = nullptr; // the baseline's peak against micro-batch, dash-dotted
+    PolylineItem* m_allocatorLine = nullptr; // what the device holds by the allocator replay, dashed
+    QGraphicsSimpleTextItem* m_allocatorKey = nullptr;
     QLineSeries* m_cursor = nullptr;
     QScatterSeries* m_marker = nullptr;
     QLogValueAxis* m_axisX = nullptr;

@@ -218,6 +218,7 @@ void MainWindow::showBackgroundFit()
         return;
     memoryChart()->setFitVerdict(background.verdict, background.allocator);
     sweepChart()->setLargestFitting(background.maxMicroBatch);
+    sweepChart()->setAllocatorCurve(background.sweepDeviceBytes);
 }
 
 void MainWindow::onBackgroundChanged()
