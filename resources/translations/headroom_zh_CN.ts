@@ -3212,6 +3212,18 @@
 <context>
     <name>headroom::gui::GuidedTour</name>
     <message>
+        <source>With PyTorch&apos;s caching allocator the step holds %1 of %2 (its tensors peak at %3)</source>
+        <translation>算上 PyTorch 缓存分配器，这一步占用 %1 / %2（其张量峰值为 %3）</translation>
+    </message>
+    <message>
+        <source>Peak %1 of %2</source>
+        <translation>峰值 %1 / %2</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Doubling the micro-batch to %1 doubles the activations, while the model states stay the same. The chart shows memory against the micro-batch: the dashed curve, the tensors with what PyTorch&apos;s caching allocator holds besides, crosses the %2 line at the largest batch that fits, &lt;b&gt;%3&lt;/b&gt;.&lt;/p&gt;&lt;p&gt;At %1: %4.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;把微批次加倍到 %1，激活值也随之加倍，而模型状态不变。图中是显存随微批次的变化：虚线（张量加上 PyTorch 缓存分配器另外占用的显存）在放得下的最大批大小 &lt;b&gt;%3&lt;/b&gt; 处越过 %2 这条线。&lt;/p&gt;&lt;p&gt;微批次为 %1 时：%4。&lt;/p&gt;</translation>
+    </message>
+    <message>
         <source>it fits, with %1 free</source>
         <translation>放得下，剩余 %1</translation>
     </message>
@@ -3224,8 +3236,8 @@
         <translation>12 GB 显存被什么占满？</translation>
     </message>
     <message>
-        <source>&lt;p&gt;BERT-base (%1 parameters) trained in FP32 with AdamW on the RTX A3000 laptop GPU, 16 sequences of 512 tokens.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Model states&lt;/b&gt;: every parameter has a weight (4 bytes), a gradient (4) and AdamW&apos;s two moments (8): 16 bytes per parameter, &lt;b&gt;%2&lt;/b&gt; in all. They do not depend on the batch.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Activations&lt;/b&gt;: what the forward pass keeps for the backward pass, &lt;b&gt;%3&lt;/b&gt; at the peak, plus temporaries of %4. They grow with the batch and the sequence.&lt;/p&gt;&lt;p&gt;Peak %5 of %6: %7.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;在 RTX A3000 笔记本 GPU 上用 FP32 和 AdamW 训练 BERT-base（%1 个参数），每批 16 个序列，每个序列 512 个词元。&lt;/p&gt;&lt;p&gt;&lt;b&gt;模型状态&lt;/b&gt;：每个参数有一份权重（4 字节）、一份梯度（4 字节）和 AdamW 的两个动量（8 字节），即每个参数 16 字节，共 &lt;b&gt;%2&lt;/b&gt;。它们与批大小无关。&lt;/p&gt;&lt;p&gt;&lt;b&gt;激活值&lt;/b&gt;：前向传播为反向传播保留的张量，峰值时为 &lt;b&gt;%3&lt;/b&gt;，另有临时张量 %4。它们随批大小和序列长度增长。&lt;/p&gt;&lt;p&gt;峰值 %5 / %6：%7。&lt;/p&gt;</translation>
+        <source>&lt;p&gt;BERT-base (%1 parameters) trained in FP32 with AdamW on the RTX A3000 laptop GPU, 16 sequences of 512 tokens.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Model states&lt;/b&gt;: every parameter has a weight (4 bytes), a gradient (4) and AdamW&apos;s two moments (8): 16 bytes per parameter, &lt;b&gt;%2&lt;/b&gt; in all. They do not depend on the batch.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Activations&lt;/b&gt;: what the forward pass keeps for the backward pass, &lt;b&gt;%3&lt;/b&gt; at the peak, plus temporaries of %4. They grow with the batch and the sequence.&lt;/p&gt;&lt;p&gt;%5: %6.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;在 RTX A3000 笔记本 GPU 上用 FP32 和 AdamW 训练 BERT-base（%1 个参数），每批 16 个序列，每个序列 512 个词元。&lt;/p&gt;&lt;p&gt;&lt;b&gt;模型状态&lt;/b&gt;：每个参数有一份权重（4 字节）、一份梯度（4 字节）和 AdamW 的两个动量（8 字节），即每个参数 16 字节，共 &lt;b&gt;%2&lt;/b&gt;。它们与批大小无关。&lt;/p&gt;&lt;p&gt;&lt;b&gt;激活值&lt;/b&gt;：前向传播为反向传播保留的张量，峰值时为 &lt;b&gt;%3&lt;/b&gt;，另有临时张量 %4。它们随批大小和序列长度增长。&lt;/p&gt;&lt;p&gt;%5：%6。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Why the batch size hits the wall</source>

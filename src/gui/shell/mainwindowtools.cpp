@@ -60,6 +60,8 @@ namespace {
             e.fitDecidedBy = fit.verdict.decidedBy;
             e.headroomBytes = fit.verdict.freeBytes();
             e.maxMicroBatch = fit.maxMicroBatch;
+            m_withFit.verdict = fit.verdict;
+            m_withFit.allocator = fit.allocator;
             return m_withFit;
         }
         void applyTourScenario(const Scenario& scenario) override { m_window->applyScenario(scenario, Action::Tour); }

@@ -90,6 +90,18 @@ namespace {
                       : GuidedTour::tr("it does not fit: %1 over").arg(formatBytes(-e.headroomBytes));
     }
 
+    // What the step needs against the capacity as the verdict counts it, which the free bytes of verdictWords are
+    // counted from: the peak, or, once the allocator replay has run, what the device holds with PyTorch's caching
+    // allocator (the tour said "Peak 10.11 GiB of 12.00 GiB: it fits, with 1.71 GiB free").
+    QString needWords(const SimulationResult& r)
+    {
+        const Estimate& e = r.estimate;
+        if (r.verdict.decidedBy == FitRule::Allocator)
+            return GuidedTour::tr("With PyTorch's caching allocator the step holds %1 of %2 (its tensors peak at %3)")
+                .arg(formatBytes(r.verdict.neededBytes), formatBytes(e.capacityBytes), formatBytes(e.peakBytes));
+        return GuidedTour::tr("Peak %1 of %2").arg(formatBytes(e.peakBytes), formatBytes(e.capacityBytes));
+    }
+
 } // namespace
 
 GuidedTour::GuidedTour(TourHost* host, QWidget* parent)
@@ -141,21 +153,26 @@ std::vector<GuidedTour::Step> GuidedTour::memorySteps()
                         "of 512 tokens.</p><p><b>Model states</b>: every parameter has a weight (4 bytes), a gradient (4) and "
                         "AdamW's two moments (8): 16 bytes per parameter, <b>%2</b> in all. They do not depend on the batch.</p>"
                         "<p><b>Activations</b>: what the forward pass keeps for the backward pass, <b>%3</b> at the peak, "
-                        "plus temporaries of %4. They grow with the batch and the sequence.</p><p>Peak %5 of %6: %7.</p>")
+                        "plus temporaries of %4. They grow with the batch and the sequence.</p><p>%5: %6.</p>")
                   .arg(formatCount(e.parameters), formatBytes(stateBytes(e)),
                        formatBytes(e.atPeak[index(MemoryCategory::Activations)]),
-                       formatBytes(e.atPeak[index(MemoryCategory::Transient)]), formatBytes(e.peakBytes),
-                       formatBytes(e.capacityBytes), verdictWords(e));
+                       formatBytes(e.atPeak[index(MemoryCategory::Transient)]), needWords(r), verdictWords(e));
           },
           [] { return TourHost::Target::MemoryChart; } },
         { [] { return tr("Why the batch size hits the wall"); },
           [](const Scenario&) { return explainerScenario("bert-base", 32, 512, Precision::FP32); },
           [](const SimulationResult& r) {
               const Estimate& e = r.estimate;
-              return tr("<p>Doubling the micro-batch to %1 doubles the activations, while the model states stay the "
-                        "same. The chart shows memory against the micro-batch: the curve crosses the %2 line at the "
-                        "largest batch that fits, <b>%3</b>.</p><p>At %1: %4.</p>")
-                  .arg(e.config.microBatch)
+              // Once the allocator replay decides, the largest batch is where its dashed curve crosses the line.
+              const QString text = r.verdict.decidedBy == FitRule::Allocator
+                  ? tr("<p>Doubling the micro-batch to %1 doubles the activations, while the model states stay the "
+                       "same. The chart shows memory against the micro-batch: the dashed curve, the tensors with what "
+                       "PyTorch's caching allocator holds besides, crosses the %2 line at the largest batch that fits, "
+                       "<b>%3</b>.</p><p>At %1: %4.</p>")
+                  : tr("<p>Doubling the micro-batch to %1 doubles the activations, while the model states stay the "
+                       "same. The chart shows memory against the micro-batch: the curve crosses the %2 line at the "
+                       "largest batch that fits, <b>%3</b>.</p><p>At %1: %4.</p>");
+              return text.arg(e.config.microBatch)
                   .arg(formatBytes(e.capacityBytes))
                   .arg(e.maxMicroBatch)
                   .arg(verdictWords(e));
