@@ -182,7 +182,6 @@ void TestComparison::rowIsTheEstimateAlone()
         const GpuSpec& gpu = test::gpu(kExplainer[i].c_str());
         const Estimate e = estimate(m, gpu, alone);
         QCOMPARE(rows[i].gpu, &gpu);
-        QCOMPARE(rows[i].maxMicroBatch, e.maxMicroBatch);
         QCOMPARE(rows[i].peakBytes, e.peakBytes);
         // "Fits" by the one rule (fitVerdict): the peak, then the caching allocator replayed under the capacity.
         Scenario single = scenarioFor(m.id, alone);
@@ -192,16 +191,23 @@ void TestComparison::rowIsTheEstimateAlone()
         const auto full = simulate(test::catalog(), single, quick);
         QVERIFY(full);
         QCOMPARE(rows[i].fits, fitsOnDevice(*full));
+        // The largest micro-batch by the same rule, the window's verdict's (the searches), not the peak's: the
+        // A3000 row said 27 where the verdict said 25.
+        const auto searched = simulate(test::catalog(), single, SimulateOptions {});
+        QVERIFY(searched);
+        QCOMPARE(rows[i].maxMicroBatch, searched->estimate.maxMicroBatch);
+        QCOMPARE_LE(rows[i].maxMicroBatch, e.maxMicroBatch);
         QVERIFY(!rows[i].fits || e.fits); // the replay holds at least the peak's bytes
         QCOMPARE(rows[i].stepSeconds, e.stepSeconds);
         QCOMPARE(rows[i].tokensPerSecond, e.throughputPerSecond);
         // The largest micro-batch is the largest: it fits, one more does not.
-        if (e.maxMicroBatch > 0) {
-            alone.microBatch = e.maxMicroBatch;
-            QVERIFY(estimate(m, gpu, alone).fits);
-            alone.microBatch = e.maxMicroBatch + 1;
-            QVERIFY(!estimate(m, gpu, alone).fits);
-            alone.microBatch = microBatch;
+        if (rows[i].maxMicroBatch > 0) {
+            for (const std::int64_t b : { rows[i].maxMicroBatch, rows[i].maxMicroBatch + 1 }) {
+                single.config.microBatch = b;
+                const auto at = simulate(test::catalog(), single, quick);
+                QVERIFY(at);
+                QCOMPARE(fitsOnDevice(*at), b == rows[i].maxMicroBatch);
+            }
         }
     }
 }
@@ -389,8 +395,9 @@ void TestComparison::microBatchChangesThePeakColumn()
         QCOMPARE_GT(after[r], before[r]);
         const Estimate e = estimate(test::preset("bert-base"), test::gpu(kExplainer[std::size_t(r)].c_str()), alone);
         QCOMPARE(after[r], e.peakBytes);
-        QCOMPARE(shown->index(r, gui::GpuComparisonModel::MaxBatchColumn).data(Qt::UserRole).toLongLong(),
-                 e.maxMicroBatch);
+        // The largest micro-batch does not depend on the current one; the replay's is at most the peak's.
+        QCOMPARE_LE(shown->index(r, gui::GpuComparisonModel::MaxBatchColumn).data(Qt::UserRole).toLongLong(),
+                    e.maxMicroBatch);
     }
     QVERIFY(shown->headerData(gui::GpuComparisonModel::PeakColumn, Qt::Horizontal)
                 .toString()

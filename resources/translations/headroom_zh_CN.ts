@@ -732,7 +732,7 @@
     </message>
     <message>
         <source>Dropout</source>
-        <translation>Dropout</translation>
+        <translation>Dropout 概率</translation>
     </message>
     <message>
         <source>Dropout on the adapters&apos; input, LoraConfig(lora_dropout=0.05). Above 0 every adapted layer saves its dropped input and the mask for backward.</source>
@@ -1960,7 +1960,7 @@
     </message>
     <message>
         <source>Dr&amp;opout</source>
-        <translation>Dropout(&amp;O)</translation>
+        <translation>Dropout 概率(&amp;O)</translation>
     </message>
     <message>
         <source>On embeddings, attention probabilities and residual branches</source>

@@ -48,7 +48,7 @@ std::vector<GpuComparisonRow> compareGpus(const Catalog& catalog, const Scenario
         r.peakBytes = e.peakBytes;
         r.headroomBytes = e.headroomBytes;
         r.fits = fitsOnDevice(result); // the one rule: the peak, then the caching allocator replayed
-        r.maxMicroBatch = e.maxMicroBatch;
+        r.maxMicroBatch = largestMicroBatchOnDevice(result, r.fits); // the replay's, as the verdict's
         r.stepSeconds = e.stepSeconds;
         r.samplesPerStep = samplesPerStep;
         r.samplesPerSecond = e.stepSeconds > 0.0 ? double(samplesPerStep) / e.stepSeconds : 0.0;

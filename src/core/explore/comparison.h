@@ -20,7 +20,7 @@ struct GpuComparisonRow {
     double peakBytes = 0.0;     // at the scenario's micro-batch
     double headroomBytes = 0.0; // capacity - peak; negative when it does not fit
     bool fits = false;
-    std::int64_t maxMicroBatch = 0; // 0 when even one sample does not fit
+    std::int64_t maxMicroBatch = 0; // by the allocator replay, as the verdict's; 0 when even one sample does not fit
 
     // Time, as Estimate counts it: one optimizer step is `gradientAccumulation` forward + backward passes of the
     // micro-batch, one optimizer update and the exposed data-parallel communication. Computed even when the step

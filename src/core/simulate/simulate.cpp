@@ -420,6 +420,15 @@ bool fitsOnDevice(const SimulationResult& r, SimulationCache* cache)
     return fitsOnDevice(check, cache);
 }
 
+std::int64_t largestMicroBatchOnDevice(const SimulationResult& r, bool fits)
+{
+    const DeviceFitCheck c = deviceFitCheck(r);
+    if (r.searched || !c.model)
+        return r.estimate.maxMicroBatch;
+    return replayMaxMicroBatch(*c.model, *c.gpu, c.limiting, c.overheadBytes, c.capacityBytes, r.estimate.maxMicroBatch,
+                               fits ? c.limiting.microBatch : 0);
+}
+
 Expected<SimulationResult> simulate(const Catalog& catalog, const Scenario& scenario, const SimulateOptions& options,
                                     SimulationCache* cache)
 {

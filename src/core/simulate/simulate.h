@@ -169,6 +169,11 @@ SearchResult searchFits(const SimulationResult& result);
 // The planner's test; `cache` keeps the replay's graph and lowering for the next layout that shares them.
 bool fitsOnDevice(const SimulationResult& result, SimulationCache* cache = nullptr);
 
+// The largest micro-batch of `result`'s job by the same rule: the replay's (replayMaxMicroBatch), searched down from
+// the peak's on the most loaded stage, and never below the result's own micro-batch where `fits` (fitsOnDevice's
+// answer for it). The searches give it as Estimate::maxMicroBatch; a result computed without them has the peak's.
+std::int64_t largestMicroBatchOnDevice(const SimulationResult& result, bool fits);
+
 // fitsOnDevice in two halves, for a caller that decides which replays it needs after simulating several layouts
 // (the planner): what the replay needs of a result, kept after the result is reused, and the replay itself.
 struct DeviceFitCheck {
