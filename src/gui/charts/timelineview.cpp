@@ -273,7 +273,11 @@ void TimelineView::placeLabels()
         const double start = c->mapToPosition(QPointF(m_phaseBounds[p], 0), m_phaseLines).x();
         const double end = c->mapToPosition(QPointF(m_phaseBounds[p + 1], 0), m_phaseLines).x();
         const QRectF lr = m_phaseLabels[p]->boundingRect();
-        const double x = end - start > lr.width() + 4 ? (start + end - lr.width()) / 2.0 : start + 2.0;
+        double x = end - start > lr.width() + 4 ? (start + end - lr.width()) / 2.0 : start + 2.0;
+        // A phase too short for its name at the plot's end (the optimizer step): the name ends just before the
+        // phase's boundary, which otherwise ran through it once the name was pushed back inside the plot.
+        if (x + lr.width() > plot.right() - 3.0 && start - 3.0 - lr.width() >= plot.left() + 3.0)
+            x = start - 3.0 - lr.width();
         // Clear of the plot's frame: a short last phase put "优化器步" against its right edge.
         constexpr double inset = 3.0;
         QRectF r(std::clamp(x, plot.left() + inset, std::max(plot.left() + inset, plot.right() - inset - lr.width())),
@@ -377,6 +381,12 @@ QList<QRectF> TimelineView::phaseLabelRects() const
     for (const auto* l : m_phaseLabels)
         out << l->mapRectToParent(l->boundingRect());
     return out;
+}
+
+QList<double> TimelineView::phaseBoundaries() const
+{
+    return { chart()->mapToPosition(QPointF(m_phaseBounds[1], 0), m_phaseLines).x(),
+             chart()->mapToPosition(QPointF(m_phaseBounds[2], 0), m_phaseLines).x() };
 }
 
 } // namespace headroom::gui

@@ -40,6 +40,7 @@ public:
     QString lengthShown() const;           // how long 100 % is, as the chart shows it
     QString measuredText() const;          // empty when no measurement is shown
     QList<QRectF> phaseLabelRects() const; // forward, backward, optimizer: where their names stand, chart coordinates
+    QList<double> phaseBoundaries() const; // x of the dotted lines between the phases, chart coordinates
     static constexpr int kMaxPoints = 160; // the timeline is bucketed to this many points, keeping each bucket's peak
 
 protected:

@@ -265,6 +265,9 @@ void MainWindow::restyle()
         m_ui->controls->setFont(controlsFont);
         QTimer::singleShot(0, this, &MainWindow::fitControlsWidth);
     }
+    // The chart tabs with them: at the desktop size under presentation titles they read 11 px from the back row.
+    if (m_chartTabs && m_chartTabs->font() != controlsFont)
+        m_chartTabs->setFont(controlsFont);
     const ChartStyle style = chartStyle(palette(), m_presentation, m_appliedScale);
     for (ChartPanel* c : charts())
         c->setChartStyle(style);
