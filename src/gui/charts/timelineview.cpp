@@ -298,7 +298,9 @@ void TimelineView::placeLabels()
     // The peak's label above its marker, below the phase names, and inside the plot's width (on more lines where
     // one is too long for it); beside the marker where the phase names leave no room above it.
     const QPointF peak = c->mapToPosition(m_peak->at(0), m_peak);
-    const double gap = 8.0;
+    // Clear of the marker, which is drawn centred on the peak: half its size and a little more (a fixed 8 px put the
+    // presentation mode's larger triangle into the text, "of the hea▲d").
+    const double gap = m_peak->markerSize() / 2.0 + 3.0;
     // On at most two lines, else the size alone (the verdict names the phase and the operator): a narrow plot beside
     // a dock otherwise stacks one word per line over the curve.
     auto fitted = [&](double width) {
@@ -320,10 +322,13 @@ void TimelineView::placeLabels()
             return above;
         return belowFits ? below : y;
     };
-    if (labelsBottom + 2.0 + br.height() <= peak.y() - gap) {
+    // Above the marker only where the capacity line leaves it there: moved under the line, a label over a peak just
+    // below the capacity sat on its own marker ("of the hea▲d").
+    const double over = offTheLine(peak.y() - br.height() - gap);
+    if (labelsBottom + 2.0 + br.height() <= peak.y() - gap && over + br.height() <= peak.y() - gap) {
         m_peakLabel->setPos(std::clamp(peak.x() - br.width() / 2.0, plot.left(),
                                        std::max(plot.left(), plot.right() - br.width())),
-                            offTheLine(peak.y() - br.height() - gap));
+                            over);
     } else {
         const bool right = plot.right() - peak.x() >= peak.x() - plot.left();
         const double room = (right ? plot.right() - peak.x() : peak.x() - plot.left()) - gap - 2.0;
@@ -387,6 +392,15 @@ QList<double> TimelineView::phaseBoundaries() const
 {
     return { chart()->mapToPosition(QPointF(m_phaseBounds[1], 0), m_phaseLines).x(),
              chart()->mapToPosition(QPointF(m_phaseBounds[2], 0), m_phaseLines).x() };
+}
+
+QRectF TimelineView::peakLabelRect() const { return m_peakLabel->mapRectToParent(m_peakLabel->boundingRect()); }
+
+QRectF TimelineView::peakMarkerRect() const
+{
+    const QPointF at = chart()->mapToPosition(m_peak->at(0), m_peak);
+    const double half = m_peak->markerSize() / 2.0;
+    return { at.x() - half, at.y() - half, 2.0 * half, 2.0 * half };
 }
 
 } // namespace headroom::gui

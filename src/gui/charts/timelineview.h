@@ -41,6 +41,8 @@ public:
     QString measuredText() const;          // empty when no measurement is shown
     QList<QRectF> phaseLabelRects() const; // forward, backward, optimizer: where their names stand, chart coordinates
     QList<double> phaseBoundaries() const; // x of the dotted lines between the phases, chart coordinates
+    QRectF peakLabelRect() const;          // the peak's label, chart coordinates
+    QRectF peakMarkerRect() const;         // the square the peak's marker is drawn in, chart coordinates
     static constexpr int kMaxPoints = 160; // the timeline is bucketed to this many points, keeping each bucket's peak
 
 protected:
