@@ -147,6 +147,13 @@ void TestInferenceView::encodersAreExplained()
     QVERIFY(!v->result());
     QVERIFY(v->resultText().contains(QStringLiteral("decoder-only")));
     QVERIFY(v->peakPoints().isEmpty());
+    // The message alone: no empty chart or table beside it (the walk read them as a broken panel).
+    QVERIFY(!control<QWidget>("contextChart")->isVisible());
+    QVERIFY(!control<QWidget>("gpuTable")->isVisible());
+    open("llama-2-7b");
+    QTRY_VERIFY2(v->result(), qPrintable(v->resultText()));
+    QVERIFY(control<QWidget>("contextChart")->isVisible());
+    QVERIFY(control<QWidget>("gpuTable")->isVisible());
 }
 
 QTEST_MAIN(TestInferenceView)

@@ -137,6 +137,12 @@ void InferenceView::compute()
     }
     if (model)
         showResult(*model);
+    // Without a result (an encoder, an unsplittable head count) the message alone: an empty chart with axes of
+    // "0 0 0 0 1" and an empty table read as a broken panel.
+    const bool shown = m_result.has_value();
+    m_ui->contextChart->setVisible(shown);
+    m_ui->gpuTable->setVisible(shown);
+    m_ui->gpuTableLabel->setVisible(shown);
     updateChart();
     updateGpuTable();
     emit resultChanged();
