@@ -1314,7 +1314,7 @@
     </message>
     <message>
         <source>Train in %1</source>
-        <translation>改用 %1 训练</translation>
+        <translation>训练改用 %1</translation>
     </message>
     <message>
         <source>Use 8-bit AdamW</source>
@@ -3229,7 +3229,7 @@
     </message>
     <message>
         <source>it does not fit: %1 over</source>
-        <translation>放不下：超出 %1</translation>
+        <translation>放不下，超出 %1</translation>
     </message>
     <message>
         <source>What fills 12 GB?</source>
@@ -3642,7 +3642,7 @@
     <name>headroom::gui::MemoryChartView</name>
     <message>
         <source>does not fit with the allocator&apos;s cache: %1 over</source>
-        <translation>算上分配器缓存放不下：超出 %1</translation>
+        <translation>算上分配器缓存放不下，超出 %1</translation>
     </message>
     <message>
         <source>%1: %2 (%3 with the tensors)</source>
@@ -3694,7 +3694,7 @@
     </message>
     <message>
         <source>does not fit: %1 over</source>
-        <translation>放不下：超出 %1</translation>
+        <translation>放不下，超出 %1</translation>
     </message>
     <message>
         <source>%1 capacity</source>
@@ -4769,11 +4769,11 @@
     </message>
     <message>
         <source>%1 · largest micro-batch that fits: &lt;b&gt;%2&lt;/b&gt; · %3&lt;br&gt;Step %4 · %5 · MFU %6 of %7 · %8&lt;br&gt;%9</source>
-        <translation>%1 · 放得下的最大微批次：&lt;b&gt;%2&lt;/b&gt; · %3&lt;br&gt;每步 %4 · %5 · MFU %6（相对 %7 峰值）· %8&lt;br&gt;%9</translation>
+        <translation>%1 · 放得下的最大微批次：&lt;b&gt;%2&lt;/b&gt; · %3&lt;br&gt;每步 %4 · %5 · MFU %6（峰值：%7）· %8&lt;br&gt;%9</translation>
     </message>
     <message>
         <source>%1 &lt;a href=&quot;time&quot;&gt;(%2–%3)&lt;/a&gt;</source>
-        <translation>%1 &lt;a href=&quot;time&quot;&gt;（%2–%3）&lt;/a&gt;</translation>
+        <translation>%1&lt;a href=&quot;time&quot;&gt;（%2–%3）&lt;/a&gt;</translation>
     </message>
     <message>
         <source>Stage %1 of %2, the most loaded: %3</source>

@@ -74,11 +74,12 @@ namespace {
 
 bool RooflineView::Obstacles::clear(const QPolygonF& shape) const
 {
-    // Two pixels between texts: a glyph's ink can pass its advance by one.
+    // Two pixels between texts, and between a text and the data: a glyph's ink can pass its advance by one (a roof's
+    // label that touched the step's star read as running into it).
     const QPolygonF apart = upright(shape) ? QPolygonF(shape.boundingRect().adjusted(-2, -2, 2, 2)) : shape;
     return inside.contains(shape.boundingRect())
         && std::none_of(texts.begin(), texts.end(), [&](const QPolygonF& t) { return overlaps(apart, t); })
-        && std::none_of(data.begin(), data.end(), [&](const QRectF& d) { return overlaps(shape, QPolygonF(d)); });
+        && std::none_of(data.begin(), data.end(), [&](const QRectF& d) { return overlaps(apart, QPolygonF(d)); });
 }
 
 // Every label where it covers no other text and no data. The legend goes inside the plot where it has a free place,
