@@ -196,6 +196,7 @@ void TestComparison::rowIsTheEstimateAlone()
         const auto searched = simulate(test::catalog(), single, SimulateOptions {});
         QVERIFY(searched);
         QCOMPARE(rows[i].maxMicroBatch, searched->estimate.maxMicroBatch);
+        QCOMPARE(rows[i].headroomBytes, searched->verdict.freeBytes()); // "4.3 GiB free" beside a verdict's 4.14
         QCOMPARE_LE(rows[i].maxMicroBatch, e.maxMicroBatch);
         QVERIFY(!rows[i].fits || e.fits); // the replay holds at least the peak's bytes
         QCOMPARE(rows[i].stepSeconds, e.stepSeconds);

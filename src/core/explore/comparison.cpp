@@ -46,8 +46,10 @@ std::vector<GpuComparisonRow> compareGpus(const Catalog& catalog, const Scenario
         r.gpu = gpu;
         r.capacityBytes = e.capacityBytes;
         r.peakBytes = e.peakBytes;
-        r.headroomBytes = e.headroomBytes;
-        r.fits = fitsOnDevice(result); // the one rule: the peak, then the caching allocator replayed
+        // The one rule: the peak, then the caching allocator replayed; its free bytes, as the window's verdict's.
+        const FitVerdict v = verdictOnDevice(result, &cache);
+        r.fits = v.fits;
+        r.headroomBytes = v.freeBytes();
         r.maxMicroBatch = largestMicroBatchOnDevice(result, r.fits); // the replay's, as the verdict's
         r.stepSeconds = e.stepSeconds;
         r.samplesPerStep = samplesPerStep;

@@ -18,7 +18,7 @@ struct GpuComparisonRow {
     const GpuSpec* gpu = nullptr;
     double capacityBytes = 0.0; // GpuSpec::memoryBytes(): the driver-reported total where known
     double peakBytes = 0.0;     // at the scenario's micro-batch
-    double headroomBytes = 0.0; // capacity - peak; negative when it does not fit
+    double headroomBytes = 0.0; // the verdict's free bytes (FitVerdict::freeBytes); negative when it does not fit
     bool fits = false;
     std::int64_t maxMicroBatch = 0; // by the allocator replay, as the verdict's; 0 when even one sample does not fit
 

@@ -412,6 +412,24 @@ bool fitsOnDevice(const DeviceFitCheck& c, SimulationCache* cache)
     return fitVerdict(c.peakBytes, c.capacityBytes, a).fits;
 }
 
+FitVerdict verdictOnDevice(const SimulationResult& r, SimulationCache* cache)
+{
+    const DeviceFitCheck c = deviceFitCheck(r);
+    if (r.allocator.computed) { // the searches replayed it already
+        FitVerdict v = r.verdict;
+        v.fits = v.fits && c.peaksFit;
+        return v;
+    }
+    if (!c.model)
+        return fitVerdict(c.peakBytes, c.capacityBytes, AllocatorEstimate {});
+    // Replayed over the capacity too: the verdict's "over" is then the replay's, as the searches give it.
+    const AllocatorEstimate a = replayStep(*c.model, *c.gpu, c.limiting, c.overheadBytes, c.capacityBytes,
+                                           cache ? cache->replay() : nullptr);
+    FitVerdict v = fitVerdict(c.peakBytes, c.capacityBytes, a);
+    v.fits = v.fits && c.peaksFit; // a stage's peak over the capacity, maybe not the shown one's
+    return v;
+}
+
 bool fitsOnDevice(const SimulationResult& r, SimulationCache* cache)
 {
     const DeviceFitCheck check = deviceFitCheck(r);

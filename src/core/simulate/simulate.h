@@ -168,6 +168,9 @@ SearchResult searchFits(const SimulationResult& result);
 // caching allocator replayed for the most loaded stage (here, when the result was computed without the searches).
 // The planner's test; `cache` keeps the replay's graph and lowering for the next layout that shares them.
 bool fitsOnDevice(const SimulationResult& result, SimulationCache* cache = nullptr);
+// The whole verdict of that rule: whether it fits, what it needs (the replay's reserved + context + NCCL where the
+// replay ran) and so the free bytes, as the window's verdict gives them. Not fitting where a stage's peak is over.
+FitVerdict verdictOnDevice(const SimulationResult& result, SimulationCache* cache = nullptr);
 
 // The largest micro-batch of `result`'s job by the same rule: the replay's (replayMaxMicroBatch), searched down from
 // the peak's on the most loaded stage, and never below the result's own micro-batch where `fits` (fitsOnDevice's
