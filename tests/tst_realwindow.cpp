@@ -846,6 +846,14 @@ void TestRealWindow::shrunkWindowKeepsTheChartTabs()
         QCOMPARE_EQ(tabs->isVisible(), charts < 4);
         if (charts < 4)
             QVERIFY2(tabs->height() >= tabs->sizeHint().height(), where.constData());
+        // Every chart in sight has its tab in the text colour, the others greyed: the tab bar's one current tab
+        // left the second chart of a pair looking hidden.
+        if (charts < 4) {
+            int marked = 0;
+            for (int i = 0; i < tabs->count(); ++i)
+                marked += tabs->tabTextColor(i) == w.window.palette().color(QPalette::WindowText) ? 1 : 0;
+            QCOMPARE(marked, charts);
+        }
     }
 }
 

@@ -400,6 +400,8 @@ void MainWindow::changeEvent(QEvent* event)
 {
     if (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange) {
         restyle();
+        m_arrangement.clear(); // the tabs' colours (placeChartWidgets) follow the palette
+        arrangeCharts();
         if (m_controller->result().model)
             onResultChanged();
     } else if (event->type() == QEvent::LanguageChange) {

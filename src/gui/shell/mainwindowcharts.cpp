@@ -268,9 +268,15 @@ void MainWindow::placeChartWidgets(const QList<QWidget*>& shown, int columns)
     }
     // The tabs name the charts that have no room beside the ones shown.
     const bool tabs = m_chartCapacity < 4;
+    // Both charts shown name themselves in the tab bar, not only the one its current tab marks (F10 in presentation
+    // mode showed "Phase peaks" current beside the roofline, whose tab looked as hidden as the others): the tabs of
+    // the charts out of sight are greyed.
     for (int i = 0; i < all.size(); ++i) {
         m_chartTabs->setTabText(i, all[i]->tabName());
         m_chartTabs->setTabToolTip(i, all[i]->title());
+        m_chartTabs->setTabTextColor(i,
+                                     palette().color(shown.contains(all[i]) ? QPalette::WindowText
+                                                                            : QPalette::PlaceholderText));
     }
     for (int i = 0; i < all.size(); ++i) {
         if (shown.contains(all[i])) {
