@@ -29,6 +29,7 @@ private slots:
     void lessonsHoldInTheSimulation();
     void endingReturnsToTheStartAndUndoWalksBack();
     void firstLessonsFiguresAddUp();
+    void keysWalkTheTour();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -162,6 +163,25 @@ void TestTour::firstLessonsFiguresAddUp()
     QVERIFY2(text.contains(formatBytes(capacity)), qPrintable(text));
     QCOMPARE(bg.verdict.neededBytes + bg.verdict.freeBytes(), capacity);
     tour->stop();
+}
+
+// A presenter's clicker sends Right / Page Down and Left / Page Up; Escape ends the tour. The card took only Space
+// and Enter on its focused button.
+void TestTour::keysWalkTheTour()
+{
+    GuidedTour* tour = m_window->tour();
+    tour->start();
+    QTRY_VERIFY(tour->isVisible());
+    tour->activateWindow();
+    tour->setFocus();
+    QTest::keyClick(tour, Qt::Key_Right);
+    QCOMPARE(tour->step(), 1);
+    QTest::keyClick(tour, Qt::Key_PageDown);
+    QCOMPARE(tour->step(), 2);
+    QTest::keyClick(tour, Qt::Key_Left);
+    QCOMPARE(tour->step(), 1);
+    QTest::keyClick(tour, Qt::Key_Escape);
+    QVERIFY(!tour->running());
 }
 
 QTEST_MAIN(TestTour)

@@ -10,6 +10,7 @@
 #include <QLocale>
 #include <QPainter>
 #include <QPushButton>
+#include <QShortcut>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
@@ -135,6 +136,18 @@ GuidedTour::GuidedTour(TourHost* host, QWidget* parent)
     connect(m_back, &QPushButton::clicked, this, &GuidedTour::back);
     connect(m_next, &QPushButton::clicked, this, &GuidedTour::next);
     connect(m_end, &QPushButton::clicked, this, &GuidedTour::stop);
+    // From the keyboard, as a presenter's clicker sends it: Right and Page Down go on, Left and Page Up back, Escape
+    // ends the tour (the card's buttons alone took only Space and Enter).
+    const std::pair<QKeySequence, void (GuidedTour::*)()> keys[] = {
+        { QKeySequence(Qt::Key_Right), &GuidedTour::next },  { QKeySequence(Qt::Key_PageDown), &GuidedTour::next },
+        { QKeySequence(Qt::Key_Left), &GuidedTour::back },   { QKeySequence(Qt::Key_PageUp), &GuidedTour::back },
+        { QKeySequence(Qt::Key_Escape), &GuidedTour::stop },
+    };
+    for (const auto& [key, slot] : keys) {
+        auto* shortcut = new QShortcut(key, this);
+        shortcut->setContext(Qt::WidgetWithChildrenShortcut);
+        connect(shortcut, &QShortcut::activated, this, slot);
+    }
     buildSteps();
     changeEvent(nullptr);
 }
