@@ -285,17 +285,20 @@ void MemoryChartView::placeVerdict()
                                    std::max(plot.left() + 2.0, plot.right() - size.width() - 2.0));
         return QRectF(QPointF(x, bottom - size.height()), size);
     };
-    QList<QRectF> candidates { over(m_tallest, bars[m_tallest].top() - 4.0), over(m_tallest, band.top() - 2.0) };
+    QList<QRectF> candidates { over(m_tallest, bars[m_tallest].top() - 4.0), over(m_tallest, band.top() - 4.0) };
     for (int p = 0; p < 3; ++p) {
         if (p != m_tallest)
             candidates << over(p, bars[p].top() - 4.0);
     }
-    // Then anywhere along the band above the capacity line and along the top: at the left, in the middle, at the
-    // right.
-    for (const qreal bottom : { band.top() - 2.0, plot.top() + 2.0 + size.height() })
-        for (const qreal x :
-             { plot.left() + 2.0, plot.center().x() - size.width() / 2.0, plot.right() - size.width() - 2.0 })
-            candidates << QRectF(QPointF(x, bottom - size.height()), size);
+    // Then anywhere along the band above the capacity line (at the left, in the middle, at the right: the capacity's
+    // label is at the right), and along the top, in the middle first (at the left it hugged the axis, far from the
+    // bars: ZeRO-3's tour step, its outlines just under the line).
+    const qreal left = plot.left() + 2.0, middle = plot.center().x() - size.width() / 2.0,
+                right = plot.right() - size.width() - 2.0;
+    for (const qreal x : { left, middle, right })
+        candidates << QRectF(QPointF(x, band.top() - 4.0 - size.height()), size);
+    for (const qreal x : { middle, left, right })
+        candidates << QRectF(QPointF(x, plot.top() + 2.0), size);
     // The first clear place; where none is, the one that covers least.
     auto covered = [&](const QRectF& r) {
         const bool inside = r.top() >= plot.top() + 2.0 && r.bottom() <= plot.bottom() && r.left() >= plot.left()
