@@ -895,7 +895,12 @@ void TestMainWindow::timelinePhaseNamesClearOfTheFrame()
             for (const double x : timeline->phaseBoundaries())
                 QVERIFY2(x <= r.left() || x >= r.right(),
                          qPrintable(QStringLiteral("line at %1 through %2 to %3").arg(x).arg(r.left()).arg(r.right())));
-        // And the peak's label clear of its marker (presentation mode's larger triangle ran into "of the head").
+        // And the peak's label inside the plot (over the axis's ticks it hid the "8") and clear of its marker
+        // (presentation mode's larger triangle ran into "of the head").
+        QVERIFY2(plot.adjusted(-1, -1, 1, 1).contains(timeline->peakLabelRect()),
+                 qPrintable(QStringLiteral("label from %1 in a plot from %2")
+                                .arg(timeline->peakLabelRect().left())
+                                .arg(plot.left())));
         QVERIFY2(!timeline->peakLabelRect().intersects(timeline->peakMarkerRect()),
                  qPrintable(QStringLiteral("label bottom %1, marker top %2")
                                 .arg(timeline->peakLabelRect().bottom())

@@ -334,7 +334,10 @@ void TimelineView::placeLabels()
         const double room = (right ? plot.right() - peak.x() : peak.x() - plot.left()) - gap - 2.0;
         setTextIfChanged(m_peakLabel, fitted(room));
         br = m_peakLabel->boundingRect();
-        m_peakLabel->setPos(right ? peak.x() + gap : peak.x() - gap - br.width(),
+        // Inside the plot: a label wider than the room beside the marker ran over the axis's tick labels ("8" under
+        // the Chinese label at 1920x1080).
+        const double x = right ? peak.x() + gap : peak.x() - gap - br.width();
+        m_peakLabel->setPos(std::clamp(x, plot.left(), std::max(plot.left(), plot.right() - br.width())),
                             offTheLine(std::max(labelsBottom + 2.0, peak.y() - br.height() / 2.0)));
     }
     placeLengthLabel();
