@@ -223,7 +223,7 @@ std::int64_t replayMaxMicroBatch(const ModelSpec& model, const GpuSpec& gpu, con
 }
 
 std::vector<double> replayDeviceBytes(const ModelSpec& model, const GpuSpec& gpu, const TrainingConfig& config,
-                                      double overheadBytes, std::span<const double> microBatches)
+                                      double overheadBytes, double capacityBytes, std::span<const double> microBatches)
 {
     std::vector<double> out;
     if (microBatches.empty())
@@ -234,7 +234,7 @@ std::vector<double> replayDeviceBytes(const ModelSpec& model, const GpuSpec& gpu
     for (const double b : microBatches) {
         TrainingConfig c = config;
         c.microBatch = std::max<std::int64_t>(1, std::int64_t(std::llround(b)));
-        out.push_back(replayOn(g, s, gpu, c, overheadBytes, 0.0).deviceBytes);
+        out.push_back(replayOn(g, s, gpu, c, overheadBytes, capacityBytes).deviceBytes);
     }
     return out;
 }

@@ -350,7 +350,7 @@ SearchResult searchFits(const SimulationResult& r)
             batches.push_back(p.batch);
         TrainingConfig shown = r.scenario.config;
         shown.pipelineStage = e.config.pipelineStage;
-        s.sweepDeviceBytes = replayDeviceBytes(*r.model, *r.gpu, shown, e.overheadBytes, batches);
+        s.sweepDeviceBytes = replayDeviceBytes(*r.model, *r.gpu, shown, e.overheadBytes, e.capacityBytes, batches);
     }
     if (r.searched) {
         s.maxSequence = e.maxSequence;

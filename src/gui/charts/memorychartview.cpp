@@ -167,6 +167,14 @@ void MemoryChartView::setFitVerdict(const FitVerdict& verdict, const AllocatorEs
 {
     for (int p = 0; p < 3; ++p)
         m_device[p] = replay.phaseDeviceBytes(kPhases[p]);
+    if (replay.outOfMemory) {
+        // The step stops at its failed cudaMalloc: the phases the replay ran on after it (the cached segments
+        // released) are not a step that runs. One outline, on the phase that holds the most, at what the step needs
+        // (the QLoRA example at micro-batch 13 drew its forward and optimizer outlines lower than at 12).
+        const auto most = std::max_element(m_device.begin(), m_device.end()) - m_device.begin();
+        for (int p = 0; p < 3; ++p)
+            m_device[p] = p == most ? replay.deviceBytes : 0.0;
+    }
     const bool barsUnder = std::all_of(m_totals.begin(), m_totals.end(),
                                        [&](double t) { return t <= verdict.capacityBytes; });
     showFit(verdict.fits, verdict.freeBytes(), verdict.decidedBy == FitRule::Allocator && barsUnder);
