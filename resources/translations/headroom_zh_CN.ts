@@ -2905,8 +2905,8 @@
         <translation>每轮时间</translation>
     </message>
     <message>
-        <source>Peak memory against capacity</source>
-        <translation>峰值显存与容量对比</translation>
+        <source>Memory needed against capacity</source>
+        <translation>所需显存与容量对比</translation>
     </message>
     <message>
         <source>does not fit</source>
@@ -2928,8 +2928,8 @@
         <translation>框架可用的显存</translation>
     </message>
     <message>
-        <source>Peak memory of one training step at the scenario&apos;s micro-batch</source>
-        <translation>按场景的微批次，一个训练步的峰值显存</translation>
+        <source>What one training step holds on the device at the scenario&apos;s micro-batch, as the window&apos;s verdict counts it: PyTorch&apos;s reserved segments and the CUDA context (the caching allocator replayed); the tensors&apos; own peak is in each cell&apos;s tooltip</source>
+        <translation>按场景的微批次，一个训练步在设备上占用的显存，与窗口的判定口径一致：PyTorch 预留的段加上 CUDA 上下文（重放缓存分配器）；张量本身的峰值见各单元格的提示</translation>
     </message>
     <message>
         <source>The largest micro-batch that fits on this GPU</source>
@@ -2952,8 +2952,8 @@
         <translation>显存</translation>
     </message>
     <message>
-        <source>Peak at batch %1</source>
-        <translation>批大小 %1 时的峰值</translation>
+        <source>Needs at batch %1</source>
+        <translation>批大小 %1 时所需</translation>
     </message>
     <message>
         <source>Fits?</source>
@@ -3008,16 +3008,16 @@
         <translation>框架可用 %1（已知时采用驱动报告的总量）</translation>
     </message>
     <message>
-        <source>Fits: peak %1 of %2 at micro-batch %3</source>
-        <translation>放得下：微批次 %3 时峰值 %1 / %2</translation>
+        <source>Fits: needs %1 of %2 at micro-batch %3 (its tensors peak at %4)</source>
+        <translation>放得下：微批次 %3 时需要 %1 / %2（张量峰值 %4）</translation>
     </message>
     <message>
-        <source>Does not fit: peak %1 of %2 at micro-batch %3</source>
-        <translation>放不下：微批次 %3 时峰值 %1 / %2</translation>
+        <source>Does not fit: needs %1 of %2 at micro-batch %3 (its tensors peak at %4)</source>
+        <translation>放不下：微批次 %3 时需要 %1 / %2（张量峰值 %4）</translation>
     </message>
     <message>
-        <source>The largest micro-batch whose peak fits in %1</source>
-        <translation>峰值不超过 %1 的最大微批次</translation>
+        <source>The largest micro-batch that fits in %1, the caching allocator replayed</source>
+        <translation>重放缓存分配器后，%1 中放得下的最大微批次</translation>
     </message>
     <message>
         <source>Even one sample does not fit</source>

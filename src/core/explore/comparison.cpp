@@ -49,6 +49,7 @@ std::vector<GpuComparisonRow> compareGpus(const Catalog& catalog, const Scenario
         // The one rule: the peak, then the caching allocator replayed; its free bytes, as the window's verdict's.
         const FitVerdict v = verdictOnDevice(result, &cache);
         r.fits = v.fits;
+        r.neededBytes = v.neededBytes;
         r.headroomBytes = v.freeBytes();
         r.maxMicroBatch = largestMicroBatchOnDevice(result, r.fits); // the replay's, as the verdict's
         r.stepSeconds = e.stepSeconds;

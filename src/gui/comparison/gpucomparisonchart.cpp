@@ -38,7 +38,7 @@ void GpuComparisonChart::setRows(const std::vector<GpuComparisonRow>& rows)
         Bar b;
         b.label = GpuComparisonModel::shortName(*r.gpu);
         b.capacityBytes = r.capacityBytes;
-        b.peakBytes = r.peakBytes;
+        b.peakBytes = r.neededBytes; // the verdict's figure, which its free bytes are counted from
         b.epochSeconds = r.fits ? r.epochSeconds : 0.0;
         b.fits = r.fits;
         m_epochTop = std::max(m_epochTop, b.epochSeconds);
@@ -99,7 +99,7 @@ void GpuComparisonChart::paintPanel(QPainter& p, const QRect& area, int rowH, bo
     p.setFont(m_style.titleFont);
     const QFontMetrics titleMetrics = p.fontMetrics();
     p.setPen(m_style.foreground);
-    const QString title = epoch ? tr("Time per epoch") : tr("Peak memory against capacity");
+    const QString title = epoch ? tr("Time per epoch") : tr("Memory needed against capacity");
     p.drawText(QRect(area.left(), area.top(), area.width(), titleMetrics.height()), Qt::AlignLeft | Qt::AlignVCenter,
                titleMetrics.elidedText(title, Qt::ElideRight, area.width()));
     if (m_bars.empty())

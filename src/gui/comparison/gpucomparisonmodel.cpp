@@ -85,7 +85,9 @@ QVariant GpuComparisonModel::headerData(int section, Qt::Orientation orientation
         case CapacityColumn:
             return tr("Device memory the framework can use");
         case PeakColumn:
-            return tr("Peak memory of one training step at the scenario's micro-batch");
+            return tr("What one training step holds on the device at the scenario's micro-batch, as the window's "
+                      "verdict counts it: PyTorch's reserved segments and the CUDA context (the caching allocator "
+                      "replayed); the tensors' own peak is in each cell's tooltip");
         case MaxBatchColumn:
             return tr("The largest micro-batch that fits on this GPU");
         case StepColumn:
@@ -104,7 +106,7 @@ QVariant GpuComparisonModel::headerData(int section, Qt::Orientation orientation
     case CapacityColumn:
         return tr("Memory");
     case PeakColumn:
-        return tr("Peak at batch %1").arg(m_microBatch);
+        return tr("Needs at batch %1").arg(m_microBatch);
     case FitsColumn:
         return tr("Fits?");
     case MaxBatchColumn:
@@ -169,7 +171,7 @@ QString GpuComparisonModel::displayText(const GpuComparisonRow& r, int column) c
     case CapacityColumn:
         return formatGiB(r.capacityBytes);
     case PeakColumn:
-        return formatGiB(r.peakBytes);
+        return formatGiB(r.neededBytes);
     case FitsColumn:
         return r.fits ? tr("✔ Yes, %1 free").arg(formatGiB(r.headroomBytes))
                       : tr("✘ No, %1 over").arg(formatGiB(-r.headroomBytes));
@@ -195,7 +197,7 @@ QVariant GpuComparisonModel::rawValue(const GpuComparisonRow& r, int column) con
     case CapacityColumn:
         return r.capacityBytes;
     case PeakColumn:
-        return r.peakBytes;
+        return r.neededBytes;
     case FitsColumn:
         return r.headroomBytes; // sorts from the most room to the furthest over
     case MaxBatchColumn:
@@ -223,14 +225,15 @@ QString GpuComparisonModel::toolTip(const GpuComparisonRow& r, int column) const
         return tr("%1 the framework can use (the driver-reported total where known)").arg(formatBytes(r.capacityBytes));
     case PeakColumn:
     case FitsColumn:
-        return (r.fits ? tr("Fits: peak %1 of %2 at micro-batch %3")
-                       : tr("Does not fit: peak %1 of %2 at micro-batch %3"))
-            .arg(formatBytes(r.peakBytes), formatBytes(r.capacityBytes))
-            .arg(m_microBatch);
+        return (r.fits ? tr("Fits: needs %1 of %2 at micro-batch %3 (its tensors peak at %4)")
+                       : tr("Does not fit: needs %1 of %2 at micro-batch %3 (its tensors peak at %4)"))
+            .arg(formatBytes(r.neededBytes), formatBytes(r.capacityBytes))
+            .arg(m_microBatch)
+            .arg(formatBytes(r.peakBytes));
     case MaxBatchColumn:
-        return r.maxMicroBatch > 0
-            ? tr("The largest micro-batch whose peak fits in %1").arg(formatBytes(r.capacityBytes))
-            : tr("Even one sample does not fit");
+        return r.maxMicroBatch > 0 ? tr("The largest micro-batch that fits in %1, the caching allocator replayed")
+                                         .arg(formatBytes(r.capacityBytes))
+                                   : tr("Even one sample does not fit");
     case StepColumn:
     case ThroughputColumn:
     case EpochColumn:
@@ -249,8 +252,9 @@ QString GpuComparisonModel::toolTip(const GpuComparisonRow& r, int column) const
 
 QString GpuComparisonModel::csv() const
 {
-    QString out = QStringLiteral("gpu_id,gpu,capacity_bytes,peak_bytes,fits,max_micro_batch,samples_per_step,"
-                                 "step_seconds,samples_per_second,tokens_per_second,steps_per_epoch,epoch_seconds\n");
+    QString out = QStringLiteral(
+        "gpu_id,gpu,capacity_bytes,peak_bytes,fits,max_micro_batch,samples_per_step,"
+        "step_seconds,samples_per_second,tokens_per_second,steps_per_epoch,epoch_seconds,needed_bytes\n");
     for (const GpuComparisonRow& r : m_rows) {
         QStringList f;
         f << csvField(QString::fromStdString(r.gpu->id)) << csvField(QString::fromStdString(r.gpu->name))
@@ -262,6 +266,7 @@ QString GpuComparisonModel::csv() const
               << QString::number(r.stepsPerEpoch) << csvNumber(r.epochSeconds);
         else
             f << QString() << QString() << QString() << QString::number(r.stepsPerEpoch) << QString();
+        f << csvNumber(r.neededBytes);
         out += f.join(QLatin1Char(',')) + QLatin1Char('\n');
     }
     return out;
