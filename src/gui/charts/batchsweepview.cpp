@@ -190,21 +190,29 @@ void BatchSweepView::placeLabels()
     m_fitMark->setLine(QLineF(at.x(), at.y() - 1.5, at.x(), at.y() + 0.8 * br.height()));
     m_fitMark->setVisible(m_maxBatch >= m_axisX->min() && m_maxBatch <= m_axisX->max());
     const QRectF plot = chart()->plotArea();
-    // Over its tick, or, where the current batch's dotted line would run through the text, just beside the tick on
-    // the side away from that line (beside the line, the label named the current batch's dot instead).
+    // Just left of its tick, where the curves that cross the line there are still under it (right of the tick the
+    // allocator's curve ran through the text), then over the tick, then right of it: the first the current batch's
+    // dotted line does not run through (beside that line the label named the current batch's dot instead).
     const double cursor = m_cursor->count() == 2 ? chart()->mapToPosition(m_cursor->at(0), m_cursor).x() : -1e9;
-    auto clear = [&](double x) { return cursor < x - 2.0 || cursor > x + br.width() + 2.0; };
-    auto inside = [&](double x) {
-        return std::clamp(x, plot.left(), std::max(plot.left(), plot.right() - br.width()));
+    auto clear = [&](double x, double width) { return cursor < x - 2.0 || cursor > x + width + 2.0; };
+    auto inside = [&](double x, double width) {
+        return std::clamp(x, plot.left() + 2.0, std::max(plot.left() + 2.0, plot.right() - width - 2.0));
     };
-    double left = inside(at.x() - br.width() / 2.0);
-    if (!clear(left)) {
-        const double after = inside(at.x() + 4.0), before = inside(at.x() - 4.0 - br.width());
-        const bool afterFirst = cursor < at.x();
-        left = clear(afterFirst ? after : before) ? (afterFirst ? after : before) : (afterFirst ? before : after);
+    double left = inside(at.x() - 6.0 - br.width(), br.width());
+    for (const double x : { at.x() - 6.0 - br.width(), at.x() - br.width() / 2.0, at.x() + 6.0 }) {
+        if (clear(inside(x, br.width()), br.width())) {
+            left = inside(x, br.width());
+            break;
+        }
     }
     m_label->setPos(left, at.y() - br.height() - 4.0);
-    m_allocatorKey->setPos(plot.left() + 4.0, plot.top() + 2.0);
+    // The key in the top left corner, or beside the current batch's line where that runs through it.
+    const double keyWidth = m_allocatorKey->boundingRect().width();
+    double keyLeft = plot.left() + 4.0;
+    if (!clear(keyLeft, keyWidth))
+        keyLeft = cursor + 6.0 + keyWidth <= plot.right() ? cursor + 6.0
+                                                          : std::max(plot.left() + 4.0, cursor - 6.0 - keyWidth);
+    m_allocatorKey->setPos(keyLeft, plot.top() + 2.0);
 }
 
 double BatchSweepView::peakAt(int i) const { return m_areas->topAt(i) * kGiB; }
