@@ -891,7 +891,7 @@ void TestMainWindow::timelinePhaseNamesClearOfTheFrame()
         QCOMPARE(names.size(), 3);
         // Nor does a boundary between the phases run through one (the optimizer step's name, pushed back inside
         // the plot, sat across the line at its start).
-        for (const QRectF& r : names)
+        for (const QRectF& r : names + QList<QRectF> { timeline->peakLabelRect() })
             for (const double x : timeline->phaseBoundaries())
                 QVERIFY2(x <= r.left() || x >= r.right(),
                          qPrintable(QStringLiteral("line at %1 through %2 to %3").arg(x).arg(r.left()).arg(r.right())));

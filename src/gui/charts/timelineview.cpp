@@ -307,7 +307,18 @@ void TimelineView::placeLabels()
         const QString wrapped = wrappedText(m_peakText, m_peakLabel->font(), width);
         return wrapped.count(QLatin1Char('\n')) <= 1 ? wrapped : m_peakShort;
     };
-    setTextIfChanged(m_peakLabel, fitted(plot.width() - 4.0));
+    // Over the marker the label stays inside the phase the peak is in, three pixels clear of the dotted lines that
+    // bound it and of the plot's edges (the peak often sits just after a boundary, the head's backward, and the line
+    // ran through the centred label; at the plot's edge it met the axis's tick labels), on more lines where needed.
+    double gapLeft = plot.left() + 3.0, gapRight = plot.right() - 3.0;
+    for (int b = 1; b <= 2; ++b) {
+        const double boundary = c->mapToPosition(QPointF(m_phaseBounds[b], 0), m_phaseLines).x();
+        if (boundary <= peak.x())
+            gapLeft = std::max(gapLeft, boundary + 3.0);
+        else
+            gapRight = std::min(gapRight, boundary - 3.0);
+    }
+    setTextIfChanged(m_peakLabel, fitted(std::max(40.0, gapRight - gapLeft)));
     QRectF br = m_peakLabel->boundingRect();
     // Off the capacity line where it would run through the text: just above it or just under it, whichever keeps
     // the label nearer the peak and clear of the phase names and the plot's bottom.
@@ -325,9 +336,11 @@ void TimelineView::placeLabels()
     // Above the marker only where the capacity line leaves it there: moved under the line, a label over a peak just
     // below the capacity sat on its own marker ("of the hea▲d").
     const double over = offTheLine(peak.y() - br.height() - gap);
+    auto inPlot = [&](double x) {
+        return std::clamp(x, plot.left() + 3.0, std::max(plot.left() + 3.0, plot.right() - 3.0 - br.width()));
+    };
     if (labelsBottom + 2.0 + br.height() <= peak.y() - gap && over + br.height() <= peak.y() - gap) {
-        m_peakLabel->setPos(std::clamp(peak.x() - br.width() / 2.0, plot.left(),
-                                       std::max(plot.left(), plot.right() - br.width())),
+        m_peakLabel->setPos(std::clamp(peak.x() - br.width() / 2.0, gapLeft, std::max(gapLeft, gapRight - br.width())),
                             over);
     } else {
         const bool right = plot.right() - peak.x() >= peak.x() - plot.left();
@@ -337,8 +350,7 @@ void TimelineView::placeLabels()
         // Inside the plot: a label wider than the room beside the marker ran over the axis's tick labels ("8" under
         // the Chinese label at 1920x1080).
         const double x = right ? peak.x() + gap : peak.x() - gap - br.width();
-        m_peakLabel->setPos(std::clamp(x, plot.left(), std::max(plot.left(), plot.right() - br.width())),
-                            offTheLine(std::max(labelsBottom + 2.0, peak.y() - br.height() / 2.0)));
+        m_peakLabel->setPos(inPlot(x), offTheLine(std::max(labelsBottom + 2.0, peak.y() - br.height() / 2.0)));
     }
     placeLengthLabel();
 }
