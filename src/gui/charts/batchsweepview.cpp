@@ -19,7 +19,18 @@ namespace headroom::gui {
 
 namespace {
     using units::kGiB;
-}
+
+    // A curve's points with their heights in bytes; none while it is hidden.
+    QList<QPointF> inBytes(const PolylineItem* curve)
+    {
+        QList<QPointF> out;
+        if (curve->isVisible()) {
+            for (const QPointF& p : curve->points())
+                out.append(QPointF(p.x(), p.y() * kGiB));
+        }
+        return out;
+    }
+} // namespace
 
 BatchSweepView::BatchSweepView(QWidget* parent)
     : ChartPanel(parent)
@@ -167,15 +178,7 @@ void BatchSweepView::setAllocatorCurve(const std::vector<double>& deviceBytes)
     placeLabels();
 }
 
-QList<QPointF> BatchSweepView::allocatorCurve() const
-{
-    QList<QPointF> out;
-    if (m_allocatorLine->isVisible()) {
-        for (const QPointF& p : m_allocatorLine->points())
-            out.append(QPointF(p.x(), p.y() * kGiB));
-    }
-    return out;
-}
+QList<QPointF> BatchSweepView::allocatorCurve() const { return inBytes(m_allocatorLine); }
 
 void BatchSweepView::placeLabels()
 {
@@ -217,15 +220,7 @@ void BatchSweepView::placeLabels()
 
 double BatchSweepView::peakAt(int i) const { return m_areas->topAt(i) * kGiB; }
 QPointF BatchSweepView::marker() const { return QPointF(m_marker->at(0).x(), m_marker->at(0).y() * kGiB); }
-QList<QPointF> BatchSweepView::baselineCurve() const
-{
-    QList<QPointF> out;
-    if (m_baselineCurve->isVisible()) {
-        for (const QPointF& p : m_baselineCurve->points())
-            out.append(QPointF(p.x(), p.y() * kGiB));
-    }
-    return out;
-}
+QList<QPointF> BatchSweepView::baselineCurve() const { return inBytes(m_baselineCurve); }
 
 QLineF BatchSweepView::largestFittingMark() const { return m_fitMark->isVisible() ? m_fitMark->line() : QLineF(); }
 
