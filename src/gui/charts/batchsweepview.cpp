@@ -163,15 +163,13 @@ void BatchSweepView::setLargestFitting(std::int64_t microBatch)
     placeLabels();
 }
 
-void BatchSweepView::setAllocatorCurve(const std::vector<double>& deviceBytes)
+void BatchSweepView::setAllocatorCurve(const std::vector<std::pair<double, double>>& curve)
 {
     // On the axes the areas set: the curve leaves the plot at its top rather than rescale the chart a moment after
     // every change (its crossing of the capacity is what it is for).
     QList<QPointF> points;
-    if (deviceBytes.size() == std::size_t(m_batches.size())) {
-        for (qsizetype i = 0; i < m_batches.size(); ++i)
-            points.append(QPointF(m_batches[i], deviceBytes[std::size_t(i)] / kGiB));
-    }
+    for (const auto& [batch, bytes] : curve)
+        points.append(QPointF(batch, bytes / kGiB));
     m_allocatorLine->setPoints(points);
     m_allocatorLine->setVisible(!points.isEmpty());
     m_allocatorKey->setVisible(!points.isEmpty());

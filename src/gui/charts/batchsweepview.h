@@ -36,9 +36,9 @@ public:
     // until then the one whose peak fits.
     void setLargestFitting(std::int64_t microBatch);
     // What the device holds at each batch of the shown sweep by the allocator replay (SearchResult::
-    // sweepDeviceBytes), drawn dashed over the peak's areas: the curve whose crossing of the capacity "largest that
+    // allocatorCurve), drawn dashed over the peak's areas: the curve whose crossing of the capacity "largest that
     // fits" is. Hidden until the background search gives it for the shown result.
-    void setAllocatorCurve(const std::vector<double>& deviceBytes);
+    void setAllocatorCurve(const std::vector<std::pair<double, double>>& curve);
     QList<QPointF> allocatorCurve() const; // (micro-batch, bytes); empty while hidden
 
     // For tests: the stacked peak at the i-th batch, the batches, the marker and the capacity line.

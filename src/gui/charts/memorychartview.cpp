@@ -138,6 +138,9 @@ void MemoryChartView::setResult(const std::shared_ptr<const SimulationResult>& r
     m_barOffset = compare ? 0.2 : 0.0;
     m_bars->setBarWidth(m_barWidth);
     m_bars->setOffset(m_barOffset);
+    // The axis keeps room for the last answer's outlines until this result's arrives: dragging through a batch that
+    // does not fit, the top went 14, 16, 14, 16 GiB as each answer came.
+    top = std::max(top, *std::max_element(m_device.begin(), m_device.end()));
     m_device = {}; // this result's replay comes with its verdict
     m_baselineLabel->setVisible(compare);
     m_baseTotals = {};

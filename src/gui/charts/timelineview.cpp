@@ -339,7 +339,9 @@ void TimelineView::placeLabels()
     auto inPlot = [&](double x) {
         return std::clamp(x, plot.left() + 3.0, std::max(plot.left() + 3.0, plot.right() - 3.0 - br.width()));
     };
-    if (labelsBottom + 2.0 + br.height() <= peak.y() - gap && over + br.height() <= peak.y() - gap) {
+    // (A phase narrower than the label, the optimizer step's at the plot's end: beside the marker instead.)
+    if (labelsBottom + 2.0 + br.height() <= peak.y() - gap && over + br.height() <= peak.y() - gap
+        && br.width() <= gapRight - gapLeft) {
         m_peakLabel->setPos(std::clamp(peak.x() - br.width() / 2.0, gapLeft, std::max(gapLeft, gapRight - br.width())),
                             over);
     } else {

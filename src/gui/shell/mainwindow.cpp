@@ -218,7 +218,7 @@ void MainWindow::showBackgroundFit()
         return;
     memoryChart()->setFitVerdict(background.verdict, background.allocator);
     sweepChart()->setLargestFitting(background.maxMicroBatch);
-    sweepChart()->setAllocatorCurve(background.sweepDeviceBytes);
+    sweepChart()->setAllocatorCurve(background.allocatorCurve);
 }
 
 void MainWindow::onBackgroundChanged()
