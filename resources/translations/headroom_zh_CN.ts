@@ -4649,6 +4649,10 @@
 <context>
     <name>headroom::gui::TimelineView</name>
     <message>
+        <source>%1; %2 with PyTorch&apos;s allocator</source>
+        <translation>%1；计入 PyTorch 分配器为 %2</translation>
+    </message>
+    <message>
         <source>Timeline</source>
         <translation>显存时间线</translation>
     </message>

@@ -11,6 +11,7 @@
 #include <QGraphicsSimpleTextItem>
 #include <QLegend>
 #include <QLineSeries>
+#include <QRegularExpression>
 #include <QScatterSeries>
 #include <QToolTip>
 #include <QValueAxis>
@@ -249,9 +250,10 @@ void TimelineView::setResult(const std::shared_ptr<const SimulationResult>& resu
                        QPointF(m_phaseBounds[2], 0) });
     replaceIfChanged(m_peak, { QPointF(timelineStep(e, e.peakStep).start * toPercent, e.peakBytes / kGiB) });
     const int layers = e.schedule->layers;
-    m_peakText = tr("peak in the %1 of %2: %3")
+    m_peakBase = tr("peak in the %1 of %2: %3")
                      .arg(e.peakInRecompute ? tr("recomputation") : Labels::phase(e.peakPhase),
                           Labels::layer(e.peakLayer, layers), formatBytes(e.peakBytes));
+    m_peakText = m_peakBase; // this result's verdict comes with its background search
     m_peakShort = tr("peak %1").arg(formatBytes(e.peakBytes));
     setTextIfChanged(m_phaseLabels[0], Labels::phase(Phase::Forward));
     setTextIfChanged(m_phaseLabels[1], Labels::phase(Phase::Backward));
@@ -303,8 +305,12 @@ void TimelineView::placeLabels()
     const double gap = m_peak->markerSize() / 2.0 + 3.0;
     // On at most two lines, else the size alone (the verdict names the phase and the operator): a narrow plot beside
     // a dock otherwise stacks one word per line over the curve.
+    // A figure stays on one line with its unit ("11.00 GiB" broke after "11.00").
+    static const QRegularExpression digitSpace(QStringLiteral("(\\d) ")); // compiled once, not on every tick
+    QString unbroken = m_peakText;
+    unbroken.replace(digitSpace, QStringLiteral("\\1") + QChar(QChar::Nbsp));
     auto fitted = [&](double width) {
-        const QString wrapped = wrappedText(m_peakText, m_peakLabel->font(), width);
+        const QString wrapped = wrappedText(unbroken, m_peakLabel->font(), width);
         return wrapped.count(QLatin1Char('\n')) <= 1 ? wrapped : m_peakShort;
     };
     // Over the marker the label stays inside the phase the peak is in, three pixels clear of the dotted lines that
@@ -418,6 +424,17 @@ QRectF TimelineView::peakMarkerRect() const
     const QPointF at = chart()->mapToPosition(m_peak->at(0), m_peak);
     const double half = m_peak->markerSize() / 2.0;
     return { at.x() - half, at.y() - half, 2.0 * half, 2.0 * half };
+}
+
+void TimelineView::setFitVerdict(const FitVerdict& verdict)
+{
+    const QString text = verdict.decidedBy == FitRule::Allocator
+        ? tr("%1; %2 with PyTorch's allocator").arg(m_peakBase, formatBytes(verdict.neededBytes))
+        : m_peakBase;
+    if (text == m_peakText)
+        return;
+    m_peakText = text;
+    placeLabels();
 }
 
 } // namespace headroom::gui

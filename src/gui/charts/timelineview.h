@@ -31,6 +31,10 @@ public:
     void setChartStyle(const ChartStyle& style) override;
     // What headroom-probe measured (torch.cuda.max_memory_allocated), dotted across the step; none to hide it.
     void setMeasuredPeak(std::optional<double> bytes);
+    // The verdict once the background search has it: where the caching allocator's replay decided, the peak's label
+    // adds what the device holds with it ("peak ...: 10.60 GiB; 12.39 GiB with PyTorch's allocator"): the timeline
+    // draws the tensors, and stayed under the line while the verdict said "over".
+    void setFitVerdict(const FitVerdict& verdict);
 
     // For tests.
     int pointCount() const;
@@ -71,6 +75,7 @@ private:
     QString m_lengthFull;                             // its text before it is cut to the chart's width
     QMargins m_baseMargins;                           // the chart's margins without the line for it
     QString m_peakText;                               // the label unwrapped
+    QString m_peakBase;                               // the label without the verdict's figure
     QString m_peakShort; // where the plot is too narrow for it on two lines: the size alone
     std::array<QGraphicsSimpleTextItem*, 3> m_phaseLabels {};
     std::array<double, 4> m_phaseBounds {}; // ms: forward start, backward start, optimizer start, end

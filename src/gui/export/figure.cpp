@@ -241,6 +241,7 @@ void Figure::layout()
     if (m_result && m_search.allocator.computed) { // the window's verdict label and largest micro-batch
         m_memory->setFitVerdict(m_search.verdict, m_search.allocator);
         m_sweep->setLargestFitting(m_search.maxMicroBatch);
+        m_timeline->setFitVerdict(m_search.verdict);
         m_sweep->setAllocatorCurve(m_search.allocatorCurve);
     }
     // Series shown for the first time (the baseline's) compute their geometry on a posted event.

@@ -217,6 +217,7 @@ void MainWindow::showBackgroundFit()
     if (pending || !background.allocator.computed)
         return;
     memoryChart()->setFitVerdict(background.verdict, background.allocator);
+    timelineChart()->setFitVerdict(background.verdict);
     sweepChart()->setLargestFitting(background.maxMicroBatch);
     sweepChart()->setAllocatorCurve(background.allocatorCurve);
 }
