@@ -18,8 +18,8 @@ struct GpuComparisonRow {
     const GpuSpec* gpu = nullptr;
     double capacityBytes = 0.0; // GpuSpec::memoryBytes(): the driver-reported total where known
     double peakBytes = 0.0;     // at the scenario's micro-batch
-    double neededBytes
-        = 0.0; // what the verdict counts there (FitVerdict::neededBytes: the replay's reserved + context)
+    // What the verdict counts there (FitVerdict::neededBytes: the replay's reserved + context).
+    double neededBytes = 0.0;
     double headroomBytes = 0.0; // the verdict's free bytes (FitVerdict::freeBytes); negative when it does not fit
     bool fits = false;
     std::int64_t maxMicroBatch = 0; // by the allocator replay, as the verdict's; 0 when even one sample does not fit

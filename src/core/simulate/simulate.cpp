@@ -427,13 +427,23 @@ DeviceFitCheck deviceFitCheck(const SimulationResult& r)
     return c;
 }
 
+namespace {
+
+    // The one rule on the check's most loaded stage, replayed under the capacity.
+    FitVerdict replayedVerdict(const DeviceFitCheck& c, SimulationCache* cache)
+    {
+        const AllocatorEstimate a = replayStep(*c.model, *c.gpu, c.limiting, c.overheadBytes, c.capacityBytes,
+                                               cache ? cache->replay() : nullptr);
+        return fitVerdict(c.peakBytes, c.capacityBytes, a);
+    }
+
+} // namespace
+
 bool fitsOnDevice(const DeviceFitCheck& c, SimulationCache* cache)
 {
     if (!c.model || !c.gpu || !c.peaksFit)
         return false;
-    const AllocatorEstimate a = replayStep(*c.model, *c.gpu, c.limiting, c.overheadBytes, c.capacityBytes,
-                                           cache ? cache->replay() : nullptr);
-    return fitVerdict(c.peakBytes, c.capacityBytes, a).fits;
+    return replayedVerdict(c, cache).fits;
 }
 
 FitVerdict verdictOnDevice(const SimulationResult& r, SimulationCache* cache)
@@ -447,9 +457,7 @@ FitVerdict verdictOnDevice(const SimulationResult& r, SimulationCache* cache)
     if (!c.model)
         return fitVerdict(c.peakBytes, c.capacityBytes, AllocatorEstimate {});
     // Replayed over the capacity too: the verdict's "over" is then the replay's, as the searches give it.
-    const AllocatorEstimate a = replayStep(*c.model, *c.gpu, c.limiting, c.overheadBytes, c.capacityBytes,
-                                           cache ? cache->replay() : nullptr);
-    FitVerdict v = fitVerdict(c.peakBytes, c.capacityBytes, a);
+    FitVerdict v = replayedVerdict(c, cache);
     v.fits = v.fits && c.peaksFit; // a stage's peak over the capacity, maybe not the shown one's
     return v;
 }

@@ -122,12 +122,10 @@ void MemoryChartView::setResult(const std::shared_ptr<const SimulationResult>& r
 {
     const SimulationResult& r = *result;
     const Estimate& e = r.estimate;
-    double top = e.capacityBytes;
     m_tallest = 0;
     for (int p = 0; p < 3; ++p) {
         m_totals[p] = e.phasePeaks[p].totalBytes;
         m_bars->setValues(p, e.phasePeaks[p].atPeak, kGiB);
-        top = std::max(top, m_totals[p]);
         if (m_totals[p] > m_totals[m_tallest])
             m_tallest = p;
     }
@@ -140,7 +138,7 @@ void MemoryChartView::setResult(const std::shared_ptr<const SimulationResult>& r
     m_bars->setOffset(m_barOffset);
     // The axis keeps room for the last answer's outlines until this result's arrives: dragging through a batch that
     // does not fit, the top went 14, 16, 14, 16 GiB as each answer came.
-    top = std::max(top, *std::max_element(m_device.begin(), m_device.end()));
+    const double lastOutlines = *std::max_element(m_device.begin(), m_device.end());
     m_device = {}; // this result's replay comes with its verdict
     m_baselineLabel->setVisible(compare);
     m_baseTotals = {};
@@ -151,13 +149,12 @@ void MemoryChartView::setResult(const std::shared_ptr<const SimulationResult>& r
         for (int p = 0; p < 3; ++p) {
             m_ghost->setValues(p, base[p].atPeak, kGiB);
             m_baseTotals[p] = base[p].totalBytes;
-            top = std::max(top, base[p].totalBytes);
         }
         setTextIfChanged(m_baselineLabel, tr("faint: baseline (%1)").arg(formatBytes(m_baseline->estimate.peakBytes)));
     }
     m_capacityBytes = e.capacityBytes;
     replaceIfChanged(m_capacity, { QPointF(-0.5, e.capacityBytes / kGiB), QPointF(2.5, e.capacityBytes / kGiB) });
-    setStableTop(m_axisY, top * 1.12 / kGiB);
+    fitAxis(lastOutlines);
 
     showFit(e.fits, e.headroomBytes);
     m_capacityText = tr("%1 capacity").arg(formatGiB(e.capacityBytes, 1));
@@ -181,11 +178,17 @@ void MemoryChartView::setFitVerdict(const FitVerdict& verdict, const AllocatorEs
     const bool barsUnder = std::all_of(m_totals.begin(), m_totals.end(),
                                        [&](double t) { return t <= verdict.capacityBytes; });
     showFit(verdict.fits, verdict.freeBytes(), verdict.decidedBy == FitRule::Allocator && barsUnder);
-    double top = m_capacityBytes;
+    fitAxis(0.0);
+    placeLabels();
+}
+
+// The value axis up to the capacity, the bars, the baseline's and the outlines, and at least `atLeast` bytes.
+void MemoryChartView::fitAxis(double atLeast)
+{
+    double top = std::max(m_capacityBytes, atLeast);
     for (int p = 0; p < 3; ++p)
         top = std::max({ top, m_totals[p], m_baseTotals[p], m_device[p] });
     setStableTop(m_axisY, top * 1.12 / kGiB);
-    placeLabels();
 }
 
 // `byCache`: over only with what the allocator holds besides the tensors (every bar under the capacity line).

@@ -51,6 +51,7 @@ private:
     void applyOverflowStyle();
     void showFit(bool fits, double freeBytes, bool byCache = false);
     void placeCache();
+    void fitAxis(double atLeast);
 
     StackedBarsItem* m_bars = nullptr;
     StackedBarsItem* m_ghost = nullptr; // the baseline's bars

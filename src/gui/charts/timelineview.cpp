@@ -317,8 +317,7 @@ void TimelineView::placeLabels()
     // bound it and of the plot's edges (the peak often sits just after a boundary, the head's backward, and the line
     // ran through the centred label; at the plot's edge it met the axis's tick labels), on more lines where needed.
     double gapLeft = plot.left() + 3.0, gapRight = plot.right() - 3.0;
-    for (int b = 1; b <= 2; ++b) {
-        const double boundary = c->mapToPosition(QPointF(m_phaseBounds[b], 0), m_phaseLines).x();
+    for (const double boundary : phaseBoundaries()) {
         if (boundary <= peak.x())
             gapLeft = std::max(gapLeft, boundary + 3.0);
         else
