@@ -790,6 +790,8 @@ void TestMainWindow::chartsGiveTheVerdictsAnswer()
     QCOMPARE_LT(std::abs(mark.x1() - at.x()) + std::abs(mark.x2() - at.x()), 1.0);
     QCOMPARE_LT(std::min(mark.y1(), mark.y2()), at.y());
     QCOMPARE_GT(std::max(mark.y1(), mark.y2()), at.y());
+    // The label on a plate that hides the lines crossing it (the current batch's, in a narrow chart).
+    QVERIFY(sweep->largestFittingPlate().contains(sweep->largestFittingLabel()));
     // The dashed curve is what the device holds by the replay: at the current micro-batch the verdict's figure, and
     // past the largest that fits over the capacity (the peak's curve crossed the line at 28, the verdict said 25).
     const QList<QPointF> curve = sweep->allocatorCurve();

@@ -8,6 +8,7 @@
 #include <QAreaSeries>
 #include <QChart>
 #include <QGraphicsLineItem>
+#include <QGraphicsRectItem>
 #include <QGraphicsSimpleTextItem>
 #include <QLegend>
 #include <QLineSeries>
@@ -68,6 +69,11 @@ BatchSweepView::BatchSweepView(QWidget* parent)
     chart->legend()->setVisible(false); // the memory chart beside it carries the category legend
     m_label = new QGraphicsSimpleTextItem(chart);
     m_label->setZValue(20);
+    // On a plate of the background, as the roofline's roof labels: in a narrow chart no place beside the tick is
+    // clear of the current batch's dotted line, which then ran through "largest that fits: 25".
+    m_labelPlate = new QGraphicsRectItem(chart);
+    m_labelPlate->setZValue(19);
+    m_labelPlate->setPen(Qt::NoPen);
     m_fitMark = new QGraphicsLineItem(chart);
     m_fitMark->setZValue(20);
     m_fitMark->setVisible(false);
@@ -107,6 +113,9 @@ void BatchSweepView::setChartStyle(const ChartStyle& style)
     m_marker->setMarkerSize(11.0 * style.markerScale);
     m_label->setFont(style.annotationFont);
     m_label->setBrush(style.foreground);
+    QColor plate = style.plotBackground;
+    plate.setAlpha(215);
+    m_labelPlate->setBrush(plate);
     m_fitMark->setPen(QPen(style.foreground, style.lineWidth * 1.5));
     placeLabels();
 }
@@ -207,6 +216,7 @@ void BatchSweepView::placeLabels()
         }
     }
     m_label->setPos(left, at.y() - br.height() - 4.0);
+    m_labelPlate->setRect(m_label->mapRectToParent(br).adjusted(-2, 0, 2, 0));
     // The key in the top left corner, or beside the current batch's line where that runs through it.
     const double keyWidth = m_allocatorKey->boundingRect().width();
     double keyLeft = plot.left() + 4.0;
@@ -219,6 +229,9 @@ void BatchSweepView::placeLabels()
 double BatchSweepView::peakAt(int i) const { return m_areas->topAt(i) * kGiB; }
 QPointF BatchSweepView::marker() const { return QPointF(m_marker->at(0).x(), m_marker->at(0).y() * kGiB); }
 QList<QPointF> BatchSweepView::baselineCurve() const { return inBytes(m_baselineCurve); }
+
+QRectF BatchSweepView::largestFittingPlate() const { return m_labelPlate->rect(); }
+QRectF BatchSweepView::largestFittingLabel() const { return m_label->mapRectToParent(m_label->boundingRect()); }
 
 QLineF BatchSweepView::largestFittingMark() const { return m_fitMark->isVisible() ? m_fitMark->line() : QLineF(); }
 

@@ -11,6 +11,7 @@
 
 QT_BEGIN_NAMESPACE
 class QGraphicsLineItem;
+class QGraphicsRectItem;
 class QGraphicsSimpleTextItem;
 class QLineSeries;
 class QLogValueAxis;
@@ -49,6 +50,8 @@ public:
     // The tick across the capacity line at the largest micro-batch that fits, in the chart's coordinates; empty
     // while it is hidden (nothing fits, or the largest lies outside the axis).
     QLineF largestFittingMark() const;
+    QRectF largestFittingLabel() const; // the label, chart coordinates
+    QRectF largestFittingPlate() const; // the plate under it, chart coordinates
     double capacityLine() const;
     QList<QPointF> baselineCurve() const; // GiB against micro-batch; empty without a baseline
 
@@ -72,6 +75,7 @@ private:
     // The label names a micro-batch: the tick marks it on the capacity line, where the label may stand aside from
     // the current batch's dotted line ("largest that fits: 12" beside the line at 4, nothing at 12).
     QGraphicsLineItem* m_fitMark = nullptr;
+    QGraphicsRectItem* m_labelPlate = nullptr;
     QList<double> m_batches;
     double m_capacityBytes = 0.0;
     double m_maxBatch = 0.0;
