@@ -5,9 +5,9 @@
 // phase's kernel_ops: the ATen operators that launch a kernel (views, host and sync operators apart).
 //
 // The graph has one operator per module-level operation (a Linear, a LayerNorm, a GELU) and the lowering gives each
-// step a kernel count (Step::kernels: 1, 2 for the backward of a Linear or a convolution; the optimizer's from
-// optimizer.cpp). PyTorch's ATen operators are finer in places and coarser in others: a tanh-GELU is seven
-// elementwise operators, autograd adds gradient accumulations (`add`) and bias reductions (`sum`), autocast its
+// step a kernel count (Step::kernels: 1, 2 for the backward of a Linear or a convolution and one more for its bias; the
+// optimizer's from optimizer.cpp). PyTorch's ATen operators are finer in places and coarser in others: a tanh-GELU is
+// seven elementwise operators, autograd adds gradient accumulations (`add`) and bias reductions (`sum`), autocast its
 // casts, Llama's rotary embedding a `slice_backward` per slice; but a convolution's backward is one
 // `convolution_backward` where the graph counts 2 (cuDNN's dgrad and wgrad kernels), hence ResNet-50's backward below
 // 1. The ratio real / simulated therefore differs per model and phase (0.78 to 1.72); it is recorded below from the
@@ -28,6 +28,11 @@
 // torch/nn/modules/batchnorm.py, `_BatchNorm.forward`): 53 of its 229 operators. The graph (main at 696aa07) counts
 // one kernel per BatchNorm forward step at 696aa07 (229 / 176 = 1.301 in FP32, 286 / 232 = 1.233 in BF16); the
 // lowering now counts two (lowering.cpp), which makes them 229 / 229 = 1.000 and 286 / 285 = 1.004.
+//
+// A Linear's or a convolution's bias gradient is a `sum` kernel of its own (lowering.cpp; the reduce_kernel calls
+// of the H200 kernel profiles, tst_timecalibration biasGradientsAreKernelsOfTheirOwn): with it, the backward
+// ratios moved closer to 1 (GPT-2 1.443 -> 1.272 in FP32, BERT 1.505 -> 1.219, ViT-B/16 1.487 -> 1.222, ResNet-50's
+// classifier 0.778 -> 0.775).
 //
 // A later host-operator count per step (Step::hostOps) slots in as another StepCount and the JSON's kernel_ops +
 // view_ops + host_ops (every ATen operator the host issues) as its real figure.
@@ -140,23 +145,23 @@ void TestOpCounts::kernelRatios_data()
     const auto q = [](const char* s) { return QString::fromLatin1(s); };
     QTest::addColumn<PerPhase>("ratio"); // real kernel-launching ATen ops / simulated kernels; 0: no such phase
     // clang-format off
-    QTest::newRow("gpt2 fp32 foreach") << q("gpt2") << q("fp32") << q("foreach") << false << PerPhase { 1.199, 0.0, 1.443, 1.125 };
-    QTest::newRow("gpt2 fp32 for-loop") << q("gpt2") << q("fp32") << q("for-loop") << false << PerPhase { 1.199, 0.0, 1.443, 1.125 };
-    QTest::newRow("gpt2 bf16 foreach") << q("gpt2") << q("bf16") << q("foreach") << false << PerPhase { 1.133, 0.0, 1.422, 1.125 };
-    QTest::newRow("gpt2 fp32 foreach ckpt") << q("gpt2") << q("fp32") << q("foreach") << true << PerPhase { 1.199, 1.192, 1.443, 1.125 };
-    QTest::newRow("gpt2 bf16 foreach ckpt") << q("gpt2") << q("bf16") << q("foreach") << true << PerPhase { 1.133, 1.128, 1.422, 1.125 };
-    QTest::newRow("bert-base fp32 foreach") << q("bert-base") << q("fp32") << q("foreach") << false << PerPhase { 1.207, 0.0, 1.505, 1.125 };
-    QTest::newRow("bert-base fp32 for-loop") << q("bert-base") << q("fp32") << q("for-loop") << false << PerPhase { 1.207, 0.0, 1.505, 1.125 };
-    QTest::newRow("bert-base bf16 foreach") << q("bert-base") << q("bf16") << q("foreach") << false << PerPhase { 1.113, 0.0, 1.373, 1.125 };
+    QTest::newRow("gpt2 fp32 foreach") << q("gpt2") << q("fp32") << q("foreach") << false << PerPhase { 1.199, 0.0, 1.272, 1.125 };
+    QTest::newRow("gpt2 fp32 for-loop") << q("gpt2") << q("fp32") << q("for-loop") << false << PerPhase { 1.199, 0.0, 1.272, 1.125 };
+    QTest::newRow("gpt2 bf16 foreach") << q("gpt2") << q("bf16") << q("foreach") << false << PerPhase { 1.133, 0.0, 1.301, 1.125 };
+    QTest::newRow("gpt2 fp32 foreach ckpt") << q("gpt2") << q("fp32") << q("foreach") << true << PerPhase { 1.199, 1.192, 1.272, 1.125 };
+    QTest::newRow("gpt2 bf16 foreach ckpt") << q("gpt2") << q("bf16") << q("foreach") << true << PerPhase { 1.133, 1.128, 1.301, 1.125 };
+    QTest::newRow("bert-base fp32 foreach") << q("bert-base") << q("fp32") << q("foreach") << false << PerPhase { 1.207, 0.0, 1.219, 1.125 };
+    QTest::newRow("bert-base fp32 for-loop") << q("bert-base") << q("fp32") << q("for-loop") << false << PerPhase { 1.207, 0.0, 1.219, 1.125 };
+    QTest::newRow("bert-base bf16 foreach") << q("bert-base") << q("bf16") << q("foreach") << false << PerPhase { 1.113, 0.0, 1.201, 1.125 };
     QTest::newRow("llama-3.2-1b fp32 foreach") << q("llama-3.2-1b") << q("fp32") << q("foreach") << false << PerPhase { 1.023, 0.0, 1.721, 1.125 };
     QTest::newRow("llama-3.2-1b fp32 for-loop") << q("llama-3.2-1b") << q("fp32") << q("for-loop") << false << PerPhase { 1.023, 0.0, 1.721, 1.125 };
     QTest::newRow("llama-3.2-1b bf16 foreach") << q("llama-3.2-1b") << q("bf16") << q("foreach") << false << PerPhase { 1.022, 0.0, 1.660, 1.125 };
-    QTest::newRow("resnet50 fp32 foreach") << q("resnet50") << q("fp32") << q("foreach") << false << PerPhase { 1.000, 0.0, 0.778, 1.125 };  // BatchNorm as 2 (num_batches_tracked.add_)
-    QTest::newRow("resnet50 fp32 for-loop") << q("resnet50") << q("fp32") << q("for-loop") << false << PerPhase { 1.000, 0.0, 0.778, 1.125 };  // BatchNorm as 2 (num_batches_tracked.add_)
-    QTest::newRow("resnet50 bf16 foreach") << q("resnet50") << q("bf16") << q("foreach") << false << PerPhase { 1.004, 0.0, 0.825, 1.125 };  // BatchNorm as 2 (num_batches_tracked.add_)
-    QTest::newRow("vit-b-16 fp32 foreach") << q("vit-b-16") << q("fp32") << q("foreach") << false << PerPhase { 1.335, 0.0, 1.487, 1.125 };
-    QTest::newRow("vit-b-16 fp32 for-loop") << q("vit-b-16") << q("fp32") << q("for-loop") << false << PerPhase { 1.335, 0.0, 1.487, 1.125 };
-    QTest::newRow("vit-b-16 bf16 foreach") << q("vit-b-16") << q("bf16") << q("foreach") << false << PerPhase { 0.962, 0.0, 1.143, 1.125 };
+    QTest::newRow("resnet50 fp32 foreach") << q("resnet50") << q("fp32") << q("foreach") << false << PerPhase { 1.000, 0.0, 0.775, 1.125 };  // BatchNorm as 2 (num_batches_tracked.add_)
+    QTest::newRow("resnet50 fp32 for-loop") << q("resnet50") << q("fp32") << q("for-loop") << false << PerPhase { 1.000, 0.0, 0.775, 1.125 };  // BatchNorm as 2 (num_batches_tracked.add_)
+    QTest::newRow("resnet50 bf16 foreach") << q("resnet50") << q("bf16") << q("foreach") << false << PerPhase { 1.004, 0.0, 0.819, 1.125 };  // BatchNorm as 2 (num_batches_tracked.add_)
+    QTest::newRow("vit-b-16 fp32 foreach") << q("vit-b-16") << q("fp32") << q("foreach") << false << PerPhase { 1.335, 0.0, 1.222, 1.125 };
+    QTest::newRow("vit-b-16 fp32 for-loop") << q("vit-b-16") << q("fp32") << q("for-loop") << false << PerPhase { 1.335, 0.0, 1.222, 1.125 };
+    QTest::newRow("vit-b-16 bf16 foreach") << q("vit-b-16") << q("bf16") << q("foreach") << false << PerPhase { 0.962, 0.0, 1.005, 1.125 };
     // clang-format on
 }
 

@@ -185,9 +185,11 @@ void TestRepeatedLayers::sameAnswers()
         }
         // Start times: a repeated block's runs are laid out at their mean length (timemodel.h playClocks averages
         // each step's share of the clock over the runs), the full graph's at each run's own; the first runs, before
-        // the lag between host and GPU settles, can differ by up to a run's host wait. The totals are exact (below).
+        // the lag between host and GPU settles, can differ by up to a run's host wait, and by 2 % of the step beside it
+        // (Llama 3.2 1B in pure BF16: 1.80 ms at a run of 1.79 ms, once casting kernels and bias reductions were
+        // priced). The totals are exact (below).
         QVERIFY2(
-            std::abs(a.start - b.start) <= std::max(0.02 * full.stepSeconds, longestRun),
+            std::abs(a.start - b.start) <= 0.02 * full.stepSeconds + longestRun,
             qPrintable(
                 QStringLiteral("step %1: %2 against %3 (a run: %4)").arg(i).arg(a.start).arg(b.start).arg(longestRun)));
     }

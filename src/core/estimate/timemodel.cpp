@@ -103,9 +103,14 @@ TimeModel::TimeModel(const EffectiveGpu& g, const Efficiency& e)
     // smaller there and unmeasured: none is applied before compute capability 9.
     const int major = g.spec ? std::atoi(g.spec->computeCapability.c_str()) : 0;
     alignedGemmBytes = major >= 9 ? e.alignedGemmBytes : 1.0;
-    nativeBatchNormSecondsPerByte = g.bandwidthBytesPerSecond > 0 && e.nativeBatchNormBandwidth > 0
-        ? 1.0 / (e.nativeBatchNormBandwidth * g.bandwidthBytesPerSecond)
-        : secondsPerByte;
+
+    auto atFraction = [&](double fraction) {
+        return g.bandwidthBytesPerSecond > 0 && fraction > 0 ? 1.0 / (fraction * g.bandwidthBytesPerSecond)
+                                                             : secondsPerByte;
+    };
+    nativeBatchNormSecondsPerByte = atFraction(e.nativeBatchNormBandwidth);
+    castingSecondsPerByte = atFraction(e.castingBandwidth);
+    columnReduceSecondsPerByte = std::max(secondsPerByte, atFraction(e.columnReduceBandwidth));
     for (int u = 0; u < kMathUnitCount; ++u) {
         resolved[u] = resolveUnit(g, MathUnit(u));
         const double peak = g.peakFlopsPerSecond[int(resolved[u])];

