@@ -121,6 +121,9 @@ TrainingConfig configFor(const QString& precision, const QString& impl, bool che
     c.checkpointing = checkpointing ? Checkpointing::Full : Checkpointing::None;
     c.optimizer = OptimizerKind::AdamW;
     c.adamImpl = impl == QStringLiteral("for-loop") ? AdamImpl::ForLoop : AdamImpl::Foreach;
+    // The counts' torch: nn.MultiheadAttention's in-projection is chunk()'s views there, where torch 2 makes the
+    // layout copies TransformerBuilder::packedInProjection adds.
+    c.torch = Release { 1, 13 };
     return c;
 }
 

@@ -111,6 +111,7 @@ TimeModel::TimeModel(const EffectiveGpu& g, const Efficiency& e)
     nativeBatchNormSecondsPerByte = atFraction(e.nativeBatchNormBandwidth);
     castingSecondsPerByte = atFraction(e.castingBandwidth);
     columnReduceSecondsPerByte = std::max(secondsPerByte, atFraction(e.columnReduceBandwidth));
+    stridedCopySecondsPerByte = std::max(secondsPerByte, atFraction(e.stridedCopyBandwidth));
     for (int u = 0; u < kMathUnitCount; ++u) {
         resolved[u] = resolveUnit(g, MathUnit(u));
         const double peak = g.peakFlopsPerSecond[int(resolved[u])];

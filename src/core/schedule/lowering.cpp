@@ -139,11 +139,16 @@ namespace {
                     st.biasGradBytes = o.biasGradBytes;
                     ++st.kernels;
                 }
+                // Layout copies run inside ATen calls the host already issues for the operator: kernels, not host
+                // operators.
+                st.stridedBytes = backward ? o.backwardStridedBytes : o.forwardStridedBytes;
+                const int extra = backward ? o.backwardExtraKernels : o.forwardExtraKernels;
                 st.hostOps = st.kernels; // the autograd node dispatches each of its kernels
                 // _BatchNorm.forward in training also counts the batch: num_batches_tracked.add_(1)
                 // (torch/nn/modules/batchnorm.py), an operator and a kernel of its own.
                 if (o.type == OpType::BatchNorm && phase == Phase::Forward && !isRecompute)
                     st.hostOps = st.kernels = 2;
+                st.kernels += extra;
             }
             s.steps.push_back(st);
             const auto index = static_cast<std::int32_t>(s.steps.size() - 1);

@@ -41,6 +41,7 @@ struct Step {
     OpCost cost;
     Linear layoutBytes;   // GraphOp::forwardLayoutBytes or backwardLayoutBytes
     Linear biasGradBytes; // GraphOp::biasGradBytes, in backward: a kernel of its own
+    Linear stridedBytes;  // GraphOp::forwardStridedBytes or backwardStridedBytes
     int kernels = 1;
     int hostOps = 1;              // operators the host dispatches for it (timemodel.h HostModel)
     std::int32_t eventsBegin = 0; // allocations, then frees, in Schedule::events
