@@ -32,7 +32,9 @@
 // A Linear's or a convolution's bias gradient is a `sum` kernel of its own (lowering.cpp; the reduce_kernel calls
 // of the H200 kernel profiles, tst_timecalibration biasGradientsAreKernelsOfTheirOwn): with it, the backward
 // ratios moved closer to 1 (GPT-2 1.443 -> 1.272 in FP32, BERT 1.505 -> 1.219, ViT-B/16 1.487 -> 1.222, ResNet-50's
-// classifier 0.778 -> 0.775).
+// classifier 0.778 -> 0.775). A LayerNorm's backward is one ATen operator (native_layer_norm_backward) that launches
+// two kernels, the second its weight's and bias's sums (graphbuilderops.cpp layerNorm): GPT-2 1.272 -> 1.198, BERT
+// 1.219 -> 1.142, ViT-B/16 1.222 -> 1.116.
 //
 // A later host-operator count per step (Step::hostOps) slots in as another StepCount and the JSON's kernel_ops +
 // view_ops + host_ops (every ATen operator the host issues) as its real figure.
@@ -148,23 +150,23 @@ void TestOpCounts::kernelRatios_data()
     const auto q = [](const char* s) { return QString::fromLatin1(s); };
     QTest::addColumn<PerPhase>("ratio"); // real kernel-launching ATen ops / simulated kernels; 0: no such phase
     // clang-format off
-    QTest::newRow("gpt2 fp32 foreach") << q("gpt2") << q("fp32") << q("foreach") << false << PerPhase { 1.199, 0.0, 1.272, 1.125 };
-    QTest::newRow("gpt2 fp32 for-loop") << q("gpt2") << q("fp32") << q("for-loop") << false << PerPhase { 1.199, 0.0, 1.272, 1.125 };
-    QTest::newRow("gpt2 bf16 foreach") << q("gpt2") << q("bf16") << q("foreach") << false << PerPhase { 1.133, 0.0, 1.301, 1.125 };
-    QTest::newRow("gpt2 fp32 foreach ckpt") << q("gpt2") << q("fp32") << q("foreach") << true << PerPhase { 1.199, 1.192, 1.272, 1.125 };
-    QTest::newRow("gpt2 bf16 foreach ckpt") << q("gpt2") << q("bf16") << q("foreach") << true << PerPhase { 1.133, 1.128, 1.301, 1.125 };
-    QTest::newRow("bert-base fp32 foreach") << q("bert-base") << q("fp32") << q("foreach") << false << PerPhase { 1.207, 0.0, 1.219, 1.125 };
-    QTest::newRow("bert-base fp32 for-loop") << q("bert-base") << q("fp32") << q("for-loop") << false << PerPhase { 1.207, 0.0, 1.219, 1.125 };
-    QTest::newRow("bert-base bf16 foreach") << q("bert-base") << q("bf16") << q("foreach") << false << PerPhase { 1.113, 0.0, 1.201, 1.125 };
+    QTest::newRow("gpt2 fp32 foreach") << q("gpt2") << q("fp32") << q("foreach") << false << PerPhase { 1.199, 0.0, 1.198, 1.125 };
+    QTest::newRow("gpt2 fp32 for-loop") << q("gpt2") << q("fp32") << q("for-loop") << false << PerPhase { 1.199, 0.0, 1.198, 1.125 };
+    QTest::newRow("gpt2 bf16 foreach") << q("gpt2") << q("bf16") << q("foreach") << false << PerPhase { 1.133, 0.0, 1.246, 1.125 };
+    QTest::newRow("gpt2 fp32 foreach ckpt") << q("gpt2") << q("fp32") << q("foreach") << true << PerPhase { 1.199, 1.192, 1.198, 1.125 };
+    QTest::newRow("gpt2 bf16 foreach ckpt") << q("gpt2") << q("bf16") << q("foreach") << true << PerPhase { 1.133, 1.128, 1.246, 1.125 };
+    QTest::newRow("bert-base fp32 foreach") << q("bert-base") << q("fp32") << q("foreach") << false << PerPhase { 1.207, 0.0, 1.142, 1.125 };
+    QTest::newRow("bert-base fp32 for-loop") << q("bert-base") << q("fp32") << q("for-loop") << false << PerPhase { 1.207, 0.0, 1.142, 1.125 };
+    QTest::newRow("bert-base bf16 foreach") << q("bert-base") << q("bf16") << q("foreach") << false << PerPhase { 1.113, 0.0, 1.152, 1.125 };
     QTest::newRow("llama-3.2-1b fp32 foreach") << q("llama-3.2-1b") << q("fp32") << q("foreach") << false << PerPhase { 1.023, 0.0, 1.721, 1.125 };
     QTest::newRow("llama-3.2-1b fp32 for-loop") << q("llama-3.2-1b") << q("fp32") << q("for-loop") << false << PerPhase { 1.023, 0.0, 1.721, 1.125 };
     QTest::newRow("llama-3.2-1b bf16 foreach") << q("llama-3.2-1b") << q("bf16") << q("foreach") << false << PerPhase { 1.022, 0.0, 1.660, 1.125 };
     QTest::newRow("resnet50 fp32 foreach") << q("resnet50") << q("fp32") << q("foreach") << false << PerPhase { 1.000, 0.0, 0.775, 1.125 };  // BatchNorm as 2 (num_batches_tracked.add_)
     QTest::newRow("resnet50 fp32 for-loop") << q("resnet50") << q("fp32") << q("for-loop") << false << PerPhase { 1.000, 0.0, 0.775, 1.125 };  // BatchNorm as 2 (num_batches_tracked.add_)
     QTest::newRow("resnet50 bf16 foreach") << q("resnet50") << q("bf16") << q("foreach") << false << PerPhase { 1.004, 0.0, 0.819, 1.125 };  // BatchNorm as 2 (num_batches_tracked.add_)
-    QTest::newRow("vit-b-16 fp32 foreach") << q("vit-b-16") << q("fp32") << q("foreach") << false << PerPhase { 1.335, 0.0, 1.222, 1.125 };
-    QTest::newRow("vit-b-16 fp32 for-loop") << q("vit-b-16") << q("fp32") << q("for-loop") << false << PerPhase { 1.335, 0.0, 1.222, 1.125 };
-    QTest::newRow("vit-b-16 bf16 foreach") << q("vit-b-16") << q("bf16") << q("foreach") << false << PerPhase { 0.962, 0.0, 1.005, 1.125 };
+    QTest::newRow("vit-b-16 fp32 foreach") << q("vit-b-16") << q("fp32") << q("foreach") << false << PerPhase { 1.335, 0.0, 1.116, 1.125 };
+    QTest::newRow("vit-b-16 fp32 for-loop") << q("vit-b-16") << q("fp32") << q("for-loop") << false << PerPhase { 1.335, 0.0, 1.116, 1.125 };
+    QTest::newRow("vit-b-16 bf16 foreach") << q("vit-b-16") << q("bf16") << q("foreach") << false << PerPhase { 0.962, 0.0, 0.945, 1.125 };
     // clang-format on
 }
 

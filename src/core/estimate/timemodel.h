@@ -74,10 +74,10 @@ struct Efficiency {
     // scalar products and tanh, vectorized, move 403 MB in 95 us: 4.2 TB/s. ViT-B/16's BF16 + FP32 residual adds at
     // b128, 194 MB in 77 us: 2.5 TB/s. 2.6 of 4.8 TB/s.
     double castingBandwidth = 0.54;
-    // A Linear's bias gradient, a sum over the rows of the output's gradient (Step::biasGradBytes): reduce_kernel
+    // A sum over rows (Step::columnReduceBytes: bias gradients, a LayerNorm's weight and bias gradients): reduce_kernel
     // measured on an H200 (BF16, tests/data/measured-heldout/*-kernels.*) at 1.55 TB/s over GPT-2's four biases at
     // b32 x 512 (48 calls, 36 us each, 56 MB on average) and 1.84 TB/s over ViT-B/16's at b128 (50 calls, 47 us):
-    // 0.32 and 0.38 of 4.8 TB/s.
+    // 0.32 and 0.38 of 4.8 TB/s. (GammaBetaBackwardCUDAKernel, not used for the figure: 1.3 TB/s for GPT-2's.)
     double columnReduceBandwidth = 0.35;
     // Copies of a non-contiguous tensor (GraphOp::forwardStridedBytes: TensorIterator's elementwise_kernel with offset
     // calculators), as a fraction of the datasheet bandwidth. Read off one H200 profile (ViT-B/16 BF16 at b128,
@@ -114,7 +114,7 @@ struct TimeModel {
     double secondsPerByte = 0.0;
     double nativeBatchNormSecondsPerByte = 0.0; // Step::nativeBatchNorm
     double castingSecondsPerByte = 0.0;         // Step::loop == LoopKind::Casting
-    double columnReduceSecondsPerByte = 0.0;    // Step::biasGradBytes
+    double columnReduceSecondsPerByte = 0.0;    // Step::columnReduceBytes
     double stridedCopySecondsPerByte = 0.0;     // Step::stridedBytes
     double alignedGemmBytes = 16.0;             // Efficiency::alignedGemmBytes
     double launchSeconds = 0.0;
@@ -162,7 +162,7 @@ struct TimeModel {
     {
         const double tc = flops(st, batch) * gemmSecondsPerFlop(st);
         const double tm = bytes(st, batch) * memorySecondsPerByte(st);
-        return std::max(tc, tm) + st.biasGradBytes.at(batch) * columnReduceSecondsPerByte
+        return std::max(tc, tm) + st.columnReduceBytes.at(batch) * columnReduceSecondsPerByte
             + st.stridedBytes.at(batch) * stridedCopySecondsPerByte + st.kernels * launchSeconds;
     }
 };

@@ -116,10 +116,12 @@ struct GraphOp {
     // convolution guide; MosaicML's channels-last card). Counted only where the GPU runs it on tensor cores.
     Linear forwardLayoutBytes;
     Linear backwardLayoutBytes;
-    // A Linear's or a convolution's bias gradient: autograd sums the output's gradient over its rows in a kernel of its
-    // own after the two GEMMs (derivatives.yaml addmm: grad summed to the bias's shape; reduce_kernel in the H200
-    // profiles), which reads these bytes. TimeModel prices it at Efficiency::columnReduceBandwidth.
-    Linear biasGradBytes;
+    // A sum over rows in a kernel of its own after the operator's backward kernels, reading these bytes: a Linear's or
+    // a convolution's bias gradient (derivatives.yaml addmm: the output's gradient summed to the bias's shape;
+    // reduce_kernel in the H200 profiles), a LayerNorm's weight and bias gradients (layer_norm_kernel.cu:
+    // GammaBetaBackwardCUDAKernel reads the output's gradient and the input again after the input's gradient).
+    // TimeModel prices it at Efficiency::columnReduceBandwidth.
+    Linear columnReduceBytes;
     // Copies between memory layouts the operator's ATen calls make beside its own kernels (TensorIterator's
     // elementwise_kernel with offset calculators: a non-contiguous tensor made contiguous), in bytes read and written,
     // and the kernels they add: TimeModel prices them at Efficiency::stridedCopyBandwidth. They are short-lived copies

@@ -119,7 +119,7 @@ TensorId GraphBuilder::linearOp(TensorId x, TensorId weight, TensorId bias, doub
         bwd.flops += byRows(rows * out);
     finishOp(op, fwd, bwd, byRows(2.0 * mac));
     if (grad(bin))
-        m_g.ops[op].biasGradBytes = byRows(rows * out * py);
+        m_g.ops[op].columnReduceBytes = byRows(rows * out * py);
     m_g.ops[op].alignBytes = std::min({ alignmentBytes(in * px), alignmentBytes(in * pw), alignmentBytes(out * py) });
     return y;
 }
@@ -202,7 +202,7 @@ TensorId GraphBuilder::conv2d(TensorId x, TensorId weight, TensorId bias, double
     // convolution_backward sums the output's gradient for the bias in a kernel of its own (Convolution.cpp: the
     // cuDNN backends compute the input's and the weight's gradients only).
     if (grad(bin))
-        o.biasGradBytes = perSample(outNumel * px);
+        o.columnReduceBytes = perSample(outNumel * px);
     o.convolution = true;
     o.winograd = winograd;
     o.forwardLayoutBytes = transposes;

@@ -108,6 +108,13 @@ TensorId GraphBuilder::layerNorm(TensorId x, TensorId gamma, TensorId beta, doub
     // 7 FLOPs per element for a norm, as LLM-Viewer counts them.
     finishOp(op, { perSample(7.0 * n), Linear { 2.0 * dim * pg, n * 2.0 * p + rows * 8.0 } },
              { perSample(10.0 * n), Linear { 4.0 * dim * pg, n * 3.0 * p + rows * 8.0 } });
+    // The weight's and the bias's gradients are sums over the rows, in a kernel of their own that reads the output's
+    // gradient and the input again (aten/src/ATen/native/cuda/layer_norm_kernel.cu, GammaBetaBackwardCUDAKernel after
+    // the input's gradient; 25 of each a step in GPT-2's H200 profile).
+    if (grad(gamma) || grad(beta)) {
+        m_g.ops[op].columnReduceBytes = perSample(2.0 * n * p);
+        m_g.ops[op].backwardExtraKernels += 1; // inside native_layer_norm_backward: no operator of its own
+    }
     return y;
 }
 

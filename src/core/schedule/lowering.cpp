@@ -135,9 +135,12 @@ namespace {
                                                                           : o.forwardLayoutBytes;
                 const bool backward = phase == Phase::Backward && !isRecompute;
                 st.kernels = backward && (o.type == OpType::Linear || o.type == OpType::Conv2d) ? 2 : 1;
-                if (backward && o.biasGradBytes.perSample + o.biasGradBytes.fixed > 0.0) {
-                    st.biasGradBytes = o.biasGradBytes;
-                    ++st.kernels;
+                if (backward && o.columnReduceBytes.perSample + o.columnReduceBytes.fixed > 0.0) {
+                    st.columnReduceBytes = o.columnReduceBytes;
+                    // A bias's sum is an ATen call of the autograd node's own (AddmmBackward0: mm, mm, sum); a
+                    // LayerNorm's is a second kernel of native_layer_norm_backward (backwardExtraKernels).
+                    if (o.type == OpType::Linear || o.type == OpType::Conv2d)
+                        ++st.kernels;
                 }
                 // Layout copies run inside ATen calls the host already issues for the operator: kernels, not host
                 // operators.

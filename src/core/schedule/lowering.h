@@ -39,9 +39,9 @@ struct Step {
     std::int32_t op = -1; // forward operator, -1 for the optimizer
     std::string_view label;
     OpCost cost;
-    Linear layoutBytes;   // GraphOp::forwardLayoutBytes or backwardLayoutBytes
-    Linear biasGradBytes; // GraphOp::biasGradBytes, in backward: a kernel of its own
-    Linear stridedBytes;  // GraphOp::forwardStridedBytes or backwardStridedBytes
+    Linear layoutBytes;       // GraphOp::forwardLayoutBytes or backwardLayoutBytes
+    Linear columnReduceBytes; // GraphOp::columnReduceBytes, in backward: a kernel of its own
+    Linear stridedBytes;      // GraphOp::forwardStridedBytes or backwardStridedBytes
     int kernels = 1;
     int hostOps = 1;              // operators the host dispatches for it (timemodel.h HostModel)
     std::int32_t eventsBegin = 0; // allocations, then frees, in Schedule::events
