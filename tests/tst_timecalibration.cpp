@@ -178,6 +178,16 @@ struct KernelProfile {
         }
         return m;
     }
+    // The sums over rows (Step::columnReduceBytes) of the steps of one kind: their time alone, and their steps and
+    // those steps' kernels.
+    Modelled columnReduces(OpKind kind) const
+    {
+        const double batch = double(config.microBatch);
+        return model([&](const TimeModel& tm, const Step& st) {
+            const double reduce = st.columnReduceBytes.at(batch) * tm.columnReduceSecondsPerByte;
+            return st.kind == kind && reduce > 0.0 ? reduce / tm.seconds(st, batch) : 0.0;
+        });
+    }
 };
 
 KernelProfile kernelProfile(const QString& run)
@@ -367,11 +377,7 @@ void TestTimeCalibration::biasGradientsAreKernelsOfTheirOwn()
     const KernelProfile p = kernelProfile(file);
     const auto [measured, calls] = p.measured(std::regex("reduce_kernel<.*ReduceOp<c10::BFloat16.*sum_functor"));
     QCOMPARE(calls, biases);
-    const double batch = double(p.config.microBatch);
-    const auto m = p.model([&](const TimeModel& tm, const Step& st) {
-        const double reduce = st.columnReduceBytes.at(batch) * tm.columnReduceSecondsPerByte;
-        return st.kind == OpKind::Gemm && reduce > 0.0 ? reduce / tm.seconds(st, batch) : 0.0;
-    });
+    const auto m = p.columnReduces(OpKind::Gemm);
     qInfo("%s: %d bias sums, %.3f ms predicted, %.3f ms measured", qPrintable(file), calls, m.seconds * 1e3,
           measured * 1e3);
     QCOMPARE(m.steps, biases);
@@ -404,11 +410,7 @@ void TestTimeCalibration::layerNormWeightGradientsAreAKernelOfTheirOwn()
     const auto [measured, calls] = p.measured(std::regex("GammaBetaBackward"));
     QCOMPARE(calls, norms);
     QCOMPARE(p.measured(std::regex("layer_norm_grad_input_kernel")).second, norms);
-    const double batch = double(p.config.microBatch);
-    const auto m = p.model([&](const TimeModel& tm, const Step& st) {
-        const double reduce = st.columnReduceBytes.at(batch) * tm.columnReduceSecondsPerByte;
-        return st.kind == OpKind::Normalization && reduce > 0.0 ? reduce / tm.seconds(st, batch) : 0.0;
-    });
+    const auto m = p.columnReduces(OpKind::Normalization);
     qInfo("%s: %d weight-gradient sums, %.3f ms predicted, %.3f ms measured", qPrintable(file), calls, m.seconds * 1e3,
           measured * 1e3);
     QCOMPARE(m.steps, norms);
