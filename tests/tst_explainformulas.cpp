@@ -174,6 +174,7 @@ private slots:
     void qloraExample();
     void everyCombination();
     void sdpaReasonInTheWindowsLanguage();
+    void stepTimeNamesEveryMeasuredKernelRule();
 };
 
 int TestExplainFormulas::check(const QString& name, const SimulationResult& r)
@@ -320,6 +321,29 @@ void TestExplainFormulas::sdpaReasonInTheWindowsLanguage()
     }
     QVERIFY(language.apply(QStringLiteral("en")));
     QCOMPARE_GT(chinese, int(cases.size()) / 2);
+}
+
+// Every efficiency the step time uses is on the Explain panel's table with its figure: the kernel rules read off the
+// H200 profiles too (docs/accuracy.md 3.2), each on a row of its own, its figure in the next cell.
+void TestExplainFormulas::stepTimeNamesEveryMeasuredKernelRule()
+{
+    const auto r = simulate(catalog(), defaultScenario(), SimulateOptions::interactive());
+    QVERIFY(r.ok());
+    const QString text = QTextDocumentFragment::fromHtml(Explainer::stepTime(*r, r->timeRange)).toPlainText();
+    const Efficiency e;
+    const std::pair<const char*, double> rules[] = {
+        { "BF16 batch norm", e.nativeBatchNormBandwidth },
+        { "elementwise kernels that convert dtypes", e.castingBandwidth },
+        { "sums over rows", e.columnReduceBandwidth },
+        { "copies of non-contiguous tensors", e.stridedCopyBandwidth },
+    };
+    for (const auto& [name, figure] : rules) {
+        const QString percent = QLocale().toString(figure * 100.0, 'f', 0) + QStringLiteral(" %");
+        const QRegularExpression row(QRegularExpression::escape(QLatin1String(name)) + QStringLiteral("[^\\n]*\\n")
+                                     + QRegularExpression::escape(percent));
+        QVERIFY2(text.contains(row),
+                 qPrintable(QStringLiteral("%1 at %2 in:\n%3").arg(QLatin1String(name), percent, text)));
+    }
 }
 
 QTEST_MAIN(TestExplainFormulas)

@@ -601,6 +601,18 @@
         <source>BF16 batch norm (PyTorch&apos;s native NCHW kernels), of bandwidth</source>
         <translation>BF16 批归一化（PyTorch 原生 NCHW 内核），占带宽</translation>
     </message>
+    <message>
+        <source>elementwise kernels that convert dtypes (BF16 with FP32 under autocast), of bandwidth</source>
+        <translation>转换数据类型的逐元素内核（autocast 下 BF16 与 FP32 混算），占带宽</translation>
+    </message>
+    <message>
+        <source>sums over rows (bias and LayerNorm weight gradients), of bandwidth</source>
+        <translation>按行求和（偏置和 LayerNorm 权重的梯度），占带宽</translation>
+    </message>
+    <message>
+        <source>copies of non-contiguous tensors (nn.MultiheadAttention&apos;s layouts), of bandwidth</source>
+        <translation>非连续张量的拷贝（nn.MultiheadAttention 的内存布局），占带宽</translation>
+    </message>
 </context>
 <context>
     <name>ExportDialog</name>

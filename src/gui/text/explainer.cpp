@@ -269,12 +269,19 @@ QString Explainer::stepTime(const SimulationResult& r, const StepTimeRange& time
         + row(tr("FP8 GEMMs"), def.gemmFp8, fast.gemmFp8, slow.gemmFp8)
         + row(tr("FP32 GEMMs on the vector units"), def.gemmVector, fast.gemmVector, slow.gemmVector)
         + row(tr("attention kernels"), def.attention, fast.attention, slow.attention)
-        // Two rules measured on an H200 (docs/accuracy.md 3.2): cuBLAS's align1 kernels for a GEMM with an odd
-        // 16-bit dimension, PyTorch's native kernels for a BF16 batch norm.
+        // Rules measured on an H200 (docs/accuracy.md 3.2): cuBLAS's align1 kernels for a GEMM with an odd 16-bit
+        // dimension, PyTorch's native kernels for a BF16 batch norm, TensorIterator's kernels that convert dtypes,
+        // sums over rows (bias and LayerNorm weight gradients), copies of non-contiguous tensors.
         + row(tr("16-bit GEMMs with an odd dimension, Hopper and later (align1 kernels), of tensor peak"),
               2.0 / def.alignedGemmBytes, 2.0 / def.alignedGemmBytes, 2.0 / def.alignedGemmBytes)
         + row(tr("BF16 batch norm (PyTorch's native NCHW kernels), of bandwidth"), def.nativeBatchNormBandwidth,
-              def.nativeBatchNormBandwidth, def.nativeBatchNormBandwidth);
+              def.nativeBatchNormBandwidth, def.nativeBatchNormBandwidth)
+        + row(tr("elementwise kernels that convert dtypes (BF16 with FP32 under autocast), of bandwidth"),
+              def.castingBandwidth, def.castingBandwidth, def.castingBandwidth)
+        + row(tr("sums over rows (bias and LayerNorm weight gradients), of bandwidth"), def.columnReduceBandwidth,
+              def.columnReduceBandwidth, def.columnReduceBandwidth)
+        + row(tr("copies of non-contiguous tensors (nn.MultiheadAttention's layouts), of bandwidth"),
+              def.stridedCopyBandwidth, def.stridedCopyBandwidth, def.stridedCopyBandwidth);
     // A GPU file's measured bandwidth replaces the generic fraction (timemodel.cpp), the range keeping its ratio.
     const GpuSpec* gpu = r.gpu;
     if (gpu && gpu->measuredBandwidthGBps.present() && gpu->bandwidthGBps.present()) {
