@@ -143,7 +143,7 @@ TensorId GraphBuilder::normParameter(std::string_view name, double numel) { retu
 
 int GraphBuilder::beginOp(OpType type, OpKind kind, MathUnit unit, std::string_view label)
 {
-    GraphOp op;
+    GraphOp& op = m_g.ops.emplace_back(); // in place: an operator is about 300 bytes
     op.type = type;
     op.kind = kind;
     op.unit = unit;
@@ -151,7 +151,6 @@ int GraphBuilder::beginOp(OpType type, OpKind kind, MathUnit unit, std::string_v
     op.region = m_region;
     op.label = label;
     op.inBegin = static_cast<std::int32_t>(m_g.refs.size());
-    m_g.ops.push_back(op);
     return static_cast<int>(m_g.ops.size()) - 1;
 }
 

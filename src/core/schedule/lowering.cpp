@@ -115,7 +115,7 @@ namespace {
         }
         std::int32_t emit(Phase phase, bool isRecompute, std::int32_t op, const OpCost& cost)
         {
-            Step st;
+            Step& st = s.steps.emplace_back(); // in place: a Step is 136 bytes
             st.phase = phase;
             st.recompute = isRecompute;
             st.op = op;
@@ -153,7 +153,6 @@ namespace {
                     st.hostOps = st.kernels = 2;
                 st.kernels += extra;
             }
-            s.steps.push_back(st);
             const auto index = static_cast<std::int32_t>(s.steps.size() - 1);
             // cuDNN takes the workspace of the plan it runs from the caching allocator just before a convolution
             // call and gives it back after it (aten/src/ATen/native/cudnn/Conv_v8.cpp, run_conv_plan).
