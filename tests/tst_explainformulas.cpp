@@ -337,6 +337,9 @@ void TestExplainFormulas::stepTimeNamesEveryMeasuredKernelRule()
         { "sums over rows", e.columnReduceBandwidth },
         { "copies of non-contiguous tensors", e.stridedCopyBandwidth },
     };
+    // The host's fitted costs as docs/formulas.md 6.1 gives them.
+    for (const double cost : { e.hostForwardOpSeconds, e.hostBackwardOpSeconds, e.hostRecomputeOpSeconds })
+        QVERIFY2(text.contains(QLocale().toString(cost * 1e6, 'g', 3) + QStringLiteral(" µs per")), qPrintable(text));
     for (const auto& [name, figure] : rules) {
         const QString percent = QLocale().toString(figure * 100.0, 'f', 0) + QStringLiteral(" %");
         const QRegularExpression row(QRegularExpression::escape(QLatin1String(name)) + QStringLiteral("[^\\n]*\\n")

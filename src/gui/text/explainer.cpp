@@ -258,6 +258,10 @@ QString Explainer::stepTime(const SimulationResult& r, const StepTimeRange& time
     const Estimate& e = r.estimate;
     const Efficiency def, fast = fastEfficiency(), slow = slowEfficiency();
     auto pct = [](double v) { return QLocale().toString(v * 100.0, 'f', 0) + QStringLiteral(" %"); };
+    // A fitted constant as docs/formulas.md gives it (42.5 us, not rounded to 43).
+    auto constant = [](double seconds) {
+        return QCoreApplication::translate("Format", "%1 µs").arg(QLocale().toString(seconds * 1e6, 'g', 3));
+    };
     auto row = [&](const QString& what, double d, double f, double s) {
         return QStringLiteral("<tr><td>%1</td><td align=right>%2</td><td align=right>%3 – %4</td></tr>")
             .arg(what, pct(d), pct(s), pct(f));
@@ -330,8 +334,8 @@ QString Explainer::stepTime(const SimulationResult& r, const StepTimeRange& time
                       "and a kernel cannot start before it is issued. FP32 3x3 convolutions on the vector units use "
                       "Winograd (%5x fewer multiplies); tensor-core convolutions on NCHW tensors add the transposes "
                       "to NHWC and back unless the model is channels_last.</p>")
-                           .arg(formatSeconds(def.launchSeconds), formatSeconds(def.hostForwardOpSeconds),
-                                formatSeconds(def.hostBackwardOpSeconds), formatSeconds(def.hostRecomputeOpSeconds),
+                           .arg(constant(def.launchSeconds), constant(def.hostForwardOpSeconds),
+                                constant(def.hostBackwardOpSeconds), constant(def.hostRecomputeOpSeconds),
                                 QLocale().toString(def.winogradSpeedup, 'f', 2))
                        + hostBound(r, timeRange) + range
                        + tr("<table><tr><th>fraction reached</th><th>used</th><th>range</th></tr>%1</table>").arg(rows)
