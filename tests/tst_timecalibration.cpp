@@ -444,6 +444,11 @@ void TestTimeCalibration::mixedDtypesRunTheCastingKernel()
     QCOMPARE_GT(castForward[int(LoopKind::Vectorized)], 0);
     QCOMPARE(castForward[int(LoopKind::Casting)], 0);
     QCOMPARE_GT(castBackward[int(LoopKind::Casting)], 0);
+    // Transformer Engine's FP8 casts are its own kernels, not TensorIterator's.
+    c.precision = Precision::MixedFP8;
+    const auto fp8 = loops(c, "fp8 input cast", Phase::Forward);
+    QCOMPARE_GT(fp8[int(LoopKind::Vectorized)], 0);
+    QCOMPARE(fp8[int(LoopKind::Casting)], 0);
     c.precision = Precision::FP32;
     QCOMPARE(loops(c, "mlp.act", Phase::Forward)[int(LoopKind::Casting)], 0);
     QCOMPARE(loops(c, "mlp.act", Phase::Backward)[int(LoopKind::Casting)], 0);

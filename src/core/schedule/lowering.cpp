@@ -45,13 +45,18 @@ namespace {
     // unrolled_elementwise_kernel against vectorized_elementwise_kernel).
     LoopKind loopKind(const Graph& g, const GraphOp& op, Phase phase)
     {
+        // PyTorch's floating-point operators only: FP8 and 4-bit casts are Transformer Engine's and bitsandbytes'
+        // own kernels.
+        auto floating = [](DType t) { return t == DType::F32 || t == DType::BF16 || t == DType::F16; };
         if (op.kind != OpKind::Elementwise || op.outCount == 0)
             return LoopKind::Vectorized;
         const DType out = g.tensors[std::size_t(g.outputs(op)[0])].dtype;
+        if (!floating(out))
+            return LoopKind::Vectorized;
         bool mixed = false, down = false;
         for (TensorId t : g.inputs(op)) {
             const GraphTensor& x = g.tensors[std::size_t(t)];
-            if (x.numel.perSample <= 0.0 && x.numel.fixed <= 1.0)
+            if ((x.numel.perSample <= 0.0 && x.numel.fixed <= 1.0) || !floating(x.dtype))
                 continue;
             mixed = mixed || x.dtype != out;
             down = down || (x.dtype == DType::F32 && (out == DType::BF16 || out == DType::F16));
