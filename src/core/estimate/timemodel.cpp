@@ -108,8 +108,9 @@ TimeModel::TimeModel(const EffectiveGpu& g, const Efficiency& e)
         return g.bandwidthBytesPerSecond > 0 && fraction > 0 ? 1.0 / (fraction * g.bandwidthBytesPerSecond)
                                                              : secondsPerByte;
     };
-    nativeBatchNormSecondsPerByte = atFraction(e.nativeBatchNormBandwidth);
-    castingSecondsPerByte = atFraction(e.castingBandwidth);
+    // None runs faster than the sustained bandwidth.
+    nativeBatchNormSecondsPerByte = std::max(secondsPerByte, atFraction(e.nativeBatchNormBandwidth));
+    castingSecondsPerByte = std::max(secondsPerByte, atFraction(e.castingBandwidth));
     columnReduceSecondsPerByte = std::max(secondsPerByte, atFraction(e.columnReduceBandwidth));
     stridedCopySecondsPerByte = std::max(secondsPerByte, atFraction(e.stridedCopyBandwidth));
     for (int u = 0; u < kMathUnitCount; ++u) {

@@ -154,8 +154,8 @@ struct TimeModel {
     double memorySecondsPerByte(const Step& st) const
     {
         if (st.nativeBatchNorm)
-            return std::max(secondsPerByte, nativeBatchNormSecondsPerByte);
-        return st.loop == LoopKind::Casting ? std::max(secondsPerByte, castingSecondsPerByte) : secondsPerByte;
+            return nativeBatchNormSecondsPerByte;
+        return st.loop == LoopKind::Casting ? castingSecondsPerByte : secondsPerByte;
     }
     // The GPU's time for a step: the longer of compute and memory, plus each kernel's latency.
     double seconds(const Step& st, double batch) const

@@ -193,9 +193,9 @@ namespace detail {
         const TensorId x = columnInput(input, firstOp, sharded);
         const double qDim = a * d, kvDim = kv * d;
         TensorId q = kNoTensor, k = kNoTensor, v = kNoTensor;
-        TensorId splitQ = kNoTensor; // the first part of a fused projection's split
+        TensorId fusedQkv = kNoTensor, splitQ = kNoTensor; // a fused projection and the first part of its split
         if (m.fusedQkv) {
-            const TensorId qkv = linearParam(x, h, qDim + 2.0 * kvDim, m.qkvBias, "attn.qkv", Split::Column);
+            const TensorId qkv = fusedQkv = linearParam(x, h, qDim + 2.0 * kvDim, m.qkvBias, "attn.qkv", Split::Column);
             const double tot = qDim + 2.0 * kvDim;
             const double fr[] = { qDim / tot, kvDim / tot, kvDim / tot };
             const auto parts = b.split(qkv, fr, "attn.split");
@@ -314,7 +314,7 @@ namespace detail {
         }
         const TensorId out = linearParam(ctx, qDim, h, m.outBias, "attn.out", Split::Row);
         if (sequenceFirst && splitQ != kNoTensor && cfg.torch >= Release { 2, 0 })
-            packedInProjection(input, g.inputs(g.ops[std::size_t(g.tensors[splitQ].producer)])[0], splitQ, out);
+            packedInProjection(input, fusedQkv, splitQ, out);
         return scatter(out);
     }
 
