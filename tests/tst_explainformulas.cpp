@@ -332,7 +332,7 @@ void TestExplainFormulas::stepTimeNamesEveryMeasuredKernelRule()
     const QString text = QTextDocumentFragment::fromHtml(Explainer::stepTime(*r, r->timeRange)).toPlainText();
     const Efficiency e;
     const std::pair<const char*, double> rules[] = {
-        { "BF16 batch norm", e.nativeBatchNormBandwidth },
+        { "16-bit batch norm on NCHW tensors", e.nchwBatchNormBandwidth },
         { "elementwise kernels that convert dtypes", e.castingBandwidth },
         { "sums over rows", e.columnReduceBandwidth },
         { "copies of non-contiguous tensors", e.stridedCopyBandwidth },

@@ -598,8 +598,8 @@
         <translation>维度为奇数的 16 位 GEMM，Hopper 及更新架构（align1 内核），占张量核心峰值</translation>
     </message>
     <message>
-        <source>BF16 batch norm (PyTorch&apos;s native NCHW kernels), of bandwidth</source>
-        <translation>BF16 批归一化（PyTorch 原生 NCHW 内核），占带宽</translation>
+        <source>16-bit batch norm on NCHW tensors (PyTorch&apos;s kernels; cuDNN&apos;s from Hopper), of bandwidth</source>
+        <translation>NCHW 布局的 16 位批归一化（PyTorch 的内核；Hopper 起也含 cuDNN 的），占带宽</translation>
     </message>
     <message>
         <source>elementwise kernels that convert dtypes (BF16 with FP32 under autocast), of bandwidth</source>

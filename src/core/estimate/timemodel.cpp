@@ -109,7 +109,8 @@ TimeModel::TimeModel(const EffectiveGpu& g, const Efficiency& e)
                                                              : secondsPerByte;
     };
     // None runs faster than the sustained bandwidth.
-    nativeBatchNormSecondsPerByte = std::max(secondsPerByte, atFraction(e.nativeBatchNormBandwidth));
+    nativeBatchNormSecondsPerByte = std::max(secondsPerByte, atFraction(e.nchwBatchNormBandwidth));
+    cudnnBatchNormSecondsPerByte = major >= 9 ? nativeBatchNormSecondsPerByte : secondsPerByte;
     castingSecondsPerByte = std::max(secondsPerByte, atFraction(e.castingBandwidth));
     columnReduceSecondsPerByte = std::max(secondsPerByte, atFraction(e.columnReduceBandwidth));
     stridedCopySecondsPerByte = std::max(secondsPerByte, atFraction(e.stridedCopyBandwidth));

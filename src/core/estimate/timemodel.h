@@ -45,10 +45,10 @@ struct Efficiency {
     // for-loop implementation), plus its Python loop over the parameters (_init_group) and zero_grad's.
     // Recompute: a checkpointed block's forward again, inside backward, under torch.utils.checkpoint's
     // non-reentrant saved-tensor hooks (a Python pack and unpack per saved tensor, and its determinism check of
-    // their metadata). Fitted: forward 42.5 us, backward 27.5 us, recompute 100 us per operator of the graph (the
+    // their metadata). Fitted: forward 40 us, backward 30 us, recompute 100 us per operator of the graph (the
     // graph holds the operators that compute; views and reshapes ride on them). docs/accuracy.md 3.2.
-    double hostForwardOpSeconds = 42.5e-6;
-    double hostBackwardOpSeconds = 27.5e-6;
+    double hostForwardOpSeconds = 40e-6;
+    double hostBackwardOpSeconds = 30e-6;
     double hostRecomputeOpSeconds = 100e-6;
     // Not fitted (too small to show in the H200 runs): an optimizer operator as a backward one; the Python loops
     // over the parameters (Optimizer._init_group, zero_grad) at ~2 us per tensor; the loop's own calls per step.
@@ -62,11 +62,15 @@ struct Efficiency {
     // tile where the direct method does 36 (Lavin & Gray 2016), and cudnn.benchmark picks it where it is faster.
     double winogradSpeedup = 2.25;
     double hostOptimizerParamsPerSecond = 1.0e9; // DeepSpeed CPU Adam, order of magnitude on a many-core host
-    // PyTorch's native NCHW batch-norm kernels (BF16 input, GraphOp::nativeBatchNorm), as a fraction of the datasheet
-    // bandwidth: measured on an H200 (torch 2.11, ResNet-50 BF16 b256, tests/data/measured-heldout/*-kernels.*):
+    // A 16-bit batch norm on NCHW tensors (graph.h SlowBatchNorm), as a fraction of the datasheet bandwidth. Measured
+    // on an H200 (torch 2.11, ResNet-50 BF16 b256, tests/data/measured-heldout/*-kernels.*): PyTorch's native
     // batch_norm_collect_statistics, _transform_input and _backward_kernel took 59.3 ms for the traffic the model
-    // counts at 47.5 GB, 0.80 TB/s of 4.8. They reduce per channel over N x H x W; cuDNN's kernels are not used.
-    double nativeBatchNormBandwidth = 0.167;
+    // counts at 47.5 GB, 0.80 TB/s of 4.8. They reduce per channel over N x H x W. cuDNN's, which PyTorch runs for
+    // FP16 input, was no faster there: ResNet-50 b64 ran in 28.6 ms in FP16 and 28.8 ms in BF16. Before Hopper the
+    // FP16 one keeps the sustained bandwidth: channels_last speeds ResNet-50 under AMP up by about 30 % on a V100 and
+    // an A100 (MosaicML's method card), which a batch norm at this rate would make 2x. FP32 keeps it everywhere
+    // (NVIDIA's FP32 NCHW ResNet-50 rows on A100 and V100, tests/data/throughput).
+    double nchwBatchNormBandwidth = 0.167;
     // TensorIterator's unrolled kernel, which converts dtypes element by element (Step::loop, graph.h LoopKind), as a
     // fraction of the datasheet bandwidth. Measured on an H200 (torch 2.11, BF16 autocast,
     // tests/data/measured-heldout/*-kernels.*): GPT-2's gelu_new at b32 x 512 multiplies its BF16 half-input by the
@@ -112,7 +116,8 @@ struct TimeModel {
     std::array<double, kMathUnitCount> convolutionSecondsPerFlop {}; // tensor units at Efficiency::convTensor
     std::array<double, kMathUnitCount> peakFlopsPerSecond {};        // of the unit each resolves to
     double secondsPerByte = 0.0;
-    double nativeBatchNormSecondsPerByte = 0.0; // Step::nativeBatchNorm
+    double nativeBatchNormSecondsPerByte = 0.0; // Step::slowBatchNorm Native
+    double cudnnBatchNormSecondsPerByte = 0.0;  // Step::slowBatchNorm Cudnn
     double castingSecondsPerByte = 0.0;         // Step::loop == LoopKind::Casting
     double columnReduceSecondsPerByte = 0.0;    // Step::columnReduceBytes
     double stridedCopySecondsPerByte = 0.0;     // Step::stridedBytes
@@ -153,8 +158,9 @@ struct TimeModel {
     }
     double memorySecondsPerByte(const Step& st) const
     {
-        if (st.nativeBatchNorm)
-            return nativeBatchNormSecondsPerByte;
+        if (st.slowBatchNorm != SlowBatchNorm::None)
+            return st.slowBatchNorm == SlowBatchNorm::Native ? nativeBatchNormSecondsPerByte
+                                                             : cudnnBatchNormSecondsPerByte;
         return st.loop == LoopKind::Casting ? castingSecondsPerByte : secondsPerByte;
     }
     // The GPU's time for a step: the longer of compute and memory, plus each kernel's latency.

@@ -76,6 +76,13 @@ enum class OpType : std::uint8_t {
 // bfloat16_copy_kernel_cuda). TimeModel prices a casting kernel's bytes at Efficiency::castingBandwidth.
 enum class LoopKind : std::uint8_t { Vectorized, Casting };
 
+// Which kernels run a 16-bit batch norm on NCHW (contiguous) CUDA tensors, where PyTorch's choice
+// (aten/src/ATen/native/Normalization.cpp, _select_batch_norm_backend) is slow: its native kernels for BF16 input
+// (cuDNN is never given BF16), cuDNN's for FP16 input with FP32 parameters (autocast), which on NCHW transposes to
+// NHWC and back (cudnn-frontend issue 134). TimeModel prices both at Efficiency::nchwBatchNormBandwidth, cuDNN's
+// from compute capability 9 (measured on an H200; timemodel.h).
+enum class SlowBatchNorm : std::uint8_t { None, Native, Cudnn };
+
 struct OpCost {
     Linear flops;
     Linear bytes;
@@ -107,10 +114,8 @@ struct GraphOp {
     // of its operands (in and out features). cuBLAS and CUTLASS load operands in vectors of that many bytes and pick
     // "align1"/"align2" kernels for an odd or twice-odd dimension (GPT-2's 50,257-word head); TimeModel.
     std::uint8_t alignBytes = 16;
-    // A batch norm PyTorch runs with its native CUDA kernels on NCHW tensors, not cuDNN's: BF16 input
-    // (aten/src/ATen/native/Normalization.cpp, _select_batch_norm_backend). TimeModel prices their traffic at
-    // Efficiency::nativeBatchNormBandwidth.
-    bool nativeBatchNorm = false;
+    SlowBatchNorm slowBatchNorm = SlowBatchNorm::None; // a 16-bit batch norm on NCHW CUDA tensors
+
     // Traffic a tensor-core convolution adds on NCHW (PyTorch's default contiguous) tensors, forward and backward:
     // cuDNN's tensor-core kernels work in NHWC, so each operand is transposed in and the result back out (NVIDIA's
     // convolution guide; MosaicML's channels-last card). Counted only where the GPU runs it on tensor cores.

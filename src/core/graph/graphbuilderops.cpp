@@ -154,7 +154,8 @@ TensorId GraphBuilder::batchNorm(TensorId x, TensorId gamma, TensorId beta, doub
     addSaved({ x, mean, invstd });
     // Training-mode batch norm reads the input twice (statistics, then normalisation) and writes the output.
     finishOp(op, { perSample(5.0 * n), perSample(3.0 * n * p) }, { perSample(8.0 * n), perSample(5.0 * n * p) });
-    m_g.ops[op].nativeBatchNorm = t == DType::BF16 && !m_plan.channelsLast && !m_plan.cpuKernels;
+    if (!m_plan.channelsLast && !m_plan.cpuKernels && (t == DType::BF16 || t == DType::F16))
+        m_g.ops[op].slowBatchNorm = t == DType::BF16 ? SlowBatchNorm::Native : SlowBatchNorm::Cudnn;
     return y;
 }
 

@@ -134,7 +134,7 @@ namespace {
                 st.convolution = o.convolution;
                 st.winograd = o.winograd;
                 st.alignBytes = o.alignBytes;
-                st.nativeBatchNorm = o.nativeBatchNorm;
+                st.slowBatchNorm = o.slowBatchNorm;
                 st.loop = loopKind(g, o, isRecompute ? Phase::Forward : phase);
                 st.layoutBytes = phase == Phase::Backward && !isRecompute ? o.backwardLayoutBytes
                                                                           : o.forwardLayoutBytes;

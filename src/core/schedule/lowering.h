@@ -28,10 +28,10 @@ struct MemoryBlock {
 struct Step {
     Phase phase = Phase::Forward;
     bool recompute = false;
-    bool convolution = false;             // GraphOp::convolution
-    bool winograd = false;                // GraphOp::winograd
-    std::uint8_t alignBytes = 16;         // GraphOp::alignBytes
-    bool nativeBatchNorm = false;         // GraphOp::nativeBatchNorm
+    bool convolution = false;                          // GraphOp::convolution
+    bool winograd = false;                             // GraphOp::winograd
+    std::uint8_t alignBytes = 16;                      // GraphOp::alignBytes
+    SlowBatchNorm slowBatchNorm = SlowBatchNorm::None; // GraphOp::slowBatchNorm
     LoopKind loop = LoopKind::Vectorized; // an elementwise step's kernel (graph.h LoopKind; lowering.cpp loopKind)
     OpKind kind = OpKind::Elementwise;
     MathUnit unit = MathUnit::Fp32Vector;

@@ -258,7 +258,7 @@ QString Explainer::stepTime(const SimulationResult& r, const StepTimeRange& time
     const Estimate& e = r.estimate;
     const Efficiency def, fast = fastEfficiency(), slow = slowEfficiency();
     auto pct = [](double v) { return QLocale().toString(v * 100.0, 'f', 0) + QStringLiteral(" %"); };
-    // A fitted constant as docs/formulas.md gives it (42.5 us, not rounded to 43).
+    // A fitted constant as docs/formulas.md gives it (three significant digits: 42.5 us stays 42.5, not 43).
     auto constant = [](double seconds) {
         return QCoreApplication::translate("Format", "%1 µs").arg(QLocale().toString(seconds * 1e6, 'g', 3));
     };
@@ -274,12 +274,13 @@ QString Explainer::stepTime(const SimulationResult& r, const StepTimeRange& time
         + row(tr("FP32 GEMMs on the vector units"), def.gemmVector, fast.gemmVector, slow.gemmVector)
         + row(tr("attention kernels"), def.attention, fast.attention, slow.attention)
         // Rules measured on an H200 (docs/accuracy.md 3.2): cuBLAS's align1 kernels for a GEMM with an odd 16-bit
-        // dimension, PyTorch's native kernels for a BF16 batch norm, TensorIterator's kernels that convert dtypes,
-        // sums over rows (bias and LayerNorm weight gradients), copies of non-contiguous tensors.
+        // dimension, 16-bit batch norms on NCHW tensors (PyTorch's native kernels; cuDNN's on Hopper), TensorIterator's
+        // kernels that convert dtypes, sums over rows (bias and LayerNorm weight gradients), copies of non-contiguous
+        // tensors.
         + row(tr("16-bit GEMMs with an odd dimension, Hopper and later (align1 kernels), of tensor peak"),
               2.0 / def.alignedGemmBytes, 2.0 / def.alignedGemmBytes, 2.0 / def.alignedGemmBytes)
-        + row(tr("BF16 batch norm (PyTorch's native NCHW kernels), of bandwidth"), def.nativeBatchNormBandwidth,
-              def.nativeBatchNormBandwidth, def.nativeBatchNormBandwidth)
+        + row(tr("16-bit batch norm on NCHW tensors (PyTorch's kernels; cuDNN's from Hopper), of bandwidth"),
+              def.nchwBatchNormBandwidth, def.nchwBatchNormBandwidth, def.nchwBatchNormBandwidth)
         + row(tr("elementwise kernels that convert dtypes (BF16 with FP32 under autocast), of bandwidth"),
               def.castingBandwidth, def.castingBandwidth, def.castingBandwidth)
         + row(tr("sums over rows (bias and LayerNorm weight gradients), of bandwidth"), def.columnReduceBandwidth,
