@@ -152,7 +152,28 @@ void TestProbe::probeOnCpuMatchesTheActivations()
     QVERIFY(timing.value(QStringLiteral("gpu_busy_seconds")).isNull());
     const double kernels = timing.value(QStringLiteral("kernels")).toDouble();
     QCOMPARE_GE(kernels, 166.0);
-    QCOMPARE_GT(timing.value(QStringLiteral("aten_ops")).toDouble(), kernels); // views too
+    const double atenOps = timing.value(QStringLiteral("aten_ops")).toDouble();
+    QCOMPARE_GT(atenOps, kernels); // views too
+    // By phase (probe 0.2.4): the three phases add up to the step, each with views among its operators, and on the CPU
+    // the operators that are not views are `kernels`. The backward pass has more of both than the forward (autograd
+    // issues each view's backward and two matmuls per Linear), and the optimizer's foreach AdamW its 9 operators and
+    // the step counters' host operators.
+    const QJsonObject byPhase = object(timing, "aten_ops_by_phase");
+    double sumOps = 0.0, sumViews = 0.0;
+    for (const char* phase : { "forward", "backward", "optimizer" }) {
+        const QJsonObject c = object(byPhase, phase);
+        const double ops = c.value(QStringLiteral("ops")).toDouble(),
+                     views = c.value(QStringLiteral("views")).toDouble();
+        QVERIFY2(views >= 0.0 && views < ops, phase);
+        sumOps += ops;
+        sumViews += views;
+    }
+    QCOMPARE(byPhase.size(), 3);
+    QCOMPARE(sumOps, atenOps);
+    QCOMPARE(sumOps - sumViews, kernels);
+    QCOMPARE_GT(object(byPhase, "backward").value(QStringLiteral("ops")).toDouble(),
+                object(byPhase, "forward").value(QStringLiteral("ops")).toDouble());
+    QCOMPARE_GE(object(byPhase, "optimizer").value(QStringLiteral("ops")).toDouble(), 9.0);
     QVERIFY(!timing.contains(QStringLiteral("profile_errors")));
     // The import keeps them.
     const QJsonObject imported = object(measured, "timing");
