@@ -40,6 +40,7 @@ private slots:
     void servingRowsFollowTheBandwidth();
 #ifdef HEADROOM_WITH_GUI
     void viewShowsTheExplainerGpus();
+    void gpuNamesStayReadableInANarrowDock();
     void microBatchChangesThePeakColumn();
     void hiddenViewWaitsUntilShown();
     void csvReadsBack();
@@ -371,6 +372,40 @@ void TestComparison::viewShowsTheExplainerGpus()
     view.setScenario(s);
     view.refresh();
     QCOMPARE(shownIds(shown), expected + QStringList { QStringLiteral("l4") });
+}
+
+// The table's first column says which GPU a row is about, so it keeps the names whole where the dock is narrower than
+// the numbers (a 1024-pixel window leaves the table about 770 pixels; it scrolls sideways), and takes the room the
+// numbers leave where the dock is wide. Before, the name took only what the numbers left: "RTX..." and "A10...".
+void TestComparison::gpuNamesStayReadableInANarrowDock()
+{
+    gui::GpuComparisonView view(test::catalog());
+    view.setScenario(defaultScenario());
+    view.resize(1000, 420);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QTRY_VERIFY(!view.busy());
+    QTableView* table = view.table();
+    const QAbstractItemModel* shown = table->model();
+    QCOMPARE(shown->rowCount(), 4);
+    const int nameColumn = gui::GpuComparisonModel::GpuColumn;
+    auto columnsWidth = [&] {
+        int w = 0;
+        for (int c = 0; c < shown->columnCount(); ++c)
+            w += table->columnWidth(c);
+        return w;
+    };
+    QTRY_VERIFY(table->viewport()->width() < columnsWidth()); // narrower than the numbers: it scrolls
+    const QFontMetrics metrics(table->font());
+    for (int r = 1; r < shown->rowCount(); ++r) { // row 0 is the current GPU's, in bold with "(current)"
+        const QString name = shown->index(r, nameColumn).data().toString();
+        QVERIFY2(table->columnWidth(nameColumn) >= metrics.horizontalAdvance(name), qPrintable(name));
+    }
+
+    view.resize(2400, 420);
+    QTRY_COMPARE(columnsWidth(), table->viewport()->width()); // wide: the name takes the room left
+    QCOMPARE_GT(table->columnWidth(nameColumn),
+                metrics.horizontalAdvance(shown->index(0, nameColumn).data().toString()));
 }
 
 void TestComparison::microBatchChangesThePeakColumn()

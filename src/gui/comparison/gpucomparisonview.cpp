@@ -99,11 +99,15 @@ QWidget* GpuComparisonView::buildResults()
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
     m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    // The name takes what the numbers leave (elided, with the full name in its tooltip), so that the times stay in
-    // sight.
-    m_table->horizontalHeader()->setSectionResizeMode(GpuComparisonModel::GpuColumn, QHeaderView::Stretch);
-    m_table->horizontalHeader()->setMinimumSectionSize(QFontMetrics(m_table->font()).averageCharWidth() * 8);
+    // Every column as wide as what it holds, and the name too (fitNameColumn): a row says which GPU it is before
+    // anything else. Where the dock is narrower than the numbers (a 1024-pixel window) the table scrolls sideways;
+    // where it is wider, the name takes the room left. When the name took only what the numbers left, it came down
+    // to "RTX..." and "A10..." at 1024 pixels.
+    QHeaderView* header = m_table->horizontalHeader();
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(GpuComparisonModel::GpuColumn, QHeaderView::Interactive);
+    header->setMinimumSectionSize(QFontMetrics(m_table->font()).averageCharWidth() * 8);
+    m_table->viewport()->installEventFilter(this);
     m_chart = new GpuComparisonChart(right);
     rightLayout->addWidget(m_summary);
     rightLayout->addLayout(datasetRow);
@@ -321,9 +325,32 @@ void GpuComparisonView::showRows(const std::vector<GpuComparisonRow>& rows, std:
                      model && model->isVision());
     m_chart->setRows(rows);
     m_rowsCatalog = std::move(catalog);
+    fitNameColumn();
     fitTableHeight();
     updateSummary(model);
     emit comparisonChanged();
+}
+
+void GpuComparisonView::fitNameColumn()
+{
+    // The names whole up to about 32 characters (a longer one elided, whole in its tooltip), or the room the other
+    // columns leave, whichever is wider.
+    const int cap = std::max(1, QFontMetrics(m_table->font()).averageCharWidth()) * 32;
+    m_table->resizeColumnToContents(GpuComparisonModel::GpuColumn);
+    int room = m_table->viewport()->width();
+    for (int c = 0; c < GpuComparisonModel::ColumnCount; ++c) {
+        if (c != GpuComparisonModel::GpuColumn)
+            room -= m_table->columnWidth(c);
+    }
+    const int name = std::min(m_table->columnWidth(GpuComparisonModel::GpuColumn), cap);
+    m_table->setColumnWidth(GpuComparisonModel::GpuColumn, std::max(name, room));
+}
+
+bool GpuComparisonView::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_table->viewport() && event->type() == QEvent::Resize)
+        fitNameColumn();
+    return LazyToolView::eventFilter(watched, event);
 }
 
 void GpuComparisonView::fitTableHeight()

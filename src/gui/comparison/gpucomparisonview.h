@@ -74,6 +74,7 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
     Work job() override;
 
 private:
@@ -83,6 +84,7 @@ private:
     void showRows(const std::vector<GpuComparisonRow>& rows, std::shared_ptr<const Catalog> catalog);
     void onItemChanged(QListWidgetItem* item);
     void updateSummary(const ModelSpec* model);
+    void fitNameColumn();
     void fitTableHeight();
 
     const Catalog& m_catalog;
