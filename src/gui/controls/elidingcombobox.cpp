@@ -1,8 +1,11 @@
 #include "elidingcombobox.h"
 
+#include <QChildEvent>
 #include <QHelpEvent>
 #include <QLineEdit>
+#include <QPainter>
 #include <QStyleOptionComboBox>
+#include <QStyleOptionFrame>
 #include <QStylePainter>
 #include <QToolTip>
 
@@ -23,9 +26,20 @@ QString ElidingComboBox::displayedText() const
 {
     QStyleOptionComboBox option;
     initStyleOption(&option);
-    if (isEditable())
-        return option.currentText;
+    if (isEditable()) {
+        const QLineEdit* edit = lineEdit();
+        return paintsElidedLineEdit() ? edit->fontMetrics().elidedText(edit->text(), Qt::ElideRight, lineEditRoom())
+                                      : edit->text();
+    }
     return fontMetrics().elidedText(option.currentText, Qt::ElideRight, textRoom(option));
+}
+
+// QLineEdit draws its text inside its contents less its text margins and 2 px on either side (qlineedit.cpp
+// horizontalMargin).
+int ElidingComboBox::lineEditRoom() const
+{
+    const QLineEdit* edit = lineEdit();
+    return std::max(0, edit->contentsRect().width() - edit->textMargins().left() - edit->textMargins().right() - 4);
 }
 
 bool ElidingComboBox::cutsText() const
@@ -33,10 +47,42 @@ bool ElidingComboBox::cutsText() const
     if (!isEditable())
         return displayedText() != currentText();
     const QLineEdit* edit = lineEdit();
-    // QLineEdit draws its text inside its contents less its text margins and 2 px on either side (qlineedit.cpp
-    // horizontalMargin).
-    const int room = edit->contentsRect().width() - edit->textMargins().left() - edit->textMargins().right() - 4;
-    return edit->fontMetrics().horizontalAdvance(edit->text()) > room;
+    return edit->fontMetrics().horizontalAdvance(edit->text()) > lineEditRoom();
+}
+
+// Where the box, not its line edit, draws the entry: editable, cut short, and not being edited.
+bool ElidingComboBox::paintsElidedLineEdit() const
+{
+    return isEditable() && lineEdit() && !lineEdit()->hasFocus() && cutsText();
+}
+
+// The line edit's panel as QLineEdit::paintEvent draws it, and its text cut short with an ellipsis where it draws its
+// own (left-aligned after its margins, vertically centred).
+void ElidingComboBox::paintLineEdit()
+{
+    QLineEdit* edit = lineEdit();
+    QPainter painter(edit);
+    QStyleOptionFrame panel;
+    panel.initFrom(edit);
+    panel.lineWidth = edit->hasFrame() ? edit->style()->pixelMetric(QStyle::PM_DefaultFrameWidth, &panel, edit) : 0;
+    panel.midLineWidth = 0;
+    panel.state |= QStyle::State_Sunken;
+    edit->style()->drawPrimitive(QStyle::PE_PanelLineEdit, &panel, &painter, edit);
+    QRect text = edit->style()->subElementRect(QStyle::SE_LineEditContents, &panel, edit);
+    const QMargins margins = edit->textMargins();
+    text.adjust(margins.left() + 2, margins.top(), -margins.right() - 2, -margins.bottom());
+    painter.setPen(edit->palette().color(edit->isEnabled() ? QPalette::Active : QPalette::Disabled, QPalette::Text));
+    painter.drawText(text, Qt::AlignLeft | Qt::AlignVCenter,
+                     edit->fontMetrics().elidedText(edit->text(), Qt::ElideRight, text.width()));
+}
+
+bool ElidingComboBox::eventFilter(QObject* watched, QEvent* event)
+{
+    if (event->type() == QEvent::Paint && watched == lineEdit() && paintsElidedLineEdit()) {
+        paintLineEdit();
+        return true;
+    }
+    return QComboBox::eventFilter(watched, event);
 }
 
 // QComboBox::paintEvent with the label's text elided to its field.
@@ -59,9 +105,14 @@ void ElidingComboBox::paintEvent(QPaintEvent* event)
     painter.drawControl(QStyle::CE_ComboBoxLabel, option);
 }
 
-// An entry cut short shows whole in the tooltip, above the box's own tooltip where it has one.
+// An entry cut short shows whole in the tooltip, above the box's own tooltip where it has one. The line edit an
+// editable box makes is watched for its paint events (eventFilter).
 bool ElidingComboBox::event(QEvent* event)
 {
+    if (event->type() == QEvent::ChildPolished) {
+        if (auto* edit = qobject_cast<QLineEdit*>(static_cast<QChildEvent*>(event)->child()))
+            edit->installEventFilter(this);
+    }
     if (event->type() == QEvent::ToolTip && cutsText()) {
         const QString own = toolTip();
         const QString whole = currentText().toHtmlEscaped();
