@@ -571,9 +571,11 @@ void TestExport::examplesOpenAndTheirTitlesHoldTrue()
         const auto doc = parseScenario(f.readAll().toStdString(), p.toStdString());
         QVERIFY(doc);
         QVERIFY2(m_controller->scenario() == doc->scenario, qPrintable(p));
-        // Each title says whether it fits; the simulation must agree.
+        // Each title says whether it fits; the one verdict (the caching allocator replayed under the capacity, as the
+        // window and the CLI give it) must agree, not the peak alone: example 8 said "fits at batch 4" with a peak of
+        // 11.21 GiB while the replay needs 13.95 GiB of the 12 and the window said "Does not fit".
         const QString title = QString::fromStdString(doc->title);
-        const bool fits = m_controller->result().estimate.fits;
+        const bool fits = verdictOnDevice(m_controller->result()).fits;
         if (title.contains(QLatin1String("does not fit")))
             QVERIFY2(!fits, qPrintable(title));
         else if (title.contains(QLatin1String("fits")))
