@@ -190,21 +190,36 @@ struct KernelProfile {
     }
 };
 
-KernelProfile kernelProfile(const QString& run)
+// A probe file of tests/data (its path below that folder): the document, the scenario it ran and its step time.
+struct MeasuredRun {
+    json doc;
+    TrainingConfig config;
+    std::string modelId;
+    double stepSeconds = 0.0;
+};
+
+MeasuredRun measuredRun(const std::string& relativePath)
 {
-    const std::string path = std::string(HEADROOM_SOURCE_DIR) + "/tests/data/measured-heldout/" + run.toStdString()
-        + "-bf16-kernels.headroom-measured.json";
+    const std::string path = std::string(HEADROOM_SOURCE_DIR) + "/tests/data/" + relativePath;
     std::ifstream in(path, std::ios::binary);
     if (!in)
         qFatal("cannot open %s", path.c_str());
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    KernelProfile p;
-    p.doc = json::parse(text);
     const auto m = parseMeasured(text, path);
     if (!m)
         qFatal("%s: not a measured file", path.c_str());
-    applyMeasuredScenario(*m, p.config);
-    p.estimate = estimate(test::preset(m->modelId.c_str()), test::gpu("h200-sxm-141gb"), p.config, {},
+    MeasuredRun r { json::parse(text), {}, m->modelId, m->stepSeconds };
+    applyMeasuredScenario(*m, r.config);
+    return r;
+}
+
+KernelProfile kernelProfile(const QString& run)
+{
+    MeasuredRun m = measuredRun("measured-heldout/" + run.toStdString() + "-bf16-kernels.headroom-measured.json");
+    KernelProfile p;
+    p.doc = std::move(m.doc);
+    p.config = m.config;
+    p.estimate = estimate(test::preset(m.modelId.c_str()), test::gpu("h200-sxm-141gb"), p.config, {},
                           test::fastOptions());
     return p;
 }
@@ -269,60 +284,45 @@ void TestTimeCalibration::gemmsAgainstTheKernelProfile()
 // in measuredThroughput); channels_last runs NHWC kernels, which are fast.
 void TestTimeCalibration::nchwBatchNormRunsAtTheNativeRate()
 {
-    const std::string dir = std::string(HEADROOM_SOURCE_DIR) + "/tests/data/";
-    auto load = [](const std::string& path) {
-        std::ifstream in(path, std::ios::binary);
-        if (!in)
-            qFatal("cannot open %s", path.c_str());
-        return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    };
-    auto configOf = [](const std::string& text, const std::string& path) {
-        const auto m = parseMeasured(text, path);
-        if (!m)
-            qFatal("%s", path.c_str());
-        TrainingConfig c;
-        applyMeasuredScenario(*m, c);
-        return std::pair { c, m->stepSeconds };
-    };
     const ModelSpec& resnet = test::preset("resnet50");
     const GpuSpec& h200 = test::gpu("h200-sxm-141gb");
     auto run = [&](const TrainingConfig& config) { return estimate(resnet, h200, config, {}, test::fastOptions()); };
-    auto slowSteps = [&](const TrainingConfig& config) {
-        const auto& steps = run(config).schedule->steps;
+    auto slowSteps = [](const Estimate& e) {
+        const auto& steps = e.schedule->steps;
         return std::count_if(steps.begin(), steps.end(),
                              [](const Step& st) { return st.slowBatchNorm != SlowBatchNorm::None; });
     };
 
-    const std::string timing = dir + "measured-heldout/resnet50-cuda-b64-s224-bf16-timing.headroom-measured.json";
-    const std::string text = load(timing);
-    const double measuredBusy = json::parse(text)["timing"]["gpu_busy_seconds"].get<double>();
+    const MeasuredRun timing = measuredRun(
+        "measured-heldout/resnet50-cuda-b64-s224-bf16-timing.headroom-measured.json");
+    const double measuredBusy = timing.doc["timing"]["gpu_busy_seconds"].get<double>();
     QCOMPARE_GT(measuredBusy, 0.02);
-    const auto [bf16, bf16Step] = configOf(text, timing);
-    const Estimate e = run(bf16);
+    const Estimate e = run(timing.config);
     qInfo("ResNet-50 BF16 b64: GPU busy %.2f ms predicted, %.2f ms measured", e.gpuBusySeconds * 1e3,
           measuredBusy * 1e3);
     QVERIFY2(std::abs(e.gpuBusySeconds / measuredBusy - 1.0) < 0.15, "GPU busy within 15 % of the profile");
-    QCOMPARE_GT(slowSteps(bf16), 0);
+    QCOMPARE_GT(slowSteps(e), 0);
 
     // FP16 against BF16, each against its own H200 run: as slow as each other, as measured.
-    const std::string stem = dir + "measured/resnet50-cuda-b64-s224-";
-    const auto [fp16, fp16Measured] = configOf(load(stem + "fp16-nockpt-eager-fused.headroom-measured.json"), "fp16");
-    const auto [bf16Fused, bf16Measured] = configOf(load(stem + "bf16-nockpt-eager-fused.headroom-measured.json"),
-                                                    "bf16");
-    QCOMPARE(slowSteps(fp16), slowSteps(bf16Fused));
-    const double fp16Step = run(fp16).stepSeconds, bf16FusedStep = run(bf16Fused).stepSeconds;
+    const MeasuredRun fp16 = measuredRun(
+        "measured/resnet50-cuda-b64-s224-fp16-nockpt-eager-fused.headroom-measured.json");
+    const MeasuredRun bf16 = measuredRun(
+        "measured/resnet50-cuda-b64-s224-bf16-nockpt-eager-fused.headroom-measured.json");
+    const Estimate fp16Estimate = run(fp16.config), bf16Estimate = run(bf16.config);
+    QCOMPARE(slowSteps(fp16Estimate), slowSteps(bf16Estimate));
+    const double fp16Step = fp16Estimate.stepSeconds, bf16Step = bf16Estimate.stepSeconds;
     qInfo("ResNet-50 b64 step: FP16 %.1f ms (measured %.1f), BF16 %.1f ms (measured %.1f)", fp16Step * 1e3,
-          fp16Measured * 1e3, bf16FusedStep * 1e3, bf16Measured * 1e3);
-    QVERIFY2(std::abs(fp16Step / fp16Measured - 1.0) < 0.10, "FP16 step within 10 % of the H200's");
-    QVERIFY2(std::abs(fp16Step / bf16FusedStep - fp16Measured / bf16Measured) < 0.05,
+          fp16.stepSeconds * 1e3, bf16Step * 1e3, bf16.stepSeconds * 1e3);
+    QVERIFY2(std::abs(fp16Step / fp16.stepSeconds - 1.0) < 0.10, "FP16 step within 10 % of the H200's");
+    QVERIFY2(std::abs(fp16Step / bf16Step - fp16.stepSeconds / bf16.stepSeconds) < 0.05,
              "FP16 and BF16 as far apart as measured");
 
-    TrainingConfig other = bf16;
+    TrainingConfig other = timing.config;
     other.precision = Precision::FP32;
-    QCOMPARE(slowSteps(other), 0);
-    other = bf16;
+    QCOMPARE(slowSteps(run(other)), 0);
+    other = timing.config;
     other.channelsLast = true;
-    QCOMPARE(slowSteps(other), 0);
+    QCOMPARE(slowSteps(run(other)), 0);
 }
 
 // The alignN rule was measured on Hopper, whose aligned GEMMs run TMA/wgmma kernels the unaligned ones cannot; on an

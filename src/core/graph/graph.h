@@ -115,7 +115,6 @@ struct GraphOp {
     // "align1"/"align2" kernels for an odd or twice-odd dimension (GPT-2's 50,257-word head); TimeModel.
     std::uint8_t alignBytes = 16;
     SlowBatchNorm slowBatchNorm = SlowBatchNorm::None; // a 16-bit batch norm on NCHW CUDA tensors
-
     // Traffic a tensor-core convolution adds on NCHW (PyTorch's default contiguous) tensors, forward and backward:
     // cuDNN's tensor-core kernels work in NHWC, so each operand is transposed in and the result back out (NVIDIA's
     // convolution guide; MosaicML's channels-last card). Counted only where the GPU runs it on tensor cores.
