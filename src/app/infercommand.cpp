@@ -49,8 +49,9 @@ namespace {
                                               "impl");
         QCommandLineOption engine = option("engine",
                                            "What runs the model: auto (default: llama.cpp for a GGUF format, else "
-                                           "roofline), roofline, llama.cpp (CUDA graphs), llama.cpp-no-graphs or "
-                                           "transformers (eager generate): sets the kernel floors and host time.",
+                                           "roofline), roofline, llama.cpp (CUDA graphs, as build 2837 of May 2024), "
+                                           "llama.cpp-no-graphs (as build 1680 of Dec 2023) or transformers (eager "
+                                           "generate): sets the kernels, their floors and bandwidth, and host time.",
                                            "name");
         QCommandLineOption kvBlock = option("kv-block",
                                             "KV cache block in tokens (default 16, vLLM's; 1 for a contiguous cache).",

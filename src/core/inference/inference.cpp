@@ -124,8 +124,9 @@ namespace {
     struct Timer {
         const TimeModel& tm;
         MathUnit unit;
-        double secondsPerByte = 0.0; // 0: the time model's
-        double floorSeconds = 0.0;   // per kernel
+        double secondsPerByte = 0.0;       // 0: the time model's
+        double weightSecondsPerByte = 0.0; // a weight's mat-vec (projections, lm_head); 0: secondsPerByte
+        double floorSeconds = 0.0;         // per kernel
         InferenceEngine engine = InferenceEngine::Roofline;
         bool quantized = false;
         bool gqa = false;
@@ -138,10 +139,16 @@ namespace {
         {
             return detail::launchesOf(engine, op.name, quantized, gqa);
         }
+        double perByte(const ForwardOp& op) const
+        {
+            const bool weights = op.kind == OpKind::Gemm && op.name != "qk_matmul" && op.name != "sv_matmul";
+            if (weights && weightSecondsPerByte > 0)
+                return weightSecondsPerByte;
+            return secondsPerByte > 0 ? secondsPerByte : tm.secondsPerByte;
+        }
         double roofline(const ForwardOp& op) const
         {
-            return std::max(op.flops * tm.secondsPerFlop[int(op.kind)][int(unitOf(op.kind))],
-                            op.bytes * (secondsPerByte > 0 ? secondsPerByte : tm.secondsPerByte));
+            return std::max(op.flops * tm.secondsPerFlop[int(op.kind)][int(unitOf(op.kind))], op.bytes * perByte(op));
         }
         double operator()(const ForwardOp& op) const { return roofline(op) + launches(op).kernels * floorSeconds; }
     };
@@ -291,20 +298,30 @@ namespace {
         detail::EngineCosts costs;
         double floorSeconds = 0.0;
         double decodeSecondsPerByte = 0.0;
+        double decodeWeightSecondsPerByte = 0.0;
     };
+
+    bool storedQuantized(WeightFormat f)
+    {
+        return f != WeightFormat::Fp16 && f != WeightFormat::Bf16 && f != WeightFormat::Fp32;
+    }
 
     EngineSetup engineSetup(InferenceEstimate& e)
     {
         EngineSetup s;
         e.engine = detail::resolveEngine(e.config.engine, e.config.weights);
-        s.costs = detail::engineCosts(e.engine);
+        s.costs = detail::engineCosts(e.engine, storedQuantized(e.config.weights));
         const auto clock = detail::boostClockHz(*e.gpu.spec);
         e.clockFromFile = bool(clock);
         e.clockHz = clock ? *clock : detail::kTypicalClockHz;
         s.floorSeconds = s.costs.floorCycles / e.clockHz;
-        const double eta = e.gpu.spec->isGddr() ? s.costs.matvecGddr : s.costs.matvecHbm;
-        if (eta > 0 && e.gpu.bandwidthBytesPerSecond > 0)
+        const bool gddr = e.gpu.spec->isGddr();
+        const double eta = gddr ? s.costs.matvecGddr : s.costs.matvecHbm;
+        const double weightEta = gddr ? s.costs.weightMatvecGddr : s.costs.weightMatvecHbm;
+        if (eta > 0 && e.gpu.bandwidthBytesPerSecond > 0) {
             s.decodeSecondsPerByte = 1.0 / (eta * e.gpu.bandwidthBytesPerSecond);
+            s.decodeWeightSecondsPerByte = 1.0 / ((weightEta > 0 ? weightEta : eta) * e.gpu.bandwidthBytesPerSecond);
+        }
         return s;
     }
 
@@ -329,9 +346,9 @@ namespace {
         const InferenceConfig& config = e.config;
         const EngineSetup s = engineSetup(e);
         const TimeModel tm(e.gpu, efficiency);
-        const bool quantized = config.weights != WeightFormat::Fp16 && config.weights != WeightFormat::Bf16
-            && config.weights != WeightFormat::Fp32;
-        Timer timer { tm, e.unit, 0.0, s.floorSeconds, e.engine, quantized, f.kvHeads < f.qHeads };
+        Timer timer {
+            tm, e.unit, 0.0, 0.0, s.floorSeconds, e.engine, storedQuantized(config.weights), f.kvHeads < f.qHeads
+        };
         const double b = double(config.batch);
         const double p = double(config.prompt);
         const double g = double(config.generate);
@@ -350,6 +367,7 @@ namespace {
         e.prefillSeconds = e.prefill.seconds() + commPrefill;
 
         timer.secondsPerByte = s.decodeSecondsPerByte;
+        timer.weightSecondsPerByte = s.decodeWeightSecondsPerByte;
         const double middle = p + std::ceil(g / 2);
         e.decodeOps = forwardPass(f, timer, "decode", b, 1, middle, &launches);
         // The step without its attention core, which Forward::attention() times on its own.

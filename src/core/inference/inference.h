@@ -30,8 +30,8 @@ inline constexpr std::int64_t kMaxInferenceBatch = std::int64_t(1) << 30;
 enum class InferenceEngine : std::uint8_t {
     Auto,
     Roofline,         // every operator on the roofline, no floors, no host: an ideal engine replaying CUDA graphs
-    LlamaCpp,         // llama.cpp with CUDA graphs (its default since May 2024)
-    LlamaCppNoGraphs, // llama.cpp launching each kernel (before May 2024, or GGML_CUDA_USE_GRAPHS off)
+    LlamaCpp,         // llama.cpp with CUDA graphs, as build 2837 (May 2024) runs: F16 mat-vecs by dmmv
+    LlamaCppNoGraphs, // llama.cpp launching each kernel, as build 1680 (Dec 2023) runs: F16 mat-vecs by cuBLAS
     Transformers,     // Hugging Face transformers' generate() in eager PyTorch
 };
 std::string_view toString(InferenceEngine e);

@@ -36,20 +36,31 @@ namespace detail {
 
     // The llama.cpp figures are fitted to XiongjieDai/GPU-Benchmarks-on-LLM-Inference's LLaMA-2 7B Q4_0 and F16
     // decode rates on seven GPUs (llama.cpp build 1680, Dec 2023, no CUDA graphs), by least squares on the relative
-    // error of t = bytes / (eta x bandwidth) + kernels x floor / clock + host (docs/references/decode-speed.md sec. 2):
-    //   eta: 0.90 of the datasheet bandwidth on GDDR, 0.70 on HBM (the mat-vec kernels are tuned for GDDR:
-    //        llama.cpp #9817, "large room for improvement" on HBM);
-    //   floor: 6,100 cycles per kernel without CUDA graphs; host: 0.40 ms per token (#7456 puts the CPU's part at
-    //        10-15 % of an A100/H100 token).
-    // CUDA graphs take 1,360 cycles off each kernel: the mean of the three published before/after pairs on one
-    // build (#6766: RTX 3090 116.31 -> 128.27, RTX 4090 138.31 -> 146.81 t/s; #6763: H100 PCIe 143.35 -> 163.83 t/s),
-    // each as (1/before - 1/after) x clock / 965 kernels.
-    constexpr double kLlamaCppFloorCycles = 6100.0;
-    constexpr double kCudaGraphSavedCycles = 1360.0;
-    constexpr double kLlamaCppHostSeconds = 0.40e-3;
-    constexpr double kLlamaCppMatvecHbm = 0.70;
-    constexpr double kLlamaCppMatvecGddr = 0.90;
+    // error of t = weight bytes / (eta_w x bandwidth) + other bytes / (eta x bandwidth) + kernels x floor / clock +
+    // host (docs/references/decode-speed.md sec. 2; tools/calibration/fit_decode.py):
+    //   eta_w of the quantized mat-vec (mul_mat_vec_q): 0.91 of the datasheet bandwidth on GDDR, 0.54 on HBM
+    //        (llama.cpp #9817: "a high percentage of peak on GDDR", "large room for improvement" on HBM);
+    //   eta of the 16-bit kernels (cuBLAS, the element-wise ones): 0.93 on GDDR, 0.81 on HBM;
+    //   floor: 4,100 cycles per kernel launched one by one.
+    // Not fitted: the host's 0.85 ms per token, from #7456 (NVIDIA: the CPU's part is 10-15 % of a Llama-2 7B token
+    // on an A100 or H100, 0.7-1.0 ms at their 130-160 tokens/s). CUDA graphs take 1,200 cycles off each kernel: the
+    // mean of the three published before/after pairs on one build (#6766: RTX 3090 116.31 -> 128.27, RTX 4090
+    // 138.31 -> 146.81 t/s; #6763: H100 PCIe 143.35 -> 163.83 t/s), each as (1/before - 1/after) x clock / 1,093
+    // kernels.
+    constexpr double kLlamaCppFloorCycles = 4100.0;
+    constexpr double kCudaGraphSavedCycles = 1200.0;
+    constexpr double kLlamaCppHostSeconds = 0.85e-3;
+    constexpr double kLlamaCppQuantizedMatvecHbm = 0.54;
+    constexpr double kLlamaCppQuantizedMatvecGddr = 0.91;
+    constexpr double kLlamaCppMatvecHbm = 0.81;
+    constexpr double kLlamaCppMatvecGddr = 0.93;
     constexpr double kLlamaCppUbatch = 512.0; // llama.cpp's default n_ubatch (common.h, since Mar 2024)
+    // Build 2837's F16 mat-vec (dequantize_mul_mat_vec) loads its weights two halves at a time. Vectorising those
+    // loads (llama.cpp #9816, NVIDIA, Oct 2024) sped the kernel up 1.33x on an H100 SXM and 1.01x on GDDR GPUs
+    // (Llama 3 8B F16, batch 1; #9817): taken as what the scalar loads leave of the bandwidth the other decode
+    // kernels reach. Not fitted: no F16 row of that build is in the fit.
+    constexpr double kDmmvF16VectorLoadsHbm = 1.33;
+    constexpr double kDmmvF16VectorLoadsGddr = 1.01;
     // Eager PyTorch: 25 us of host time per operator issued (Python module call, dispatcher, launch: pytorch#41383
     // 5-7 us per op, PR #50431 nn.Linear 9.7 us, a 20 us launch-to-start on V100; time-anchors' c_fwd); its kernels
     // are launched one by one, as llama.cpp's without graphs.
@@ -62,7 +73,7 @@ namespace detail {
         return isGguf(f) ? InferenceEngine::LlamaCpp : InferenceEngine::Roofline;
     }
 
-    EngineCosts engineCosts(InferenceEngine e)
+    EngineCosts engineCosts(InferenceEngine e, bool quantized)
     {
         EngineCosts c;
         switch (e) {
@@ -72,6 +83,13 @@ namespace detail {
             c.hostSecondsPerPass = kLlamaCppHostSeconds;
             c.matvecHbm = kLlamaCppMatvecHbm;
             c.matvecGddr = kLlamaCppMatvecGddr;
+            if (quantized) {
+                c.weightMatvecHbm = kLlamaCppQuantizedMatvecHbm;
+                c.weightMatvecGddr = kLlamaCppQuantizedMatvecGddr;
+            } else if (e == InferenceEngine::LlamaCpp) {
+                c.weightMatvecHbm = kLlamaCppMatvecHbm / kDmmvF16VectorLoadsHbm;
+                c.weightMatvecGddr = kLlamaCppMatvecGddr / kDmmvF16VectorLoadsGddr;
+            }
             c.passTokens = kLlamaCppUbatch;
             break;
         case InferenceEngine::Transformers:
@@ -122,21 +140,29 @@ namespace detail {
     }
 
     namespace {
-        // llama.cpp's graph (llm_build_llama, src/llama.cpp, builds 1680-2837): RMS norm then the weight's mul;
-        // ggml_rope on Q and K; K and V copied into the cache; without -fa: KQ, soft_max_ext, KQV and the cont of
-        // the merged heads (with -fa: flash_attn_ext); SiLU then the multiply; a quantized matrix-vector
-        // product first quantizes the activations to q8_1 (mmvq).
-        OpLaunches llamaCpp(std::string_view op, bool quantized)
+        // llama.cpp's graph (llm_build_llama, src/llama.cpp, builds 1680-2837) and the CUDA kernels each node runs
+        // (ggml_cuda_mul_mat in ggml-cuda.cu of those builds): RMS norm then the weight's mul; ggml_rope on Q and K;
+        // K and V copied into the cache; without -fa: KQ, soft_max_ext, KQV and the cont of the merged heads (with
+        // -fa: flash_attn_ext). KQ and KQV go to ggml_cuda_mul_mat_batched_cublas: the activations converted to F16,
+        // cublasGemmStridedBatchedEx (under GQA's broadcast k_compute_batched_ptrs, then cublasGemmBatchedEx), the
+        // F16 result converted to F32. A quantized weight's mat-vec first quantizes the activations to q8_1, then
+        // mul_mat_vec_q; an F16 weight's is, in build 1680 (CUDA_USE_TENSOR_CORES, Dec 2023), the same batched
+        // cuBLAS path with its two conversions, and in build 2837 (May 2024) dequantize_mul_mat_vec, one kernel.
+        OpLaunches llamaCpp(InferenceEngine e, std::string_view op, bool quantized, bool gqa)
         {
+            const double batchedCublas = gqa ? 4.0 : 3.0;
             if (op == "attn_norm" || op == "ffn_norm" || op == "final_norm" || op == "rope" || op == "kv_cache_write"
                 || op == "act_mul")
                 return { 2, 2 };
+            if (op == "qk_matmul")
+                return { batchedCublas, 1 };
             if (op == "sv_matmul")
-                return { 2, 2 }; // KQV, then the cont of the merged heads
-            if (op == "attention" || op == "qk_matmul" || op == "softmax" || op == "residual_add" || op == "activation"
-                || op == "embedding")
+                return { batchedCublas + 1, 2 }; // KQV, then the cont of the merged heads
+            if (op == "attention" || op == "softmax" || op == "residual_add" || op == "activation" || op == "embedding")
                 return { 1, 1 };
-            return { quantized ? 2.0 : 1.0, 1.0 }; // a projection or lm_head
+            if (quantized) // a projection or lm_head
+                return { 2, 1 };
+            return { e == InferenceEngine::LlamaCppNoGraphs ? 3.0 : 1.0, 1.0 };
         }
 
         // transformers' LlamaForCausalLM in eager PyTorch (modeling_llama.py, 4.4x-5.x): LlamaRMSNorm is to(fp32),
@@ -178,7 +204,7 @@ namespace detail {
         switch (e) {
         case InferenceEngine::LlamaCpp:
         case InferenceEngine::LlamaCppNoGraphs:
-            return llamaCpp(op, quantized);
+            return llamaCpp(e, op, quantized, gqa);
         case InferenceEngine::Transformers:
             return eager(op, gqa);
         default:

@@ -19,13 +19,16 @@ struct EngineCosts {
     double hostSecondsPerOp = 0.0;   // per framework operator the host issues (eager PyTorch)
     double matvecHbm = 0.0;          // fraction of the datasheet bandwidth decode reaches on HBM (0: the roofline's)
     double matvecGddr = 0.0;         // ... and on GDDR
-    bool hostOverlaps = false;       // the host issues ahead of the GPU: a pass takes the longer of the two
-    double passTokens = 0.0;         // prefill runs in passes of this many tokens (llama.cpp's n_ubatch); 0: one
+    double weightMatvecHbm = 0.0;    // ... in the kernel that multiplies the weights by the token (0: as the rest)
+    double weightMatvecGddr = 0.0;
+    bool hostOverlaps = false; // the host issues ahead of the GPU: a pass takes the longer of the two
+    double passTokens = 0.0;   // prefill runs in passes of this many tokens (llama.cpp's n_ubatch); 0: one
 };
 
 // Auto: llama.cpp for a GGUF format, the roofline for the others.
 InferenceEngine resolveEngine(InferenceEngine e, WeightFormat f);
-EngineCosts engineCosts(InferenceEngine e);
+// `quantized`: weights stored in a quantized type (their mat-vec kernel differs from a 16-bit one's).
+EngineCosts engineCosts(InferenceEngine e, bool quantized);
 
 // The boost clock: FP32 rate = 2 x CUDA cores x clock, the cores from the GPU file's chip ("82 SMs, 10496 CUDA
 // cores"; or its SMs times the architecture's cores per SM). nullopt where the file does not say.
