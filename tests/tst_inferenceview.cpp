@@ -9,6 +9,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QHeaderView>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -27,6 +28,7 @@ private slots:
     void controlsChangeTheAnswer();
     void encodersAreExplained();
     void comparesTheExplainerGpus();
+    void tokensPerSecondInViewAt1024();
 
 private:
     void open(const char* model)
@@ -109,6 +111,30 @@ void TestInferenceView::comparesTheExplainerGpus()
     weights->setCurrentIndex(weights->findData(int(WeightFormat::GgufQ4_K_M)));
     QVERIFY(v->gpuRows()[0].fits);
     QCOMPARE(table->item(0, 1)->text(), QStringLiteral("fits"));
+}
+
+// At 1024x768 the panel has room for the GPU, the verdict and tokens/s beside its chart, not for all five columns;
+// tokens/s, what the table is for, was the fifth and needed a scroll to the right.
+void TestInferenceView::tokensPerSecondInViewAt1024()
+{
+    m_window->resize(1024, 768);
+    open("llama-2-7b");
+    auto* table = control<QTableWidget>("gpuTable");
+    QTRY_VERIFY(table->isVisible());
+    QCoreApplication::processEvents();
+    int column = -1;
+    for (int c = 0; c < table->columnCount(); ++c)
+        if (table->horizontalHeaderItem(c)->text() == QStringLiteral("Tokens/s"))
+            column = c;
+    QVERIFY(column >= 0);
+    const QHeaderView* header = table->horizontalHeader();
+    QCOMPARE(header->offset(), 0);
+    const int right = header->sectionViewportPosition(column) + header->sectionSize(column);
+    QVERIFY2(right <= table->viewport()->width(),
+             qPrintable(QStringLiteral("tokens/s ends at %1 of %2").arg(right).arg(table->viewport()->width())));
+    // Each row's figure is the serving comparison's.
+    QCOMPARE(table->item(1, column)->text(),
+             QLocale().toString(m_window->inference()->gpuRows()[1].tokensPerSecond, 'f', 1));
 }
 
 void TestInferenceView::controlsChangeTheAnswer()

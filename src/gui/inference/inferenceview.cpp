@@ -178,10 +178,12 @@ void InferenceView::updateGpuTable()
         if (name.startsWith(vendor))
             name.remove(0, vendor.size());
         set(i, 0, name);
+        // Tokens/s next to the verdict: the question this table answers (how much faster is the bigger GPU), in
+        // view even where the panel is too narrow for all five columns (1024 px beside the chart).
         set(i, 1, r.fits ? tr("fits") : tr("does not fit"));
-        set(i, 2, r.maxBatch > 0 ? locale.toString(qlonglong(r.maxBatch)) : tr("none"));
-        set(i, 3, locale.toString(qlonglong(r.maxContext)));
-        set(i, 4, locale.toString(r.tokensPerSecond, 'f', 1));
+        set(i, 2, locale.toString(r.tokensPerSecond, 'f', 1));
+        set(i, 3, r.maxBatch > 0 ? locale.toString(qlonglong(r.maxBatch)) : tr("none"));
+        set(i, 4, locale.toString(qlonglong(r.maxContext)));
     }
     t->resizeColumnsToContents();
 }
@@ -343,7 +345,7 @@ void InferenceView::retranslate()
     m_capacity->setName(tr("Capacity"));
     m_ui->gpuTableLabel->setText(tr("The same serving on other GPUs, each at its datasheet figures:"));
     m_ui->gpuTable->setHorizontalHeaderLabels(
-        { tr("GPU"), tr("Verdict"), tr("Largest batch"), tr("Longest context"), tr("Tokens/s") });
+        { tr("GPU"), tr("Verdict"), tr("Tokens/s"), tr("Largest batch"), tr("Longest context") });
 }
 
 void InferenceView::showEvent(QShowEvent* event)
