@@ -124,7 +124,10 @@ public:
     TensorId reduceMean(TensorId x, double keepFraction, std::string_view label,
                         bool savesInput = false); // output numel = x * keepFraction
     TensorId pool(TensorId x, double outNumelPerSample, double window, bool savesIndices, std::string_view label);
-    std::vector<TensorId> split(TensorId x, std::span<const double> fractions, std::string_view label);
+    // `slices`: the pieces are indexed out (x[..., :d]), not torch.split: their gradients go back through
+    // slice_backward, not one cat.
+    std::vector<TensorId> split(TensorId x, std::span<const double> fractions, std::string_view label,
+                                bool slices = false);
     // A new logical tensor over the same storage (view, reshape, permute). No operator is recorded.
     TensorId view(TensorId x, double numelPerSample = -1.0);
     // A pipeline stage's output, sent to the next stage: nothing saved (Megatron frees the sent tensor's data), and

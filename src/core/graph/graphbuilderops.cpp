@@ -240,6 +240,18 @@ TensorId GraphBuilder::unary(TensorId x, UnaryFn fn, std::string_view label, boo
     if (savesOutput)
         addSaved({ y });
     const double savedIo = (savesInput || savesOutput) ? p : 0.0;
+    if (fn == UnaryFn::Square || fn == UnaryFn::PowCube || fn == UnaryFn::Rsqrt) {
+        // Three kernels in backward, each a pass over the tensor (torch/csrc/autograd/FunctionsManual.cpp
+        // pow_backward: grad * (exponent * self.pow(exponent - 1)); derivatives.yaml rsqrt: -0.5 * grad *
+        // result.pow(3)): the power (a copy for x.pow(1)), the scalar product, the product with the gradient.
+        // The node's further ATen calls are GPU kernels only: the host's cost per backward node (timemodel.h) is
+        // fitted per its first; counting them as host operators too took the 27 H200 runs' median from 4.3 to
+        // 5.5 % with every host constant refitted (docs/accuracy.md 3.2).
+        finishOp(op, { sized(fixed, flopsPerElement * n), sized(fixed, 2.0 * n * p) },
+                 { sized(fixed, 3.0 * n), sized(fixed, 7.0 * n * p) });
+        m_g.ops[op].backwardExtraKernels = 2;
+        return y;
+    }
     finishOp(op, { sized(fixed, flopsPerElement * n), sized(fixed, 2.0 * n * p) },
              { sized(fixed, 2.0 * flopsPerElement * n), sized(fixed, n * (2.0 * p + savedIo)) });
     return y;
@@ -358,7 +370,25 @@ TensorId GraphBuilder::mul(TensorId a, TensorId b, std::string_view label)
         addSaved({ b });
     if (grad(b))
         addSaved({ a });
-    finishOp(op, { sized(fixed, n), sized(fixed, io) }, { sized(fixed, 2.0 * n), sized(fixed, io + n * p) });
+    // MulBackward0 (derivatives.yaml mul.Tensor): each operand that needs a gradient gets the output's gradient times
+    // the other, a kernel over the output's size; one broadcast to the output's shape is then summed back to its own
+    // (sum_to), a reduction kernel of its own (RMSNorm's x * rsqrt(var), its weight times the normalised tensor).
+    Linear backwardBytes;
+    int kernels = 0;
+    for (const auto& [self, other] : { std::pair { a, b }, std::pair { b, a } }) {
+        if (!grad(self))
+            continue;
+        ++kernels;
+        backwardBytes = backwardBytes
+            + sized(fixed, 2.0 * n * p + numel(other) * bytesPerElement(m_g.tensors[other].dtype));
+        if (numel(self) < n) {
+            ++kernels;
+            backwardBytes = backwardBytes
+                + sized(fixed, n * p + numel(self) * bytesPerElement(m_g.tensors[self].dtype));
+        }
+    }
+    finishOp(op, { sized(fixed, n), sized(fixed, io) }, { sized(fixed, double(kernels) * n), backwardBytes });
+    m_g.ops[op].backwardExtraKernels = std::uint8_t(std::max(kernels - 1, 0));
     return y;
 }
 
@@ -434,7 +464,8 @@ TensorId GraphBuilder::pool(TensorId x, double outNumelPerSample, double window,
     return y;
 }
 
-std::vector<TensorId> GraphBuilder::split(TensorId x, std::span<const double> fractions, std::string_view label)
+std::vector<TensorId> GraphBuilder::split(TensorId x, std::span<const double> fractions, std::string_view label,
+                                          bool slices)
 {
     const auto src = m_g.tensors[x];
     const int op = beginOp(OpType::Split, OpKind::Elementwise, MathUnit::Fp32Vector, label);
@@ -453,8 +484,22 @@ std::vector<TensorId> GraphBuilder::split(TensorId x, std::span<const double> fr
     }
     m_g.ops[op].savedBegin = m_g.ops[op].outBegin + m_g.ops[op].outCount;
     const double io = src.numel.perSample * bytesPerElement(src.dtype);
-    // Forward is a view; backward concatenates the pieces' gradients into one new tensor.
-    finishOp(op, { {}, {} }, { {}, perSample(2.0 * io) });
+    if (!slices) {
+        // Forward is a view; backward concatenates the pieces' gradients into one new tensor (split_backward: cat).
+        finishOp(op, { {}, {} }, { {}, perSample(2.0 * io) });
+        return outs;
+    }
+    // Indexing (x[..., :d], x[:, 0]): each piece's SliceBackward0 / SelectBackward0 is slice_backward or
+    // select_backward (aten/src/ATen/native/TensorShape.cpp), a tensor of zeros the input's size with the piece's
+    // gradient copied in, two kernels; the pieces' gradients are then summed, an add each after the first.
+    const double parts = double(fractions.size());
+    double sumFractions = 0.0;
+    for (double f : fractions)
+        sumFractions += f;
+    finishOp(op, { {}, {} },
+             { perSample((parts - 1.0) * src.numel.perSample),
+               perSample(parts * io + 2.0 * sumFractions * io + 3.0 * (parts - 1.0) * io) });
+    m_g.ops[op].backwardExtraKernels = std::uint8_t(3.0 * parts - 2.0);
     return outs;
 }
 
@@ -464,7 +509,7 @@ TensorId GraphBuilder::view(TensorId x, double numelPerSample)
         return x;
     const double f = numelPerSample / m_g.tensors[x].numel.perSample;
     const double fractions[] = { f };
-    return split(x, fractions, "slice")[0];
+    return split(x, fractions, "slice", true)[0];
 }
 
 TensorId GraphBuilder::detach(TensorId x)

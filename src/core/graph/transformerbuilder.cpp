@@ -168,7 +168,7 @@ namespace detail {
             // Partial rotary (GPT-NeoX rotary_pct): transformers apply_rotary_pos_emb rotates the first rotary_dim
             // channels of each head and concatenates the rest back unchanged.
             const double fractions[] = { rd / d, 1.0 - rd / d };
-            const auto parts = b.split(x, fractions, "attn.rope");
+            const auto parts = b.split(x, fractions, "attn.rope", true);
             return b.concat(rotate(parts[0]), parts[1], "attn.rope");
         }
         return rotate(x);
@@ -179,7 +179,7 @@ namespace detail {
         // transformers apply_rotary_pos_emb: (x * cos) + (rotate_half(x) * sin), rotate_half = cat(-x2, x1).
         const TensorId xc = b.mul(x, cosT, "attn.rope");
         const double halves[] = { 0.5, 0.5 };
-        const auto parts = b.split(x, halves, "attn.rope");
+        const auto parts = b.split(x, halves, "attn.rope", true);
         const TensorId neg = b.unary(parts[1], UnaryFn::Neg, "attn.rope");
         const TensorId rot = b.concat(neg, parts[0], "attn.rope");
         const TensorId xs = b.mul(rot, sinT, "attn.rope");
