@@ -137,12 +137,12 @@ namespace {
             k.flops += f;
             k.bytes += by;
             k.seconds += t * repeat;
-            k.count += at.runs;
+            k.count += at.runs * st.kernels; // kernels, not operators (a Linear's backward is two or three)
             RooflinePoint& gp = groups[s.stepGroup[at.step]];
             gp.flops += f;
             gp.bytes += by;
             gp.seconds += t * repeat;
-            gp.count += at.runs;
+            gp.count += at.runs * st.kernels;
             if (at.repeat) {
                 const auto r = std::size_t(at.repeat - s.repeats.data());
                 runSeconds[r] += t;

@@ -27,7 +27,7 @@ struct RooflinePoint {
     double flops = 0.0;
     double bytes = 0.0;
     double seconds = 0.0;
-    int count = 0;
+    int count = 0; // kernels launched for it in one micro-batch, every run of a repeated block
 
     double intensity() const { return bytes > 0 ? flops / bytes : 0.0; }
     double achievedFlopsPerSecond() const { return seconds > 0 ? flops / seconds : 0.0; }
