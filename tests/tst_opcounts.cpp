@@ -10,13 +10,13 @@
 // seven elementwise operators, autograd adds gradient accumulations (`add`) and bias reductions (`sum`), autocast its
 // casts, Llama's rotary embedding a `slice_backward` per slice; but a convolution's backward is one
 // `convolution_backward` where the graph counts 2 (cuDNN's dgrad and wgrad kernels), hence ResNet-50's backward below
-// 1. The ratio real / simulated therefore differs per model and phase (0.78 to 1.34); it is recorded below from the
+// 1. The ratio real / simulated therefore differs per model and phase (0.72 to 1.34); it is recorded below from the
 // two counts and must stay within kBand, so that a change in either the graph or the counts (a new count_ops.py run
 // that sees other code) fails here and is looked at, and the recorded ratio is updated with the reason.
 //
-// kBand = 1 %: dropping or doubling one class of operators, even one that occurs once per block, must fail. The
+// kBand = 0.9 %: dropping or doubling one class of operators, even one that occurs once per block, must fail. The
 // least visible such class is one operator per block of the largest graph, Llama 3.2 1B in BF16: 16 blocks in 929
-// forward and 1446 backward kernels, a move of 1.7 % and 1.1 %. Every other class (GPT-2's 12 of 322 forward, ResNet's
+// forward and 1591 backward kernels, a move of 1.7 % and 1.0 %. Every other class (GPT-2's 12 of 322 forward, ResNet's
 // 53 BatchNorms of 176) moves its ratio by more. A change of one or two operators in a model's ends (embeddings,
 // loss) stays inside (ResNet-50's forward: 1 of 176 = 0.6 %).
 //
@@ -40,11 +40,13 @@
 // FunctionsManual.cpp; graphbuilderops.cpp): a power or rsqrt is three kernels (pow_backward: grad * (exponent *
 // self.pow(exponent - 1))); a product one kernel per operand that needs a gradient, and a sum for one broadcast to
 // the output's shape (RMSNorm's x * rsqrt(var) and its weight); an indexed piece (RoPE's rotate_half, the class token,
-// the shifted logits) slice_backward's zeros and copy, and an add per further piece. Llama's RMSNorm and RoPE
-// (16 and 8 more kernels a layer) took its backward ratio from 1.721 to 1.137 in FP32 and 1.660 to 1.192 in BF16;
-// GPT-2's tanh-GELU (x.pow(3), and the product of its two halves) 1.198 -> 1.105 and 1.246 -> 1.174; ViT-B/16's class
-// token 1.116 -> 1.113. What Llama's still has beyond the graph is the transcription's repeat_kv (x[:, :, None]: torch
-// 1.13 records a slice_backward per full slice, 8 a layer, and a clone) and autograd's gradient accumulations.
+// the shifted logits) slice_backward's zeros and copy, and an add per further piece. And the engine sums a tensor's
+// gradients where it feeds two operators (input_buffer.cpp accumulate: an add; lowering.cpp produceGrad), the residual
+// stream's twice a block. Backward ratios before and after both: GPT-2 1.198 -> 1.002 in FP32 (1.246 -> 1.091 BF16),
+// BERT 1.142 -> 1.024 (1.152 -> 1.070), Llama 3.2 1B 1.721 -> 1.015 (1.660 -> 1.083), ViT-B/16 1.116 -> 1.031
+// (0.945 -> 0.894); ResNet-50's 0.775 -> 0.725 (0.819 -> 0.776), under 1 as its convolution_backward is one ATen
+// call for two kernels. Under BF16 autocast each side has casts the other does not (GPT-2, BERT and Llama stay
+// above 1, ViT-B/16's torchvision MultiheadAttention goes below).
 //
 // A later host-operator count per step (Step::hostOps) slots in as another StepCount and the JSON's kernel_ops +
 // view_ops + host_ops (every ATen operator the host issues) as its real figure.
@@ -66,7 +68,7 @@ using namespace headroom;
 namespace {
 
 const QString kSource = QStringLiteral(HEADROOM_SOURCE_DIR);
-constexpr double kBand = 0.01;
+constexpr double kBand = 0.009;
 
 enum PhaseIndex { Forward, Recompute, Backward, Optimizer, PhaseCount };
 const std::array<const char*, PhaseCount> kPhaseNames { "forward", "recompute", "backward", "optimizer" };
@@ -160,23 +162,23 @@ void TestOpCounts::kernelRatios_data()
     const auto q = [](const char* s) { return QString::fromLatin1(s); };
     QTest::addColumn<PerPhase>("ratio"); // real kernel-launching ATen ops / simulated kernels; 0: no such phase
     // clang-format off
-    QTest::newRow("gpt2 fp32 foreach") << q("gpt2") << q("fp32") << q("foreach") << false << PerPhase { 1.199, 0.0, 1.105, 1.125 };
-    QTest::newRow("gpt2 fp32 for-loop") << q("gpt2") << q("fp32") << q("for-loop") << false << PerPhase { 1.199, 0.0, 1.105, 1.125 };
-    QTest::newRow("gpt2 bf16 foreach") << q("gpt2") << q("bf16") << q("foreach") << false << PerPhase { 1.133, 0.0, 1.174, 1.125 };
-    QTest::newRow("gpt2 fp32 foreach ckpt") << q("gpt2") << q("fp32") << q("foreach") << true << PerPhase { 1.199, 1.192, 1.105, 1.125 };
-    QTest::newRow("gpt2 bf16 foreach ckpt") << q("gpt2") << q("bf16") << q("foreach") << true << PerPhase { 1.133, 1.128, 1.174, 1.125 };
-    QTest::newRow("bert-base fp32 foreach") << q("bert-base") << q("fp32") << q("foreach") << false << PerPhase { 1.207, 0.0, 1.142, 1.125 };
-    QTest::newRow("bert-base fp32 for-loop") << q("bert-base") << q("fp32") << q("for-loop") << false << PerPhase { 1.207, 0.0, 1.142, 1.125 };
-    QTest::newRow("bert-base bf16 foreach") << q("bert-base") << q("bf16") << q("foreach") << false << PerPhase { 1.113, 0.0, 1.152, 1.125 };
-    QTest::newRow("llama-3.2-1b fp32 foreach") << q("llama-3.2-1b") << q("fp32") << q("foreach") << false << PerPhase { 1.023, 0.0, 1.137, 1.125 };
-    QTest::newRow("llama-3.2-1b fp32 for-loop") << q("llama-3.2-1b") << q("fp32") << q("for-loop") << false << PerPhase { 1.023, 0.0, 1.137, 1.125 };
-    QTest::newRow("llama-3.2-1b bf16 foreach") << q("llama-3.2-1b") << q("bf16") << q("foreach") << false << PerPhase { 1.022, 0.0, 1.192, 1.125 };
-    QTest::newRow("resnet50 fp32 foreach") << q("resnet50") << q("fp32") << q("foreach") << false << PerPhase { 1.000, 0.0, 0.775, 1.125 };  // BatchNorm as 2 (num_batches_tracked.add_)
-    QTest::newRow("resnet50 fp32 for-loop") << q("resnet50") << q("fp32") << q("for-loop") << false << PerPhase { 1.000, 0.0, 0.775, 1.125 };  // BatchNorm as 2 (num_batches_tracked.add_)
-    QTest::newRow("resnet50 bf16 foreach") << q("resnet50") << q("bf16") << q("foreach") << false << PerPhase { 1.004, 0.0, 0.819, 1.125 };  // BatchNorm as 2 (num_batches_tracked.add_)
-    QTest::newRow("vit-b-16 fp32 foreach") << q("vit-b-16") << q("fp32") << q("foreach") << false << PerPhase { 1.335, 0.0, 1.113, 1.125 };
-    QTest::newRow("vit-b-16 fp32 for-loop") << q("vit-b-16") << q("fp32") << q("for-loop") << false << PerPhase { 1.335, 0.0, 1.113, 1.125 };
-    QTest::newRow("vit-b-16 bf16 foreach") << q("vit-b-16") << q("bf16") << q("foreach") << false << PerPhase { 0.962, 0.0, 0.945, 1.125 };
+    QTest::newRow("gpt2 fp32 foreach") << q("gpt2") << q("fp32") << q("foreach") << false << PerPhase { 1.199, 0.0, 1.002, 1.125 };
+    QTest::newRow("gpt2 fp32 for-loop") << q("gpt2") << q("fp32") << q("for-loop") << false << PerPhase { 1.199, 0.0, 1.002, 1.125 };
+    QTest::newRow("gpt2 bf16 foreach") << q("gpt2") << q("bf16") << q("foreach") << false << PerPhase { 1.133, 0.0, 1.091, 1.125 };
+    QTest::newRow("gpt2 fp32 foreach ckpt") << q("gpt2") << q("fp32") << q("foreach") << true << PerPhase { 1.199, 1.192, 1.002, 1.125 };
+    QTest::newRow("gpt2 bf16 foreach ckpt") << q("gpt2") << q("bf16") << q("foreach") << true << PerPhase { 1.133, 1.128, 1.091, 1.125 };
+    QTest::newRow("bert-base fp32 foreach") << q("bert-base") << q("fp32") << q("foreach") << false << PerPhase { 1.207, 0.0, 1.024, 1.125 };
+    QTest::newRow("bert-base fp32 for-loop") << q("bert-base") << q("fp32") << q("for-loop") << false << PerPhase { 1.207, 0.0, 1.024, 1.125 };
+    QTest::newRow("bert-base bf16 foreach") << q("bert-base") << q("bf16") << q("foreach") << false << PerPhase { 1.113, 0.0, 1.070, 1.125 };
+    QTest::newRow("llama-3.2-1b fp32 foreach") << q("llama-3.2-1b") << q("fp32") << q("foreach") << false << PerPhase { 1.023, 0.0, 1.015, 1.125 };
+    QTest::newRow("llama-3.2-1b fp32 for-loop") << q("llama-3.2-1b") << q("fp32") << q("for-loop") << false << PerPhase { 1.023, 0.0, 1.015, 1.125 };
+    QTest::newRow("llama-3.2-1b bf16 foreach") << q("llama-3.2-1b") << q("bf16") << q("foreach") << false << PerPhase { 1.022, 0.0, 1.083, 1.125 };
+    QTest::newRow("resnet50 fp32 foreach") << q("resnet50") << q("fp32") << q("foreach") << false << PerPhase { 1.000, 0.0, 0.725, 1.125 };  // BatchNorm as 2 (num_batches_tracked.add_)
+    QTest::newRow("resnet50 fp32 for-loop") << q("resnet50") << q("fp32") << q("for-loop") << false << PerPhase { 1.000, 0.0, 0.725, 1.125 };  // BatchNorm as 2 (num_batches_tracked.add_)
+    QTest::newRow("resnet50 bf16 foreach") << q("resnet50") << q("bf16") << q("foreach") << false << PerPhase { 1.004, 0.0, 0.776, 1.125 };  // BatchNorm as 2 (num_batches_tracked.add_)
+    QTest::newRow("vit-b-16 fp32 foreach") << q("vit-b-16") << q("fp32") << q("foreach") << false << PerPhase { 1.335, 0.0, 1.031, 1.125 };
+    QTest::newRow("vit-b-16 fp32 for-loop") << q("vit-b-16") << q("fp32") << q("for-loop") << false << PerPhase { 1.335, 0.0, 1.031, 1.125 };
+    QTest::newRow("vit-b-16 bf16 foreach") << q("vit-b-16") << q("bf16") << q("foreach") << false << PerPhase { 0.962, 0.0, 0.894, 1.125 };
     // clang-format on
 }
 

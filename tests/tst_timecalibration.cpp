@@ -176,7 +176,7 @@ struct KernelProfile {
                 continue;
             m.seconds += tm.seconds(s.steps[k], double(config.microBatch)) * w * runs[k];
             m.steps += runs[k];
-            m.kernels += s.steps[k].kernels * runs[k];
+            m.kernels += (s.steps[k].kernels - s.steps[k].accumulations) * runs[k]; // the operator's own
         }
         return m;
     }

@@ -525,6 +525,14 @@ namespace {
             gradBlock[t] = newBlock(bytes, MemoryCategory::Transient, step);
         } else {
             use(newBlock(bytes, MemoryCategory::Transient, step), step); // accumulated, then freed
+            // The engine sums a tensor's gradients as they arrive (torch/csrc/autograd/input_buffer.cpp, accumulate:
+            // an add, in place where it can): a kernel reading two gradients and writing one. A GPU kernel only: the
+            // host's cost per backward node is fitted per its first kernel (graphbuilderops.cpp, unary).
+            Step& st = s.steps[std::size_t(step)];
+            ++st.kernels;
+            if (st.accumulations < 255)
+                ++st.accumulations;
+            st.cost.bytes += bytes * 3.0;
         }
         use(gradBlock[t], step);
     }

@@ -28,9 +28,10 @@ struct MemoryBlock {
 struct Step {
     Phase phase = Phase::Forward;
     bool recompute = false;
-    bool convolution = false;                          // GraphOp::convolution
-    bool winograd = false;                             // GraphOp::winograd
-    std::uint8_t alignBytes = 16;                      // GraphOp::alignBytes
+    bool convolution = false;       // GraphOp::convolution
+    bool winograd = false;          // GraphOp::winograd
+    std::uint8_t alignBytes = 16;   // GraphOp::alignBytes
+    std::uint8_t accumulations = 0; // gradients the engine sums at this step, a kernel each (among `kernels`)
     SlowBatchNorm slowBatchNorm = SlowBatchNorm::None; // GraphOp::slowBatchNorm
     LoopKind loop = LoopKind::Vectorized; // an elementwise step's kernel (graph.h LoopKind; lowering.cpp loopKind)
     OpKind kind = OpKind::Elementwise;
