@@ -186,28 +186,24 @@ void TestDecodeCalibration::kernelsPerTokenAsTheBuildsLaunchThem_data()
     QTest::addColumn<QString>("model");
     QTest::addColumn<QString>("weights");
     QTest::addColumn<double>("kernels");
+    auto row = [](const char* name, const char* engine, const char* model, const char* weights, double kernels) {
+        QTest::newRow(name) << QString::fromLatin1(engine) << QString::fromLatin1(model) << QString::fromLatin1(weights)
+                            << kernels;
+    };
     // Counted by hand from llm_build_llama and ggml_cuda_mul_mat of each build, 32 layers. A layer: RMS norm and its
     // weight's mul (2) twice; seven weight mat-vecs; RoPE on Q and K (2); K and V into the cache (2); KQ and KQV each
     // through ggml_cuda_mul_mat_batched_cublas: F32 -> F16, the GEMM, F16 -> F32 (3; under GQA's broadcast also
     // k_compute_batched_ptrs: 4); soft_max_ext (1); the cont of the merged heads (1); two residual adds (2); SiLU
     // and its mul (2). Outside: get_rows, the final norm (2) and lm_head.
     // A quantized mat-vec is quantize_q8_1 + mul_mat_vec_q (2): 14 + 20 = 34 a layer, 34 x 32 + 1 + 2 + 2 = 1093.
-    QTest::newRow("LLaMA-2 7B Q4_0, build 1680") << "llama.cpp-no-graphs"
-                                                 << "llama-2-7b"
-                                                 << "gguf-q4_0" << 1093.0;
+    row("LLaMA-2 7B Q4_0, build 1680", "llama.cpp-no-graphs", "llama-2-7b", "gguf-q4_0", 1093.0);
     // An F16 one in build 1680 is ggml_cuda_mul_mat_mat_batched_cublas, conversions included (3): 21 + 20 = 41 a
     // layer, 41 x 32 + 1 + 2 + 3 = 1318.
-    QTest::newRow("LLaMA-2 7B F16, build 1680") << "llama.cpp-no-graphs"
-                                                << "llama-2-7b"
-                                                << "fp16" << 1318.0;
+    row("LLaMA-2 7B F16, build 1680", "llama.cpp-no-graphs", "llama-2-7b", "fp16", 1318.0);
     // Llama 3 8B has grouped-query attention: KQ and KQV 4 each, 14 + 22 = 36 a layer, 36 x 32 + 5 = 1157.
-    QTest::newRow("Llama 3 8B Q4_K_M, build 2837") << "llama.cpp"
-                                                   << "llama-3-8b"
-                                                   << "gguf-q4_k_m" << 1157.0;
+    row("Llama 3 8B Q4_K_M, build 2837", "llama.cpp", "llama-3-8b", "gguf-q4_k_m", 1157.0);
     // An F16 mat-vec in build 2837 is dequantize_mul_mat_vec (1): 7 + 22 = 29 a layer, 29 x 32 + 1 + 2 + 1 = 932.
-    QTest::newRow("Llama 3 8B F16, build 2837") << "llama.cpp"
-                                                << "llama-3-8b"
-                                                << "fp16" << 932.0;
+    row("Llama 3 8B F16, build 2837", "llama.cpp", "llama-3-8b", "fp16", 932.0);
 }
 
 void TestDecodeCalibration::kernelsPerTokenAsTheBuildsLaunchThem()
