@@ -101,12 +101,18 @@ void TestInferenceView::comparesTheExplainerGpus()
     QCOMPARE(rows.size(), std::size_t(4));
     QCOMPARE(rows[0].gpu->id, std::string("rtx-a3000-12gb-laptop"));
     QVERIFY(!rows[0].fits);
+    // Its 12 GB hold not even the weights: no context fits, said as such, not as a context of 0 tokens.
+    QCOMPARE(rows[0].maxContext, std::int64_t(0));
+    QCOMPARE(v->result()->maxContext, std::int64_t(0));
+    QVERIFY2(v->resultText().contains(QStringLiteral("no context fits")), qPrintable(v->resultText()));
     for (std::size_t i = 1; i < rows.size(); ++i)
         QVERIFY2(rows[i].fits, rows[i].gpu->id.c_str());
     auto* table = control<QTableWidget>("gpuTable");
     QCOMPARE(table->rowCount(), 4);
     QCOMPARE(table->item(0, 1)->text(), QStringLiteral("does not fit"));
     QCOMPARE(table->item(3, 1)->text(), QStringLiteral("fits"));
+    QCOMPARE(table->item(0, 4)->text(), QStringLiteral("none"));
+    QCOMPARE(table->item(3, 4)->text(), QLocale().toString(qlonglong(rows[3].maxContext)));
     auto* weights = control<QComboBox>("weightsCombo");
     weights->setCurrentIndex(weights->findData(int(WeightFormat::GgufQ4_K_M)));
     QVERIFY(v->gpuRows()[0].fits);

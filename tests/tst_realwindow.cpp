@@ -21,11 +21,14 @@
 #include "tour.h"
 #include "verdictwidget.h"
 
+#include <QAbstractAxis>
 #include <QAction>
 #include <QApplication>
+#include <QChartView>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFontMetricsF>
+#include <QGraphicsLayout>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
 #include <QHeaderView>
@@ -226,6 +229,8 @@ private slots:
     void planPanelHasRoomAt1024_data();
     void planPanelHasRoomAt1024();
     void shrunkWindowKeepsTheChartTabs();
+    void servingPanelWholeAt1024_data();
+    void servingPanelWholeAt1024();
     void presentationShowsWholeTabsAndMarksCutEntries_data();
     void presentationShowsWholeTabsAndMarksCutEntries();
 };
@@ -808,6 +813,54 @@ void TestRealWindow::planPanelHasRoomAt1024()
             QVERIFY2(!d->isFloating(), qPrintable(d->objectName()));
         QVERIFY2(rowsShown() >= 2, qPrintable(QStringLiteral("docked again: %1 rows shown").arg(rowsShown())));
         faults << readabilityFaults(w.window, size);
+    }
+    QVERIFY(lang.apply(QStringLiteral("en")));
+    QVERIFY2(faults.isEmpty(), qPrintable(faults.join(QLatin1Char('\n'))));
+}
+
+void TestRealWindow::servingPanelWholeAt1024_data()
+{
+    QTest::addColumn<QString>("language");
+    QTest::newRow("en") << QStringLiteral("en");
+    QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
+}
+
+// The serving panel at 1024x768, docked below the charts: the whole panel in view, without a scroll (its chart's
+// context axis was below the fold), and the chart's and its context axis's titles whole (they read "Peak memory
+// against context ..." and "Context (prompt + generate...").
+void TestRealWindow::servingPanelWholeAt1024()
+{
+    QFETCH(QString, language);
+    Language lang;
+    QVERIFY(lang.apply(language));
+    const QSize size(1024, 768);
+    Window w;
+    QVERIFY(showAt(w, llamaOverA3000(), size, false));
+    w.window.findChild<QAction*>(QStringLiteral("inferenceAction"))->trigger();
+    settle();
+    auto* dock = w.window.findChild<QDockWidget*>(QStringLiteral("inferenceDock"));
+    QVERIFY(dock && dock->isVisible() && !dock->isFloating());
+    const auto* scroll = qobject_cast<QScrollArea*>(dock->widget());
+    QVERIFY(scroll);
+    QStringList faults = readabilityFaults(w.window, size);
+    if (const int hidden = scroll->verticalScrollBar()->maximum(); hidden > 0)
+        faults << QStringLiteral("the panel scrolls: %1 px of it below a %2 px dock").arg(hidden).arg(dock->height());
+    const auto* view = dock->findChild<QChartView*>(QStringLiteral("contextChart"));
+    QVERIFY(view);
+    const QChart* chart = view->chart();
+    qreal left = 0, top = 0, right = 0, bottom = 0;
+    chart->layout()->getContentsMargins(&left, &top, &right, &bottom);
+    const qreal room = chart->size().width() - chart->margins().left() - chart->margins().right() - left - right;
+    const qreal title = QFontMetricsF(chart->titleFont()).horizontalAdvance(chart->title());
+    if (title > room)
+        faults << QStringLiteral("the title \"%1\" is %2 px in %3 px").arg(chart->title()).arg(title).arg(room);
+    for (const QAbstractAxis* axis : chart->axes(Qt::Horizontal)) {
+        const qreal text = QFontMetricsF(axis->titleFont()).horizontalAdvance(axis->titleText());
+        if (text > chart->plotArea().width())
+            faults << QStringLiteral("the axis title \"%1\" is %2 px under a %3 px plot")
+                          .arg(axis->titleText())
+                          .arg(text)
+                          .arg(chart->plotArea().width());
     }
     QVERIFY(lang.apply(QStringLiteral("en")));
     QVERIFY2(faults.isEmpty(), qPrintable(faults.join(QLatin1Char('\n'))));

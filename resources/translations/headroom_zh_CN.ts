@@ -3375,6 +3375,10 @@
         <translation>最大批大小 %1 · 最长上下文 %2 个词元</translation>
     </message>
     <message>
+        <source>Largest batch %1 · no context fits</source>
+        <translation>最大批大小 %1 · 任何上下文都放不下</translation>
+    </message>
+    <message>
         <source>Prefill %1 · decode %2 per token · %3 tokens/s</source>
         <translation>预填充 %1 · 每词元解码 %2 · 每秒 %3 个词元</translation>
     </message>
@@ -3391,11 +3395,11 @@
         <translation>%1 每词元：GPU %2（其中内核下限 %3），主机 %4；受 GPU 限制</translation>
     </message>
     <message>
-        <source>Peak memory against context length</source>
+        <source>Peak memory vs context</source>
         <translation>峰值显存与上下文长度</translation>
     </message>
     <message>
-        <source>Context (prompt + generated tokens)</source>
+        <source>Prompt + generated tokens</source>
         <translation>上下文（提示 + 生成的词元）</translation>
     </message>
     <message>
@@ -3427,8 +3431,12 @@
         <translation>放不下</translation>
     </message>
     <message>
-        <source>The same serving on other GPUs, each at its datasheet figures:</source>
-        <translation>同样的推理部署在其他 GPU 上（各按其规格参数）：</translation>
+        <source>The same serving on other GPUs, each at its datasheet figures</source>
+        <translation>同样的推理部署在其他 GPU 上（各按其规格参数）</translation>
+    </message>
+    <message>
+        <source>GPU (datasheet)</source>
+        <translation>GPU（规格参数）</translation>
     </message>
     <message>
         <source>GPU</source>

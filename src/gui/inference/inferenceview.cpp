@@ -14,6 +14,8 @@
 #include <QTableWidget>
 #include <QValueAxis>
 
+#include <algorithm>
+
 namespace headroom::gui {
 
 namespace {
@@ -37,6 +39,7 @@ InferenceView::InferenceView(const Catalog& catalog, QWidget* parent)
     , m_catalog(catalog)
 {
     m_ui->setupUi(this);
+    m_ui->resultLabel->installEventFilter(this); // fitResultLabel() at each width
     for (WeightFormat f : kFormats)
         m_ui->weightsCombo->addItem(code(toString(f)), int(f));
     // Cache element types by name ("Q8_0"); the command line's ids stay in the item data.
@@ -142,7 +145,6 @@ void InferenceView::compute()
     const bool shown = m_result.has_value();
     m_ui->contextChart->setVisible(shown);
     m_ui->gpuTable->setVisible(shown);
-    m_ui->gpuTableLabel->setVisible(shown);
     updateChart();
     updateGpuTable();
     emit resultChanged();
@@ -183,7 +185,7 @@ void InferenceView::updateGpuTable()
         set(i, 1, r.fits ? tr("fits") : tr("does not fit"));
         set(i, 2, locale.toString(r.tokensPerSecond, 'f', 1));
         set(i, 3, r.maxBatch > 0 ? locale.toString(qlonglong(r.maxBatch)) : tr("none"));
-        set(i, 4, locale.toString(qlonglong(r.maxContext)));
+        set(i, 4, r.maxContext > 0 ? locale.toString(qlonglong(r.maxContext)) : tr("none"));
     }
     t->resizeColumnsToContents();
 }
@@ -216,9 +218,12 @@ void InferenceView::showResult(const ModelSpec& model)
         lines << tr("Host memory %1: llama.cpp keeps the input embedding on the CPU")
                      .arg(formatBytes(e.weights.hostBytes));
     const QString batch = e.maxBatch > 0 ? locale.toString(qlonglong(e.maxBatch)) : tr("none");
-    lines << (e.maxContextLimitedByModel ? tr("Largest batch %1 · longest context %2 tokens (the model's limit)")
-                                         : tr("Largest batch %1 · longest context %2 tokens"))
-                 .arg(batch, locale.toString(qlonglong(e.maxContext)));
+    if (e.maxContext <= 0) // not a token's cache beside the weights: "0 tokens" read as a context of none to fill
+        lines << tr("Largest batch %1 · no context fits").arg(batch);
+    else
+        lines << (e.maxContextLimitedByModel ? tr("Largest batch %1 · longest context %2 tokens (the model's limit)")
+                                             : tr("Largest batch %1 · longest context %2 tokens"))
+                     .arg(batch, locale.toString(qlonglong(e.maxContext)));
     lines << tr("Prefill %1 · decode %2 per token · %3 tokens/s")
                  .arg(formatSeconds(e.prefillSeconds), formatSeconds(e.decodeSecondsPerToken),
                       locale.toString(e.tokensPerSecond, 'f', 1));
@@ -238,6 +243,37 @@ void InferenceView::showResult(const ModelSpec& model)
     }
     m_ui->resultLabel->setTextFormat(Qt::RichText);
     m_ui->resultLabel->setText(lines.join(QStringLiteral("<br>")));
+    fitResultLabel();
+}
+
+// The result's lines wrap to the label's width: the panel's minimum height takes the height they wrap to there (a
+// word-wrapped QLabel's own minimum is for another width), so that a dock as low as the panel's minimum shows them
+// whole and a scroll area scrolls instead of cutting the last line.
+void InferenceView::fitResultLabel()
+{
+    QLabel* label = m_ui->resultLabel;
+    const int height = label->heightForWidth(label->width());
+    if (height > 0 && label->minimumHeight() != height) {
+        label->setMinimumHeight(height);
+        emit minimumHeightChanged();
+    }
+}
+
+QSize InferenceView::sizeHint() const
+{
+    constexpr int kReadableChartHeight = 250;
+    QSize hint = QWidget::sizeHint();
+    const QMargins m = layout()->contentsMargins();
+    hint.setHeight(
+        std::max({ hint.height(), minimumSizeHint().height(), kReadableChartHeight + m.top() + m.bottom() }));
+    return hint;
+}
+
+bool InferenceView::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_ui->resultLabel && event->type() == QEvent::Resize)
+        fitResultLabel(); // a new width, after the layout placed it: the lines wrap anew
+    return QWidget::eventFilter(watched, event);
 }
 
 void InferenceView::updateChart()
@@ -338,14 +374,16 @@ void InferenceView::updateFormatNames()
 void InferenceView::retranslate()
 {
     updateFormatNames();
-    m_chart->setTitle(tr("Peak memory against context length"));
-    m_x->setTitleText(tr("Context (prompt + generated tokens)"));
+    m_chart->setTitle(tr("Peak memory vs context"));    // whole in the 320 px a 1024 px window leaves it
+    m_x->setTitleText(tr("Prompt + generated tokens")); // the context, in what a 1024 px window gives it
     m_y->setTitleText(tr("GiB"));
     m_peak->setName(tr("Peak"));
     m_capacity->setName(tr("Capacity"));
-    m_ui->gpuTableLabel->setText(tr("The same serving on other GPUs, each at its datasheet figures:"));
+    // What the table is says its first column's title, not a line above it: at 1024x768 the docked panel has
+    // room for the result, the table and the chart's axis, and not for that line too (Chinese most of all).
     m_ui->gpuTable->setHorizontalHeaderLabels(
-        { tr("GPU"), tr("Verdict"), tr("Tokens/s"), tr("Largest batch"), tr("Longest context") });
+        { tr("GPU (datasheet)"), tr("Verdict"), tr("Tokens/s"), tr("Largest batch"), tr("Longest context") });
+    m_ui->gpuTable->setToolTip(tr("The same serving on other GPUs, each at its datasheet figures"));
 }
 
 void InferenceView::showEvent(QShowEvent* event)

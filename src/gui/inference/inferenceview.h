@@ -49,6 +49,10 @@ public:
     const std::vector<ServingComparisonRow>& gpuRows() const { return m_rows; }
     double capacityLineGiB() const;
     void setChartStyle(const ChartStyle& style);
+    // Room for the chart to read (its plot a good part of its height); the chart and the table themselves take what
+    // the panel is given, down to their minimum, rather than asking for a height (their policies ignore their hints:
+    // a scroll area gives a word-wrapping panel at least its preferred height, and scrolled at 1024x768).
+    QSize sizeHint() const override;
 
 public slots:
     // Takes the GPU, its what-if overrides and the model of the training scenario.
@@ -57,12 +61,16 @@ public slots:
 
 signals:
     void resultChanged();
+    // The result's lines wrapped to more (or fewer) lines: the panel's minimum height changed.
+    void minimumHeightChanged();
 
 protected:
     void showEvent(QShowEvent* event) override;
     void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    void fitResultLabel();
     void compute();
     void showResult(const ModelSpec& model);
     void updateChart();

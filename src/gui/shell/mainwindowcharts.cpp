@@ -194,7 +194,9 @@ void MainWindow::fitBottomDock(QDockWidget* dock)
     const auto* area = qobject_cast<QScrollArea*>(dock->widget());
     const QWidget* panel = area ? area->widget() : dock->widget();
     const int frame = dock->height() - dock->widget()->height(); // the title bar
-    const int wanted = std::min(panel->sizeHint().height() + frame, height() / 2);
+    // A panel's preferred height can be under its minimum (a chart or table that takes what is left asks for none).
+    const int natural = std::max(panel->sizeHint().height(), panel->minimumSizeHint().height());
+    const int wanted = std::min(natural + frame, height() / 2);
     const int spare = chartArea().height() - readableChartSize().height();
     // A third of the window shows a panel's controls and a few rows: less is a header over nothing.
     if (m_presentation && spare + dock->height() - std::min(wanted, height() / 3) < 0) {
