@@ -534,14 +534,15 @@ void TestSimulator::collectivesLeaveTheBridgeBeyondItsGpus()
 
 // Issue 8: gpt2 at --seq 4194304 gave an MFU of 102.1 %. Model FLOPs count causal attention whole (PaLM), the step
 // executes the causal half; at two million tokens attention is nearly all the work, so the dense count alone makes
-// MFU above 1 (Llama 3.2 1B on an H100: 1.01).
+// MFU above 1 (Llama 3.2 1B on an A100 at the generic attention efficiency: 1.01; on Hopper the kernels' measured
+// rate, sdpaspeed.h, keeps even the dense count under 1).
 void TestSimulator::mfuStaysBelowOneAtExtremeSequences()
 {
     TrainingConfig c;
     c.microBatch = 1;
     c.sequenceLength = 1 << 21; // at 1 << 20 the dense count is 0.999 with the backward's elementwise kernels
     c.precision = Precision::MixedBF16;
-    const Estimate e = estimate(test::preset("llama-3.2-1b"), test::gpu("h100-sxm5-80gb"), c, {}, test::fastOptions());
+    const Estimate e = estimate(test::preset("llama-3.2-1b"), test::gpu("a100-sxm4-80gb"), c, {}, test::fastOptions());
     QVERIFY2(e.mfu > 0.3 && e.mfu <= 1.0, qPrintable(QString::number(e.mfu)));
     // The case the rule is for: the dense count over the step's time is above 100 %.
     const double dense = e.modelFlopsPerStep / (e.stepSeconds * e.gpu.peakFlopsPerSecond[int(e.mfuUnit)]);

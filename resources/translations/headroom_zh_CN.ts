@@ -142,8 +142,12 @@
         <translation>&lt;p&gt;&lt;b&gt;算术强度&lt;/b&gt; = FLOPs / 字节数 = %1 / %2 = %3 FLOP/byte&lt;br&gt;&lt;b&gt;可达性能&lt;/b&gt; = min(π, β × I) = min(%4, %5 × %3) = %6&lt;br&gt;&lt;b&gt;时间&lt;/b&gt; = Σ max(FLOPs / (η&lt;sub&gt;c&lt;/sub&gt; π), 字节数 / (η&lt;sub&gt;m&lt;/sub&gt; β), 启动开销) = %7&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>Roofline: Williams, Waterman &amp; Patterson 2009. Efficiencies η: GEMMs 0.80 of the dense tensor peak (MAMF table, stas00/ml-engineering), FP8 0.70, attention 0.60 (FlashAttention-2), memory 0.85 (HBM) or 0.78 (GDDR); kernel launch 5 µs.</source>
-        <translation>屋顶线模型：Williams, Waterman &amp; Patterson 2009。效率 η：GEMM 为稠密张量峰值的 0.80（MAMF 表，stas00/ml-engineering），FP8 为 0.70，注意力为 0.60（FlashAttention-2），访存为 0.85（HBM）或 0.78（GDDR）；内核启动开销 5 µs。</translation>
+        <source>Roofline: Williams, Waterman &amp; Patterson 2009. Efficiencies η: GEMMs 0.80 of the dense tensor peak (MAMF table, stas00/ml-engineering), FP8 0.70, attention 0.60 (FlashAttention-2) and on Hopper SDPA&apos;s measured rates (FlashAttention-3&apos;s H100 benchmarks, arXiv:2407.08608, with each kernel&apos;s tiles), memory 0.85 (HBM) or 0.78 (GDDR); a kernel&apos;s latency %1.</source>
+        <translation>屋顶线模型：Williams, Waterman &amp; Patterson 2009。效率 η：GEMM 为稠密张量峰值的 0.80（MAMF 表，stas00/ml-engineering），FP8 为 0.70，注意力为 0.60（FlashAttention-2），在 Hopper 上 SDPA 按实测速率（FlashAttention-3 的 H100 基准，arXiv:2407.08608，并计入各内核的分块），访存为 0.85（HBM）或 0.78（GDDR）；每个内核的延迟 %1。</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;reached&lt;/b&gt; = FLOPs / time = %1, %2 % of π. A fused SDPA kernel on Hopper runs at its measured rate for its head dim, sequence, causal mask and dropout, well under π at short sequences.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;实际达到&lt;/b&gt; = FLOPs / 时间 = %1，为 π 的 %2 %。在 Hopper 上，融合 SDPA 内核按其头维度、序列长度、因果掩码和 dropout 下的实测速率运行，序列较短时远低于 π。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>&lt;p&gt;%1: %2, %3; %4 of memory bandwidth.&lt;/p&gt;</source>
@@ -182,8 +186,8 @@
         <translation>向量单元上的 FP32 矩阵乘</translation>
     </message>
     <message>
-        <source>attention kernels</source>
-        <translation>注意力内核</translation>
+        <source>attention kernels (on Hopper, SDPA at its measured rate by sequence instead)</source>
+        <translation>注意力内核（在 Hopper 上，SDPA 改按随序列长度变化的实测速率）</translation>
     </message>
     <message>
         <source>memory bandwidth (HBM)</source>

@@ -95,6 +95,7 @@ TimeModel::TimeModel(const EffectiveGpu& g, const Efficiency& e)
         memoryEfficiency *= g.spec->measuredBandwidthGBps.value / g.spec->bandwidthGBps.value
             / (gddr ? generic.memoryGddr : generic.memoryHbm);
     winogradSpeedup = e.winogradSpeedup;
+    attentionScale = e.attention / generic.attention;
     secondsPerByte = g.bandwidthBytesPerSecond > 0 ? 1.0 / (memoryEfficiency * g.bandwidthBytesPerSecond) : 0.0;
     launchSeconds = e.launchSeconds;
     // The alignN fallback was measured on Hopper (compute capability 9.0: tests/data/measured-heldout/*-kernels.*),

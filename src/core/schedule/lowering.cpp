@@ -120,7 +120,7 @@ namespace {
         }
         std::int32_t emit(Phase phase, bool isRecompute, std::int32_t op, const OpCost& cost)
         {
-            Step& st = s.steps.emplace_back(); // in place: a Step is 136 bytes
+            Step& st = s.steps.emplace_back(); // in place: a Step is 144 bytes
             st.phase = phase;
             st.recompute = isRecompute;
             st.op = op;
@@ -150,6 +150,8 @@ namespace {
                 // Layout copies run inside ATen calls the host already issues for the operator: kernels, not host
                 // operators.
                 st.stridedBytes = backward ? o.backwardStridedBytes : o.forwardStridedBytes;
+                st.efficiency = backward ? o.backwardEfficiency : o.forwardEfficiency;
+                st.work = backward ? o.backwardWork : o.forwardWork;
                 const int extra = backward ? o.backwardExtraKernels : o.forwardExtraKernels;
                 st.hostOps = st.kernels; // the autograd node dispatches each of its kernels
                 // _BatchNorm.forward in training also counts the batch: num_batches_tracked.add_(1)

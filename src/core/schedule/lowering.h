@@ -43,6 +43,8 @@ struct Step {
     Linear layoutBytes;       // GraphOp::forwardLayoutBytes or backwardLayoutBytes
     Linear columnReduceBytes; // GraphOp::columnReduceBytes, in backward: a kernel of its own
     Linear stridedBytes;      // GraphOp::forwardStridedBytes or backwardStridedBytes
+    float efficiency = 0.0f;  // GraphOp::forwardEfficiency or backwardEfficiency (0: the kind's)
+    float work = 1.0f;        // GraphOp::forwardWork or backwardWork
     int kernels = 1;
     int hostOps = 1;              // operators the host dispatches for it (timemodel.h HostModel)
     std::int32_t eventsBegin = 0; // allocations, then frees, in Schedule::events

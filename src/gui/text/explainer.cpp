@@ -153,10 +153,18 @@ QString Explainer::operatorPoint(int i, const SimulationResult& r)
                 .arg(p.intensity(), 0, 'f', 2)
                 .arg(formatFlopsPerSecond(peak), formatBandwidth(bw),
                      formatFlopsPerSecond(std::min(peak, bw * p.intensity())), formatSeconds(p.seconds));
+    if (p.kind == OpKind::Attention && peak > 0.0)
+        body += tr("<p><b>reached</b> = FLOPs / time = %1, %2 % of π. A fused SDPA kernel on Hopper runs at its "
+                   "measured rate for its head dim, sequence, causal mask and dropout, well under π at short "
+                   "sequences.</p>")
+                    .arg(formatFlopsPerSecond(p.achievedFlopsPerSecond()))
+                    .arg(p.achievedFlopsPerSecond() / peak * 100.0, 0, 'f', 0);
     body += source(
         tr("Roofline: Williams, Waterman & Patterson 2009. Efficiencies η: GEMMs 0.80 of the dense tensor peak "
-           "(MAMF table, stas00/ml-engineering), FP8 0.70, attention 0.60 (FlashAttention-2), memory 0.85 (HBM) "
-           "or 0.78 (GDDR); kernel launch 5 µs."));
+           "(MAMF table, stas00/ml-engineering), FP8 0.70, attention 0.60 (FlashAttention-2) and on Hopper SDPA's "
+           "measured rates (FlashAttention-3's H100 benchmarks, arXiv:2407.08608, with each kernel's tiles), memory "
+           "0.85 (HBM) or 0.78 (GDDR); a kernel's latency %1.")
+            .arg(QCoreApplication::translate("Format", "%1 µs").arg(Efficiency {}.launchSeconds * 1e6)));
     return section(QString::fromUtf8(p.name.data(), qsizetype(p.name.size())).toHtmlEscaped(), body);
 }
 
@@ -272,7 +280,8 @@ QString Explainer::stepTime(const SimulationResult& r, const StepTimeRange& time
               slow.convTensor)
         + row(tr("FP8 GEMMs"), def.gemmFp8, fast.gemmFp8, slow.gemmFp8)
         + row(tr("FP32 GEMMs on the vector units"), def.gemmVector, fast.gemmVector, slow.gemmVector)
-        + row(tr("attention kernels"), def.attention, fast.attention, slow.attention)
+        + row(tr("attention kernels (on Hopper, SDPA at its measured rate by sequence instead)"), def.attention,
+              fast.attention, slow.attention)
         // Rules measured on an H200 (docs/accuracy.md 3.2): cuBLAS's align1 kernels for a GEMM with an odd 16-bit
         // dimension, 16-bit batch norms on NCHW tensors (PyTorch's native kernels; cuDNN's on Hopper), TensorIterator's
         // kernels that convert dtypes, sums over rows (bias and LayerNorm weight gradients), copies of non-contiguous
