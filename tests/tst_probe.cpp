@@ -82,6 +82,7 @@ private slots:
     void aCudaFileNamesItsGpu();
     void probeRunsTorchvisionModels();
     void probeTrainsLoraAdapters();
+    void memoryHistoryIsCudasAndSaysSo();
 };
 
 void TestProbe::probeOnCpuMatchesTheActivations()
@@ -439,6 +440,31 @@ void TestProbe::probeTrainsLoraAdapters()
     const auto dora = probe({ QStringLiteral("--finetune"), QStringLiteral("dora") });
     QCOMPARE(dora.first, 2);
     QVERIFY2(dora.second.contains("--finetune dora needs peft"), dora.second.constData());
+}
+
+// --memory-history asks for the CUDA caching allocator's own record (torch.cuda.memory._record_memory_history): on
+// the CPU the probe says so, naming the option, and exits 2 without writing a file.
+void TestProbe::memoryHistoryIsCudasAndSaysSo()
+{
+    if (!pythonImports(QStringLiteral("torch")))
+        QSKIP("/usr/bin/python3 cannot import torch (install python3-torch): the probe's CPU run is not tested");
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString model = dir.filePath(QStringLiteral("tiny-gpt2.json"));
+    const QString out = dir.filePath(QStringLiteral("tiny.headroom-measured.json"));
+    QVERIFY(write(model, tinyGpt2()));
+    QProcess probe;
+    probe.start(kPython,
+                { kSource + QStringLiteral("/tools/probe/headroom-probe"), QStringLiteral("--model"), model,
+                  QStringLiteral("--batch"), QStringLiteral("1"), QStringLiteral("--seq"), QStringLiteral("16"),
+                  QStringLiteral("--device"), QStringLiteral("cpu"), QStringLiteral("--memory-history"),
+                  dir.filePath(QStringLiteral("history.pickle")), QStringLiteral("--out"), out });
+    QVERIFY(probe.waitForFinished(300000));
+    QCOMPARE(probe.exitCode(), 2);
+    const QByteArray err = probe.readAllStandardError();
+    QVERIFY2(err.contains("--memory-history:") && err.contains("CPU"), err.constData());
+    QVERIFY(!QFile::exists(out));
+    QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("history.pickle"))));
 }
 
 QTEST_APPLESS_MAIN(TestProbe)

@@ -189,6 +189,9 @@ def main(argv=None):
     ap.add_argument("--smoke", action="store_true", help="tiny sizes and two models: checks the grid's logic")
     ap.add_argument("--steps", type=int, default=4)
     ap.add_argument("--dry-run", action="store_true", help="print the runs in order with their estimates; run none")
+    ap.add_argument("--memory-history", action="store_true",
+                    help="CUDA: each run also writes the caching allocator's record, <file>.pickle beside it "
+                         "(headroom-probe --memory-history)")
     ap.add_argument("--grid", choices=("memory", "time", "finetune"), default="memory",
                     help="memory: issue 9's grid (default); time: batch sweeps for the step-time model (issue 27); "
                          "finetune: LoRA and DoRA runs (issue 28)")
@@ -246,6 +249,8 @@ def main(argv=None):
         cmd = [sys.executable, PROBE, "--model", model, "--batch", str(batch), "--seq", str(seq), "--precision",
                precision, "--checkpointing", ckpt, "--attention", attention, "--adamw-impl", impl, "--device",
                args.device, "--steps", str(args.steps), "--out", os.path.join(args.out, file)]
+        if args.memory_history:
+            cmd += ["--memory-history", os.path.join(args.out, file.replace(".headroom-measured.json", ".pickle"))]
         if finetune:
             cmd += ["--finetune", finetune[0], "--lora-rank", str(finetune[1]), "--lora-alpha", str(finetune[2]),
                     "--lora-targets", finetune[3]]
