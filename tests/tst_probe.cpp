@@ -68,6 +68,18 @@ bool pythonImports(const QString& modules)
     return check.waitForFinished(60000) && check.exitStatus() == QProcess::NormalExit && check.exitCode() == 0;
 }
 
+// headroom-probe run by Debian's python3 with `args`: its exit code (-1 if it did not finish in time) and stderr.
+test::CliRun runProbe(const QStringList& args, int timeoutMs = 300000)
+{
+    QProcess p;
+    p.start(kPython, QStringList { kSource + QStringLiteral("/tools/probe/headroom-probe") } + args);
+    test::CliRun r;
+    r.code = p.waitForFinished(timeoutMs) ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
 } // namespace
 
 class TestProbe : public QObject {
@@ -94,15 +106,12 @@ void TestProbe::probeOnCpuMatchesTheActivations()
     const QString model = dir.filePath(QStringLiteral("tiny-gpt2.json"));
     const QString out = dir.filePath(QStringLiteral("tiny.headroom-measured.json"));
     QVERIFY(write(model, tinyGpt2()));
-    QProcess probe;
-    probe.start(kPython,
-                { kSource + QStringLiteral("/tools/probe/headroom-probe"), QStringLiteral("--model"), model,
-                  QStringLiteral("--batch"), QStringLiteral("2"), QStringLiteral("--seq"), QStringLiteral("32"),
-                  QStringLiteral("--precision"), QStringLiteral("fp32"), QStringLiteral("--attention"),
-                  QStringLiteral("eager"), QStringLiteral("--device"), QStringLiteral("cpu"), QStringLiteral("--steps"),
-                  QStringLiteral("2"), QStringLiteral("--out"), out });
-    QVERIFY(probe.waitForFinished(300000));
-    QVERIFY2(probe.exitCode() == 0, probe.readAllStandardError().constData());
+    const auto probe = runProbe({ QStringLiteral("--model"), model, QStringLiteral("--batch"), QStringLiteral("2"),
+                                  QStringLiteral("--seq"), QStringLiteral("32"), QStringLiteral("--precision"),
+                                  QStringLiteral("fp32"), QStringLiteral("--attention"), QStringLiteral("eager"),
+                                  QStringLiteral("--device"), QStringLiteral("cpu"), QStringLiteral("--steps"),
+                                  QStringLiteral("2"), QStringLiteral("--out"), out });
+    QVERIFY2(probe.code == 0, probe.err.constData());
 
     const QStringList estimate { QStringLiteral("estimate"),
                                  QStringLiteral("--model"),
@@ -342,14 +351,11 @@ void TestProbe::probeRunsTorchvisionModels()
         QSKIP("/usr/bin/python3 cannot import torch and torchvision (install python3-torchvision)");
     QTemporaryDir dir;
     const QString out = dir.filePath(QStringLiteral("r50.headroom-measured.json"));
-    QProcess probe;
-    probe.start(kPython,
-                { kSource + QStringLiteral("/tools/probe/headroom-probe"), QStringLiteral("--model"),
-                  QStringLiteral("resnet50"), QStringLiteral("--batch"), QStringLiteral("1"), QStringLiteral("--seq"),
-                  QStringLiteral("64"), QStringLiteral("--device"), QStringLiteral("cpu"), QStringLiteral("--steps"),
-                  QStringLiteral("1"), QStringLiteral("--out"), out });
-    QVERIFY(probe.waitForFinished(300000));
-    QVERIFY2(probe.exitCode() == 0, probe.readAllStandardError().constData());
+    const auto probe = runProbe({ QStringLiteral("--model"), QStringLiteral("resnet50"), QStringLiteral("--batch"),
+                                  QStringLiteral("1"), QStringLiteral("--seq"), QStringLiteral("64"),
+                                  QStringLiteral("--device"), QStringLiteral("cpu"), QStringLiteral("--steps"),
+                                  QStringLiteral("1"), QStringLiteral("--out"), out });
+    QVERIFY2(probe.code == 0, probe.err.constData());
     const auto r = runHeadroom(
         { QStringLiteral("estimate"), QStringLiteral("--measured"), out, QStringLiteral("--json") });
     QVERIFY2(r.code == 0, r.err.constData());
@@ -360,15 +366,13 @@ void TestProbe::probeRunsTorchvisionModels()
     QCOMPARE(saved.value(QStringLiteral("difference")).toDouble(), 0.0);
 
     // A CNN has no transformer blocks to checkpoint: the probe says so rather than measure something else.
-    QProcess refused;
-    refused.start(kPython,
-                  { kSource + QStringLiteral("/tools/probe/headroom-probe"), QStringLiteral("--model"),
-                    QStringLiteral("resnet50"), QStringLiteral("--checkpointing"), QStringLiteral("full"),
-                    QStringLiteral("--device"), QStringLiteral("cpu"), QStringLiteral("--out"),
-                    dir.filePath(QStringLiteral("x.json")) });
-    QVERIFY(refused.waitForFinished(120000));
-    QCOMPARE(refused.exitCode(), 2);
-    QVERIFY(refused.readAllStandardError().contains("checkpoints transformer blocks only"));
+    const auto refused = runProbe({ QStringLiteral("--model"), QStringLiteral("resnet50"),
+                                    QStringLiteral("--checkpointing"), QStringLiteral("full"),
+                                    QStringLiteral("--device"), QStringLiteral("cpu"), QStringLiteral("--out"),
+                                    dir.filePath(QStringLiteral("x.json")) },
+                                  120000);
+    QCOMPARE(refused.code, 2);
+    QVERIFY(refused.err.contains("checkpoints transformer blocks only"));
 }
 
 // Issue 28 item 4: the probe trains PEFT's LoRA adapters (through peft where it is importable, else through the
@@ -385,17 +389,14 @@ void TestProbe::probeTrainsLoraAdapters()
     const QString out = dir.filePath(QStringLiteral("lora.headroom-measured.json"));
     QVERIFY(write(model, tinyBert()));
     auto probe = [&](const QStringList& extra) {
-        QProcess p;
-        p.start(kPython,
-                QStringList { kSource + QStringLiteral("/tools/probe/headroom-probe"), QStringLiteral("--model"), model,
-                              QStringLiteral("--batch"), QStringLiteral("2"), QStringLiteral("--seq"),
-                              QStringLiteral("32"), QStringLiteral("--precision"), QStringLiteral("fp32"),
-                              QStringLiteral("--device"), QStringLiteral("cpu"), QStringLiteral("--steps"),
-                              QStringLiteral("2"), QStringLiteral("--no-profile"), QStringLiteral("--transcription"),
-                              QStringLiteral("--out"), out }
-                    + extra);
-        p.waitForFinished(300000);
-        return std::make_pair(p.exitCode(), p.readAllStandardError());
+        const auto r = runProbe(
+            QStringList { QStringLiteral("--model"), model, QStringLiteral("--batch"), QStringLiteral("2"),
+                          QStringLiteral("--seq"), QStringLiteral("32"), QStringLiteral("--precision"),
+                          QStringLiteral("fp32"), QStringLiteral("--device"), QStringLiteral("cpu"),
+                          QStringLiteral("--steps"), QStringLiteral("2"), QStringLiteral("--no-profile"),
+                          QStringLiteral("--transcription"), QStringLiteral("--out"), out }
+            + extra);
+        return std::make_pair(r.code, r.err);
     };
     const auto [code, err] = probe({ QStringLiteral("--finetune"), QStringLiteral("lora"),
                                      QStringLiteral("--lora-rank"), QStringLiteral("4"), QStringLiteral("--lora-alpha"),
@@ -453,16 +454,12 @@ void TestProbe::memoryHistoryIsCudasAndSaysSo()
     const QString model = dir.filePath(QStringLiteral("tiny-gpt2.json"));
     const QString out = dir.filePath(QStringLiteral("tiny.headroom-measured.json"));
     QVERIFY(write(model, tinyGpt2()));
-    QProcess probe;
-    probe.start(kPython,
-                { kSource + QStringLiteral("/tools/probe/headroom-probe"), QStringLiteral("--model"), model,
-                  QStringLiteral("--batch"), QStringLiteral("1"), QStringLiteral("--seq"), QStringLiteral("16"),
-                  QStringLiteral("--device"), QStringLiteral("cpu"), QStringLiteral("--memory-history"),
-                  dir.filePath(QStringLiteral("history.pickle")), QStringLiteral("--out"), out });
-    QVERIFY(probe.waitForFinished(300000));
-    QCOMPARE(probe.exitCode(), 2);
-    const QByteArray err = probe.readAllStandardError();
-    QVERIFY2(err.contains("--memory-history:") && err.contains("CPU"), err.constData());
+    const auto probe = runProbe({ QStringLiteral("--model"), model, QStringLiteral("--batch"), QStringLiteral("1"),
+                                  QStringLiteral("--seq"), QStringLiteral("16"), QStringLiteral("--device"),
+                                  QStringLiteral("cpu"), QStringLiteral("--memory-history"),
+                                  dir.filePath(QStringLiteral("history.pickle")), QStringLiteral("--out"), out });
+    QCOMPARE(probe.code, 2);
+    QVERIFY2(probe.err.contains("--memory-history:") && probe.err.contains("CPU"), probe.err.constData());
     QVERIFY(!QFile::exists(out));
     QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("history.pickle"))));
 }
