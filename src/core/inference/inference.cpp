@@ -11,6 +11,11 @@ namespace headroom {
 
 namespace detail {
 
+    bool storedQuantized(WeightFormat f)
+    {
+        return f != WeightFormat::Fp16 && f != WeightFormat::Bf16 && f != WeightFormat::Fp32;
+    }
+
     Forward::Forward(const TransformerSpec& t, const InferenceWeights& w, const InferenceConfig& c)
     {
         const double tp = std::max(1, c.tensorParallel);
@@ -29,6 +34,10 @@ namespace detail {
         softmaxFp32 = t.softmaxFp32;
         impl = c.attention;
         format = c.weights;
+        quantized = storedQuantized(c.weights);
+        const EngineCosts engine = engineCosts(resolveEngine(c.engine, c.weights), quantized);
+        cublasAboveRows = engine.cublasAboveRows;
+        passRows = engine.passTokens;
         m_layers.assign(std::size_t(std::max(0, t.layers)), LayerBytes {});
         double embeddingBytes = 0.0;
         for (const WeightTensor& x : w.tensors) {
@@ -104,6 +113,7 @@ namespace {
 
     using detail::Forward;
     using detail::ForwardOp;
+    using detail::storedQuantized;
 
     MathUnit gemmUnitFor(WeightFormat f)
     {
@@ -127,6 +137,7 @@ namespace {
         double secondsPerByte = 0.0;       // 0: the time model's
         double weightSecondsPerByte = 0.0; // a weight's mat-vec (projections, lm_head); 0: secondsPerByte
         double floorSeconds = 0.0;         // per kernel
+        double gemmSecondsPerFlop = 0.0; // the engine's GEMMs (EngineCosts::cublasGemmEfficiency); 0: the time model's
         InferenceEngine engine = InferenceEngine::Roofline;
         bool quantized = false;
         bool gqa = false;
@@ -137,7 +148,7 @@ namespace {
         }
         detail::OpLaunches launches(const ForwardOp& op) const
         {
-            return detail::launchesOf(engine, op.name, quantized, gqa);
+            return detail::launchesOf(engine, op.name, quantized, gqa, op.cublas);
         }
         double perByte(const ForwardOp& op) const
         {
@@ -148,7 +159,10 @@ namespace {
         }
         double roofline(const ForwardOp& op) const
         {
-            return std::max(op.flops * tm.secondsPerFlop[int(op.kind)][int(unitOf(op.kind))], op.bytes * perByte(op));
+            const double perFlop = op.kind == OpKind::Gemm && gemmSecondsPerFlop > 0
+                ? gemmSecondsPerFlop
+                : tm.secondsPerFlop[int(op.kind)][int(unitOf(op.kind))];
+            return std::max(op.flops * perFlop, op.bytes * perByte(op));
         }
         double operator()(const ForwardOp& op) const { return roofline(op) + launches(op).kernels * floorSeconds; }
     };
@@ -196,7 +210,12 @@ namespace {
         for (int i = 0; i < f.layers(); ++i)
             f.layer(i, b * t, c);
         c.scale = f.layers();
-        f.attention(b, t, k, c);
+        // In passes of n_ubatch rows (llama.cpp), each pass's tokens attend to the cache so far and themselves.
+        const double perPass = f.passRows > 0 && b * t > f.passRows ? std::max(1.0, std::floor(f.passRows / b)) : t;
+        for (double done = 0; done < t; done += perPass) {
+            const double rows = std::min(perPass, t - done);
+            f.attention(b, rows, k - t + done + rows, c);
+        }
         c.scale = 1.0;
         f.outside(b, t, c);
         if (launches)
@@ -299,12 +318,8 @@ namespace {
         double floorSeconds = 0.0;
         double decodeSecondsPerByte = 0.0;
         double decodeWeightSecondsPerByte = 0.0;
+        double gemmSecondsPerFlop = 0.0;
     };
-
-    bool storedQuantized(WeightFormat f)
-    {
-        return f != WeightFormat::Fp16 && f != WeightFormat::Bf16 && f != WeightFormat::Fp32;
-    }
 
     EngineSetup engineSetup(InferenceEstimate& e)
     {
@@ -322,6 +337,9 @@ namespace {
             s.decodeSecondsPerByte = 1.0 / (eta * e.gpu.bandwidthBytesPerSecond);
             s.decodeWeightSecondsPerByte = 1.0 / ((weightEta > 0 ? weightEta : eta) * e.gpu.bandwidthBytesPerSecond);
         }
+        const auto fp16 = detail::fp16AccumulateFlopsPerSecond(*e.gpu.spec);
+        if (s.costs.cublasGemmEfficiency > 0 && fp16)
+            s.gemmSecondsPerFlop = 1.0 / (s.costs.cublasGemmEfficiency * *fp16);
         return s;
     }
 
@@ -346,9 +364,15 @@ namespace {
         const InferenceConfig& config = e.config;
         const EngineSetup s = engineSetup(e);
         const TimeModel tm(e.gpu, efficiency);
-        Timer timer {
-            tm, e.unit, 0.0, 0.0, s.floorSeconds, e.engine, storedQuantized(config.weights), f.kvHeads < f.qHeads
-        };
+        Timer timer { tm,
+                      e.unit,
+                      0.0,
+                      0.0,
+                      s.floorSeconds,
+                      s.gemmSecondsPerFlop,
+                      e.engine,
+                      storedQuantized(config.weights),
+                      f.kvHeads < f.qHeads };
         const double b = double(config.batch);
         const double p = double(config.prompt);
         const double g = double(config.generate);

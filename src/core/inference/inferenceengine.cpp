@@ -55,6 +55,15 @@ namespace detail {
     constexpr double kLlamaCppMatvecHbm = 0.81;
     constexpr double kLlamaCppMatvecGddr = 0.93;
     constexpr double kLlamaCppUbatch = 512.0; // llama.cpp's default n_ubatch (common.h, since Mar 2024)
+    // Above 32 rows (MMQ_MAX_BATCH_SIZE) builds 1680-2837 multiply a weight in cuBLAS when the GPU has tensor cores
+    // (ggml_cuda_mul_mat: "when tensor cores are available, use them for large batch size", PR #3776, Oct 2023):
+    // ggml_cuda_op_mul_mat_cublas dequantizes a quantized weight to F16 (to_fp16_cuda), converts the F32 activations
+    // to F16, runs cublasGemmEx with CUBLAS_COMPUTE_16F and converts the F16 result to F32. Those GEMMs reach 0.53
+    // of the tensor cores' FP16-accumulate rate: fitted by least squares on the relative error to the pp512 rates of
+    // Llama 3 8B Q4_K_M on 11 GPUs (XiongjieDai's May 2024 tables, build 2837); the F16 rows and the pp4096 rates are
+    // held out (docs/references/decode-speed.md sec. 5).
+    constexpr double kLlamaCppCublasAboveRows = 32.0;
+    constexpr double kLlamaCppCublasGemm = 0.53;
     // Build 2837's F16 mat-vec (dequantize_mul_mat_vec) loads its weights two halves at a time. Vectorising those
     // loads (llama.cpp #9816, NVIDIA, Oct 2024) sped the kernel up 1.33x on an H100 SXM and 1.01x on GDDR GPUs
     // (Llama 3 8B F16, batch 1; #9817): taken as what the scalar loads leave of the bandwidth the other decode
@@ -91,6 +100,8 @@ namespace detail {
                 c.weightMatvecGddr = kLlamaCppMatvecGddr / kDmmvF16VectorLoadsGddr;
             }
             c.passTokens = kLlamaCppUbatch;
+            c.cublasAboveRows = kLlamaCppCublasAboveRows;
+            c.cublasGemmEfficiency = kLlamaCppCublasGemm;
             break;
         case InferenceEngine::Transformers:
             c.floorCycles = kLlamaCppFloorCycles;
@@ -139,6 +150,30 @@ namespace detail {
         return fp32 / (2.0 * cores);
     }
 
+    std::optional<double> fp16AccumulateFlopsPerSecond(const GpuSpec& g)
+    {
+        const auto clock = boostClockHz(g);
+        const double sms = numberBefore(g.chip, "SMs");
+        if (!clock || sms <= 0)
+            return std::nullopt;
+        // Dense FP16 FLOPs per SM and cycle with FP16 accumulation, from NVIDIA's whitepapers: Volta and Turing 1024
+        // (V100 125 TFLOPS = 80 SMs x 1.53 GHz x 1024); GA100 2048 (A100 312 = 108 x 1.41 x 2048); GA10x and AD10x
+        // 1024 (RTX 3090 142 "with FP16 accumulate" = 82 x 1.695 x 1024, RTX 4090 330 = 128 x 2.52 x 1024; GeForce
+        // halves only FP32 accumulation). Hopper's 4096 (H100 SXM 989 = 132 x 1.83 x 4096) is the rate of its
+        // warpgroup instruction (wgmma); counted at Ampere's 2048 per SM, the rate of the mma.sync instruction the
+        // sm_80 kernels issue, as the H100 PCIe's held-out pp512 rates show those builds' cuBLAS GEMMs running
+        // (docs/references/decode-speed.md sec. 5). Blackwell and other vendors: not known.
+        const std::string& cc = g.computeCapability;
+        double perCycle = 0.0;
+        if (cc.rfind("7.", 0) == 0 || cc == "8.6" || cc == "8.7" || cc == "8.9")
+            perCycle = 1024.0;
+        else if (cc == "8.0" || cc == "9.0")
+            perCycle = 2048.0;
+        if (perCycle <= 0)
+            return std::nullopt;
+        return sms * *clock * perCycle;
+    }
+
     namespace {
         // llama.cpp's graph (llm_build_llama, src/llama.cpp, builds 1680-2837) and the CUDA kernels each node runs
         // (ggml_cuda_mul_mat in ggml-cuda.cu of those builds): RMS norm then the weight's mul; ggml_rope on Q and K;
@@ -148,9 +183,15 @@ namespace detail {
         // F16 result converted to F32. A quantized weight's mat-vec first quantizes the activations to q8_1, then
         // mul_mat_vec_q; an F16 weight's is, in build 1680 (CUDA_USE_TENSOR_CORES, Dec 2023), the same batched
         // cuBLAS path with its two conversions, and in build 2837 (May 2024) dequantize_mul_mat_vec, one kernel.
-        OpLaunches llamaCpp(InferenceEngine e, std::string_view op, bool quantized, bool gqa)
+        OpLaunches llamaCpp(InferenceEngine e, std::string_view op, bool quantized, bool gqa, bool cublas)
         {
             const double batchedCublas = gqa ? 4.0 : 3.0;
+            if (op == "dequantize")
+                return { 1, 1 };
+            if (op == "convert_f16")
+                return { 2, 2 }; // the activations to F16, the result to F32
+            if (cublas)
+                return { 1, 1 }; // cublasGemmEx
             if (op == "attn_norm" || op == "ffn_norm" || op == "final_norm" || op == "rope" || op == "kv_cache_write"
                 || op == "act_mul")
                 return { 2, 2 };
@@ -199,12 +240,12 @@ namespace detail {
         }
     } // namespace
 
-    OpLaunches launchesOf(InferenceEngine e, std::string_view op, bool quantized, bool gqa)
+    OpLaunches launchesOf(InferenceEngine e, std::string_view op, bool quantized, bool gqa, bool cublas)
     {
         switch (e) {
         case InferenceEngine::LlamaCpp:
         case InferenceEngine::LlamaCppNoGraphs:
-            return llamaCpp(e, op, quantized, gqa);
+            return llamaCpp(e, op, quantized, gqa, cublas);
         case InferenceEngine::Transformers:
             return eager(op, gqa);
         default:

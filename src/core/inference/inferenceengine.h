@@ -23,6 +23,12 @@ struct EngineCosts {
     double weightMatvecGddr = 0.0;
     bool hostOverlaps = false; // the host issues ahead of the GPU: a pass takes the longer of the two
     double passTokens = 0.0;   // prefill runs in passes of this many tokens (llama.cpp's n_ubatch); 0: one
+    // Above this many rows a weight is multiplied in cuBLAS at FP16 (llama.cpp: a quantized weight dequantized to
+    // F16 first, the F32 activations converted to F16 and the F16 result back); 0: never.
+    double cublasAboveRows = 0.0;
+    // The fraction of the tensor cores' FP16-accumulate rate (fp16AccumulateFlopsPerSecond) those cuBLAS GEMMs
+    // reach; 0: the time model's GEMM rate.
+    double cublasGemmEfficiency = 0.0;
 };
 
 // Auto: llama.cpp for a GGUF format, the roofline for the others.
@@ -33,6 +39,10 @@ EngineCosts engineCosts(InferenceEngine e, bool quantized);
 // The boost clock: FP32 rate = 2 x CUDA cores x clock, the cores from the GPU file's chip ("82 SMs, 10496 CUDA
 // cores"; or its SMs times the architecture's cores per SM). nullopt where the file does not say.
 std::optional<double> boostClockHz(const GpuSpec& g);
+// The dense FP16 tensor-core rate with FP16 accumulation (cuBLAS's CUBLAS_COMPUTE_16F, which llama.cpp's prompt GEMMs
+// use): SMs x boost clock x the architecture's FLOPs per SM and cycle. nullopt where the file or the architecture
+// does not say.
+std::optional<double> fp16AccumulateFlopsPerSecond(const GpuSpec& g);
 // The median boost clock of the GPU files whose clock can be derived (63 files: 1.71 GHz), for the others.
 inline constexpr double kTypicalClockHz = 1.71e9;
 
@@ -42,6 +52,8 @@ struct OpLaunches {
     double kernels = 0.0;
     double hostOps = 0.0;
 };
-OpLaunches launchesOf(InferenceEngine e, std::string_view op, bool quantized, bool gqa);
+// `cublas`: a weight multiplied on the cuBLAS path (EngineCosts::cublasAboveRows), its conversions their own
+// operators.
+OpLaunches launchesOf(InferenceEngine e, std::string_view op, bool quantized, bool gqa, bool cublas = false);
 
 } // namespace headroom::detail

@@ -6,15 +6,20 @@
 
 #include "inference.h"
 
+#include <cmath>
 #include <vector>
 
 namespace headroom::detail {
+
+// Weights stored in a quantized type (not FP32, FP16 or BF16).
+bool storedQuantized(WeightFormat f);
 
 struct ForwardOp {
     std::string_view name;
     OpKind kind = OpKind::Gemm;
     double flops = 0.0;
     double bytes = 0.0;
+    bool cublas = false; // a weight multiplied on the engine's cuBLAS path (EngineCosts::cublasAboveRows)
 };
 
 // Stored bytes of one block's tensors on this rank, by role.
@@ -53,6 +58,9 @@ public:
     double headBytes = 0.0;                // lm_head (the embedding when tied) on this rank
     double finalNormBytes = 0.0;
     double largestLinearElements = 0.0; // on this rank: the dequantization buffer of bitsandbytes NF4
+    bool quantized = false;             // weights stored in a quantized type
+    double cublasAboveRows = 0.0;       // EngineCosts::cublasAboveRows
+    double passRows = 0.0;              // the engine's prompt passes (n_ubatch); 0: one
 
 private:
     std::vector<LayerBytes> m_layers;
@@ -69,7 +77,19 @@ void Forward::layer(int i, double T, Visit&& visit) const
     // Fused dequantizing kernels read the stored weight once; bitsandbytes NF4 dequantizes it to 16 bits first
     // unless one token is multiplied (gemv_4bit), and AutoAWQ's GEMM does the same from 1024 rows on.
     const bool dequant = (format == WeightFormat::Nf4 && T > 1) || (format == WeightFormat::Awq4 && T >= 1024);
+    // llama.cpp's cuBLAS path (ggml_cuda_op_mul_mat_cublas): per pass, a quantized weight dequantized to F16; the
+    // F32 activations converted to F16 (read 4 bytes, write 2) and the GEMM's F16 result to F32 (read 2, write 4).
+    const bool cublas = cublasAboveRows > 0 && T > cublasAboveRows;
+    const double passes = cublas && passRows > 0 ? std::ceil(T / passRows) : 1.0;
     auto gemm = [&](std::string_view name, double stored, double in, double out) {
+        if (cublas) {
+            const double f16 = 2 * in * out;
+            if (quantized)
+                visit(ForwardOp { "dequantize", OpKind::Elementwise, 0.0, passes * (stored + f16) });
+            visit(ForwardOp { "convert_f16", OpKind::Elementwise, 0.0, T * (in + out) * 6 });
+            visit(ForwardOp { name, OpKind::Gemm, 2 * T * in * out, passes * f16 + T * (in + out) * 2, true });
+            return;
+        }
         const double extra = dequant ? 2 * 2 * in * out : 0.0; // write the 16-bit copy, read it in the GEMM
         visit(ForwardOp { name, OpKind::Gemm, 2 * T * in * out, stored + extra + T * (in + out) * a });
     };
