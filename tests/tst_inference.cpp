@@ -3,6 +3,7 @@
 // roofline results. Sources: docs/references/inference.md.
 
 #include "inference.h"
+#include "inferenceforward.h"
 #include "simulate.h"
 #include "testsupport.h"
 
@@ -27,6 +28,9 @@ private slots:
     void decodeOnTheExplainersGpuIsBandwidthBound();
     void largestBatchAndContextAreTheLimits();
     void tensorParallelSplitsWeightsAndCache();
+    void llamaCppReservesItsContext();
+    void llamaBenchRunsFitOrRanOutOfMemory_data();
+    void llamaBenchRunsFitOrRanOutOfMemory();
     void badInputIsRefused();
 };
 
@@ -380,6 +384,70 @@ void TestInference::badInputIsRefused()
     QCOMPARE(simulateInference(test::catalog(), s).error().field, std::string("prompt"));
     s.modelId = "bert-base";
     QCOMPARE(simulateInference(test::catalog(), s).error().field, std::string("model"));
+}
+
+// What llama.cpp printed loading Llama 3 8B Q4_K_M with n_ctx 8192, n_ubatch 512, without flash attention (build
+// 2837, May 2024; the ./main runs in XiongjieDai/GPU-Benchmarks-on-LLM-Inference, "LLaMA 3/Gaming GPUs/4090_v3.ipynb"
+// and the other single-GPU notebooks, all alike): "CUDA0 buffer size = 4403.49 MiB", "KV self size = 1024.00 MiB",
+// "CUDA0 compute buffer size = 560.00 MiB".
+void TestInference::llamaCppReservesItsContext()
+{
+    InferenceConfig c;
+    c.weights = WeightFormat::GgufQ4_K_M;
+    c.engine = InferenceEngine::LlamaCpp;
+    c.attention = AttentionImpl::Eager;
+    c.kvBlockTokens = 1;
+    c.prompt = 8191;
+    c.generate = 1;
+    const InferenceEstimate e = run("llama-3-8b", "rtx-4090", c);
+    const double mib = 1024.0 * 1024.0;
+    QVERIFY2(std::abs(e.memory.weights / (4403.49 * mib) - 1) < 0.001,
+             qPrintable(QString::number(e.memory.weights / mib)));
+    QCOMPARE(e.memory.kvCache, 1024.0 * mib);
+    // The compute buffer of the worst-case graph (512 rows attending to 8192 cells; 512 MiB of it the F32 scores),
+    // which llama.cpp allocates at once; ggml-cuda's pool, not in that figure, comes on top.
+    const ModelSpec& model = *test::catalog().model("llama-3-8b");
+    const detail::Forward f(model.transformer, e.weights, c);
+    const double buffer = f.computeBufferBytes(1, 8192);
+    QVERIFY2(std::abs(buffer / (560.0 * mib) - 1) < 0.05, qPrintable(QString::number(buffer / mib)));
+    QCOMPARE(e.memory.activations, buffer + f.poolBytes(1, 8192));
+    // The cache is the whole context's from the start, and the prompt's 8191 tokens are not all in one graph: before,
+    // Headroom held a 8191 x 8191 score matrix and said 12,000 MiB of activations.
+    QVERIFY(e.memory.activations < 1024.0 * mib);
+}
+
+void TestInference::llamaBenchRunsFitOrRanOutOfMemory_data()
+{
+    QTest::addColumn<QString>("gpu");
+    QTest::addColumn<int>("weights");
+    QTest::addColumn<int>("context");
+    QTest::addColumn<bool>("fits");
+    // llama-bench's pp runs of Llama 3 8B (n_ctx = the prompt), XiongjieDai's May 2024 table: a rate where it ran,
+    // "OOM" where it did not.
+    const int q4 = int(WeightFormat::GgufQ4_K_M);
+    const int f16 = int(WeightFormat::Fp16);
+    QTest::newRow("RTX 3080 10GB Q4_K_M pp8192: 2232 t/s") << QStringLiteral("rtx-3080-10gb") << q4 << 8192 << true;
+    QTest::newRow("RTX 4080 16GB F16 pp4096: 4720 t/s") << QStringLiteral("rtx-4080") << f16 << 4096 << true;
+    QTest::newRow("RTX 4080 16GB F16 pp8192: OOM") << QStringLiteral("rtx-4080") << f16 << 8192 << false;
+    QTest::newRow("RTX 3090 24GB F16 pp8192: 2667 t/s") << QStringLiteral("rtx-3090") << f16 << 8192 << true;
+}
+
+void TestInference::llamaBenchRunsFitOrRanOutOfMemory()
+{
+    QFETCH(QString, gpu);
+    QFETCH(int, weights);
+    QFETCH(int, context);
+    QFETCH(bool, fits);
+    InferenceConfig c;
+    c.weights = WeightFormat(weights);
+    c.engine = InferenceEngine::LlamaCpp; // an F16 GGUF: llama.cpp keeps its token embedding on the host
+    c.attention = AttentionImpl::Eager;
+    c.kvBlockTokens = 1;
+    c.prompt = context - 1;
+    c.generate = 1;
+    const InferenceEstimate e = run("llama-3-8b", gpu.toUtf8().constData(), c);
+    qInfo("peak %.0f MiB of %.0f", e.memory.peak / 1048576.0, e.capacityBytes / 1048576.0);
+    QCOMPARE(e.fits, fits);
 }
 
 QTEST_GUILESS_MAIN(TestInference)

@@ -38,6 +38,7 @@ namespace detail {
         const EngineCosts engine = engineCosts(resolveEngine(c.engine, c.weights), quantized);
         cublasAboveRows = engine.cublasAboveRows;
         passRows = engine.passTokens;
+        reservesContext = engine.reservesContext;
         m_layers.assign(std::size_t(std::max(0, t.layers)), LayerBytes {});
         double embeddingBytes = 0.0;
         for (const WeightTensor& x : w.tensors) {
@@ -103,6 +104,41 @@ namespace detail {
         const double block = T * hidden * a + std::max(attention, mlp) + (dequant ? 2 * largestLinearElements : 0.0);
         const double logits = T * hidden * a + b * vocab * (a + 4);
         return std::max(block, logits);
+    }
+
+    // llama.cpp reserves, when the context is made, a buffer for its worst-case graph: min(n_ctx, n_ubatch) rows
+    // attending to all n_ctx cells (llama_new_context_with_model: "build worst-case graph", n_past = n_ctx -
+    // n_tokens; ggml_backend_sched_reserve), reused by every pass after. Its tensors are F32; without -fa the scores
+    // (KQ, soft_max in place) are the largest. n_ctx: the sequences' prompts and generated tokens.
+    double Forward::computeBufferBytes(double b, double context) const
+    {
+        const double f32 = 4.0;
+        const double cells = b * context;
+        const double rows = std::min(cells, passRows > 0 ? passRows : cells);
+        const double q = qHeads * headDim;
+        const double kv = kvHeads * headDim;
+        double attention = rows * (hidden + q + 2 * kv + q) * f32;
+        if (impl == AttentionImpl::Eager)
+            attention += qHeads * rows * cells * f32;
+        const double mlp = rows * (hidden + (gated ? 3 : 2) * ffn) * f32;
+        return rows * hidden * f32 + std::max(attention, mlp);
+    }
+
+    // ggml-cuda's pool (ggml_cuda_pool_vmm grows to the most it held at once): on the cuBLAS path the F16 copies of
+    // a dequantized weight, its activations and its result (ggml_cuda_op_mul_mat_cublas), and without -fa the F16
+    // scores of the batched KQ before their conversion to F32 (ggml_cuda_mul_mat_batched_cublas).
+    double Forward::poolBytes(double b, double context) const
+    {
+        const double f16 = 2.0;
+        const double cells = b * context;
+        const double rows = std::min(cells, passRows > 0 ? passRows : cells);
+        if (cublasAboveRows <= 0 || rows <= cublasAboveRows)
+            return 0.0;
+        const double widest = std::max({ hidden, qHeads * headDim, ffn });
+        const double weight = (quantized ? largestLinearElements : 0.0) * f16 + 2 * rows * widest * f16;
+        const double scores = impl == AttentionImpl::Eager ? qHeads * rows * cells * f16 + rows * qHeads * headDim * f16
+                                                           : 0.0;
+        return std::max(weight, scores);
     }
 
     double Forward::kvBytesPerToken() const { return 2.0 * layers() * kvHeads * headDim * kvElement; }
@@ -274,12 +310,22 @@ namespace {
 
         double kv(double b, double tokens) const { return b * std::ceil(tokens / block) * block * f.kvBytesPerToken(); }
         // The two candidates for the peak: right after the prefill (prompt's cache, prefill activations) and the
-        // last decode step (the whole context's cache, one token's activations).
+        // last decode step (the whole context's cache, one token's activations); for an engine that reserves its
+        // context, what it reserves.
         InferenceMemory at(double b, double prompt, double generate, std::string_view* stage = nullptr) const
         {
             InferenceMemory m;
             m.weights = weights;
             m.overhead = overhead;
+            if (f.reservesContext) {
+                // The whole context's cache and the worst-case graph's buffers, from the start.
+                m.kvCache = kv(b, prompt + generate);
+                m.activations = f.computeBufferBytes(b, prompt + generate) + f.poolBytes(b, prompt + generate);
+                m.peak = m.weights + m.kvCache + m.activations + m.overhead;
+                if (stage)
+                    *stage = "prefill";
+                return m;
+            }
             const double prefillKv = kv(b, prompt);
             const double prefillAct = f.transientBytes(b, prompt, prompt);
             const double decodeKv = kv(b, prompt + generate);

@@ -102,6 +102,7 @@ namespace detail {
             c.passTokens = kLlamaCppUbatch;
             c.cublasAboveRows = kLlamaCppCublasAboveRows;
             c.cublasGemmEfficiency = kLlamaCppCublasGemm;
+            c.reservesContext = true;
             break;
         case InferenceEngine::Transformers:
             c.floorCycles = kLlamaCppFloorCycles;

@@ -29,6 +29,9 @@ struct EngineCosts {
     // The fraction of the tensor cores' FP16-accumulate rate (fp16AccumulateFlopsPerSecond) those cuBLAS GEMMs
     // reach; 0: the time model's GEMM rate.
     double cublasGemmEfficiency = 0.0;
+    // The whole context's KV cache and a compute buffer for the worst-case graph are allocated when the context is
+    // made (llama.cpp), not as the tokens come.
+    bool reservesContext = false;
 };
 
 // Auto: llama.cpp for a GGUF format, the roofline for the others.

@@ -45,6 +45,10 @@ public:
     // Transient bytes alive at once inside one block (the largest sub-layer) plus the logits, for b x t rows
     // attending to k tokens.
     double transientBytes(double b, double t, double k) const;
+    // An engine that reserves its context (EngineCosts::reservesContext): the compute buffer of its worst-case
+    // graph, and its pool's high-water mark, for b sequences of `context` tokens.
+    double computeBufferBytes(double b, double context) const;
+    double poolBytes(double b, double context) const;
     double kvBytesPerToken() const; // per sequence, all layers, this rank
     int layers() const { return int(m_layers.size()); }
 
@@ -61,6 +65,7 @@ public:
     bool quantized = false;             // weights stored in a quantized type
     double cublasAboveRows = 0.0;       // EngineCosts::cublasAboveRows
     double passRows = 0.0;              // the engine's prompt passes (n_ubatch); 0: one
+    bool reservesContext = false;       // EngineCosts::reservesContext
 
 private:
     std::vector<LayerBytes> m_layers;

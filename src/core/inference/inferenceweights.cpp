@@ -2,6 +2,7 @@
 // them, bytes as each quantizer stores them (weightformat.h), split over tensor-parallel ranks as vLLM shards them.
 
 #include "inference.h"
+#include "inferenceengine.h"
 
 #include <algorithm>
 
@@ -42,11 +43,13 @@ namespace {
         }
 
         // llama.cpp always keeps the input embedding on the host ("there is very little benefit to offloading the
-        // input layer", llama-model.cpp load_tensors); a tied one is duplicated onto the GPU as the output.
+        // input layer", llama-model.cpp load_tensors); a tied one is duplicated onto the GPU as the output. So for
+        // a GGUF format, and for any format llama.cpp runs (an F16 GGUF is `fp16` with the llama.cpp engine).
         InferenceWeights finish(std::string format)
         {
             double host = 0.0;
-            if (isGguf(m_c.weights)) {
+            const InferenceEngine engine = detail::resolveEngine(m_c.engine, m_c.weights);
+            if (engine == InferenceEngine::LlamaCpp || engine == InferenceEngine::LlamaCppNoGraphs) {
                 for (WeightTensor& w : m_tensors) {
                     if (w.role != WeightRole::TokenEmbedding)
                         continue;
