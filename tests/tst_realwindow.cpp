@@ -41,6 +41,7 @@
 #include <QStyle>
 #include <QStyleOptionComboBox>
 #include <QTabBar>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -231,6 +232,8 @@ private slots:
     void shrunkWindowKeepsTheChartTabs();
     void servingPanelWholeAt1024_data();
     void servingPanelWholeAt1024();
+    void comparisonPanelWholeAt1024_data();
+    void comparisonPanelWholeAt1024();
     void presentationShowsWholeTabsAndMarksCutEntries_data();
     void presentationShowsWholeTabsAndMarksCutEntries();
 };
@@ -862,6 +865,42 @@ void TestRealWindow::servingPanelWholeAt1024()
                           .arg(text)
                           .arg(chart->plotArea().width());
     }
+    QVERIFY(lang.apply(QStringLiteral("en")));
+    QVERIFY2(faults.isEmpty(), qPrintable(faults.join(QLatin1Char('\n'))));
+}
+
+void TestRealWindow::comparisonPanelWholeAt1024_data() { servingPanelWholeAt1024_data(); }
+
+// The GPU comparison at 1024x768, docked below the charts: it scrolled, its charts below the fold (two of four GPUs'
+// bars in view) under a table as tall as all its rows. Now the panel does not scroll, the charts draw every GPU at a
+// readable row height, and the table shows two rows at least, the rest a scroll away inside it.
+void TestRealWindow::comparisonPanelWholeAt1024()
+{
+    QFETCH(QString, language);
+    Language lang;
+    QVERIFY(lang.apply(language));
+    const QSize size(1024, 768);
+    Window w;
+    QVERIFY(showAt(w, defaultScenario(), size, false));
+    w.window.findChild<QAction*>(QStringLiteral("gpuComparisonAction"))->trigger();
+    settle();
+    auto* dock = w.window.findChild<QDockWidget*>(QStringLiteral("comparisonDock"));
+    QVERIFY(dock && dock->isVisible() && !dock->isFloating());
+    const auto* scroll = qobject_cast<QScrollArea*>(dock->widget());
+    QVERIFY(scroll);
+    QStringList faults = readabilityFaults(w.window, size);
+    if (const int hidden = scroll->verticalScrollBar()->maximum(); hidden > 0)
+        faults << QStringLiteral("the panel scrolls: %1 px of it below a %2 px dock").arg(hidden).arg(dock->height());
+    const auto* chart = dock->findChild<QWidget*>(QStringLiteral("gpuComparisonChart"));
+    QVERIFY(chart);
+    if (chart->height() < chart->minimumSizeHint().height())
+        faults << QStringLiteral("the charts are %1 px of the %2 their GPUs need")
+                      .arg(chart->height())
+                      .arg(chart->minimumSizeHint().height());
+    const auto* table = dock->findChild<QTableView*>(QStringLiteral("comparisonTable"));
+    QVERIFY(table && table->model()->rowCount() >= 2);
+    if (const int shown = table->viewport()->height() / table->verticalHeader()->defaultSectionSize(); shown < 2)
+        faults << QStringLiteral("the table shows %1 whole rows").arg(shown);
     QVERIFY(lang.apply(QStringLiteral("en")));
     QVERIFY2(faults.isEmpty(), qPrintable(faults.join(QLatin1Char('\n'))));
 }

@@ -74,7 +74,15 @@ QSize GpuComparisonChart::sizeHint() const
     return { 760, 2 * kMargin + title + rows * rowHeight() };
 }
 
-QSize GpuComparisonChart::minimumSizeHint() const { return { 360, sizeHint().height() }; }
+int GpuComparisonChart::minimumRowHeight() const { return QFontMetrics(m_style.labelFont, this).height(); }
+
+// Every GPU's row, each a label's line high: a short dock (1024x768) shows all the bars, closer together.
+QSize GpuComparisonChart::minimumSizeHint() const
+{
+    const int title = QFontMetrics(m_style.titleFont, this).height() + kGap;
+    const int rows = std::max<int>(1, int(m_bars.size()));
+    return { 360, 2 * kMargin + title + rows * minimumRowHeight() };
+}
 
 void GpuComparisonChart::paintEvent(QPaintEvent*)
 {
@@ -83,10 +91,10 @@ void GpuComparisonChart::paintEvent(QPaintEvent*)
     p.setRenderHint(QPainter::Antialiasing, true);
     const QRect inner = rect().adjusted(kMargin, kMargin, -kMargin, -kMargin);
     const int half = (inner.width() - 2 * kMargin) / 2;
-    // Rows grow with the space the layout gives, up to twice their natural height.
+    // Rows take the space the layout gives, from a label's line up to twice their natural height.
     const int title = QFontMetrics(m_style.titleFont, this).height() + kGap;
     const int rows = std::max<int>(1, int(m_bars.size()));
-    const int rowH = std::clamp((inner.height() - title) / rows, rowHeight(), 2 * rowHeight());
+    const int rowH = std::clamp((inner.height() - title) / rows, minimumRowHeight(), 2 * rowHeight());
     paintPanel(p, QRect(inner.left(), inner.top(), half, inner.height()), rowH, true);
     paintPanel(p, QRect(inner.right() - half + 1, inner.top(), half, inner.height()), rowH, false);
 }

@@ -46,6 +46,7 @@ private:
         bool fits = false;
     };
     int rowHeight() const;
+    int minimumRowHeight() const; // a label's line: what a row needs to be read
     void paintPanel(QPainter& p, const QRect& area, int rowHeight, bool epoch) const;
 
     std::vector<Bar> m_bars;

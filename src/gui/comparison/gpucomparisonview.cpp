@@ -4,12 +4,12 @@
 #include "gpucomparisonchart.h"
 #include "gpucomparisonmodel.h"
 #include "labels.h"
+#include "wrappedlabel.h"
 
 #include <QApplication>
 #include <QClipboard>
 #include <QDoubleSpinBox>
 #include <QEvent>
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -50,15 +50,31 @@ QWidget* GpuComparisonView::buildGpuList()
     listLabel->setBuddy(m_gpuList);
     m_resetButton = new QPushButton(left);
     m_resetButton->setObjectName(QStringLiteral("resetSelectionButton"));
+    // The data set (for the time per epoch) and the copy of the table: the controls on this side, the results on
+    // the other, whose height at 1024x768 is the table's two rows over the charts.
+    auto* datasetLabel = m_datasetLabel = new QLabel(left);
+    m_dataset = new QDoubleSpinBox(left);
+    m_dataset->setObjectName(QStringLiteral("datasetSpin"));
+    m_dataset->setDecimals(0);
+    m_dataset->setRange(1.0, 1e13);
+    m_dataset->setSingleStep(10000.0);
+    m_dataset->setGroupSeparatorShown(true);
+    m_dataset->setValue(1'000'000.0);
+    datasetLabel->setBuddy(m_dataset);
+    m_copyButton = new QPushButton(left);
+    m_copyButton->setObjectName(QStringLiteral("copyCsvButton"));
     leftLayout->addWidget(listLabel);
     leftLayout->addWidget(m_filter);
     leftLayout->addWidget(m_gpuList, 1);
     leftLayout->addWidget(m_resetButton);
+    leftLayout->addWidget(datasetLabel);
+    leftLayout->addWidget(m_dataset);
+    leftLayout->addWidget(m_copyButton);
 
     return left;
 }
 
-// The right side: the data set, the table and the charts.
+// The right side: what is compared, the table and the charts.
 QWidget* GpuComparisonView::buildResults()
 {
     auto* right = new QWidget(this);
@@ -68,22 +84,7 @@ QWidget* GpuComparisonView::buildResults()
     m_summary->setObjectName(QStringLiteral("comparisonSummary"));
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto* datasetRow = new QHBoxLayout;
-    auto* datasetLabel = m_datasetLabel = new QLabel(right);
-    m_dataset = new QDoubleSpinBox(right);
-    m_dataset->setObjectName(QStringLiteral("datasetSpin"));
-    m_dataset->setDecimals(0);
-    m_dataset->setRange(1.0, 1e13);
-    m_dataset->setSingleStep(10000.0);
-    m_dataset->setGroupSeparatorShown(true);
-    m_dataset->setValue(1'000'000.0);
-    datasetLabel->setBuddy(m_dataset);
-    m_copyButton = new QPushButton(right);
-    m_copyButton->setObjectName(QStringLiteral("copyCsvButton"));
-    datasetRow->addWidget(datasetLabel);
-    datasetRow->addWidget(m_dataset);
-    datasetRow->addStretch(1);
-    datasetRow->addWidget(m_copyButton);
+    m_summary->installEventFilter(this); // its minimum height at each width (fitWrappedLabelHeight)
 
     m_model = new GpuComparisonModel(this);
     m_proxy = new QSortFilterProxyModel(this);
@@ -108,10 +109,11 @@ QWidget* GpuComparisonView::buildResults()
     header->setSectionResizeMode(GpuComparisonModel::GpuColumn, QHeaderView::Interactive);
     header->setMinimumSectionSize(QFontMetrics(m_table->font()).averageCharWidth() * 8);
     m_table->viewport()->installEventFilter(this);
+    connect(m_table->horizontalScrollBar(), &QScrollBar::rangeChanged, this, &GpuComparisonView::fitTableHeight);
     m_chart = new GpuComparisonChart(right);
     rightLayout->addWidget(m_summary);
-    rightLayout->addLayout(datasetRow);
-    rightLayout->addWidget(m_table);
+    m_table->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+    rightLayout->addWidget(m_table, 1);
     rightLayout->addWidget(m_chart, 1);
 
     return right;
@@ -133,7 +135,7 @@ GpuComparisonView::GpuComparisonView(const Catalog& catalog, QWidget* parent)
     splitter->setStretchFactor(1, 1);
     splitter->setSizes({ 220, 1000 });
     auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(6, 6, 6, 6);
+    layout->setContentsMargins(6, 2, 6, 2); // the dock's title bar above, its edge below
     layout->addWidget(splitter);
 
     setChartStyle(gui::chartStyle(palette(), false));
@@ -350,18 +352,23 @@ bool GpuComparisonView::eventFilter(QObject* watched, QEvent* event)
 {
     if (watched == m_table->viewport() && event->type() == QEvent::Resize)
         fitNameColumn();
+    else if (watched == m_summary && event->type() == QEvent::Resize && fitWrappedLabelHeight(m_summary))
+        emit minimumHeightChanged();
     return LazyToolView::eventFilter(watched, event);
 }
 
 void GpuComparisonView::fitTableHeight()
 {
-    // The table as tall as its rows (up to a dozen, then it scrolls); the charts take the rest.
+    // The table at most as tall as its rows (up to a dozen, then it scrolls), the charts below it; where the panel is
+    // short (a 1024x768 window) both give way, the table down to two rows, the charts to a line a GPU, so the panel
+    // does not scroll with its charts below the fold.
     const int rows = std::clamp(m_model->rowCount(), 1, 12);
-    int h = m_table->horizontalHeader()->sizeHint().height() + rows * m_table->verticalHeader()->defaultSectionSize()
-        + 2 * m_table->frameWidth();
-    if (m_table->horizontalScrollBar()->isVisible())
-        h += m_table->horizontalScrollBar()->sizeHint().height();
-    m_table->setFixedHeight(h);
+    int frame = m_table->horizontalHeader()->sizeHint().height() + 2 * m_table->frameWidth();
+    if (m_table->horizontalScrollBar()->maximum() > 0) // the columns wider than the panel: it scrolls sideways
+        frame += m_table->horizontalScrollBar()->sizeHint().height();
+    const int row = m_table->verticalHeader()->defaultSectionSize();
+    m_table->setMinimumHeight(frame + std::min(rows, 2) * row);
+    m_table->setMaximumHeight(frame + rows * row);
 }
 
 void GpuComparisonView::updateSummary(const ModelSpec* model)
@@ -390,6 +397,8 @@ void GpuComparisonView::updateSummary(const ModelSpec* model)
     if (o.memoryBytes || o.bandwidthBytesPerSecond || o.peakFlopsPerSecond || c.overheadBytes)
         text += QLatin1Char(' ') + tr("The current scenario's what-if figures are not applied here.");
     m_summary->setText(text);
+    if (fitWrappedLabelHeight(m_summary))
+        emit minimumHeightChanged();
 }
 
 } // namespace headroom::gui

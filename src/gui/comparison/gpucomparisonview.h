@@ -71,6 +71,8 @@ signals:
     void gpuRequested(const QString& gpuId);
     // After each computation.
     void comparisonChanged();
+    // The summary wrapped to another number of lines: the panel's minimum height changed.
+    void minimumHeightChanged();
 
 protected:
     void changeEvent(QEvent* event) override;

@@ -1,4 +1,5 @@
 #include "inferenceview.h"
+#include "wrappedlabel.h"
 
 #include "chartstyle.h"
 #include "formatting.h"
@@ -251,12 +252,8 @@ void InferenceView::showResult(const ModelSpec& model)
 // whole and a scroll area scrolls instead of cutting the last line.
 void InferenceView::fitResultLabel()
 {
-    QLabel* label = m_ui->resultLabel;
-    const int height = label->heightForWidth(label->width());
-    if (height > 0 && label->minimumHeight() != height) {
-        label->setMinimumHeight(height);
+    if (fitWrappedLabelHeight(m_ui->resultLabel))
         emit minimumHeightChanged();
-    }
 }
 
 QSize InferenceView::sizeHint() const

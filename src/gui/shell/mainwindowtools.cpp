@@ -155,14 +155,18 @@ void MainWindow::setupTools()
                                    &MainWindow::showGpuComparison);
     m_inference = new InferenceView(m_controller->catalog(), this);
     m_inferenceDock = bottomPanel(m_inference, "inferenceDock", m_ui->inferenceAction, &MainWindow::showInference);
-    // Its result wraps to its width only once laid out: the dock, fitted before, grows then if the panel scrolls.
-    connect(m_inference, &InferenceView::minimumHeightChanged, this, [this] {
-        QTimer::singleShot(0, this, [this] {
-            if (const auto* area = qobject_cast<QScrollArea*>(m_inferenceDock->widget());
+    // A panel's text wraps to its width only once laid out: the dock, fitted before, grows then if the panel scrolls.
+    auto refitWhenScrolling = [this](QDockWidget* dock) {
+        QTimer::singleShot(0, this, [this, dock] {
+            if (const auto* area = qobject_cast<QScrollArea*>(dock->widget());
                 area && area->verticalScrollBar()->maximum() > 0)
-                fitBottomDock(m_inferenceDock);
+                fitBottomDock(dock);
         });
-    });
+    };
+    connect(m_inference, &InferenceView::minimumHeightChanged, this,
+            [this, refitWhenScrolling] { refitWhenScrolling(m_inferenceDock); });
+    connect(m_comparison, &GpuComparisonView::minimumHeightChanged, this,
+            [this, refitWhenScrolling] { refitWhenScrolling(m_comparisonDock); });
     m_scaling = new ScalingView(m_controller->catalog(), this);
     m_scalingDock = bottomPanel(m_scaling, "scalingDock", m_ui->scalingAction, &MainWindow::showScaling);
     m_plan = new PlanView(m_controller->catalog(), this);
