@@ -88,6 +88,16 @@ void TestInferCli::ggufPresetOnTheExplainersGpu()
     QVERIFY(j.value(QStringLiteral("fits")).toBool());
     QCOMPARE(j.value(QStringLiteral("gpu")).toObject().value(QStringLiteral("id")).toString(),
              QStringLiteral("rtx-a3000-12gb-laptop"));
+    // Where the prompt's time goes: llama.cpp reads 2048 tokens in 4 passes of n_ubatch 512, multiplies in cuBLAS
+    // (GEMMs no faster than the rate they are priced at: the kernel floors only slow them) after dequantizing.
+    const QJsonObject prefill = j.value(QStringLiteral("prefill")).toObject();
+    QCOMPARE(prefill.value(QStringLiteral("passes")).toDouble(), 4.0);
+    QVERIFY(prefill.value(QStringLiteral("gemm_seconds")).toDouble() > 0);
+    QVERIFY(prefill.value(QStringLiteral("conversion_seconds")).toDouble() > 0);
+    const double cublas
+        = j.value(QStringLiteral("engine")).toObject().value(QStringLiteral("cublas_gemm_flops_per_second")).toDouble();
+    QVERIFY(cublas > 0);
+    QVERIFY(prefill.value(QStringLiteral("gemm_flops_per_second")).toDouble() <= cublas);
 }
 
 void TestInferCli::table()
@@ -98,6 +108,9 @@ void TestInferCli::table()
     QVERIFY(r.out.contains("does not fit"));
     QVERIFY(r.out.contains("tokens/s"));
     QCOMPARE(run({ QStringLiteral("--fail-if-oom") }).code, 3);
+    const Run gguf = run({ QStringLiteral("--weights"), QStringLiteral("gguf-q4_k_m") });
+    QCOMPARE(gguf.code, 0);
+    QVERIFY(gguf.out.contains("prefill: GEMMs") && gguf.out.contains("dequantize and conversions"));
 }
 
 // Llama 2 was trained on 4096 positions (max_position_embeddings): 4000 + 512 tokens is past them. Scripts read the

@@ -2758,6 +2758,7 @@
     <name>headroom::gui::BatchSweepView</name>
     <message>
         <source>- - with PyTorch&apos;s allocator</source>
+        <extracomment>Key of the dashed curve: what the GPU holds by the caching allocator&apos;s replay (reserved + CUDA context)</extracomment>
         <translation>- - 计入 PyTorch 分配器</translation>
     </message>
     <message>
@@ -3443,10 +3444,6 @@
         <translation>GPU（规格参数）</translation>
     </message>
     <message>
-        <source>GPU</source>
-        <translation>GPU</translation>
-    </message>
-    <message>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
@@ -3501,6 +3498,10 @@
     <message>
         <source>These serving settings cannot be simulated (%1).</source>
         <translation>无法模拟这些推理设置（%1）。</translation>
+    </message>
+    <message>
+        <source>Prefill (%1 passes): GEMMs %2 at %3 TFLOP/s (cuBLAS at %4 of the tensor cores&apos; %5 TFLOP/s with FP16 accumulation); dequantize and conversions %6</source>
+        <translation>预填充（%1 趟）：GEMM %2，%3 TFLOP/s（cuBLAS 达到张量核心 FP16 累加速率 %5 TFLOP/s 的 %4 倍）；反量化与格式转换 %6</translation>
     </message>
 </context>
 <context>

@@ -365,6 +365,7 @@ namespace {
         double decodeSecondsPerByte = 0.0;
         double decodeWeightSecondsPerByte = 0.0;
         double gemmSecondsPerFlop = 0.0;
+        double fp16AccumulateRate = 0.0;
     };
 
     EngineSetup engineSetup(InferenceEstimate& e)
@@ -384,8 +385,10 @@ namespace {
             s.decodeWeightSecondsPerByte = 1.0 / ((weightEta > 0 ? weightEta : eta) * e.gpu.bandwidthBytesPerSecond);
         }
         const auto fp16 = detail::fp16AccumulateFlopsPerSecond(*e.gpu.spec);
-        if (s.costs.cublasGemmEfficiency > 0 && fp16)
+        if (s.costs.cublasGemmEfficiency > 0 && fp16) {
+            s.fp16AccumulateRate = *fp16;
             s.gemmSecondsPerFlop = 1.0 / (s.costs.cublasGemmEfficiency * *fp16);
+        }
         return s;
     }
 
@@ -398,6 +401,23 @@ namespace {
         x.hostSeconds = passes * (s.costs.hostSecondsPerPass + l.hostOps * s.costs.hostSecondsPerOp);
         x.hostOverlaps = s.costs.hostOverlaps;
         x.hostBound = x.hostSeconds > x.gpuSeconds;
+        return x;
+    }
+
+    PrefillSplit splitPrefill(const std::vector<InferenceOp>& ops, double passes, const EngineSetup& s)
+    {
+        PrefillSplit x;
+        x.passes = passes;
+        for (const InferenceOp& o : ops) {
+            if (o.kind == OpKind::Gemm) {
+                x.gemmSeconds += o.seconds;
+                x.gemmFlops += o.flops;
+            } else if (o.name == "dequantize" || o.name == "convert_f16") {
+                x.conversionSeconds += o.seconds;
+            }
+        }
+        x.cublasRate = s.gemmSecondsPerFlop > 0 ? 1.0 / s.gemmSecondsPerFlop : 0.0;
+        x.fp16AccumulateRate = s.fp16AccumulateRate;
         return x;
     }
 
@@ -435,6 +455,7 @@ namespace {
         e.communicationSecondsPerToken = tensorParallelSeconds(gpu, efficiency, int(tp), b, t.hidden * f.actBytes,
                                                                t.layers);
         e.prefillSeconds = e.prefill.seconds() + commPrefill;
+        e.prefillSplit = splitPrefill(e.prefillOps, passes, s);
 
         timer.secondsPerByte = s.decodeSecondsPerByte;
         timer.weightSecondsPerByte = s.decodeWeightSecondsPerByte;

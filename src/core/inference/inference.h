@@ -140,6 +140,18 @@ struct InferenceTimeSplit {
     double seconds() const { return hostOverlaps ? std::max(gpuSeconds, hostSeconds) : gpuSeconds + hostSeconds; }
 };
 
+// Where the prefill's GPU time goes: its GEMMs (the weights' and, without flash attention, the attention's two
+// products) and the rate they run at, and the format conversions of an engine's cuBLAS path (llama.cpp dequantizes a
+// quantized weight to F16 and converts the activations and results; inferenceforward.h).
+struct PrefillSplit {
+    double passes = 1.0;             // the engine's passes over the prompt (llama.cpp: of n_ubatch tokens)
+    double gemmSeconds = 0.0;        // floors included
+    double gemmFlops = 0.0;          // so gemmFlops / gemmSeconds is the rate reached
+    double conversionSeconds = 0.0;  // dequantize and convert_f16
+    double cublasRate = 0.0;         // FLOP/s the engine's cuBLAS GEMMs are priced at; 0: the time model's rate
+    double fp16AccumulateRate = 0.0; // the tensor cores' FP16-accumulate rate that is a fraction of; 0: not known
+};
+
 struct InferenceEstimate {
     EffectiveGpu gpu;
     InferenceConfig config;
@@ -165,6 +177,7 @@ struct InferenceEstimate {
     double communicationSecondsPerToken = 0.0;
     InferenceTimeSplit decode;  // per token, at the middle of the generation (communication aside)
     InferenceTimeSplit prefill; // the whole prompt (communication aside)
+    PrefillSplit prefillSplit;
 
     std::vector<InferenceContextPoint> memoryByContext; // 48 points up to the model's context (or this one)
     std::vector<InferenceOp> prefillOps;

@@ -71,6 +71,33 @@ namespace {
         return m;
     }
 
+    // Where the prefill's time goes: its GEMMs and their rate (with llama.cpp's cuBLAS path, a fraction of the tensor
+    // cores' FP16-accumulate rate), and the conversions that path adds.
+    std::string prefillLine(const InferenceEstimate& e)
+    {
+        const PrefillSplit& x = e.prefillSplit;
+        if (x.gemmSeconds <= 0)
+            return {};
+        std::string out = "           prefill: ";
+        char part[200];
+        if (x.passes > 1) {
+            std::snprintf(part, sizeof part, "%.0f passes; ", x.passes);
+            out += part;
+        }
+        std::snprintf(part, sizeof part, "GEMMs %s at %.1f TFLOP/s", formatSeconds(x.gemmSeconds).c_str(),
+                      x.gemmFlops / x.gemmSeconds / 1e12);
+        out += part;
+        if (x.cublasRate > 0 && x.fp16AccumulateRate > 0) {
+            std::snprintf(part, sizeof part,
+                          " (cuBLAS at %.2f of the tensor cores' %.1f TFLOP/s with FP16 accumulation)",
+                          x.cublasRate / x.fp16AccumulateRate, x.fp16AccumulateRate / 1e12);
+            out += part;
+        }
+        if (x.conversionSeconds > 0)
+            out += "; dequantize and conversions " + formatSeconds(x.conversionSeconds);
+        return out + "\n";
+    }
+
 } // namespace
 
 std::string inferenceToJson(const InferenceEstimate& e, const ModelSpec& model)
@@ -111,6 +138,13 @@ std::string inferenceToJson(const InferenceEstimate& e, const ModelSpec& model)
                     { "clock_from_gpu_file", e.clockFromFile } };
     j["decode"] = splitJson(e.decode, "per_token");
     j["prefill"] = splitJson(e.prefill, "total");
+    const PrefillSplit& ps = e.prefillSplit;
+    j["prefill"]["passes"] = finite(ps.passes);
+    j["prefill"]["gemm_seconds"] = finite(ps.gemmSeconds);
+    j["prefill"]["gemm_flops_per_second"] = finite(ps.gemmSeconds > 0 ? ps.gemmFlops / ps.gemmSeconds : 0.0);
+    j["prefill"]["conversion_seconds"] = finite(ps.conversionSeconds);
+    j["engine"]["cublas_gemm_flops_per_second"] = finite(ps.cublasRate);
+    j["engine"]["fp16_accumulate_flops_per_second"] = finite(ps.fp16AccumulateRate);
     json points = json::array();
     for (const auto* ops : { &e.prefillOps, &e.decodeOps })
         for (const InferenceOp& p : *ops)
@@ -190,6 +224,7 @@ std::string inferenceToTable(const InferenceEstimate& e, const ModelSpec& model)
         formatSeconds(e.decode.kernelFloorSeconds).c_str(), e.decode.kernels, e.decode.hostOverlaps ? "beside" : "+",
         formatSeconds(e.decode.hostSeconds).c_str(), e.decode.hostBound ? "host" : "GPU");
     out += line;
+    out += prefillLine(e);
     for (const InferenceWarning& w : e.warnings)
         out += "Warning    " + w.message + "\n";
     return out;
