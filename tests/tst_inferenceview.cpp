@@ -148,7 +148,7 @@ void TestInferenceView::controlsChangeTheAnswer()
     open("llama-2-7b");
     InferenceView* v = m_window->inference();
     auto* weights = control<QComboBox>("weightsCombo");
-    QVERIFY(!v->resultText().contains(QStringLiteral("dequantize and conversions")));
+    QVERIFY(!v->resultText().contains(QStringLiteral("Prefill: GEMMs")));
     weights->setCurrentIndex(weights->findData(int(WeightFormat::GgufQ4_K_M)));
     // By name and bits per weight, not the command line's id: llama.cpp's Q4_K_M of Llama 2 7B is a 3.80 GiB file
     // for 6.74B weights (llama.cpp quantize README), 4.84 bits per weight.
@@ -163,7 +163,7 @@ void TestInferenceView::controlsChangeTheAnswer()
     QVERIFY(v->resultText().contains(QStringLiteral("Host memory"))); // llama.cpp's input embedding
     // Why the prompt takes its time: llama.cpp's cuBLAS GEMMs and the conversions around them, which the roofline
     // engine of FP16 weights does not have.
-    QVERIFY(v->resultText().contains(QStringLiteral("dequantize and conversions")));
+    QVERIFY(v->resultText().contains(QStringLiteral("Prefill: GEMMs")));
     const double oneSequence = v->result()->memory.kvCache;
     control<QSpinBox>("batchSpin")->setValue(4);
     QCOMPARE(v->result()->config.batch, std::int64_t(4));

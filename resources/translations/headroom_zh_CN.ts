@@ -3500,8 +3500,8 @@
         <translation>无法模拟这些推理设置（%1）。</translation>
     </message>
     <message>
-        <source>Prefill (%1 passes): GEMMs %2 at %3 TFLOP/s (cuBLAS at %4 of the tensor cores&apos; %5 TFLOP/s with FP16 accumulation); dequantize and conversions %6</source>
-        <translation>预填充（%1 趟）：GEMM %2，%3 TFLOP/s（cuBLAS 达到张量核心 FP16 累加速率 %5 TFLOP/s 的 %4 倍）；反量化与格式转换 %6</translation>
+        <source>Prefill: GEMMs %1 at %2 TFLOP/s, conversions %3</source>
+        <translation>预填充：GEMM %1（%2 TFLOP/s），格式转换 %3</translation>
     </message>
 </context>
 <context>

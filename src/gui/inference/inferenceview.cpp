@@ -236,13 +236,12 @@ void InferenceView::showResult(const ModelSpec& model)
                      .arg(QString::fromLatin1(toString(e.engine).data(), qsizetype(toString(e.engine).size())),
                           formatSeconds(e.decode.gpuSeconds), formatSeconds(e.decode.kernelFloorSeconds),
                           formatSeconds(e.decode.hostSeconds));
-    if (const PrefillSplit& x = e.prefillSplit; x.cublasRate > 0 && x.fp16AccumulateRate > 0 && x.gemmSeconds > 0)
-        lines << tr("Prefill (%1 passes): GEMMs %2 at %3 TFLOP/s (cuBLAS at %4 of the tensor cores' %5 TFLOP/s with "
-                    "FP16 accumulation); dequantize and conversions %6")
-                     .arg(locale.toString(x.passes, 'f', 0), formatSeconds(x.gemmSeconds),
-                          locale.toString(x.gemmFlops / x.gemmSeconds / 1e12, 'f', 1),
-                          locale.toString(x.cublasRate / x.fp16AccumulateRate, 'f', 2),
-                          locale.toString(x.fp16AccumulateRate / 1e12, 'f', 1), formatSeconds(x.conversionSeconds));
+    // Where the prompt's time goes on llama.cpp's cuBLAS path (the rate's derivation: the command line's table, --json
+    // and docs/inference.md): one short line, the panel shares 768 pixels with the charts.
+    if (const PrefillSplit& x = e.prefillSplit; x.cublasRate > 0 && x.gemmSeconds > 0)
+        lines << tr("Prefill: GEMMs %1 at %2 TFLOP/s, conversions %3")
+                     .arg(formatSeconds(x.gemmSeconds), locale.toString(x.gemmFlops / x.gemmSeconds / 1e12, 'f', 1),
+                          formatSeconds(x.conversionSeconds));
     for (const InferenceWarning& w : e.warnings) {
         const QString text = w.kind == InferenceWarning::Kind::UnitFallback
             ? tr("This GPU has no tensor unit for these weights: the GEMMs are timed on another unit")
