@@ -828,6 +828,23 @@ void TestRealWindow::servingPanelWholeAt1024_data()
     QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
 }
 
+// A bottom panel opened by its action in a window shown at `size`, docked: the window's readability faults, and one
+// if the panel scrolls inside its dock. Null if the dock did not open docked.
+static QDockWidget* openDockedPanel(Window& w, const char* action, const char* dockName, const QSize& size,
+                                    QStringList& faults)
+{
+    w.window.findChild<QAction*>(QLatin1String(action))->trigger();
+    settle();
+    auto* dock = w.window.findChild<QDockWidget*>(QLatin1String(dockName));
+    const auto* scroll = dock ? qobject_cast<QScrollArea*>(dock->widget()) : nullptr;
+    if (!scroll || !dock->isVisible() || dock->isFloating())
+        return nullptr;
+    faults << readabilityFaults(w.window, size);
+    if (const int hidden = scroll->verticalScrollBar()->maximum(); hidden > 0)
+        faults << QStringLiteral("the panel scrolls: %1 px of it below a %2 px dock").arg(hidden).arg(dock->height());
+    return dock;
+}
+
 // The serving panel at 1024x768, docked below the charts: the whole panel in view, without a scroll (its chart's
 // context axis was below the fold), and the chart's and its context axis's titles whole (they read "Peak memory
 // against context ..." and "Context (prompt + generate...").
@@ -839,15 +856,9 @@ void TestRealWindow::servingPanelWholeAt1024()
     const QSize size(1024, 768);
     Window w;
     QVERIFY(showAt(w, llamaOverA3000(), size, false));
-    w.window.findChild<QAction*>(QStringLiteral("inferenceAction"))->trigger();
-    settle();
-    auto* dock = w.window.findChild<QDockWidget*>(QStringLiteral("inferenceDock"));
-    QVERIFY(dock && dock->isVisible() && !dock->isFloating());
-    const auto* scroll = qobject_cast<QScrollArea*>(dock->widget());
-    QVERIFY(scroll);
-    QStringList faults = readabilityFaults(w.window, size);
-    if (const int hidden = scroll->verticalScrollBar()->maximum(); hidden > 0)
-        faults << QStringLiteral("the panel scrolls: %1 px of it below a %2 px dock").arg(hidden).arg(dock->height());
+    QStringList faults;
+    const QDockWidget* dock = openDockedPanel(w, "inferenceAction", "inferenceDock", size, faults);
+    QVERIFY(dock);
     const auto* view = dock->findChild<QChartView*>(QStringLiteral("contextChart"));
     QVERIFY(view);
     const QChart* chart = view->chart();
@@ -882,15 +893,9 @@ void TestRealWindow::comparisonPanelWholeAt1024()
     const QSize size(1024, 768);
     Window w;
     QVERIFY(showAt(w, defaultScenario(), size, false));
-    w.window.findChild<QAction*>(QStringLiteral("gpuComparisonAction"))->trigger();
-    settle();
-    auto* dock = w.window.findChild<QDockWidget*>(QStringLiteral("comparisonDock"));
-    QVERIFY(dock && dock->isVisible() && !dock->isFloating());
-    const auto* scroll = qobject_cast<QScrollArea*>(dock->widget());
-    QVERIFY(scroll);
-    QStringList faults = readabilityFaults(w.window, size);
-    if (const int hidden = scroll->verticalScrollBar()->maximum(); hidden > 0)
-        faults << QStringLiteral("the panel scrolls: %1 px of it below a %2 px dock").arg(hidden).arg(dock->height());
+    QStringList faults;
+    const QDockWidget* dock = openDockedPanel(w, "gpuComparisonAction", "comparisonDock", size, faults);
+    QVERIFY(dock);
     const auto* chart = dock->findChild<QWidget*>(QStringLiteral("gpuComparisonChart"));
     QVERIFY(chart);
     if (chart->height() < chart->minimumSizeHint().height())
