@@ -162,7 +162,7 @@ namespace detail {
         // 1024 (RTX 3090 142 "with FP16 accumulate" = 82 x 1.695 x 1024, RTX 4090 330 = 128 x 2.52 x 1024; GeForce
         // halves only FP32 accumulation). Hopper's 4096 (H100 SXM 989 = 132 x 1.83 x 4096) is the rate of its
         // warpgroup instruction (wgmma); counted at Ampere's 2048 per SM, the rate of the mma.sync instruction the
-        // sm_80 kernels issue, as the H100 PCIe's held-out pp512 rates show those builds' cuBLAS GEMMs running
+        // sm_80 kernels issue, as the H100 PCIe's pp512 rates (its F16 row held out) show those builds' GEMMs running
         // (docs/references/decode-speed.md sec. 5). Blackwell and other vendors: not known.
         const std::string& cc = g.computeCapability;
         double perCycle = 0.0;
