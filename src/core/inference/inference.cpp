@@ -114,7 +114,7 @@ namespace detail {
     {
         const double f32 = 4.0;
         const double cells = b * context;
-        const double rows = std::min(cells, passRows > 0 ? passRows : cells);
+        const double rows = reservedRows(cells);
         const double q = qHeads * headDim;
         const double kv = kvHeads * headDim;
         double attention = rows * (hidden + q + 2 * kv + q) * f32;
@@ -131,7 +131,7 @@ namespace detail {
     {
         const double f16 = 2.0;
         const double cells = b * context;
-        const double rows = std::min(cells, passRows > 0 ? passRows : cells);
+        const double rows = reservedRows(cells);
         if (cublasAboveRows <= 0 || rows <= cublasAboveRows)
             return 0.0;
         const double widest = std::max({ hidden, qHeads * headDim, ffn });
@@ -430,21 +430,15 @@ namespace {
         const InferenceConfig& config = e.config;
         const EngineSetup s = engineSetup(e);
         const TimeModel tm(e.gpu, efficiency);
-        Timer timer { tm,
-                      e.unit,
-                      0.0,
-                      0.0,
-                      s.floorSeconds,
-                      s.gemmSecondsPerFlop,
-                      e.engine,
-                      storedQuantized(config.weights),
-                      f.kvHeads < f.qHeads };
+        Timer timer { tm,       e.unit,         0.0,
+                      0.0,      s.floorSeconds, s.gemmSecondsPerFlop,
+                      e.engine, f.quantized,    f.kvHeads < f.qHeads };
         const double b = double(config.batch);
         const double p = double(config.prompt);
         const double g = double(config.generate);
         detail::OpLaunches launches;
         // Floors and host time per pass of the prefill; the roofline part is the whole prompt's either way.
-        const double passes = s.costs.passTokens > 0 ? std::ceil(b * p / s.costs.passTokens) : 1.0;
+        const double passes = f.passes(b * p);
         e.prefillOps = forwardPass(f, timer, "prefill", b, p, p, &launches);
         // The operators carry one pass's floors; the other passes' are the phase's.
         e.prefill = split(s, sumSeconds(e.prefillOps) + (passes - 1) * launches.kernels * s.floorSeconds, launches,

@@ -50,6 +50,8 @@ public:
     double computeBufferBytes(double b, double context) const;
     double poolBytes(double b, double context) const;
     double kvBytesPerToken() const; // per sequence, all layers, this rank
+    // The engine's passes over `rows` rows (llama.cpp: of n_ubatch); 1 for an engine that takes them at once.
+    double passes(double rows) const { return passRows > 0 ? std::ceil(rows / passRows) : 1.0; }
     int layers() const { return int(m_layers.size()); }
 
     double actBytes = 2.0; // activation element
@@ -68,6 +70,9 @@ public:
     bool reservesContext = false;       // EngineCosts::reservesContext
 
 private:
+    // The rows of the worst-case graph an engine that reserves its context builds for `cells` cells: one pass's.
+    double reservedRows(double cells) const { return passRows > 0 ? std::min(cells, passRows) : cells; }
+
     std::vector<LayerBytes> m_layers;
 };
 
@@ -85,14 +90,14 @@ void Forward::layer(int i, double T, Visit&& visit) const
     // llama.cpp's cuBLAS path (ggml_cuda_op_mul_mat_cublas): per pass, a quantized weight dequantized to F16; the
     // F32 activations converted to F16 (read 4 bytes, write 2) and the GEMM's F16 result to F32 (read 2, write 4).
     const bool cublas = cublasAboveRows > 0 && T > cublasAboveRows;
-    const double passes = cublas && passRows > 0 ? std::ceil(T / passRows) : 1.0;
+    const double weightPasses = cublas ? passes(T) : 1.0;
     auto gemm = [&](std::string_view name, double stored, double in, double out) {
         if (cublas) {
             const double f16 = 2 * in * out;
             if (quantized)
-                visit(ForwardOp { "dequantize", OpKind::Elementwise, 0.0, passes * (stored + f16) });
+                visit(ForwardOp { "dequantize", OpKind::Elementwise, 0.0, weightPasses * (stored + f16) });
             visit(ForwardOp { "convert_f16", OpKind::Elementwise, 0.0, T * (in + out) * 6 });
-            visit(ForwardOp { name, OpKind::Gemm, 2 * T * in * out, passes * f16 + T * (in + out) * 2, true });
+            visit(ForwardOp { name, OpKind::Gemm, 2 * T * in * out, weightPasses * f16 + T * (in + out) * 2, true });
             return;
         }
         const double extra = dequant ? 2 * 2 * in * out : 0.0; // write the 16-bit copy, read it in the GEMM
