@@ -24,7 +24,9 @@ GpuComparisonChart::GpuComparisonChart(QWidget* parent)
     , m_style(gui::chartStyle(palette(), false))
 {
     setObjectName(QStringLiteral("gpuComparisonChart"));
-    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::MinimumExpanding);
+    // Down to its minimum (a label's line a GPU) where the dock is short: with MinimumExpanding its preferred height
+    // was its least, 32 px more than a 1024x768 window's panels, tabbed, could give.
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
 }
 
 QColor GpuComparisonChart::fitsColor() { return QColor(0x00, 0x9E, 0x73); }

@@ -199,6 +199,7 @@ private:
     void shrinkSideDocks();
     void fitBottomDock(QDockWidget* dock);
     void fitBottomDocks(); // each bottom panel open
+    int dockTabBarHeight(QDockWidget* dock) const;
     // Presentation mode at a small screen: a bottom panel floats over the charts rather than squeezing them (and
     // itself) under the projector's verdict; it docks again when presentation mode ends or it is shown outside it.
     QDockWidget* m_overlaidDock = nullptr;

@@ -212,8 +212,25 @@ void MainWindow::fitBottomDock(QDockWidget* dock)
         return;
     }
     const int target = std::min(wanted, dock->height() + std::max(0, spare));
+    // Qt sizes the area, the tabs of panels sharing it included: asked for the dock's height alone, the dock came out
+    // a tab bar (25 px) short and the GPU comparison scrolled.
     if (target > dock->height())
-        resizeDocks({ dock }, { target }, Qt::Vertical);
+        resizeDocks({ dock }, { target + dockTabBarHeight(dock) }, Qt::Vertical);
+}
+
+// The height of the tab bar under (or over) a dock that shares its area with others as tabs; 0 for a dock alone.
+int MainWindow::dockTabBarHeight(QDockWidget* dock) const
+{
+    if (tabifiedDockWidgets(dock).isEmpty())
+        return 0;
+    const QRect d = dock->geometry();
+    for (const QTabBar* bar : findChildren<QTabBar*>(QString(), Qt::FindDirectChildrenOnly)) {
+        const QRect b = bar->geometry();
+        const bool touches = b.top() == d.bottom() + 1 || b.bottom() + 1 == d.top();
+        if (bar->isVisible() && touches && b.left() < d.right() && b.right() > d.left())
+            return b.height();
+    }
+    return 0;
 }
 
 void MainWindow::fitBottomDocks()
