@@ -485,7 +485,14 @@ void TestCli::baselineComparison()
     QHash<QString, QJsonObject> rows;
     for (const QJsonValue& v : against.value(QStringLiteral("rows")).toArray())
         rows.insert(v.toObject().value(QStringLiteral("quantity")).toString(), v.toObject());
-    QCOMPARE(rows.size(), 14);
+    QCOMPARE(rows.size(), 15);
+    // What the step needs is the verdict's (the capacity less its free bytes), each side's own.
+    auto needed = [](const QJsonObject& e) {
+        return e.value(QStringLiteral("capacity")).toDouble()
+            - e.value(QStringLiteral("fit")).toObject().value(QStringLiteral("free_bytes")).toDouble();
+    };
+    QCOMPARE(rows.value(QStringLiteral("needs")).value(QStringLiteral("baseline")).toDouble(), needed(base));
+    QCOMPARE(rows.value(QStringLiteral("needs")).value(QStringLiteral("current")).toDouble(), needed(now));
     const QJsonObject peak = rows.value(QStringLiteral("peak"));
     const double basePeak = base.value(QStringLiteral("memory")).toObject().value(QStringLiteral("peak")).toDouble();
     const double nowPeak = now.value(QStringLiteral("memory")).toObject().value(QStringLiteral("peak")).toDouble();
@@ -559,6 +566,25 @@ void TestCli::baselineRules()
     QCOMPARE(rows.value(QStringLiteral("mfu")).better, -1);
     QCOMPARE(rows.value(QStringLiteral("fits")).better, 1);
     QCOMPARE(rows.value(QStringLiteral("fits")).kind, BaselineChange::Verdict);
+
+    // A side's search, where given, is its answer to "does it fit?" (the window's, a moment after the result): what
+    // the step needs, the free bytes, the largest micro-batch and the verdict are the search's, the peak the result's.
+    SearchResult bs, cs;
+    bs.verdict = { true, FitRule::Allocator, 11.0 * (1 << 30), 12.0 * (1 << 30) };
+    cs.verdict = { false, FitRule::Allocator, 13.0 * (1 << 30), 12.0 * (1 << 30) };
+    bs.maxMicroBatch = 12;
+    cs.maxMicroBatch = 10;
+    rows.clear();
+    for (const BaselineRow& r : compareToBaseline(b, c, &bs, &cs))
+        rows.insert(QString::fromStdString(baselineKey(r)), r);
+    QCOMPARE(rows.value(QStringLiteral("peak")).current, 10.0 * (1 << 30));
+    QCOMPARE(rows.value(QStringLiteral("needs")).current, 13.0 * (1 << 30));
+    QCOMPARE(rows.value(QStringLiteral("needs")).better, -1);
+    QCOMPARE(rows.value(QStringLiteral("free")).baseline, 1.0 * (1 << 30));
+    QCOMPARE(rows.value(QStringLiteral("free")).current, -1.0 * (1 << 30));
+    QCOMPARE(rows.value(QStringLiteral("max_micro_batch")).current, 10.0);
+    QCOMPARE(rows.value(QStringLiteral("fits")).current, 0.0);
+    QCOMPARE(rows.value(QStringLiteral("fits")).better, -1);
 }
 
 QTEST_APPLESS_MAIN(TestCli)

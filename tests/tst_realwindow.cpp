@@ -13,6 +13,7 @@
 #include "colourscheme.h"
 #include "controlpanel.h"
 #include "elidingcombobox.h"
+#include "formatting.h"
 #include "language.h"
 #include "mainwindow.h"
 #include "planview.h"
@@ -31,6 +32,7 @@
 #include <QGraphicsLayout>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
+#include <QHash>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -217,6 +219,7 @@ private slots:
     void initTestCase();
     void livedWindowDrawsAsAFreshOne();
     void baselineTableFitsAt1280();
+    void baselineAgreesWithTheVerdict();
     void panelShowsWholeEntriesAt1920();
     void presentationNeedsNoScrolling_data();
     void presentationNeedsNoScrolling();
@@ -920,6 +923,44 @@ void TestRealWindow::comparisonPanelWholeAt1024()
         faults << QStringLiteral("the table shows %1 whole rows").arg(shown);
     QVERIFY(lang.apply(QStringLiteral("en")));
     QVERIFY2(faults.isEmpty(), qPrintable(faults.join(QLatin1Char('\n'))));
+}
+
+// Issue 28: the Baseline dock said "Largest micro-batch 15" under a verdict of 12 (the QLoRA example), and "Peak
+// 1.98 GiB, Free 10.02 GiB" under "2.16 GiB used, 9.84 GiB free": it read the simulated peak where the verdict is the
+// allocator replayed under the capacity. Both columns must give the verdict's answer, each side's own.
+void TestRealWindow::baselineAgreesWithTheVerdict()
+{
+    Language lang;
+    QVERIFY(lang.apply(QStringLiteral("en")));
+    Window w;
+    QVERIFY(w.window.applyScenario(test::exampleScenario("09-llama-2-7b-qlora.headroom.json")));
+    w.window.resize(1280, 800);
+    w.window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w.window));
+    settle();
+    const SearchResult before = w.controller.background();
+    w.window.setBaselinePinned(true);
+    Scenario changed = w.controller.scenario();
+    changed.config.microBatch += 2;
+    QVERIFY(w.window.applyScenario(changed, Control::MicroBatch));
+    settle();
+    const SearchResult& now = w.controller.background();
+    QVERIFY(!w.controller.backgroundPending() && now.verdict.decidedBy == FitRule::Allocator);
+    QHash<QString, QStringList> rows; // name -> baseline, now
+    for (const QString& line : w.window.baselineTable()->text().split(QLatin1Char('\n'))) {
+        const QStringList cells = line.split(QLatin1Char('\t'));
+        if (cells.size() >= 3)
+            rows.insert(cells[0], { cells[1], cells[2] });
+    }
+    const QStringList largest = rows.value(QStringLiteral("Largest micro-batch"));
+    QCOMPARE(largest, QStringList({ QString::number(before.maxMicroBatch), QString::number(now.maxMicroBatch) }));
+    const QStringList free = rows.value(QStringLiteral("Free (negative: over)"));
+    QCOMPARE(free, QStringList({ formatBytes(before.verdict.freeBytes()), formatBytes(now.verdict.freeBytes()) }));
+    const QStringList needed = rows.value(QStringLiteral("Needed (verdict)"));
+    QCOMPARE(needed, QStringList({ formatBytes(before.verdict.neededBytes), formatBytes(now.verdict.neededBytes) }));
+    // The same figure the headline above it shows.
+    const QString headline = w.window.findChild<QLabel*>(QStringLiteral("verdictHeadline"))->text();
+    QVERIFY2(headline.contains(formatBytes(now.verdict.neededBytes)), qPrintable(headline));
 }
 
 QTEST_MAIN(TestRealWindow)

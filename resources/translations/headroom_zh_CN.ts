@@ -2691,10 +2691,6 @@
         <translation>变化</translation>
     </message>
     <message>
-        <source>Peak</source>
-        <translation>峰值</translation>
-    </message>
-    <message>
         <source>Free (negative: over)</source>
         <translation>剩余（负数为超出）</translation>
     </message>
@@ -2741,6 +2737,14 @@
     <message>
         <source>worse than the baseline</source>
         <translation>劣于基线</translation>
+    </message>
+    <message>
+        <source>Peak (allocated)</source>
+        <translation>峰值（已分配）</translation>
+    </message>
+    <message>
+        <source>Needed (verdict)</source>
+        <translation>所需（判定）</translation>
     </message>
 </context>
 <context>

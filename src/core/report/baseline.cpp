@@ -41,27 +41,52 @@ namespace {
 
 } // namespace
 
-std::vector<BaselineRow> compareToBaseline(const SimulationResult& baseline, const SimulationResult& current)
+namespace {
+
+    // A side's answer to "does it fit?": its search's where given, else its result's (with the CLI's searches the
+    // estimate's free bytes and largest micro-batch follow the verdict already; simulate.h).
+    struct FitSide {
+        bool fits = false;
+        double needs = 0.0;
+        double free = 0.0;
+        double maxMicroBatch = 0.0;
+    };
+
+    FitSide fitSide(const SimulationResult& r, const SearchResult* fit)
+    {
+        if (fit)
+            return { fit->verdict.fits, fit->verdict.neededBytes, fit->verdict.freeBytes(),
+                     double(fit->maxMicroBatch) };
+        return { r.verdict.fits, r.verdict.neededBytes, r.estimate.headroomBytes, double(r.estimate.maxMicroBatch) };
+    }
+
+} // namespace
+
+std::vector<BaselineRow> compareToBaseline(const SimulationResult& baseline, const SimulationResult& current,
+                                           const SearchResult* baselineFit, const SearchResult* currentFit)
 {
     const Estimate& b = baseline.estimate;
     const Estimate& c = current.estimate;
+    const FitSide bf = fitSide(baseline, baselineFit);
+    const FitSide cf = fitSide(current, currentFit);
     std::vector<BaselineRow> rows;
     for (int i = 0; i < kMemoryCategoryCount; ++i) {
         rows.push_back(bytesRow(BaselineQuantity::Category, b.atPeak[std::size_t(i)], c.atPeak[std::size_t(i)], true));
         rows.back().category = MemoryCategory(i);
     }
     rows.push_back(bytesRow(BaselineQuantity::Peak, b.peakBytes, c.peakBytes, true));
-    rows.push_back(bytesRow(BaselineQuantity::Free, b.headroomBytes, c.headroomBytes, false));
-    rows.push_back(ratioRow(BaselineQuantity::MaxMicroBatch, double(b.maxMicroBatch), double(c.maxMicroBatch), false));
+    rows.push_back(bytesRow(BaselineQuantity::Needs, bf.needs, cf.needs, true));
+    rows.push_back(bytesRow(BaselineQuantity::Free, bf.free, cf.free, false));
+    rows.push_back(ratioRow(BaselineQuantity::MaxMicroBatch, bf.maxMicroBatch, cf.maxMicroBatch, false));
     rows.push_back(ratioRow(BaselineQuantity::StepTime, b.stepSeconds, c.stepSeconds, true));
     rows.push_back(ratioRow(BaselineQuantity::Throughput, b.throughputPerSecond, c.throughputPerSecond, false));
     rows.push_back(ratioRow(BaselineQuantity::Mfu, b.mfu, c.mfu, false));
     BaselineRow fits;
     fits.quantity = BaselineQuantity::Fits;
     fits.kind = BaselineChange::Verdict;
-    fits.baseline = baseline.verdict.fits ? 1.0 : 0.0;
-    fits.current = current.verdict.fits ? 1.0 : 0.0;
-    fits.better = baseline.verdict.fits == current.verdict.fits ? 0 : (current.verdict.fits ? 1 : -1);
+    fits.baseline = bf.fits ? 1.0 : 0.0;
+    fits.current = cf.fits ? 1.0 : 0.0;
+    fits.better = bf.fits == cf.fits ? 0 : (cf.fits ? 1 : -1);
     rows.push_back(fits);
     return rows;
 }
@@ -73,6 +98,8 @@ std::string baselineKey(const BaselineRow& row)
         return std::string(toString(row.category));
     case BaselineQuantity::Peak:
         return "peak";
+    case BaselineQuantity::Needs:
+        return "needs";
     case BaselineQuantity::Free:
         return "free";
     case BaselineQuantity::MaxMicroBatch:
@@ -97,6 +124,7 @@ namespace {
         switch (row.quantity) {
         case BaselineQuantity::Category:
         case BaselineQuantity::Peak:
+        case BaselineQuantity::Needs:
         case BaselineQuantity::Free:
             return v < 0.0 ? "-" + formatBytes(-v) : formatBytes(v);
         case BaselineQuantity::StepTime:

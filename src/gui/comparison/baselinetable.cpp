@@ -23,7 +23,9 @@ namespace {
         case BaselineQuantity::Category:
             return Labels::category(x.category);
         case BaselineQuantity::Peak:
-            return BaselineTable::tr("Peak");
+            return BaselineTable::tr("Peak (allocated)");
+        case BaselineQuantity::Needs:
+            return BaselineTable::tr("Needed (verdict)");
         case BaselineQuantity::Free:
             return BaselineTable::tr("Free (negative: over)");
         case BaselineQuantity::MaxMicroBatch:
@@ -46,6 +48,7 @@ namespace {
         switch (x.quantity) {
         case BaselineQuantity::Category:
         case BaselineQuantity::Peak:
+        case BaselineQuantity::Needs:
         case BaselineQuantity::Free:
             return formatBytes(v);
         case BaselineQuantity::MaxMicroBatch:
@@ -83,11 +86,13 @@ BaselineTable::BaselineTable(QWidget* parent)
     layout->addWidget(m_table, 1);
 }
 
-void BaselineTable::setResults(const std::shared_ptr<const SimulationResult>& baseline,
-                               const std::shared_ptr<const SimulationResult>& current)
+void BaselineTable::setResults(const std::shared_ptr<const SimulationResult>& baseline, const SearchResult* baselineFit,
+                               const std::shared_ptr<const SimulationResult>& current, const SearchResult* currentFit)
 {
     m_baseline = baseline;
     m_current = current;
+    m_baselineFit = baselineFit ? std::optional<SearchResult>(*baselineFit) : std::nullopt;
+    m_currentFit = currentFit ? std::optional<SearchResult>(*currentFit) : std::nullopt;
     fill();
 }
 
@@ -112,7 +117,8 @@ void BaselineTable::fill()
     };
     std::vector<Row> rows;
     // The core's comparison (baseline.h), the same `headroom estimate --baseline` prints, in the window's words.
-    for (const BaselineRow& x : compareToBaseline(*m_baseline, *m_current)) {
+    for (const BaselineRow& x : compareToBaseline(*m_baseline, *m_current, m_baselineFit ? &*m_baselineFit : nullptr,
+                                                  m_currentFit ? &*m_currentFit : nullptr)) {
         Row row { quantityName(x), valueText(x, x.baseline, b), valueText(x, x.current, c), {}, x.better, {} };
         if (x.quantity == BaselineQuantity::Category)
             row.swatch = categoryColor(x.category);

@@ -1,14 +1,16 @@
 #pragma once
 
 // The differences between a pinned baseline and the current scenario: memory per category at the peak, the peak,
-// the largest micro-batch, step time, throughput and MFU, each with the change. Shown beside the charts while a
-// baseline is pinned (Edit > Compare with a Baseline).
+// what the step needs, the free memory, the largest micro-batch, step time, throughput and MFU, each with the change
+// (baseline.h). Shown beside the charts while a baseline is pinned (Edit > Compare with a Baseline). What fits is the
+// verdict's answer: each side's search (the allocator replayed under the capacity) once it is there.
 
 #include "simulate.h"
 
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 
 QT_BEGIN_NAMESPACE
 class QLabel;
@@ -22,8 +24,9 @@ class BaselineTable : public QWidget {
 
 public:
     explicit BaselineTable(QWidget* parent = nullptr);
-    void setResults(const std::shared_ptr<const SimulationResult>& baseline,
-                    const std::shared_ptr<const SimulationResult>& current);
+    // `baselineFit` and `currentFit`: each side's search, null while it is pending (the result's own verdict then).
+    void setResults(const std::shared_ptr<const SimulationResult>& baseline, const SearchResult* baselineFit,
+                    const std::shared_ptr<const SimulationResult>& current, const SearchResult* currentFit);
     QTableWidget* table() const { return m_table; }
     // The width its contents need (set by setResults()).
     int neededWidth() const { return m_neededWidth; }
@@ -40,6 +43,8 @@ private:
     QTableWidget* m_table = nullptr;
     std::shared_ptr<const SimulationResult> m_baseline;
     std::shared_ptr<const SimulationResult> m_current;
+    std::optional<SearchResult> m_baselineFit;
+    std::optional<SearchResult> m_currentFit;
     int m_neededWidth = 0;
 };
 

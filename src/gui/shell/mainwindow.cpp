@@ -225,6 +225,8 @@ void MainWindow::showBackgroundFit()
 void MainWindow::onBackgroundChanged()
 {
     showBackgroundFit();
+    if (m_baseline)
+        showBaselineComparison(m_controller->sharedResult()); // its "does it fit?" is the verdict's
     if (m_tour)
         m_tour->refreshText(); // it quotes the verdict's answer
     if (m_explainShown

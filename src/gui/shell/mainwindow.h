@@ -165,6 +165,7 @@ private:
     AppSettings* m_settings;
     ScenarioHistory* m_history = nullptr;
     std::shared_ptr<const SimulationResult> m_baseline;
+    SearchResult m_baselineFit; // the baseline's one answer to "does it fit?", searched when it was pinned
     BaselineTable* m_baselineTable = nullptr;
     QDockWidget* m_baselineDock = nullptr;
     int m_baselineWidthAsked = 0;               // the table width the dock was last widened for
@@ -199,6 +200,7 @@ private:
     void shrinkSideDocks();
     void fitBottomDock(QDockWidget* dock);
     void fitBottomDocks(); // each bottom panel open
+    void showBaselineComparison(const std::shared_ptr<const SimulationResult>& result);
     int dockTabBarHeight(QDockWidget* dock) const;
     // Presentation mode at a small screen: a bottom panel floats over the charts rather than squeezing them (and
     // itself) under the projector's verdict; it docks again when presentation mode ends or it is shown outside it.

@@ -289,6 +289,11 @@ void MainWindow::showPlan()
 void MainWindow::setBaselinePinned(bool on)
 {
     m_baseline = on ? m_controller->sharedResult() : nullptr;
+    // The verdict's answer for it: the worker's where it has answered for this result, else searched now (once).
+    if (m_baseline)
+        m_baselineFit = m_controller->backgroundPending()
+            ? searchFits(*m_baseline)
+            : static_cast<const SearchResult&>(m_controller->background());
     m_baselineWidthAsked = 0; // a dock shown again is widened again
     if (m_ui->baselineAction->isChecked() != on)
         m_ui->baselineAction->setChecked(on);
@@ -299,19 +304,25 @@ void MainWindow::setBaselinePinned(bool on)
                              5000);
 }
 
+// The baseline against the result on screen, with each side's one answer to "does it fit?" (the current one's once the
+// worker has it, as the verdict above shows it).
+void MainWindow::showBaselineComparison(const std::shared_ptr<const SimulationResult>& result)
+{
+    const bool pending = m_controller->backgroundPending();
+    m_baselineTable->setResults(m_baseline, &m_baselineFit, result, pending ? nullptr : &m_controller->background());
+    // Wide enough for the table where the window has room, asked once per new width (not on every tick):
+    // resizeDocks() never grows the window.
+    const int need = m_baselineTable->neededWidth();
+    if (m_baselineDock->isVisible() && need != m_baselineWidthAsked && m_baselineTable->width() < need) {
+        resizeDocks({ m_baselineDock }, { m_baselineDock->width() + need - m_baselineTable->width() }, Qt::Horizontal);
+        m_baselineWidthAsked = need;
+    }
+}
+
 void MainWindow::refreshTools(const std::shared_ptr<const SimulationResult>& result)
 {
-    if (m_baseline) {
-        m_baselineTable->setResults(m_baseline, result);
-        // Wide enough for the table where the window has room, asked once per new width (not on every tick):
-        // resizeDocks() never grows the window.
-        const int need = m_baselineTable->neededWidth();
-        if (m_baselineDock->isVisible() && need != m_baselineWidthAsked && m_baselineTable->width() < need) {
-            resizeDocks({ m_baselineDock }, { m_baselineDock->width() + need - m_baselineTable->width() },
-                        Qt::Horizontal);
-            m_baselineWidthAsked = need;
-        }
-    }
+    if (m_baseline)
+        showBaselineComparison(result);
     m_comparison->setScenario(result->scenario);
     m_inference->setScenario(result->scenario);
     m_scaling->setScenario(result->scenario);
