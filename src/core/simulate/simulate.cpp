@@ -44,9 +44,14 @@ namespace {
         const bool limitingFits = shown.pipelineStage == limiting.pipelineStage && v.fits;
         e.maxMicroBatch = replayMaxMicroBatch(model, gpu, limiting, e.overheadBytes, e.capacityBytes, e.maxMicroBatch,
                                               limitingFits ? shown.microBatch : 0);
-        if (sequence && e.maxSequence > 0)
+        if (sequence && e.maxSequence > 0) {
+            const std::int64_t byPeak = e.maxSequence;
             e.maxSequence = replayMaxSequence(model, gpu, limiting, e.overheadBytes, e.capacityBytes, e.maxSequence,
                                               limitingFits ? shown.sequenceLength : 0);
+            // Below the model's limit the peak reached, the replay is what limits it (502 was "the model's limit").
+            if (e.maxSequence < byPeak)
+                e.maxSequenceLimitedByModel = false;
+        }
         return a;
     }
 
@@ -392,10 +397,11 @@ SearchResult searchFits(const SimulationResult& r)
     limiting.pipelineStage = mostLoaded(r.ranks);
     Estimate judged = e; // the verdict, the largest micro-batch and the longest sequence by the one rule
     judged.maxSequence = maxSequence(*r.model, limiting, e.capacityBytes, e.overheadBytes,
-                                     &s.maxSequenceLimitedByModel);
+                                     &judged.maxSequenceLimitedByModel);
     s.allocator = judge(*r.model, *r.gpu, stage.config, limiting, true, judged);
     s.verdict = fitVerdict(e.peakBytes, e.capacityBytes, s.allocator);
     s.maxSequence = judged.maxSequence;
+    s.maxSequenceLimitedByModel = judged.maxSequenceLimitedByModel;
     s.maxMicroBatch = judged.maxMicroBatch;
     if (!s.verdict.fits)
         s.fixes = fixesFor(*r.model, *r.gpu, stage, judged);
