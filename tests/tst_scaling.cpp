@@ -20,6 +20,7 @@ private slots:
     void lossIsTheExposedCommunication();
     void nvlinkKeepsMoreThanPcie();
     void zeroThreeShrinksMemoryPerGpu();
+    void pointsThatDoNotFitAreOverTheCapacity();
     void viewDrawsTheCurves();
 };
 
@@ -68,6 +69,9 @@ void TestScaling::pointsAreSimulations()
         QVERIFY(sim.ok());
         QCOMPARE(at(pcie, n).throughputPerGpu, sim->estimate.throughputPerSecond / n);
         QCOMPARE(at(pcie, n).peakBytes, sim->estimate.peakBytes);
+        // "Does it fit?" is the window's verdict for that scenario: the allocator replayed under the capacity.
+        QCOMPARE(at(pcie, n).fits, sim->verdict.fits);
+        QCOMPARE(at(pcie, n).neededBytes, sim->verdict.neededBytes);
     }
 }
 
@@ -130,6 +134,26 @@ void TestScaling::zeroThreeShrinksMemoryPerGpu()
     QVERIFY(at(s, 64).peakBytes < at(s, 8).peakBytes);
     QVERIFY(!at(s, 1).fits);
     QVERIFY(at(s, 64).fits);
+}
+
+void TestScaling::pointsThatDoNotFitAreOverTheCapacity()
+{
+    // BERT-base at micro-batch 26 in FP16 on the A3000: its simulated peak is under the 12 GiB, the caching
+    // allocator's reserved bytes with the CUDA context are not. The curve showed "does not fit" dots under the
+    // capacity line; each point is now drawn at what the verdict holds against the capacity.
+    Scenario sc = scenario("rtx-a3000-12gb-laptop", "bert-base");
+    sc.config.precision = Precision::MixedFP16;
+    sc.config.microBatch = 26;
+    sc.config.sequenceLength = 512;
+    const auto r = scaling(headroom::test::catalog(), sc);
+    QVERIFY(r.ok());
+    const double capacity = headroom::test::catalog().gpu("rtx-a3000-12gb-laptop")->memoryBytes();
+    const ScalingPoint& one = at(r->series.front(), 1);
+    QVERIFY(!one.fits);
+    QVERIFY(one.peakBytes < capacity); // the case: the peak alone said it fits
+    for (const ScalingSeries& series : r->series)
+        for (const ScalingPoint& p : series.points)
+            QVERIFY2(p.fits == (p.neededBytes <= capacity), qPrintable(QString::number(p.gpus)));
 }
 
 void TestScaling::viewDrawsTheCurves()

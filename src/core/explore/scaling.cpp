@@ -48,7 +48,9 @@ Expected<Scaling> scaling(const Catalog& catalog, const Scenario& scenario, int 
                 return *e;
             ScalingPoint p;
             p.gpus = n;
-            p.fits = fitsOnDevice(r); // every rank's peak, then the caching allocator replayed (fitVerdict)
+            const FitVerdict verdict = verdictOnDevice(r); // every rank's peak, then the allocator replayed
+            p.fits = verdict.fits;
+            p.neededBytes = verdict.neededBytes;
             p.peakBytes = r.estimate.peakBytes;
             p.stepSeconds = r.estimate.stepSeconds;
             p.throughputPerGpu = r.estimate.throughputPerSecond / n;

@@ -23,6 +23,10 @@ struct ScalingPoint {
     int gpus = 0;
     bool fits = false;
     double peakBytes = 0.0; // the most loaded rank's
+    // What "does it fit?" holds against the capacity on that rank (verdictOnDevice): the caching allocator's reserved
+    // bytes with the CUDA context and NCCL's buffers where it was replayed, else the peak with the overhead. A point
+    // is drawn at it, so that one that does not fit is above the capacity.
+    double neededBytes = 0.0;
     double stepSeconds = 0.0;
     double throughputPerGpu = 0.0; // tokens (images) per second per GPU
     double exposedCommunicationSeconds = 0.0;

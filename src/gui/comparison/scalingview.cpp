@@ -134,11 +134,13 @@ void ScalingView::showCurves()
                 continue;
             for (const ScalingPoint& p : s.points) {
                 t << QPointF(p.gpus, p.throughputPerGpu);
-                m << QPointF(p.gpus, units::toGiB(p.peakBytes));
+                // What the verdict holds against the capacity: a point that does not fit is above the line (at the
+                // simulated peak, under it, the replay's OOM showed as a "does not fit" dot below the capacity).
+                m << QPointF(p.gpus, units::toGiB(p.neededBytes));
                 topThroughput = std::max(topThroughput, p.throughputPerGpu);
-                topMemory = std::max(topMemory, units::toGiB(p.peakBytes));
+                topMemory = std::max(topMemory, units::toGiB(p.neededBytes));
                 if (!p.fits)
-                    overflow << QPointF(p.gpus, units::toGiB(p.peakBytes));
+                    overflow << QPointF(p.gpus, units::toGiB(p.neededBytes));
             }
         }
         replaceIfChanged(m_lines[f].throughput, t);
