@@ -4729,6 +4729,10 @@
         <source>100 % = %1 without communication; the step takes %2</source>
         <translation>100% = %1，不含通信；整步 %2</translation>
     </message>
+    <message>
+        <source>peak %1; %2 with PyTorch&apos;s allocator</source>
+        <translation>峰值 %1；计入 PyTorch 分配器为 %2</translation>
+    </message>
 </context>
 <context>
     <name>headroom::gui::VerdictWidget</name>

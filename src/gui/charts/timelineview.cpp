@@ -254,7 +254,9 @@ void TimelineView::setResult(const std::shared_ptr<const SimulationResult>& resu
                      .arg(e.peakInRecompute ? tr("recomputation") : Labels::phase(e.peakPhase),
                           Labels::layer(e.peakLayer, layers), formatBytes(e.peakBytes));
     m_peakText = m_peakBase; // this result's verdict comes with its background search
-    m_peakShort = tr("peak %1").arg(formatBytes(e.peakBytes));
+    m_peakBytes = formatBytes(e.peakBytes);
+    m_peakShort = tr("peak %1").arg(m_peakBytes);
+    m_peakSizes = m_peakShort;
     setTextIfChanged(m_phaseLabels[0], Labels::phase(Phase::Forward));
     setTextIfChanged(m_phaseLabels[1], Labels::phase(Phase::Backward));
     setTextIfChanged(m_phaseLabels[2], Labels::phase(Phase::Optimizer));
@@ -309,9 +311,15 @@ void TimelineView::placeLabels()
     static const QRegularExpression digitSpace(QStringLiteral("(\\d) ")); // compiled once, not on every tick
     QString unbroken = m_peakText;
     unbroken.replace(digitSpace, QStringLiteral("\\1") + QChar(QChar::Nbsp));
+    QString sizes = m_peakSizes;
+    sizes.replace(digitSpace, QStringLiteral("\\1") + QChar(QChar::Nbsp));
     auto fitted = [&](double width) {
-        const QString wrapped = wrappedText(unbroken, m_peakLabel->font(), width);
-        return wrapped.count(QLatin1Char('\n')) <= 1 ? wrapped : m_peakShort;
+        for (const QString& text : { unbroken, sizes }) {
+            const QString wrapped = wrappedText(text, m_peakLabel->font(), width);
+            if (wrapped.count(QLatin1Char('\n')) <= 1)
+                return wrapped;
+        }
+        return m_peakShort;
     };
     // Over the marker the label stays inside the phase the peak is in, three pixels clear of the dotted lines that
     // bound it and of the plot's edges (the peak often sits just after a boundary, the head's backward, and the line
@@ -400,6 +408,8 @@ int TimelineView::pointCount() const { return m_points; }
 double TimelineView::topAt(int i) const { return m_areas->topAt(i) * kGiB; }
 QPointF TimelineView::peakMarker() const { return QPointF(m_peak->at(0).x(), m_peak->at(0).y() * kGiB); }
 QString TimelineView::peakText() const { return m_peakText; }
+
+QString TimelineView::peakLabelShown() const { return m_peakLabel->text(); }
 QString TimelineView::lengthShown() const { return m_lengthLabel->text(); }
 
 QList<QRectF> TimelineView::phaseLabelRects() const
@@ -427,9 +437,10 @@ QRectF TimelineView::peakMarkerRect() const
 
 void TimelineView::setFitVerdict(const FitVerdict& verdict)
 {
-    const QString text = verdict.decidedBy == FitRule::Allocator
-        ? tr("%1; %2 with PyTorch's allocator").arg(m_peakBase, formatBytes(verdict.neededBytes))
-        : m_peakBase;
+    const bool replayed = verdict.decidedBy == FitRule::Allocator;
+    const QString needed = formatBytes(verdict.neededBytes);
+    const QString text = replayed ? tr("%1; %2 with PyTorch's allocator").arg(m_peakBase, needed) : m_peakBase;
+    m_peakSizes = replayed ? tr("peak %1; %2 with PyTorch's allocator").arg(m_peakBytes, needed) : m_peakShort;
     if (text == m_peakText)
         return;
     m_peakText = text;

@@ -41,6 +41,7 @@ public:
     double topAt(int i) const;
     QPointF peakMarker() const; // (ms, bytes)
     QString peakText() const;
+    QString peakLabelShown() const;        // as the chart shows it: wrapped, or shortened to the plot's width
     QString lengthShown() const;           // how long 100 % is, as the chart shows it
     QString measuredText() const;          // empty when no measurement is shown
     QList<QRectF> phaseLabelRects() const; // forward, backward, optimizer: where their names stand, chart coordinates
@@ -77,6 +78,10 @@ private:
     QString m_peakText;                               // the label unwrapped
     QString m_peakBase;                               // the label without the verdict's figure
     QString m_peakShort; // where the plot is too narrow for it on two lines: the size alone
+    // Between the two: the size and, where the allocator replay decided the verdict, what it holds (at 1024x768 the
+    // size alone read "peak 11.31 GiB" under a headline of "needs 12.16 GiB").
+    QString m_peakSizes;
+    QString m_peakBytes; // the size, formatted
     std::array<QGraphicsSimpleTextItem*, 3> m_phaseLabels {};
     std::array<double, 4> m_phaseBounds {}; // ms: forward start, backward start, optimizer start, end
     int m_points = 0;
