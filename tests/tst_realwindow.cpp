@@ -222,6 +222,7 @@ private slots:
     void baselineTableFitsAt1280();
     void baselineAgreesWithTheVerdict();
     void timelinePeakSaysWhatTheVerdictCounts();
+    void presentationKeepsThePanelsOpen();
     void panelShowsWholeEntriesAt1920();
     void presentationNeedsNoScrolling_data();
     void presentationNeedsNoScrolling();
@@ -817,6 +818,7 @@ void TestRealWindow::planPanelHasRoomAt1024()
         settle();
         QVERIFY(!dock->isFloating());
         QVERIFY(dock->isVisible());
+        QVERIFY(serving->isVisible()); // displaced, not closed: open again among the docks
         for (const QDockWidget* d : w.window.findChildren<QDockWidget*>())
             QVERIFY2(!d->isFloating(), qPrintable(d->objectName()));
         QVERIFY2(rowsShown() >= 2, qPrintable(QStringLiteral("docked again: %1 rows shown").arg(rowsShown())));
@@ -987,6 +989,41 @@ void TestRealWindow::timelinePeakSaysWhatTheVerdictCounts()
     QString shown = w.window.timelineChart()->peakLabelShown();
     shown.replace(QChar(QChar::Nbsp), QLatin1Char(' ')).replace(QLatin1Char('\n'), QLatin1Char(' '));
     QVERIFY2(shown.contains(formatBytes(fit.verdict.neededBytes)), qPrintable(shown));
+}
+
+// Four bottom panels open, presentation mode on and off: in it one panel at a time floats over the charts, and a panel
+// another took the place from went back among the docks closed, and stayed closed after it (the GPU comparison was
+// gone). Each panel open before presentation mode is open after it.
+void TestRealWindow::presentationKeepsThePanelsOpen()
+{
+    Language lang;
+    QVERIFY(lang.apply(QStringLiteral("en")));
+    const QSize size(1920, 1080);
+    Window w;
+    QVERIFY(showAt(w, test::exampleScenario("09-llama-2-7b-qlora.headroom.json"), size, false));
+    const char* actions[] = { "gpuComparisonAction", "inferenceAction", "scalingAction", "planAction",
+                              "explainAction" };
+    const char* docks[] = { "comparisonDock", "inferenceDock", "scalingDock", "planDock" };
+    for (const char* a : actions) {
+        w.window.findChild<QAction*>(QLatin1String(a))->trigger();
+        settle();
+    }
+    // F11. The Plan panel floats over the charts; the tab under it shows, and once its text has wrapped to its width
+    // (minimumHeightChanged) it is fitted and takes the place, and so on (the Llama QLoRA example: it ended with the
+    // Scaling panel over the charts and the GPU comparison closed).
+    w.window.setPresentationMode(true, true);
+    settle();
+    int floating = 0;
+    for (const char* d : docks)
+        floating += w.window.findChild<QDockWidget*>(QLatin1String(d))->isFloating() ? 1 : 0;
+    QCOMPARE_LE(floating, 1); // one panel at a time over the charts, where one does
+    w.window.setPresentationMode(false, false);
+    w.window.resize(size);
+    settle();
+    for (const char* d : docks) {
+        const QDockWidget* dock = w.window.findChild<QDockWidget*>(QLatin1String(d));
+        QVERIFY2(dock->isVisible() && !dock->isFloating(), d);
+    }
 }
 
 QTEST_MAIN(TestRealWindow)

@@ -38,6 +38,8 @@
 #include <QTextBrowser>
 #include <QTimer>
 
+#include <utility>
+
 namespace headroom::gui {
 
 MainWindow::MainWindow(SimulationController* controller, AppSettings* settings, QWidget* parent)
@@ -309,8 +311,11 @@ void MainWindow::setPresentationMode(bool on, bool fullScreen)
     restyle();
     m_arrangement.clear(); // the readable size changed with the fonts
     arrangeCharts();
-    if (!on)
+    if (!on) {
         endOverlay();
+        for (QDockWidget* d : std::exchange(m_displacedDocks, {}))
+            d->show(); // docked again, among the others, as before presentation mode
+    }
     // A panel open at the change gets the room (or the overlay) the new fonts leave it.
     QTimer::singleShot(0, this, &MainWindow::fitBottomDocks);
     if (m_controller->result().model)

@@ -205,6 +205,9 @@ private:
     // Presentation mode at a small screen: a bottom panel floats over the charts rather than squeezing them (and
     // itself) under the projector's verdict; it docks again when presentation mode ends or it is shown outside it.
     QDockWidget* m_overlaidDock = nullptr;
+    // Panels another took the place over the charts from, in presentation mode: open again when it ends (entering it
+    // with four panels open left one of them open after it).
+    QList<QDockWidget*> m_displacedDocks;
     void placeOverlay();
     void endOverlay();
 };

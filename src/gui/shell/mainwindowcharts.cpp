@@ -203,7 +203,10 @@ void MainWindow::fitBottomDock(QDockWidget* dock)
         if (QDockWidget* before = m_overlaidDock; before && before != dock) {
             before->hide(); // one panel over the charts at a time: the new one takes the place
             endOverlay();
+            if (!m_displacedDocks.contains(before))
+                m_displacedDocks << before;
         }
+        m_displacedDocks.removeAll(dock); // shown again: closing it now is the user's choice
         m_overlaidDock = dock;
         dock->setFloating(true);
         placeOverlay();
