@@ -141,6 +141,8 @@ private slots:
     void oneAnswerAtTheBoundary_data();
     void oneAnswerAtTheBoundary();
     void qloraExampleNoLongerFitsAtSixteen();
+    void outOfMemoryNamesThePhaseItStopsIn_data();
+    void outOfMemoryNamesThePhaseItStopsIn();
     void answersAtLeastWhatFits();
     void comparisonAndScalingAnswerAsTheVerdict();
     void fitsNeverBesideAnOutOfMemory();
@@ -513,6 +515,38 @@ void TestAllocator::qloraExampleNoLongerFitsAtSixteen()
     QCOMPARE(e.fitDecidedBy, FitRule::Allocator);
     QCOMPARE_LT(e.maxMicroBatch, std::int64_t(16));
     QCOMPARE_LT(e.headroomBytes, 0.0);
+}
+
+void TestAllocator::outOfMemoryNamesThePhaseItStopsIn_data() { oneAnswerAtTheBoundary_data(); }
+
+// A step that does not fit stops at its failed cudaMalloc, in one phase (the memory chart draws what it needs there,
+// and the BERT example at micro-batch 26 drew it on the forward pass under "peak in the backward"). The phase is where
+// the replay under the capacity failed: never before the first phase whose segments, replayed without a capacity
+// (nothing released), outgrow it, and none where the step fits.
+void TestAllocator::outOfMemoryNamesThePhaseItStopsIn()
+{
+    QFETCH(QString, scenario);
+    const auto first = simulate(test::catalog(), boundaryScenario(scenario, 1), SimulateOptions {});
+    QVERIFY(first);
+    for (std::int64_t b : { first->estimate.maxMicroBatch, first->estimate.maxMicroBatch + 1 }) {
+        const auto r = simulate(test::catalog(), boundaryScenario(scenario, b), SimulateOptions {});
+        QVERIFY(r && r->allocator.computed);
+        const AllocatorEstimate& under = r->allocator;
+        if (!under.outOfMemory) {
+            QCOMPARE(under.failedPhase, -1);
+            continue;
+        }
+        QVERIFY(under.failedPhase >= 0 && under.failedPhase <= 2);
+        const AllocatorEstimate free = replayStep(*r->model, *r->gpu, r->estimate.config, r->estimate.overheadBytes,
+                                                  0.0);
+        QVERIFY(!free.outOfMemory && free.failedPhase == -1);
+        int outgrown = -1;
+        for (int p = 2; p >= 0; --p)
+            if (free.phaseDeviceBytes(Phase(p)) > under.capacityBytes)
+                outgrown = p;
+        QVERIFY(outgrown >= 0);
+        QCOMPARE_LE(outgrown, under.failedPhase);
+    }
 }
 
 // Where the step fits, the largest micro-batch and the longest sequence are at least its own. Fragmentation makes the

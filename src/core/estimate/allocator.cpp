@@ -653,7 +653,7 @@ namespace {
     // model frees (RealSteps); `first` (the first step only) adds FirstStep's at their phases.
     void replayIteration(CachingAllocator& a, const Schedule& s, const RealSteps& real, Copies& live,
                          const std::vector<double>& sizes, const std::vector<std::int64_t>& whole, double& requested,
-                         double& requestedPeak, std::array<PhaseMemory, 3>& phases, FirstStep* first)
+                         double& requestedPeak, std::array<PhaseMemory, 3>& phases, FirstStep* first, int& failedPhase)
     {
         // The memory at each phase's end, as the probe reads it (after_forward, after_backward, and after the
         // optimizer's step, before zero_grad): with several micro-batches, the last one's, and the highest of their
@@ -714,6 +714,8 @@ namespace {
                 live.push(b, whole[b] > 0 ? a.allocate(whole[b]) : -1);
             }
             requestedPeak = std::max(requestedPeak, requested);
+            if (failedPhase < 0 && a.outOfMemory())
+                failedPhase = phase;
             for (std::int32_t k = st.allocCount; k < st.allocCount + st.freeCount; ++k) {
                 const auto b = std::size_t(ev[k]);
                 if (std::int32_t(b) == s.optimizerTempBlock) {
@@ -913,7 +915,7 @@ AllocatorEstimate replayCachingAllocator(const Schedule& s, const ResidentTensor
     for (int iteration = 0; iteration < 3; ++iteration) {
         live.newIteration();
         replayIteration(a, s, real, live, sizes, whole, requested, requestedPeak, out.phases,
-                        iteration == 0 ? &first : nullptr);
+                        iteration == 0 ? &first : nullptr, out.failedPhase);
         // A step that leaves the allocator as the one before it did is followed by the same step again: the figures
         // are those already reached (the planner replays thousands of layouts, most of them steady after one step).
         labelCopies(live, a.blockCount(), owner);

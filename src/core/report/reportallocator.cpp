@@ -21,6 +21,8 @@ nlohmann::json allocatorJson(const AllocatorEstimate& a)
              { "device_bytes", integer(a.deviceBytes) },
              { "segments", a.segments },
              { "out_of_memory", a.outOfMemory },
+             { "out_of_memory_phase",
+               a.failedPhase >= 0 ? nlohmann::json(std::string(toString(Phase(a.failedPhase)))) : nlohmann::json() },
              { "fits", a.fits() },
              { "expandable_segments", a.expandableSegments } };
 }

@@ -169,11 +169,14 @@ void MemoryChartView::setFitVerdict(const FitVerdict& verdict, const AllocatorEs
         m_device[p] = replay.phaseDeviceBytes(kPhases[p]);
     if (replay.outOfMemory) {
         // The step stops at its failed cudaMalloc: the phases the replay ran on after it (the cached segments
-        // released) are not a step that runs. One outline, on the phase that holds the most, at what the step needs
-        // (the QLoRA example at micro-batch 13 drew its forward and optimizer outlines lower than at 12).
-        const auto most = std::max_element(m_device.begin(), m_device.end()) - m_device.begin();
+        // released) are not a step that runs. One outline, on the phase where it failed, at what the step needs (the
+        // QLoRA example at micro-batch 13 drew its forward and optimizer outlines lower than at 12; BERT at 26 drew
+        // it on the forward pass, the tallest bar, under "peak in the backward").
+        const auto failed = replay.failedPhase >= 0
+            ? replay.failedPhase
+            : int(std::max_element(m_device.begin(), m_device.end()) - m_device.begin());
         for (int p = 0; p < 3; ++p)
-            m_device[p] = p == most ? replay.deviceBytes : 0.0;
+            m_device[p] = p == failed ? replay.deviceBytes : 0.0;
     }
     const bool barsUnder = std::all_of(m_totals.begin(), m_totals.end(),
                                        [&](double t) { return t <= verdict.capacityBytes; });
