@@ -298,8 +298,17 @@ void MainWindow::setBaselinePinned(bool on)
     if (m_ui->baselineAction->isChecked() != on)
         m_ui->baselineAction->setChecked(on);
     m_baselineDock->setVisible(on);
-    if (m_controller->result().model)
+    if (m_controller->result().model) {
         onResultChanged();
+        // Once the dock is laid out: asked while it was being shown, it opened a column wide (the Llama QLoRA
+        // example at 1024x768) and widened only at the first change.
+        QTimer::singleShot(0, this, [this] {
+            if (m_baseline) {
+                m_baselineWidthAsked = 0;
+                showBaselineComparison(m_controller->sharedResult());
+            }
+        });
+    }
     statusBar()->showMessage(on ? tr("Pinned this scenario as the baseline: change anything to compare") : QString(),
                              5000);
 }
