@@ -320,10 +320,13 @@ void MainWindow::showBaselineComparison(const std::shared_ptr<const SimulationRe
     const bool pending = m_controller->backgroundPending();
     m_baselineTable->setResults(m_baseline, &m_baselineFit, result, pending ? nullptr : &m_controller->background());
     // Wide enough for the table where the window has room, asked once per new width (not on every tick):
-    // resizeDocks() never grows the window.
+    // resizeDocks() never grows the window, and the charts keep their readable width (at 1024x768 the table takes
+    // what they leave and scrolls sideways for the rest).
     const int need = m_baselineTable->neededWidth();
     if (m_baselineDock->isVisible() && need != m_baselineWidthAsked && m_baselineTable->width() < need) {
-        resizeDocks({ m_baselineDock }, { m_baselineDock->width() + need - m_baselineTable->width() }, Qt::Horizontal);
+        const int room = std::max(0, chartArea().width() - readableChartSize().width() - m_ui->chartGrid->spacing());
+        if (const int grow = std::min(need - m_baselineTable->width(), room); grow > 0)
+            resizeDocks({ m_baselineDock }, { m_baselineDock->width() + grow }, Qt::Horizontal);
         m_baselineWidthAsked = need;
     }
 }
