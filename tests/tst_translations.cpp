@@ -31,6 +31,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QGroupBox>
+#include <QHash>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -241,6 +242,7 @@ private slots:
     void messagesHaveNoRawMarkup();
     void standardButtonsFollowTheLanguage();
     void languageMenuFollowsTheLanguageInForce();
+    void menuAcceleratorsAreUnique();
 };
 
 void TestTranslations::everyEntryIsFinished()
@@ -621,6 +623,41 @@ void TestTranslations::languageMenuFollowsTheLanguageInForce()
     QCoreApplication::processEvents();
     QCOMPARE(window.menuBar()->actions().first()->text(), QStringLiteral("文件(&F)"));
     QVERIFY(language.apply(QStringLiteral("en")));
+}
+
+// Alt and a letter picks one entry of an open menu: two entries with the same letter make it cycle between them. The
+// File menu had three pairs (E: Open Example and Export Figure; R: Open Recent and Export Report; M: Compare with a
+// Measurement and New or Edit Model) and the View menu one (P: Presentation Mode and Plan a Multi-GPU Layout), in
+// both languages. Every menu's letters differ.
+void TestTranslations::menuAcceleratorsAreUnique()
+{
+    QTemporaryDir dir;
+    AppSettings settings(dir.filePath(QStringLiteral("settings.ini")), nullptr);
+    SimulationController controller(CatalogLoader::bundled());
+    Language language;
+    MainWindow window(&controller, &settings);
+    window.applyScenario(defaultScenario());
+    QStringList clashes;
+    for (const char* code : { "en", "zh_CN" }) {
+        QVERIFY(language.apply(QLatin1String(code)));
+        QCoreApplication::processEvents();
+        for (const QMenu* menu : window.findChildren<QMenu*>()) {
+            QHash<QChar, QString> seen;
+            for (const QAction* a : menu->actions()) {
+                static const QRegularExpression mnemonic(QStringLiteral("&([^&])"));
+                const QRegularExpressionMatch m = mnemonic.match(a->text());
+                if (a->isSeparator() || !m.hasMatch())
+                    continue;
+                const QChar key = m.captured(1).at(0).toUpper();
+                if (seen.contains(key))
+                    clashes << QStringLiteral("%1, %2: \"%3\" and \"%4\"")
+                                   .arg(QLatin1String(code), menu->objectName(), seen.value(key), a->text());
+                seen.insert(key, a->text());
+            }
+        }
+    }
+    QVERIFY(language.apply(QStringLiteral("en")));
+    QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join(QLatin1Char('\n'))));
 }
 
 QTEST_MAIN(TestTranslations)

@@ -1640,8 +1640,8 @@
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <source>Open &amp;Example</source>
-        <translation>打开示例(&amp;E)</translation>
+        <source>Open E&amp;xample</source>
+        <translation>打开示例(&amp;X)</translation>
     </message>
     <message>
         <source>&amp;Edit</source>
@@ -1688,8 +1688,8 @@
         <translation>Ctrl+E</translation>
     </message>
     <message>
-        <source>Export &amp;Report (PDF)…</source>
-        <translation>导出报告（PDF）(&amp;R)…</translation>
+        <source>Export Re&amp;port (PDF)…</source>
+        <translation>导出报告（PDF）(&amp;P)…</translation>
     </message>
     <message>
         <source>Export &amp;Breakdown (CSV)…</source>
@@ -1708,8 +1708,8 @@
         <translation>Ctrl+I</translation>
     </message>
     <message>
-        <source>New or Edit &amp;Model…</source>
-        <translation>新建或编辑模型(&amp;M)…</translation>
+        <source>New or Edit Mo&amp;del…</source>
+        <translation>新建或编辑模型(&amp;D)…</translation>
     </message>
     <message>
         <source>New or Edit &amp;GPU…</source>
@@ -1828,8 +1828,8 @@
         <translation>Ctrl+Shift+L</translation>
     </message>
     <message>
-        <source>&amp;Plan a Multi-GPU Layout…</source>
-        <translation>规划多 GPU 布局(&amp;P)…</translation>
+        <source>Plan a &amp;Multi-GPU Layout…</source>
+        <translation>规划多 GPU 布局(&amp;M)…</translation>
     </message>
     <message>
         <source>Every layout of tensor, pipeline, context, expert and data parallelism, ZeRO, checkpointing and micro-batch on N GPUs, fastest first, with why the others fail</source>
