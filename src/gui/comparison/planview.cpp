@@ -719,7 +719,7 @@ void PlanView::fillTypes()
             continue;
         }
         setRow(m_typesTable, i,
-               { name, formatSeconds(t.seconds), QLocale().toString(t.gpuHours, 'f', 0), priceText(t.gpuId),
+               { name, formatDuration(t.seconds), QLocale().toString(t.gpuHours, 'f', 0), priceText(t.gpuId),
                  costText(t), formatRate(best->throughputPerSecond, vision ? tr("images") : tr("tokens")),
                  formatGiB(best->peakBytes), leversText(best->levers), layoutText(best->config) });
     }
