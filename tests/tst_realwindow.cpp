@@ -938,11 +938,7 @@ void TestRealWindow::baselineAgreesWithTheVerdict()
     Language lang;
     QVERIFY(lang.apply(QStringLiteral("en")));
     Window w;
-    QVERIFY(w.window.applyScenario(test::exampleScenario("09-llama-2-7b-qlora.headroom.json")));
-    w.window.resize(1280, 800);
-    w.window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w.window));
-    settle();
+    QVERIFY(showAt(w, test::exampleScenario("09-llama-2-7b-qlora.headroom.json"), QSize(1280, 800), false));
     const SearchResult before = w.controller.background();
     w.window.setBaselinePinned(true);
     Scenario changed = w.controller.scenario();
@@ -976,10 +972,7 @@ void TestRealWindow::timelinePeakSaysWhatTheVerdictCounts()
     Language lang;
     QVERIFY(lang.apply(QStringLiteral("en")));
     Window w;
-    QVERIFY(w.window.applyScenario(test::exampleScenario("02-bert-base-mixed.headroom.json")));
-    w.window.resize(1024, 768);
-    w.window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w.window));
+    QVERIFY(showAt(w, test::exampleScenario("02-bert-base-mixed.headroom.json"), QSize(1024, 768), false));
     Scenario s = w.controller.scenario();
     s.config.microBatch = 26;
     QVERIFY(w.window.applyScenario(s, Control::MicroBatch));
