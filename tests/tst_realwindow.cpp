@@ -475,20 +475,25 @@ void TestRealWindow::textStaysApartInsideAndWhole_data()
     QTest::addColumn<bool>("presentation");
     QTest::addColumn<bool>("explain");
     QTest::addColumn<bool>("over");
+    QTest::addColumn<bool>("baseline");
     for (const QSize size : { QSize(1024, 768), QSize(1280, 720), QSize(1920, 1080) })
         for (const QString& language : { QStringLiteral("en"), QStringLiteral("zh_CN") }) {
             for (const bool presentation : { false, true })
                 QTest::addRow("%dx%d %s %s", size.width(), size.height(), qPrintable(language),
                               presentation ? "presentation" : "normal")
-                    << size << language << presentation << false << false;
+                    << size << language << presentation << false << false << false;
             // The Explain dock open beside the charts leaves each of them about 200 px at 1024 px.
             if (size.width() < 1920)
                 QTest::addRow("%dx%d %s explain", size.width(), size.height(), qPrintable(language))
-                    << size << language << false << true << false;
+                    << size << language << false << true << false << false;
             // Llama 2 7B on the A3000: the capacity line far under every bar, its label with nowhere free beside
             // it at either end.
             QTest::addRow("%dx%d %s llama over", size.width(), size.height(), qPrintable(language))
-                << size << language << false << false << true;
+                << size << language << false << false << true << false;
+            // A baseline pinned, then a change: its key ("faint: baseline (...)") at the top left of the phase
+            // chart, which the Baseline dock leaves one column about 300 px wide at 1024 px.
+            QTest::addRow("%dx%d %s baseline", size.width(), size.height(), qPrintable(language))
+                << size << language << false << false << false << true;
         }
 }
 
@@ -499,6 +504,7 @@ void TestRealWindow::textStaysApartInsideAndWhole()
     QFETCH(bool, presentation);
     QFETCH(bool, explain);
     QFETCH(bool, over);
+    QFETCH(bool, baseline);
     Language lang;
     QVERIFY(lang.apply(language));
     Window w;
@@ -516,6 +522,14 @@ void TestRealWindow::textStaysApartInsideAndWhole()
         action->trigger();
         settle();
         QCOMPARE(w.window.size(), size);
+    }
+    if (baseline) {
+        settle();
+        w.window.setBaselinePinned(true);
+        settle();
+        Scenario changed = w.controller.scenario();
+        changed.config.microBatch -= 4;
+        QVERIFY(w.window.applyScenario(changed, Control::MicroBatch));
     }
     settle();
     QStringList faults;
@@ -710,6 +724,7 @@ void TestRealWindow::chartsKeepTheirReadableSizeBesideDocks()
     QFETCH(QString, language);
     QFETCH(QStringList, actions);
     QFETCH(bool, over);
+    QFETCH(bool, baseline);
     Language lang;
     QVERIFY(lang.apply(language));
     Window w;

@@ -297,6 +297,10 @@ void MemoryChartView::placeVerdict()
     const QRectF band = capacityBand();
     QList<QRectF> obstacles = bars;
     obstacles << band << m_capacityLabel->mapRectToParent(m_capacityLabel->boundingRect());
+    // With a baseline its key at the top left ("faint: baseline (6.76 GiB)" under "fits: 4.17 GiB free" in a narrow
+    // chart beside the Baseline dock).
+    if (m_baselineLabel->isVisible())
+        obstacles << m_baselineLabel->mapRectToParent(m_baselineLabel->boundingRect());
     auto over = [&](int bar, qreal bottom) {
         const qreal x = std::clamp(bars[bar].center().x() - size.width() / 2.0, plot.left() + 2.0,
                                    std::max(plot.left() + 2.0, plot.right() - size.width() - 2.0));
@@ -431,9 +435,9 @@ void MemoryChartView::placeLabels()
     placeCache();
     QChart* c = chart();
     placeCapacityLabel();
-    placeVerdict();
     const QRectF plot = c->plotArea();
-    m_baselineLabel->setPos(plot.left() + 6.0, plot.top() + 4.0);
+    m_baselineLabel->setPos(plot.left() + 6.0, plot.top() + 4.0); // before the verdict, which keeps clear of it
+    placeVerdict();
 }
 
 double MemoryChartView::barValue(Phase phase, MemoryCategory category) const
