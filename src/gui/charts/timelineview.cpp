@@ -315,7 +315,7 @@ void TimelineView::placeLabels()
     sizes.replace(digitSpace, QStringLiteral("\\1") + QChar(QChar::Nbsp));
     auto fitted = [&](double width) {
         for (const QString& text : { unbroken, sizes }) {
-            const QString wrapped = wrappedText(text, m_peakLabel->font(), width);
+            QString wrapped = wrappedText(text, m_peakLabel->font(), width);
             if (wrapped.count(QLatin1Char('\n')) <= 1)
                 return wrapped;
         }
