@@ -140,6 +140,7 @@ void MemoryChartView::setResult(const std::shared_ptr<const SimulationResult>& r
     // does not fit, the top went 14, 16, 14, 16 GiB as each answer came.
     const double lastOutlines = *std::max_element(m_device.begin(), m_device.end());
     m_device = {}; // this result's replay comes with its verdict
+    m_baselineKeyWanted = compare;
     m_baselineLabel->setVisible(compare);
     m_baseTotals = {};
     if (compare) {
@@ -276,7 +277,7 @@ QList<QRectF> MemoryChartView::dataRects() const
 // Inside the plot, off the bars, the capacity line and its label: above the tallest bar where that is clear, else
 // above the capacity line over it, else above another bar, else at the top of the plot. In a smaller font, then on
 // two lines, where the plot is too narrow for it.
-void MemoryChartView::placeVerdict()
+bool MemoryChartView::placeVerdict()
 {
     QChart* c = chart();
     const QRectF plot = c->plotArea();
@@ -320,6 +321,12 @@ void MemoryChartView::placeVerdict()
         candidates << QRectF(QPointF(x, band.top() - 4.0 - size.height()), size);
     for (const qreal x : { middle, left, right })
         candidates << QRectF(QPointF(x, plot.top() + 2.0), size);
+    // Under the baseline's key, where a narrow chart has no room beside it.
+    if (m_baselineLabel->isVisible()) {
+        const qreal under = m_baselineLabel->mapRectToParent(m_baselineLabel->boundingRect()).bottom() + 4.0;
+        for (const qreal x : { left, middle, right })
+            candidates << QRectF(QPointF(x, under), size);
+    }
     // The first clear place; where none is, the one that covers least.
     auto covered = [&](const QRectF& r) {
         const bool inside = r.top() >= plot.top() + 2.0 && r.bottom() <= plot.bottom() && r.left() >= plot.left()
@@ -343,6 +350,7 @@ void MemoryChartView::placeVerdict()
         }
     }
     m_verdict->setPos(chosen.topLeft());
+    return least == 0.0;
 }
 
 // On the capacity line, off the bars: above or under it, at its right or its left end, then in a gap between bars,
@@ -437,7 +445,13 @@ void MemoryChartView::placeLabels()
     placeCapacityLabel();
     const QRectF plot = c->plotArea();
     m_baselineLabel->setPos(plot.left() + 6.0, plot.top() + 4.0); // before the verdict, which keeps clear of it
-    placeVerdict();
+    m_baselineLabel->setVisible(m_baselineKeyWanted);
+    // In a chart too short for both above the capacity line (beside the Baseline dock at 1024x768, a 96 px plot), the
+    // baseline's key gives way to the verdict: the dock beside it names the baseline.
+    if (!placeVerdict() && m_baselineKeyWanted) {
+        m_baselineLabel->setVisible(false);
+        placeVerdict();
+    }
 }
 
 double MemoryChartView::barValue(Phase phase, MemoryCategory category) const

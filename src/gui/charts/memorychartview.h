@@ -46,7 +46,7 @@ public:
 private:
     void placeLabels() override;
     void fitPhaseNames();
-    void placeVerdict();
+    bool placeVerdict(); // false where no place is clear of the other labels and the bars
     void retranslate() override;
     void applyOverflowStyle();
     void showFit(bool fits, double freeBytes, bool byCache = false);
@@ -56,6 +56,7 @@ private:
     StackedBarsItem* m_bars = nullptr;
     StackedBarsItem* m_ghost = nullptr; // the baseline's bars
     QGraphicsSimpleTextItem* m_baselineLabel = nullptr;
+    bool m_baselineKeyWanted = false; // a baseline is shown: its key, unless the verdict needs its place
     QLineSeries* m_capacity = nullptr;
     QCategoryAxis* m_axisX = nullptr;
     QValueAxis* m_axisY = nullptr;
