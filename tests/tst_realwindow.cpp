@@ -727,7 +727,6 @@ void TestRealWindow::chartsKeepTheirReadableSizeBesideDocks()
     QFETCH(QString, language);
     QFETCH(QStringList, actions);
     QFETCH(bool, over);
-    QFETCH(bool, baseline);
     Language lang;
     QVERIFY(lang.apply(language));
     Window w;
