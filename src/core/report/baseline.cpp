@@ -39,10 +39,6 @@ namespace {
         return r;
     }
 
-} // namespace
-
-namespace {
-
     // A side's answer to "does it fit?": its search's where given, else its result's (with the CLI's searches the
     // estimate's free bytes and largest micro-batch follow the verdict already; simulate.h).
     struct FitSide {

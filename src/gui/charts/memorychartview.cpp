@@ -173,11 +173,8 @@ void MemoryChartView::setFitVerdict(const FitVerdict& verdict, const AllocatorEs
         // released) are not a step that runs. One outline, on the phase where it failed, at what the step needs (the
         // QLoRA example at micro-batch 13 drew its forward and optimizer outlines lower than at 12; BERT at 26 drew
         // it on the forward pass, the tallest bar, under "peak in the backward").
-        const auto failed = replay.failedPhase >= 0
-            ? replay.failedPhase
-            : int(std::max_element(m_device.begin(), m_device.end()) - m_device.begin());
         for (int p = 0; p < 3; ++p)
-            m_device[p] = p == failed ? replay.deviceBytes : 0.0;
+            m_device[p] = p == replay.failedPhase ? replay.deviceBytes : 0.0;
     }
     const bool barsUnder = std::all_of(m_totals.begin(), m_totals.end(),
                                        [&](double t) { return t <= verdict.capacityBytes; });
@@ -300,8 +297,10 @@ bool MemoryChartView::placeVerdict()
     obstacles << band << m_capacityLabel->mapRectToParent(m_capacityLabel->boundingRect());
     // With a baseline its key at the top left ("faint: baseline (6.76 GiB)" under "fits: 4.17 GiB free" in a narrow
     // chart beside the Baseline dock).
-    if (m_baselineLabel->isVisible())
-        obstacles << m_baselineLabel->mapRectToParent(m_baselineLabel->boundingRect());
+    const QRectF key = m_baselineLabel->isVisible() ? m_baselineLabel->mapRectToParent(m_baselineLabel->boundingRect())
+                                                    : QRectF();
+    if (!key.isNull())
+        obstacles << key;
     auto over = [&](int bar, qreal bottom) {
         const qreal x = std::clamp(bars[bar].center().x() - size.width() / 2.0, plot.left() + 2.0,
                                    std::max(plot.left() + 2.0, plot.right() - size.width() - 2.0));
@@ -322,10 +321,9 @@ bool MemoryChartView::placeVerdict()
     for (const qreal x : { middle, left, right })
         candidates << QRectF(QPointF(x, plot.top() + 2.0), size);
     // Under the baseline's key, where a narrow chart has no room beside it.
-    if (m_baselineLabel->isVisible()) {
-        const qreal under = m_baselineLabel->mapRectToParent(m_baselineLabel->boundingRect()).bottom() + 4.0;
+    if (!key.isNull()) {
         for (const qreal x : { left, middle, right })
-            candidates << QRectF(QPointF(x, under), size);
+            candidates << QRectF(QPointF(x, key.bottom() + 4.0), size);
     }
     // The first clear place; where none is, the one that covers least.
     auto covered = [&](const QRectF& r) {

@@ -309,12 +309,10 @@ void TimelineView::placeLabels()
     // a dock otherwise stacks one word per line over the curve.
     // A figure stays on one line with its unit ("11.00 GiB" broke after "11.00").
     static const QRegularExpression digitSpace(QStringLiteral("(\\d) ")); // compiled once, not on every tick
-    QString unbroken = m_peakText;
-    unbroken.replace(digitSpace, QStringLiteral("\\1") + QChar(QChar::Nbsp));
-    QString sizes = m_peakSizes;
-    sizes.replace(digitSpace, QStringLiteral("\\1") + QChar(QChar::Nbsp));
+    auto unbroken = [](QString text) { return text.replace(digitSpace, QStringLiteral("\\1") + QChar(QChar::Nbsp)); };
+    const QString whole = unbroken(m_peakText), sizes = unbroken(m_peakSizes);
     auto fitted = [&](double width) {
-        for (const QString& text : { unbroken, sizes }) {
+        for (const QString& text : { whole, sizes }) {
             QString wrapped = wrappedText(text, m_peakLabel->font(), width);
             if (wrapped.count(QLatin1Char('\n')) <= 1)
                 return wrapped;

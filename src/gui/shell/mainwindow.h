@@ -201,6 +201,7 @@ private:
     void fitBottomDock(QDockWidget* dock);
     void fitBottomDocks(); // each bottom panel open
     void showBaselineComparison(const std::shared_ptr<const SimulationResult>& result);
+    void fitBaselineDock(); // as wide as its table where the charts leave room
     int dockTabBarHeight(QDockWidget* dock) const;
     // Presentation mode at a small screen: a bottom panel floats over the charts rather than squeezing them (and
     // itself) under the projector's verdict; it docks again when presentation mode ends or it is shown outside it.

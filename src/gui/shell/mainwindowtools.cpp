@@ -305,7 +305,7 @@ void MainWindow::setBaselinePinned(bool on)
         QTimer::singleShot(0, this, [this] {
             if (m_baseline) {
                 m_baselineWidthAsked = 0;
-                showBaselineComparison(m_controller->sharedResult());
+                fitBaselineDock();
             }
         });
     }
@@ -319,6 +319,11 @@ void MainWindow::showBaselineComparison(const std::shared_ptr<const SimulationRe
 {
     const bool pending = m_controller->backgroundPending();
     m_baselineTable->setResults(m_baseline, &m_baselineFit, result, pending ? nullptr : &m_controller->background());
+    fitBaselineDock();
+}
+
+void MainWindow::fitBaselineDock()
+{
     // Wide enough for the table where the window has room, asked once per new width (not on every tick):
     // resizeDocks() never grows the window, and the charts keep their readable width (at 1024x768 the table takes
     // what they leave and scrolls sideways for the rest).
