@@ -907,6 +907,21 @@ void TestMainWindow::timelinePhaseNamesClearOfTheFrame()
                  qPrintable(QStringLiteral("label bottom %1, marker top %2")
                                 .arg(timeline->peakLabelRect().bottom())
                                 .arg(timeline->peakMarkerRect().top())));
+        // Each name stands over its phase, or before it pointing at it: the optimizer step's name, ended before its
+        // boundary, stood over the backward pass and read as the backward's.
+        const QList<double> bounds = timeline->phaseBoundaries();
+        const QStringList texts = timeline->phaseLabelTexts();
+        const std::array<double, 4> edges { plot.left(), bounds[0], bounds[1], plot.right() };
+        for (int p = 0; p < 3; ++p) {
+            const bool over = names[p].right() > edges[p] && names[p].left() < edges[p + 1];
+            QVERIFY2(over || (names[p].right() <= edges[p] && texts[p].endsWith(QChar(0x2192))),
+                     qPrintable(QStringLiteral("'%1' from %2 to %3, its phase from %4 to %5")
+                                    .arg(texts[p])
+                                    .arg(names[p].left())
+                                    .arg(names[p].right())
+                                    .arg(edges[p])
+                                    .arg(edges[p + 1])));
+        }
         for (const QRectF& r : names)
             QVERIFY2(plot.adjusted(2, 0, -2, 0).contains(r),
                      qPrintable(QStringLiteral("%1 to %2 in a plot from %3 to %4")

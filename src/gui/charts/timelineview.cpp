@@ -257,9 +257,7 @@ void TimelineView::setResult(const std::shared_ptr<const SimulationResult>& resu
     m_peakBytes = formatBytes(e.peakBytes);
     m_peakShort = tr("peak %1").arg(m_peakBytes);
     m_peakSizes = m_peakShort;
-    setTextIfChanged(m_phaseLabels[0], Labels::phase(Phase::Forward));
-    setTextIfChanged(m_phaseLabels[1], Labels::phase(Phase::Backward));
-    setTextIfChanged(m_phaseLabels[2], Labels::phase(Phase::Optimizer));
+    m_phaseNames = { Labels::phase(Phase::Forward), Labels::phase(Phase::Backward), Labels::phase(Phase::Optimizer) };
     placeLabels();
 }
 
@@ -276,12 +274,20 @@ void TimelineView::placeLabels()
     for (int p = 0; p < 3; ++p) {
         const double start = c->mapToPosition(QPointF(m_phaseBounds[p], 0), m_phaseLines).x();
         const double end = c->mapToPosition(QPointF(m_phaseBounds[p + 1], 0), m_phaseLines).x();
-        const QRectF lr = m_phaseLabels[p]->boundingRect();
+        setTextIfChanged(m_phaseLabels[p], m_phaseNames[p]);
+        QRectF lr = m_phaseLabels[p]->boundingRect();
         double x = end - start > lr.width() + 4 ? (start + end - lr.width()) / 2.0 : start + 2.0;
         // A phase too short for its name at the plot's end (the optimizer step): the name ends just before the
-        // phase's boundary, which otherwise ran through it once the name was pushed back inside the plot.
-        if (x + lr.width() > plot.right() - 3.0 && start - 3.0 - lr.width() >= plot.left() + 3.0)
-            x = start - 3.0 - lr.width();
+        // phase's boundary, which otherwise ran through it once the name was pushed back inside the plot, and points
+        // at its phase (standing over the backward pass, it read as the backward's).
+        if (x + lr.width() > plot.right() - 3.0) {
+            setTextIfChanged(m_phaseLabels[p], m_phaseNames[p] + QChar(QChar::Nbsp) + QChar(0x2192));
+            lr = m_phaseLabels[p]->boundingRect();
+            if (start - 3.0 - lr.width() >= plot.left() + 3.0)
+                x = start - 3.0 - lr.width();
+            else
+                setTextIfChanged(m_phaseLabels[p], m_phaseNames[p]);
+        }
         // Clear of the plot's frame: a short last phase put "优化器步" against its right edge.
         constexpr double inset = 3.0;
         QRectF r(std::clamp(x, plot.left() + inset, std::max(plot.left() + inset, plot.right() - inset - lr.width())),
@@ -415,6 +421,14 @@ QList<QRectF> TimelineView::phaseLabelRects() const
     QList<QRectF> out;
     for (const auto* l : m_phaseLabels)
         out << l->mapRectToParent(l->boundingRect());
+    return out;
+}
+
+QStringList TimelineView::phaseLabelTexts() const
+{
+    QStringList out;
+    for (const auto* l : m_phaseLabels)
+        out << l->text();
     return out;
 }
 

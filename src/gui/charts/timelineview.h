@@ -45,6 +45,7 @@ public:
     QString lengthShown() const;           // how long 100 % is, as the chart shows it
     QString measuredText() const;          // empty when no measurement is shown
     QList<QRectF> phaseLabelRects() const; // forward, backward, optimizer: where their names stand, chart coordinates
+    QStringList phaseLabelTexts() const;   // as shown: a name standing before its phase ends in an arrow to it
     QList<double> phaseBoundaries() const; // x of the dotted lines between the phases, chart coordinates
     QRectF peakLabelRect() const;          // the peak's label, chart coordinates
     QRectF peakMarkerRect() const;         // the square the peak's marker is drawn in, chart coordinates
@@ -83,6 +84,7 @@ private:
     QString m_peakSizes;
     QString m_peakBytes; // the size, formatted
     std::array<QGraphicsSimpleTextItem*, 3> m_phaseLabels {};
+    std::array<QString, 3> m_phaseNames;    // in the language shown
     std::array<double, 4> m_phaseBounds {}; // ms: forward start, backward start, optimizer start, end
     int m_points = 0;
     double m_stepSeconds = 0.0;      // what the timeline spans (one micro-batch and the optimizer), for the axis title
