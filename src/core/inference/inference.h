@@ -55,6 +55,17 @@ struct InferenceConfig {
     std::optional<double> overheadBytes; // CUDA context and workspaces; default: the GPU file's
 };
 
+// The weights a training scenario's model is served in, where the user has not picked a format: a QLoRA base as it
+// was loaded, in NF4 (bitsandbytes' Linear4bit serves as it trains; the adapter is merged or kept beside it); BF16
+// where the model itself is BF16 (model.to(torch.bfloat16)); FP16 otherwise, the usual serving format
+// (from_pretrained(torch_dtype=torch.float16)).
+inline WeightFormat servingWeights(const TrainingConfig& c)
+{
+    if (c.finetune.method == FinetuneMethod::QLoRA)
+        return WeightFormat::Nf4;
+    return c.precision == Precision::PureBF16 ? WeightFormat::Bf16 : WeightFormat::Fp16;
+}
+
 // The key/value heads each tensor-parallel rank holds: vLLM splits them over the ranks and replicates them once the
 // ranks outnumber them, so each rank has max(kv / tp, 1).
 inline int kvHeadsPerRank(int kvHeads, int tensorParallel)

@@ -12,6 +12,7 @@
 #include <QLocale>
 #include <QPen>
 #include <QScatterSeries>
+#include <QSignalBlocker>
 #include <QTableWidget>
 #include <QValueAxis>
 
@@ -72,6 +73,7 @@ InferenceView::InferenceView(const Catalog& catalog, QWidget* parent)
             compute();
     };
     connect(m_ui->weightsCombo, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_ui->weightsCombo, &QComboBox::activated, this, [this] { m_weightsChosen = true; });
     connect(m_ui->kvCombo, &QComboBox::currentIndexChanged, this, changed);
     for (QSpinBox* s : { m_ui->batchSpin, m_ui->promptSpin, m_ui->generateSpin, m_ui->tpSpin })
         connect(s, &QSpinBox::valueChanged, this, changed);
@@ -94,6 +96,7 @@ InferenceConfig InferenceView::config() const
 
 void InferenceView::setConfig(const InferenceConfig& c)
 {
+    m_weightsChosen = true;
     m_ui->weightsCombo->setCurrentIndex(m_ui->weightsCombo->findData(int(c.weights)));
     m_ui->kvCombo->setCurrentIndex(m_ui->kvCombo->findData(int(c.kvCache)));
     m_ui->batchSpin->setValue(int(std::min<std::int64_t>(c.batch, m_ui->batchSpin->maximum())));
@@ -105,9 +108,16 @@ void InferenceView::setConfig(const InferenceConfig& c)
 
 void InferenceView::setScenario(const Scenario& scenario)
 {
+    // The weights as the scenario holds them (a QLoRA base in NF4), until the user picks a format.
+    const WeightFormat weights = servingWeights(scenario.config);
+    if (!m_weightsChosen && m_ui->weightsCombo->currentData().toInt() != int(weights)) {
+        const QSignalBlocker quiet(m_ui->weightsCombo); // computed once, below
+        m_ui->weightsCombo->setCurrentIndex(m_ui->weightsCombo->findData(int(weights)));
+        m_haveScenario = false;
+    }
     if (m_haveScenario && scenario.gpuId == m_scenario.gpuId && scenario.modelId == m_scenario.modelId
         && scenario.overrides == m_scenario.overrides)
-        return; // the training settings do not change what serving needs
+        return; // the other training settings do not change what serving needs
     m_scenario.gpuId = scenario.gpuId;
     m_scenario.modelId = scenario.modelId;
     m_scenario.overrides = scenario.overrides;

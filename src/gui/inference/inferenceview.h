@@ -83,6 +83,7 @@ private:
     const Catalog& m_catalog;
     InferenceScenario m_scenario;
     bool m_haveScenario = false;
+    bool m_weightsChosen = false; // the user picked the weights' format: a new scenario keeps it
     bool m_dirty = true;
     std::optional<InferenceEstimate> m_result;
     std::vector<ServingComparisonRow> m_rows; // the same serving on the explainer's GPUs and the scenario's
