@@ -28,6 +28,7 @@
 #include <QApplication>
 #include <QChartView>
 #include <QComboBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QFontMetricsF>
 #include <QGraphicsLayout>
@@ -40,6 +41,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSet>
 #include <QSlider>
 #include <QStyle>
 #include <QStyleOptionComboBox>
@@ -229,6 +231,8 @@ private slots:
     void presentationNeedsNoScrolling();
     void textStaysApartInsideAndWhole_data();
     void textStaysApartInsideAndWhole();
+    void examplesKeepTheirTextApart_data();
+    void examplesKeepTheirTextApart();
     void tourInPresentationStaysOnTheScreen_data();
     void tourInPresentationStaysOnTheScreen();
     void presentationFoldsTheSuggestions();
@@ -612,6 +616,51 @@ QStringList readabilityFaults(MainWindow& w, const QSize& size)
                           .arg(readable.height());
     }
     return faults;
+}
+
+void TestRealWindow::examplesKeepTheirTextApart_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<QString>("language");
+    const QStringList files = QDir(QStringLiteral(HEADROOM_SOURCE_DIR "/resources/scenarios"))
+                                  .entryList({ QStringLiteral("*.headroom.json") }, QDir::Files, QDir::Name);
+    for (const QString& file : files)
+        for (const QSize size : { QSize(1024, 768), QSize(1920, 1080) })
+            for (const QString& language : { QStringLiteral("en"), QStringLiteral("zh_CN") })
+                QTest::addRow("%s %dx%d %s", qPrintable(file.section(QLatin1Char('.'), 0, 0)), size.width(),
+                              size.height(), qPrintable(language))
+                    << file << size << language;
+}
+
+// Every example the File menu opens, each chart of it (every pair where the charts are in tabs), at the smallest and
+// a common size, in both languages: no text on text or on data, none cut or outside its chart.
+void TestRealWindow::examplesKeepTheirTextApart()
+{
+    QFETCH(QString, file);
+    QFETCH(QSize, size);
+    QFETCH(QString, language);
+    Language lang;
+    QVERIFY(lang.apply(language));
+    Window w;
+    QVERIFY(showAt(w, headroom::test::exampleScenario(qPrintable(file)), size, false));
+    QStringList faults;
+    QSet<QString> seen;
+    for (int pair = 0; pair < 4; ++pair) {
+        for (ChartPanel* chart : w.window.visibleCharts()) {
+            if (seen.contains(chart->title()))
+                continue;
+            seen << chart->title();
+            for (const QString& f : layoutFaults(chart))
+                faults << chart->title() + QStringLiteral(": ") + f;
+        }
+        w.window.showNextChartPair();
+        settle();
+    }
+    QVERIFY(lang.apply(QStringLiteral("en")));
+    for (const QString& f : faults)
+        qWarning().noquote() << f;
+    QVERIFY2(faults.isEmpty(), qPrintable(faults.join(QLatin1Char('\n'))));
 }
 
 // Llama 2 7B on the A3000 in presentation mode at 1024x768: the suggestions fold to one, so that the charts keep

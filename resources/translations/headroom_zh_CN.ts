@@ -4733,6 +4733,14 @@
         <source>peak %1; %2 with PyTorch&apos;s allocator</source>
         <translation>峰值 %1；计入 PyTorch 分配器为 %2</translation>
     </message>
+    <message>
+        <source>100 % = %1, 1 of %2 micro-batches; step %3</source>
+        <translation>100% = %1，%2 个微批次之一；整步 %3</translation>
+    </message>
+    <message>
+        <source>100 % = %1; step %2 with communication</source>
+        <translation>100% = %1；含通信整步 %2</translation>
+    </message>
 </context>
 <context>
     <name>headroom::gui::VerdictWidget</name>

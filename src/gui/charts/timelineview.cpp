@@ -118,7 +118,7 @@ void TimelineView::retranslate()
     setAxisTitle(m_axisY, tr("GiB"));
 }
 
-// What the timeline spans. Not its length (lengthText(), on the line under it): a new axis title re-lays out the
+// What the timeline spans. Not its length (lengthTexts(), on the line under it): a new axis title re-lays out the
 // chart, and a length in it made every slider tick do so (half of a tick's frame).
 QString TimelineView::timeAxisTitle() const { return wholeStep() ? tr("time within the step (%)") : tr("time (%)"); }
 
@@ -129,19 +129,25 @@ bool TimelineView::wholeStep() const
 
 // The length of 100 %. With accumulation, communication or a pipeline the step is longer than the timeline (one
 // micro-batch's forward and backward and the optimizer), and the line says so rather than calling the part the step.
-QString TimelineView::lengthText() const
+// Whole, and shorter for a narrow chart: cut to its width, the whole sentence lost the step's time ("100 % = 989.0 ms
+// without communication; …" at 1024x768).
+std::array<QString, 2> TimelineView::lengthTexts() const
 {
     if (!(m_stepSeconds > 0))
         return {};
-    if (wholeStep())
-        return tr("100 % = %1").arg(formatSeconds(m_stepSeconds));
+    const QString span = formatSeconds(m_stepSeconds), step = formatSeconds(m_wholeStepSeconds);
+    if (wholeStep()) {
+        const QString text = tr("100 % = %1").arg(span);
+        return { text, text };
+    }
     if (m_microBatches > 1)
-        return tr("100 % = %1: one of %2 micro-batches and the optimizer; the step takes %3")
-            .arg(formatSeconds(m_stepSeconds))
-            .arg(m_microBatches)
-            .arg(formatSeconds(m_wholeStepSeconds));
-    return tr("100 % = %1 without communication; the step takes %2")
-        .arg(formatSeconds(m_stepSeconds), formatSeconds(m_wholeStepSeconds));
+        return { tr("100 % = %1: one of %2 micro-batches and the optimizer; the step takes %3")
+                     .arg(span)
+                     .arg(m_microBatches)
+                     .arg(step),
+                 tr("100 % = %1, 1 of %2 micro-batches; step %3").arg(span).arg(m_microBatches).arg(step) };
+    return { tr("100 % = %1 without communication; the step takes %2").arg(span, step),
+             tr("100 % = %1; step %2 with communication").arg(span, step) };
 }
 
 void TimelineView::setChartStyle(const ChartStyle& style)
@@ -161,7 +167,7 @@ void TimelineView::setChartStyle(const ChartStyle& style)
     m_peakLabel->setBrush(style.foreground);
     m_lengthLabel->setFont(style.annotationFont);
     m_lengthLabel->setBrush(style.foreground);
-    // A line under the x axis's title for lengthText(), kept whether or not it shows.
+    // A line under the x axis's title for lengthTexts(), kept whether or not it shows.
     QMarginsF margins = m_baseMargins;
     margins.setBottom(margins.bottom() + QFontMetricsF(style.annotationFont).height());
     if (chart()->margins() != margins.toMargins())
@@ -230,7 +236,7 @@ void TimelineView::setResult(const std::shared_ptr<const SimulationResult>& resu
     m_wholeStepSeconds = e.stepSeconds;
     m_microBatches = e.config.gradientAccumulation;
     setAxisTitle(m_axisX, timeAxisTitle());
-    m_lengthFull = lengthText();
+    m_lengthTexts = lengthTexts();
     double top = std::max(e.capacityBytes, e.peakBytes) * 1.1 / kGiB;
     const QList<QPointF> base = m_baseline && m_baseline->model ? totalOutline(m_baseline->estimate, kMaxPoints)
                                                                 : QList<QPointF>();
@@ -381,7 +387,9 @@ void TimelineView::placeLengthLabel()
     const QRectF plot = chart()->plotArea();
     const QFontMetricsF fm(m_lengthLabel->font());
     const double room = chart()->size().width() - 8.0;
-    setTextIfChanged(m_lengthLabel, fm.elidedText(m_lengthFull, Qt::ElideRight, room));
+    const auto& [whole, brief] = m_lengthTexts;
+    setTextIfChanged(m_lengthLabel,
+                     fm.horizontalAdvance(whole) <= room ? whole : fm.elidedText(brief, Qt::ElideRight, room));
     const double width = m_lengthLabel->boundingRect().width();
     const double x = std::clamp(plot.center().x() - width / 2.0, 4.0, std::max(4.0, room + 4.0 - width));
     m_lengthLabel->setPos(x, title.isEmpty() ? chart()->size().height() - fm.height() - 2.0 : title.bottom());

@@ -6,6 +6,7 @@
 
 #include "chartpanel.h"
 
+#include <array>
 #include <memory>
 
 QT_BEGIN_NAMESPACE
@@ -58,7 +59,7 @@ private:
     void placeLabels() override;
     QString timeAxisTitle() const;
     bool wholeStep() const; // the timeline is the whole step: no accumulation, exposed communication or bubble
-    QString lengthText() const;
+    std::array<QString, 2> lengthTexts() const;
     void placeLengthLabel();
 
     StackedAreasItem* m_areas = nullptr;
@@ -74,7 +75,7 @@ private:
     QValueAxis* m_axisY = nullptr;
     QGraphicsSimpleTextItem* m_peakLabel = nullptr;
     QGraphicsSimpleTextItem* m_lengthLabel = nullptr; // how long 100 % is, under the x axis's title
-    QString m_lengthFull;                             // its text before it is cut to the chart's width
+    std::array<QString, 2> m_lengthTexts;             // its text, whole and brief, before it is cut to the chart
     QMargins m_baseMargins;                           // the chart's margins without the line for it
     QString m_peakText;                               // the label unwrapped
     QString m_peakBase;                               // the label without the verdict's figure
