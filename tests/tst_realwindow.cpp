@@ -623,14 +623,16 @@ void TestRealWindow::examplesKeepTheirTextApart_data()
     QTest::addColumn<QString>("file");
     QTest::addColumn<QSize>("size");
     QTest::addColumn<QString>("language");
+    QTest::addColumn<bool>("presentation");
     const QStringList files = QDir(QStringLiteral(HEADROOM_SOURCE_DIR "/resources/scenarios"))
                                   .entryList({ QStringLiteral("*.headroom.json") }, QDir::Files, QDir::Name);
     for (const QString& file : files)
         for (const QSize size : { QSize(1024, 768), QSize(1920, 1080) })
             for (const QString& language : { QStringLiteral("en"), QStringLiteral("zh_CN") })
-                QTest::addRow("%s %dx%d %s", qPrintable(file.section(QLatin1Char('.'), 0, 0)), size.width(),
-                              size.height(), qPrintable(language))
-                    << file << size << language;
+                for (const bool presentation : { false, true })
+                    QTest::addRow("%s %dx%d %s%s", qPrintable(file.section(QLatin1Char('.'), 0, 0)), size.width(),
+                                  size.height(), qPrintable(language), presentation ? " presentation" : "")
+                        << file << size << language << presentation;
 }
 
 // Every example the File menu opens, each chart of it (every pair where the charts are in tabs), at the smallest and
@@ -640,10 +642,11 @@ void TestRealWindow::examplesKeepTheirTextApart()
     QFETCH(QString, file);
     QFETCH(QSize, size);
     QFETCH(QString, language);
+    QFETCH(bool, presentation);
     Language lang;
     QVERIFY(lang.apply(language));
     Window w;
-    QVERIFY(showAt(w, headroom::test::exampleScenario(qPrintable(file)), size, false));
+    QVERIFY(showAt(w, headroom::test::exampleScenario(qPrintable(file)), size, presentation));
     QStringList faults;
     QSet<QString> seen;
     for (int pair = 0; pair < 4; ++pair) {
