@@ -98,7 +98,17 @@ void VerdictWidget::setCompact(bool on)
 
 bool VerdictWidget::brief() const { return m_presentation && m_compact && !m_detailsExpanded; }
 
-int VerdictWidget::detailLineSpacing() const { return QFontMetrics(m_details->font()).lineSpacing(); }
+// A line of the details as the language sets it: Chinese text is drawn in the CJK fallback font, whose lines are
+// taller than the widget font's metrics say (19 against 14 px), and the window's fold, counted in these lines, came too
+// late (the four charts fell into tabs when the suggestions appeared).
+int VerdictWidget::detailLineSpacing() const
+{
+    QTextDocument doc;
+    doc.setDefaultFont(m_details->font());
+    doc.setDocumentMargin(0);
+    doc.setPlainText(tr("What would help:") + QStringLiteral(" Ag"));
+    return std::max(QFontMetrics(m_details->font()).lineSpacing(), int(std::ceil(doc.size().height())));
+}
 
 int VerdictWidget::textWidth() const { return width() - kMargins.left() - kMargins.right(); }
 
@@ -124,19 +134,20 @@ void VerdictWidget::fitHeights()
     // The height is laid out here, not asked of QLabel::heightForWidth(): in a window that had been narrow, that
     // kept answering with the height for the narrow width (the verdict then stayed twice as tall as it needed).
     int y = kMargins.top();
-    auto place = [width, &y](QLabel* l, int minimum) {
-        int need = 0;
-        if (!l->text().isEmpty()) {
-            QTextDocument doc;
-            doc.setDefaultFont(l->font());
-            doc.setDocumentMargin(0);
-            doc.setHtml(l->text());
-            // One character's slack: QLabel can break a line a glyph earlier than this document does (Chinese
-            // text breaks between any two characters), and a line short here would overlap the label below.
-            doc.setTextWidth(width - QFontMetrics(l->font()).horizontalAdvance(QChar(0x4E2D)));
-            need = int(std::ceil(doc.size().height())) + 2;
-        }
-        const int h = std::max(minimum, need);
+    auto textHeight = [width](const QLabel* l, const QString& html) {
+        if (html.isEmpty())
+            return 0;
+        QTextDocument doc;
+        doc.setDefaultFont(l->font());
+        doc.setDocumentMargin(0);
+        doc.setHtml(html);
+        // One character's slack: QLabel can break a line a glyph earlier than this document does (Chinese
+        // text breaks between any two characters), and a line short here would overlap the label below.
+        doc.setTextWidth(width - QFontMetrics(l->font()).horizontalAdvance(QChar(0x4E2D)));
+        return int(std::ceil(doc.size().height())) + 2;
+    };
+    auto place = [width, &y, &textHeight](QLabel* l, int minimum) {
+        const int h = std::max(minimum, textHeight(l, l->text()));
         const QRect r(kMargins.left(), y, width, h);
         if (l->geometry() != r)
             l->setGeometry(r);
@@ -144,8 +155,14 @@ void VerdictWidget::fitHeights()
     };
     place(m_headline, QFontMetrics(m_headline->font()).lineSpacing() + 2);
     place(m_details, (brief() ? 2 : 3) * line + 2);
+    const int beforeFixes = y;
     place(m_fixes, 0);
     const int height = y - kSpacing + kMargins.bottom();
+    // Without the suggestions: the warnings' line alone, if any (the window keeps its charts whether they show).
+    const int warnings = textHeight(m_fixes, warningsHtml());
+    m_withoutSuggestions = m_fixesHtml.isEmpty()
+        ? height
+        : beforeFixes + (warnings > 0 ? warnings + kSpacing : 0) - kSpacing + kMargins.bottom();
     // The only change that re-lays out the window. It grows at once; it shrinks only once the text has stayed
     // shorter for a moment after the last change, so that a drag across the fit boundary (suggestions shown, then none,
     // then shown) does not move the charts up and down on every tick.

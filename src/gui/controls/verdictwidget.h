@@ -28,8 +28,11 @@ public:
     // under the verdict keep their height. The link expands them (and folds them again).
     void setCompact(bool on);
     bool compact() const { return m_compact; }
-    // A line of the details and suggestions, in the font they have now (half as tall again in presentation mode).
+    // A line of the details and suggestions, in the font they have now and the language's script (half as tall again
+    // in presentation mode).
     int detailLineSpacing() const;
+    // The height the verdict needs without its suggestions, as laid out at its width now.
+    int heightWithoutSuggestions() const { return m_withoutSuggestions; }
     // A measurement to state beside the prediction while the scenario is the one it ran; null for none.
     void setMeasured(std::shared_ptr<const Measured> measured);
 
@@ -73,6 +76,7 @@ private:
     class QTimer* m_shrink = nullptr; // lowers the height once the text has stayed shorter
     bool m_shrinkNow = false;
     QString m_fitted;               // what fitHeights() last laid out: width, fonts and texts
+    int m_withoutSuggestions = 0;   // heightWithoutSuggestions()
     bool m_detailsExpanded = false; // in presentation mode short of room: every detail rather than two lines
     bool brief() const;
 };

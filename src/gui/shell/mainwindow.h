@@ -187,6 +187,8 @@ private:
     int m_chartFocus = 0;                 // the chart the tabs or the tour chose
     int m_chartCapacity = 4;              // how many charts the last arrangement had room for
     QString m_arrangement;                // what arrangeCharts() last laid out, to skip a layout that is the same
+    QSize m_foldedAt;                     // the results' size foldSuggestions() last saw
+    bool m_foldForCharts = false;         // the suggestions fold at this size: unfolded they took a row of charts
     QSize chartArea() const;
     ExplainRequest m_lastExplain;
     bool m_explainShown = false;
@@ -196,6 +198,8 @@ private:
     qreal presentationScale() const;
     void setupChartArea(); // mainwindowcharts.cpp: the tabs, and the resizes that re-arrange the charts
     void arrangeCharts();
+    void foldSuggestions(bool laidOut, int chartHeight); // where they would take a row of charts away
+    int verdictHeight() const;
     void placeChartWidgets(const QList<QWidget*>& shown, int columns);
     void shrinkSideDocks();
     void fitBottomDock(QDockWidget* dock);

@@ -67,14 +67,43 @@ QSize MainWindow::readableChartSize() const
 
 // The room under the verdict, the legend and the tabs (counted whether they show or not, so that showing them
 // cannot change the arrangement that showed them).
+// The verdict's height as it has set it (VerdictWidget::fitHeights()), which its geometry takes once the layout runs.
+int MainWindow::verdictHeight() const
+{
+    const QWidget* v = m_ui->verdict;
+    return v->minimumHeight() == v->maximumHeight() ? v->maximumHeight() : v->height();
+}
+
 QSize MainWindow::chartArea() const
 {
     const int spacing = m_ui->resultsLayout->spacing();
-    int height = m_ui->results->height() - m_ui->verdict->height() - m_legend->height()
-        - m_chartTabs->sizeHint().height() - 3 * spacing;
+    int height = m_ui->results->height() - verdictHeight() - m_legend->height() - m_chartTabs->sizeHint().height()
+        - 3 * spacing;
     if (m_ui->pipelineSchedule->isVisibleTo(m_ui->results))
         height -= m_ui->pipelineSchedule->height() + spacing;
     return QSize(m_ui->results->width(), height);
+}
+
+// Short of room, the verdict folds its suggestions to one: where the results area could not hold the verdict with
+// four of them and two readable charts (a 1024x768 window with a dock open). Decided by the area's height alone,
+// never by the verdict's, so that folding cannot unfold it again. Nor may suggestions that appear (a drag across the
+// fit boundary) take a row of charts away: where they would, they fold until the window's size changes (in Chinese at
+// 1024x768 the four charts fell into tabs at micro-batch 26 and came back at 25).
+void MainWindow::foldSuggestions(bool laidOut, int chartHeight)
+{
+    const QSize need = readableChartSize();
+    const int gap = m_ui->chartGrid->spacing();
+    if (m_ui->results->size() != m_foldedAt) {
+        m_foldedAt = m_ui->results->size();
+        m_foldForCharts = false;
+    }
+    auto rows = [&](int height) { return height >= 2 * need.height() + gap ? 2 : height >= need.height() ? 1 : 0; };
+    const int without = chartHeight + verdictHeight() - m_ui->verdict->heightWithoutSuggestions();
+    if (laidOut && rows(chartHeight) < rows(without))
+        m_foldForCharts = true;
+    // The details' own lines: in presentation mode their font is half as big again (the widget's is not).
+    const int line = m_ui->verdict->detailLineSpacing();
+    m_ui->verdict->setCompact(laidOut && (m_foldForCharts || m_ui->results->height() < 2 * need.height() + 18 * line));
 }
 
 QList<ChartPanel*> MainWindow::visibleCharts() const
@@ -93,19 +122,15 @@ void MainWindow::arrangeCharts()
         return;
     const QList<ChartPanel*> all = charts();
     const QSize need = readableChartSize();
-    const QSize area = chartArea();
+    QSize area = chartArea();
     const int gap = m_ui->chartGrid->spacing();
     // Not laid out yet (a window never shown): all four, as a fresh window shows them.
     const bool laidOut = m_ui->results->isVisible() && area.width() > 0 && area.height() > 0;
+    foldSuggestions(laidOut, area.height());
+    area = chartArea(); // the verdict as it is now, folded or not
     const bool twoColumns = !laidOut || area.width() >= 2 * need.width() + gap;
     const bool twoRows = !laidOut || area.height() >= 2 * need.height() + gap;
     const bool touring = m_tour && m_tour->running() && m_tourCard;
-    // Short of room, the verdict folds its suggestions to one: where the results area could not hold the verdict with
-    // four of them and two readable charts (a 1024x768 window with a dock open). Decided by the area's height alone,
-    // never by the verdict's, so that folding cannot unfold it again.
-    // The details' own lines: in presentation mode their font is half as big again (the widget's is not).
-    const int line = m_ui->verdict->detailLineSpacing();
-    m_ui->verdict->setCompact(laidOut && m_ui->results->height() < 2 * need.height() + 18 * line);
     if (laidOut && (area.width() < need.width() || area.height() < need.height())) {
         // After this resize is over: resizing docks inside it would re-enter the window's layout.
         QTimer::singleShot(0, this, &MainWindow::shrinkSideDocks);
