@@ -4678,10 +4678,6 @@
 <context>
     <name>headroom::gui::TimelineView</name>
     <message>
-        <source>%1; %2 with PyTorch&apos;s allocator</source>
-        <translation>%1；计入 PyTorch 分配器为 %2</translation>
-    </message>
-    <message>
         <source>Timeline</source>
         <translation>显存时间线</translation>
     </message>
@@ -4730,16 +4726,28 @@
         <translation>100% = %1，不含通信；整步 %2</translation>
     </message>
     <message>
-        <source>peak %1; %2 with PyTorch&apos;s allocator</source>
-        <translation>峰值 %1；计入 PyTorch 分配器为 %2</translation>
-    </message>
-    <message>
         <source>100 % = %1, 1 of %2 micro-batches; step %3</source>
         <translation>100% = %1，%2 个微批次之一；整步 %3</translation>
     </message>
     <message>
         <source>100 % = %1; step %2 with communication</source>
         <translation>100% = %1；含通信整步 %2</translation>
+    </message>
+    <message>
+        <source>%1 used</source>
+        <translation>已用 %1</translation>
+    </message>
+    <message>
+        <source>needs %1</source>
+        <translation>需要 %1</translation>
+    </message>
+    <message>
+        <source>%1; %2</source>
+        <translation>%1；%2</translation>
+    </message>
+    <message>
+        <source>peak %1; %2</source>
+        <translation>峰值 %1；%2</translation>
     </message>
 </context>
 <context>

@@ -263,6 +263,7 @@ void TimelineView::setResult(const std::shared_ptr<const SimulationResult>& resu
     m_peakBytes = formatBytes(e.peakBytes);
     m_peakShort = tr("peak %1").arg(m_peakBytes);
     m_peakSizes = m_peakShort;
+    m_peakCounted = m_peakShort;
     m_phaseNames = { Labels::phase(Phase::Forward), Labels::phase(Phase::Backward), Labels::phase(Phase::Optimizer) };
     placeLabels();
 }
@@ -329,7 +330,7 @@ void TimelineView::placeLabels()
             if (wrapped.count(QLatin1Char('\n')) <= 1)
                 return wrapped;
         }
-        return m_peakShort;
+        return unbroken(m_peakCounted); // the verdict's figure, which the headline states
     };
     // Over the marker the label stays inside the phase the peak is in, three pixels clear of the dotted lines that
     // bound it and of the plot's edges (the peak often sits just after a boundary, the head's backward, and the line
@@ -455,12 +456,17 @@ QRectF TimelineView::peakMarkerRect() const
     return { at.x() - half, at.y() - half, 2.0 * half, 2.0 * half };
 }
 
+// What the verdict counts, in the headline's words ("7.86 GiB used", "needs 12.16 GiB"): the allocator's reserve and
+// the CUDA context on top of the tensors ("with PyTorch's allocator" read as the max_memory_reserved on the verdict's
+// line, which is less by the context).
 void TimelineView::setFitVerdict(const FitVerdict& verdict)
 {
     const bool replayed = verdict.decidedBy == FitRule::Allocator;
     const QString needed = formatBytes(verdict.neededBytes);
-    const QString text = replayed ? tr("%1; %2 with PyTorch's allocator").arg(m_peakBase, needed) : m_peakBase;
-    m_peakSizes = replayed ? tr("peak %1; %2 with PyTorch's allocator").arg(m_peakBytes, needed) : m_peakShort;
+    const QString counted = verdict.fits ? tr("%1 used").arg(needed) : tr("needs %1").arg(needed);
+    const QString text = replayed ? tr("%1; %2").arg(m_peakBase, counted) : m_peakBase;
+    m_peakSizes = replayed ? tr("peak %1; %2").arg(m_peakBytes, counted) : m_peakShort;
+    m_peakCounted = replayed ? counted : m_peakShort;
     if (text == m_peakText)
         return;
     m_peakText = text;

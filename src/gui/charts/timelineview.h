@@ -79,11 +79,12 @@ private:
     QMargins m_baseMargins;                           // the chart's margins without the line for it
     QString m_peakText;                               // the label unwrapped
     QString m_peakBase;                               // the label without the verdict's figure
-    QString m_peakShort; // where the plot is too narrow for it on two lines: the size alone
+    QString m_peakShort;                              // the size alone, where no allocator replay decided the verdict
     // Between the two: the size and, where the allocator replay decided the verdict, what it holds (at 1024x768 the
     // size alone read "peak 11.31 GiB" under a headline of "needs 12.16 GiB").
     QString m_peakSizes;
-    QString m_peakBytes; // the size, formatted
+    QString m_peakCounted; // the shortest: what the verdict counts alone ("needs 12.16 GiB"), else the size
+    QString m_peakBytes;   // the size, formatted
     std::array<QGraphicsSimpleTextItem*, 3> m_phaseLabels {};
     std::array<QString, 3> m_phaseNames;    // in the language shown
     std::array<double, 4> m_phaseBounds {}; // ms: forward start, backward start, optimizer start, end
