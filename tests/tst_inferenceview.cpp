@@ -27,6 +27,7 @@ private slots:
     void cleanup();
     void servesTheScenarioModel();
     void servesAQloraBaseInNf4();
+    void servesWithinTheLearnedPositions();
     void controlsChangeTheAnswer();
     void encodersAreExplained();
     void comparesTheExplainerGpus();
@@ -121,6 +122,24 @@ void TestInferenceView::servesAQloraBaseInNf4()
     QVERIFY(m_window->applyScenario(headroom::test::exampleScenario("09-llama-2-7b-qlora.headroom.json")));
     QCOMPARE(weights->currentData().toInt(), picked);
     QVERIFY(v->result()->config.weights == WeightFormat(picked));
+}
+
+// GPT-2 learned 1024 positions (its wpe table, n_positions in its config): the panel opened on GPT-2 XL with its
+// 2048 + 256 tokens and showed the error alone. It now serves 768 + 256 there, and a model without learned positions
+// (Llama's rotary) keeps what was asked.
+void TestInferenceView::servesWithinTheLearnedPositions()
+{
+    open("gpt2-xl");
+    InferenceView* v = m_window->inference();
+    QVERIFY2(v->result(), qPrintable(v->resultText()));
+    QCOMPARE(v->result()->config.prompt + v->result()->config.generate, std::int64_t(1024));
+    QCOMPARE(v->result()->config.generate, std::int64_t(256));
+    auto* prompt = control<QSpinBox>("promptSpin");
+    prompt->setValue(2048);
+    QVERIFY(v->resultText().contains(QStringLiteral("exceed the 1,024 positions"))); // asked for: said so
+    prompt->setValue(1024);
+    open("llama-2-7b");
+    QCOMPARE(v->result()->config.prompt, std::int64_t(1024));
 }
 
 // The compare view of this mode: FP16 Llama-2-7B (13.5 GB of weights) does not fit the A3000's 12 GB but fits the

@@ -485,7 +485,7 @@ Expected<InferenceEstimate> estimateInference(const ModelSpec& model, const Infe
                        "the " + std::to_string(t.heads) + " attention heads of \"" + model.id
                            + "\" do not split evenly over " + std::to_string(config.tensorParallel) + " ranks" };
     const double context = double(config.prompt) + double(config.generate);
-    if (t.position == PositionKind::Learned && context > double(t.maxPositions))
+    if (const auto limit = servingContextLimit(model); limit && context > double(*limit))
         return Error { "command line", "prompt",
                        "prompt + generated tokens (" + std::to_string(std::int64_t(context)) + ") exceed the "
                            + std::to_string(t.maxPositions) + " learned positions of \"" + model.id + "\"" };

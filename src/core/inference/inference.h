@@ -66,6 +66,23 @@ inline WeightFormat servingWeights(const TrainingConfig& c)
     return c.precision == Precision::PureBF16 ? WeightFormat::Bf16 : WeightFormat::Fp16;
 }
 
+// What serving covers: decoder-only language models with a causal-LM head.
+inline bool servable(const ModelSpec& model)
+{
+    const TransformerSpec& t = model.transformer;
+    return model.family == ModelFamily::Transformer && t.input == InputKind::Tokens && t.causal
+        && t.head == HeadKind::CausalLM;
+}
+
+// The longest context (prompt + generated tokens) a servable model takes: the positions it learned, where its
+// positions are learned (GPT-2's 1024); none where they are computed (rotary, ALiBi).
+inline std::optional<std::int64_t> servingContextLimit(const ModelSpec& model)
+{
+    if (!servable(model) || model.transformer.position != PositionKind::Learned)
+        return std::nullopt;
+    return model.transformer.maxPositions;
+}
+
 // The key/value heads each tensor-parallel rank holds: vLLM splits them over the ranks and replicates them once the
 // ranks outnumber them, so each rank has max(kv / tp, 1).
 inline int kvHeadsPerRank(int kvHeads, int tensorParallel)

@@ -111,8 +111,7 @@ namespace {
 Expected<InferenceWeights> inferenceWeights(const ModelSpec& model, const InferenceConfig& config)
 {
     const TransformerSpec& t = model.transformer;
-    if (model.family != ModelFamily::Transformer || t.input != InputKind::Tokens || !t.causal
-        || t.head != HeadKind::CausalLM) {
+    if (!servable(model)) {
         return Error { model.id, "model",
                        "inference covers decoder-only language models with a causal-LM head; \"" + model.id
                            + "\" is not one" };

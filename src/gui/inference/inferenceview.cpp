@@ -118,6 +118,8 @@ void InferenceView::setScenario(const Scenario& scenario)
     if (m_haveScenario && scenario.gpuId == m_scenario.gpuId && scenario.modelId == m_scenario.modelId
         && scenario.overrides == m_scenario.overrides)
         return; // the other training settings do not change what serving needs
+    if (scenario.modelId != m_scenario.modelId)
+        fitContext(m_catalog.model(scenario.modelId));
     m_scenario.gpuId = scenario.gpuId;
     m_scenario.modelId = scenario.modelId;
     m_scenario.overrides = scenario.overrides;
@@ -126,6 +128,21 @@ void InferenceView::setScenario(const Scenario& scenario)
     m_dirty = true;
     if (isVisible())
         compute();
+}
+
+// A model picked whose learned positions are fewer than the context asked (GPT-2 XL's 1024 against the panel's 2048
+// + 256): the prompt shortened to what it serves, the generated tokens kept to a quarter of it at most. The panel
+// opened on its error message alone.
+void InferenceView::fitContext(const ModelSpec* model)
+{
+    const auto limit = model ? servingContextLimit(*model) : std::nullopt;
+    const std::int64_t prompt = m_ui->promptSpin->value(), generate = m_ui->generateSpin->value();
+    if (!limit || prompt + generate <= *limit || *limit < 2)
+        return;
+    const std::int64_t kept = std::clamp<std::int64_t>(generate, 1, *limit / 4);
+    const QSignalBlocker quietPrompt(m_ui->promptSpin), quietGenerate(m_ui->generateSpin); // computed once, after
+    m_ui->generateSpin->setValue(int(kept));
+    m_ui->promptSpin->setValue(int(*limit - kept));
 }
 
 void InferenceView::refresh()

@@ -70,6 +70,7 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    void fitContext(const ModelSpec* model); // the prompt shortened to the positions the model learned
     void fitResultLabel();
     void compute();
     void showResult(const ModelSpec& model);
