@@ -9,6 +9,7 @@
 
 #include <QChart>
 #include <QLineSeries>
+#include <QScatterSeries>
 
 using namespace headroom;
 
@@ -22,6 +23,7 @@ private slots:
     void zeroThreeShrinksMemoryPerGpu();
     void pointsThatDoNotFitAreOverTheCapacity();
     void viewDrawsTheCurves();
+    void viewSaysWhereTheReplicaFits();
 };
 
 namespace {
@@ -180,6 +182,29 @@ void TestScaling::viewDrawsTheCurves()
     view->refresh();
     QCOMPARE(int(view->scaling().series.size()), 1);
     QVERIFY(!view->summary().contains(QStringLiteral("With NVLink")));
+    fixture.close();
+}
+
+// The GPT-2 XL example (ZeRO-3 over 4 A3000s): one replica alone needs about 36 GiB and does not fit on one 12 GiB
+// card (1.5e9 parameters x 16 bytes of mixed-precision Adam states: 24 GB before activations), nor on two; the panel
+// said only that perfect scaling keeps one GPU's throughput, and its throughput curve started at a point that cannot
+// run. The summary says from how many GPUs it fits, and the points that do not fit are marked on both charts.
+void TestScaling::viewSaysWhereTheReplicaFits()
+{
+    headroom::test::WindowFixture fixture;
+    QVERIFY(fixture.open());
+    gui::ScalingView* view = fixture.window->scalingView();
+    view->setScenario(headroom::test::exampleScenario("07-gpt2-xl-zero3.headroom.json"));
+    view->refresh();
+    const ScalingSeries& pcie = view->scaling().series.front();
+    QVERIFY(!at(pcie, 1).fits && !at(pcie, 2).fits && at(pcie, 4).fits);
+    QVERIFY2(view->summary().contains(QStringLiteral("fits from 4 GPUs")), qPrintable(view->summary()));
+    int marked = 0;
+    for (QAbstractSeries* a : view->throughputChart()->series())
+        if (auto* dots = qobject_cast<QScatterSeries*>(a))
+            for (const QPointF& p : dots->points())
+                marked += p.x() == 1.0 || p.x() == 2.0 ? 1 : 100;
+    QCOMPARE(marked, 2);
     fixture.close();
 }
 

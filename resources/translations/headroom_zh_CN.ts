@@ -4495,6 +4495,14 @@
         <source>NVLink (+ InfiniBand)</source>
         <translation>NVLink（+ InfiniBand）</translation>
     </message>
+    <message>
+        <source>It does not fit on any number of these GPUs up to %1.</source>
+        <translation>在最多 %1 块这种 GPU 上都放不下。</translation>
+    </message>
+    <message>
+        <source>It fits from %1 GPUs on, where ZeRO shards enough of the states (the marked points do not fit).</source>
+        <translation>从 %1 块 GPU 起放得下：ZeRO 把足够多的状态切分到各块 GPU 上（标出的点放不下）。</translation>
+    </message>
 </context>
 <context>
     <name>headroom::gui::ScenarioHistory</name>

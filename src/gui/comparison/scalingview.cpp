@@ -15,6 +15,8 @@
 #include <QVBoxLayout>
 #include <QValueAxis>
 
+#include <algorithm>
+
 namespace headroom::gui {
 
 namespace {
@@ -63,8 +65,11 @@ ScalingView::ScalingView(const Catalog& catalog, QWidget* parent)
     m_capacity = new QLineSeries(m_memoryChart);
     m_overflow = new QScatterSeries(m_memoryChart);
     m_overflow->setMarkerSize(11);
+    m_overflowThroughput = new QScatterSeries(m_throughputChart);
+    m_overflowThroughput->setMarkerSize(11);
     for (auto [chart, series, x, y] :
          { std::tuple<QChart*, QXYSeries*, QLogValueAxis*, QValueAxis*> { m_throughputChart, m_ideal, m_tx, m_ty },
+           { m_throughputChart, m_overflowThroughput, m_tx, m_ty },
            { m_memoryChart, m_capacity, m_mx, m_my },
            { m_memoryChart, m_overflow, m_mx, m_my } }) {
         chart->addSeries(series);
@@ -126,7 +131,7 @@ LazyToolView::Work ScalingView::job()
 void ScalingView::showCurves()
 {
     double topThroughput = 0.0, topMemory = 0.0;
-    QList<QPointF> overflow;
+    QList<QPointF> overflow, overflowThroughput;
     for (int f = 0; f < 2; ++f) {
         QList<QPointF> t, m;
         for (const ScalingSeries& s : m_scaling.series) {
@@ -139,8 +144,10 @@ void ScalingView::showCurves()
                 m << QPointF(p.gpus, units::toGiB(p.neededBytes));
                 topThroughput = std::max(topThroughput, p.throughputPerGpu);
                 topMemory = std::max(topMemory, units::toGiB(p.neededBytes));
-                if (!p.fits)
+                if (!p.fits) {
                     overflow << QPointF(p.gpus, units::toGiB(p.neededBytes));
+                    overflowThroughput << QPointF(p.gpus, p.throughputPerGpu); // a speed it cannot run at
+                }
             }
         }
         replaceIfChanged(m_lines[f].throughput, t);
@@ -152,8 +159,10 @@ void ScalingView::showCurves()
         }
     }
     replaceIfChanged(m_overflow, overflow);
-    for (QLegendMarker* marker : m_memoryChart->legend()->markers(m_overflow))
-        marker->setVisible(!overflow.isEmpty());
+    replaceIfChanged(m_overflowThroughput, overflowThroughput);
+    for (QScatterSeries* dots : { m_overflow, m_overflowThroughput })
+        for (QLegendMarker* marker : dots->chart()->legend()->markers(dots))
+            marker->setVisible(!overflow.isEmpty());
     const ModelSpec* model = m_catalog.model(m_scenario.modelId);
     m_ty->setTitleText(model && model->isVision() ? tr("images/s") : tr("tokens/s"));
     const double first = m_scaling.series.empty() || m_scaling.series.front().points.empty()
@@ -184,6 +193,16 @@ QString ScalingView::summary() const
                       "perfect scaling keeps %1 per GPU (dashed).",
                       nullptr, m_scaling.replicaGpus)
                        .arg(formatRate(one.throughputPerGpu, unit));
+    // Where the smallest job does not fit (ZeRO shards over the replicas): from how many GPUs it does.
+    if (!one.fits) {
+        const auto& points = m_scaling.series.front().points;
+        const auto first = std::find_if(points.begin(), points.end(), [](const ScalingPoint& p) { return p.fits; });
+        text += QLatin1Char(' ')
+            + (first == points.end()
+                   ? tr("It does not fit on any number of these GPUs up to %1.").arg(points.back().gpus)
+                   : tr("It fits from %1 GPUs on, where ZeRO shards enough of the states (the marked points do not fit).")
+                         .arg(first->gpus));
+    }
     // What each fabric keeps of it in one node (8 GPUs) and across eight nodes (64).
     for (const ScalingSeries& s : m_scaling.series) {
         const ScalingPoint *node = nullptr, *nodes = nullptr;
@@ -223,6 +242,7 @@ void ScalingView::retranslate()
     m_ideal->setName(tr("perfect scaling"));
     m_capacity->setName(tr("GPU memory"));
     m_overflow->setName(tr("does not fit"));
+    m_overflowThroughput->setName(tr("does not fit"));
     m_summary->setText(summary());
 }
 
@@ -242,8 +262,10 @@ void ScalingView::setChartStyle(const ChartStyle& style)
     QPen dashed(style.foreground, style.lineWidth * 0.75, Qt::DashLine);
     m_ideal->setPen(dashed);
     m_capacity->setPen(QPen(style.capacity, style.lineWidth, Qt::DashDotLine));
-    m_overflow->setColor(style.overflow);
-    m_overflow->setBorderColor(style.overflow);
+    for (QScatterSeries* dots : { m_overflow, m_overflowThroughput }) {
+        dots->setColor(style.overflow);
+        dots->setBorderColor(style.overflow);
+    }
 }
 
 } // namespace headroom::gui

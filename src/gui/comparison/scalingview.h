@@ -66,10 +66,11 @@ private:
     QLogValueAxis* m_mx = nullptr;
     QValueAxis* m_ty = nullptr;
     QValueAxis* m_my = nullptr;
-    Lines m_lines[2];                     // by ScalingFabric
-    QLineSeries* m_ideal = nullptr;       // one replica's throughput per GPU, kept
-    QLineSeries* m_capacity = nullptr;    // the GPU's memory
-    QScatterSeries* m_overflow = nullptr; // points whose step does not fit
+    Lines m_lines[2];                               // by ScalingFabric
+    QLineSeries* m_ideal = nullptr;                 // one replica's throughput per GPU, kept
+    QLineSeries* m_capacity = nullptr;              // the GPU's memory
+    QScatterSeries* m_overflow = nullptr;           // points whose step does not fit
+    QScatterSeries* m_overflowThroughput = nullptr; // the same points on the throughput chart
 };
 
 } // namespace headroom::gui
