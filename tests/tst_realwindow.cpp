@@ -627,6 +627,7 @@ void TestRealWindow::examplesKeepTheirTextApart_data()
     QTest::addColumn<QSize>("size");
     QTest::addColumn<QString>("language");
     QTest::addColumn<bool>("presentation");
+    QTest::addColumn<QString>("panel"); // a bottom panel's action, triggered once shown
     const QStringList files = QDir(QStringLiteral(HEADROOM_SOURCE_DIR "/resources/scenarios"))
                                   .entryList({ QStringLiteral("*.headroom.json") }, QDir::Files, QDir::Name);
     for (const QString& file : files)
@@ -635,7 +636,15 @@ void TestRealWindow::examplesKeepTheirTextApart_data()
                 for (const bool presentation : { false, true })
                     QTest::addRow("%s %dx%d %s%s", qPrintable(file.section(QLatin1Char('.'), 0, 0)), size.width(),
                                   size.height(), qPrintable(language), presentation ? " presentation" : "")
-                        << file << size << language << presentation;
+                        << file << size << language << presentation << QString();
+    // A projector's 1024x768 with the Plan panel open: docked under the charts of the BERT examples, at the desktop's
+    // readable 220 px, the timeline's peak label sat on its tick labels and the phase chart's verdict on the
+    // capacity's label (the charts' fonts are 1.16 times the desktop's there).
+    for (const QString& file : files)
+        for (const QString& language : { QStringLiteral("en"), QStringLiteral("zh_CN") })
+            QTest::addRow("%s 1024x768 %s presentation, plan", qPrintable(file.section(QLatin1Char('.'), 0, 0)),
+                          qPrintable(language))
+                << file << QSize(1024, 768) << language << true << QStringLiteral("planAction");
 }
 
 // Every example the File menu opens, each chart of it (every pair where the charts are in tabs), at the smallest and
@@ -646,10 +655,15 @@ void TestRealWindow::examplesKeepTheirTextApart()
     QFETCH(QSize, size);
     QFETCH(QString, language);
     QFETCH(bool, presentation);
+    QFETCH(QString, panel);
     Language lang;
     QVERIFY(lang.apply(language));
     Window w;
     QVERIFY(showAt(w, headroom::test::exampleScenario(qPrintable(file)), size, presentation));
+    if (!panel.isEmpty()) {
+        w.window.findChild<QAction*>(panel)->trigger();
+        settle();
+    }
     QStringList faults;
     QSet<QString> seen;
     for (int pair = 0; pair < 4; ++pair) {

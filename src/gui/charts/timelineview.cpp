@@ -376,7 +376,10 @@ void TimelineView::placeLabels()
         // Inside the plot: a label wider than the room beside the marker ran over the axis's tick labels ("8" under
         // the Chinese label at 1920x1080).
         const double x = right ? peak.x() + gap : peak.x() - gap - br.width();
-        m_peakLabel->setPos(inPlot(x), offTheLine(std::max(labelsBottom + 2.0, peak.y() - br.height() / 2.0)));
+        // Above the plot's foot: a low peak (LoRA's 1.77 GiB under a 12 GiB line) centred the label on it, its
+        // second line on the axis's tick labels.
+        const double y = std::min(peak.y() - br.height() / 2.0, plot.bottom() - br.height() - 1.0);
+        m_peakLabel->setPos(inPlot(x), offTheLine(std::max(labelsBottom + 2.0, y)));
     }
     placeLengthLabel();
 }

@@ -222,7 +222,12 @@ void MainWindow::fitBottomDock(QDockWidget* dock)
     // A panel's preferred height can be under its minimum (a chart or table that takes what is left asks for none).
     const int natural = std::max(panel->sizeHint().height(), panel->minimumSizeHint().height());
     const int wanted = std::min(natural + frame, height() / 2);
-    const int spare = chartArea().height() - readableChartSize().height();
+    // In presentation mode a row of charts readable at the charts' own font scale (1.16 at 1024x768): at the desktop's
+    // 220 px, under the Plan panel docked, BERT's timeline put its peak label on the tick labels and the phase chart
+    // its verdict on the capacity's label.
+    const double fontScale = m_presentation ? std::max(1.0, m_appliedScale) : 1.0;
+    const int readable = std::max(readableChartSize().height(), int(std::lround(220 * fontScale)));
+    const int spare = chartArea().height() - readable;
     // A third of the window shows a panel's controls and a few rows: less is a header over nothing.
     if (m_presentation && spare + dock->height() - std::min(wanted, height() / 3) < 0) {
         if (QDockWidget* before = m_overlaidDock; before && before != dock) {
@@ -239,10 +244,14 @@ void MainWindow::fitBottomDock(QDockWidget* dock)
         dock->raise();
         return;
     }
-    const int target = std::min(wanted, dock->height() + std::max(0, spare));
+    // It grows into what the charts have beyond their readable size; where Qt gave it more than leaves them that
+    // (the Plan panel shown in presentation mode at 1024x768 got 355 px, the charts 165), it gives it back, down to
+    // a third of the window.
+    const int least = std::min(dock->height(), std::min(wanted, height() / 3));
+    const int target = spare >= 0 ? std::min(wanted, dock->height() + spare) : std::max(least, dock->height() + spare);
     // Qt sizes the area, the tabs of panels sharing it included: asked for the dock's height alone, the dock came out
     // a tab bar (25 px) short and the GPU comparison scrolled.
-    if (target > dock->height())
+    if (target > dock->height() || (spare < 0 && target < dock->height()))
         resizeDocks({ dock }, { target + dockTabBarHeight(dock) }, Qt::Vertical);
 }
 
