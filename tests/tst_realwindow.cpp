@@ -677,6 +677,17 @@ void TestRealWindow::examplesKeepTheirTextApart()
         w.window.showNextChartPair();
         settle();
     }
+    // The timeline's phase names on one row a character apart: 4 px apart, "反向 优化器步 →" read as one phrase.
+    const TimelineView* timeline = w.window.timelineChart();
+    const QList<QRectF> names = timeline->phaseLabelRects();
+    const double character = QFontMetricsF(timeline->font()).horizontalAdvance(QChar(0x4E2D)) * 0.9;
+    for (int a = 0; a + 1 < names.size(); ++a) {
+        const QRectF &left = names[a], &right = names[a + 1];
+        if (left.top() < right.bottom() && right.top() < left.bottom() && right.left() - left.right() < character)
+            faults << QStringLiteral("timeline: '%1' and '%2' %3 px apart")
+                          .arg(timeline->phaseLabelTexts()[a], timeline->phaseLabelTexts()[a + 1])
+                          .arg(right.left() - left.right());
+    }
     QVERIFY(lang.apply(QStringLiteral("en")));
     for (const QString& f : faults)
         qWarning().noquote() << f;

@@ -299,8 +299,10 @@ void TimelineView::placeLabels()
         constexpr double inset = 3.0;
         QRectF r(std::clamp(x, plot.left() + inset, std::max(plot.left() + inset, plot.right() - inset - lr.width())),
                  plot.top() + 2.0, lr.width(), lr.height());
+        // Names on one row a character apart at least: 4 px apart, "反向 优化器步 →" read as one phrase.
+        const double apart = QFontMetricsF(m_phaseLabels[p]->font()).horizontalAdvance(QChar(0x4E2D));
         while (std::any_of(placed.begin(), placed.end(),
-                           [&r](const QRectF& o) { return o.adjusted(-2, 0, 2, 0).intersects(r); }))
+                           [&r, apart](const QRectF& o) { return o.adjusted(-apart, 0, apart, 0).intersects(r); }))
             r.translate(0.0, lr.height() + 2.0);
         placed.push_back(r);
         m_phaseLabels[p]->setPos(r.topLeft());
