@@ -278,7 +278,9 @@ bool MemoryChartView::placeVerdict()
 {
     QChart* c = chart();
     const QRectF plot = c->plotArea();
-    const qreal room = plot.width() - 4.0;
+    // Clear of the axis's line: two pixels put a Chinese verdict's first glyph, which fills its width, on it.
+    constexpr qreal inset = 5.0;
+    const qreal room = plot.width() - 2.0 * inset;
     QFont font = m_style.titleFont;
     const qreal wide = QFontMetricsF(font).horizontalAdvance(m_verdictText);
     if (wide > room && room > 0.0)
@@ -302,8 +304,8 @@ bool MemoryChartView::placeVerdict()
     if (!key.isNull())
         obstacles << key;
     auto over = [&](int bar, qreal bottom) {
-        const qreal x = std::clamp(bars[bar].center().x() - size.width() / 2.0, plot.left() + 2.0,
-                                   std::max(plot.left() + 2.0, plot.right() - size.width() - 2.0));
+        const qreal x = std::clamp(bars[bar].center().x() - size.width() / 2.0, plot.left() + inset,
+                                   std::max(plot.left() + inset, plot.right() - size.width() - inset));
         return QRectF(QPointF(x, bottom - size.height()), size);
     };
     QList<QRectF> candidates { over(m_tallest, bars[m_tallest].top() - 4.0), over(m_tallest, band.top() - 4.0) };
@@ -314,8 +316,8 @@ bool MemoryChartView::placeVerdict()
     // Then anywhere along the band above the capacity line (at the left, in the middle, at the right: the capacity's
     // label is at the right), and along the top, in the middle first (at the left it hugged the axis, far from the
     // bars: ZeRO-3's tour step, its outlines just under the line).
-    const qreal left = plot.left() + 2.0, middle = plot.center().x() - size.width() / 2.0,
-                right = plot.right() - size.width() - 2.0;
+    const qreal left = plot.left() + inset, middle = plot.center().x() - size.width() / 2.0,
+                right = plot.right() - size.width() - inset;
     for (const qreal x : { left, middle, right })
         candidates << QRectF(QPointF(x, band.top() - 4.0 - size.height()), size);
     for (const qreal x : { middle, left, right })
