@@ -52,6 +52,9 @@ public:
     QLineF largestFittingMark() const;
     QRectF largestFittingLabel() const; // the label, chart coordinates
     QRectF largestFittingPlate() const; // the plate under it, chart coordinates
+    QRectF allocatorKeyRect() const;    // "- - with PyTorch's allocator", chart coordinates; empty when hidden
+    QRectF allocatorKeyPlate() const;   // the plate under it where the current batch's line crosses it; else empty
+    double cursorX() const;             // the current batch's dotted line, chart coordinates
     double capacityLine() const;
     QList<QPointF> baselineCurve() const; // GiB against micro-batch; empty without a baseline
 
@@ -75,6 +78,7 @@ private:
     // The label names a micro-batch: the tick marks it on the capacity line, where the label may stand aside from
     // the current batch's dotted line ("largest that fits: 12" beside the line at 4, nothing at 12).
     QGraphicsLineItem* m_fitMark = nullptr;
+    QGraphicsRectItem* m_keyPlate = nullptr; // under the key where the current batch's line crosses it
     QGraphicsRectItem* m_labelPlate = nullptr;
     QList<double> m_batches;
     double m_capacityBytes = 0.0;
