@@ -735,15 +735,19 @@ void TestRealWindow::fitBoundaryKeepsTheCharts()
         return names.join(QLatin1Char(' '));
     };
     const QString fits = shown();
+    QStringList faults;
     for (const std::int64_t batch : { 26, 25, 30 }) {
         s.config.microBatch = batch;
         QVERIFY(w.window.applyScenario(s, Control::MicroBatch));
         settle();
         QCOMPARE(shown(), fits);
+        for (ChartPanel* chart : w.window.visibleCharts())
+            for (const QString& f : layoutFaults(chart))
+                faults << QStringLiteral("%1 at %2: %3").arg(chart->title()).arg(batch).arg(f);
     }
     QVERIFY(!w.controller.background().verdict.fits); // at 30, with its suggestions
     QVERIFY(!w.window.verdict()->suggestions().isEmpty());
-    const QStringList faults = readabilityFaults(w.window, size);
+    faults << readabilityFaults(w.window, size);
     QVERIFY(lang.apply(QStringLiteral("en")));
     QVERIFY2(faults.isEmpty(), qPrintable(faults.join(QLatin1Char('\n'))));
 }
