@@ -208,7 +208,7 @@ void BatchSweepView::placeLabels()
     // Just left of its tick, where the curves that cross the line there are still under it (right of the tick the
     // allocator's curve ran through the text), then over the tick, then right of it: the first the current batch's
     // dotted line does not run through (beside that line the label named the current batch's dot instead).
-    const double cursor = m_cursor->count() == 2 ? chart()->mapToPosition(m_cursor->at(0), m_cursor).x() : -1e9;
+    const double cursor = cursorX();
     auto clear = [&](double x, double width) { return cursor < x - 2.0 || cursor > x + width + 2.0; };
     auto inside = [&](double x, double width) {
         return std::clamp(x, plot.left() + 2.0, std::max(plot.left() + 2.0, plot.right() - width - 2.0));
@@ -231,8 +231,9 @@ void BatchSweepView::placeLabels()
     m_allocatorKey->setPos(keyLeft, plot.top() + 2.0);
     // Where the line has to run through it (room on neither side: the QLoRA example at micro-batch 4, 1024x768), a
     // plate under the key hides the line there.
-    m_keyPlate->setRect(m_allocatorKey->mapRectToParent(m_allocatorKey->boundingRect()).adjusted(-2, 0, 2, 0));
-    m_keyPlate->setVisible(m_allocatorKey->isVisible() && !clear(keyLeft, keyWidth));
+    const QRectF key = allocatorKeyRect();
+    m_keyPlate->setRect(key.adjusted(-2, 0, 2, 0));
+    m_keyPlate->setVisible(!key.isNull() && !clear(keyLeft, keyWidth));
 }
 
 double BatchSweepView::peakAt(int i) const { return m_areas->topAt(i) * kGiB; }

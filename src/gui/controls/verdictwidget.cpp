@@ -159,10 +159,11 @@ void VerdictWidget::fitHeights()
     place(m_fixes, 0);
     const int height = y - kSpacing + kMargins.bottom();
     // Without the suggestions: the warnings' line alone, if any (the window keeps its charts whether they show).
-    const int warnings = textHeight(m_fixes, warningsHtml());
-    m_withoutSuggestions = m_fixesHtml.isEmpty()
-        ? height
-        : beforeFixes + (warnings > 0 ? warnings + kSpacing : 0) - kSpacing + kMargins.bottom();
+    m_withoutSuggestions = height;
+    if (!m_fixesHtml.isEmpty()) {
+        const int warnings = textHeight(m_fixes, warningsHtml());
+        m_withoutSuggestions = beforeFixes + (warnings > 0 ? warnings + kSpacing : 0) - kSpacing + kMargins.bottom();
+    }
     // The only change that re-lays out the window. It grows at once; it shrinks only once the text has stayed
     // shorter for a moment after the last change, so that a drag across the fit boundary (suggestions shown, then none,
     // then shown) does not move the charts up and down on every tick.

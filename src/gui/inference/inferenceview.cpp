@@ -110,12 +110,12 @@ void InferenceView::setScenario(const Scenario& scenario)
 {
     // The weights as the scenario holds them (a QLoRA base in NF4), until the user picks a format.
     const WeightFormat weights = servingWeights(scenario.config);
-    if (!m_weightsChosen && m_ui->weightsCombo->currentData().toInt() != int(weights)) {
+    const bool follow = !m_weightsChosen && m_ui->weightsCombo->currentData().toInt() != int(weights);
+    if (follow) {
         const QSignalBlocker quiet(m_ui->weightsCombo); // computed once, below
         m_ui->weightsCombo->setCurrentIndex(m_ui->weightsCombo->findData(int(weights)));
-        m_haveScenario = false;
     }
-    if (m_haveScenario && scenario.gpuId == m_scenario.gpuId && scenario.modelId == m_scenario.modelId
+    if (m_haveScenario && !follow && scenario.gpuId == m_scenario.gpuId && scenario.modelId == m_scenario.modelId
         && scenario.overrides == m_scenario.overrides)
         return; // the other training settings do not change what serving needs
     if (scenario.modelId != m_scenario.modelId)

@@ -57,16 +57,16 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event)
     return QMainWindow::eventFilter(watched, event);
 }
 
+// At 300 x 220 px a chart keeps three ticks on each axis and its title on two lines at the desktop font.
+constexpr QSize kReadableChart(300, 220);
+
 QSize MainWindow::readableChartSize() const
 {
-    // At 300 x 190 px a chart keeps three ticks on each axis and its title on two lines at the desktop font;
-    // presentation fonts need proportionally more.
+    // Presentation fonts need proportionally more.
     const double scale = m_presentation ? std::max(1.0, m_appliedScale * 0.8) : 1.0;
-    return QSize(int(300 * scale), int(220 * scale));
+    return QSize(int(kReadableChart.width() * scale), int(kReadableChart.height() * scale));
 }
 
-// The room under the verdict, the legend and the tabs (counted whether they show or not, so that showing them
-// cannot change the arrangement that showed them).
 // The verdict's height as it has set it (VerdictWidget::fitHeights()), which its geometry takes once the layout runs.
 int MainWindow::verdictHeight() const
 {
@@ -74,6 +74,8 @@ int MainWindow::verdictHeight() const
     return v->minimumHeight() == v->maximumHeight() ? v->maximumHeight() : v->height();
 }
 
+// The room under the verdict, the legend and the tabs (counted whether they show or not, so that showing them
+// cannot change the arrangement that showed them).
 QSize MainWindow::chartArea() const
 {
     const int spacing = m_ui->resultsLayout->spacing();
@@ -226,7 +228,7 @@ void MainWindow::fitBottomDock(QDockWidget* dock)
     // 220 px, under the Plan panel docked, BERT's timeline put its peak label on the tick labels and the phase chart
     // its verdict on the capacity's label.
     const double fontScale = m_presentation ? std::max(1.0, m_appliedScale) : 1.0;
-    const int readable = std::max(readableChartSize().height(), int(std::lround(220 * fontScale)));
+    const int readable = std::max(readableChartSize().height(), int(std::lround(kReadableChart.height() * fontScale)));
     const int spare = chartArea().height() - readable;
     // A third of the window shows a panel's controls and a few rows: less is a header over nothing.
     if (m_presentation && spare + dock->height() - std::min(wanted, height() / 3) < 0) {
