@@ -59,6 +59,8 @@ namespace {
 struct Entry {
     QString context, source, translation;
     bool unfinished = false;
+    bool numerus = false;     // a %n string: one translation per plural form
+    QStringList numerusForms; // those forms
 };
 
 QList<Entry> readTs(const QString& path)
@@ -77,13 +79,22 @@ QList<Entry> readTs(const QString& path)
         if (xml.name() == QLatin1String("name"))
             context = xml.readElementText();
         else if (xml.name() == QLatin1String("message"))
-            e = Entry { context, {}, {}, false };
+            e = Entry {
+                context, {}, {}, false, xml.attributes().value(QLatin1String("numerus")) == QLatin1String("yes"), {}
+            };
         else if (xml.name() == QLatin1String("source"))
             e.source = xml.readElementText();
         else if (xml.name() == QLatin1String("translation")) {
             e.unfinished = xml.attributes().value(QLatin1String("type")) == QLatin1String("unfinished")
                 || xml.attributes().value(QLatin1String("type")) == QLatin1String("vanished");
-            e.translation = xml.readElementText(QXmlStreamReader::IncludeChildElements);
+            if (!e.numerus) {
+                e.translation = xml.readElementText(QXmlStreamReader::IncludeChildElements);
+            } else { // one <numerusform> per plural form; the translation is their text together
+                e.numerusForms.clear();
+                while (xml.readNextStartElement())
+                    e.numerusForms << xml.readElementText();
+                e.translation = e.numerusForms.join(QString());
+            }
             out << e;
         }
     }
@@ -97,6 +108,8 @@ QStringList sorted(QStringList l)
 }
 
 const QString kTs = QStringLiteral(HEADROOM_SOURCE_DIR "/resources/translations/headroom_zh_CN.ts");
+// English is the source language; this .ts holds only the plural forms of its %n strings (lupdate -pluralonly).
+const QString kEnglishTs = QStringLiteral(HEADROOM_SOURCE_DIR "/resources/translations/headroom_en.ts");
 
 // The words a Chinese window may show in Latin letters: every word the translations themselves keep (torch, ZeRO,
 // autocast, LoRA ...), the catalog's GPU, vendor and model names, and units. Anything else is English left behind.
@@ -243,6 +256,7 @@ private slots:
     void standardButtonsFollowTheLanguage();
     void languageMenuFollowsTheLanguageInForce();
     void menuAcceleratorsAreUnique();
+    void englishPluralsAgreeWithTheirCount();
 };
 
 void TestTranslations::everyEntryIsFinished()
@@ -658,6 +672,61 @@ void TestTranslations::menuAcceleratorsAreUnique()
     }
     QVERIFY(language.apply(QStringLiteral("en")));
     QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join(QLatin1Char('\n'))));
+}
+
+void TestTranslations::englishPluralsAgreeWithTheirCount()
+{
+    // Every %n string lupdate finds has its two English forms, finished and without the "(s)" of the source
+    // ("replica of 1 GPU(s)" was on screen before there was an English .qm).
+    QTemporaryDir dir;
+    const QString fresh = dir.filePath(QStringLiteral("fresh_en.ts"));
+    QProcess lupdate;
+    lupdate.setWorkingDirectory(QStringLiteral(HEADROOM_SOURCE_DIR));
+    lupdate.start(QStringLiteral(HEADROOM_LUPDATE),
+                  { QStringLiteral("src/gui"), QStringLiteral("src/app"), QStringLiteral("ui"), QStringLiteral("-ts"),
+                    fresh, QStringLiteral("-pluralonly"), QStringLiteral("-locations"), QStringLiteral("none"),
+                    QStringLiteral("-silent") });
+    QVERIFY(lupdate.waitForFinished(120000));
+    QCOMPARE(lupdate.exitCode(), 0);
+    QHash<QString, Entry> committed;
+    for (const Entry& e : readTs(kEnglishTs))
+        committed.insert(e.context + QLatin1Char('\x1f') + e.source, e);
+    QStringList problems;
+    int plurals = 0;
+    for (const Entry& e : readTs(fresh)) {
+        if (!e.numerus)
+            continue;
+        ++plurals;
+        const QString where = e.context + QStringLiteral(": ") + e.source.left(60);
+        const auto it = committed.constFind(e.context + QLatin1Char('\x1f') + e.source);
+        if (it == committed.constEnd())
+            problems << QStringLiteral("not in headroom_en.ts: ") + where;
+        else if (it->unfinished || it->numerusForms.size() != 2)
+            problems << QStringLiteral("not two finished forms: ") + where;
+        else if (!it->numerusForms[0].contains(QStringLiteral("%n"))
+                 || !it->numerusForms[1].contains(QStringLiteral("%n"))
+                 || it->numerusForms.join(QString()).contains(QStringLiteral("(s)")))
+            problems << QStringLiteral("a form without its count or with \"(s)\": ") + where;
+    }
+    QVERIFY(plurals >= 5);
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+
+    // And the running window says them: one GPU, two GPUs.
+    Language language;
+    QVERIFY(language.apply(QStringLiteral("en")));
+    const char* replica = "Each added GPU is another data-parallel replica of %n GPU(s), with the same micro-batch: "
+                          "perfect scaling keeps %1 per GPU (dashed).";
+    QVERIFY(QCoreApplication::translate("headroom::gui::ScalingView", replica, nullptr, 1)
+                .contains(QStringLiteral("replica of 1 GPU,")));
+    QVERIFY(QCoreApplication::translate("headroom::gui::ScalingView", replica, nullptr, 2)
+                .contains(QStringLiteral("replica of 2 GPUs,")));
+    QCOMPARE(QCoreApplication::translate("headroom::gui::PlanView", "Planning %n GPU(s)…", nullptr, 1),
+             QStringLiteral("Planning 1 GPU…"));
+    // Chinese has one form.
+    QVERIFY(language.apply(QStringLiteral("zh_CN")));
+    QVERIFY(!QCoreApplication::translate("headroom::gui::PlanView", "Planning %n GPU(s)…", nullptr, 2)
+                 .contains(QStringLiteral("GPUs")));
+    QVERIFY(language.apply(QStringLiteral("en")));
 }
 
 QTEST_MAIN(TestTranslations)

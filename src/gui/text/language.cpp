@@ -48,10 +48,11 @@ bool Language::apply(const QString& setting)
 {
     const QString code = resolve(setting);
     std::unique_ptr<QTranslator> app, qt;
+    // English is the source; its .qm holds only the plural forms of the %n strings ("1 GPU", "2 GPUs").
+    app = std::make_unique<QTranslator>();
+    if (!app->load(QStringLiteral(":/i18n/headroom_%1.qm").arg(code)))
+        return false;
     if (code != QLatin1String("en")) {
-        app = std::make_unique<QTranslator>();
-        if (!app->load(QStringLiteral(":/i18n/headroom_%1.qm").arg(code)))
-            return false;
         // Qt's own strings (file dialogs, standard buttons); optional: without them those stay in English.
         qt = std::make_unique<QTranslator>();
         if (!qt->load(QStringLiteral("qtbase_%1").arg(code), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
