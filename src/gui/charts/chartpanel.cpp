@@ -195,14 +195,7 @@ QRectF ChartPanel::axisTitleRect(const QAbstractAxis* axis) const
 void ChartPanel::fitTexts()
 {
     QChart* c = chart();
-    // The title spans the chart less its layout's margins, the chart's margins and the text margins Qt Charts
-    // keeps on either side.
-    qreal left = 0, top = 0, right = 0, bottom = 0;
-    if (c->layout())
-        c->layout()->getContentsMargins(&left, &top, &right, &bottom);
-    const QMarginsF m = c->margins();
-    const qreal titleWidth = c->size().width() - left - right - m.left() - m.right() - 16.0;
-    const QString title = m_title.isEmpty() ? QString() : wrappedHtml(m_title, c->titleFont(), titleWidth);
+    const QString title = fittedTitle(c, m_title);
     if (c->title() != title)
         c->setTitle(title);
     for (const auto& [axis, text] : m_axisTitles)
@@ -231,6 +224,19 @@ void ChartPanel::fitAxisTitle(QAbstractAxis* axis, const QString& text)
 QString wrappedText(const QString& text, const QFont& font, qreal width)
 {
     return wrappedLines(text, font, width).join(QLatin1Char('\n'));
+}
+
+QString fittedTitle(const QChart* chart, const QString& title)
+{
+    if (title.isEmpty())
+        return {};
+    // The title spans the chart less its layout's margins, the chart's margins and the text margins Qt Charts keeps
+    // on either side.
+    qreal left = 0, top = 0, right = 0, bottom = 0;
+    if (chart->layout())
+        chart->layout()->getContentsMargins(&left, &top, &right, &bottom);
+    const QMarginsF m = chart->margins();
+    return wrappedHtml(title, chart->titleFont(), chart->size().width() - left - right - m.left() - m.right() - 16.0);
 }
 
 QString wrappedHtml(const QString& text, const QFont& font, qreal width)

@@ -85,5 +85,7 @@ private:
 // CJK characters), joined by "\n" for a plain text item, or as HTML for Qt Charts' titles.
 QString wrappedText(const QString& text, const QFont& font, qreal width);
 QString wrappedHtml(const QString& text, const QFont& font, qreal width);
+// `title` as `chart` can show it whole: wrapped to the width Qt Charts gives its title (wrappedHtml).
+QString fittedTitle(const QChart* chart, const QString& title);
 
 } // namespace headroom::gui

@@ -1,5 +1,6 @@
 #include "planview.h"
 
+#include "chartpanel.h"
 #include "formatting.h"
 #include "gpucomparisonmodel.h"
 #include "labels.h"
@@ -183,6 +184,7 @@ PlanView::PlanView(const Catalog& catalog, QWidget* parent)
     body->addWidget(m_table, 3);
     m_layoutChart = buildFrontChart(page, "planChart", body, false, true);
     connect(m_layoutChart.chart, &QChart::plotAreaChanged, this, &PlanView::fitLayoutTicks);
+    connect(m_layoutChart.chart, &QChart::plotAreaChanged, this, [this] { fitFrontTitle(m_layoutChart); });
     pageLayout->addLayout(body, 1);
     m_rejected = new QLabel(page);
     m_rejected->setObjectName(QStringLiteral("planRejected"));
@@ -463,7 +465,8 @@ void PlanView::retranslate()
     m_table->setHorizontalHeaderLabels({ tr("t"), tr("p"), tr("cp"), tr("dp"), tr("ep"), tr("schedule"), tr("SP"),
                                          tr("ZeRO"), tr("checkpointing"), tr("micro-batch"), tr("accumulation"),
                                          tr("peak/GPU"), tr("step"), tr("throughput"), tr("MFU"), tr("levers") });
-    m_layoutChart.chart->setTitle(tr("Layouts that fit: step time against memory per GPU"));
+    m_layoutChart.title = tr("Layouts that fit: step time against memory per GPU");
+    fitFrontTitle(m_layoutChart);
     m_tabs->setTabText(0, tr("Layouts"));
     m_tabs->setTabText(1, tr("GPU types"));
     m_tokensLabel->setText(tr("&tokens to train (billions)"));
@@ -481,7 +484,8 @@ void PlanView::retranslate()
     m_layoutChart.y->setTitleText(tr("step (s)")); // logarithmic: its labels say so (1, 10, 100)
     m_layoutChart.points->setName(tr("layouts"));
     m_layoutChart.front->setName(tr("Pareto front"));
-    m_typeChart.chart->setTitle(tr("GPU types that fit: time to train against what it costs"));
+    m_typeChart.title = tr("GPU types that fit: time to train against what it costs");
+    fitFrontTitle(m_typeChart);
     m_typeChart.y->setTitleText(tr("time (h)"));
     m_typeChart.points->setName(tr("GPU types"));
     m_typeChart.front->setName(tr("none both faster and cheaper"));
@@ -583,6 +587,7 @@ void PlanView::buildTypesTab()
     m_typeChart = buildFrontChart(page, "planTypesChart", body, true, true);
     layout->addLayout(body, 1);
     connect(m_typeChart.chart, &QChart::plotAreaChanged, this, &PlanView::placeTypeNames);
+    connect(m_typeChart.chart, &QChart::plotAreaChanged, this, [this] { fitFrontTitle(m_typeChart); });
     connect(m_typesTable, &QTableWidget::itemChanged, this, [this](QTableWidgetItem* item) {
         if (item->column() == kPriceColumn && item->row() < int(m_types.size()))
             setPrice(m_types[std::size_t(item->row())].gpuId, item->text());
@@ -767,6 +772,15 @@ void PlanView::showTypeChart()
 // Six ticks on the memory axis where each label has room, else three (0, half, the top): in a narrow panel
 // (presentation mode at 1024x768) Qt Charts cut "12.0" and "16.0" to "1...". The step axis is logarithmic: a tick
 // per decade.
+// Qt Charts cuts a title wider than the chart ("Layouts that fit: step time against me.." at 1024x768): on two
+// lines it shows whole.
+void PlanView::fitFrontTitle(const FrontChart& f)
+{
+    const QString title = fittedTitle(f.chart, f.title);
+    if (f.chart->title() != title)
+        f.chart->setTitle(title);
+}
+
 void PlanView::fitLayoutTicks()
 {
     auto* axis = static_cast<QValueAxis*>(m_layoutChart.x);

@@ -159,7 +159,9 @@ private:
         QAbstractAxis* y = nullptr;
         QScatterSeries* points = nullptr;
         QLineSeries* front = nullptr;
+        QString title; // as written; the chart shows it wrapped to its width (fitFrontTitle)
     };
+    static void fitFrontTitle(const FrontChart& f);
     static FrontChart buildFrontChart(QWidget* page, const char* objectName, QHBoxLayout* into, bool logX, bool logY);
     void showTypeChart();
     void placeTypeNames();

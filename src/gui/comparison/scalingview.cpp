@@ -16,6 +16,7 @@
 #include <QValueAxis>
 
 #include <algorithm>
+#include <cmath>
 
 namespace headroom::gui {
 
@@ -97,7 +98,24 @@ QChart* ScalingView::makeChart(QChartView* view, QLogValueAxis*& x, QValueAxis*&
     y->setLabelFormat(QStringLiteral("%.0f"));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
+    QObject::connect(chart, &QChart::plotAreaChanged, chart, [chart, x] { fitGpuTicks(chart, x); });
+    QObject::connect(x, &QLogValueAxis::rangeChanged, chart, [chart, x] { fitGpuTicks(chart, x); });
     return chart;
+}
+
+// Qt Charts gives each label of a horizontal axis an equal share of the plot's width, less 4 px of padding each side
+// (qtcharts horizontalaxis.cpp, updateGeometry), and cuts a wider one short: at 1024x768 eleven powers of two left
+// "1024" as "10...". Where they do not fit, every other power (1, 4, 16 ... 1024) does.
+void ScalingView::fitGpuTicks(QChart* chart, QLogValueAxis* x)
+{
+    const QFontMetricsF fm(x->labelsFont());
+    const double widest = fm.horizontalAdvance(QString::number(int(x->max()))) + 10.0;
+    const double doublings = std::log2(std::max(x->max() / std::max(x->min(), 1.0), 1.0));
+    double base = 2.0;
+    while (base < 32.0 && chart->plotArea().width() / (std::floor(doublings / std::log2(base)) + 1.0) < widest)
+        base *= 2.0;
+    if (x->base() != base)
+        x->setBase(base);
 }
 
 void ScalingView::setScenario(const Scenario& scenario)

@@ -51,6 +51,7 @@ private:
         QLineSeries* memory = nullptr;
     };
     QChart* makeChart(QChartView* view, QLogValueAxis*& x, QValueAxis*& y);
+    static void fitGpuTicks(QChart* chart, QLogValueAxis* x); // a power of two per tick, or of four where narrow
     void showCurves();
     void retranslate();
 
