@@ -769,9 +769,6 @@ void PlanView::showTypeChart()
     placeTypeNames();
 }
 
-// Six ticks on the memory axis where each label has room, else three (0, half, the top): in a narrow panel
-// (presentation mode at 1024x768) Qt Charts cut "12.0" and "16.0" to "1...". The step axis is logarithmic: a tick
-// per decade.
 // Qt Charts cuts a title wider than the chart ("Layouts that fit: step time against me.." at 1024x768): on two
 // lines it shows whole.
 void PlanView::fitFrontTitle(const FrontChart& f)
@@ -781,6 +778,9 @@ void PlanView::fitFrontTitle(const FrontChart& f)
         f.chart->setTitle(title);
 }
 
+// Six ticks on the memory axis where each label has room, else three (0, half, the top): in a narrow panel
+// (presentation mode at 1024x768) Qt Charts cut "12.0" and "16.0" to "1...". The step axis is logarithmic: a tick
+// per decade.
 void PlanView::fitLayoutTicks()
 {
     auto* axis = static_cast<QValueAxis*>(m_layoutChart.x);
