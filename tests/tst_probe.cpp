@@ -106,6 +106,7 @@ private slots:
     void aCudaFileNamesItsGpu();
     void probeRunsTorchvisionModels();
     void probeTrainsLoraAdapters();
+    void qloraQuantizesEveryLinearButTheOutput();
     void memoryHistoryIsCudasAndSaysSo();
     void allocatorTraceFromASnapshot();
     void residualGridRepeatsCommittedRuns();
@@ -448,13 +449,78 @@ void TestProbe::probeTrainsLoraAdapters()
     QCOMPARE(full.code, 2);
     QVERIFY2(full.err.contains(": scenario.finetune.method: the file measured lora"), full.err.constData());
 
-    // What the probe cannot run is refused, naming the option: QLoRA needs a checkpoint to quantize, DoRA needs peft.
+    // What the probe cannot run is refused, naming the option: QLoRA needs CUDA, bitsandbytes, peft and transformers
+    // (and says which of them this run lacks), DoRA needs peft.
     const auto qlora = probe({ QStringLiteral("--finetune"), QStringLiteral("qlora") });
     QCOMPARE(qlora.first, 2);
-    QVERIFY2(qlora.second.contains("--finetune qlora"), qlora.second.constData());
+    QVERIFY2(qlora.second.contains("--finetune qlora") && qlora.second.contains("CUDA no")
+                 && qlora.second.contains("bitsandbytes"),
+             qlora.second.constData());
     const auto dora = probe({ QStringLiteral("--finetune"), QStringLiteral("dora") });
     QCOMPARE(dora.first, 2);
     QVERIFY2(dora.second.contains("--finetune dora needs peft"), dora.second.constData());
+}
+
+// Issue 28 item 4, where bitsandbytes is installed (a CUDA machine; not this one): the QLoRA base is built as
+// transformers' BitsAndBytesConfig(load_in_4bit, nf4, double quantization) loads one (integrations/bitsandbytes.py,
+// replace_with_bnb_linear): every nn.Linear but the output layer becomes a Linear4bit holding the same weights, and the
+// model is marked as loaded in 4 bits, which makes peft adapt them with its bnb layer. Run against a stand-in for
+// bitsandbytes that records what it is given, on a two-block model with an output layer.
+void TestProbe::qloraQuantizesEveryLinearButTheOutput()
+{
+    if (!pythonImports(QStringLiteral("torch")))
+        QSKIP("/usr/bin/python3 cannot import torch (install python3-torch): the probe's CPU run is not tested");
+    const QString code = QStringLiteral(R"(
+import importlib.machinery, importlib.util, json, types, torch
+loader = importlib.machinery.SourceFileLoader("probe", %1)
+spec = importlib.util.spec_from_loader("probe", loader)
+probe = importlib.util.module_from_spec(spec)
+loader.exec_module(probe)
+made = []
+class Linear4bit(torch.nn.Module):
+    def __init__(self, i, o, bias, compute_dtype, compress_statistics, quant_type):
+        super().__init__()
+        made.append(dict(shape=[o, i], bias=bias, compute=str(compute_dtype), double=compress_statistics, q=quant_type))
+def Params4bit(data, requires_grad, compress_statistics, quant_type):
+    return torch.nn.Parameter(data.clone(), requires_grad=requires_grad)
+bnb = types.SimpleNamespace(nn=types.SimpleNamespace(Linear4bit=Linear4bit, Params4bit=Params4bit))
+class Block(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.q = torch.nn.Linear(8, 8)
+        self.up = torch.nn.Linear(8, 24, bias=False)
+        self.norm = torch.nn.LayerNorm(8)
+class Model(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.embed = torch.nn.Embedding(16, 8)
+        self.blocks = torch.nn.ModuleList([Block(), Block()])
+        self.head = torch.nn.Linear(8, 16, bias=False)
+    def get_output_embeddings(self):
+        return self.head
+m = probe.quantize_nf4(torch, Model(), torch.bfloat16, bnb)
+print(json.dumps(dict(made=made,
+                      head=type(m.head).__name__, loaded=getattr(m, "is_loaded_in_4bit", False))))
+)")
+                             .arg(QStringLiteral("'") + kSource + QStringLiteral("/tools/probe/headroom-probe'"));
+    QProcess p;
+    p.start(kPython, { QStringLiteral("-c"), code });
+    QVERIFY(p.waitForFinished(120000));
+    QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+    const QJsonObject r = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+    const QJsonArray made = r.value(QStringLiteral("made")).toArray();
+    QCOMPARE(made.size(), 4); // q and up in each of the two blocks; not the output layer
+    for (const QJsonValue& v : made) {
+        const QJsonObject l = v.toObject();
+        QCOMPARE(l.value(QStringLiteral("q")).toString(), QStringLiteral("nf4"));
+        QVERIFY(l.value(QStringLiteral("double")).toBool());
+        QCOMPARE(l.value(QStringLiteral("compute")).toString(), QStringLiteral("torch.bfloat16"));
+    }
+    QCOMPARE(made[0].toObject().value(QStringLiteral("shape")).toArray(), (QJsonArray { 8, 8 }));
+    QCOMPARE(made[1].toObject().value(QStringLiteral("shape")).toArray(), (QJsonArray { 24, 8 }));
+    QVERIFY(!made[1].toObject().value(QStringLiteral("bias")).toBool());
+    QCOMPARE(r.value(QStringLiteral("head")).toString(), QStringLiteral("Linear"));
+    QVERIFY(r.value(QStringLiteral("loaded")).toBool());
 }
 
 // --memory-history asks for the CUDA caching allocator's own record (torch.cuda.memory._record_memory_history): on

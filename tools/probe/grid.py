@@ -55,6 +55,10 @@ FINETUNE_RUNS = [
     ("llama-3.2-1b", 4, 1024, "bf16", "full", ("lora", 16, 32, "q_proj,v_proj")),
     ("llama-3.2-1b", 4, 1024, "bf16", "none", ("dora", 16, 32, "q_proj,v_proj")),
     ("llama-3.2-1b", 4, 1024, "fp32", "none", ("lora", 16, 32, "q_proj,v_proj")),
+    # QLoRA (an NF4 base through bitsandbytes; run only where bitsandbytes is installed): PEFT's q/v default and the
+    # QLoRA paper's every-Linear recipe with checkpointing.
+    ("llama-3.2-1b", 4, 1024, "bf16", "none", ("qlora", 16, 32, "q_proj,v_proj")),
+    ("llama-3.2-1b", 4, 1024, "bf16", "full", ("qlora", 16, 32, "all-linear")),
 ]
 # (model, micro batch, sequence, precision, checkpointing, attention, AdamW): --grid residuals, the runs among the 27 of
 # shared/measured-h200 whose memory Headroom does not yet explain (docs/accuracy.md 1.7, issue 28 items 5 and 6), run
@@ -187,9 +191,11 @@ def name(model, batch, seq, precision, ckpt, attention, impl, device, finetune=(
                                                                    impl, tag)
 
 
-def finetune_runs(smoke, have_transformers):
-    """--grid finetune's runs: SDPA attention (eager without transformers), foreach AdamW."""
+def finetune_runs(smoke, have_transformers, have_bitsandbytes=False):
+    """--grid finetune's runs: SDPA attention (eager without transformers), foreach AdamW; QLoRA's only with
+    bitsandbytes."""
     chosen = [("bert-base", 1, 32, "fp32", "none", ("lora", 8, 8, "query,value"))] if smoke else FINETUNE_RUNS
+    chosen = [r for r in chosen if r[5][0] != "qlora" or have_bitsandbytes]
     attention = "fused" if have_transformers else "eager"
     return [(None, m, b, s, p, c, attention, "foreach", f) for m, b, s, p, c, f in chosen]
 
@@ -227,7 +233,7 @@ def main(argv=None):
                          "(headroom-probe --memory-history)")
     ap.add_argument("--grid", choices=("memory", "time", "finetune", "residuals"), default="memory",
                     help="memory: issue 9's grid (default); time: batch sweeps for the step-time model (issue 27); "
-                         "finetune: LoRA and DoRA runs (issue 28); residuals: the measured runs whose memory is not "
+                         "finetune: LoRA, DoRA and (with bitsandbytes) QLoRA runs (issue 28); residuals: the measured runs whose memory is not "
                          "yet explained, with the allocator's record on CUDA (issue 28)")
     args = ap.parse_args(argv)
 
@@ -245,7 +251,7 @@ def main(argv=None):
                            ("resnet50", 64, "cnn", (1, 2, 4), 25.6e6, 3 * 4.09e9 / 12)]
         planned = time_runs(time_models, args.device, args.steps, version[0], have_transformers)
     elif args.grid == "finetune":
-        planned = finetune_runs(args.smoke, have_transformers)
+        planned = finetune_runs(args.smoke, have_transformers, importlib.util.find_spec("bitsandbytes") is not None)
     elif args.grid == "residuals":
         planned = residual_runs(args.smoke, args.device, version[0], have_transformers)
         args.memory_history = args.device == "cuda"  # what these runs are for
