@@ -24,6 +24,7 @@ private slots:
     void pointsThatDoNotFitAreOverTheCapacity();
     void viewDrawsTheCurves();
     void viewSaysWhereTheReplicaFits();
+    void viewSaysWhereTheReplicaStopsFitting();
 };
 
 namespace {
@@ -205,6 +206,26 @@ void TestScaling::viewSaysWhereTheReplicaFits()
             for (const QPointF& p : dots->points())
                 marked += p.x() == 1.0 || p.x() == 2.0 ? 1 : 100;
     QCOMPARE(marked, 2);
+    fixture.close();
+}
+
+// GPT-2 Medium in BF16 at 6 x 1024 fits one RTX 3090 with 1.27 GiB free (the README's scaling screenshot); a second
+// GPU adds DDP's gradient buckets, a flat copy of the FP32 gradients (354.8 M x 4 B = 1.32 GiB), so from 2 GPUs on it
+// does not fit. The summary said only what each fabric keeps of the speed at 8 and 64 GPUs, where it cannot run.
+void TestScaling::viewSaysWhereTheReplicaStopsFitting()
+{
+    headroom::test::WindowFixture fixture;
+    QVERIFY(fixture.open());
+    gui::ScalingView* view = fixture.window->scalingView();
+    Scenario s = scenario("rtx-3090", "gpt2-medium");
+    s.config.microBatch = 6;
+    view->setScenario(s);
+    view->refresh();
+    const ScalingSeries& pcie = view->scaling().series.front();
+    QVERIFY(at(pcie, 1).fits && !at(pcie, 2).fits);
+    // The second GPU's share: at least the buckets' copy of the gradients.
+    QCOMPARE_GE(at(pcie, 2).peakBytes - at(pcie, 1).peakBytes, 354.8e6 * 4.0);
+    QVERIFY2(view->summary().contains(QStringLiteral("From 2 GPUs on it does not fit")), qPrintable(view->summary()));
     fixture.close();
 }
 

@@ -4503,6 +4503,10 @@
         <source>It fits from %1 GPUs on, where ZeRO shards enough of the states (the marked points do not fit).</source>
         <translation>从 %1 块 GPU 起放得下：ZeRO 把足够多的状态切分到各块 GPU 上（标出的点放不下）。</translation>
     </message>
+    <message>
+        <source>From %1 GPUs on it does not fit (the marked points): each GPU then also holds data parallelism&apos;s gradient buckets and NCCL&apos;s buffers.</source>
+        <translation>从 %1 块 GPU 起放不下（标出的点）：每块 GPU 还要放数据并行的梯度桶和 NCCL 的缓冲区。</translation>
+    </message>
 </context>
 <context>
     <name>headroom::gui::ScenarioHistory</name>

@@ -212,8 +212,20 @@ QString ScalingView::summary() const
                       "perfect scaling keeps %1 per GPU (dashed).",
                       nullptr, m_scaling.replicaGpus)
                        .arg(formatRate(one.throughputPerGpu, unit));
-    // Where the smallest job does not fit (ZeRO shards over the replicas): from how many GPUs it does.
-    if (!one.fits) {
+    // Where the smallest job does not fit (ZeRO shards over the replicas): from how many GPUs it does. Where it fits
+    // alone but not beside other replicas: from how many GPUs it stops fitting.
+    if (one.fits) {
+        int stops = 0;
+        for (const ScalingSeries& s : m_scaling.series)
+            for (const ScalingPoint& p : s.points)
+                if (!p.fits && (stops == 0 || p.gpus < stops))
+                    stops = p.gpus;
+        if (stops > 0)
+            text += QLatin1Char(' ')
+                + tr("From %1 GPUs on it does not fit (the marked points): each GPU then also holds data "
+                     "parallelism's gradient buckets and NCCL's buffers.")
+                      .arg(stops);
+    } else {
         const auto& points = m_scaling.series.front().points;
         const auto first = std::find_if(points.begin(), points.end(), [](const ScalingPoint& p) { return p.fits; });
         text += QLatin1Char(' ')
