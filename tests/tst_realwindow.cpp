@@ -228,6 +228,8 @@ private slots:
     void baselineOpensAsWideAsItGets();
     void timelinePeakSaysWhatTheVerdictCounts_data();
     void timelinePeakSaysWhatTheVerdictCounts();
+    void timelinePeakStaysOffTheFill_data();
+    void timelinePeakStaysOffTheFill();
     void presentationKeepsThePanelsOpen();
     void panelShowsWholeEntriesAt1920();
     void presentationNeedsNoScrolling_data();
@@ -1211,6 +1213,64 @@ void TestRealWindow::timelinePeakSaysWhatTheVerdictCounts()
     QVERIFY2(headline.contains(formatBytes(fit.verdict.neededBytes)), qPrintable(headline));
     QVERIFY2(!shown.contains(QStringLiteral("allocator")) && !shown.contains(QStringLiteral("分配器")),
              qPrintable(shown));
+}
+
+void TestRealWindow::timelinePeakStaysOffTheFill_data()
+{
+    QTest::addColumn<QString>("language");
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<bool>("gpt2Medium");
+    for (const char* language : { "en", "zh_CN" }) {
+        QTest::addRow("%s default 1024x768", language) << QString::fromLatin1(language) << QSize(1024, 768) << false;
+        QTest::addRow("%s default 1920x1080", language) << QString::fromLatin1(language) << QSize(1920, 1080) << false;
+        QTest::addRow("%s gpt2-medium 1600x980 scaling", language)
+            << QString::fromLatin1(language) << QSize(1600, 980) << true;
+    }
+}
+
+// The peak's label stays off the filled areas where the plot has room: beside the marker, centred on the peak, its
+// second line ran over the backward pass's fill ("head: 16.17 GiB" on GPT-2 Medium at 4 x 1024 on an RTX 3090, at
+// 1600x980 with the scaling panel open, the README's screenshot); under the capacity line, less than a label's
+// height above the peak, it did again. Nothing of the curve is higher than the peak.
+void TestRealWindow::timelinePeakStaysOffTheFill()
+{
+    QFETCH(QString, language);
+    QFETCH(QSize, size);
+    QFETCH(bool, gpt2Medium);
+    Language lang;
+    QVERIFY(lang.apply(language));
+    Scenario s = defaultScenario();
+    if (gpt2Medium) {
+        s.gpuId = "rtx-3090";
+        s.modelId = "gpt2-medium";
+        s.config.microBatch = 4;
+        s.config.sequenceLength = 1024;
+        s.config.precision = Precision::MixedBF16;
+        s.overrides = {};
+    }
+    Window w;
+    QVERIFY(showAt(w, s, size, false));
+    if (gpt2Medium) {
+        w.window.findChild<QAction*>(QStringLiteral("scalingAction"))->trigger();
+        settle();
+    }
+    const TimelineView* timeline = w.window.timelineChart();
+    QVERIFY(lang.apply(QStringLiteral("en")));
+    if (!timeline->isVisible())
+        QSKIP("the timeline is behind a tab at this size");
+    const QRectF label = timeline->peakLabelRect();
+    QStringList faults;
+    for (const QRectF& fill : timeline->fillRects()) {
+        const QRectF overlap = label.intersected(fill);
+        if (overlap.width() > 1.0 && overlap.height() > 1.0)
+            faults << QStringLiteral("\"%1\" over the fill at (%2, %3, %4 x %5)")
+                          .arg(timeline->peakLabelShown())
+                          .arg(fill.x(), 0, 'f', 0)
+                          .arg(fill.y(), 0, 'f', 0)
+                          .arg(fill.width(), 0, 'f', 0)
+                          .arg(fill.height(), 0, 'f', 0);
+    }
+    QVERIFY2(faults.isEmpty(), qPrintable(faults.join(QLatin1Char('\n'))));
 }
 
 // Four bottom panels open, presentation mode on and off: in it one panel at a time floats over the charts, and a panel

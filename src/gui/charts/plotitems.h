@@ -108,6 +108,7 @@ public:
     void setData(const QList<double>& x, const std::array<QList<double>, kMemoryCategoryCount>& values);
     int count() const { return int(m_x.size()); }
     double topAt(int i) const { return i < count() ? m_top[kMemoryCategoryCount - 1][i] : 0.0; }
+    double xAt(int i) const { return i < count() ? m_x[std::size_t(i)] : 0.0; }
     void paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) override;
 
 signals:

@@ -8,6 +8,7 @@
 #include <QAreaSeries>
 #include <QChart>
 #include <QFontMetricsF>
+#include <QGraphicsRectItem>
 #include <QGraphicsSimpleTextItem>
 #include <QLegend>
 #include <QLineSeries>
@@ -89,6 +90,9 @@ TimelineView::TimelineView(QWidget* parent)
     chart->legend()->setVisible(false);
     m_peakLabel = new QGraphicsSimpleTextItem(chart);
     m_peakLabel->setZValue(20);
+    m_peakPlate = new QGraphicsRectItem(chart);
+    m_peakPlate->setZValue(19);
+    m_peakPlate->setPen(Qt::NoPen);
     m_lengthLabel = new QGraphicsSimpleTextItem(chart);
     m_lengthLabel->setZValue(20);
     m_baseMargins = chart->margins();
@@ -165,6 +169,9 @@ void TimelineView::setChartStyle(const ChartStyle& style)
     m_peak->setMarkerSize(13.0 * style.markerScale);
     m_peakLabel->setFont(style.annotationFont);
     m_peakLabel->setBrush(style.foreground);
+    QColor plate = style.plotBackground; // as the roofline's plates: the fill shows through, the text reads
+    plate.setAlpha(215);
+    m_peakPlate->setBrush(plate);
     m_lengthLabel->setFont(style.annotationFont);
     m_lengthLabel->setBrush(style.foreground);
     // A line under the x axis's title for lengthTexts(), kept whether or not it shows.
@@ -378,11 +385,21 @@ void TimelineView::placeLabels()
         // Inside the plot: a label wider than the room beside the marker ran over the axis's tick labels ("8" under
         // the Chinese label at 1920x1080).
         const double x = right ? peak.x() + gap : peak.x() - gap - br.width();
-        // Above the plot's foot: a low peak (LoRA's 1.77 GiB under a 12 GiB line) centred the label on it, its
-        // second line on the axis's tick labels.
-        const double y = std::min(peak.y() - br.height() / 2.0, plot.bottom() - br.height() - 1.0);
-        m_peakLabel->setPos(inPlot(x), offTheLine(std::max(labelsBottom + 2.0, y)));
+        // No lower than the peak: nothing of the curve is higher, so the text stays off the filled areas (centred on
+        // the peak, its second line ran over the backward pass's fill: "head: 16.17 GiB" on GPT-2 Medium at
+        // 1600x980 with the scaling panel open). Above the plot's foot too (LoRA's 1.77 GiB under a 12 GiB line).
+        const double y = std::min(peak.y() - br.height() - 1.0, plot.bottom() - br.height() - 1.0);
+        double at = offTheLine(std::max(labelsBottom + 2.0, y));
+        // Moved under the capacity line, it is back on the curve where the line is less than a label's height above
+        // the peak: then above the line, where the phase names leave room.
+        const double above = line - br.height() - 2.0;
+        if (at + br.height() > peak.y() + 1.0 && at > line && above >= labelsBottom + 2.0)
+            at = above;
+        m_peakLabel->setPos(inPlot(x), at);
     }
+    // Where the plot is too small to keep the label off the fill (1024x768, four charts), a plate keeps it legible.
+    m_peakPlate->setRect(m_peakLabel->mapRectToParent(m_peakLabel->boundingRect()).adjusted(-2, 0, 2, 0));
+    m_peakPlate->setVisible(m_peakLabel->isVisible());
     placeLengthLabel();
 }
 
@@ -420,6 +437,25 @@ void TimelineView::setMeasuredPeak(std::optional<double> bytes)
 QString TimelineView::measuredText() const
 {
     return m_measuredLabel->isVisible() ? m_measuredLabel->text() : QString();
+}
+
+// Each stretch between two points of the curve as the strip under the lower of them, down to the plot's foot: the
+// filled areas, which text is hard to read over.
+QList<QRectF> TimelineView::fillRects() const
+{
+    QList<QRectF> rects;
+    QChart* c = chart();
+    const QRectF plot = c->plotArea();
+    for (int i = 0; i + 1 < m_areas->count(); ++i) {
+        const QPointF a = c->mapToPosition(QPointF(m_areas->xAt(i), m_areas->topAt(i)), m_capacity);
+        const QPointF b = c->mapToPosition(QPointF(m_areas->xAt(i + 1), m_areas->topAt(i + 1)), m_capacity);
+        const QRectF strip = QRectF(QPointF(a.x(), std::max(a.y(), b.y())), QPointF(b.x(), plot.bottom()))
+                                 .normalized()
+                                 .intersected(plot);
+        if (strip.height() > 1.0 && strip.width() > 0.0)
+            rects << strip;
+    }
+    return rects;
 }
 
 int TimelineView::pointCount() const { return m_points; }

@@ -10,6 +10,7 @@
 #include <memory>
 
 QT_BEGIN_NAMESPACE
+class QGraphicsRectItem;
 class QGraphicsSimpleTextItem;
 class QLineSeries;
 class QScatterSeries;
@@ -50,6 +51,7 @@ public:
     QList<double> phaseBoundaries() const; // x of the dotted lines between the phases, chart coordinates
     QRectF peakLabelRect() const;          // the peak's label, chart coordinates
     QRectF peakMarkerRect() const;         // the square the peak's marker is drawn in, chart coordinates
+    QList<QRectF> fillRects() const;       // the filled areas under the curve, in strips, chart coordinates
     static constexpr int kMaxPoints = 160; // the timeline is bucketed to this many points, keeping each bucket's peak
 
 protected:
@@ -74,6 +76,7 @@ private:
     QValueAxis* m_axisX = nullptr;
     QValueAxis* m_axisY = nullptr;
     QGraphicsSimpleTextItem* m_peakLabel = nullptr;
+    QGraphicsRectItem* m_peakPlate = nullptr; // under the peak's label, where a small plot leaves it over the fill
     QGraphicsSimpleTextItem* m_lengthLabel = nullptr; // how long 100 % is, under the x axis's title
     std::array<QString, 2> m_lengthTexts;             // its text, whole and brief, before it is cut to the chart
     QMargins m_baseMargins;                           // the chart's margins without the line for it
