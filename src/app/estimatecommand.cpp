@@ -218,13 +218,16 @@ void addScenarioOptions(QCommandLineParser& parser)
 }
 
 std::optional<QString> applyGpuAndModel(const QString& gpu, const QString& model, Catalog& catalog, Scenario& s,
-                                        ModelSpec* modelOut)
+                                        ModelSpec* modelOut, const QString& origin)
 {
     const bool sameGpu = gpu.isEmpty() || gpu.toStdString() == s.gpuId;
     if (!sameGpu)
         s.gpuId = gpu.toStdString();
+    // An id from the scenario file is that file's field, not an option the user did not pass.
+    const QString where = origin.isEmpty() ? QString() : origin + QStringLiteral(": ");
     if (!catalog.gpu(s.gpuId)) {
-        return QStringLiteral("--gpu: unknown GPU id \"%1\"; valid: %2")
+        return (sameGpu && !origin.isEmpty() ? where + QStringLiteral("gpu: unknown GPU id \"%1\"; valid: %2")
+                                             : QStringLiteral("--gpu: unknown GPU id \"%1\"; valid: %2"))
             .arg(QString::fromStdString(s.gpuId), QString::fromStdString(catalog.gpuIds()));
     }
     // A scenario's what-if figures belong to its GPU; another GPU starts from its datasheet.
@@ -240,7 +243,7 @@ std::optional<QString> applyGpuAndModel(const QString& gpu, const QString& model
     }
     const ModelSpec* m = catalog.model(s.modelId);
     if (!m)
-        return QStringLiteral("model \"%1\" is not in the catalog; valid ids: %2")
+        return (where + QStringLiteral("model: unknown model \"%1\"; valid ids: %2"))
             .arg(QString::fromStdString(s.modelId), QString::fromStdString(catalog.modelIds()));
     *modelOut = *m;
     return std::nullopt;
@@ -330,7 +333,8 @@ std::optional<QString> resolveScenario(const QCommandLineParser& p, Catalog& cat
     const QString gpu = p.isSet(kGpu) ? p.value(kGpu) : QString();
     const QString model = p.isSet(kModel) ? p.value(kModel) : QString();
     const bool defaultGpu = gpu.isEmpty() || gpu.toStdString() == s.gpuId;
-    if (auto e = applyGpuAndModel(gpu, model, catalog, s, &out->model))
+    if (auto e = applyGpuAndModel(gpu, model, catalog, s, &out->model,
+                                  p.isSet(kScenario) ? p.value(kScenario) : QString()))
         return e;
     out->gpu = catalog.gpu(s.gpuId);
     if (p.isSet(kDatasheet))

@@ -24,10 +24,11 @@ struct ResolvedScenario {
 
 void addScenarioOptions(QCommandLineParser& parser);
 // --gpu and --model (empty: unchanged) applied to a scenario as `headroom estimate` applies them: another GPU drops
-// the what-if figures, another model starts at micro-batch 8 and its own sequence. A message naming
-// the option when a GPU or model is unknown. Fills *modelOut.
+// the what-if figures, another model starts at micro-batch 8 and its own sequence. A message naming the option when a
+// GPU or model is unknown, or the file and its field where the id came from the scenario file `origin`. Fills
+// *modelOut.
 std::optional<QString> applyGpuAndModel(const QString& gpu, const QString& model, Catalog& catalog, Scenario& s,
-                                        ModelSpec* modelOut);
+                                        ModelSpec* modelOut, const QString& origin = {});
 
 // A --model value: a preset id, or a model file or checkpoint directory, which is imported into `catalog`.
 std::optional<QString> resolveModelOption(const QString& value, Catalog& catalog, ModelSpec* out);

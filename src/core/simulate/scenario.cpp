@@ -10,7 +10,9 @@
 #include "finetune.h"
 #include "jsonreader.h"
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace headroom {
 
@@ -289,6 +291,55 @@ namespace {
         c.host.execution = enumField(r, "execution", c.host.execution, &executionFromString, "eager, cuda-graphs");
     }
 
+    // Every field a version-1 scenario file may hold (docs/schema/headroom-scenario.schema.json). Another is skipped,
+    // as every reader skips keys it does not know (a later Headroom's), unless it is within two edits of one of
+    // these: a typo ("checkpoiting": "full" was read as no checkpointing), refused with the field it meant.
+    constexpr std::string_view kScenarioFields
+        = "format version title title_zh gpu model micro_batch sequence_length precision mixed_style master_gradients "
+          "zero_stage data_parallel tensor_parallel sequence_parallel pipeline_parallel expert_parallel context_parallel "
+          "virtual_stages pipeline_schedule first_stage_layers last_stage_layers cluster offload_optimizer checkpointing "
+          "attention loop torch transformers optimizer adamw_impl gradient_accumulation finetune task num_labels "
+          "overhead_mib allocator_reserve expandable_segments cublas_workspace_mib cudnn_workspace_mib channels_last "
+          "nccl_channels host_speed execution overrides";
+
+    // Edits (insertions, deletions, substitutions) between two short names.
+    std::size_t editDistance(std::string_view a, std::string_view b)
+    {
+        std::vector<std::size_t> row(b.size() + 1);
+        for (std::size_t j = 0; j <= b.size(); ++j)
+            row[j] = j;
+        for (std::size_t i = 1; i <= a.size(); ++i) {
+            std::size_t diagonal = row[0];
+            row[0] = i;
+            for (std::size_t j = 1; j <= b.size(); ++j) {
+                const std::size_t up = row[j];
+                row[j] = std::min({ row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1) });
+                diagonal = up;
+            }
+        }
+        return row[b.size()];
+    }
+
+    void refuseMisspeltFields(const json& doc, const ObjectReader& r)
+    {
+        for (const auto& item : doc.items()) {
+            const std::string& key = item.key();
+            std::string_view nearest;
+            std::size_t best = 3; // a typo: at most two edits away; 0: the field itself
+            for (std::size_t at = 0; at < kScenarioFields.size();) {
+                const std::size_t end = std::min(kScenarioFields.find(' ', at), kScenarioFields.size());
+                const std::string_view known = kScenarioFields.substr(at, end - at);
+                if (const std::size_t d = editDistance(key, known); d < best) {
+                    best = d;
+                    nearest = known;
+                }
+                at = end + 1;
+            }
+            if (best > 0 && !nearest.empty())
+                r.fail(key, "unknown field; did you mean \"" + std::string(nearest) + "\"?");
+        }
+    }
+
 } // namespace
 
 Expected<ScenarioDocument> parseScenario(std::string_view jsonText, std::string_view origin)
@@ -302,6 +353,7 @@ Expected<ScenarioDocument> parseScenario(std::string_view jsonText, std::string_
         const std::int64_t version = r.integer("version", 1, 1000);
         if (version != 1)
             r.fail("version", "version " + std::to_string(version) + " is newer than this Headroom reads (1)");
+        refuseMisspeltFields(doc, r);
         ScenarioDocument d;
         d.title = r.stringOr("title", "", 500);
         Scenario& s = d.scenario;
