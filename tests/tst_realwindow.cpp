@@ -808,11 +808,16 @@ void TestRealWindow::tourInPresentationStaysOnTheScreen()
             w.window.grab().save(QStringLiteral("%1/tour-%2-%3.png").arg(dir, language).arg(step + 1));
         for (const QString& f : readabilityFaults(w.window, size))
             faults << at + f;
-        // The End Tour button is inside the window.
+        // The End Tour button is inside the window, and no panel floating over the charts covers the tour's buttons
+        // (the GPU comparison's step covered them all).
         for (QPushButton* b : tour->findChildren<QPushButton*>()) {
             const QRect r(b->mapTo(&w.window, QPoint(0, 0)), b->size());
             if (!b->isVisible() || !w.window.rect().contains(r))
                 faults << at + QStringLiteral("\"%1\" is not on the window").arg(b->text());
+            const QRect onScreen(b->mapToGlobal(QPoint(0, 0)), b->size());
+            for (const QDockWidget* d : w.window.findChildren<QDockWidget*>())
+                if (d->isVisible() && d->isFloating() && d->frameGeometry().intersects(onScreen))
+                    faults << at + QStringLiteral("\"%1\" is under the floating %2").arg(b->text(), d->objectName());
         }
         // The frame is around a shown chart (or the GPU comparison), never on the verdict.
         QWidget* framed = tour->highlighted();

@@ -285,8 +285,22 @@ void MainWindow::placeOverlay()
     if (!m_overlaidDock || !m_overlaidDock->isFloating())
         return;
     const int top = m_ui->verdict->geometry().bottom() + 1;
-    const QRect area(m_ui->results->mapToGlobal(QPoint(0, top)),
-                     QSize(m_ui->results->width(), m_ui->results->height() - top));
+    QRect area(m_ui->results->mapToGlobal(QPoint(0, top)),
+               QSize(m_ui->results->width(), m_ui->results->height() - top));
+    // Not over the tour's card: its text and its Back, Next and End buttons stay in sight (the tour's GPU comparison
+    // step in presentation mode at 1024x768 covered them, and the tour could only be left by a key no one could see).
+    // The panel takes the rest of the window's width beside the card, over the settings the tour is not using (beside
+    // the card alone it was 355 px wide, its table cut after the first column).
+    if (m_tour && m_tour->running() && m_tourCard && m_tourCard->isVisible()) {
+        const QRect card(m_tourCard->mapToGlobal(QPoint(0, 0)), m_tourCard->size());
+        const QRect window(mapToGlobal(QPoint(0, 0)), size());
+        if (card.intersects(area)) {
+            if (card.left() - window.left() >= window.right() - card.right())
+                area.setCoords(window.left(), area.top(), card.left() - 1, area.bottom());
+            else
+                area.setCoords(card.right() + 1, area.top(), window.right(), area.bottom());
+        }
+    }
     m_overlaidDock->setGeometry(area);
 }
 
