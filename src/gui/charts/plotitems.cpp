@@ -10,6 +10,7 @@
 #include <QPaintEngine>
 #include <QPainter>
 #include <QPolygonF>
+#include <QValueAxis>
 
 #include <algorithm>
 #include <cmath>
@@ -27,6 +28,15 @@ PlotItem::PlotItem(QChart* chart, QAbstractSeries* anchor)
     setAcceptHoverEvents(true);
     setFlag(QGraphicsItem::ItemClipsToShape);
     connect(chart, &QChart::plotAreaChanged, this, [this] { relayout(); });
+    // A new axis range moves what this item draws though the plot area stays: repainted with it. Without, a range
+    // set after the item had painted (the phase chart's top, once the fit search came back) left the old bars on
+    // screen except in the bands Qt Charts repainted for its grid and labels (the tour's third step at 1920x1080).
+    for (QAbstractAxis* axis : chart->axes(Qt::Horizontal | Qt::Vertical, anchor)) {
+        if (auto* value = qobject_cast<QValueAxis*>(axis))
+            connect(value, &QValueAxis::rangeChanged, this, [this] { update(); });
+        else if (auto* log = qobject_cast<QLogValueAxis*>(axis))
+            connect(log, &QLogValueAxis::rangeChanged, this, [this] { update(); });
+    }
 }
 
 QRectF PlotItem::boundingRect() const { return m_plot; }
