@@ -351,8 +351,8 @@ void TestExport::csvBreakdownAddsUpToThePeak()
     const QStringList lines
         = QString::fromUtf8(readAll(path("breakdown.csv"))).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     QCOMPARE(lines.value(0), QStringLiteral("category,label,steady_bytes,at_peak_bytes,at_peak_gib,share_of_peak"));
-    QCOMPARE(lines.size(), 1 + kMemoryCategoryCount + 2); // header, categories, total, capacity
-    double sum = 0.0, total = 0.0, capacity = 0.0;
+    QCOMPARE(lines.size(), 1 + kMemoryCategoryCount + 3); // header, categories, total, needed, capacity
+    double sum = 0.0, total = 0.0, capacity = 0.0, needed = 0.0;
     for (const QString& line : lines.mid(1)) {
         const QStringList f = line.split(QLatin1Char(','));
         QCOMPARE(f.size(), 6);
@@ -363,6 +363,8 @@ void TestExport::csvBreakdownAddsUpToThePeak()
             total = atPeak;
         else if (f[0] == QLatin1String("capacity"))
             capacity = atPeak;
+        else if (f[0] == QLatin1String("needed"))
+            needed = atPeak;
         else
             sum += atPeak;
     }
@@ -370,6 +372,12 @@ void TestExport::csvBreakdownAddsUpToThePeak()
     QCOMPARE(total, std::round(m_controller->result().estimate.peakBytes));
     // The RTX A3000 Laptop's 12 GB as the driver reports it: 12288 MiB (the GPU file's reported_mib).
     QCOMPARE(capacity, 12288.0 * 1048576.0);
+    // The verdict's figure, so that the file says whether it fits as the window does: at least the tensors' peak
+    // (the allocator's cache comes on top), and over the capacity exactly when the verdict says it does not fit.
+    const FitVerdict& verdict = m_controller->result().verdict;
+    QCOMPARE(needed, std::round(verdict.neededBytes));
+    QCOMPARE_GE(needed, total);
+    QCOMPARE(needed <= capacity, verdict.fits);
 }
 
 void TestExport::badOptionsAreRefusedAndKeepExistingFiles()

@@ -2319,6 +2319,10 @@
         <source>Peak in the %1 of %2 (%3). Longest %4 that fits at this micro-batch: %5.</source>
         <translation>峰值位于%2的%1（%3）。在此微批次下放得下的%4上限：%5。</translation>
     </message>
+    <message>
+        <source>Needed (the verdict&apos;s figure)</source>
+        <translation>需要（结论所用的数值）</translation>
+    </message>
 </context>
 <context>
     <name>PrecisionGroup</name>
@@ -2636,6 +2640,10 @@
         <source> (the model&apos;s limit)</source>
         <translation>（模型上限）</translation>
     </message>
+    <message>
+        <source>Needed (the verdict&apos;s figure)</source>
+        <translation>需要（结论所用的数值）</translation>
+    </message>
 </context>
 <context>
     <name>UserData</name>
@@ -2739,8 +2747,8 @@
         <translation>劣于基线</translation>
     </message>
     <message>
-        <source>Peak (allocated)</source>
-        <translation>峰值（已分配）</translation>
+        <source>Peak (tensors and CUDA context)</source>
+        <translation>峰值（张量与 CUDA 上下文）</translation>
     </message>
     <message>
         <source>Needed (verdict)</source>
@@ -3029,12 +3037,12 @@
         <translation>框架可用 %1（已知时采用驱动报告的总量）</translation>
     </message>
     <message>
-        <source>Fits: needs %1 of %2 at micro-batch %3 (its tensors peak at %4)</source>
-        <translation>放得下：微批次 %3 时需要 %1 / %2（张量峰值 %4）</translation>
+        <source>Fits: needs %1 of %2 at micro-batch %3 (its tensors with the CUDA context peak at %4)</source>
+        <translation>放得下：微批次 %3 时需要 %1 / %2（张量与 CUDA 上下文峰值 %4）</translation>
     </message>
     <message>
-        <source>Does not fit: needs %1 of %2 at micro-batch %3 (its tensors peak at %4)</source>
-        <translation>放不下：微批次 %3 时需要 %1 / %2（张量峰值 %4）</translation>
+        <source>Does not fit: needs %1 of %2 at micro-batch %3 (its tensors with the CUDA context peak at %4)</source>
+        <translation>放不下：微批次 %3 时需要 %1 / %2（张量与 CUDA 上下文峰值 %4）</translation>
     </message>
     <message>
         <source>The largest micro-batch that fits in %1, the caching allocator replayed</source>
@@ -3233,8 +3241,8 @@
 <context>
     <name>headroom::gui::GuidedTour</name>
     <message>
-        <source>With PyTorch&apos;s caching allocator the step holds %1 of %2 (its tensors peak at %3)</source>
-        <translation>算上 PyTorch 缓存分配器，这一步占用 %1 / %2（其张量峰值为 %3）</translation>
+        <source>With PyTorch&apos;s caching allocator the step holds %1 of %2 (its tensors with the CUDA context peak at %3)</source>
+        <translation>算上 PyTorch 缓存分配器，这一步占用 %1 / %2（其张量与 CUDA 上下文的峰值为 %3）</translation>
     </message>
     <message>
         <source>Peak %1 of %2</source>

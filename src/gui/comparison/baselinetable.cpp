@@ -23,7 +23,7 @@ namespace {
         case BaselineQuantity::Category:
             return Labels::category(x.category);
         case BaselineQuantity::Peak:
-            return BaselineTable::tr("Peak (allocated)");
+            return BaselineTable::tr("Peak (tensors and CUDA context)");
         case BaselineQuantity::Needs:
             return BaselineTable::tr("Needed (verdict)");
         case BaselineQuantity::Free:

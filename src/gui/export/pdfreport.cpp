@@ -90,6 +90,10 @@ namespace {
         // end of forward): their sum is not a memory the GPU ever holds, so the total is the peak's alone.
         memory += QStringLiteral("<tr><td %1><b>%2</b></td><td %3></td><td %3><b>%4</b></td><td %3></td></tr>")
                       .arg(td, esc(Tr::tr("Total")), tdr, formatBytes(e.peakBytes));
+        // The verdict's figure: with PyTorch's caching allocator and the CUDA context where it was replayed. Without
+        // it a table totalling 11.31 GiB of 12.00 stood under "Does not fit: ... 12.16 GiB".
+        memory += QStringLiteral("<tr><td %1>%2</td><td %3></td><td %3>%4</td><td %3></td></tr>")
+                      .arg(td, esc(Tr::tr("Needed (the verdict's figure)")), tdr, formatBytes(r.verdict.neededBytes));
         memory += QStringLiteral("<tr><td %1>%2</td><td %3></td><td %3>%4</td><td %3></td></tr></table>")
                       .arg(td, esc(Tr::tr("GPU capacity")), tdr, formatBytes(e.capacityBytes));
         memory += QStringLiteral("<p style='font-size:small'>%1</p>")

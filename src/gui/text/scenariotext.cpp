@@ -217,6 +217,10 @@ QString breakdownCsv(const SimulationResult& r)
     for (double b : e.components)
         steady += b;
     row(QStringLiteral("total"), Tr::tr("Total"), steady, e.peakBytes);
+    // What the verdict holds against the capacity: with PyTorch's caching allocator and the CUDA context where it was
+    // replayed (above the total by what the allocator keeps cached), so that a reader can tell "fits" from the table.
+    row(QStringLiteral("needed"), Tr::tr("Needed (the verdict's figure)"), r.verdict.neededBytes,
+        r.verdict.neededBytes);
     row(QStringLiteral("capacity"), Tr::tr("GPU capacity"), e.capacityBytes, e.capacityBytes);
     return out;
 }
