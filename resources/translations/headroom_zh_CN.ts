@@ -134,18 +134,6 @@
         <translation>并非硬件参数：这是 Headroom 按 GPU 代际设定的默认值，可在“假设覆盖值”中修改。</translation>
     </message>
     <message>
-        <source>&lt;p&gt;%1, %2, summed over %3 kernels of every layer.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;%1，%2，为所有层中 %3 个内核的合计。&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;b&gt;intensity&lt;/b&gt; = FLOPs / bytes = %1 / %2 = %3 FLOP/byte&lt;br&gt;&lt;b&gt;attainable&lt;/b&gt; = min(π, β × I) = min(%4, %5 × %3) = %6&lt;br&gt;&lt;b&gt;time&lt;/b&gt; = Σ max(FLOPs / (η&lt;sub&gt;c&lt;/sub&gt; π), bytes / (η&lt;sub&gt;m&lt;/sub&gt; β), launch) = %7&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;算术强度&lt;/b&gt; = FLOPs / 字节数 = %1 / %2 = %3 FLOP/byte&lt;br&gt;&lt;b&gt;可达性能&lt;/b&gt; = min(π, β × I) = min(%4, %5 × %3) = %6&lt;br&gt;&lt;b&gt;时间&lt;/b&gt; = Σ max(FLOPs / (η&lt;sub&gt;c&lt;/sub&gt; π), 字节数 / (η&lt;sub&gt;m&lt;/sub&gt; β), 启动开销) = %7&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>Roofline: Williams, Waterman &amp; Patterson 2009. Efficiencies η: GEMMs 0.80 of the dense tensor peak (MAMF table, stas00/ml-engineering), FP8 0.70, attention 0.60 (FlashAttention-2) and on Hopper SDPA&apos;s measured rates (FlashAttention-3&apos;s H100 benchmarks, arXiv:2407.08608, with each kernel&apos;s tiles), memory 0.85 (HBM) or 0.78 (GDDR); a kernel&apos;s latency %1.</source>
-        <translation>屋顶线模型：Williams, Waterman &amp; Patterson 2009。效率 η：GEMM 为稠密张量峰值的 0.80（MAMF 表，stas00/ml-engineering），FP8 为 0.70，注意力为 0.60（FlashAttention-2），在 Hopper 上 SDPA 按实测速率（FlashAttention-3 的 H100 基准，arXiv:2407.08608，并计入各内核的分块），访存为 0.85（HBM）或 0.78（GDDR）；每个内核的延迟 %1。</translation>
-    </message>
-    <message>
         <source>&lt;p&gt;&lt;b&gt;reached&lt;/b&gt; = FLOPs / time = %1, %2 % of π. A fused SDPA kernel on Hopper runs at its measured rate for its head dim, sequence, causal mask and dropout, well under π at short sequences.&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;实际达到&lt;/b&gt; = FLOPs / 时间 = %1，为 π 的 %2 %。在 Hopper 上，融合 SDPA 内核按其头维度、序列长度、因果掩码和 dropout 下的实测速率运行，序列较短时远低于 π。&lt;/p&gt;</translation>
     </message>
@@ -616,6 +604,22 @@
     <message>
         <source>copies of non-contiguous tensors (nn.MultiheadAttention&apos;s layouts), of bandwidth</source>
         <translation>非连续张量的拷贝（nn.MultiheadAttention 的内存布局），占带宽</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;%1, %2, summed over its %3 kernels in the step.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;%1，%2，为这一步中它的 %3 个内核的合计。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;intensity&lt;/b&gt; = FLOPs / bytes = %1 / %2 = %3 FLOP/byte&lt;br&gt;&lt;b&gt;attainable&lt;/b&gt; = min(π, β × I) = min(%4, %5 × %3) = %6&lt;br&gt;&lt;b&gt;time&lt;/b&gt; = Σ max(FLOPs / (η&lt;sub&gt;c&lt;/sub&gt; π), bytes / (η&lt;sub&gt;m&lt;/sub&gt; β)) + sums over rows and layout copies + kernels × latency + waiting for the host&lt;br&gt;&amp;nbsp;&amp;nbsp;= %7 + %8 + %9 + %10 = %11&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;算术强度&lt;/b&gt; = FLOPs / 字节数 = %1 / %2 = %3 FLOP/byte&lt;br&gt;&lt;b&gt;可达性能&lt;/b&gt; = min(π, β × I) = min(%4, %5 × %3) = %6&lt;br&gt;&lt;b&gt;时间&lt;/b&gt; = Σ max(FLOPs / (η&lt;sub&gt;c&lt;/sub&gt; π), 字节数 / (η&lt;sub&gt;m&lt;/sub&gt; β)) + 按行求和与布局拷贝 + 内核数 × 延迟 + 等待主机发射&lt;br&gt;&amp;nbsp;&amp;nbsp;= %7 + %8 + %9 + %10 = %11&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Bound by memory: %1 in %2, %3, η&lt;sub&gt;m&lt;/sub&gt; = %4 of β.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;受访存限制：%2 内读写 %1，即 %3，η&lt;sub&gt;m&lt;/sub&gt; = β 的 %4。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Roofline: Williams, Waterman &amp; Patterson 2009. Efficiencies η: GEMMs 0.80 of the dense tensor peak (MAMF table, stas00/ml-engineering), FP8 0.70, attention 0.60 (FlashAttention-2) and on Hopper SDPA&apos;s measured rates (FlashAttention-3&apos;s H100 benchmarks, arXiv:2407.08608, with each kernel&apos;s tiles), memory 0.85 (HBM) or 0.78 (GDDR) or the GPU&apos;s measured bandwidth; of the datasheet bandwidth, dtype-converting kernels %2, sums over rows (a bias&apos;s or LayerNorm&apos;s weight gradient) %3, layout copies %4; a kernel&apos;s latency %1.</source>
+        <translation>屋顶线模型：Williams, Waterman &amp; Patterson 2009。效率 η：GEMM 为稠密张量峰值的 0.80（MAMF 表，stas00/ml-engineering），FP8 为 0.70，注意力为 0.60（FlashAttention-2），在 Hopper 上 SDPA 按实测速率（FlashAttention-3 的 H100 基准，arXiv:2407.08608，并计入各内核的分块），访存为 0.85（HBM）或 0.78（GDDR）或该 GPU 的实测带宽；按数据手册带宽计，转换数据类型的内核为 %2，按行求和（偏置或 LayerNorm 权重的梯度）为 %3，布局拷贝为 %4；每个内核的延迟 %1。</translation>
     </message>
 </context>
 <context>

@@ -143,6 +143,11 @@ namespace {
             gp.bytes += by;
             gp.seconds += t * repeat;
             gp.count += at.runs * st.kernels;
+            const TimeModel::Parts parts = tm.parts(st, batch);
+            gp.computeSeconds += parts.compute * repeat;
+            gp.memorySeconds += parts.memory * repeat;
+            gp.extraSeconds += parts.extra * repeat;
+            gp.launchSeconds += parts.launch * repeat;
             if (at.repeat) {
                 const auto r = std::size_t(at.repeat - s.repeats.data());
                 runSeconds[r] += t;

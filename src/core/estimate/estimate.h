@@ -28,6 +28,14 @@ struct RooflinePoint {
     double bytes = 0.0;
     double seconds = 0.0;
     int count = 0; // kernels launched for it in one micro-batch, every run of a repeated block
+    // `seconds` in its parts (TimeModel::Parts): kernels bound by compute, kernels bound by memory, the sums over
+    // rows and layout copies in kernels of their own, the kernels' latencies; the rest is the GPU waiting for the
+    // host to issue them (hostWaitSeconds()).
+    double computeSeconds = 0.0, memorySeconds = 0.0, extraSeconds = 0.0, launchSeconds = 0.0;
+    double hostWaitSeconds() const
+    {
+        return std::max(0.0, seconds - computeSeconds - memorySeconds - extraSeconds - launchSeconds);
+    }
 
     double intensity() const { return bytes > 0 ? flops / bytes : 0.0; }
     double achievedFlopsPerSecond() const { return seconds > 0 ? flops / seconds : 0.0; }

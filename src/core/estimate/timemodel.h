@@ -170,14 +170,23 @@ struct TimeModel {
                                                              : cudnnBatchNormSecondsPerByte;
         return st.loop == LoopKind::Casting ? castingSecondsPerByte : secondsPerByte;
     }
-    // The GPU's time for a step: the longer of compute and memory, plus each kernel's latency.
-    double seconds(const Step& st, double batch) const
+    // The GPU's time for a step in its parts: the longer of compute and memory (the other 0), the sums over rows
+    // and layout copies in kernels of their own, and each kernel's latency.
+    struct Parts {
+        double compute = 0.0, memory = 0.0, extra = 0.0, launch = 0.0;
+        double total() const { return compute + memory + extra + launch; }
+    };
+    Parts parts(const Step& st, double batch) const
     {
         const double tc = flops(st, batch) * gemmSecondsPerFlop(st);
         const double tm = bytes(st, batch) * memorySecondsPerByte(st);
-        return std::max(tc, tm) + st.columnReduceBytes.at(batch) * columnReduceSecondsPerByte
-            + st.stridedBytes.at(batch) * stridedCopySecondsPerByte + st.kernels * launchSeconds;
+        return { tc >= tm ? tc : 0.0, tm > tc ? tm : 0.0,
+                 st.columnReduceBytes.at(batch) * columnReduceSecondsPerByte
+                     + st.stridedBytes.at(batch) * stridedCopySecondsPerByte,
+                 st.kernels * launchSeconds };
     }
+    // The GPU's time for a step: the longer of compute and memory, plus each kernel's latency.
+    double seconds(const Step& st, double batch) const { return parts(st, batch).total(); }
 };
 
 // The host's side: what issuing each step costs on the configured host and in the configured execution mode.

@@ -143,16 +143,28 @@ QString Explainer::operatorPoint(int i, const SimulationResult& r)
     const RooflinePoint& p = e.operatorPoints[i];
     const double peak = e.gpu.peakFlopsPerSecond[int(p.unit)];
     const double bw = e.gpu.bandwidthBytesPerSecond;
-    QString body = tr("<p>%1, %2, summed over %3 kernels of every layer.</p>")
+    QString body = tr("<p>%1, %2, summed over its %3 kernels in the step.</p>")
                        .arg(Labels::kind(p.kind), Labels::phase(p.phase))
                        .arg(p.count);
+    // The time as the core prices it, part by part (RooflinePoint), so that the sum on screen is the figure shown.
     body += tr("<p><b>intensity</b> = FLOPs / bytes = %1 / %2 = %3 FLOP/byte<br>"
                "<b>attainable</b> = min(π, β × I) = min(%4, %5 × %3) = %6<br>"
-               "<b>time</b> = Σ max(FLOPs / (η<sub>c</sub> π), bytes / (η<sub>m</sub> β), launch) = %7</p>")
+               "<b>time</b> = Σ max(FLOPs / (η<sub>c</sub> π), bytes / (η<sub>m</sub> β)) + sums over rows and "
+               "layout copies + kernels × latency + waiting for the host<br>"
+               "&nbsp;&nbsp;= %7 + %8 + %9 + %10 = %11</p>")
                 .arg(formatCount(p.flops), formatBytes(p.bytes))
                 .arg(p.intensity(), 0, 'f', 2)
                 .arg(formatFlopsPerSecond(peak), formatBandwidth(bw),
-                     formatFlopsPerSecond(std::min(peak, bw * p.intensity())), formatSeconds(p.seconds));
+                     formatFlopsPerSecond(std::min(peak, bw * p.intensity())),
+                     formatSeconds(p.computeSeconds + p.memorySeconds), formatSeconds(p.extraSeconds),
+                     formatSeconds(p.launchSeconds), formatSeconds(p.hostWaitSeconds()), formatSeconds(p.seconds));
+    // Where memory bounds the kernels, the rate they move their bytes at: η_m is not one figure (casting kernels,
+    // 16-bit batch norms on NCHW tensors and the rest each have their own, timemodel.h).
+    if (p.computeSeconds == 0.0 && p.memorySeconds > 0.0 && bw > 0.0)
+        body += tr("<p>Bound by memory: %1 in %2, %3, η<sub>m</sub> = %4 of β.</p>")
+                    .arg(formatBytes(p.bytes), formatSeconds(p.memorySeconds),
+                         formatBandwidth(p.bytes / p.memorySeconds))
+                    .arg(p.bytes / p.memorySeconds / bw, 0, 'f', 2);
     if (p.kind == OpKind::Attention && peak > 0.0)
         body += tr("<p><b>reached</b> = FLOPs / time = %1, %2 % of π. A fused SDPA kernel on Hopper runs at its "
                    "measured rate for its head dim, sequence, causal mask and dropout, well under π at short "
@@ -163,8 +175,13 @@ QString Explainer::operatorPoint(int i, const SimulationResult& r)
         tr("Roofline: Williams, Waterman & Patterson 2009. Efficiencies η: GEMMs 0.80 of the dense tensor peak "
            "(MAMF table, stas00/ml-engineering), FP8 0.70, attention 0.60 (FlashAttention-2) and on Hopper SDPA's "
            "measured rates (FlashAttention-3's H100 benchmarks, arXiv:2407.08608, with each kernel's tiles), memory "
-           "0.85 (HBM) or 0.78 (GDDR); a kernel's latency %1.")
-            .arg(QCoreApplication::translate("Format", "%1 µs").arg(Efficiency {}.launchSeconds * 1e6)));
+           "0.85 (HBM) or 0.78 (GDDR) or the GPU's measured bandwidth; of the datasheet bandwidth, dtype-converting "
+           "kernels %2, sums over rows (a bias's or LayerNorm's weight gradient) %3, layout copies %4; a kernel's "
+           "latency %1.")
+            .arg(QCoreApplication::translate("Format", "%1 µs").arg(Efficiency {}.launchSeconds * 1e6))
+            .arg(Efficiency {}.castingBandwidth, 0, 'f', 2)
+            .arg(Efficiency {}.columnReduceBandwidth, 0, 'f', 2)
+            .arg(Efficiency {}.stridedCopyBandwidth, 0, 'f', 2));
     return section(QString::fromUtf8(p.name.data(), qsizetype(p.name.size())).toHtmlEscaped(), body);
 }
 
