@@ -225,8 +225,10 @@ QString GpuComparisonModel::toolTip(const GpuComparisonRow& r, int column) const
         return tr("%1 the framework can use (the driver-reported total where known)").arg(formatBytes(r.capacityBytes));
     case PeakColumn:
     case FitsColumn:
-        return (r.fits ? tr("Fits: needs %1 of %2 at micro-batch %3 (its tensors with the CUDA context peak at %4)")
-                       : tr("Does not fit: needs %1 of %2 at micro-batch %3 (its tensors with the CUDA context peak at %4)"))
+        return (r.fits
+                    ? tr("Fits: needs %1 of %2 at micro-batch %3 (its tensors with the CUDA context peak at %4)")
+                    : tr(
+                        "Does not fit: needs %1 of %2 at micro-batch %3 (its tensors with the CUDA context peak at %4)"))
             .arg(formatBytes(r.neededBytes), formatBytes(r.capacityBytes))
             .arg(m_microBatch)
             .arg(formatBytes(r.peakBytes));

@@ -98,8 +98,9 @@ namespace {
     {
         const Estimate& e = r.estimate;
         if (r.verdict.decidedBy == FitRule::Allocator)
-            return GuidedTour::tr("With PyTorch's caching allocator the step holds %1 of %2 (its tensors with the CUDA context peak at %3)")
-                .arg(formatBytes(r.verdict.neededBytes), formatBytes(e.capacityBytes), formatBytes(e.peakBytes));
+            return GuidedTour::
+                tr("With PyTorch's caching allocator the step holds %1 of %2 (its tensors with the CUDA context peak at %3)")
+                    .arg(formatBytes(r.verdict.neededBytes), formatBytes(e.capacityBytes), formatBytes(e.peakBytes));
         return GuidedTour::tr("Peak %1 of %2").arg(formatBytes(e.peakBytes), formatBytes(e.capacityBytes));
     }
 
