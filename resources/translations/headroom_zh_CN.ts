@@ -4500,12 +4500,12 @@
         <translation>PCIe（+ 100 GbE）</translation>
     </message>
     <message>
-        <source>NVLink pairs, then PCIe (+ InfiniBand)</source>
-        <translation>NVLink 成对，其余 PCIe（+ InfiniBand）</translation>
+        <source>NVLink pairs (+ IB)</source>
+        <translation>NVLink 成对（+ IB）</translation>
     </message>
     <message>
-        <source>NVLink (+ InfiniBand)</source>
-        <translation>NVLink（+ InfiniBand）</translation>
+        <source>NVLink (+ IB)</source>
+        <translation>NVLink（+ IB）</translation>
     </message>
     <message>
         <source>It does not fit on any number of these GPUs up to %1.</source>

@@ -179,9 +179,14 @@ void ScalingView::showCurves()
     }
     replaceIfChanged(m_overflow, overflow);
     replaceIfChanged(m_overflowThroughput, overflowThroughput);
-    for (QScatterSeries* dots : { m_overflow, m_overflowThroughput })
-        for (QLegendMarker* marker : dots->chart()->legend()->markers(dots))
-            marker->setVisible(!overflow.isEmpty());
+    // Each legend entry gets an equal share of a chart's width (Qt Charts' LegendLayout), and at 1024x768 four cut
+    // every name short ("NVLink pair..."): the fabrics, and on each chart one more, are named; the summary says the
+    // rest (perfect scaling is dashed; the marked points do not fit, and stand above the memory chart's capacity).
+    for (QLegendMarker* marker : m_throughputChart->legend()->markers(m_overflowThroughput))
+        marker->setVisible(!overflow.isEmpty());
+    for (QAbstractSeries* quiet : std::initializer_list<QAbstractSeries*> { m_ideal, m_overflow })
+        for (QLegendMarker* marker : quiet->chart()->legend()->markers(quiet))
+            marker->setVisible(false);
     const ModelSpec* model = m_catalog.model(m_scenario.modelId);
     m_ty->setTitleText(model && model->isVision() ? tr("images/s") : tr("tokens/s"));
     const double first = m_scaling.series.empty() || m_scaling.series.front().points.empty()
@@ -265,9 +270,8 @@ void ScalingView::retranslate()
     m_lines[0].memory->setName(tr("PCIe (+ 100 GbE)"));
     // A bridge joins pairs: past them the GPUs meet over PCIe with peer-to-peer.
     const GpuSpec* gpu = m_catalog.gpu(m_scenario.gpuId);
-    const QString nvlink = gpu && gpu->gpuLinkMaxGpus < kScalingGpusPerNode
-        ? tr("NVLink pairs, then PCIe (+ InfiniBand)")
-        : tr("NVLink (+ InfiniBand)");
+    const QString nvlink = gpu && gpu->gpuLinkMaxGpus < kScalingGpusPerNode ? tr("NVLink pairs (+ IB)")
+                                                                            : tr("NVLink (+ IB)");
     m_lines[1].throughput->setName(nvlink);
     m_lines[1].memory->setName(nvlink);
     m_ideal->setName(tr("perfect scaling"));
