@@ -101,6 +101,19 @@ QList<Entry> readTs(const QString& path)
     return out;
 }
 
+// lupdate over the same sources as the build (src/gui/CMakeLists.txt) into `ts`: its exit code, -1 if it did not end.
+int lupdateInto(const QString& ts, const QStringList& extra)
+{
+    QProcess lupdate;
+    lupdate.setWorkingDirectory(QStringLiteral(HEADROOM_SOURCE_DIR));
+    lupdate.start(QStringLiteral(HEADROOM_LUPDATE),
+                  QStringList { QStringLiteral("src/gui"), QStringLiteral("src/app"), QStringLiteral("ui"),
+                                QStringLiteral("-ts"), ts, QStringLiteral("-locations"), QStringLiteral("none"),
+                                QStringLiteral("-silent") }
+                      + extra);
+    return lupdate.waitForFinished(120000) ? lupdate.exitCode() : -1;
+}
+
 QStringList sorted(QStringList l)
 {
     l.sort();
@@ -291,13 +304,7 @@ void TestTranslations::tsIsCurrentWithTheSources()
     // lupdate over the same sources as the build (src/gui/CMakeLists.txt): every string it finds must be in the .ts.
     QTemporaryDir dir;
     const QString fresh = dir.filePath(QStringLiteral("fresh_zh_CN.ts"));
-    QProcess lupdate;
-    lupdate.setWorkingDirectory(QStringLiteral(HEADROOM_SOURCE_DIR));
-    lupdate.start(QStringLiteral(HEADROOM_LUPDATE),
-                  { QStringLiteral("src/gui"), QStringLiteral("src/app"), QStringLiteral("ui"), QStringLiteral("-ts"),
-                    fresh, QStringLiteral("-locations"), QStringLiteral("none"), QStringLiteral("-silent") });
-    QVERIFY(lupdate.waitForFinished(120000));
-    QCOMPARE(lupdate.exitCode(), 0);
+    QCOMPARE(lupdateInto(fresh, {}), 0);
     QSet<QString> committed;
     for (const Entry& e : readTs(kTs))
         committed.insert(e.context + QLatin1Char('\x1f') + e.source);
@@ -680,14 +687,7 @@ void TestTranslations::englishPluralsAgreeWithTheirCount()
     // ("replica of 1 GPU(s)" was on screen before there was an English .qm).
     QTemporaryDir dir;
     const QString fresh = dir.filePath(QStringLiteral("fresh_en.ts"));
-    QProcess lupdate;
-    lupdate.setWorkingDirectory(QStringLiteral(HEADROOM_SOURCE_DIR));
-    lupdate.start(QStringLiteral(HEADROOM_LUPDATE),
-                  { QStringLiteral("src/gui"), QStringLiteral("src/app"), QStringLiteral("ui"), QStringLiteral("-ts"),
-                    fresh, QStringLiteral("-pluralonly"), QStringLiteral("-locations"), QStringLiteral("none"),
-                    QStringLiteral("-silent") });
-    QVERIFY(lupdate.waitForFinished(120000));
-    QCOMPARE(lupdate.exitCode(), 0);
+    QCOMPARE(lupdateInto(fresh, { QStringLiteral("-pluralonly") }), 0);
     QHash<QString, Entry> committed;
     for (const Entry& e : readTs(kEnglishTs))
         committed.insert(e.context + QLatin1Char('\x1f') + e.source, e);
