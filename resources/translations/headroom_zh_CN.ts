@@ -2751,8 +2751,8 @@
         <translation>劣于基线</translation>
     </message>
     <message>
-        <source>Peak (tensors and CUDA context)</source>
-        <translation>峰值（张量与 CUDA 上下文）</translation>
+        <source>Peak (+ CUDA context)</source>
+        <translation>峰值（含 CUDA 上下文）</translation>
     </message>
     <message>
         <source>Needed (verdict)</source>

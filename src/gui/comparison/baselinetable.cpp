@@ -23,7 +23,7 @@ namespace {
         case BaselineQuantity::Category:
             return Labels::category(x.category);
         case BaselineQuantity::Peak:
-            return BaselineTable::tr("Peak (tensors and CUDA context)");
+            return BaselineTable::tr("Peak (+ CUDA context)");
         case BaselineQuantity::Needs:
             return BaselineTable::tr("Needed (verdict)");
         case BaselineQuantity::Free:
