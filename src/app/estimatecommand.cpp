@@ -226,8 +226,8 @@ std::optional<QString> applyGpuAndModel(const QString& gpu, const QString& model
     // An id from the scenario file is that file's field, not an option the user did not pass.
     const QString where = origin.isEmpty() ? QString() : origin + QStringLiteral(": ");
     if (!catalog.gpu(s.gpuId)) {
-        return (sameGpu && !origin.isEmpty() ? where + QStringLiteral("gpu: unknown GPU id \"%1\"; valid: %2")
-                                             : QStringLiteral("--gpu: unknown GPU id \"%1\"; valid: %2"))
+        return ((sameGpu && !origin.isEmpty() ? where + QStringLiteral("gpu") : QStringLiteral("--gpu"))
+                + QStringLiteral(": unknown GPU id \"%1\"; valid: %2"))
             .arg(QString::fromStdString(s.gpuId), QString::fromStdString(catalog.gpuIds()));
     }
     // A scenario's what-if figures belong to its GPU; another GPU starts from its datasheet.

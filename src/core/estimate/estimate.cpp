@@ -35,7 +35,8 @@ namespace {
         const Schedule& s;
         Estimate& e;
         const TimeModel& tm;
-        const std::vector<double>& wall; // playClocks: per step, its share of the step's time
+        const std::vector<double>& wall;            // playClocks: per step, its share of the step's time
+        const std::vector<TimeModel::Parts>& parts; // stepClocks: per step, its GPU time in parts
         std::vector<RooflinePoint>& groups;
         double batch, overhead, reserve;
         int ga;
@@ -143,11 +144,11 @@ namespace {
             gp.bytes += by;
             gp.seconds += t * repeat;
             gp.count += at.runs * st.kernels;
-            const TimeModel::Parts parts = tm.parts(st, batch);
-            gp.computeSeconds += parts.compute * repeat;
-            gp.memorySeconds += parts.memory * repeat;
-            gp.extraSeconds += parts.extra * repeat;
-            gp.launchSeconds += parts.launch * repeat;
+            const TimeModel::Parts& p = parts[std::size_t(at.step)];
+            gp.computeSeconds += p.compute * repeat;
+            gp.memorySeconds += p.memory * repeat;
+            gp.extraSeconds += p.extra * repeat;
+            gp.launchSeconds += p.launch * repeat;
             if (at.repeat) {
                 const auto r = std::size_t(at.repeat - s.repeats.data());
                 runSeconds[r] += t;
@@ -160,6 +161,7 @@ namespace {
     // This thread's per-step time vectors (a slider tick allocates nothing).
     struct ClockScratch {
         std::vector<double> gpu, host, wall;
+        std::vector<TimeModel::Parts> parts; // gpu in its parts, for the roofline's dots
     };
     ClockScratch& clockScratch()
     {
@@ -173,10 +175,12 @@ namespace {
     {
         ClockScratch& c = clockScratch();
         c.gpu.resize(s.steps.size());
+        c.parts.resize(s.steps.size());
         c.host.resize(s.steps.size());
         for (std::size_t i = 0; i < s.steps.size(); ++i) {
             const Step& st = s.steps[i];
-            c.gpu[i] = tm.seconds(st, batch);
+            c.parts[i] = tm.parts(st, batch);
+            c.gpu[i] = c.parts[i].total();
             c.host[i] = host.seconds(st) + (st.phase == Phase::Optimizer ? s.optimizer.tensors * host.parameter : 0.0);
         }
         const StepClocks clocks = playClocks(s, c.gpu, c.host, e.config.gradientAccumulation, host, c.wall);
@@ -540,6 +544,7 @@ void evaluate(std::shared_ptr<const Schedule> schedule, const ModelSpec& model, 
                           e,
                           tm,
                           clockScratch().wall,
+                          clockScratch().parts,
                           groups,
                           batch,
                           e.overheadBytes,
