@@ -6,11 +6,13 @@
 #include "catalogloader.h"
 #include "formatting.h"
 #include "gpucomparisonview.h"
+#include "language.h"
 #include "mainwindow.h"
 #include "scenariohistory.h"
 #include "simulationcontroller.h"
 #include "tour.h"
 
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -30,6 +32,8 @@ private slots:
     void endingReturnsToTheStartAndUndoWalksBack();
     void firstLessonsFiguresAddUp();
     void keysWalkTheTour();
+    void lastStepNamesItsButtons_data();
+    void lastStepNamesItsButtons();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -181,6 +185,42 @@ void TestTour::keysWalkTheTour()
     QCOMPARE(tour->step(), 1);
     QTest::keyClick(tour, Qt::Key_Escape);
     QVERIFY(!tour->running());
+}
+
+// The last card said "<i>End</i> returns to where you were" under the buttons "Finish" and "End Tour": a button
+// the card names must be one it shows.
+void TestTour::lastStepNamesItsButtons_data()
+{
+    QTest::addColumn<QString>("language");
+    QTest::newRow("en") << QStringLiteral("en");
+    QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
+}
+
+void TestTour::lastStepNamesItsButtons()
+{
+    QFETCH(QString, language);
+    Language lang;
+    QVERIFY(lang.apply(language));
+    QCoreApplication::processEvents();
+    GuidedTour* tour = m_window->tour();
+    tour->start();
+    while (tour->step() + 1 < tour->stepCount())
+        tour->next();
+    static const QRegularExpression mnemonic(QStringLiteral("\\(&.\\)"));
+    QStringList labels;
+    for (const QPushButton* b : tour->findChildren<QPushButton*>())
+        if (b->isVisible())
+            labels << b->text().remove(mnemonic).remove(QLatin1Char('&')); // "完成(&F)" names 完成
+    static const QRegularExpression named(QStringLiteral("<i>([^<›]+)</i>"));
+    const QString text = tour->stepText();
+    int names = 0;
+    for (auto it = named.globalMatch(text); it.hasNext(); ++names) {
+        const QString name = it.next().captured(1);
+        QVERIFY2(labels.contains(name), qPrintable(name + QStringLiteral(" is not one of ") + labels.join(u", ")));
+    }
+    QVERIFY2(names > 0, qPrintable(text));
+    tour->stop();
+    QVERIFY(lang.apply(QStringLiteral("en")));
 }
 
 QTEST_MAIN(TestTour)

@@ -295,8 +295,8 @@ std::vector<GuidedTour::Step> GuidedTour::scaleSteps()
               const Estimate& e = r.estimate;
               return tr("<p>The explainer assumes 392 GB/s; the RTX A3000 laptop GPU's datasheet says %1. With the "
                         "datasheet figure the bandwidth-bound operators slow down and a step takes %2 (%3). Use the "
-                        "what-if fields to try any bandwidth, capacity or peak.</p><p>That is the tour. <i>End</i> returns "
-                        "to where you were; <i>Edit › Undo</i> steps back through the tour.</p>")
+                        "what-if fields to try any bandwidth, capacity or peak.</p><p>That is the tour. <i>Finish</i> "
+                        "returns to where you were; <i>Edit › Undo</i> steps back through the tour.</p>")
                   .arg(formatBandwidth(e.gpu.bandwidthBytesPerSecond), formatSeconds(e.stepSeconds),
                        formatRate(e.throughputPerSecond, tr("tokens")));
           },
