@@ -259,6 +259,7 @@ class TestTranslations : public QObject {
 
 private slots:
     void everyEntryIsFinished();
+    void chineseTextUsesFullWidthColons();
     void tsIsCurrentWithTheSources();
     void windowIsAllChineseAfterSwitching();
     void exportedFiguresDrawChineseGlyphs();
@@ -295,6 +296,21 @@ void TestTranslations::everyEntryIsFinished()
             problems << QStringLiteral("markup differs: ") + where;
         else if (e.source.contains(QLatin1Char('&')) != e.translation.contains(QLatin1Char('&')))
             problems << QStringLiteral("accelerator lost or added: ") + where;
+    }
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+}
+
+// Chinese prose takes the full-width colon (GB/T 15834-2011, 标点符号用法: 冒号 "："); Explain's formula lines read
+// "框架开销: 400.0 MiB" beside "显存：". An ASCII colon stays where it is code (`"device": "cpu"`, `parameters():`):
+// there it follows a quote or a bracket, never a Chinese character, full-width punctuation or a term's placeholder.
+void TestTranslations::chineseTextUsesFullWidthColons()
+{
+    static const QRegularExpression prose(
+        QStringLiteral("([\\x{4e00}-\\x{9fff}\\x{3000}-\\x{303f}\\x{ff00}-\\x{ffef}]|%\\d):(\\s|$)"));
+    QStringList problems;
+    for (const Entry& e : readTs(kTs)) {
+        if (prose.match(e.translation).hasMatch())
+            problems << e.context + QStringLiteral(": ") + e.translation.left(60);
     }
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
 }

@@ -427,15 +427,15 @@
     </message>
     <message>
         <source>%1: %2</source>
-        <translation>%1: %2</translation>
+        <translation>%1：%2</translation>
     </message>
     <message>
         <source>%1: %2 = %3</source>
-        <translation>%1: %2 = %3</translation>
+        <translation>%1：%2 = %3</translation>
     </message>
     <message>
         <source>%1, on the bytes allocated at the peak: %2 × %3 = %4</source>
-        <translation>%1，按峰值时已分配的字节计: %2 × %3 = %4</translation>
+        <translation>%1，按峰值时已分配的字节计：%2 × %3 = %4</translation>
     </message>
     <message>
         <source>32-bit states of tensors under 4096 elements</source>
@@ -555,7 +555,7 @@
     </message>
     <message>
         <source>live at the peak, by the operator that allocated it, summed over layers:</source>
-        <translation>峰值时存活的内存，按分配它的算子汇总（各层合计）:</translation>
+        <translation>峰值时存活的内存，按分配它的算子汇总（各层合计）：</translation>
     </message>
     <message>
         <source>momentum (%1)</source>
@@ -563,11 +563,11 @@
     </message>
     <message>
         <source>sum: %1</source>
-        <translation>合计: %1</translation>
+        <translation>合计：%1</translation>
     </message>
     <message>
         <source>tensors autograd saves for backward, at the end of the forward pass, by the operator that saved them, summed over layers:</source>
-        <translation>前向结束时 autograd 为反向保存的张量，按保存它们的算子汇总（各层合计）:</translation>
+        <translation>前向结束时 autograd 为反向保存的张量，按保存它们的算子汇总（各层合计）：</translation>
     </message>
     <message>
         <source>the micro-batch&apos;s inputs</source>
@@ -2573,14 +2573,6 @@
         <translation>，dropout %1</translation>
     </message>
     <message>
-        <source>PyTorch: max_memory_allocated %1 · max_memory_reserved %2 · with the CUDA context and %3 of NCCL buffers %4 of %5</source>
-        <translation>PyTorch：max_memory_allocated %1 · max_memory_reserved %2 · 加上 CUDA 上下文和 %3 的 NCCL 缓冲区共 %4（总量 %5）</translation>
-    </message>
-    <message>
-        <source>PyTorch: max_memory_allocated %1 · max_memory_reserved %2 · with the CUDA context %3 of %4</source>
-        <translation>PyTorch：max_memory_allocated %1 · max_memory_reserved %2 · 加上 CUDA 上下文共 %3（总量 %4）</translation>
-    </message>
-    <message>
         <source>Measured on %1 for another scenario (%2): not compared</source>
         <translation>在 %1 上实测的是另一场景（%2）：不作对比</translation>
     </message>
@@ -2647,6 +2639,14 @@
     <message>
         <source>Needed (the verdict&apos;s figure)</source>
         <translation>需要（结论所用的数值）</translation>
+    </message>
+    <message>
+        <source>PyTorch: max_memory_allocated %1 · max_memory_reserved %2 · reserved + CUDA context + %3 of NCCL buffers %4 of %5</source>
+        <translation>PyTorch：max_memory_allocated %1 · max_memory_reserved %2 · 预留 + CUDA 上下文 + %3 的 NCCL 缓冲区共 %4（总量 %5）</translation>
+    </message>
+    <message>
+        <source>PyTorch: max_memory_allocated %1 · max_memory_reserved %2 · reserved + CUDA context %3 of %4</source>
+        <translation>PyTorch：max_memory_allocated %1 · max_memory_reserved %2 · 预留 + CUDA 上下文共 %3（总量 %4）</translation>
     </message>
 </context>
 <context>
@@ -3337,8 +3337,8 @@
         <translation>带宽的代价</translation>
     </message>
     <message>
-        <source>&lt;p&gt;The explainer assumes 392 GB/s; the RTX A3000 laptop GPU&apos;s datasheet says %1. With the datasheet figure the bandwidth-bound operators slow down and a step takes %2 (%3). Use the what-if fields to try any bandwidth, capacity or peak.&lt;/p&gt;&lt;p&gt;That is the tour. &lt;i&gt;End&lt;/i&gt; returns to where you were; &lt;i&gt;Edit › Undo&lt;/i&gt; steps back through the tour.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;原文假设带宽为 392 GB/s；RTX A3000 笔记本 GPU 的规格书写的是 %1。按规格书数值，受带宽限制的算子会变慢，每步耗时 %2（%3）。可以用假设覆盖值尝试任意带宽、容量或峰值。&lt;/p&gt;&lt;p&gt;导览到此结束。&lt;i&gt;结束&lt;/i&gt;会回到开始导览前的场景；&lt;i&gt;编辑 › 撤销&lt;/i&gt;可以逐步回退导览。&lt;/p&gt;</translation>
+        <source>&lt;p&gt;The explainer assumes 392 GB/s; the RTX A3000 laptop GPU&apos;s datasheet says %1. With the datasheet figure the bandwidth-bound operators slow down and a step takes %2 (%3). Use the what-if fields to try any bandwidth, capacity or peak.&lt;/p&gt;&lt;p&gt;That is the tour. &lt;i&gt;Finish&lt;/i&gt; returns to where you were; &lt;i&gt;Edit › Undo&lt;/i&gt; steps back through the tour.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;原文假设带宽为 392 GB/s；RTX A3000 笔记本 GPU 的规格书写的是 %1。按规格书数值，受带宽限制的算子会变慢，每步耗时 %2（%3）。可以用假设覆盖值尝试任意带宽、容量或峰值。&lt;/p&gt;&lt;p&gt;导览到此结束。&lt;i&gt;完成&lt;/i&gt;会回到开始导览前的场景；&lt;i&gt;编辑 › 撤销&lt;/i&gt;可以逐步回退导览。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Step %1 of %2</source>

@@ -32,11 +32,11 @@ QString pytorch(const AllocatorEstimate& a, double capacityBytes)
         return {};
     const QString capacity = formatBytes(capacityBytes);
     if (a.ncclCommunicators > 0)
-        return Tr::tr("PyTorch: max_memory_allocated %1 · max_memory_reserved %2 · with the CUDA context and %3 of "
+        return Tr::tr("PyTorch: max_memory_allocated %1 · max_memory_reserved %2 · reserved + CUDA context + %3 of "
                       "NCCL buffers %4 of %5")
             .arg(formatBytes(a.peakAllocatedBytes), formatBytes(a.peakReservedBytes), formatBytes(a.ncclBytes),
                  formatBytes(a.deviceBytes), capacity);
-    return Tr::tr("PyTorch: max_memory_allocated %1 · max_memory_reserved %2 · with the CUDA context %3 of %4")
+    return Tr::tr("PyTorch: max_memory_allocated %1 · max_memory_reserved %2 · reserved + CUDA context %3 of %4")
         .arg(formatBytes(a.peakAllocatedBytes), formatBytes(a.peakReservedBytes), formatBytes(a.deviceBytes), capacity);
 }
 

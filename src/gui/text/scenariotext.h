@@ -31,7 +31,7 @@ namespace ScenarioText {
     QStringList caption(const SimulationResult& r, const SearchResult* searched = nullptr);
 
     // What torch.cuda would report, from the caching allocator replay: "PyTorch: max_memory_allocated 6.86 GiB ·
-    // max_memory_reserved 7.44 GiB · with the CUDA context 7.82 GiB of 12.00 GiB". Empty until it is computed.
+    // max_memory_reserved 7.44 GiB · reserved + CUDA context 7.82 GiB of 12.00 GiB". Empty until it is computed.
     QString pytorch(const AllocatorEstimate& a, double capacityBytes);
     // A measurement beside the prediction ("predicted +2.1 %" is the prediction over the measurement, less one), or
     // that it is of another scenario.
