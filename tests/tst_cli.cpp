@@ -462,6 +462,19 @@ void TestCli::warningsAreObjectsWithAKind()
     QVERIFY(!w.isEmpty());
     QCOMPARE(w.at(0).toObject().value(QStringLiteral("kind")).toString(), QStringLiteral("beyond_positions"));
     QVERIFY(w.at(0).toObject().value(QStringLiteral("message")).toString().contains(QStringLiteral("131072")));
+
+    // Selective checkpointing where SDPA's flash kernel saves no scores to drop (Korthikanti et al. 2022, sec. 5;
+    // flash_api.cpp keeps the log-sum-exp): the run is as without checkpointing, and says so.
+    const Run selective = run({ QStringLiteral("estimate"), QStringLiteral("--json"), QStringLiteral("--model"),
+                                QStringLiteral("gpt2"), QStringLiteral("--precision"), QStringLiteral("bf16"),
+                                QStringLiteral("--checkpointing"), QStringLiteral("selective"), QStringLiteral("--gpu"),
+                                QStringLiteral("a100-sxm4-80gb") });
+    QCOMPARE(selective.code, 0);
+    const QJsonArray sw = QJsonDocument::fromJson(selective.out).object().value(QStringLiteral("warnings")).toArray();
+    QVERIFY2(!sw.isEmpty(), selective.out.constData());
+    QCOMPARE(sw.at(0).toObject().value(QStringLiteral("kind")).toString(),
+             QStringLiteral("selective_recomputes_nothing"));
+    QVERIFY(sw.at(0).toObject().value(QStringLiteral("message")).toString().contains(QStringLiteral("flash")));
 }
 
 void TestCli::hostAndGpuClocks()

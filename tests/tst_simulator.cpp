@@ -7,6 +7,7 @@
 #include "testsupport.h"
 #include "timemodel.h"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -21,6 +22,7 @@ private slots:
     void mfuIsAFractionOfTheUnitDoingTheWork();
     void mfuStaysBelowOneAtExtremeSequences();
     void suspectSettingsAreWarned();
+    void selectiveWithoutScoresIsWarned();
     void timelineReturnsToResident_data();
     void timelineReturnsToResident();
     void maxMicroBatchIsExact_data();
@@ -567,6 +569,50 @@ void TestSimulator::suspectSettingsAreWarned()
     QVERIFY(kinds("llama-3.2-1b", 1, 262144).contains(int(EstimateWarning::Kind::BeyondPositions)));
     QVERIFY(kinds("gpt2", 99999999, 128).contains(int(EstimateWarning::Kind::HugeMicroBatch)));
     QVERIFY(kinds("gpt2", 16, 128).isEmpty());
+}
+
+// Selective recomputation (Korthikanti et al. 2022, sec. 5) drops the attention's saved s x s probabilities. SDPA's
+// flash kernel saves the output and a log-sum-exp instead (flash_api.cpp mha_fwd returns softmax_lse), so selective
+// changes nothing there, and the window said nothing. Eager attention, and SDPA's math kernel, which PyTorch runs
+// for FP32 with grouped-query attention (measured on the H200: Llama 3.2 1B in FP32 saved the scores, issue 28), do
+// save them.
+void TestSimulator::selectiveWithoutScoresIsWarned()
+{
+    auto run = [](const char* model, Precision p, AttentionImpl a, Checkpointing ckpt) {
+        TrainingConfig c;
+        c.microBatch = 4;
+        c.sequenceLength = 1024;
+        c.precision = p;
+        c.attention = a;
+        c.checkpointing = ckpt;
+        return estimate(test::preset(model), test::gpu("a100-sxm4-80gb"), c, {}, test::fastOptions());
+    };
+    auto warning = [](const Estimate& e) -> const EstimateWarning* {
+        const auto it = std::find_if(e.warnings.begin(), e.warnings.end(), [](const EstimateWarning& w) {
+            return w.kind == EstimateWarning::Kind::SelectiveRecomputesNothing;
+        });
+        return it == e.warnings.end() ? nullptr : &*it;
+    };
+    auto warned = [&](const Estimate& e) { return warning(e) != nullptr; };
+    const Estimate flash = run("gpt2", Precision::MixedBF16, AttentionImpl::Fused, Checkpointing::Selective);
+    QVERIFY(warned(flash));
+    QVERIFY(warning(flash)->kernel == SdpaKernel::Flash); // on sm80; torch >= 2.9 tries cuDNN first on sm90
+    // What the warning claims: the same peak and the same step as without checkpointing.
+    const Estimate none = run("gpt2", Precision::MixedBF16, AttentionImpl::Fused, Checkpointing::None);
+    QCOMPARE(flash.peakBytes, none.peakBytes);
+    QCOMPARE(flash.stepSeconds, none.stepSeconds);
+    QVERIFY(!warned(none));
+
+    const Estimate eager = run("gpt2", Precision::MixedBF16, AttentionImpl::Eager, Checkpointing::Selective);
+    QVERIFY(!warned(eager));
+    QVERIFY(eager.peakBytes < run("gpt2", Precision::MixedBF16, AttentionImpl::Eager, Checkpointing::None).peakBytes);
+    const Estimate math = run("llama-3.2-1b", Precision::FP32, AttentionImpl::Fused, Checkpointing::Selective);
+    QVERIFY(!warned(math));
+    QVERIFY(math.peakBytes < run("llama-3.2-1b", Precision::FP32, AttentionImpl::Fused, Checkpointing::None).peakBytes);
+
+    const Estimate cnn = run("resnet50", Precision::MixedBF16, AttentionImpl::Fused, Checkpointing::Selective);
+    QVERIFY(warned(cnn));
+    QVERIFY(!warning(cnn)->kernel);
 }
 
 QTEST_APPLESS_MAIN(TestSimulator)

@@ -1628,6 +1628,14 @@
         <source>first in PyTorch&apos;s order</source>
         <translation>PyTorch 顺序中的第一个</translation>
     </message>
+    <message>
+        <source>Selective checkpointing recomputes the attention scores, and this model has no attention: memory and time are as without checkpointing</source>
+        <translation>选择性检查点重计算的是注意力分数，而这个模型没有注意力：显存和时间都与不用检查点相同</translation>
+    </message>
+    <message>
+        <source>Selective checkpointing recomputes the attention scores, and SDPA&apos;s %1 kernel saves none: memory and time are as without checkpointing. Full checkpointing recomputes the blocks</source>
+        <translation>选择性检查点重计算的是注意力分数，而 SDPA 的 %1 内核不保存分数：显存和时间都与不用检查点相同。完整检查点会重计算整个块</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
@@ -4220,10 +4228,6 @@
         <translation>ZeRO-2/3 与流水线并行：DeepSpeed 不允许这种组合</translation>
     </message>
     <message>
-        <source>selective recomputation: fused attention saves nothing it would recompute (the same as none)</source>
-        <translation>选择性重计算：融合注意力不保存任何需要重计算的内容（与不重计算相同）</translation>
-    </message>
-    <message>
         <source>does not fit: the most loaded rank&apos;s peak is above the GPU&apos;s memory</source>
         <translation>放不下：负载最重的进程的峰值超过 GPU 显存</translation>
     </message>
@@ -4362,6 +4366,10 @@
     <message>
         <source>%v of %m layouts decided</source>
         <translation>已判定 %v / %m 个布局</translation>
+    </message>
+    <message>
+        <source>selective recomputation: the attention kernel saves no scores to recompute (the same as none)</source>
+        <translation>选择性重计算：注意力内核不保存可重计算的分数（与不用检查点相同）</translation>
     </message>
 </context>
 <context>

@@ -11,6 +11,7 @@
 #include "modelgraph.h"
 #include "pipeline.h"
 #include "schedulewalk.h"
+#include "sdpa.h"
 
 #include <algorithm>
 #include <cmath>
@@ -416,6 +417,18 @@ namespace {
                                    {},
                                    "a micro-batch of " + std::to_string(config.microBatch)
                                        + " is far beyond any training run's; check the setting" });
+        }
+        const bool transformer = model.family == ModelFamily::Transformer;
+        if (config.checkpointing == Checkpointing::Selective && !(transformer && attentionSavesScores(t, config))) {
+            EstimateWarning w;
+            w.kind = EstimateWarning::Kind::SelectiveRecomputesNothing;
+            if (transformer)
+                w.kernel = chooseSdpaKernel(sdpaCallFor(t, config)).kernel;
+            w.message = "selective checkpointing recomputes the attention scores, and "
+                + (w.kernel ? "SDPA's " + std::string(toString(*w.kernel)) + " kernel saves none"
+                            : std::string("the model has no attention"))
+                + ": memory and time are as without checkpointing";
+            e.warnings.push_back(std::move(w));
         }
         const MathUnit unit = gemmUnit(config);
         if (tm.resolved[int(unit)] != unit) {

@@ -8,12 +8,14 @@
 #include "gpuspec.h"
 #include "lowering.h"
 #include "modelspec.h"
+#include "sdpa.h"
 #include "timemodel.h"
 #include "trainingconfig.h"
 
 #include <algorithm>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,11 +54,13 @@ struct EstimateWarning {
         PagedOptimizer,  // the states are in unified memory: outside the peak, paged in when the GPU has no room
         BeyondPositions, // a sequence longer than the model's positions (learned: it has no embedding for them)
         HugeMicroBatch,  // a micro-batch no training run uses: the arithmetic holds, the setting is suspect
+        SelectiveRecomputesNothing, // selective checkpointing where the attention kernel saves no scores (sdpa.h)
     };
     Kind kind = Kind::UnitFallback;
     MathUnit unit = MathUnit::Fp32Vector;
     MathUnit fallback = MathUnit::Fp32Vector;
-    std::string message; // in English, for the command line and JSON; the window writes it from `kind`
+    std::string message;                 // in English, for the command line and JSON; the window writes it from `kind`
+    std::optional<SdpaKernel> kernel {}; // SelectiveRecomputesNothing: the SDPA kernel that runs (none: no attention)
 };
 
 // The highest point of one phase of the step and its breakdown (overhead and allocator reserve included).

@@ -4,6 +4,7 @@
 #include "pipeline.h"
 #include "plannerdetail.h"
 #include "scenario.h"
+#include "sdpa.h"
 
 #include <algorithm>
 #include <array>
@@ -116,7 +117,9 @@ namespace {
         const TransformerSpec& t = model.transformer;
         const int layers = transformer ? t.layers : 1;
         const double tokens = transformer ? transformerTokens(t, request.base.config.sequenceLength) : 1.0;
-        const bool fused = request.base.config.attention == AttentionImpl::Fused;
+        // Selective recomputation drops the saved attention scores; a fused SDPA kernel saves none (sdpa.h), a CNN
+        // has none.
+        const bool noScores = !transformer || !attentionSavesScores(t, request.base.config);
         std::vector<std::int64_t> micros;
         for (std::int64_t b = 1; b <= std::max(1, request.maxMicroBatch); b *= 2)
             micros.push_back(b);
@@ -162,8 +165,9 @@ namespace {
                                         for (int zero = 0; zero <= (dp > 1 ? 3 : 0); ++zero) {
                                             const Reason r4 = first(r3, pp > 1 && zero >= 2, ZeroWithPipeline);
                                             for (Checkpointing ckpt : modes) {
-                                                const Reason r5 = first(r4, fused && ckpt == Checkpointing::Selective,
-                                                                        SelectiveFused);
+                                                const Reason r5 = first(r4,
+                                                                        noScores && ckpt == Checkpointing::Selective,
+                                                                        SelectiveNoScores);
                                                 for (int ep : eps) {
                                                     ++out.considered;
                                                     if (r5)
@@ -639,8 +643,8 @@ std::string_view toString(PlanReason r)
         return "sequence parallelism needs t to divide the tokens";
     case ZeroWithPipeline:
         return "ZeRO-2/3 with pipeline parallelism: DeepSpeed refuses the pair";
-    case SelectiveFused:
-        return "selective recomputation: fused attention saves nothing it would recompute (the same as none)";
+    case SelectiveNoScores:
+        return "selective recomputation: the attention kernel saves no scores to recompute (the same as none)";
     case DoesNotFit:
         return "does not fit: the most loaded rank's peak is above the GPU's memory";
     case Refused:

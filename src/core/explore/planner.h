@@ -99,7 +99,7 @@ enum class PlanReason : std::uint8_t {
     Interleaving,
     SpTokens,
     ZeroWithPipeline,
-    SelectiveFused,
+    SelectiveNoScores, // selective recomputation where the attention saves no scores (attentionSavesScores)
     DoesNotFit,
     Refused,
 };

@@ -211,6 +211,12 @@ SdpaCall sdpaCallFor(const TransformerSpec& model, const TrainingConfig& config)
 
 SdpaChoice chooseSdpaKernel(const SdpaCall& call) { return Chooser(call).run(); }
 
+bool attentionSavesScores(const TransformerSpec& model, const TrainingConfig& config)
+{
+    return config.attention == AttentionImpl::Eager
+        || chooseSdpaKernel(sdpaCallFor(model, config)).kernel == SdpaKernel::Math;
+}
+
 std::string_view toString(SdpaKernel k)
 {
     switch (k) {

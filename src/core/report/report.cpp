@@ -259,6 +259,28 @@ namespace {
                  { "pipeline_bubble_seconds", finite(e.pipelineBubbleSeconds) } };
     }
 
+    // Warnings are objects with a stable kind (issue 8), so that scripts need not match the English text.
+    const char* warningKind(EstimateWarning::Kind k)
+    {
+        switch (k) {
+        case EstimateWarning::Kind::UnitFallback:
+            return "unit_fallback";
+        case EstimateWarning::Kind::ZeroWithOneRank:
+            return "zero_with_one_rank";
+        case EstimateWarning::Kind::Fp8Unsupported:
+            return "fp8_unsupported";
+        case EstimateWarning::Kind::PagedOptimizer:
+            return "paged_optimizer";
+        case EstimateWarning::Kind::BeyondPositions:
+            return "beyond_positions";
+        case EstimateWarning::Kind::HugeMicroBatch:
+            return "huge_micro_batch";
+        case EstimateWarning::Kind::SelectiveRecomputesNothing:
+            return "selective_recomputes_nothing";
+        }
+        return "unknown";
+    }
+
     json rooflineJson(const Estimate& e, const ReportOptions& options)
     {
         json roof;
@@ -366,12 +388,9 @@ namespace {
         j["roofline"] = rooflineJson(e, options);
         if (options.timeline && e.schedule)
             j["timeline"] = timelineJson(e);
-        // Objects with a stable kind (issue 8), so that scripts need not match the English text.
-        static constexpr const char* kKinds[] = { "unit_fallback",   "zero_with_one_rank", "fp8_unsupported",
-                                                  "paged_optimizer", "beyond_positions",   "huge_micro_batch" };
         json warnings = json::array();
         for (const EstimateWarning& w : e.warnings)
-            warnings.push_back({ { "kind", kKinds[int(w.kind)] }, { "message", w.message } });
+            warnings.push_back({ { "kind", warningKind(w.kind) }, { "message", w.message } });
         j["warnings"] = warnings;
         return j;
     }

@@ -331,8 +331,8 @@ QString PlanView::reasonText(const PlanRejection& rejection)
         return tr("sequence parallelism needs t to divide the tokens");
     case PlanReason::ZeroWithPipeline:
         return tr("ZeRO-2/3 with pipeline parallelism: DeepSpeed refuses the pair");
-    case PlanReason::SelectiveFused:
-        return tr("selective recomputation: fused attention saves nothing it would recompute (the same as none)");
+    case PlanReason::SelectiveNoScores:
+        return tr("selective recomputation: the attention kernel saves no scores to recompute (the same as none)");
     case PlanReason::DoesNotFit:
         return tr("does not fit: the most loaded rank's peak is above the GPU's memory");
     case PlanReason::Refused:

@@ -488,6 +488,16 @@ QStringList Labels::warnings(const Estimate& e)
             out << tr("A micro-batch of %1 is far beyond any training run's; check the setting")
                        .arg(e.config.microBatch);
             break;
+        case EstimateWarning::Kind::SelectiveRecomputesNothing:
+            out << (!w.kernel
+                        ? tr(
+                            "Selective checkpointing recomputes the attention scores, and this model has no attention: "
+                            "memory and time are as without checkpointing")
+                        : tr("Selective checkpointing recomputes the attention scores, and SDPA's %1 kernel saves "
+                             "none: memory and time are as without checkpointing. Full checkpointing recomputes the "
+                             "blocks")
+                              .arg(sdpaKernel(*w.kernel)));
+            break;
         case EstimateWarning::Kind::PagedOptimizer:
             out << tr("The paged optimizer's %1 of states live in unified memory: the peak leaves them out; they use "
                       "the room left on the GPU and are paged over PCIe when there is none (not in the step time)")
