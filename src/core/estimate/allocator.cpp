@@ -469,11 +469,9 @@ namespace {
     // A size or limit in whole bytes. Past 2^44 (16 TiB, far beyond any GPU's memory) it is held there: a request
     // that large fails under any capacity, and sums of such requests stay inside 64 bits (fuzz_gpu and
     // fuzz_hfconfig found a replay of absurd sizes overflowing m_reserved; tests/fuzz/regressions).
-    std::int64_t bytesOf(double v)
-    {
-        constexpr double kMaxBytes = 17592186044416.0; // 2^44
-        return !(v > 0.0) ? 0 : std::int64_t(std::llround(std::min(v, kMaxBytes)));
-    }
+    constexpr double kMaxBytes = 17592186044416.0; // 2^44
+
+    std::int64_t bytesOf(double v) { return !(v > 0.0) ? 0 : std::int64_t(std::llround(std::min(v, kMaxBytes))); }
 
     // A schedule lowered with one block of each run of identical ones (Schedule::repeats) as the real model runs it:
     // its steps in order, a repeated block's once per run, and which copy of a block each free releases. Each block
@@ -912,6 +910,8 @@ AllocatorEstimate replayCachingAllocator(const Schedule& s, const ResidentTensor
         sizes[b] = s.blocks[b].bytes.at(microBatch);
         whole[b] = bytesOf(sizes[b]);
     }
+    auto held = [](const auto& v) { return std::any_of(v.begin(), v.end(), [](double x) { return x > kMaxBytes; }); };
+    out.sizesHeld = held(sizes) || held(residents.bytes) || held(residents.atFirstStep) || held(s.optimizerTempTensors);
     for (int iteration = 0; iteration < 3; ++iteration) {
         live.newIteration();
         replayIteration(a, s, real, live, sizes, whole, requested, requestedPeak, out.phases,

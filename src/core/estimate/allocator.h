@@ -85,7 +85,10 @@ struct AllocatorEstimate {
     double deviceBytes = 0.0; // reserved + context + NCCL: what a failing cudaMalloc, an OOM, is decided by
     int segments = 0;         // at the reserved peak
     bool outOfMemory = false; // cudaMalloc failed even after the cached free segments were released
-    int failedPhase = -1;     // the Phase of the first cudaMalloc that failed so (-1: none): where the step stops
+    // A request past 2^44 B (16 TiB) was replayed at that size, to keep the sums inside 64 bits: it fails under any
+    // GPU's memory, and the figures below are lower bounds.
+    bool sizesHeld = false;
+    int failedPhase = -1; // the Phase of the first cudaMalloc that failed so (-1: none): where the step stops
     bool expandableSegments = false;
     double capacityBytes = 0.0; // the GPU's memory the replay ran under (AllocatorSettings::capacityBytes)
     // The last replayed step's forward pass, backward pass and optimizer step (by Phase), each to its end: what

@@ -21,6 +21,7 @@ nlohmann::json allocatorJson(const AllocatorEstimate& a)
              { "device_bytes", integer(a.deviceBytes) },
              { "segments", a.segments },
              { "out_of_memory", a.outOfMemory },
+             { "lower_bounds", a.sizesHeld },
              { "out_of_memory_phase",
                a.failedPhase >= 0 ? nlohmann::json(std::string(toString(Phase(a.failedPhase)))) : nlohmann::json() },
              { "fits", a.fits() },
@@ -32,9 +33,14 @@ std::string allocatorTable(const AllocatorEstimate& a, double capacityBytes)
     if (!a.computed)
         return {};
     char line[256];
-    std::string out = "\nPyTorch    (caching allocator replayed over three steps)\n";
+    std::string out = a.sizesHeld
+        ? "\nPyTorch    (caching allocator replayed over three steps, each tensor past 16 TiB "
+          "held there: the figures are lower bounds)\n"
+        : "\nPyTorch    (caching allocator replayed over three steps)\n";
+    // ">" before a lower bound.
+    auto bytes = [&](double v) { return (a.sizesHeld ? "> " : "") + formatBytes(v); };
     std::snprintf(line, sizeof line, "  %-28s %12s   (tensors as the allocator sizes them, workspaces included)\n",
-                  "max_memory_allocated", formatBytes(a.peakAllocatedBytes).c_str());
+                  "max_memory_allocated", bytes(a.peakAllocatedBytes).c_str());
     out += line;
     std::snprintf(line, sizeof line, "  %-28s %12s   (one per thread that runs matmuls, held from its first)\n",
                   "  cuBLAS workspace", formatBytes(a.cublasWorkspaceBytes).c_str());
@@ -45,7 +51,7 @@ std::string allocatorTable(const AllocatorEstimate& a, double capacityBytes)
         out += line;
     }
     std::snprintf(line, sizeof line, "  %-28s %12s   (%d segments%s)\n", "max_memory_reserved",
-                  formatBytes(a.peakReservedBytes).c_str(), a.segments, a.expandableSegments ? ", expandable" : "");
+                  bytes(a.peakReservedBytes).c_str(), a.segments, a.expandableSegments ? ", expandable" : "");
     out += line;
     std::snprintf(line, sizeof line, "  %-28s %12s\n", "CUDA context", formatBytes(a.contextBytes).c_str());
     out += line;
@@ -56,7 +62,7 @@ std::string allocatorTable(const AllocatorEstimate& a, double capacityBytes)
     }
     std::snprintf(line, sizeof line, "  %-28s %12s   of %s: %s\n",
                   a.ncclCommunicators > 0 ? "reserved + context + NCCL" : "reserved + context",
-                  formatBytes(a.deviceBytes).c_str(), formatBytes(capacityBytes).c_str(),
+                  bytes(a.deviceBytes).c_str(), formatBytes(capacityBytes).c_str(),
                   a.fits() ? "no OOM" : "cudaMalloc fails (OOM)");
     out += line;
     return out;

@@ -31,13 +31,15 @@ QString pytorch(const AllocatorEstimate& a, double capacityBytes)
     if (!a.computed)
         return {};
     const QString capacity = formatBytes(capacityBytes);
+    // A tensor past 16 TiB is replayed at that size: the figures are lower bounds (allocator.h sizesHeld).
+    auto bytes = [&](double v) { return (a.sizesHeld ? QStringLiteral("> ") : QString()) + formatBytes(v); };
     if (a.ncclCommunicators > 0)
         return Tr::tr("PyTorch: max_memory_allocated %1 · max_memory_reserved %2 · reserved + CUDA context + %3 of "
                       "NCCL buffers %4 of %5")
-            .arg(formatBytes(a.peakAllocatedBytes), formatBytes(a.peakReservedBytes), formatBytes(a.ncclBytes),
-                 formatBytes(a.deviceBytes), capacity);
+            .arg(bytes(a.peakAllocatedBytes), bytes(a.peakReservedBytes), formatBytes(a.ncclBytes),
+                 bytes(a.deviceBytes), capacity);
     return Tr::tr("PyTorch: max_memory_allocated %1 · max_memory_reserved %2 · reserved + CUDA context %3 of %4")
-        .arg(formatBytes(a.peakAllocatedBytes), formatBytes(a.peakReservedBytes), formatBytes(a.deviceBytes), capacity);
+        .arg(bytes(a.peakAllocatedBytes), bytes(a.peakReservedBytes), bytes(a.deviceBytes), capacity);
 }
 
 QString measured(const Estimate& e, const Measured& m, const AllocatorEstimate& a)
