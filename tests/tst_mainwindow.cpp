@@ -8,6 +8,7 @@
 #include "clirun.h"
 #include "controlpanel.h"
 #include "formatting.h"
+#include "labels.h"
 #include "mainwindow.h"
 #include "memorychartview.h"
 #include "pickersearch.h"
@@ -94,6 +95,7 @@ private slots:
     void timelinePeakLabelOffTheCapacityLine();
     void timelinePhaseNamesClearOfTheFrame();
     void memoryChartShowsWhatCrossesTheLine();
+    void memoryChartNamesThePhaseItStopsIn();
     void verdictHoldsItsHeightThroughADrag();
     void everyControlHasItsUndoWords();
     void overheadStepIsOneMiB();
@@ -977,6 +979,27 @@ void TestMainWindow::memoryChartShowsWhatCrossesTheLine()
     QVERIFY2(peak.contains(QStringLiteral("needs ") + formatBytes(bg.verdict.neededBytes)), qPrintable(peak));
     QCOMPARE(bg.maxMicroBatch, std::int64_t(12));
     QVERIFY2(chart->verdictText().contains(QStringLiteral("allocator")), qPrintable(chart->verdictText()));
+}
+
+// BERT-base in FP16 at micro-batch 50 on the A3000: the tensors peak in the backward pass (the tallest bar), while the
+// replay's first failed cudaMalloc is in the forward pass, where the outline stood with nothing saying why. The
+// chart's verdict names the phase the step stops in; at 26 that is the backward.
+void TestMainWindow::memoryChartNamesThePhaseItStopsIn()
+{
+    for (const auto& [batch, stops] : { std::pair { 50, Phase::Forward }, std::pair { 26, Phase::Backward } }) {
+        Scenario s = defaultScenario();
+        s.config.microBatch = batch;
+        QVERIFY(m_window->applyScenario(s));
+        QTRY_VERIFY_WITH_TIMEOUT(!m_controller->backgroundPending(), 60000);
+        const BackgroundResult& bg = m_controller->background();
+        QVERIFY(bg.allocator.outOfMemory);
+        QCOMPARE(bg.allocator.failedPhase, int(stops));
+        QVERIFY(m_controller->result().estimate.peakPhase == Phase::Backward);
+        const MemoryChartView* chart = m_window->memoryChart();
+        QCOMPARE_GT(chart->cacheTop(stops), 0.0);
+        QVERIFY2(chart->verdictText().contains(Labels::phase(stops)), qPrintable(chart->verdictText()));
+        QVERIFY2(chart->verdictText().contains(formatBytes(-bg.verdict.freeBytes())), qPrintable(chart->verdictText()));
+    }
 }
 
 // Issue 29: with gradient accumulation 2 the timeline said "% of 12.90 s" while the step took 25.81 s. The length now

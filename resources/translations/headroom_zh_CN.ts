@@ -3770,6 +3770,14 @@
         <source>- - %1</source>
         <translation>- - %1</translation>
     </message>
+    <message>
+        <source>out of memory in the %1 with the allocator&apos;s cache: %2 over</source>
+        <translation>算上分配器缓存，在%1阶段显存不足，超出 %2</translation>
+    </message>
+    <message>
+        <source>out of memory in the %1: %2 over</source>
+        <translation>在%1阶段显存不足，超出 %2</translation>
+    </message>
 </context>
 <context>
     <name>headroom::gui::ModelEditorDialog</name>

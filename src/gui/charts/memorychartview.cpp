@@ -178,7 +178,8 @@ void MemoryChartView::setFitVerdict(const FitVerdict& verdict, const AllocatorEs
     }
     const bool barsUnder = std::all_of(m_totals.begin(), m_totals.end(),
                                        [&](double t) { return t <= verdict.capacityBytes; });
-    showFit(verdict.fits, verdict.freeBytes(), verdict.decidedBy == FitRule::Allocator && barsUnder);
+    showFit(verdict.fits, verdict.freeBytes(), verdict.decidedBy == FitRule::Allocator && barsUnder,
+            replay.outOfMemory ? replay.failedPhase : -1);
     fitAxis(0.0);
     placeLabels();
 }
@@ -193,13 +194,22 @@ void MemoryChartView::fitAxis(double atLeast)
 }
 
 // `byCache`: over only with what the allocator holds besides the tensors (every bar under the capacity line).
-void MemoryChartView::showFit(bool fits, double freeBytes, bool byCache)
+// `failedPhase`: the Phase of the replay's failed cudaMalloc, where the outline stands; often not the tallest bar's
+// (BERT at micro-batch 50 runs out in the forward pass, its tensors peak in the backward), so the text names it.
+void MemoryChartView::showFit(bool fits, double freeBytes, bool byCache, int failedPhase)
 {
     const bool overflowChanged = m_overflow != !fits;
     m_overflow = !fits;
-    m_verdictText = fits ? tr("fits: %1 free").arg(formatBytes(freeBytes))
-        : byCache        ? tr("does not fit with the allocator's cache: %1 over").arg(formatBytes(-freeBytes))
-                         : tr("does not fit: %1 over").arg(formatBytes(-freeBytes));
+    const QString over = formatBytes(-freeBytes);
+    const QString phase = failedPhase >= 0 ? Labels::phase(Phase(failedPhase)) : QString();
+    if (fits)
+        m_verdictText = tr("fits: %1 free").arg(formatBytes(freeBytes));
+    else if (!phase.isEmpty())
+        m_verdictText = byCache ? tr("out of memory in the %1 with the allocator's cache: %2 over").arg(phase, over)
+                                : tr("out of memory in the %1: %2 over").arg(phase, over);
+    else
+        m_verdictText = byCache ? tr("does not fit with the allocator's cache: %1 over").arg(over)
+                                : tr("does not fit: %1 over").arg(over);
     // Restyling the whole chart invalidates every cached item: only the overflow colours depend on the result.
     if (overflowChanged)
         applyOverflowStyle();

@@ -49,7 +49,7 @@ private:
     bool placeVerdict(); // false where no place is clear of the other labels and the bars
     void retranslate() override;
     void applyOverflowStyle();
-    void showFit(bool fits, double freeBytes, bool byCache = false);
+    void showFit(bool fits, double freeBytes, bool byCache = false, int failedPhase = -1);
     void placeCache();
     void fitAxis(double atLeast);
 
