@@ -15,6 +15,7 @@
 #include "language.h"
 #include "mainwindow.h"
 #include "memorychartview.h"
+#include "pdfreport.h"
 #include "planview.h"
 #include "simulationcontroller.h"
 #include "timelineview.h"
@@ -263,6 +264,7 @@ private slots:
     void tsIsCurrentWithTheSources();
     void windowIsAllChineseAfterSwitching();
     void exportedFiguresDrawChineseGlyphs();
+    void chinesePdfTextCopiesAsDrawn();
     void gpuSearchMatchesBothLanguages();
     void systemLocaleChoosesTheLanguage();
     void everyPanelIsChineseAfterRuntimeSwitch();
@@ -441,6 +443,44 @@ void TestTranslations::exportedFiguresDrawChineseGlyphs()
     QVERIFY(ink(a) > 20 && ink(b) > 20);
     QVERIFY(a != b);
     QVERIFY(QRawFont::fromFont(font, QFontDatabase::SimplifiedChinese).supportsCharacter(QChar(0x663E)));
+    QVERIFY(language.apply(QStringLiteral("en")));
+}
+
+// The Chinese report drew 序列长度 (sequence length) and pdftotext, a search or a copy read 序列⻓度: Qt writes each
+// glyph's ToUnicode entry from the lowest code point that maps to it, and Noto Sans CJK draws CJK RADICAL
+// C-SIMPLIFIED LONG (U+2EBB) and 长 (U+957F) with one glyph. Every code point the report's and a figure's fonts map
+// back to must be one Headroom draws: no radical (U+2E80 to U+2FDF), and 长 itself.
+void TestTranslations::chinesePdfTextCopiesAsDrawn()
+{
+    Language language;
+    QVERIFY(language.apply(QStringLiteral("zh_CN")));
+    SimulationController controller(CatalogLoader::bundled());
+    QVERIFY(controller.setScenario(defaultScenario()));
+    // The code points of the ToUnicode maps: in bfrange lines, the tokens after the first two (glyph codes).
+    auto codePoints = [](const QByteArray& pdf) {
+        static const QRegularExpression line(QStringLiteral("^<[0-9A-Fa-f]{4}> <[0-9A-Fa-f]{4}> (.*)$"),
+                                             QRegularExpression::MultilineOption);
+        static const QRegularExpression token(QStringLiteral("<([0-9A-Fa-f]{4})>"));
+        QSet<char16_t> out;
+        const QString text = QString::fromLatin1(pdf);
+        for (auto l = line.globalMatch(text); l.hasNext();) {
+            const QString targets = l.next().captured(1);
+            for (auto t = token.globalMatch(targets); t.hasNext();)
+                out.insert(char16_t(t.next().captured(1).toUInt(nullptr, 16)));
+        }
+        return out;
+    };
+    ReportInputs in;
+    in.result = controller.sharedResult();
+    Figure figure(FigureOptions {});
+    figure.setResult(controller.sharedResult());
+    for (const QByteArray& pdf : { pdfReport(in), figure.toPdf() }) {
+        const QSet<char16_t> mapped = codePoints(pdf);
+        QVERIFY(mapped.contains(u'显')); // 显存, in every chart's title
+        for (const char16_t c : mapped)
+            QVERIFY2(c < 0x2E80 || c > 0x2FDF, qPrintable(QString::number(c, 16)));
+    }
+    QVERIFY(codePoints(pdfReport(in)).contains(u'长')); // 序列长度 in the report's setting line
     QVERIFY(language.apply(QStringLiteral("en")));
 }
 

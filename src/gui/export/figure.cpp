@@ -5,6 +5,7 @@
 #include "chartstyle.h"
 #include "labels.h"
 #include "memorychartview.h"
+#include "pdftext.h"
 #include "rooflineview.h"
 #include "scenariotext.h"
 #include "timelineview.h"
@@ -362,6 +363,7 @@ QByteArray Figure::toPdf()
     p.scale(device.width() / double(m_options.size.width()), device.height() / double(m_options.size.height()));
     paint(&p);
     p.end();
+    restoreIdeographs(bytes, m_style.labelFont);
     return bytes;
 }
 

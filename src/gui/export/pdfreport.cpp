@@ -5,6 +5,7 @@
 #include "figure.h"
 #include "formatting.h"
 #include "labels.h"
+#include "pdftext.h"
 #include "scenariotext.h"
 
 #include <QAbstractTextDocumentLayout>
@@ -266,6 +267,7 @@ QByteArray pdfReport(const ReportInputs& in)
         drawDocument(&p, sources, { kMargin, y }, text);
     }
     p.end();
+    restoreIdeographs(bytes, reportFont(11.0));
     return bytes;
 }
 
