@@ -17,6 +17,7 @@
 #include "formatting.h"
 #include "language.h"
 #include "mainwindow.h"
+#include "memorychartview.h"
 #include "planview.h"
 #include "simulationcontroller.h"
 #include "testsupport.h"
@@ -230,6 +231,8 @@ private slots:
     void baselineOpensAsWideAsItGets();
     void timelinePeakSaysWhatTheVerdictCounts_data();
     void timelinePeakSaysWhatTheVerdictCounts();
+    void phaseVerdictStaysOffTheBars_data();
+    void phaseVerdictStaysOffTheBars();
     void timelinePeakStaysOffTheFill_data();
     void timelinePeakStaysOffTheFill();
     void presentationKeepsThePanelsOpen();
@@ -1242,6 +1245,36 @@ void TestRealWindow::timelinePeakSaysWhatTheVerdictCounts()
     QVERIFY2(headline.contains(formatBytes(fit.verdict.neededBytes)), qPrintable(headline));
     QVERIFY2(!shown.contains(QStringLiteral("allocator")) && !shown.contains(QStringLiteral("分配器")),
              qPrintable(shown));
+}
+
+void TestRealWindow::phaseVerdictStaysOffTheBars_data()
+{
+    QTest::addColumn<QString>("language");
+    QTest::addColumn<int>("batch");
+    for (const QString& language : { QStringLiteral("en"), QStringLiteral("zh_CN") })
+        for (const int batch : { 26, 50 })
+            QTest::addRow("%s %d", qPrintable(language), batch) << language << batch;
+}
+
+// At micro-batch 50 the step runs out of memory in the forward pass; the phase chart's "out of memory in the forward:
+// 10.30 GiB over", wrapped to the plot's width, found no clear place at 1024x768 and ran across the backward bar.
+void TestRealWindow::phaseVerdictStaysOffTheBars()
+{
+    QFETCH(QString, language);
+    QFETCH(int, batch);
+    Language lang;
+    QVERIFY(lang.apply(language));
+    Window w;
+    QVERIFY(showAt(w, test::exampleScenario("02-bert-base-mixed.headroom.json"), QSize(1024, 768), false));
+    Scenario s = w.controller.scenario();
+    s.config.microBatch = batch;
+    QVERIFY(w.window.applyScenario(s, Control::MicroBatch));
+    settle();
+    QVERIFY(w.controller.background().allocator.outOfMemory);
+    const QStringList faults = layoutFaults(w.window.memoryChart());
+    const QString verdict = w.window.memoryChart()->verdictText();
+    QVERIFY(lang.apply(QStringLiteral("en")));
+    QVERIFY2(faults.isEmpty(), qPrintable(verdict + QLatin1Char('\n') + faults.join(QLatin1Char('\n'))));
 }
 
 void TestRealWindow::timelinePeakStaysOffTheFill_data()

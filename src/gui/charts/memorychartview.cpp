@@ -25,9 +25,25 @@
 namespace headroom::gui {
 
 namespace {
+
     using units::kGiB;
     constexpr Phase kPhases[] = { Phase::Forward, Phase::Backward, Phase::Optimizer };
-}
+
+    // How much of `r` covers the obstacles (each kept two pixels clear: "fits: 1.97 GiB free" touched "12.0 GiB
+    // capacity" at micro-batch 21), or a great deal where `r` leaves the plot.
+    qreal coveredArea(const QRectF& r, const QRectF& plot, const QList<QRectF>& obstacles)
+    {
+        const bool inside = r.top() >= plot.top() + 2.0 && r.bottom() <= plot.bottom() && r.left() >= plot.left()
+            && r.right() <= plot.right();
+        qreal area = inside ? 0.0 : 1e9;
+        for (const QRectF& o : obstacles) {
+            const QRectF x = o.adjusted(-2, -2, 2, 2).intersected(r);
+            area += x.isEmpty() ? 0.0 : x.width() * x.height();
+        }
+        return area;
+    }
+
+} // namespace
 
 MemoryChartView::MemoryChartView(QWidget* parent)
     : ChartPanel(parent)
@@ -338,17 +354,7 @@ bool MemoryChartView::placeVerdict()
             candidates << QRectF(QPointF(x, key.bottom() + 4.0), size);
     }
     // The first clear place; where none is, the one that covers least.
-    auto covered = [&](const QRectF& r) {
-        const bool inside = r.top() >= plot.top() + 2.0 && r.bottom() <= plot.bottom() && r.left() >= plot.left()
-            && r.right() <= plot.right();
-        qreal area = inside ? 0.0 : 1e9;
-        for (const QRectF& o : obstacles) {
-            // Two pixels apart: "fits: 1.97 GiB free" touched "12.0 GiB capacity" at micro-batch 21.
-            const QRectF x = o.adjusted(-2, -2, 2, 2).intersected(r);
-            area += x.isEmpty() ? 0.0 : x.width() * x.height();
-        }
-        return area;
-    };
+    auto covered = [&](const QRectF& r) { return coveredArea(r, plot, obstacles); };
     QRectF chosen = candidates.front();
     qreal least = covered(chosen);
     for (const QRectF& r : candidates) {
@@ -458,10 +464,32 @@ void MemoryChartView::placeLabels()
     m_baselineLabel->setVisible(m_baselineKeyWanted);
     // In a chart too short for both above the capacity line (beside the Baseline dock at 1024x768, a 96 px plot), the
     // baseline's key gives way to the verdict: the dock beside it names the baseline.
-    if (!placeVerdict() && m_baselineKeyWanted) {
+    bool clear = placeVerdict();
+    if (!clear && m_baselineKeyWanted) {
         m_baselineLabel->setVisible(false);
-        placeVerdict();
+        clear = placeVerdict();
     }
+    if (!clear && makeRoomForVerdict())
+        placeVerdict();
+}
+
+// Where no place is clear, the value axis grows until the verdict fits above the tallest bar: at 1024x768 BERT at
+// micro-batch 50, its forward outline near the top of the axis, put "在前向阶段显存不足，超出 10.30 GiB" on the
+// outline and "out of memory in the forward: 10.30 GiB over" on the backward bar. False where it cannot grow.
+bool MemoryChartView::makeRoomForVerdict()
+{
+    const QRectF plot = chart()->plotArea();
+    const qreal need = m_verdict->boundingRect().height() + 10.0;
+    double tallest = m_capacityBytes;
+    for (int p = 0; p < 3; ++p)
+        tallest = std::max({ tallest, m_totals[p], m_baseTotals[p], m_device[p] });
+    if (plot.height() < 2.0 * need || tallest <= 0.0)
+        return false;
+    const double top = tallest / kGiB * plot.height() / (plot.height() - need);
+    if (top <= m_axisY->max())
+        return false;
+    setStableTop(m_axisY, top);
+    return true;
 }
 
 double MemoryChartView::barValue(Phase phase, MemoryCategory category) const

@@ -47,6 +47,7 @@ private:
     void placeLabels() override;
     void fitPhaseNames();
     bool placeVerdict(); // false where no place is clear of the other labels and the bars
+    bool makeRoomForVerdict();
     void retranslate() override;
     void applyOverflowStyle();
     void showFit(bool fits, double freeBytes, bool byCache = false, int failedPhase = -1);
