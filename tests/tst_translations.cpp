@@ -31,8 +31,11 @@
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QDockWidget>
+#include <QFile>
 #include <QGroupBox>
 #include <QHash>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -265,6 +268,7 @@ private slots:
     void windowIsAllChineseAfterSwitching();
     void exportedFiguresDrawChineseGlyphs();
     void chinesePdfTextCopiesAsDrawn();
+    void fileErrorsSayWhereInChinese();
     void gpuSearchMatchesBothLanguages();
     void systemLocaleChoosesTheLanguage();
     void everyPanelIsChineseAfterRuntimeSwitch();
@@ -481,6 +485,40 @@ void TestTranslations::chinesePdfTextCopiesAsDrawn()
             QVERIFY2(c < 0x2E80 || c > 0x2FDF, qPrintable(QString::number(c, 16)));
     }
     QVERIFY(codePoints(pdfReport(in)).contains(u'长')); // 序列长度 in the report's setting line
+    QVERIFY(language.apply(QStringLiteral("en")));
+}
+
+// A scenario file with "micro_batch": "abc" opened in the Chinese window said only
+// "/tmp/bad.headroom.json: micro_batch: must be a whole number, got the string "abc"" under a Chinese title. The core
+// has no translations; the window says in Chinese which file and which field, and keeps the reason and the file
+// unchanged. English keeps "file: field: reason".
+void TestTranslations::fileErrorsSayWhereInChinese()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("bad.headroom.json"));
+    QFile example(QStringLiteral(HEADROOM_SOURCE_DIR "/resources/scenarios/02-bert-base-mixed.headroom.json"));
+    QVERIFY(example.open(QIODevice::ReadOnly));
+    QJsonObject doc = QJsonDocument::fromJson(example.readAll()).object();
+    QVERIFY(doc.contains(QStringLiteral("micro_batch")));
+    doc[QStringLiteral("micro_batch")] = QStringLiteral("abc");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(QJsonDocument(doc).toJson());
+    f.close();
+    AppSettings settings(dir.filePath(QStringLiteral("s.ini")), nullptr);
+    SimulationController controller(CatalogLoader::bundled());
+    Language language;
+    QVERIFY(language.apply(QStringLiteral("en")));
+    MainWindow window(&controller, &settings);
+    const std::optional<QString> english = window.openScenarioFile(path);
+    QVERIFY(english);
+    QVERIFY2(english->startsWith(path + QStringLiteral(": micro_batch: ")), qPrintable(*english));
+    QVERIFY(language.apply(QStringLiteral("zh_CN")));
+    const std::optional<QString> chinese = window.openScenarioFile(path);
+    QVERIFY(chinese);
+    QVERIFY2(chinese->contains(path) && chinese->contains(QStringLiteral("字段 micro_batch 有误")),
+             qPrintable(*chinese));
+    QVERIFY(chinese->contains(QStringLiteral("\"abc\""))); // the reason, as the core wrote it
     QVERIFY(language.apply(QStringLiteral("en")));
 }
 

@@ -1430,7 +1430,7 @@
     </message>
     <message>
         <source>What-if from the explainer: 392 GB/s. The datasheet figure is 336 GB/s (192-bit × 14 Gbps / 8).</source>
-        <translation>原文假设的带宽：392 GB/s。规格书数值为 336 GB/s（192 位 × 14 Gbps / 8）。</translation>
+        <translation>讲解文章假设的带宽：392 GB/s。规格书数值为 336 GB/s（192 位 × 14 Gbps / 8）。</translation>
     </message>
     <message>
         <source>laptop</source>
@@ -1633,8 +1633,18 @@
         <translation>选择性检查点重计算的是注意力分数，而这个模型没有注意力：显存和时间都与不用检查点相同</translation>
     </message>
     <message>
-        <source>Selective checkpointing recomputes the attention scores, and SDPA&apos;s %1 kernel saves none: memory and time are as without checkpointing. Full checkpointing recomputes the blocks</source>
-        <translation>选择性检查点重计算的是注意力分数，而 SDPA 的 %1 内核不保存分数：显存和时间都与不用检查点相同。完整检查点会重计算整个块</translation>
+        <source>%1: %2: %3</source>
+        <comment>a file, its field that is wrong, and why (in English)</comment>
+        <translation>%1 中的字段 %2 有误（英文说明）：%3</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <comment>a file or a field, and what is wrong with it (in English)</comment>
+        <translation>%1 有误（英文说明）：%2</translation>
+    </message>
+    <message>
+        <source>Selective checkpointing recomputes the attention scores, and SDPA&apos;s %1 kernel saves none: memory and time are as without checkpointing; full checkpointing recomputes whole blocks</source>
+        <translation>选择性检查点重计算的是注意力分数，而 SDPA 的 %1 内核不保存分数：显存和时间都与不用检查点相同；完整检查点会重计算整个块</translation>
     </message>
 </context>
 <context>
@@ -2055,7 +2065,7 @@
     </message>
     <message>
         <source>What-if: another memory bandwidth than the datasheet figure (the explainer assumes 392 GB/s for the RTX A3000, whose datasheet gives 336 GB/s).</source>
-        <translation>假设：不同于数据手册的显存带宽（原文为 RTX A3000 假设了 392 GB/s，而数据手册给出的是 336 GB/s）。</translation>
+        <translation>假设：不同于数据手册的显存带宽（讲解文章为 RTX A3000 假设了 392 GB/s，而数据手册给出的是 336 GB/s）。</translation>
     </message>
     <message>
         <source>Ba&amp;ndwidth</source>
@@ -3346,7 +3356,7 @@
     </message>
     <message>
         <source>&lt;p&gt;The explainer assumes 392 GB/s; the RTX A3000 laptop GPU&apos;s datasheet says %1. With the datasheet figure the bandwidth-bound operators slow down and a step takes %2 (%3). Use the what-if fields to try any bandwidth, capacity or peak.&lt;/p&gt;&lt;p&gt;That is the tour. &lt;i&gt;Finish&lt;/i&gt; returns to where you were; &lt;i&gt;Edit › Undo&lt;/i&gt; steps back through the tour.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;原文假设带宽为 392 GB/s；RTX A3000 笔记本 GPU 的规格书写的是 %1。按规格书数值，受带宽限制的算子会变慢，每步耗时 %2（%3）。可以用假设覆盖值尝试任意带宽、容量或峰值。&lt;/p&gt;&lt;p&gt;导览到此结束。&lt;i&gt;完成&lt;/i&gt;会回到开始导览前的场景；&lt;i&gt;编辑 › 撤销&lt;/i&gt;可以逐步回退导览。&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;讲解文章假设带宽为 392 GB/s；RTX A3000 笔记本 GPU 的规格书写的是 %1。按规格书数值，受带宽限制的算子会变慢，每步耗时 %2（%3）。可以用假设覆盖值尝试任意带宽、容量或峰值。&lt;/p&gt;&lt;p&gt;导览到此结束。&lt;i&gt;完成&lt;/i&gt;会回到开始导览前的场景；&lt;i&gt;编辑 › 撤销&lt;/i&gt;可以逐步回退导览。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Step %1 of %2</source>

@@ -170,6 +170,9 @@ ChartStyle exportChartStyle(bool dark, bool presentation)
         QFont f(family);
         f.setPixelSize(qRound(px * scale));
         f.setBold(bold);
+        // No ligatures: a PDF maps a ligature's glyph back to U+FB01 and U+FB02, and "bfloat16" copied or searched
+        // out of an exported figure read "bﬂoat16".
+        f.setStyleStrategy(QFont::PreferNoShaping);
         return f;
     };
     s.labelFont = font(13, false);

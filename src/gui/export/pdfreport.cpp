@@ -67,7 +67,8 @@ namespace {
         return html;
     }
 
-    QString tablesHtml(const SimulationResult& r)
+    // `verdict`: the window's, from the replay (the result's own is the peak's where the searches have not run).
+    QString tablesHtml(const SimulationResult& r, const FitVerdict& verdict)
     {
         const Estimate& e = r.estimate;
         const QString th = QStringLiteral(
@@ -94,7 +95,7 @@ namespace {
         // The verdict's figure: with PyTorch's caching allocator and the CUDA context where it was replayed. Without
         // it a table totalling 11.31 GiB of 12.00 stood under "Does not fit: ... 12.16 GiB".
         memory += QStringLiteral("<tr><td %1>%2</td><td %3></td><td %3>%4</td><td %3></td></tr>")
-                      .arg(td, esc(Tr::tr("Needed (the verdict's figure)")), tdr, formatBytes(r.verdict.neededBytes));
+                      .arg(td, esc(Tr::tr("Needed (the verdict's figure)")), tdr, formatBytes(verdict.neededBytes));
         memory += QStringLiteral("<tr><td %1>%2</td><td %3></td><td %3>%4</td><td %3></td></tr></table>")
                       .arg(td, esc(Tr::tr("GPU capacity")), tdr, formatBytes(e.capacityBytes));
         memory += QStringLiteral("<p style='font-size:small'>%1</p>")
@@ -141,16 +142,21 @@ namespace {
             }
             for (const std::string& id : ids) {
                 const auto it = r.gpu->sources.find(id);
-                if (it != r.gpu->sources.end())
-                    items << QStringLiteral("%1: %2 &lt;%3&gt;")
-                                 .arg(esc(r.gpu->name), esc(it->second.title), esc(it->second.url));
+                if (it == r.gpu->sources.end())
+                    continue;
+                // A source without an address (a user's notes) has no "<>" after its title.
+                items << (it->second.url.empty()
+                              ? QStringLiteral("%1: %2").arg(esc(r.gpu->name), esc(it->second.title))
+                              : QStringLiteral("%1: %2 &lt;%3&gt;")
+                                    .arg(esc(r.gpu->name), esc(it->second.title), esc(it->second.url)));
             }
         }
         if (r.model) {
             const ModelReference& m = r.model->reference;
             if (!m.implementation.empty())
-                items << QStringLiteral("%1: %2 %3 &lt;%4&gt;")
-                             .arg(esc(r.model->name), esc(m.implementation), esc(m.checkpoint), esc(m.url));
+                items << QStringLiteral("%1: %2 %3%4")
+                             .arg(esc(r.model->name), esc(m.implementation), esc(m.checkpoint),
+                                  m.url.empty() ? QString() : QStringLiteral(" &lt;%1&gt;").arg(esc(m.url)));
         }
         items << esc(
             Tr::tr("Memory model: a simulation of the PyTorch eager training step (saved tensors, autocast casts, "
@@ -177,6 +183,7 @@ namespace {
     {
         QFont f(QGuiApplication::font().family());
         f.setPixelSize(qRound(px));
+        f.setStyleStrategy(QFont::PreferNoShaping); // no ligatures, whose glyphs copy out of a PDF as U+FB01, U+FB02
         return f;
     }
 
@@ -229,7 +236,7 @@ QByteArray pdfReport(const ReportInputs& in)
                                           QStringLiteral("<p style='margin:0; color:#808080'>%1</p>").arg(esc(stamp))
                                               + headerHtml(r, bg, in.measured.get()),
                                           width, 11.0);
-    const double hTables = layoutDocument(tables, tablesHtml(r), width, 10.0);
+    const double hTables = layoutDocument(tables, tablesHtml(r, bg.verdict), width, 10.0);
     const double hSources = layoutDocument(sources, sourcesHtml(r), width, 8.0);
     const double gap = 10.0;
     double figureHeight = page.height() - 2 * kMargin - hHeader - hTables - hSources - 3 * gap;

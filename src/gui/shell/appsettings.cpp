@@ -1,4 +1,5 @@
 #include "appsettings.h"
+#include "labels.h"
 
 #include <QFileInfo>
 
@@ -42,7 +43,7 @@ std::optional<ScenarioDocument> AppSettings::lastScenario(QString* error) const
                                 "settings (scenario/last)");
     if (!parsed) {
         if (error)
-            *error = QString::fromStdString(parsed.error().toString());
+            *error = Labels::error(parsed.error());
         return std::nullopt;
     }
     return std::move(parsed.value());

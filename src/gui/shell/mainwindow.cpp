@@ -173,7 +173,7 @@ void MainWindow::onScenarioEdited(const ScenarioEdit& edit, bool dragging)
 {
     auto edited = applyEdit(m_controller->scenario(), edit, m_controller->catalog());
     if (!edited) {
-        statusBar()->showMessage(QString::fromStdString(edited.error().toString()), 6000);
+        statusBar()->showMessage(Labels::error(edited.error()), 6000);
         m_ui->controls->setScenario(m_controller->scenario()); // the control shows what is simulated
         return;
     }

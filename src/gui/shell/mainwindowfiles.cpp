@@ -8,6 +8,7 @@
 #include "controlpanel.h"
 #include "exportdialog.h"
 #include "finetune.h"
+#include "labels.h"
 #include "language.h"
 #include "pdfreport.h"
 #include "report.h"
@@ -148,7 +149,7 @@ std::optional<QString> MainWindow::openScenarioFile(const QString& path, Change 
         return e;
     auto doc = parseScenario(std::string_view(text.constData(), std::size_t(text.size())), path.toStdString());
     if (!doc)
-        return QString::fromStdString(doc.error().toString());
+        return Labels::error(doc.error());
     // Every check before any change: a file that cannot be shown leaves the window as it was.
     if (!m_controller->catalog().gpu(doc->scenario.gpuId))
         return tr("%1: gpu: unknown GPU \"%2\"").arg(path, QString::fromStdString(doc->scenario.gpuId));
@@ -159,7 +160,7 @@ std::optional<QString> MainWindow::openScenarioFile(const QString& path, Change 
     const ModelSpec& model = doc->embeddedModel ? *doc->embeddedModel
                                                 : *m_controller->catalog().model(doc->scenario.modelId);
     if (auto e = validateFinetune(model, doc->scenario.config, path.toStdString()))
-        return QString::fromStdString(e->toString());
+        return Labels::error(*e);
     if (doc->embeddedModel) {
         m_controller->addModel(*doc->embeddedModel);
         m_ui->controls->setCatalog(&m_controller->catalog());
@@ -240,7 +241,7 @@ std::optional<QString> MainWindow::exportReport(const QString& path) const
 
 std::optional<QString> MainWindow::exportBreakdownCsv(const QString& path) const
 {
-    return CatalogLoader::writeFile(path, ScenarioText::breakdownCsv(*currentResult()).toUtf8());
+    return CatalogLoader::writeFile(path, ScenarioText::breakdownCsv(*currentResult(), currentSearch()).toUtf8());
 }
 
 std::optional<QString> MainWindow::exportResultJson(const QString& path) const
@@ -251,7 +252,7 @@ std::optional<QString> MainWindow::exportResultJson(const QString& path) const
     full.sweep = false;
     const auto complete = simulate(m_controller->catalog(), currentResult()->scenario, full);
     if (!complete)
-        return QString::fromStdString(complete.error().toString());
+        return Labels::error(complete.error());
     return CatalogLoader::writeFile(path, QByteArray::fromStdString(resultToJson(*complete)));
 }
 

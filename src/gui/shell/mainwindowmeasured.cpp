@@ -6,6 +6,7 @@
 
 #include "catalogloader.h"
 #include "controlpanel.h"
+#include "labels.h"
 #include "measured.h"
 #include "simulationcontroller.h"
 #include "timelineview.h"
@@ -24,7 +25,7 @@ std::optional<QString> MainWindow::openMeasuredFile(const QString& path)
         return e;
     auto m = parseMeasured(std::string_view(text.constData(), std::size_t(text.size())), path.toStdString());
     if (!m)
-        return QString::fromStdString(m.error().toString());
+        return Labels::error(m.error());
     // Every check before any change: a file that cannot be shown leaves the window as it was.
     const ModelSpec* model = m_controller->catalog().model(m->modelId);
     if (!model)
@@ -41,7 +42,7 @@ std::optional<QString> MainWindow::openMeasuredFile(const QString& path)
     }
     applyMeasuredScenario(*m, s.config);
     if (auto e = validateForModel(*model, s.config, path.toStdString()))
-        return QString::fromStdString(e->toString());
+        return Labels::error(*e);
     m_measured = std::make_shared<const Measured>(*m);
     m_ui->verdict->setMeasured(m_measured);
     applyScenario(s, Action::Measured);

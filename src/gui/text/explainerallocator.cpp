@@ -20,7 +20,7 @@ QString Explainer::allocator(const SimulationResult& r, const AllocatorEstimate&
         return section(title, tr("<p>The caching allocator is being replayed…</p>"));
     // A list, not a table: the rules are long and the dock is narrow.
     auto row = [](const QString& what, const QString& value, const QString& rule) {
-        return QStringLiteral("<li><b>%1: %2</b><br>%3</li>").arg(what, value, rule);
+        return QStringLiteral("<li><b>%1</b><br>%2</li>").arg(tr("%1: %2").arg(what, value), rule); // "：" in Chinese
     };
     const double cublasDefault = r.gpu ? defaultCublasWorkspaceBytes(*r.gpu) : a.cublasWorkspaceBytes;
     QString rows

@@ -106,6 +106,18 @@ QString Labels::phase(Phase p)
     return {};
 }
 
+QString Labels::error(const Error& e)
+{
+    const QString origin = QString::fromStdString(e.origin), field = QString::fromStdString(e.field);
+    const QString reason = QString::fromStdString(e.message);
+    if (!origin.isEmpty() && !field.isEmpty())
+        return tr("%1: %2: %3", "a file, its field that is wrong, and why (in English)").arg(origin, field, reason);
+    if (!origin.isEmpty() || !field.isEmpty())
+        return tr("%1: %2", "a file or a field, and what is wrong with it (in English)")
+            .arg(origin.isEmpty() ? field : origin, reason);
+    return reason;
+}
+
 QString Labels::kind(OpKind k)
 {
     switch (k) {
@@ -494,7 +506,7 @@ QStringList Labels::warnings(const Estimate& e)
                             "Selective checkpointing recomputes the attention scores, and this model has no attention: "
                             "memory and time are as without checkpointing")
                         : tr("Selective checkpointing recomputes the attention scores, and SDPA's %1 kernel saves "
-                             "none: memory and time are as without checkpointing. Full checkpointing recomputes the "
+                             "none: memory and time are as without checkpointing; full checkpointing recomputes whole "
                              "blocks")
                               .arg(sdpaKernel(*w.kernel)));
             break;

@@ -3,6 +3,7 @@
 // Translated, user-visible names for the core's enums. The core returns enums and stable identifiers; every
 // string a person reads goes through tr() here.
 
+#include "error.h"
 #include "estimate.h"
 #include "modelspec.h"
 #include "sdpa.h"
@@ -22,6 +23,9 @@ public:
     static QString category(MemoryCategory c);
     static QString categoryDescription(MemoryCategory c);
     static QString phase(Phase p);
+    // A core error in the window's language: where it is (the file, the field) framed in words, the reason as the
+    // core gives it, in English (the core has no translations). English keeps "file: field: reason".
+    static QString error(const Error& e);
     static QString segment(GpuSegment s); // "laptop", "data center"; 笔记本, 数据中心 in Chinese
     // What a GPU search matches for a segment in any UI language: segment() and the names in both of the app's
     // languages ("laptop" and 笔记本 whether the window is in English or Chinese), plus "datacenter".

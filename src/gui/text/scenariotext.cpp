@@ -198,8 +198,10 @@ QStringList caption(const SimulationResult& r, const SearchResult* searched)
     return lines;
 }
 
-QString breakdownCsv(const SimulationResult& r)
+QString breakdownCsv(const SimulationResult& r, const SearchResult* searched)
 {
+    // The window's verdict is the searches' (the result's own is the peak's where they have not run).
+    const FitVerdict verdict = searched ? searched->verdict : searchFits(r).verdict;
     const Estimate& e = r.estimate;
     // Plain C-locale numbers: a CSV is read by programs.
     const QLocale c = QLocale::c();
@@ -221,8 +223,7 @@ QString breakdownCsv(const SimulationResult& r)
     row(QStringLiteral("total"), Tr::tr("Total"), steady, e.peakBytes);
     // What the verdict holds against the capacity: with PyTorch's caching allocator and the CUDA context where it was
     // replayed (above the total by what the allocator keeps cached), so that a reader can tell "fits" from the table.
-    row(QStringLiteral("needed"), Tr::tr("Needed (the verdict's figure)"), r.verdict.neededBytes,
-        r.verdict.neededBytes);
+    row(QStringLiteral("needed"), Tr::tr("Needed (the verdict's figure)"), verdict.neededBytes, verdict.neededBytes);
     row(QStringLiteral("capacity"), Tr::tr("GPU capacity"), e.capacityBytes, e.capacityBytes);
     return out;
 }

@@ -42,7 +42,8 @@ namespace ScenarioText {
     QString fixEffect(const Fix& fix, const Estimate& current);
 
     // The breakdown by category: steady size and size at the peak, in bytes and GiB, with each category's share.
-    QString breakdownCsv(const SimulationResult& r);
+    // `searched`: the searches' answer, whose verdict is the window's; computed here when absent.
+    QString breakdownCsv(const SimulationResult& r, const SearchResult* searched = nullptr);
 
 } // namespace ScenarioText
 
