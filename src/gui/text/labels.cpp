@@ -109,7 +109,7 @@ QString Labels::phase(Phase p)
 QString Labels::error(const Error& e)
 {
     const QString origin = QString::fromStdString(e.origin), field = QString::fromStdString(e.field);
-    const QString reason = QString::fromStdString(e.message);
+    QString reason = QString::fromStdString(e.message);
     if (!origin.isEmpty() && !field.isEmpty())
         return tr("%1: %2: %3", "a file, its field that is wrong, and why (in English)").arg(origin, field, reason);
     if (!origin.isEmpty() || !field.isEmpty())
