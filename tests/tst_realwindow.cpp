@@ -1208,6 +1208,19 @@ void TestRealWindow::baselineAgreesWithTheVerdict()
     QVERIFY2(headline.contains(formatBytes(now.verdict.neededBytes)), qPrintable(headline));
 }
 
+// The explainer's BERT-base in FP16 on the A3000 at micro-batch `batch`, at 1024x768, its searches answered.
+bool showBertAt1024(Window& w, int batch)
+{
+    if (!showAt(w, test::exampleScenario("02-bert-base-mixed.headroom.json"), QSize(1024, 768), false))
+        return false;
+    Scenario s = w.controller.scenario();
+    s.config.microBatch = batch;
+    if (!w.window.applyScenario(s, Control::MicroBatch))
+        return false;
+    settle();
+    return true;
+}
+
 void TestRealWindow::timelinePeakSaysWhatTheVerdictCounts_data()
 {
     QTest::addColumn<QString>("language");
@@ -1229,11 +1242,7 @@ void TestRealWindow::timelinePeakSaysWhatTheVerdictCounts()
     Language lang;
     QVERIFY(lang.apply(language));
     Window w;
-    QVERIFY(showAt(w, test::exampleScenario("02-bert-base-mixed.headroom.json"), QSize(1024, 768), false));
-    Scenario s = w.controller.scenario();
-    s.config.microBatch = batch;
-    QVERIFY(w.window.applyScenario(s, Control::MicroBatch));
-    settle();
+    QVERIFY(showBertAt1024(w, batch));
     const SearchResult& fit = w.controller.background();
     QVERIFY(fit.verdict.decidedBy == FitRule::Allocator);
     QCOMPARE(fit.verdict.fits, batch <= 25);
@@ -1265,11 +1274,7 @@ void TestRealWindow::phaseVerdictStaysOffTheBars()
     Language lang;
     QVERIFY(lang.apply(language));
     Window w;
-    QVERIFY(showAt(w, test::exampleScenario("02-bert-base-mixed.headroom.json"), QSize(1024, 768), false));
-    Scenario s = w.controller.scenario();
-    s.config.microBatch = batch;
-    QVERIFY(w.window.applyScenario(s, Control::MicroBatch));
-    settle();
+    QVERIFY(showBertAt1024(w, batch));
     QVERIFY(w.controller.background().allocator.outOfMemory);
     const QStringList faults = layoutFaults(w.window.memoryChart());
     const QString verdict = w.window.memoryChart()->verdictText();
