@@ -53,11 +53,14 @@ namespace {
         return -1;
     }
 
-    // The line's <XXXX> tokens after the first `sources` (the glyphs' codes) are code points: replaced in place.
+    // The line's <XXXX> tokens after the first `sources` (the glyphs' codes) are code points: replaced in place. A
+    // bfrange's "<first> <last> <code point>" over several glyphs maps them to consecutive code points from that one,
+    // which a replaced start would shift: such a line is left as it is.
     void restoreLine(char* line, qsizetype length, int sources, const QHash<char16_t, char16_t>& map)
     {
         static constexpr char kHex[] = "0123456789ABCDEF";
-        int token = 0;
+        const bool consecutive = sources == 2 && !QByteArrayView(line, length).contains('[');
+        int token = 0, first = -1;
         for (qsizetype i = 0; i + 5 < length; ++i) {
             if (line[i] != '<' || line[i + 5] != '>')
                 continue;
@@ -68,6 +71,10 @@ namespace {
             }
             if (value < 0)
                 continue;
+            if (token == 0)
+                first = value;
+            else if (token == 1 && consecutive && value != first)
+                return;
             if (token++ >= sources) {
                 if (const auto it = map.constFind(char16_t(value)); it != map.constEnd()) {
                     for (int d = 0; d < 4; ++d)
@@ -82,9 +89,8 @@ namespace {
 
 void restoreIdeographs(QByteArray& pdf, const QFont& font)
 {
-    static const QHash<char16_t, char16_t> empty;
-    const QRawFont raw = QRawFont::fromFont(font, QFontDatabase::SimplifiedChinese);
-    const QHash<char16_t, char16_t> map = raw.isValid() ? ideographsOfRadicals(raw) : empty;
+    const QHash<char16_t, char16_t> map = ideographsOfRadicals(
+        QRawFont::fromFont(font, QFontDatabase::SimplifiedChinese));
     if (map.isEmpty())
         return;
     char* data = pdf.data();
