@@ -418,11 +418,10 @@ namespace {
                                    "a micro-batch of " + std::to_string(config.microBatch)
                                        + " is far beyond any training run's; check the setting" });
         }
-        const bool transformer = model.family == ModelFamily::Transformer;
-        if (config.checkpointing == Checkpointing::Selective && !(transformer && attentionSavesScores(t, config))) {
+        if (config.checkpointing == Checkpointing::Selective && !attentionSavesScores(model, config)) {
             EstimateWarning w;
             w.kind = EstimateWarning::Kind::SelectiveRecomputesNothing;
-            if (transformer)
+            if (model.family == ModelFamily::Transformer)
                 w.kernel = chooseSdpaKernel(sdpaCallFor(t, config)).kernel;
             w.message = "selective checkpointing recomputes the attention scores, and "
                 + (w.kernel ? "SDPA's " + std::string(toString(*w.kernel)) + " kernel saves none"

@@ -119,7 +119,7 @@ namespace {
         const double tokens = transformer ? transformerTokens(t, request.base.config.sequenceLength) : 1.0;
         // Selective recomputation drops the saved attention scores; a fused SDPA kernel saves none (sdpa.h), a CNN
         // has none.
-        const bool noScores = !transformer || !attentionSavesScores(t, request.base.config);
+        const bool noScores = !attentionSavesScores(model, request.base.config);
         std::vector<std::int64_t> micros;
         for (std::int64_t b = 1; b <= std::max(1, request.maxMicroBatch); b *= 2)
             micros.push_back(b);

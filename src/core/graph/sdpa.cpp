@@ -211,10 +211,11 @@ SdpaCall sdpaCallFor(const TransformerSpec& model, const TrainingConfig& config)
 
 SdpaChoice chooseSdpaKernel(const SdpaCall& call) { return Chooser(call).run(); }
 
-bool attentionSavesScores(const TransformerSpec& model, const TrainingConfig& config)
+bool attentionSavesScores(const ModelSpec& model, const TrainingConfig& config)
 {
-    return config.attention == AttentionImpl::Eager
-        || chooseSdpaKernel(sdpaCallFor(model, config)).kernel == SdpaKernel::Math;
+    return model.family == ModelFamily::Transformer
+        && (config.attention == AttentionImpl::Eager
+            || chooseSdpaKernel(sdpaCallFor(model.transformer, config)).kernel == SdpaKernel::Math);
 }
 
 std::string_view toString(SdpaKernel k)

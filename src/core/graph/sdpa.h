@@ -78,9 +78,9 @@ SdpaChoice chooseSdpaKernel(const SdpaCall& call);
 std::string_view toString(SdpaKernel k); // "flash", "efficient", "cudnn", "math"
 
 // Whether the attention core saves the s x s probabilities for backward: eager attention and SDPA's math kernel do,
-// the fused kernels save the output and a log-sum-exp. Selective recomputation (Korthikanti et al. 2022, sec. 5)
-// drops exactly those probabilities; where none are saved it recomputes nothing and saves nothing.
-bool attentionSavesScores(const TransformerSpec& model, const TrainingConfig& config);
+// the fused kernels save the output and a log-sum-exp, and a CNN has no attention. Selective recomputation
+// (Korthikanti et al. 2022, sec. 5) drops exactly those probabilities; where none are saved it recomputes nothing.
+bool attentionSavesScores(const ModelSpec& model, const TrainingConfig& config);
 // The PyTorch source of a rule: "aten/src/ATen/native/transformers/cuda/sdp_utils.cpp check_dtypes_flash_attention".
 std::string_view sdpaSource(SdpaRule r);
 // Why that kernel, in words: "FP32 with grouped-query attention"; for the first kernel tried, why it is first.
